@@ -1,0 +1,56 @@
+import Koa from 'koa';
+import { koaSwagger } from 'koa2-swagger-ui';
+import { Api, type RegisteredRoute } from './http/api';
+import { jsonBody } from './http/body';
+import type { AppState } from './http/context';
+import { accessLog } from './http/middleware/access-log';
+import { problems } from './http/middleware/problems';
+import { rateLimiter } from './http/middleware/rate-limit';
+import { requestId } from './http/middleware/request-id';
+import { workspaceContext } from './http/middleware/workspace';
+import { buildOpenApi } from './http/openapi';
+import { registerRoutes } from './routes';
+import type { Runtime } from './runtime';
+
+export const API_PREFIX = '/api/v1';
+
+/**
+ * The HTTP application. Middleware order (spec 5.3): request id and problem mapping wrap everything,
+ * then rate limiter -> authentication -> tenant/workspace context -> handler -> JSON or SSE.
+ */
+export function createApp(rt: Runtime): { app: Koa<AppState>; openapi: Record<string, unknown> } {
+  const app = new Koa<AppState>();
+  app.proxy = true;
+  app.silent = true;
+  const registry: RegisteredRoute[] = [];
+  const root = new Api('', registry);
+  const v1 = new Api(API_PREFIX, registry);
+  registerRoutes({ root, v1 }, rt);
+  const openapi = buildOpenApi(registry, rt.config.version);
+  const openapiJson = JSON.stringify(openapi);
+
+  app.use(requestId());
+  app.use(problems(rt.log, rt.config.errorTypeBase));
+  app.use(accessLog(rt.log));
+  app.use(rateLimiter(rt.config.rateLimits, rt.redis));
+  app.use(jsonBody());
+  app.use(workspaceContext(rt.config.defaultWorkspaceId));
+  app.use(async (ctx, next) => {
+    if (ctx.method === 'GET' && ctx.path === '/api-docs/openapi.json') {
+      ctx.type = 'application/json';
+      ctx.body = openapiJson;
+      return;
+    }
+    await next();
+  });
+  app.use(
+    koaSwagger({
+      routePrefix: '/swagger-ui',
+      title: 'kgrag API',
+      swaggerOptions: { url: '/api-docs/openapi.json' },
+    }) as unknown as Koa.Middleware<AppState>,
+  );
+  app.use(root.middleware());
+  app.use(v1.middleware());
+  return { app, openapi };
+}

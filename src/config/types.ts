@@ -1,0 +1,102 @@
+/** The validated configuration. Only src/config reads process.env; everything else receives this object. */
+
+export interface ModelCapabilities {
+  context_length: number;
+  max_output_tokens: number;
+  supports_vision: boolean;
+  supports_function_calling: boolean;
+  supports_json_mode: boolean;
+  supports_streaming: boolean;
+  supports_system_message: boolean;
+  /** 0 for LLMs, > 0 for embedding models. */
+  embedding_dimension: number;
+}
+
+export interface ModelCost {
+  input_per_1k: number;
+  output_per_1k: number;
+  embedding_per_1k: number;
+  image_per_unit: number;
+}
+
+export interface CatalogModel {
+  name: string;
+  display_name: string;
+  model_type: 'llm' | 'embedding';
+  description: string;
+  deprecated: boolean;
+  tags: string[];
+  capabilities: ModelCapabilities;
+  cost: ModelCost;
+}
+
+/** `mock` is offline and deterministic; `openai` covers every OpenAI-compatible API; `ollama` the local runtime. */
+export type ProviderType = 'mock' | 'openai' | 'ollama';
+
+export interface CatalogProvider {
+  name: string;
+  display_name: string;
+  type: ProviderType;
+  api_base: string | null;
+  api_key_env: string | null;
+  /** Resolved from the variable named by api_key_env at start-up; never logged. */
+  api_key: string | null;
+  enabled: boolean;
+  priority: number;
+  description: string;
+  models: CatalogModel[];
+}
+
+export interface ModelCatalog {
+  /** Where the catalog came from: a file path, or 'built-in'. */
+  source: string;
+  defaults: {
+    llm_provider: string;
+    llm_model: string;
+    embedding_provider: string;
+    embedding_model: string;
+  };
+  providers: CatalogProvider[];
+}
+
+export interface AppConfig {
+  version: string;
+  host: string;
+  port: number;
+  logLevel: string;
+  workerThreads: number;
+  storage:
+    | { mode: 'memory' }
+    | { mode: 'neo4j'; uri: string; user: string | null; password: string | null; database: string | null };
+  qdrantUrl: string | null;
+  qdrantApiKey: string | null;
+  redisUrl: string | null;
+  llm: { provider: string; model: string };
+  embedding: { provider: string; model: string; dimension: number };
+  catalog: ModelCatalog;
+  /** Simulated latency of every mock provider call, in ms (benchmarks). */
+  mockLatencyMs: number;
+  ingest: {
+    chunkTokens: number;
+    chunkOverlapTokens: number;
+    /** Documents larger than this many bytes are processed asynchronously. */
+    asyncThresholdBytes: number;
+    maxGleaning: number;
+    /** Concurrent LLM calls across the whole process. */
+    llmConcurrency: number;
+    embeddingConcurrency: number;
+    llmTimeoutMs: number;
+    llmRetries: number;
+    /** Description fragments (count) above which an LLM summary is written. */
+    summaryFragmentThreshold: number;
+    /** Description tokens above which an LLM summary is written. */
+    summaryTokenThreshold: number;
+    scanRoots: string[];
+  };
+  /** Requests per window and category, per API key or address; 0 disables a category. */
+  rateLimits: { windowMs: number; upload: number; query: number; graph: number };
+  errorTypeBase: string;
+  /** Default workspace used when X-Workspace-ID is absent. */
+  defaultWorkspaceId: string;
+  instanceId: string;
+}

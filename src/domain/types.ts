@@ -1,0 +1,168 @@
+/** Records shared by every layer. Field names follow the API (snake_case) so presenters stay thin. */
+
+export type DocumentStatus = 'processing' | 'completed' | 'failed';
+export type DocumentType = 'text' | 'markdown' | 'json' | 'pdf';
+
+export interface Scope {
+  workspaceId: string;
+  tenantId?: string;
+}
+
+export interface DocumentRecord {
+  id: string;
+  title: string;
+  status: DocumentStatus;
+  content_hash: string;
+  /** Full extracted text; chunks point into it by char range. */
+  content: string;
+  document_type: DocumentType;
+  file_path: string;
+  file_size: number;
+  source: string | null;
+  metadata: Record<string, unknown>;
+  chunk_count: number;
+  entity_count: number;
+  relationship_count: number;
+  created_at: string;
+  updated_at: string;
+  processed_at: string | null;
+  processing_time_ms: number | null;
+  error: string | null;
+  track_id: string | null;
+  task_id: string | null;
+  llm_model: string | null;
+  embedding_model: string | null;
+  page_count: number | null;
+  pdf_id: string | null;
+  /** Ingestion options kept so that reprocess and retry behave like the first run. */
+  options: IngestOptions;
+}
+
+export interface IngestOptions {
+  enable_gleaning: boolean;
+  max_gleaning: number;
+  use_llm_summarization: boolean;
+}
+
+export type ChunkExtractionStatus = 'pending' | 'completed' | 'failed';
+
+export interface ChunkRecord {
+  id: string;
+  document_id: string;
+  index: number;
+  content: string;
+  tokens: number;
+  char_start: number;
+  char_end: number;
+  start_line: number;
+  end_line: number;
+  /** PDF pages the chunk spans (1-based); null for non-paged sources. */
+  page_start: number | null;
+  page_end: number | null;
+  extraction_status: ChunkExtractionStatus;
+  extraction_error: string | null;
+  /** Entity ids and relationship ids this chunk contributed. */
+  entity_ids: string[];
+  relationship_ids: string[];
+  llm_model: string | null;
+  embedding_model: string | null;
+  created_at: string;
+}
+
+export interface EntityRecord {
+  /** UPPERCASE_UNDERSCORE normalised name. */
+  id: string;
+  name: string;
+  entity_type: string;
+  description: string;
+  source_chunk_ids: string[];
+  document_ids: string[];
+  created_at: string;
+  updated_at: string;
+}
+
+export interface RelationshipRecord {
+  /** `${source}|${target}` with the pair in sorted order: relationships are undirected. */
+  id: string;
+  source: string;
+  target: string;
+  relation_type: string;
+  keywords: string[];
+  description: string;
+  weight: number;
+  source_chunk_ids: string[];
+  document_ids: string[];
+  created_at: string;
+  updated_at: string;
+}
+
+export type TaskStatus = 'pending' | 'running' | 'completed' | 'failed' | 'cancelled';
+export type StageStatus = 'pending' | 'running' | 'completed';
+export const STAGES = ['chunking', 'extraction', 'merging', 'embedding'] as const;
+export type StageName = (typeof STAGES)[number];
+
+export interface TaskStats {
+  chunks_processed: number;
+  chunks_total: number;
+  entities_found: number;
+  relationships_found: number;
+}
+
+export interface TaskRecord {
+  id: string;
+  type: 'document_processing';
+  status: TaskStatus;
+  progress: number;
+  document_id: string;
+  /** What the worker must do: a full run, or only the chunks that failed. */
+  mode: 'full' | 'retry_chunks';
+  stages: Record<StageName, StageStatus>;
+  stats: TaskStats;
+  error: string | null;
+  retry_of: string | null;
+  created_at: string;
+  started_at: string | null;
+  updated_at: string;
+  finished_at: string | null;
+  /** Lease for multi-instance claiming; null when not claimed. */
+  lease_owner: string | null;
+  lease_expires_at: string | null;
+}
+
+export type VectorKind = 'chunk' | 'entity' | 'relationship';
+
+export interface VectorPoint {
+  id: string;
+  vector: number[];
+  /** Documents the point belongs to; used by document filters and deletion. */
+  document_ids: string[];
+}
+
+export interface VectorHit {
+  id: string;
+  score: number;
+}
+
+export interface ConversationRecord {
+  id: string;
+  title: string;
+  mode: string;
+  created_at: string;
+  updated_at: string;
+  message_count: number;
+}
+
+export interface MessageRecord {
+  id: string;
+  conversation_id: string;
+  role: 'user' | 'assistant' | 'system';
+  content: string;
+  sources: unknown[];
+  status: 'complete' | 'streaming' | 'failed';
+  created_at: string;
+}
+
+export interface Page<T> {
+  items: T[];
+  total: number;
+}

@@ -1,0 +1,86 @@
+import Router from '@koa/router';
+import type { Middleware } from 'koa';
+import { z } from 'zod';
+import type { AppContext, AppState } from './context';
+import { badRequest } from './problem';
+import { parseOrThrow } from './validate';
+
+export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+export interface ResponseSpec {
+  description: string;
+  schema?: z.ZodType;
+  /** Defaults to application/json; SSE routes say text/event-stream. */
+  contentType?: string;
+}
+
+export interface RouteSpec<B extends z.ZodType, Q extends z.ZodType, P extends z.ZodType> {
+  method: HttpMethod;
+  /** Koa-style path below the router prefix, e.g. `/documents/:id`. */
+  path: string;
+  summary: string;
+  tag: string;
+  description?: string;
+  /** JSON body: a non-JSON request is refused with 400 before validation. */
+  body?: B;
+  /** Multipart form: documented with this schema, parsed by the handler. */
+  multipart?: z.ZodType;
+  query?: Q;
+  params?: P;
+  responses: Record<number, ResponseSpec>;
+  /** Route-specific middleware run before validation (e.g. a multipart parser). */
+  before?: Middleware<AppState>[];
+}
+
+export interface RouteInput<B, Q, P> {
+  body: B;
+  query: Q;
+  params: P;
+}
+
+export interface RegisteredRoute {
+  prefix: string;
+  spec: RouteSpec<z.ZodType, z.ZodType, z.ZodType>;
+}
+
+const empty = z.object({});
+
+/**
+ * A router that validates with zod and records every route for the OpenAPI document,
+ * so the schemas that validate requests are the ones the docs show.
+ */
+export class Api {
+  readonly router: Router<AppState>;
+
+  constructor(
+    readonly prefix: string,
+    private readonly registry: RegisteredRoute[],
+  ) {
+    this.router = new Router<AppState>({ prefix: prefix || undefined });
+  }
+
+  route<B extends z.ZodType = typeof empty, Q extends z.ZodType = typeof empty, P extends z.ZodType = typeof empty>(
+    spec: RouteSpec<B, Q, P>,
+    handler: (ctx: AppContext, input: RouteInput<z.output<B>, z.output<Q>, z.output<P>>) => Promise<void> | void,
+  ): void {
+    this.registry.push({ prefix: this.prefix, spec: spec as unknown as RouteSpec<z.ZodType, z.ZodType, z.ZodType> });
+    const chain: Middleware<AppState>[] = [];
+    chain.push(...(spec.before ?? []));
+    chain.push(async (ctx) => {
+      const c = ctx as AppContext;
+      const params = parseOrThrow(spec.params ?? empty, c.params) as z.output<P>;
+      const query = parseOrThrow(spec.query ?? empty, c.query) as z.output<Q>;
+      let body = undefined as z.output<B>;
+      if (spec.body) {
+        if (!c.is('application/json')) throw badRequest('expects Content-Type: application/json');
+        body = parseOrThrow(spec.body, (c.request as { body?: unknown }).body) as z.output<B>;
+      }
+      await handler(c, { body, query, params });
+    });
+    this.router.register(spec.path, [spec.method.toUpperCase()], chain);
+  }
+
+  middleware(): Middleware<AppState> {
+    return this.router.routes() as unknown as Middleware<AppState>;
+  }
+}

@@ -1,0 +1,55 @@
+import { createHash } from 'node:crypto';
+import type { Middleware } from 'koa';
+import ratelimit from 'koa-ratelimit';
+import type Redis from 'ioredis';
+import type { AppConfig } from '../../config/types';
+import type { AppState } from '../context';
+
+export type RateCategory = 'upload' | 'query' | 'graph';
+
+/** Which limit a request counts against (spec 8.2); health and docs are unlimited. */
+export function rateCategory(method: string, path: string): RateCategory | null {
+  const p = path.replace(/^\/api\/v1/, '');
+  if (method === 'POST' && /^\/documents(\/upload(\/batch)?|\/scan)?\/?$/.test(p)) return 'upload';
+  if (method === 'POST' && /^\/(query|chat)(\/|$)/.test(p)) return 'query';
+  if (/^\/graph(\/|$)/.test(p)) return 'graph';
+  return null;
+}
+
+/**
+ * Per-category limits keyed by API key or client address. Counters live in Redis when configured
+ * so that several instances share them, else in process memory.
+ */
+export function rateLimiter(limits: AppConfig['rateLimits'], redis: Redis | null): Middleware<AppState> {
+  const memory = new Map();
+  const limiters = new Map<RateCategory, Middleware<AppState>>();
+  for (const category of ['upload', 'query', 'graph'] as const) {
+    const max = limits[category];
+    if (max <= 0) continue;
+    const store = redis ? { driver: 'redis' as const, db: redis } : { driver: 'memory' as const, db: memory };
+    limiters.set(
+      category,
+      ratelimit({
+        ...store,
+        duration: limits.windowMs,
+        max,
+        id: (ctx) => `${category}:${principalOf(ctx as never)}`,
+        headers: { remaining: 'X-RateLimit-Remaining', reset: 'X-RateLimit-Reset', total: 'X-RateLimit-Limit' },
+        errorMessage: `rate limit of ${max} ${category} requests per ${Math.round(limits.windowMs / 1000)} s exceeded`,
+        throw: true,
+      }) as unknown as Middleware<AppState>,
+    );
+  }
+  return async (ctx, next) => {
+    const category = rateCategory(ctx.method, ctx.path);
+    const limiter = category && limiters.get(category);
+    if (!limiter) return next();
+    return limiter(ctx, next);
+  };
+}
+
+/** The caller a limit applies to: a digest of its API key when it sends one, else its address. */
+function principalOf(ctx: { get(h: string): string; ip: string }): string {
+  const key = ctx.get('X-API-Key') || ctx.get('Authorization').replace(/^Bearer\s+/i, '');
+  return key ? `key:${createHash('sha256').update(key).digest('hex').slice(0, 16)}` : `ip:${ctx.ip}`;
+}

@@ -1,0 +1,60 @@
+import type { PromptTask } from './tasks';
+
+/** What services see of language and embedding models. Implementations: mock/, langchain adapters. */
+
+export interface ChatMessage {
+  role: 'system' | 'user' | 'assistant';
+  content: string;
+}
+
+export interface CompletionOptions {
+  /** What the prompt asks for (the mock provider answers in that task's format). */
+  task?: PromptTask;
+  temperature?: number;
+  maxTokens?: number;
+  /** Ask for a JSON object (keyword extraction). */
+  json?: boolean;
+  signal?: AbortSignal;
+}
+
+export interface TokenUsage {
+  input_tokens: number;
+  output_tokens: number;
+}
+
+export interface Completion {
+  text: string;
+  usage: TokenUsage;
+}
+
+export interface LlmProvider {
+  readonly provider: string;
+  readonly model: string;
+  complete(messages: ChatMessage[], options?: CompletionOptions): Promise<Completion>;
+  /** Yields answer fragments; the final usage is returned when the iterator finishes. */
+  stream(messages: ChatMessage[], options?: CompletionOptions): AsyncGenerator<string, TokenUsage, void>;
+}
+
+export interface EmbeddingProvider {
+  readonly provider: string;
+  readonly model: string;
+  readonly dimension: number;
+  embed(texts: string[], signal?: AbortSignal): Promise<number[][]>;
+}
+
+export interface ProviderRegistry {
+  /** The LLM for a provider/model, defaults when omitted. Throws UnknownProviderError for unknown names. */
+  llm(provider?: string, model?: string): LlmProvider;
+  embedding(provider?: string, model?: string): EmbeddingProvider;
+  hasProvider(name: string): boolean;
+  defaultLlmProviderName(): string;
+  /** Reachability of each enabled provider, for /models/health and /health. */
+  check(): Promise<Array<{ name: string; status: 'healthy' | 'unhealthy'; latency_ms: number; error?: string }>>;
+}
+
+export class UnknownProviderError extends Error {
+  constructor(readonly kind: 'provider' | 'model', readonly unknownName: string) {
+    super(`unknown ${kind} '${unknownName}'`);
+    this.name = 'UnknownProviderError';
+  }
+}

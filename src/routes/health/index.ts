@@ -1,0 +1,86 @@
+import { z } from 'zod';
+import type { Api } from '../../http/api';
+import type { Runtime } from '../../runtime';
+import { checkHealth } from '../../services/health';
+
+const healthSchema = z.object({
+  status: z.enum(['healthy', 'degraded']),
+  version: z.string(),
+  storage_mode: z.enum(['memory', 'neo4j']),
+  workspace_id: z.string(),
+  components: z.object({
+    kv_storage: z.boolean(),
+    vector_storage: z.boolean(),
+    graph_storage: z.boolean(),
+    llm_provider: z.boolean(),
+  }),
+  llm_provider_name: z.string(),
+  schema: z.object({
+    latest_version: z.number().int(),
+    migrations_applied: z.number().int(),
+    last_applied_at: z.string().nullable(),
+  }),
+});
+
+const readySchema = z.object({
+  status: z.enum(['ready', 'not_ready']),
+  checks: z.object({ database: z.enum(['ok', 'error']), llm_provider: z.enum(['ok', 'error']) }),
+});
+
+const liveSchema = z.object({ status: z.literal('alive'), uptime_seconds: z.number() });
+
+/** Probes: public, unlimited, live checks rather than constants. */
+export function healthRoutes(api: Api, rt: Runtime): void {
+  api.route(
+    {
+      method: 'get',
+      path: '/health',
+      tag: 'health',
+      summary: 'Service health with live component checks',
+      responses: { 200: { description: 'Health report', schema: healthSchema } },
+    },
+    async (ctx) => {
+      ctx.body = await checkHealth(rt, ctx.state.scope.workspaceId);
+    },
+  );
+
+  const ready = async (ctx: Parameters<Parameters<Api['route']>[1]>[0]) => {
+    const health = await checkHealth(rt, ctx.state.scope.workspaceId);
+    const database = health.components.graph_storage && health.components.vector_storage && health.components.kv_storage;
+    const llm = health.components.llm_provider;
+    ctx.status = database && llm ? 200 : 503;
+    ctx.body = {
+      status: ctx.status === 200 ? 'ready' : 'not_ready',
+      checks: { database: database ? 'ok' : 'error', llm_provider: llm ? 'ok' : 'error' },
+    };
+  };
+  for (const path of ['/ready', '/health/ready']) {
+    api.route(
+      {
+        method: 'get',
+        path,
+        tag: 'health',
+        summary: 'Readiness: 200 when traffic can be accepted, 503 otherwise',
+        responses: {
+          200: { description: 'Ready', schema: readySchema },
+          503: { description: 'Not ready', schema: readySchema },
+        },
+      },
+      ready,
+    );
+  }
+  for (const path of ['/live', '/health/live']) {
+    api.route(
+      {
+        method: 'get',
+        path,
+        tag: 'health',
+        summary: 'Liveness: 200 while the process runs',
+        responses: { 200: { description: 'Alive', schema: liveSchema } },
+      },
+      (ctx) => {
+        ctx.body = { status: 'alive', uptime_seconds: Math.round(process.uptime()) };
+      },
+    );
+  }
+}

@@ -1,0 +1,33 @@
+import type { Runtime } from '../runtime';
+
+const LLM_CHECK_TTL_MS = 5_000;
+const llmChecks = new WeakMap<Runtime, { at: number; ok: boolean; provider: string }>();
+
+async function defaultLlmHealthy(rt: Runtime): Promise<boolean> {
+  const provider = rt.providers.defaultLlmProviderName();
+  const last = llmChecks.get(rt);
+  if (last && last.provider === provider && Date.now() - last.at < LLM_CHECK_TTL_MS) return last.ok;
+  const results = await rt.providers.check().catch(() => []);
+  const ok = results.some((r) => r.name === provider && r.status === 'healthy');
+  llmChecks.set(rt, { at: Date.now(), ok, provider });
+  return ok;
+}
+
+/** `/health`: every component is checked live (the provider check is cached for a few seconds). */
+export async function checkHealth(rt: Runtime, workspaceId: string) {
+  const [stores, llm, schema] = await Promise.all([
+    rt.stores.health().catch(() => ({ kv_storage: false, vector_storage: false, graph_storage: false })),
+    defaultLlmHealthy(rt),
+    rt.stores.schema().catch(() => ({ latest_version: 0, migrations_applied: 0, last_applied_at: null })),
+  ]);
+  const components = { ...stores, llm_provider: llm };
+  return {
+    status: Object.values(components).every(Boolean) ? ('healthy' as const) : ('degraded' as const),
+    version: rt.config.version,
+    storage_mode: rt.config.storage.mode,
+    workspace_id: workspaceId,
+    components,
+    llm_provider_name: rt.providers.defaultLlmProviderName(),
+    schema,
+  };
+}

@@ -1,0 +1,82 @@
+import type { ChunkRecord, Scope } from '../../domain/types';
+import type { ChunkStore } from '../ports';
+import { copyChunk } from './records';
+import { WorkspaceStates } from './workspaces';
+
+interface ChunkState {
+  byId: Map<string, ChunkRecord>;
+  idsByDocument: Map<string, Set<string>>;
+}
+
+export class MemoryChunkStore implements ChunkStore {
+  private readonly workspaces = new WorkspaceStates<ChunkState>(() => ({ byId: new Map(), idsByDocument: new Map() }));
+
+  async upsertMany(scope: Scope, chunks: ChunkRecord[]): Promise<void> {
+    if (chunks.length === 0) return;
+    const state = this.workspaces.obtain(scope);
+    for (const chunk of chunks) {
+      const previous = state.byId.get(chunk.id);
+      if (previous && previous.document_id !== chunk.document_id) this.unindex(state, previous);
+      const stored = copyChunk(chunk);
+      state.byId.set(stored.id, stored);
+      let ids = state.idsByDocument.get(stored.document_id);
+      if (!ids) state.idsByDocument.set(stored.document_id, (ids = new Set()));
+      ids.add(stored.id);
+    }
+  }
+
+  async get(scope: Scope, id: string): Promise<ChunkRecord | null> {
+    const chunk = this.workspaces.find(scope)?.byId.get(id);
+    return chunk ? copyChunk(chunk) : null;
+  }
+
+  /** In the order asked for; unknown ids are skipped. */
+  async getMany(scope: Scope, ids: string[]): Promise<ChunkRecord[]> {
+    const state = this.workspaces.find(scope);
+    if (!state) return [];
+    const found: ChunkRecord[] = [];
+    for (const id of ids) {
+      const chunk = state.byId.get(id);
+      if (chunk) found.push(copyChunk(chunk));
+    }
+    return found;
+  }
+
+  /** Ordered by chunk index. */
+  async listByDocument(scope: Scope, documentId: string): Promise<ChunkRecord[]> {
+    const state = this.workspaces.find(scope);
+    const ids = state?.idsByDocument.get(documentId);
+    if (!state || !ids) return [];
+    return [...ids]
+      .map((id) => state.byId.get(id) as ChunkRecord)
+      .sort((a, b) => a.index - b.index)
+      .map(copyChunk);
+  }
+
+  async deleteByDocument(scope: Scope, documentId: string): Promise<number> {
+    const state = this.workspaces.find(scope);
+    const ids = state?.idsByDocument.get(documentId);
+    if (!state || !ids) return 0;
+    for (const id of ids) state.byId.delete(id);
+    state.idsByDocument.delete(documentId);
+    return ids.size;
+  }
+
+  async count(scope: Scope): Promise<number> {
+    return this.workspaces.find(scope)?.byId.size ?? 0;
+  }
+
+  dropWorkspace(scope: Scope): void {
+    this.workspaces.drop(scope);
+  }
+
+  clear(): void {
+    this.workspaces.clear();
+  }
+
+  private unindex(state: ChunkState, chunk: ChunkRecord): void {
+    const ids = state.idsByDocument.get(chunk.document_id);
+    ids?.delete(chunk.id);
+    if (ids?.size === 0) state.idsByDocument.delete(chunk.document_id);
+  }
+}

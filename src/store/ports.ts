@@ -1,0 +1,174 @@
+import type {
+  ChunkRecord,
+  ConversationRecord,
+  DocumentRecord,
+  DocumentStatus,
+  EntityRecord,
+  MessageRecord,
+  Page,
+  RelationshipRecord,
+  Scope,
+  TaskRecord,
+  TaskStatus,
+  VectorHit,
+  VectorKind,
+  VectorPoint,
+} from '../domain/types';
+
+/**
+ * Store ports. Every call takes a Scope: isolation between workspaces is enforced here, never only in routes.
+ * Implementations: memory/ (embedded mode) and neo4j/ (+ qdrant/ for vectors). One contract suite covers all.
+ */
+
+export interface DocumentQuery {
+  limit: number;
+  offset: number;
+  status?: DocumentStatus;
+  /** Inclusive ISO dates (YYYY-MM-DD or full timestamps). */
+  dateFrom?: string;
+  dateTo?: string;
+  /** Lower-cased title terms, OR-ed. */
+  titleTerms?: string[];
+}
+
+export interface DocumentStore {
+  insert(scope: Scope, doc: DocumentRecord): Promise<void>;
+  update(scope: Scope, id: string, patch: Partial<DocumentRecord>): Promise<DocumentRecord | null>;
+  get(scope: Scope, id: string): Promise<DocumentRecord | null>;
+  findByHash(scope: Scope, contentHash: string): Promise<DocumentRecord | null>;
+  list(scope: Scope, query: DocumentQuery): Promise<Page<DocumentRecord>>;
+  /** Ids of documents matching a filter (no pagination); used by retrieval document filters. */
+  listIds(scope: Scope, query: Omit<DocumentQuery, 'limit' | 'offset'>): Promise<string[]>;
+  countByStatus(scope: Scope): Promise<Record<DocumentStatus, number>>;
+  delete(scope: Scope, id: string): Promise<boolean>;
+}
+
+export interface ChunkStore {
+  upsertMany(scope: Scope, chunks: ChunkRecord[]): Promise<void>;
+  get(scope: Scope, id: string): Promise<ChunkRecord | null>;
+  getMany(scope: Scope, ids: string[]): Promise<ChunkRecord[]>;
+  listByDocument(scope: Scope, documentId: string): Promise<ChunkRecord[]>;
+  deleteByDocument(scope: Scope, documentId: string): Promise<number>;
+  count(scope: Scope): Promise<number>;
+}
+
+export interface EntityQuery {
+  limit: number;
+  offset: number;
+  type?: string;
+  /** Case-insensitive substring of the name or id. */
+  search?: string;
+}
+
+export interface RelationshipQuery {
+  limit: number;
+  offset: number;
+  type?: string;
+}
+
+export interface GraphStats {
+  total_nodes: number;
+  total_edges: number;
+  node_types: Record<string, number>;
+  edge_types: Record<string, number>;
+}
+
+export interface GraphStore {
+  getEntity(scope: Scope, id: string): Promise<EntityRecord | null>;
+  getEntities(scope: Scope, ids: string[]): Promise<EntityRecord[]>;
+  upsertEntities(scope: Scope, entities: EntityRecord[]): Promise<void>;
+  deleteEntities(scope: Scope, ids: string[]): Promise<void>;
+  getRelationships(scope: Scope, ids: string[]): Promise<RelationshipRecord[]>;
+  upsertRelationships(scope: Scope, relationships: RelationshipRecord[]): Promise<void>;
+  deleteRelationships(scope: Scope, ids: string[]): Promise<void>;
+  /** Every relationship touching any of the given entities. */
+  relationshipsOf(scope: Scope, entityIds: string[]): Promise<RelationshipRecord[]>;
+  /** Entities and relationships that list the document among their sources. */
+  entitiesOfDocument(scope: Scope, documentId: string): Promise<EntityRecord[]>;
+  relationshipsOfDocument(scope: Scope, documentId: string): Promise<RelationshipRecord[]>;
+  listEntities(scope: Scope, query: EntityQuery): Promise<Page<EntityRecord>>;
+  listRelationships(scope: Scope, query: RelationshipQuery): Promise<Page<RelationshipRecord>>;
+  /** Degree over the whole workspace graph. */
+  degrees(scope: Scope, ids: string[]): Promise<Map<string, number>>;
+  /** Breadth-first from a node, nearest first, at most maxNodes node ids (start included). */
+  bfs(scope: Scope, startId: string, depth: number, maxNodes: number): Promise<{ ids: string[]; truncated: boolean }>;
+  /** Ids of the most connected nodes. */
+  topByDegree(scope: Scope, limit: number): Promise<string[]>;
+  /** Relationships whose both endpoints are in the set. */
+  relationshipsAmong(scope: Scope, ids: string[]): Promise<RelationshipRecord[]>;
+  stats(scope: Scope): Promise<GraphStats>;
+}
+
+export interface VectorStore {
+  upsert(scope: Scope, kind: VectorKind, points: VectorPoint[]): Promise<void>;
+  /** Cosine similarity, best first. `documentIds` restricts hits to points of those documents. */
+  search(
+    scope: Scope,
+    kind: VectorKind,
+    vector: number[],
+    topK: number,
+    filter?: { documentIds?: string[] },
+  ): Promise<VectorHit[]>;
+  delete(scope: Scope, kind: VectorKind, ids: string[]): Promise<void>;
+  count(scope: Scope, kind: VectorKind): Promise<number>;
+  /** Bytes held by the vectors of a workspace (dimension x 4 x count for float32 storage). */
+  bytes(scope: Scope): Promise<number>;
+}
+
+export interface TaskQuery {
+  limit: number;
+  offset: number;
+  status?: TaskStatus;
+}
+
+export interface TaskStore {
+  insert(scope: Scope, task: TaskRecord): Promise<void>;
+  update(scope: Scope, id: string, patch: Partial<TaskRecord>): Promise<TaskRecord | null>;
+  get(scope: Scope, id: string): Promise<TaskRecord | null>;
+  list(scope: Scope, query: TaskQuery): Promise<Page<TaskRecord>>;
+  /** Tasks in any workspace with one of the statuses (workers and recovery see every workspace). */
+  listAll(statuses: TaskStatus[]): Promise<Array<{ scope: Scope; task: TaskRecord }>>;
+  /**
+   * Atomically claim one pending task, or a running task whose lease expired, for `owner` until `leaseUntil`.
+   * Returns null when nothing is claimable.
+   */
+  claimNext(owner: string, now: string, leaseUntil: string): Promise<{ scope: Scope; task: TaskRecord } | null>;
+  /** Extend a lease held by `owner`; false when the lease was lost. */
+  renewLease(scope: Scope, id: string, owner: string, leaseUntil: string): Promise<boolean>;
+}
+
+export interface ConversationStore {
+  create(scope: Scope, conversation: ConversationRecord): Promise<void>;
+  get(scope: Scope, id: string): Promise<ConversationRecord | null>;
+  list(scope: Scope, query: { limit: number; offset: number }): Promise<Page<ConversationRecord>>;
+  update(scope: Scope, id: string, patch: Partial<ConversationRecord>): Promise<void>;
+  delete(scope: Scope, id: string): Promise<boolean>;
+  addMessage(scope: Scope, message: MessageRecord): Promise<void>;
+  updateMessage(scope: Scope, id: string, patch: Partial<MessageRecord>): Promise<void>;
+  listMessages(scope: Scope, conversationId: string, query: { limit: number; offset: number }): Promise<Page<MessageRecord>>;
+}
+
+/** Small JSON values by key: the extraction cache, settings, and similar. */
+export interface KeyValueStore {
+  get<T>(scope: Scope, namespace: string, key: string): Promise<T | null>;
+  getMany<T>(scope: Scope, namespace: string, keys: string[]): Promise<Map<string, T>>;
+  set(scope: Scope, namespace: string, key: string, value: unknown): Promise<void>;
+  delete(scope: Scope, namespace: string, keys: string[]): Promise<void>;
+  count(scope: Scope, namespace: string): Promise<number>;
+}
+
+export interface Stores {
+  documents: DocumentStore;
+  chunks: ChunkStore;
+  graph: GraphStore;
+  vectors: VectorStore;
+  tasks: TaskStore;
+  conversations: ConversationStore;
+  kv: KeyValueStore;
+  /** Live check per component, for /health. */
+  health(): Promise<{ kv_storage: boolean; vector_storage: boolean; graph_storage: boolean }>;
+  schema(): Promise<{ latest_version: number; migrations_applied: number; last_applied_at: string | null }>;
+  /** Remove everything of a workspace. */
+  dropWorkspace(scope: Scope): Promise<void>;
+  close(): Promise<void>;
+}
