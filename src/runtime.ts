@@ -1,6 +1,8 @@
 import Redis from 'ioredis';
 import type { AppConfig } from './config/types';
 import { GraphEvents } from './graph/events';
+import { type GraphService, createGraphService } from './graph/service';
+import { type LineageService, createLineageService } from './lineage/service';
 import { createProviderRegistry } from './llm/registry';
 import type { ProviderRegistry } from './llm/ports';
 import type { Logger } from './logger';
@@ -17,6 +19,8 @@ export interface Runtime {
   stores: Stores;
   providers: ProviderRegistry;
   events: GraphEvents;
+  graph: GraphService;
+  lineage: LineageService;
   redis: Redis | null;
   /** Start background work (task workers); tests may create a runtime without starting it. */
   start(): Promise<void>;
@@ -37,6 +41,8 @@ export async function createRuntime(config: AppConfig, log: Logger): Promise<Run
     stores,
     providers,
     events,
+    graph: createGraphService({ stores, events, providers }),
+    lineage: createLineageService({ stores, config }),
     redis,
     async start() {},
     async close() {

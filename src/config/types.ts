@@ -59,6 +59,19 @@ export interface ModelCatalog {
   providers: CatalogProvider[];
 }
 
+/** Which reranker orders retrieved chunks: the offline BM25 blend, a Cohere/Jina-compatible API, or none. */
+export type RerankProvider = 'builtin' | 'cohere' | 'jina' | 'none';
+
+export interface RerankConfig {
+  provider: RerankProvider;
+  /** Endpoint of the reranking API; null selects the vendor's public endpoint. */
+  url: string | null;
+  /** Never logged. */
+  apiKey: string | null;
+  /** Null selects the vendor's default model. */
+  model: string | null;
+}
+
 export interface AppConfig {
   version: string;
   host: string;
@@ -76,6 +89,7 @@ export interface AppConfig {
   catalog: ModelCatalog;
   /** Simulated latency of every mock provider call, in ms (benchmarks). */
   mockLatencyMs: number;
+  rerank?: RerankConfig;
   ingest: {
     chunkTokens: number;
     chunkOverlapTokens: number;

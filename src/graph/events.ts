@@ -32,4 +32,9 @@ export class GraphEvents {
     this.emitter.on('change', listener);
     return () => this.emitter.off('change', listener);
   }
+
+  /** Live subscriptions (the graph stream must leave none behind when its client goes away). */
+  listenerCount(): number {
+    return this.emitter.listenerCount('change');
+  }
 }

@@ -53,6 +53,7 @@ function newestFirst(a: DocumentRecord, b: DocumentRecord): number {
   return compareIds(a.id, b.id);
 }
 
+/** Lists are newest first (created_at desc, then id); date filters compare instants, bare dates as UTC days. */
 export class MemoryDocumentStore implements DocumentStore {
   private readonly workspaces = new WorkspaceStates<DocumentState>(() => ({
     byId: new Map(),
@@ -60,6 +61,7 @@ export class MemoryDocumentStore implements DocumentStore {
     newestFirst: null,
   }));
 
+  /** A second insert under the same id replaces the record (ids are UUIDs; a repeat is a retried write). */
   async insert(scope: Scope, doc: DocumentRecord): Promise<void> {
     const state = this.workspaces.obtain(scope);
     const previous = state.byId.get(doc.id);

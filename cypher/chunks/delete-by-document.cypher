@@ -1,0 +1,3 @@
+MATCH (c:Chunk {tenant_id: $tenant_id, workspace_id: $workspace_id, document_id: $document_id})
+DETACH DELETE c
+RETURN count(*) AS deleted

@@ -1,0 +1,6 @@
+UNWIND $lookups AS lookup
+MATCH (a:Entity {tenant_id: $tenant_id, workspace_id: $workspace_id, id: lookup.source})
+      -[r]-(b:Entity {tenant_id: $tenant_id, workspace_id: $workspace_id, id: lookup.target})
+WHERE r.id = lookup.id
+WITH DISTINCT r
+DELETE r

@@ -1,0 +1,147 @@
+/**
+ * Graph exploration benchmark: `npx tsx scripts/bench/graph.ts [nodes] [edges] [requests]`.
+ * Builds a skewed random graph in the embedded stores (through the GraphStore port), boots the service
+ * in-process and times /graph and /graph/stats over real HTTP. Prints p50/p95/p99 per case.
+ */
+import type { AddressInfo } from 'node:net';
+import { performance } from 'node:perf_hooks';
+import { createApp } from '../../src/app';
+import { loadConfig } from '../../src/config/load';
+import { relationshipId } from '../../src/domain/ids';
+import type { EntityRecord, RelationshipRecord, Scope } from '../../src/domain/types';
+import { createLogger } from '../../src/logger';
+import { createRuntime } from '../../src/runtime';
+
+const NODES = Number(process.argv[2] ?? 50_000);
+const EDGES = Number(process.argv[3] ?? 150_000);
+const REQUESTS = Number(process.argv[4] ?? 50);
+const WARMUP = 10;
+const WORKSPACE = 'bench-graph';
+const TYPES = ['PERSON', 'ORGANIZATION', 'CONCEPT', 'LOCATION', 'EVENT', 'TECHNOLOGY'];
+const RELATIONS = ['RELATED_TO', 'WORKS_WITH', 'LOCATED_IN', 'PART_OF'];
+
+function seeded(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(a ^ (a >>> 15), a | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+async function buildGraph(write: (entities: EntityRecord[], relationships: RelationshipRecord[]) => Promise<void>) {
+  const random = seeded(42);
+  const now = new Date().toISOString();
+  const id = (i: number) => `ENTITY_${String(i).padStart(6, '0')}`;
+  const entities: EntityRecord[] = [];
+  for (let i = 0; i < NODES; i++) {
+    entities.push({
+      id: id(i),
+      name: `Entity ${i}`,
+      entity_type: TYPES[i % TYPES.length],
+      description: `Entity ${i} appears in the benchmark corpus.`,
+      source_chunk_ids: [`doc-${i % 500}-chunk-${i % 7}`],
+      document_ids: [`doc-${i % 500}`],
+      created_at: now,
+      updated_at: now,
+    });
+  }
+  const relationships = new Map<string, RelationshipRecord>();
+  // Skewed endpoints: low ids become hubs, as in real extracted graphs.
+  const pick = () => Math.floor(random() ** 2.5 * NODES);
+  while (relationships.size < EDGES) {
+    const a = pick();
+    const b = Math.floor(random() * NODES);
+    if (a === b) continue;
+    const [rid, source, target] = relationshipId(id(a), id(b));
+    relationships.set(rid, {
+      id: rid,
+      source,
+      target,
+      relation_type: RELATIONS[relationships.size % RELATIONS.length],
+      keywords: ['benchmark'],
+      description: `${source} relates to ${target}`,
+      weight: 1,
+      source_chunk_ids: [`doc-${a % 500}-chunk-0`],
+      document_ids: [`doc-${a % 500}`],
+      created_at: now,
+      updated_at: now,
+    });
+  }
+  await write(entities, [...relationships.values()]);
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+async function time(url: string): Promise<{ p50: number; p95: number; p99: number; bytes: number; nodes: number }> {
+  const headers = { 'X-Workspace-ID': WORKSPACE };
+  let bytes = 0;
+  let nodes = 0;
+  for (let i = 0; i < WARMUP; i++) await (await fetch(url, { headers })).arrayBuffer();
+  const samples: number[] = [];
+  for (let i = 0; i < REQUESTS; i++) {
+    const started = performance.now();
+    const res = await fetch(url, { headers });
+    const body = await res.text();
+    samples.push(performance.now() - started);
+    if (res.status !== 200) throw new Error(`${url}: HTTP ${res.status} ${body.slice(0, 200)}`);
+    bytes = body.length;
+    nodes = (JSON.parse(body) as { nodes?: unknown[] }).nodes?.length ?? 0;
+  }
+  samples.sort((a, b) => a - b);
+  return { p50: percentile(samples, 50), p95: percentile(samples, 95), p99: percentile(samples, 99), bytes, nodes };
+}
+
+async function main() {
+  const config = loadConfig(
+    { PORT: '0', HOST: '127.0.0.1', RUST_LOG: 'silent', SERVICE_RATE_LIMIT_GRAPH: '0' },
+    { cwd: `${__dirname}/../..`, homeDir: '/nonexistent' },
+  );
+  const rt = await createRuntime(config, createLogger(config.logLevel));
+  const scope: Scope = { workspaceId: WORKSPACE };
+  const built = performance.now();
+  await buildGraph(async (entities, relationships) => {
+    for (let i = 0; i < entities.length; i += 5000) await rt.stores.graph.upsertEntities(scope, entities.slice(i, i + 5000));
+    for (let i = 0; i < relationships.length; i += 5000) {
+      await rt.stores.graph.upsertRelationships(scope, relationships.slice(i, i + 5000));
+    }
+  });
+  const stats = await rt.stores.graph.stats(scope);
+  console.log(`graph: ${stats.total_nodes} nodes, ${stats.total_edges} edges, built in ${Math.round(performance.now() - built)} ms`);
+
+  const { app } = createApp(rt);
+  const server = app.listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1`;
+  const hub = 'ENTITY_000000';
+  const leaf = `ENTITY_${String(NODES - 1).padStart(6, '0')}`;
+  const cases: Array<[string, string]> = [
+    ['/graph?max_nodes=1000 (top by degree)', '/graph?max_nodes=1000'],
+    [`/graph?start_node=<hub>&depth=2&max_nodes=1000`, `/graph?start_node=${hub}&depth=2&max_nodes=1000`],
+    [`/graph?start_node=<leaf>&depth=3&max_nodes=1000`, `/graph?start_node=${leaf}&depth=3&max_nodes=1000`],
+    ['/graph (defaults: 100 nodes)', '/graph'],
+    ['/graph/stats', '/graph/stats'],
+  ];
+  const rows: string[][] = [];
+  for (const [label, path] of cases) {
+    const r = await time(base + path);
+    rows.push([label, r.p50.toFixed(1), r.p95.toFixed(1), r.p99.toFixed(1), String(r.nodes), `${Math.round(r.bytes / 1024)} KiB`]);
+  }
+  const header = ['case', 'p50 ms', 'p95 ms', 'p99 ms', 'nodes', 'body'];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
+  console.log(`\n${REQUESTS} requests per case after ${WARMUP} warm-up requests\n`);
+  console.log(line(header));
+  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
+  for (const row of rows) console.log(line(row));
+  server.close();
+  await rt.close();
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

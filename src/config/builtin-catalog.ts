@@ -1,0 +1,166 @@
+import type { CatalogFileInput } from './catalog-schema';
+
+/**
+ * The catalog used when no models.toml is found. Keep it in step with models.toml at the repo root
+ * (a unit test compares them).
+ */
+export const BUILT_IN_CATALOG: CatalogFileInput = {
+  defaults: {
+    llm_provider: 'mock',
+    llm_model: 'mock-llm',
+    embedding_provider: 'mock',
+    embedding_model: 'mock-embedding',
+  },
+  providers: [
+    {
+      name: 'mock',
+      display_name: 'Mock (offline)',
+      type: 'mock',
+      enabled: true,
+      priority: 100,
+      description: 'Deterministic offline provider: rule-based extraction, extractive answers, hashed embeddings. No cost.',
+      models: [
+        {
+          name: 'mock-llm',
+          display_name: 'Mock LLM',
+          model_type: 'llm',
+          description: 'Rule-based extraction, keywords, summaries and extractive answers with citations.',
+          tags: ['offline', 'deterministic'],
+          capabilities: {
+            context_length: 128000,
+            max_output_tokens: 4096,
+            supports_json_mode: true,
+            supports_streaming: true,
+            supports_system_message: true,
+            embedding_dimension: 0,
+          },
+          cost: { input_per_1k: 0, output_per_1k: 0 },
+        },
+        {
+          name: 'mock-embedding',
+          display_name: 'Mock embeddings',
+          model_type: 'embedding',
+          description: 'Feature hashing of words and character 3-grams, L2-normalised.',
+          tags: ['offline', 'deterministic'],
+          capabilities: { context_length: 8192, max_output_tokens: 0, embedding_dimension: 256 },
+          cost: { embedding_per_1k: 0 },
+        },
+      ],
+    },
+    {
+      name: 'openai',
+      display_name: 'OpenAI',
+      type: 'openai',
+      api_base: 'https://api.openai.com/v1',
+      api_key_env: 'OPENAI_API_KEY',
+      enabled: true,
+      priority: 20,
+      description: 'OpenAI API (any OpenAI-compatible endpoint works with type "openai").',
+      models: [
+        {
+          name: 'gpt-4o-mini',
+          display_name: 'GPT-4o mini',
+          model_type: 'llm',
+          description: 'Small, fast and cheap; good for extraction.',
+          tags: ['recommended'],
+          capabilities: {
+            context_length: 128000,
+            max_output_tokens: 16384,
+            supports_vision: true,
+            supports_function_calling: true,
+            supports_json_mode: true,
+            embedding_dimension: 0,
+          },
+          cost: { input_per_1k: 0.00015, output_per_1k: 0.0006, image_per_unit: 0.001275 },
+        },
+        {
+          name: 'gpt-4o',
+          display_name: 'GPT-4o',
+          model_type: 'llm',
+          description: 'High-quality general model.',
+          capabilities: {
+            context_length: 128000,
+            max_output_tokens: 16384,
+            supports_vision: true,
+            supports_function_calling: true,
+            supports_json_mode: true,
+            embedding_dimension: 0,
+          },
+          cost: { input_per_1k: 0.0025, output_per_1k: 0.01, image_per_unit: 0.001913 },
+        },
+        {
+          name: 'text-embedding-3-small',
+          display_name: 'Text Embedding 3 Small',
+          model_type: 'embedding',
+          description: 'Cheap 1536-dimension embeddings.',
+          tags: ['recommended'],
+          capabilities: { context_length: 8191, max_output_tokens: 0, embedding_dimension: 1536 },
+          cost: { embedding_per_1k: 0.00002 },
+        },
+        {
+          name: 'text-embedding-3-large',
+          display_name: 'Text Embedding 3 Large',
+          model_type: 'embedding',
+          description: 'Higher-quality 3072-dimension embeddings.',
+          capabilities: { context_length: 8191, max_output_tokens: 0, embedding_dimension: 3072 },
+          cost: { embedding_per_1k: 0.00013 },
+        },
+      ],
+    },
+    {
+      name: 'ollama',
+      display_name: 'Ollama (local)',
+      type: 'ollama',
+      // api_base omitted: $OLLAMA_HOST, else http://localhost:11434
+      enabled: true,
+      priority: 10,
+      description: 'Local models served by Ollama; no API key, no cost.',
+      models: [
+        {
+          name: 'llama3.2',
+          display_name: 'Llama 3.2 3B',
+          model_type: 'llm',
+          description: 'Small local model.',
+          tags: ['local'],
+          capabilities: {
+            context_length: 131072,
+            max_output_tokens: 4096,
+            supports_function_calling: true,
+            supports_json_mode: true,
+            embedding_dimension: 0,
+          },
+        },
+        {
+          name: 'qwen2.5:7b',
+          display_name: 'Qwen 2.5 7B',
+          model_type: 'llm',
+          description: 'Local model with good extraction quality.',
+          tags: ['local'],
+          capabilities: {
+            context_length: 32768,
+            max_output_tokens: 8192,
+            supports_function_calling: true,
+            supports_json_mode: true,
+            embedding_dimension: 0,
+          },
+        },
+        {
+          name: 'nomic-embed-text',
+          display_name: 'Nomic Embed Text',
+          model_type: 'embedding',
+          description: '768-dimension local embeddings.',
+          tags: ['local'],
+          capabilities: { context_length: 8192, max_output_tokens: 0, embedding_dimension: 768 },
+        },
+        {
+          name: 'mxbai-embed-large',
+          display_name: 'mxbai-embed-large',
+          model_type: 'embedding',
+          description: '1024-dimension local embeddings.',
+          tags: ['local'],
+          capabilities: { context_length: 512, max_output_tokens: 0, embedding_dimension: 1024 },
+        },
+      ],
+    },
+  ],
+};

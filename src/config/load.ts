@@ -1,0 +1,318 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { z } from 'zod';
+import { type CatalogLookupOptions, type Env, loadCatalog } from './catalog';
+import { ConfigError } from './errors';
+import { parseLogFilter } from './log-level';
+import { resolveStorage } from './storage';
+import type { AppConfig, CatalogProvider, ModelCatalog } from './types';
+
+export { ConfigError } from './errors';
+
+/**
+ * The only reader of process.env. Parses every variable once, collects every problem, and throws one
+ * ConfigError listing them all. Precedence for providers and models: env > models.toml [defaults] > built-in.
+ */
+
+/** Alias variables, in order of precedence after the canonical name (canonical wins when both are set). */
+const ALIASES: Record<string, string[]> = {
+  PORT: ['SERVICE_PORT'],
+  SERVICE_LLM_PROVIDER: ['SERVICE_DEFAULT_LLM_PROVIDER', 'MODEL_PROVIDER'],
+  SERVICE_DEFAULT_LLM_MODEL: ['CHAT_MODEL'],
+  SERVICE_EMBEDDING_PROVIDER: ['EMBEDDING_PROVIDER'],
+  SERVICE_EMBEDDING_MODEL: ['EMBEDDING_MODEL'],
+  SERVICE_EMBEDDING_DIMENSION: ['EMBEDDING_DIMENSION'],
+};
+
+const DEFAULT_ASYNC_THRESHOLD_BYTES = 64 * 1024;
+
+function intVar(min: number, max = Number.MAX_SAFE_INTEGER) {
+  return z
+    .string()
+    .transform((raw, ctx) => {
+      const value = raw.trim();
+      const n = /^[0-9]+$/.test(value) ? Number(value) : NaN;
+      if (!Number.isSafeInteger(n)) {
+        ctx.issues.push({ code: 'custom', input: raw, message: `must be a whole number, got '${raw}'` });
+        return z.NEVER;
+      }
+      if (n < min || n > max) {
+        const range = max === Number.MAX_SAFE_INTEGER ? `at least ${min}` : `between ${min} and ${max}`;
+        ctx.issues.push({ code: 'custom', input: raw, message: `must be ${range}, got ${n}` });
+        return z.NEVER;
+      }
+      return n;
+    })
+    .optional();
+}
+
+function urlVar(schemes: string[]) {
+  return z
+    .string()
+    .trim()
+    .refine((v) => {
+      try {
+        return schemes.includes(new URL(v).protocol.replace(/:$/, ''));
+      } catch {
+        return false;
+      }
+    }, `must be a URL with scheme ${schemes.map((s) => `${s}://`).join(' or ')}`)
+    .optional();
+}
+
+const text = () => z.string().trim().min(1).optional();
+
+const envSchema = z.object({
+  HOST: text(),
+  PORT: intVar(0, 65535),
+  LOG_LEVEL: text(),
+  RUST_LOG: text(),
+  WORKER_THREADS: intVar(1, 1024),
+  DATABASE_URL: text(),
+  NEO4J_URI: text(),
+  NEO4J_USER: text(),
+  NEO4J_PASSWORD: z.string().optional(),
+  NEO4J_DATABASE: text(),
+  QDRANT_URL: urlVar(['http', 'https']),
+  QDRANT_API_KEY: text(),
+  REDIS_URL: urlVar(['redis', 'rediss']),
+  SERVICE_LLM_PROVIDER: text(),
+  SERVICE_DEFAULT_LLM_MODEL: text(),
+  SERVICE_EMBEDDING_PROVIDER: text(),
+  SERVICE_EMBEDDING_MODEL: text(),
+  SERVICE_EMBEDDING_DIMENSION: intVar(1, 65536),
+  SERVICE_MOCK_LATENCY_MS: intVar(0, 600_000),
+  SERVICE_CHUNK_TOKENS: intVar(16, 1_000_000),
+  SERVICE_CHUNK_OVERLAP_TOKENS: intVar(0, 1_000_000),
+  SERVICE_ASYNC_THRESHOLD_BYTES: intVar(0),
+  SERVICE_MAX_GLEANING: intVar(0, 10),
+  SERVICE_LLM_CONCURRENCY: intVar(1, 1024),
+  SERVICE_EMBEDDING_CONCURRENCY: intVar(1, 1024),
+  SERVICE_LLM_TIMEOUT_MS: intVar(1, 3_600_000),
+  SERVICE_LLM_RETRIES: intVar(0, 10),
+  SERVICE_SUMMARY_FRAGMENTS: intVar(1, 1000),
+  SERVICE_SUMMARY_TOKENS: intVar(1, 1_000_000),
+  SERVICE_SCAN_ROOTS: z.string().optional(),
+  SERVICE_RATE_LIMIT_WINDOW_MS: intVar(1000, 86_400_000),
+  SERVICE_RATE_LIMIT_UPLOAD: intVar(0),
+  SERVICE_RATE_LIMIT_QUERY: intVar(0),
+  SERVICE_RATE_LIMIT_GRAPH: intVar(0),
+  SERVICE_ERROR_TYPE_BASE: urlVar(['http', 'https']),
+  SERVICE_DEFAULT_WORKSPACE: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/, 'must be 1-64 letters, digits, "_" or "-"')
+    .optional(),
+  SERVICE_INSTANCE_ID: text(),
+});
+
+type EnvVars = z.output<typeof envSchema>;
+
+export interface LoadConfigOptions extends CatalogLookupOptions {}
+
+export function loadConfig(env: Env = process.env, opts: LoadConfigOptions = {}): AppConfig {
+  const cwd = opts.cwd ?? process.cwd();
+  const { values, sourceOf } = applyAliases(env);
+  const problems: string[] = [];
+
+  const parsed = envSchema.safeParse(values);
+  const vars: EnvVars = parsed.success ? parsed.data : envSchema.partial().parse(validOnly(values, parsed.error));
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) problems.push(`${sourceOf(String(issue.path[0]))}: ${issue.message}`);
+  }
+
+  const logLevel = resolveLogLevel(vars, problems);
+  const storage = resolveStorage(vars, problems);
+
+  const chunkTokens = vars.SERVICE_CHUNK_TOKENS ?? 1200;
+  const chunkOverlapTokens = vars.SERVICE_CHUNK_OVERLAP_TOKENS ?? 100;
+  if (chunkOverlapTokens >= chunkTokens) {
+    problems.push(`SERVICE_CHUNK_OVERLAP_TOKENS: must be smaller than SERVICE_CHUNK_TOKENS (${chunkTokens}), got ${chunkOverlapTokens}`);
+  }
+
+  let catalog: ModelCatalog | null = null;
+  try {
+    catalog = loadCatalog(env, { cwd, homeDir: opts.homeDir });
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    problems.push(...err.problems);
+  }
+  const models = catalog ? resolveModels(vars, catalog, sourceOf, problems) : null;
+
+  if (problems.length > 0 || !catalog || !models || !storage) throw new ConfigError(problems);
+
+  return {
+    version: readVersion(),
+    host: vars.HOST ?? '0.0.0.0',
+    port: vars.PORT ?? 8080,
+    logLevel,
+    workerThreads: vars.WORKER_THREADS ?? os.availableParallelism(),
+    storage,
+    qdrantUrl: vars.QDRANT_URL?.replace(/\/+$/, '') ?? null,
+    qdrantApiKey: vars.QDRANT_API_KEY ?? null,
+    redisUrl: vars.REDIS_URL ?? null,
+    llm: models.llm,
+    embedding: models.embedding,
+    catalog,
+    mockLatencyMs: vars.SERVICE_MOCK_LATENCY_MS ?? 0,
+    ingest: {
+      chunkTokens,
+      chunkOverlapTokens,
+      asyncThresholdBytes: vars.SERVICE_ASYNC_THRESHOLD_BYTES ?? DEFAULT_ASYNC_THRESHOLD_BYTES,
+      maxGleaning: vars.SERVICE_MAX_GLEANING ?? 1,
+      llmConcurrency: vars.SERVICE_LLM_CONCURRENCY ?? 8,
+      embeddingConcurrency: vars.SERVICE_EMBEDDING_CONCURRENCY ?? 4,
+      llmTimeoutMs: vars.SERVICE_LLM_TIMEOUT_MS ?? 120_000,
+      llmRetries: vars.SERVICE_LLM_RETRIES ?? 2,
+      summaryFragmentThreshold: vars.SERVICE_SUMMARY_FRAGMENTS ?? 6,
+      summaryTokenThreshold: vars.SERVICE_SUMMARY_TOKENS ?? 1200,
+      scanRoots: parseScanRoots(vars.SERVICE_SCAN_ROOTS, cwd),
+    },
+    // Spec 8.2: per API key or address, per minute; 0 disables a category.
+    rateLimits: {
+      windowMs: vars.SERVICE_RATE_LIMIT_WINDOW_MS ?? 60_000,
+      upload: vars.SERVICE_RATE_LIMIT_UPLOAD ?? 10,
+      query: vars.SERVICE_RATE_LIMIT_QUERY ?? 60,
+      graph: vars.SERVICE_RATE_LIMIT_GRAPH ?? 100,
+    },
+    errorTypeBase: (vars.SERVICE_ERROR_TYPE_BASE ?? 'https://kgrag.dev/problems').replace(/\/+$/, ''),
+    defaultWorkspaceId: vars.SERVICE_DEFAULT_WORKSPACE ?? 'default',
+    instanceId: vars.SERVICE_INSTANCE_ID ?? `${os.hostname()}-${process.pid}`,
+  };
+}
+
+/** Canonical names with aliases folded in; blank values count as unset. `sourceOf` names the variable used. */
+function applyAliases(env: Env): { values: Record<string, string>; sourceOf: (canonical: string) => string } {
+  const values: Record<string, string> = {};
+  const used = new Map<string, string>();
+  for (const key of Object.keys(envSchema.shape)) {
+    for (const name of [key, ...(ALIASES[key] ?? [])]) {
+      const v = env[name];
+      if (v !== undefined && v.trim() !== '') {
+        values[key] = v;
+        used.set(key, name);
+        break;
+      }
+    }
+  }
+  return { values, sourceOf: (canonical) => used.get(canonical) ?? canonical };
+}
+
+/** The values without the variables that failed, so later checks still run on the rest. */
+function validOnly(values: Record<string, string>, error: z.ZodError): Record<string, string> {
+  const bad = new Set(error.issues.map((i) => String(i.path[0])));
+  return Object.fromEntries(Object.entries(values).filter(([k]) => !bad.has(k)));
+}
+
+function resolveLogLevel(vars: EnvVars, problems: string[]): string {
+  for (const name of ['LOG_LEVEL', 'RUST_LOG'] as const) {
+    const filter = vars[name];
+    if (!filter) continue;
+    try {
+      const level = parseLogFilter(filter);
+      if (level) return level;
+      // RUST_LOG may only name other crates; LOG_LEVEL is ours and must say something.
+      if (name === 'LOG_LEVEL') problems.push(`LOG_LEVEL: no log level in '${filter}' (use trace, debug, info, warn, error or off)`);
+    } catch (err) {
+      problems.push(`${name}: ${(err as Error).message}`);
+    }
+  }
+  return 'info';
+}
+
+interface ResolvedModels {
+  llm: AppConfig['llm'];
+  embedding: AppConfig['embedding'];
+}
+
+function resolveModels(
+  vars: EnvVars,
+  catalog: ModelCatalog,
+  sourceOf: (canonical: string) => string,
+  problems: string[],
+): ResolvedModels | null {
+  const before = problems.length;
+  const defaultsKey = (key: string) => `${catalog.source} [defaults] ${key}`;
+
+  const pick = (kind: 'llm' | 'embedding', providerVar: string, modelVar: string) => {
+    const envProvider = vars[providerVar as keyof EnvVars] as string | undefined;
+    const envModel = vars[modelVar as keyof EnvVars] as string | undefined;
+    const providerName = envProvider ?? catalog.defaults[`${kind}_provider`];
+    const providerSource = envProvider ? sourceOf(providerVar) : defaultsKey(`${kind}_provider`);
+    const provider = catalog.providers.find((p) => p.name === providerName);
+    if (!provider) {
+      const known = catalog.providers.map((p) => p.name).join(', ');
+      problems.push(`${providerSource}: unknown provider '${providerName}' (catalog ${catalog.source} lists: ${known})`);
+      return null;
+    }
+    if (!provider.enabled) problems.push(`${providerSource}: provider '${provider.name}' is disabled${disabledReason(provider)}`);
+    const modelName =
+      envModel ??
+      (provider.name === catalog.defaults[`${kind}_provider`]
+        ? catalog.defaults[`${kind}_model`]
+        : provider.models.find((m) => m.model_type === kind && !m.deprecated)?.name ??
+          provider.models.find((m) => m.model_type === kind)?.name);
+    const modelSource = envModel ? sourceOf(modelVar) : defaultsKey(`${kind}_model`);
+    if (!modelName) {
+      problems.push(`${sourceOf(modelVar)}: required, provider '${provider.name}' lists no ${kind} model`);
+      return null;
+    }
+    const listed = provider.models.find((m) => m.name === modelName);
+    if (listed && listed.model_type !== kind) {
+      problems.push(`${modelSource}: '${modelName}' is an ${listed.model_type} model of provider '${provider.name}', not ${kind}`);
+      return null;
+    }
+    // Real APIs serve more models than the catalog lists; the offline mock serves only its own.
+    if (!listed && provider.type === 'mock') {
+      const own = provider.models.filter((m) => m.model_type === kind).map((m) => m.name).join(', ');
+      problems.push(`${modelSource}: provider '${provider.name}' has no ${kind} model '${modelName}' (it lists: ${own})`);
+      return null;
+    }
+    return { provider: provider.name, model: modelName, dimension: listed?.capabilities.embedding_dimension ?? 0 };
+  };
+
+  const llm = pick('llm', 'SERVICE_LLM_PROVIDER', 'SERVICE_DEFAULT_LLM_MODEL');
+  const embedding = pick('embedding', 'SERVICE_EMBEDDING_PROVIDER', 'SERVICE_EMBEDDING_MODEL');
+  let dimension = vars.SERVICE_EMBEDDING_DIMENSION ?? embedding?.dimension ?? 0;
+  if (embedding && dimension <= 0) {
+    problems.push(
+      `SERVICE_EMBEDDING_DIMENSION: required, the catalog gives no dimension for embedding model '${embedding.model}' of provider '${embedding.provider}'`,
+    );
+    dimension = 0;
+  }
+  if (problems.length > before || !llm || !embedding) return null;
+  return {
+    llm: { provider: llm.provider, model: llm.model },
+    embedding: { provider: embedding.provider, model: embedding.model, dimension },
+  };
+}
+
+function disabledReason(p: CatalogProvider): string {
+  return p.api_key_env && !p.api_key ? ` (set ${p.api_key_env})` : ' (enabled = false in the catalog)';
+}
+
+function parseScanRoots(raw: string | undefined, cwd: string): string[] {
+  if (!raw) return [];
+  return raw
+    .split(path.delimiter)
+    .map((p) => p.trim())
+    .filter(Boolean)
+    .map((p) => path.resolve(cwd, p));
+}
+
+let cachedVersion: string | undefined;
+
+/** package.json sits two levels above this file both in src/config and in dist/config. */
+function readVersion(): string {
+  if (cachedVersion) return cachedVersion;
+  for (let dir = __dirname, i = 0; i < 4; i++, dir = path.dirname(dir)) {
+    try {
+      const pkg = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')) as { name?: string; version?: string };
+      if (pkg.name === 'kgrag' && pkg.version) return (cachedVersion = pkg.version);
+    } catch {
+      // not here; look one level up
+    }
+  }
+  return (cachedVersion = '0.0.0');
+}

@@ -1,0 +1,78 @@
+import type { Scope } from '../domain/types';
+import type { KeyValueStore } from '../store/ports';
+
+/**
+ * Records kept when analysts merge or rename entities, in the key-value store:
+ * - `entity_aliases`: old entity id -> id of the entity that absorbed it (a plain string). Ingestion and
+ *   deletion rebuilds read cached extractions under the original names; they follow this map to the survivor.
+ * - `merge_history`: survivor id -> MergeRecord[], shown by the entity lineage.
+ */
+export const ALIASES_NAMESPACE = 'entity_aliases';
+export const MERGE_HISTORY_NAMESPACE = 'merge_history';
+
+export interface MergeRecord {
+  date: string;
+  /** Ids absorbed by this merge (for a rename: the old id). */
+  merged_from: string[];
+  reason: string;
+}
+
+/** Longest alias chain followed; chains are flattened on every merge, so this is only a guard against cycles. */
+const MAX_HOPS = 16;
+
+/** The live id each given id now goes by: itself when it has no alias. */
+export async function resolveEntityAliases(kv: KeyValueStore, scope: Scope, ids: string[]): Promise<Map<string, string>> {
+  const resolved = new Map(ids.map((id) => [id, id]));
+  let pending = [...new Set(ids)];
+  for (let hop = 0; hop < MAX_HOPS && pending.length > 0; hop++) {
+    const aliases = await kv.getMany<string>(scope, ALIASES_NAMESPACE, pending.map((id) => resolved.get(id) ?? id));
+    const next: string[] = [];
+    for (const id of pending) {
+      const current = resolved.get(id) ?? id;
+      const target = aliases.get(current);
+      if (target && target !== current && target !== id) {
+        resolved.set(id, target);
+        next.push(id);
+      }
+    }
+    pending = next;
+  }
+  return resolved;
+}
+
+export async function resolveEntityAlias(kv: KeyValueStore, scope: Scope, id: string): Promise<string> {
+  return (await resolveEntityAliases(kv, scope, [id])).get(id) ?? id;
+}
+
+export async function mergeHistoryOf(kv: KeyValueStore, scope: Scope, id: string): Promise<MergeRecord[]> {
+  return (await kv.get<MergeRecord[]>(scope, MERGE_HISTORY_NAMESPACE, id)) ?? [];
+}
+
+/**
+ * Records that `survivor` absorbed `absorbed`: their histories move to the survivor, and every id they ever
+ * stood for (themselves and what they had absorbed) now aliases the survivor directly.
+ */
+export async function recordMerge(
+  kv: KeyValueStore,
+  scope: Scope,
+  survivor: string,
+  absorbed: string[],
+  record: MergeRecord,
+): Promise<void> {
+  const histories = await kv.getMany<MergeRecord[]>(scope, MERGE_HISTORY_NAMESPACE, [survivor, ...absorbed]);
+  const history = [...(histories.get(survivor) ?? [])];
+  const formerIds = new Set(absorbed);
+  for (const id of absorbed) {
+    for (const earlier of histories.get(id) ?? []) {
+      history.push(earlier);
+      for (const former of earlier.merged_from) formerIds.add(former);
+    }
+  }
+  history.push(record);
+  history.sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
+  formerIds.delete(survivor);
+  for (const id of formerIds) await kv.set(scope, ALIASES_NAMESPACE, id, survivor);
+  await kv.delete(scope, ALIASES_NAMESPACE, [survivor]);
+  await kv.set(scope, MERGE_HISTORY_NAMESPACE, survivor, history);
+  await kv.delete(scope, MERGE_HISTORY_NAMESPACE, absorbed);
+}

@@ -1,0 +1,15 @@
+import type { ProviderRegistry } from '../llm/ports';
+import type { Stores } from '../store/ports';
+import type { GraphEvents } from './events';
+
+/** What the graph services work with; `now` is injectable so that tests can order merges. */
+export interface GraphDeps {
+  stores: Stores;
+  events: GraphEvents;
+  providers: ProviderRegistry;
+  now?: () => string;
+}
+
+export function nowOf(deps: GraphDeps): string {
+  return deps.now ? deps.now() : new Date().toISOString();
+}

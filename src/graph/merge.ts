@@ -1,0 +1,176 @@
+import { normalizeEntityId, relationshipId } from '../domain/ids';
+import type { ChunkRecord, EntityRecord, RelationshipRecord, Scope } from '../domain/types';
+import { notFound, validationError } from '../http/problem';
+import type { GraphStore } from '../store/ports';
+import { recordMerge } from './aliases';
+import { absorbEntities, combineRelationships, union } from './combine';
+import { type GraphDeps, nowOf } from './deps';
+import { embedEntities, embedRelationships } from './embed';
+import type { GraphChange } from './events';
+
+export interface MergeInput {
+  sourceIds: string[];
+  targetId: string;
+  reason?: string;
+  /** A rename into a fresh id: the survivor record, not stored yet. */
+  newTarget?: EntityRecord;
+  /** Published as the change cause: `merge` or `rename`. */
+  cause?: string;
+}
+
+export interface MergeOutcome {
+  entity: EntityRecord;
+  merged_from: string[];
+  /** Relationships whose endpoint was rewritten to the survivor. */
+  relationships_moved: number;
+  /** Rewritten relationships folded into another one between the same pair. */
+  relationships_merged: number;
+  /** Relationships between two merged entities, dropped as self-loops. */
+  self_loops_dropped: number;
+}
+
+interface RelationshipPlan {
+  /** Relationships to write, keyed by their (new) id. */
+  upserts: Map<string, RelationshipRecord>;
+  /** Ids that existed before the merge among `upserts`. */
+  existing: Set<string>;
+  /** Every relationship touching an absorbed entity: old id -> new id, or null when dropped as a self-loop. */
+  renamed: Map<string, string | null>;
+  touching: RelationshipRecord[];
+  merged: number;
+  selfLoops: number;
+}
+
+/** Rewrites every relationship of the absorbed entities onto the survivor, folding duplicates. */
+async function planRelationships(
+  graph: GraphStore,
+  scope: Scope,
+  absorbed: Set<string>,
+  survivorId: string,
+  now: string,
+): Promise<RelationshipPlan> {
+  const touching = await graph.relationshipsOf(scope, [...absorbed]);
+  const plan: RelationshipPlan = { upserts: new Map(), existing: new Set(), renamed: new Map(), touching, merged: 0, selfLoops: 0 };
+  const remap = (id: string) => (absorbed.has(id) ? survivorId : id);
+  for (const r of touching) {
+    const [a, b] = [remap(r.source), remap(r.target)];
+    if (a === b) {
+      plan.renamed.set(r.id, null);
+      plan.selfLoops++;
+      continue;
+    }
+    const [id, source, target] = relationshipId(a, b);
+    plan.renamed.set(r.id, id);
+    const rewritten: RelationshipRecord = { ...r, id, source, target, updated_at: now };
+    const earlier = plan.upserts.get(id);
+    if (earlier) plan.merged++;
+    plan.upserts.set(id, earlier ? combineRelationships(earlier, rewritten, now) : rewritten);
+  }
+  for (const stored of await graph.getRelationships(scope, [...plan.upserts.keys()])) {
+    if (plan.renamed.has(stored.id)) continue;
+    plan.existing.add(stored.id);
+    plan.merged++;
+    plan.upserts.set(stored.id, combineRelationships(stored, plan.upserts.get(stored.id) as RelationshipRecord, now));
+  }
+  return plan;
+}
+
+/** Chunk records point at the survivor and at the rewritten relationships; only changed chunks are written. */
+function rewriteChunks(chunks: ChunkRecord[], absorbed: Set<string>, survivorId: string, renamed: Map<string, string | null>) {
+  const changed: ChunkRecord[] = [];
+  for (const chunk of chunks) {
+    const entityIds = union(chunk.entity_ids.map((id) => (absorbed.has(id) ? survivorId : id)));
+    const relationshipIds = union(
+      chunk.relationship_ids.flatMap((id) => {
+        const next = renamed.has(id) ? renamed.get(id) : id;
+        return next ? [next] : [];
+      }),
+    );
+    const same =
+      entityIds.length === chunk.entity_ids.length &&
+      entityIds.every((id, i) => id === chunk.entity_ids[i]) &&
+      relationshipIds.length === chunk.relationship_ids.length &&
+      relationshipIds.every((id, i) => id === chunk.relationship_ids[i]);
+    if (!same) changed.push({ ...chunk, entity_ids: entityIds, relationship_ids: relationshipIds });
+  }
+  return changed;
+}
+
+/**
+ * Folds entities into a survivor: sources and documents united, relationships rewritten (duplicates merged,
+ * self-loops dropped), chunk records, vectors and document counts updated, a merge record and aliases kept,
+ * and the changes published. Everything that can fail on input or embedding fails before the first write.
+ */
+export async function mergeEntities(deps: GraphDeps, scope: Scope, input: MergeInput): Promise<MergeOutcome> {
+  const { graph, chunks, vectors, documents, kv } = deps.stores;
+  const targetId = input.newTarget?.id ?? normalizeEntityId(input.targetId);
+  const sourceIds = union(input.sourceIds.map(normalizeEntityId));
+  if (!targetId) throw validationError([{ field: 'target_id', message: 'must name an entity' }]);
+  if (sourceIds.some((id) => !id)) throw validationError([{ field: 'source_ids', message: 'must name entities' }]);
+  if (sourceIds.includes(targetId)) {
+    throw validationError([{ field: 'source_ids', message: `must not contain the target '${targetId}'` }]);
+  }
+  const target = input.newTarget ?? (await graph.getEntity(scope, targetId));
+  const sources = await graph.getEntities(scope, sourceIds);
+  const found = new Set(sources.map((s) => s.id));
+  const missing = [...(target ? [] : [targetId]), ...sourceIds.filter((id) => !found.has(id))];
+  if (!target || missing.length > 0) {
+    throw notFound(`entities not found in workspace '${scope.workspaceId}': ${missing.join(', ')}`);
+  }
+
+  const now = nowOf(deps);
+  const absorbed = new Set(sourceIds);
+  const survivor = absorbEntities(target, sources, now);
+  const plan = await planRelationships(graph, scope, absorbed, targetId, now);
+  const upserts = [...plan.upserts.values()];
+  const [entityPoints, relationshipPoints] = await Promise.all([
+    embedEntities(deps, [survivor]),
+    embedRelationships(deps, scope, upserts, [survivor]),
+  ]);
+
+  await graph.upsertEntities(scope, [survivor]);
+  await graph.upsertRelationships(scope, upserts);
+  await graph.deleteRelationships(scope, [...plan.renamed.keys()]);
+  await graph.deleteEntities(scope, sourceIds);
+  const affectedChunks = union(...sources.map((s) => s.source_chunk_ids), ...plan.touching.map((r) => r.source_chunk_ids));
+  const changedChunks = rewriteChunks(await chunks.getMany(scope, affectedChunks), absorbed, targetId, plan.renamed);
+  await chunks.upsertMany(scope, changedChunks);
+  await vectors.delete(scope, 'entity', sourceIds);
+  await vectors.upsert(scope, 'entity', entityPoints);
+  await vectors.delete(scope, 'relationship', [...plan.renamed.keys()]);
+  await vectors.upsert(scope, 'relationship', relationshipPoints);
+  await recordMerge(kv, scope, targetId, sourceIds, {
+    date: now,
+    merged_from: sourceIds,
+    reason: input.reason?.trim() || 'merged by an analyst',
+  });
+  const affectedDocuments = union(survivor.document_ids, ...plan.touching.map((r) => r.document_ids));
+  for (const documentId of affectedDocuments) {
+    const [entities, relationships] = await Promise.all([
+      graph.entitiesOfDocument(scope, documentId),
+      graph.relationshipsOfDocument(scope, documentId),
+    ]);
+    if (await documents.get(scope, documentId)) {
+      await documents.update(scope, documentId, {
+        entity_count: entities.length,
+        relationship_count: relationships.length,
+      });
+    }
+  }
+
+  const changes: GraphChange[] = [{ kind: input.newTarget ? 'node_added' : 'node_updated', id: targetId }];
+  for (const r of plan.touching) changes.push({ kind: 'edge_removed', id: r.id, source: r.source, target: r.target });
+  for (const id of sourceIds) changes.push({ kind: 'node_removed', id });
+  for (const r of upserts) {
+    changes.push({ kind: plan.existing.has(r.id) ? 'edge_updated' : 'edge_added', id: r.id, source: r.source, target: r.target });
+  }
+  deps.events.publish({ scope, changes, cause: input.cause ?? 'merge' });
+
+  return {
+    entity: survivor,
+    merged_from: sourceIds,
+    relationships_moved: plan.renamed.size - plan.selfLoops,
+    relationships_merged: plan.merged,
+    self_loops_dropped: plan.selfLoops,
+  };
+}

@@ -1,0 +1,44 @@
+import type { Scope } from '../domain/types';
+import type { SseStream } from '../http/sse';
+import type { GraphDeps } from './deps';
+import { type EntityPatch, type RenameInput, renameEntity, updateEntity } from './edit';
+import { type EntityListQuery, type RelationshipListQuery, entityDetail, listEntities, listRelationships } from './entities';
+import { type GraphQuery, exploreGraph, graphStats } from './explore';
+import { type MergeInput, mergeEntities } from './merge';
+import { type GraphStreamQuery, streamGraph } from './stream';
+import { workspaceStats } from './workspace-stats';
+
+export interface GraphSettings {
+  /** Silence after which the graph stream sends a keep-alive comment. */
+  streamKeepAliveMs: number;
+}
+
+/** Graph exploration, the live graph stream, analyst edits and workspace statistics, over the store ports. */
+export function createGraphService(deps: GraphDeps, settings: GraphSettings = { streamKeepAliveMs: 15_000 }) {
+  const { stores } = deps;
+  return {
+    settings,
+    explore: (scope: Scope, query: GraphQuery) => exploreGraph(stores.graph, scope, query),
+    stats: (scope: Scope) => graphStats(stores.graph, scope),
+    listEntities: (scope: Scope, query: EntityListQuery) => listEntities(stores, scope, query),
+    listRelationships: (scope: Scope, query: RelationshipListQuery) => listRelationships(stores, scope, query),
+    entityDetail: (scope: Scope, id: string) => entityDetail(stores, scope, id),
+    stream: (scope: Scope, query: GraphStreamQuery, open: (keepAliveMs: number) => SseStream) =>
+      streamGraph(deps, scope, query, () => open(settings.streamKeepAliveMs)),
+    updateEntity: async (scope: Scope, id: string, patch: EntityPatch) => {
+      const entity = await updateEntity(deps, scope, id, patch);
+      return entityDetail(stores, scope, entity.id);
+    },
+    renameEntity: async (scope: Scope, id: string, input: RenameInput) => {
+      const outcome = await renameEntity(deps, scope, id, input);
+      return { ...outcome, entity: await entityDetail(stores, scope, outcome.entity.id) };
+    },
+    mergeEntities: async (scope: Scope, input: MergeInput) => {
+      const outcome = await mergeEntities(deps, scope, input);
+      return { ...outcome, entity: await entityDetail(stores, scope, outcome.entity.id) };
+    },
+    workspaceStats: (scope: Scope) => workspaceStats(stores, scope),
+  };
+}
+
+export type GraphService = ReturnType<typeof createGraphService>;

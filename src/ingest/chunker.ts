@@ -1,0 +1,161 @@
+import type { PageRange } from './loaders/types';
+import {
+  type BoundaryTier,
+  type FenceIndex,
+  fenceAround,
+  indexFences,
+  lastBoundary,
+  lineOf,
+  lineStarts,
+  lowerBound,
+  safeCut,
+} from './text-layout';
+import { countTokens, type TokenLayout, tokenLayout } from './tokens';
+
+/**
+ * Token chunking (DESIGN.md 5.2): chunks of at most `chunkTokens` cl100k tokens with `overlapTokens` of
+ * overlap, cut at the best natural boundary near the limit and never inside a code fence when a boundary
+ * outside it exists. The text is encoded once; a chunk's exact token count reuses that encoding and
+ * re-encodes only the few pieces next to its end.
+ * Every chunk is a slice of the text: `text.slice(char_start, char_end) === content`.
+ */
+
+export interface TextChunk {
+  index: number;
+  content: string;
+  tokens: number;
+  char_start: number;
+  char_end: number;
+  /** 1-based, inclusive. */
+  start_line: number;
+  end_line: number;
+  page_start: number | null;
+  page_end: number | null;
+}
+
+export interface ChunkOptions {
+  chunkTokens?: number;
+  overlapTokens?: number;
+  /** Page ranges of a PDF's text, to give each chunk its pages. */
+  pages?: PageRange[] | null;
+}
+
+/** A boundary tier is used when it lies in the last part of the token window: [fraction, 1]. */
+const TIERS: Array<[BoundaryTier, number]> = [
+  ['paragraph', 0.6],
+  ['line', 0.75],
+  ['sentence', 0.85],
+  ['word', 0.9],
+];
+const MAX_SHRINKS = 8;
+
+interface Layout {
+  text: string;
+  tokens: TokenLayout;
+  /** Token start offsets (tokens.starts). */
+  starts: Int32Array;
+  fences: FenceIndex;
+}
+
+export function chunkText(text: string, options: ChunkOptions = {}): TextChunk[] {
+  const size = options.chunkTokens ?? 1200;
+  const overlap = options.overlapTokens ?? 100;
+  if (!Number.isInteger(size) || size < 1) throw new RangeError(`chunkTokens must be a positive integer, got ${size}`);
+  if (!Number.isInteger(overlap) || overlap < 0 || overlap >= size) {
+    throw new RangeError(`overlapTokens must be an integer in [0, chunkTokens), got ${overlap}`);
+  }
+  if (!text.trim()) return [];
+
+  const tokens = tokenLayout(text);
+  const layout: Layout = { text, tokens, starts: tokens.starts, fences: indexFences(text) };
+  const n = tokens.count;
+  const lines = lineStarts(text);
+  const chunks: TextChunk[] = [];
+  let t0 = 0;
+  for (;;) {
+    const s = layout.starts[t0];
+    let budget = size;
+    let end = t0 + size >= n ? text.length : chooseCut(layout, t0, size);
+    let content = text.slice(s, end);
+    let count = exactCount(layout, s, end);
+    for (let shrinks = 0; count > size && budget > 1; shrinks++) {
+      budget = Math.max(1, budget - (count - size) - (shrinks < MAX_SHRINKS ? 1 : budget >> 1));
+      end = chooseCut(layout, t0, budget);
+      content = text.slice(s, end);
+      count = exactCount(layout, s, end);
+    }
+    if (content.trim()) {
+      chunks.push({
+        index: chunks.length,
+        content,
+        tokens: count,
+        char_start: s,
+        char_end: end,
+        start_line: lineOf(lines, s),
+        end_line: lineOf(lines, end - 1),
+        ...pagesOf(options.pages, s, end),
+      });
+    }
+    if (end >= text.length) break;
+    t0 = nextStart(layout, t0, end, overlap);
+  }
+  return chunks;
+}
+
+/** Where a chunk starting at token t0 with `budget` tokens should end (exclusive char offset, > start). */
+function chooseCut({ text, starts, fences }: Layout, t0: number, budget: number): number {
+  const s = starts[t0];
+  const last = Math.min(t0 + budget, starts.length - 1);
+  let limit = safeCut(text, starts[last]);
+  if (limit <= s) limit = starts[last];
+  if (limit >= text.length) return text.length;
+  const span = limit - s;
+  for (const [tier, fraction] of TIERS) {
+    const p = lastBoundary(text, tier, s + Math.max(1, Math.floor(span * fraction)), limit, fences);
+    if (p > s) return p;
+  }
+  // The limit falls inside a fence that fits in one chunk: end before it, the next chunk holds it whole.
+  const fence = fenceAround(fences, limit);
+  if (fence && fence.start > s) {
+    const fenceTokens = lowerBound(starts, fence.end) - lowerBound(starts, fence.start);
+    if (fenceTokens <= budget) return fence.start;
+  }
+  const line = lastBoundary(text, 'line', s + 1, limit, null);
+  if (line > s) return line;
+  return limit > s ? limit : s + 1;
+}
+
+/**
+ * Tokens of text[s, end) as if encoded alone. Pieces before the cut tokenise as in the whole text; the
+ * last pieces (and a whitespace run before them) may split differently once the text ends there, so only
+ * they are encoded again. A start inside a piece falls back to encoding the slice.
+ */
+function exactCount({ text, tokens }: Layout, s: number, end: number): number {
+  const { pieceStarts, pieceTokens } = tokens;
+  const first = lowerBound(pieceStarts, s);
+  if (pieceStarts[first] !== s) return countTokens(text.slice(s, end));
+  let tail = Math.max(first, lowerBound(pieceStarts, end) - 3);
+  while (tail > first && !text.slice(pieceStarts[tail - 1], pieceStarts[tail]).trim()) tail--;
+  return pieceTokens[tail] - pieceTokens[first] + countTokens(text.slice(pieceStarts[tail], end));
+}
+
+/**
+ * Token index of the next chunk's start: `overlap` tokens before the token holding the cut (so nothing
+ * between two chunks is skipped), moved back to the start of its piece; always after the current start.
+ */
+function nextStart({ starts, tokens }: Layout, t0: number, end: number, overlap: number): number {
+  const tEnd = lowerBound(starts, end + 1) - 1;
+  let next = tEnd - overlap > t0 ? tEnd - overlap : tEnd;
+  const pieceFirstToken = tokens.pieceTokens[lowerBound(tokens.pieceStarts, starts[next] + 1) - 1];
+  if (starts[pieceFirstToken] > starts[t0]) next = pieceFirstToken;
+  while (next < tokens.count && starts[next] <= starts[t0]) next++;
+  return next;
+}
+
+function pagesOf(pages: PageRange[] | null | undefined, start: number, end: number): Pick<TextChunk, 'page_start' | 'page_end'> {
+  if (!pages || pages.length === 0) return { page_start: null, page_end: null };
+  const first = pages.find((p) => p.char_end > start) ?? pages[pages.length - 1];
+  let lastPage = pages[0];
+  for (const p of pages) if (p.char_start <= end - 1) lastPage = p;
+  return { page_start: first.page, page_end: Math.max(first.page, lastPage.page) };
+}

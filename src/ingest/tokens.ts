@@ -1,0 +1,110 @@
+import type { Tiktoken, TiktokenBPE } from 'js-tiktoken/lite';
+
+/**
+ * cl100k_base tokens for chunking and description budgets. One encoder per process, built on first use.
+ *
+ * cl100k first splits text into pieces with a regular expression, then byte-pair-encodes every piece on its
+ * own. Doing the split here and caching each distinct piece's tokens gives the same tokens as encoding the
+ * whole text, several times faster on natural text, and tells where every token starts.
+ */
+
+let encoder: { enc: Tiktoken; pattern: RegExp } | undefined;
+const pieceCache = new Map<string, Int32Array>();
+const PIECE_CACHE_MAX = 200_000;
+const SINGLE = Int32Array.of(0);
+
+function load(): { enc: Tiktoken; pattern: RegExp } {
+  if (!encoder) {
+    // Loaded lazily: building the rank table takes a fraction of a second and many processes never chunk.
+    const { Tiktoken: Encoder } = require('js-tiktoken/lite') as typeof import('js-tiktoken/lite');
+    const module = require('js-tiktoken/ranks/cl100k_base') as TiktokenBPE & { default?: TiktokenBPE };
+    const ranks = module.default ?? module;
+    encoder = { enc: new Encoder(ranks), pattern: new RegExp(ranks.pat_str, 'gu') };
+  }
+  return encoder;
+}
+
+export function tokenEncoder(): Tiktoken {
+  return load().enc;
+}
+
+/** Character offsets (within the piece) where each of its tokens starts. */
+function pieceTokenStarts(piece: string): Int32Array {
+  let starts = pieceCache.get(piece);
+  if (starts) return starts;
+  const { enc } = load();
+  // Special-token strings inside documents are plain text, never control tokens.
+  const tokens = enc.encode(piece, [], []);
+  starts = tokens.length === 1 ? SINGLE : alignTokens(enc, piece, tokens);
+  if (pieceCache.size >= PIECE_CACHE_MAX) pieceCache.clear();
+  pieceCache.set(piece, starts);
+  return starts;
+}
+
+/**
+ * Start offset of each token of a short text. A token holding part of a multi-byte character is decoded
+ * together with its neighbours until the group matches the text; all of them start where the group does.
+ */
+function alignTokens(enc: Tiktoken, text: string, tokens: number[]): Int32Array {
+  const starts = new Int32Array(tokens.length);
+  let pos = 0;
+  for (let i = 0; i < tokens.length; ) {
+    let end = i + 1;
+    let decoded = enc.decode(tokens.slice(i, end));
+    while (end < tokens.length && (decoded.endsWith('\uFFFD') || !text.startsWith(decoded, pos))) {
+      decoded = enc.decode(tokens.slice(i, ++end));
+    }
+    for (let k = i; k < end; k++) starts[k] = pos;
+    pos = Math.min(text.length, pos + decoded.length);
+    i = end;
+  }
+  return starts;
+}
+
+/** Where the tokens and pieces of a text start; `pieceTokens[i]` counts the tokens before piece i. */
+export interface TokenLayout {
+  count: number;
+  /** n + 1 entries: the start of every token, then the text length. */
+  starts: Int32Array;
+  /** P + 1 entries: the start of every piece, then the text length. */
+  pieceStarts: Int32Array;
+  pieceTokens: Int32Array;
+}
+
+export function tokenLayout(text: string): TokenLayout {
+  const { pattern } = load();
+  const tokenStarts: number[] = [];
+  const pieceStarts: number[] = [];
+  const pieceTokens: number[] = [];
+  pattern.lastIndex = 0;
+  for (let m = pattern.exec(text); m; m = pattern.exec(text)) {
+    if (m[0].length === 0) {
+      pattern.lastIndex++;
+      continue;
+    }
+    pieceStarts.push(m.index);
+    pieceTokens.push(tokenStarts.length);
+    for (const offset of pieceTokenStarts(m[0])) tokenStarts.push(m.index + offset);
+  }
+  pieceStarts.push(text.length);
+  pieceTokens.push(tokenStarts.length);
+  tokenStarts.push(text.length);
+  return {
+    count: tokenStarts.length - 1,
+    starts: Int32Array.from(tokenStarts),
+    pieceStarts: Int32Array.from(pieceStarts),
+    pieceTokens: Int32Array.from(pieceTokens),
+  };
+}
+
+export function countTokens(text: string): number {
+  if (!text) return 0;
+  const { pattern } = load();
+  let count = 0;
+  pattern.lastIndex = 0;
+  for (let m = pattern.exec(text); m; m = pattern.exec(text)) {
+    if (m[0].length === 0) pattern.lastIndex++;
+    else count += pieceTokenStarts(m[0]).length;
+  }
+  return count;
+}

@@ -1,0 +1,102 @@
+import { sleep, throwIfAborted } from '../abort';
+import type { ChatMessage, Completion, CompletionOptions, LlmProvider, TokenUsage } from '../ports';
+import { countMessageTokens, countTokens } from '../tokens';
+import { extractRecords, gleanRecords } from './extract';
+import { extractiveAnswer, keywordsJson, summarize } from './respond';
+
+/**
+ * The offline, deterministic LLM (DESIGN.md 7). It answers in the format of `options.task`.
+ *
+ * Prompt convention: the text to work on (chunk, question, description fragments) follows the last line
+ * equal to `---TEXT---` in the latest user message that has one; without the marker it is the whole last
+ * user message. Keywords and answers also accept a last `Question:` line as the start of the question.
+ * For answers, everything else in the conversation is the context.
+ */
+
+export const MOCK_TEXT_MARKER = '---TEXT---';
+
+export class MockLlm implements LlmProvider {
+  constructor(
+    readonly provider = 'mock',
+    readonly model = 'mock-llm',
+    private readonly latencyMs = 0,
+  ) {}
+
+  async complete(messages: ChatMessage[], options: CompletionOptions = {}): Promise<Completion> {
+    await sleep(this.latencyMs, options.signal);
+    throwIfAborted(options.signal);
+    const text = respond(messages, options);
+    return { text, usage: usageOf(messages, text) };
+  }
+
+  async *stream(messages: ChatMessage[], options: CompletionOptions = {}): AsyncGenerator<string, TokenUsage, void> {
+    // Latency before the first token only, like a real model's time to first token.
+    await sleep(this.latencyMs, options.signal);
+    const text = respond(messages, options);
+    for (const fragment of text.match(/\S+\s*|\s+/g) ?? []) {
+      throwIfAborted(options.signal);
+      yield fragment;
+    }
+    return usageOf(messages, text);
+  }
+}
+
+function usageOf(messages: ChatMessage[], text: string): TokenUsage {
+  return { input_tokens: countMessageTokens(messages), output_tokens: countTokens(text) };
+}
+
+/** Splits a message at its last `---TEXT---` line. */
+export function splitAtMarker(content: string): { before: string; text: string; marked: boolean } {
+  const lines = content.split(/\r?\n/);
+  for (let i = lines.length - 1; i >= 0; i--) {
+    if (lines[i].trim() === MOCK_TEXT_MARKER) {
+      return { before: lines.slice(0, i).join('\n'), text: lines.slice(i + 1).join('\n'), marked: true };
+    }
+  }
+  return { before: '', text: content, marked: false };
+}
+
+function workingMessage(messages: ChatMessage[]): ChatMessage | undefined {
+  const users = messages.filter((m) => m.role === 'user');
+  return [...users].reverse().find((m) => splitAtMarker(m.content).marked) ?? users[users.length - 1];
+}
+
+function respond(messages: ChatMessage[], options: CompletionOptions): string {
+  const working = workingMessage(messages);
+  const text = working ? splitAtMarker(working.content).text : '';
+  switch (options.task) {
+    case 'extract':
+      return extractRecords(text);
+    case 'glean':
+      return gleanRecords(
+        text,
+        messages.filter((m) => m.role === 'assistant').map((m) => m.content),
+      );
+    case 'keywords':
+      return keywordsJson(afterQuestionLabel(text).question);
+    case 'summarize':
+      return summarize(text);
+    default:
+      if (options.task === undefined && options.json) return keywordsJson(afterQuestionLabel(text).question);
+      return answer(messages);
+  }
+}
+
+function answer(messages: ChatMessage[]): string {
+  const lastUser = messages.map((m) => m.role).lastIndexOf('user');
+  if (lastUser < 0) return extractiveAnswer('', messages.map((m) => m.content).join('\n'));
+  const marked = splitAtMarker(messages[lastUser].content);
+  const labelled = afterQuestionLabel(marked.text);
+  const question = labelled.question;
+  const before = [marked.before, labelled.before].filter(Boolean).join('\n');
+  const context = [...messages.filter((_, i) => i !== lastUser).map((m) => m.content), before].join('\n');
+  return extractiveAnswer(question, context);
+}
+
+/** Without the marker, a last `Question:` / `Query:` line also starts the question (common prompt layout). */
+function afterQuestionLabel(text: string): { before: string; question: string } {
+  const matches = [...text.matchAll(/^[ \t]*(?:question|query)[ \t]*:[ \t]*/gim)];
+  const last = matches[matches.length - 1];
+  if (!last) return { before: '', question: text };
+  return { before: text.slice(0, last.index), question: text.slice(last.index + last[0].length) };
+}

@@ -1,0 +1,157 @@
+import type { AppConfig, CatalogProvider } from '../config/types';
+import { createLangChainEmbeddings, createLangChainLlm } from './langchain';
+import { MockEmbeddings, MockLlm } from './mock';
+import { type EmbeddingProvider, type LlmProvider, type ProviderRegistry, UnknownProviderError } from './ports';
+import { withResilience } from './resilience';
+import type { Semaphore } from './semaphore';
+import type { UsageRecorder } from './usage';
+
+/**
+ * Builds providers from the catalog on first use and caches one (resilience-wrapped) instance per
+ * provider and model. Providers of type openai/ollama accept models the catalog does not list.
+ */
+
+export interface RegistryLogger {
+  info(obj: object, msg?: string): void;
+  warn(obj: object, msg?: string): void;
+}
+
+export interface RegistryOptions {
+  /** Told about every successful call (cost accounting). */
+  recorder?: UsageRecorder;
+  /** Test seams; by default the process-wide semaphores are used. */
+  semaphores?: { llm?: Semaphore; embedding?: Semaphore };
+  /** Reachability probe timeout. */
+  checkTimeoutMs?: number;
+}
+
+/** A catalog provider that cannot be used (its api key variable is unset, or enabled = false). */
+export class ProviderDisabledError extends UnknownProviderError {
+  constructor(provider: CatalogProvider) {
+    super('provider', provider.name);
+    this.message =
+      provider.api_key_env && !provider.api_key
+        ? `provider '${provider.name}' is disabled: ${provider.api_key_env} is not set`
+        : `provider '${provider.name}' is disabled`;
+  }
+}
+
+const CHECK_TIMEOUT_MS = 3000;
+
+export function createProviderRegistry(config: AppConfig, log?: RegistryLogger, options: RegistryOptions = {}): ProviderRegistry {
+  const llms = new Map<string, LlmProvider>();
+  const embeddings = new Map<string, EmbeddingProvider>();
+  const resilience = (kind: 'llm' | 'embedding') => ({
+    concurrency: kind === 'llm' ? config.ingest.llmConcurrency : config.ingest.embeddingConcurrency,
+    timeoutMs: config.ingest.llmTimeoutMs,
+    retries: config.ingest.llmRetries,
+    recorder: options.recorder,
+    semaphore: options.semaphores?.[kind],
+  });
+
+  const usableProvider = (name: string): CatalogProvider => {
+    const p = config.catalog.providers.find((x) => x.name === name);
+    if (!p) throw new UnknownProviderError('provider', name);
+    if (!p.enabled) throw new ProviderDisabledError(p);
+    return p;
+  };
+
+  /** The model to use: the given one, else the configured default, else the provider's first of the kind. */
+  const modelFor = (p: CatalogProvider, kind: 'llm' | 'embedding', requested?: string): string => {
+    const configured = kind === 'llm' ? config.llm : config.embedding;
+    const name =
+      requested ??
+      (p.name === configured.provider ? configured.model : undefined) ??
+      (p.name === config.catalog.defaults[`${kind}_provider`] ? config.catalog.defaults[`${kind}_model`] : undefined) ??
+      p.models.find((m) => m.model_type === kind && !m.deprecated)?.name;
+    if (!name) throw new UnknownProviderError('model', `${p.name}/(no ${kind} model)`);
+    const listed = p.models.find((m) => m.name === name);
+    if (listed ? listed.model_type !== kind : p.type === 'mock') throw new UnknownProviderError('model', name);
+    return name;
+  };
+
+  const registry: ProviderRegistry = {
+    llm(provider, model) {
+      const p = usableProvider(provider ?? config.llm.provider);
+      const name = modelFor(p, 'llm', model);
+      const key = `${p.name}\u0000${name}`;
+      let instance = llms.get(key);
+      if (!instance) {
+        const raw = p.type === 'mock' ? new MockLlm(p.name, name, config.mockLatencyMs) : createLangChainLlm(p, name);
+        instance = withResilience(raw, resilience('llm'));
+        llms.set(key, instance);
+      }
+      return instance;
+    },
+
+    embedding(provider, model) {
+      const p = usableProvider(provider ?? config.embedding.provider);
+      const name = modelFor(p, 'embedding', model);
+      const key = `${p.name}\u0000${name}`;
+      let instance = embeddings.get(key);
+      if (!instance) {
+        const isConfigured = p.name === config.embedding.provider && name === config.embedding.model;
+        const listed = p.models.find((m) => m.name === name)?.capabilities.embedding_dimension ?? 0;
+        const dimension = isConfigured ? config.embedding.dimension : listed;
+        const raw =
+          p.type === 'mock'
+            ? new MockEmbeddings(p.name, name, dimension, config.mockLatencyMs)
+            : createLangChainEmbeddings(p, name, dimension);
+        instance = withResilience(raw, resilience('embedding'));
+        embeddings.set(key, instance);
+      }
+      return instance;
+    },
+
+    hasProvider(name) {
+      return config.catalog.providers.some((p) => p.name === name && p.enabled);
+    },
+
+    defaultLlmProviderName() {
+      return config.llm.provider;
+    },
+
+    async check() {
+      const enabled = config.catalog.providers.filter((p) => p.enabled);
+      return Promise.all(enabled.map((p) => checkProvider(p, options.checkTimeoutMs ?? CHECK_TIMEOUT_MS)));
+    },
+  };
+
+  const llmType = config.catalog.providers.find((p) => p.name === config.llm.provider)?.type;
+  log?.info(
+    {
+      llm_provider: config.llm.provider,
+      llm_model: config.llm.model,
+      embedding_provider: config.embedding.provider,
+      embedding_model: config.embedding.model,
+      embedding_dimension: config.embedding.dimension,
+      catalog: config.catalog.source,
+    },
+    llmType === 'mock'
+      ? 'using the offline mock LLM provider; set SERVICE_LLM_PROVIDER (and models.toml) for a real model'
+      : 'model providers configured',
+  );
+  return registry;
+}
+
+type CheckResult = Awaited<ReturnType<ProviderRegistry['check']>>[number];
+
+/** mock: always healthy; openai: GET {api_base}/models with the key; ollama: GET {api_base}/api/tags. */
+export async function checkProvider(p: CatalogProvider, timeoutMs = CHECK_TIMEOUT_MS): Promise<CheckResult> {
+  if (p.type === 'mock') return { name: p.name, status: 'healthy', latency_ms: 0 };
+  const url = p.type === 'openai' ? `${p.api_base}/models` : `${p.api_base}/api/tags`;
+  const headers: Record<string, string> = p.type === 'openai' && p.api_key ? { authorization: `Bearer ${p.api_key}` } : {};
+  const started = performance.now();
+  try {
+    const res = await fetch(url, { headers, signal: AbortSignal.timeout(timeoutMs) });
+    await res.body?.cancel();
+    const latency_ms = Math.round(performance.now() - started);
+    if (res.ok) return { name: p.name, status: 'healthy', latency_ms };
+    return { name: p.name, status: 'unhealthy', latency_ms, error: `HTTP ${res.status} from ${url}` };
+  } catch (err) {
+    const latency_ms = Math.round(performance.now() - started);
+    const e = err as Error & { cause?: { code?: string } };
+    const reason = e.name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : (e.cause?.code ?? e.message);
+    return { name: p.name, status: 'unhealthy', latency_ms, error: `${url}: ${reason}` };
+  }
+}

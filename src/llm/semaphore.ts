@@ -1,0 +1,78 @@
+import { abortReason } from './abort';
+
+/** A FIFO counting semaphore. `acquire` resolves to a release function; waiting honours an AbortSignal. */
+export class Semaphore {
+  private active = 0;
+  private readonly queue: Array<{ grant: () => void }> = [];
+
+  constructor(private max: number) {
+    this.setLimit(max);
+  }
+
+  get limit(): number {
+    return this.max;
+  }
+
+  get inFlight(): number {
+    return this.active;
+  }
+
+  get waiting(): number {
+    return this.queue.length;
+  }
+
+  setLimit(max: number): void {
+    if (!Number.isInteger(max) || max < 1) throw new RangeError(`concurrency must be a positive integer, got ${max}`);
+    this.max = max;
+    this.drain();
+  }
+
+  acquire(signal?: AbortSignal): Promise<() => void> {
+    if (signal?.aborted) return Promise.reject(abortReason(signal));
+    return new Promise((resolve, reject) => {
+      const entry = {
+        grant: () => {
+          signal?.removeEventListener('abort', onAbort);
+          this.active++;
+          resolve(this.releaser());
+        },
+      };
+      const onAbort = () => {
+        const i = this.queue.indexOf(entry);
+        if (i >= 0) this.queue.splice(i, 1);
+        reject(abortReason(signal!));
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.queue.push(entry);
+      this.drain();
+    });
+  }
+
+  private releaser(): () => void {
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.active--;
+      this.drain();
+    };
+  }
+
+  private drain(): void {
+    while (this.active < this.max && this.queue.length > 0) this.queue.shift()!.grant();
+  }
+}
+
+const shared = new Map<'llm' | 'embedding', Semaphore>();
+
+/** The process-wide semaphore of a kind of call; a later caller's limit replaces the earlier one. */
+export function sharedSemaphore(kind: 'llm' | 'embedding', limit: number): Semaphore {
+  const existing = shared.get(kind);
+  if (existing) {
+    if (existing.limit !== limit) existing.setLimit(limit);
+    return existing;
+  }
+  const created = new Semaphore(limit);
+  shared.set(kind, created);
+  return created;
+}

@@ -1,0 +1,56 @@
+/**
+ * The six query modes as recipes over the same retrieval steps. Adding a mode means adding a row here,
+ * never another branch in the retriever.
+ */
+
+export const QUERY_MODES = ['naive', 'local', 'global', 'hybrid', 'mix', 'bypass'] as const;
+export type QueryMode = (typeof QUERY_MODES)[number];
+export const DEFAULT_QUERY_MODE: QueryMode = 'hybrid';
+
+export interface RetrievalRecipe {
+  /** Ask the LLM for high- and low-level keywords first. */
+  keywords: boolean;
+  /** Search entity vectors with the low-level keywords. */
+  entitySearch: 'low' | null;
+  /** Search relationship vectors with the high-level keywords. */
+  relationshipSearch: 'high' | null;
+  /** Search chunk vectors with the query itself. */
+  chunkVectorSearch: boolean;
+  /** Entities bring their relationships and neighbours; relationships bring their endpoints. */
+  graphExpansion: boolean;
+  /** How graph-derived chunks and vector chunks combine when both exist. */
+  fuse: 'none' | 'rrf';
+  /** No retrieval at all: the LLM answers alone. */
+  llmOnly: boolean;
+}
+
+const none: RetrievalRecipe = {
+  keywords: false,
+  entitySearch: null,
+  relationshipSearch: null,
+  chunkVectorSearch: false,
+  graphExpansion: false,
+  fuse: 'none',
+  llmOnly: false,
+};
+
+export const RECIPES: Readonly<Record<QueryMode, RetrievalRecipe>> = {
+  naive: { ...none, chunkVectorSearch: true },
+  local: { ...none, keywords: true, entitySearch: 'low', graphExpansion: true },
+  global: { ...none, keywords: true, relationshipSearch: 'high', graphExpansion: true },
+  hybrid: { ...none, keywords: true, entitySearch: 'low', relationshipSearch: 'high', graphExpansion: true },
+  mix: {
+    ...none,
+    keywords: true,
+    entitySearch: 'low',
+    relationshipSearch: 'high',
+    chunkVectorSearch: true,
+    graphExpansion: true,
+    fuse: 'rrf',
+  },
+  bypass: { ...none, llmOnly: true },
+};
+
+export function recipeOf(mode: QueryMode): RetrievalRecipe {
+  return RECIPES[mode];
+}

@@ -1,0 +1,184 @@
+import { serviceUnavailable } from '../http/problem';
+import { isAbortError, throwIfAborted } from '../llm/abort';
+import type { EmbeddingProvider } from '../llm/ports';
+import type { Stores } from '../store/ports';
+import { applyTokenBudget } from './budget';
+import { recipeOf, type RetrievalRecipe } from './recipes';
+import type { Reranker } from './rerank';
+import { presentContext } from './sources';
+import { chunksOfSelection, fuseChunks } from './steps/chunks';
+import {
+  expandFromEntities,
+  expandFromRelationships,
+  type GraphSelection,
+  interleave,
+  interleaveSelections,
+  withoutExpansion,
+} from './steps/expand';
+import { resolveAllowedDocuments } from './steps/filter';
+import { extractKeywords } from './steps/keywords';
+import { searchChunks, searchEntities, searchRelationships } from './steps/search';
+import {
+  DEFAULT_BUDGET,
+  type Keywords,
+  type RetrievalRequest,
+  type RetrievalTimings,
+  type RetrievedContext,
+  type ScoredChunk,
+} from './types';
+
+export interface RetrieverDeps {
+  stores: Stores;
+  embedder: EmbeddingProvider;
+  reranker: Reranker | null;
+}
+
+const NO_KEYWORDS: Keywords = { high: [], low: [], origin: 'none' };
+const NO_SELECTION: GraphSelection = { entities: [], relationships: [] };
+
+/**
+ * Runs a mode's recipe: document filter -> keywords -> one embedding call -> vector searches -> graph
+ * expansion -> supporting chunks (fused with vector chunks in mix) -> rerank -> token budgets -> sources and
+ * context text. The signal is checked between steps and passed to every call that takes one.
+ */
+export async function retrieve(deps: RetrieverDeps, req: RetrievalRequest): Promise<RetrievedContext> {
+  const started = performance.now();
+  const recipe = recipeOf(req.mode);
+  const timings: RetrievalTimings = { embedding_ms: 0, keywords_ms: 0, rerank_ms: 0, retrieval_ms: 0 };
+  const result: RetrievedContext = {
+    mode: req.mode,
+    keywords: NO_KEYWORDS,
+    entities: [],
+    relationships: [],
+    chunks: [],
+    sources: [],
+    contextText: '',
+    reranked: false,
+    keywordTokens: 0,
+    timings,
+    candidates: { entities: 0, relationships: 0, chunks: 0 },
+  };
+  const finish = () => {
+    timings.retrieval_ms = performance.now() - started;
+    return result;
+  };
+  throwIfAborted(req.signal);
+  if (recipe.llmOnly) return finish();
+
+  const { stores } = deps;
+  const allowed = await resolveAllowedDocuments(stores.documents, req.scope, req.filter);
+  if (allowed && allowed.size === 0) return finish();
+
+  if (recipe.keywords) {
+    const t = performance.now();
+    const extracted = await extractKeywords(req.llm, req.query, req.history, req.signal);
+    timings.keywords_ms = performance.now() - t;
+    result.keywords = extracted.keywords;
+    result.keywordTokens = extracted.tokens;
+  }
+  throwIfAborted(req.signal);
+
+  const t = performance.now();
+  const vectors = await embedQueries(deps.embedder, recipe, req.query, result.keywords, req.signal);
+  timings.embedding_ms = performance.now() - t;
+  throwIfAborted(req.signal);
+
+  const { scope, limits } = req;
+  const [entityHits, relationshipHits, vectorChunks] = await Promise.all([
+    vectors.entity ? searchEntities(stores, scope, vectors.entity, limits.maxEntities, allowed) : [],
+    vectors.relationship ? searchRelationships(stores, scope, vectors.relationship, limits.maxRelationships, allowed) : [],
+    vectors.chunk ? searchChunks(stores, scope, vectors.chunk, limits.maxChunks, allowed) : [],
+  ]);
+  throwIfAborted(req.signal);
+
+  let selection = NO_SELECTION;
+  if (recipe.graphExpansion) {
+    const [local, global] = await Promise.all([
+      recipe.entitySearch ? expandFromEntities(stores, scope, entityHits, limits, allowed) : null,
+      recipe.relationshipSearch ? expandFromRelationships(stores, scope, relationshipHits, limits, allowed) : null,
+    ]);
+    selection = local && global ? interleaveSelections(local, global, limits) : (local ?? global ?? NO_SELECTION);
+  } else if (entityHits.length || relationshipHits.length) {
+    selection = await withoutExpansion(stores, scope, entityHits, relationshipHits, limits);
+  }
+  const graphChunks =
+    selection.entities.length || selection.relationships.length
+      ? await chunksOfSelection(stores, scope, selection, limits.maxChunks, allowed)
+      : [];
+  const candidates =
+    recipe.fuse === 'rrf'
+      ? fuseChunks([graphChunks, vectorChunks], limits.maxChunks)
+      : interleave(graphChunks, vectorChunks, (c) => c.record.id, limits.maxChunks);
+  result.candidates = {
+    entities: selection.entities.length,
+    relationships: selection.relationships.length,
+    chunks: candidates.length,
+  };
+  throwIfAborted(req.signal);
+
+  let chunks = candidates;
+  if (req.rerank.enabled && deps.reranker && candidates.length > 0) {
+    const r = performance.now();
+    chunks = await rerankChunks(deps.reranker, req.query, candidates, req.rerank.topK, req.signal);
+    timings.rerank_ms = performance.now() - r;
+    result.reranked = true;
+  }
+
+  const budgeted = applyTokenBudget(selection.entities, selection.relationships, chunks, req.budget ?? DEFAULT_BUDGET);
+  result.entities = budgeted.entities;
+  result.relationships = budgeted.relationships;
+  result.chunks = budgeted.chunks;
+  const presented = await presentContext(stores, scope, budgeted.entities, budgeted.relationships, budgeted.chunks, result.reranked);
+  result.sources = presented.sources;
+  result.contextText = presented.contextText;
+  return finish();
+}
+
+interface QueryVectors {
+  chunk: number[] | null;
+  entity: number[] | null;
+  relationship: number[] | null;
+}
+
+/** The question for chunks, low-level keywords for entities, high-level for relationships: one call for all. */
+async function embedQueries(
+  embedder: EmbeddingProvider,
+  recipe: RetrievalRecipe,
+  query: string,
+  keywords: Keywords,
+  signal?: AbortSignal,
+): Promise<QueryVectors> {
+  const wanted = {
+    chunk: recipe.chunkVectorSearch ? query : null,
+    entity: recipe.entitySearch ? keywords.low.join(', ') || query : null,
+    relationship: recipe.relationshipSearch ? keywords.high.join(', ') || query : null,
+  };
+  const texts = [...new Set(Object.values(wanted).filter((t): t is string => t !== null))];
+  if (texts.length === 0) return { chunk: null, entity: null, relationship: null };
+  let embedded: number[][];
+  try {
+    embedded = await embedder.embed(texts, signal);
+  } catch (err) {
+    if (isAbortError(err)) throw err;
+    const reason = err instanceof Error ? err.message : String(err);
+    throw serviceUnavailable(`the embedding model ${embedder.provider}/${embedder.model} failed: ${reason.slice(0, 300)}`);
+  }
+  const vectorOf = (text: string | null) => (text === null ? null : embedded[texts.indexOf(text)]);
+  return { chunk: vectorOf(wanted.chunk), entity: vectorOf(wanted.entity), relationship: vectorOf(wanted.relationship) };
+}
+
+async function rerankChunks(
+  reranker: Reranker,
+  query: string,
+  candidates: ScoredChunk[],
+  topK: number,
+  signal?: AbortSignal,
+): Promise<ScoredChunk[]> {
+  const ranked = await reranker.rerank(
+    query,
+    candidates.map((c) => ({ text: c.record.content, score: c.score })),
+    Math.min(topK, candidates.length),
+    signal,
+  );
+  return ranked.map((r) => ({ ...candidates[r.index], rerankScore: r.score }));
+}

@@ -1,0 +1,206 @@
+import type { Scope } from '../domain/types';
+import type { ChatMessage, LlmProvider, ProviderRegistry } from '../llm/ports';
+import type { Stores } from '../store/ports';
+import { generate, streamGeneration } from './generate';
+import { resolveLlm } from './model';
+import { answerPrompt, renderPrompt } from './prompts/answer';
+import { DEFAULT_QUERY_MODE, type QueryMode } from './recipes';
+import type { Reranker } from './rerank';
+import { retrieve } from './retrieve';
+import { type QueryStats, queryStats, streamStats } from './stats';
+import { DEFAULT_LIMITS, type DocumentFilter, type QuerySource, type RetrievalRequest, type RetrievedContext } from './types';
+
+/** A query as the API takes it (spec 4.3); omitted fields take the documented defaults. */
+export interface QueryInput {
+  query: string;
+  mode?: QueryMode;
+  context_only?: boolean;
+  prompt_only?: boolean;
+  enable_rerank?: boolean;
+  rerank_top_k?: number;
+  conversation_history?: ChatMessage[] | null;
+  system_prompt?: string | null;
+  document_filter?: DocumentFilter | null;
+  llm_provider?: string | null;
+  llm_model?: string | null;
+  max_entities?: number;
+  max_relationships?: number;
+  max_chunks?: number;
+  temperature?: number;
+  max_tokens?: number;
+  debug?: boolean;
+}
+
+export const QUERY_DEFAULTS = { rerank_top_k: 5, temperature: 0.7, max_tokens: 4096 } as const;
+
+export interface QueryDebug {
+  keywords: { high_level: string[]; low_level: string[]; origin: string };
+  candidates: { entities: number; relationships: number; chunks: number };
+  context_items: { entities: number; relationships: number; chunks: number };
+  keywords_time_ms: number;
+  reranker: string | null;
+}
+
+export interface QueryResult {
+  answer: string;
+  mode: QueryMode;
+  sources: QuerySource[];
+  stats: QueryStats;
+  reranked: boolean;
+  /** context_only: the context text the model would have been given. */
+  context?: string;
+  /** prompt_only: the whole prompt. */
+  prompt?: string;
+  debug?: QueryDebug;
+}
+
+export type QueryEvent =
+  | { type: 'context'; sources: QuerySource[]; query_mode: QueryMode; retrieval_time_ms: number }
+  | { type: 'token'; content: string }
+  | {
+      type: 'done';
+      stats: ReturnType<typeof streamStats>;
+      llm_provider: string;
+      llm_model: string;
+      context?: string;
+      prompt?: string;
+    };
+
+export interface QueryServiceDeps {
+  stores: Stores;
+  providers: ProviderRegistry;
+  reranker: Reranker | null;
+}
+
+export interface QueryService {
+  answer(scope: Scope, input: QueryInput, signal?: AbortSignal): Promise<QueryResult>;
+  /**
+   * Checks the request at once (unknown model -> 422, before a stream opens); the events are produced when
+   * the returned function is called with the stream's signal.
+   */
+  stream(scope: Scope, input: QueryInput): (signal: AbortSignal) => AsyncGenerator<QueryEvent, void, void>;
+}
+
+/** What a query resolves to before anything runs: the model, the retrieval request, the generation options. */
+export interface QueryPlan {
+  startedAt: number;
+  llm: LlmProvider;
+  retrieval: Omit<RetrievalRequest, 'signal'>;
+  systemPrompt: string | null;
+  temperature: number;
+  maxTokens: number;
+}
+
+export function planQuery(providers: ProviderRegistry, scope: Scope, input: QueryInput): QueryPlan {
+  const startedAt = performance.now();
+  const llm = resolveLlm(providers, input.llm_provider, input.llm_model);
+  return {
+    startedAt,
+    llm,
+    retrieval: {
+      scope,
+      query: input.query.trim(),
+      mode: input.mode ?? DEFAULT_QUERY_MODE,
+      history: input.conversation_history ?? [],
+      filter: input.document_filter ?? null,
+      limits: {
+        maxEntities: input.max_entities ?? DEFAULT_LIMITS.maxEntities,
+        maxRelationships: input.max_relationships ?? DEFAULT_LIMITS.maxRelationships,
+        maxChunks: input.max_chunks ?? DEFAULT_LIMITS.maxChunks,
+      },
+      rerank: { enabled: input.enable_rerank ?? true, topK: input.rerank_top_k ?? QUERY_DEFAULTS.rerank_top_k },
+      llm,
+    },
+    systemPrompt: input.system_prompt ?? null,
+    temperature: input.temperature ?? QUERY_DEFAULTS.temperature,
+    maxTokens: input.max_tokens ?? QUERY_DEFAULTS.max_tokens,
+  };
+}
+
+export function promptOf(plan: QueryPlan, context: RetrievedContext): ChatMessage[] {
+  return answerPrompt({
+    query: plan.retrieval.query,
+    context: context.contextText,
+    systemPrompt: plan.systemPrompt,
+    history: plan.retrieval.history,
+    direct: plan.retrieval.mode === 'bypass',
+  });
+}
+
+export function createQueryService(deps: QueryServiceDeps): QueryService {
+  const retrieveFor = (plan: QueryPlan, signal?: AbortSignal) =>
+    retrieve(
+      { stores: deps.stores, embedder: deps.providers.embedding(), reranker: deps.reranker },
+      { ...plan.retrieval, signal },
+    );
+  const debugOf = (context: RetrievedContext): QueryDebug => ({
+    keywords: { high_level: context.keywords.high, low_level: context.keywords.low, origin: context.keywords.origin },
+    candidates: context.candidates,
+    context_items: {
+      entities: context.entities.length,
+      relationships: context.relationships.length,
+      chunks: context.chunks.length,
+    },
+    keywords_time_ms: Math.round(context.timings.keywords_ms),
+    reranker: context.reranked ? (deps.reranker?.name ?? null) : null,
+  });
+
+  return {
+    async answer(scope, input, signal) {
+      const plan = planQuery(deps.providers, scope, input);
+      const context = await retrieveFor(plan, signal);
+      const messages = promptOf(plan, context);
+      const skipAnswer = input.context_only || input.prompt_only;
+      const generation = skipAnswer
+        ? null
+        : await generate(plan.llm, messages, { task: 'answer', temperature: plan.temperature, maxTokens: plan.maxTokens, signal });
+      const result: QueryResult = {
+        answer: generation?.text ?? '',
+        mode: context.mode,
+        sources: context.sources,
+        stats: queryStats(plan.startedAt, context, generation, plan.llm),
+        reranked: context.reranked,
+      };
+      if (input.context_only) result.context = context.contextText;
+      if (input.prompt_only) result.prompt = renderPrompt(messages);
+      if (input.debug) result.debug = debugOf(context);
+      return result;
+    },
+
+    stream(scope, input) {
+      const plan = planQuery(deps.providers, scope, input);
+      return async function* events(signal) {
+        const context = await retrieveFor(plan, signal);
+        yield {
+          type: 'context',
+          sources: context.sources,
+          query_mode: context.mode,
+          retrieval_time_ms: Math.round(context.timings.retrieval_ms),
+        };
+        const messages = promptOf(plan, context);
+        let generation = null;
+        if (!input.context_only && !input.prompt_only) {
+          const options = { task: 'answer' as const, temperature: plan.temperature, maxTokens: plan.maxTokens, signal };
+          const fragments = streamGeneration(plan.llm, messages, options);
+          for (;;) {
+            const next = await fragments.next();
+            if (next.done) {
+              generation = next.value;
+              break;
+            }
+            yield { type: 'token', content: next.value };
+          }
+        }
+        const stats = queryStats(plan.startedAt, context, generation, plan.llm);
+        yield {
+          type: 'done',
+          stats: streamStats(stats, context.mode),
+          llm_provider: stats.llm_provider,
+          llm_model: stats.llm_model,
+          ...(input.context_only ? { context: context.contextText } : {}),
+          ...(input.prompt_only ? { prompt: renderPrompt(messages) } : {}),
+        };
+      };
+    },
+  };
+}

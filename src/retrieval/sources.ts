@@ -1,0 +1,78 @@
+import type { DocumentRecord, Scope } from '../domain/types';
+import type { Stores } from '../store/ports';
+import type { ChunkOrigin, ContextParts } from './prompts/context';
+import { formatContext } from './prompts/context';
+import type { ChunkSource, EntitySource, QuerySource, ScoredChunk, ScoredEntity, ScoredRelationship } from './types';
+
+const SNIPPET_CHARS = 300;
+
+/** Chunks are numbered first (they are what answers cite most), entities after them. */
+export async function presentContext(
+  stores: Stores,
+  scope: Scope,
+  entities: readonly ScoredEntity[],
+  relationships: readonly ScoredRelationship[],
+  chunks: readonly ScoredChunk[],
+  reranked: boolean,
+): Promise<{ sources: QuerySource[]; contextText: string }> {
+  const origins = await originsOf(stores, scope, chunks);
+  const chunkSources: ChunkSource[] = chunks.map((c, i) => {
+    const origin = origins.get(c.record.document_id) ?? { title: '', file_path: '' };
+    const source: ChunkSource = {
+      source_type: 'chunk',
+      id: c.record.id,
+      score: round(c.score),
+      snippet: snippetOf(c.record.content),
+      reference_id: i + 1,
+      document_id: c.record.document_id,
+      document_title: origin.title,
+      file_path: origin.file_path,
+      start_line: c.record.start_line,
+      end_line: c.record.end_line,
+      chunk_index: c.record.index,
+    };
+    if (reranked && c.rerankScore !== undefined) source.rerank_score = round(c.rerankScore);
+    return source;
+  });
+  const entitySources: EntitySource[] = entities.map((e, i) => ({
+    source_type: 'entity',
+    id: e.record.id,
+    score: round(e.score),
+    snippet: snippetOf(e.record.description),
+    reference_id: chunks.length + i + 1,
+    entity_type: e.record.entity_type,
+    degree: e.degree,
+  }));
+  const parts: ContextParts = {
+    entities: entities.map((e, i) => ({ reference_id: entitySources[i].reference_id, record: e.record })),
+    relationships: relationships.map((r) => r.record),
+    chunks: chunks.map((c, i) => ({
+      reference_id: i + 1,
+      record: c.record,
+      origin: origins.get(c.record.document_id) ?? { title: '', file_path: '' },
+    })),
+  };
+  return { sources: [...chunkSources, ...entitySources], contextText: formatContext(parts) };
+}
+
+async function originsOf(stores: Stores, scope: Scope, chunks: readonly ScoredChunk[]): Promise<Map<string, ChunkOrigin>> {
+  const ids = [...new Set(chunks.map((c) => c.record.document_id))];
+  const documents = await Promise.all(ids.map((id) => stores.documents.get(scope, id)));
+  const origins = new Map<string, ChunkOrigin>();
+  documents.forEach((doc: DocumentRecord | null, i) => {
+    origins.set(ids[i], { title: doc?.title ?? '', file_path: doc?.file_path ?? '' });
+  });
+  return origins;
+}
+
+export function snippetOf(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  if (flat.length <= SNIPPET_CHARS) return flat;
+  const cut = flat.slice(0, SNIPPET_CHARS);
+  const space = cut.lastIndexOf(' ');
+  return `${space > SNIPPET_CHARS * 0.6 ? cut.slice(0, space) : cut}…`;
+}
+
+function round(score: number): number {
+  return Math.round(score * 1e6) / 1e6;
+}

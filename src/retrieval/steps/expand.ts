@@ -1,0 +1,162 @@
+import type { EntityRecord, RelationshipRecord, Scope } from '../../domain/types';
+import type { Stores } from '../../store/ports';
+import type { RetrievalLimits, ScoredEntity, ScoredRelationship } from '../types';
+import { isAllowed } from './filter';
+
+export interface GraphSelection {
+  entities: ScoredEntity[];
+  relationships: ScoredRelationship[];
+}
+
+type Allowed = Set<string> | null;
+
+/** Neighbours reached through a relationship score less than the entity that reached them. */
+const NEIGHBOUR_DECAY = 0.5;
+
+/**
+ * Local expansion: the seed entities bring the relationships touching them (ranked by how many seeds they
+ * join, then by the degree of their endpoints, then weight) and, when room is left, the neighbours at the
+ * other end of those relationships (ranked by the seed that reached them, then by degree).
+ */
+export async function expandFromEntities(
+  stores: Stores,
+  scope: Scope,
+  seeds: ScoredEntity[],
+  limits: RetrievalLimits,
+  allowed: Allowed,
+): Promise<GraphSelection> {
+  if (seeds.length === 0) return { entities: [], relationships: [] };
+  const seedScore = new Map(seeds.map((s) => [s.record.id, s.score]));
+  const touching = (await stores.graph.relationshipsOf(scope, [...seedScore.keys()])).filter((r) =>
+    isAllowed(allowed, r.document_ids),
+  );
+  const endpointIds = new Set<string>(seedScore.keys());
+  for (const r of touching) endpointIds.add(r.source).add(r.target);
+  const degree = await stores.graph.degrees(scope, [...endpointIds]);
+  const degreeOf = (id: string) => degree.get(id) ?? 0;
+
+  const ranked = touching
+    .map((record) => {
+      const seedsJoined = Number(seedScore.has(record.source)) + Number(seedScore.has(record.target));
+      const score = Math.max(seedScore.get(record.source) ?? 0, seedScore.get(record.target) ?? 0);
+      return { record, score, seedsJoined, rank: degreeOf(record.source) + degreeOf(record.target) };
+    })
+    .sort(
+      (a, b) =>
+        b.seedsJoined - a.seedsJoined ||
+        b.rank - a.rank ||
+        b.record.weight - a.record.weight ||
+        compare(a.record.id, b.record.id),
+    )
+    .slice(0, limits.maxRelationships);
+
+  const entities: ScoredEntity[] = seeds
+    .slice(0, limits.maxEntities)
+    .map((s) => ({ ...s, degree: degreeOf(s.record.id) }));
+  const room = limits.maxEntities - entities.length;
+  if (room > 0) entities.push(...(await neighboursOf(stores, scope, ranked, seedScore, degreeOf, room, allowed)));
+  return { entities, relationships: ranked.map(({ record, score }) => ({ record, score })) };
+}
+
+async function neighboursOf(
+  stores: Stores,
+  scope: Scope,
+  relationships: ReadonlyArray<{ record: RelationshipRecord }>,
+  seedScore: Map<string, number>,
+  degreeOf: (id: string) => number,
+  room: number,
+  allowed: Allowed,
+): Promise<ScoredEntity[]> {
+  const reachedBy = new Map<string, number>();
+  for (const { record } of relationships) {
+    for (const [end, other] of [
+      [record.source, record.target],
+      [record.target, record.source],
+    ]) {
+      if (seedScore.has(end)) continue;
+      const via = seedScore.get(other) ?? 0;
+      reachedBy.set(end, Math.max(reachedBy.get(end) ?? 0, via));
+    }
+  }
+  const ordered = [...reachedBy.keys()].sort(
+    (a, b) => (reachedBy.get(b) as number) - (reachedBy.get(a) as number) || degreeOf(b) - degreeOf(a) || compare(a, b),
+  );
+  const records = await stores.graph.getEntities(scope, ordered.slice(0, room * 2));
+  return records
+    .filter((r) => isAllowed(allowed, r.document_ids))
+    .slice(0, room)
+    .map((record) => ({
+      record,
+      score: (reachedBy.get(record.id) ?? 0) * NEIGHBOUR_DECAY,
+      degree: degreeOf(record.id),
+    }));
+}
+
+/** Global expansion: the seed relationships bring their endpoint entities, in the order of the relationships. */
+export async function expandFromRelationships(
+  stores: Stores,
+  scope: Scope,
+  seeds: ScoredRelationship[],
+  limits: RetrievalLimits,
+  allowed: Allowed,
+): Promise<GraphSelection> {
+  const relationships = seeds.slice(0, limits.maxRelationships);
+  const scoreOf = new Map<string, number>();
+  for (const { record, score } of relationships) {
+    for (const end of [record.source, record.target]) if (!scoreOf.has(end)) scoreOf.set(end, score);
+  }
+  const ids = [...scoreOf.keys()];
+  const records: EntityRecord[] = ids.length ? await stores.graph.getEntities(scope, ids) : [];
+  const kept = records.filter((r) => isAllowed(allowed, r.document_ids)).slice(0, limits.maxEntities);
+  const degree = kept.length ? await stores.graph.degrees(scope, kept.map((r) => r.id)) : new Map<string, number>();
+  const entities = kept.map((record) => ({
+    record,
+    score: scoreOf.get(record.id) ?? 0,
+    degree: degree.get(record.id) ?? 0,
+  }));
+  return { entities, relationships };
+}
+
+/** Seeds as found, with their degrees, when a recipe does not expand. */
+export async function withoutExpansion(
+  stores: Stores,
+  scope: Scope,
+  entities: ScoredEntity[],
+  relationships: ScoredRelationship[],
+  limits: RetrievalLimits,
+): Promise<GraphSelection> {
+  const kept = entities.slice(0, limits.maxEntities);
+  const degree = kept.length ? await stores.graph.degrees(scope, kept.map((e) => e.record.id)) : new Map<string, number>();
+  return {
+    entities: kept.map((e) => ({ ...e, degree: degree.get(e.record.id) ?? 0 })),
+    relationships: relationships.slice(0, limits.maxRelationships),
+  };
+}
+
+/** Hybrid: alternate between the two selections so that neither side crowds the other out. */
+export function interleaveSelections(a: GraphSelection, b: GraphSelection, limits: RetrievalLimits): GraphSelection {
+  return {
+    entities: interleave(a.entities, b.entities, (e) => e.record.id, limits.maxEntities),
+    relationships: interleave(a.relationships, b.relationships, (r) => r.record.id, limits.maxRelationships),
+  };
+}
+
+export function interleave<T>(a: readonly T[], b: readonly T[], key: (item: T) => string, limit: number): T[] {
+  const seen = new Set<string>();
+  const out: T[] = [];
+  for (let i = 0; out.length < limit && (i < a.length || i < b.length); i++) {
+    for (const item of [a[i], b[i]]) {
+      if (item === undefined || out.length >= limit) continue;
+      const id = key(item);
+      if (!seen.has(id)) {
+        seen.add(id);
+        out.push(item);
+      }
+    }
+  }
+  return out;
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

@@ -1,0 +1,47 @@
+import type { ChatMessage, LlmProvider } from '../../llm/ports';
+import { modelFailure } from '../generate';
+import { keywordsPrompt, parseKeywords } from '../prompts/keywords';
+import type { Keywords } from '../types';
+import { namedPhrasesOf, termsOf, unique } from './terms';
+
+export interface KeywordResult {
+  keywords: Keywords;
+  /** Input + output tokens of the call. */
+  tokens: number;
+}
+
+/**
+ * One LLM call for high- and low-level keywords. A malformed answer falls back to terms of the question, so
+ * retrieval still runs; a failing call (provider down, aborted) fails the query.
+ */
+export async function extractKeywords(
+  llm: LlmProvider,
+  query: string,
+  history: readonly ChatMessage[],
+  signal?: AbortSignal,
+): Promise<KeywordResult> {
+  let completion;
+  try {
+    completion = await llm.complete(keywordsPrompt(query, history), {
+      task: 'keywords',
+      json: true,
+      temperature: 0,
+      maxTokens: 512,
+      signal,
+    });
+  } catch (err) {
+    throw modelFailure(llm, err);
+  }
+  const tokens = completion.usage.input_tokens + completion.usage.output_tokens;
+  const parsed = parseKeywords(completion.text);
+  if (parsed && parsed.high.length + parsed.low.length > 0) return { keywords: { ...parsed, origin: 'llm' }, tokens };
+  return { keywords: fallbackKeywords(query), tokens };
+}
+
+/** Named phrases are low-level keywords; the remaining content words are high-level ones. */
+export function fallbackKeywords(query: string): Keywords {
+  const low = unique(namedPhrasesOf(query));
+  const named = new Set(low.flatMap((p) => termsOf(p)));
+  const high = unique(termsOf(query).filter((t) => !named.has(t)));
+  return { high: high.length ? high : low, low: low.length ? low : high, origin: 'fallback' };
+}

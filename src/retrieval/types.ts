@@ -1,0 +1,120 @@
+import type { ChunkRecord, EntityRecord, RelationshipRecord, Scope } from '../domain/types';
+import type { ChatMessage, LlmProvider } from '../llm/ports';
+import type { QueryMode } from './recipes';
+
+/** Restricts retrieval to documents by creation date (inclusive ISO dates) and title terms (OR, case-insensitive). */
+export interface DocumentFilter {
+  date_from?: string;
+  date_to?: string;
+  document_pattern?: string;
+}
+
+export interface RetrievalLimits {
+  maxEntities: number;
+  maxRelationships: number;
+  maxChunks: number;
+}
+
+export const DEFAULT_LIMITS: RetrievalLimits = { maxEntities: 20, maxRelationships: 20, maxChunks: 20 };
+export const LIMIT_BOUNDS = { min: 1, max: 200 } as const;
+
+/** Context tokens per section and in total (cl100k). */
+export interface TokenBudget {
+  entities: number;
+  relationships: number;
+  chunks: number;
+  total: number;
+}
+
+export const DEFAULT_BUDGET: TokenBudget = { entities: 4000, relationships: 4000, chunks: 8000, total: 12000 };
+
+export interface RetrievalRequest {
+  scope: Scope;
+  query: string;
+  mode: QueryMode;
+  /** Earlier turns; they inform keyword extraction. */
+  history: ChatMessage[];
+  filter: DocumentFilter | null;
+  limits: RetrievalLimits;
+  rerank: { enabled: boolean; topK: number };
+  /** The model that extracts keywords (the same one that answers). */
+  llm: LlmProvider;
+  signal?: AbortSignal;
+  budget?: TokenBudget;
+}
+
+export interface Keywords {
+  high: string[];
+  low: string[];
+  /** 'llm' when the model's JSON was used, 'fallback' when terms were taken from the query. */
+  origin: 'llm' | 'fallback' | 'none';
+}
+
+export interface ScoredEntity {
+  record: EntityRecord;
+  score: number;
+  degree: number;
+}
+
+export interface ScoredRelationship {
+  record: RelationshipRecord;
+  score: number;
+}
+
+export interface ScoredChunk {
+  record: ChunkRecord;
+  score: number;
+  rerankScore?: number;
+}
+
+export interface ChunkSource {
+  source_type: 'chunk';
+  id: string;
+  score: number;
+  rerank_score?: number;
+  snippet: string;
+  reference_id: number;
+  document_id: string;
+  document_title: string;
+  file_path: string;
+  start_line: number;
+  end_line: number;
+  chunk_index: number;
+}
+
+export interface EntitySource {
+  source_type: 'entity';
+  id: string;
+  score: number;
+  snippet: string;
+  reference_id: number;
+  entity_type: string;
+  degree: number;
+}
+
+export type QuerySource = ChunkSource | EntitySource;
+
+export interface RetrievalTimings {
+  embedding_ms: number;
+  keywords_ms: number;
+  rerank_ms: number;
+  /** Everything before generation, keywords, embedding and reranking included. */
+  retrieval_ms: number;
+}
+
+export interface RetrievedContext {
+  mode: QueryMode;
+  keywords: Keywords;
+  entities: ScoredEntity[];
+  relationships: ScoredRelationship[];
+  chunks: ScoredChunk[];
+  sources: QuerySource[];
+  /** The context section of the prompt, with `[n]` reference ids; '' when nothing was retrieved. */
+  contextText: string;
+  reranked: boolean;
+  /** Tokens the keyword call used (input + output). */
+  keywordTokens: number;
+  timings: RetrievalTimings;
+  /** Counts before budgets and reranking, for debug output. */
+  candidates: { entities: number; relationships: number; chunks: number };
+}

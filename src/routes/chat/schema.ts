@@ -1,0 +1,50 @@
+import { z } from 'zod';
+import { MAX_QUERY_CHARS, modeSchema, retrievalFields, sourceSchema, statsSchema } from '../query/schema';
+
+/** Chat completions (spec 4.4, 6.2). */
+
+export const chatBodySchema = z.object({
+  message: z
+    .string()
+    .trim()
+    .min(1, 'must not be empty')
+    .max(MAX_QUERY_CHARS, `must be at most ${MAX_QUERY_CHARS} characters`),
+  conversation_id: z.string().trim().min(1, 'must not be empty').max(200).nullable().optional(),
+  stream: z.boolean().optional(),
+  ...retrievalFields,
+});
+
+export type ChatBody = z.output<typeof chatBodySchema>;
+
+export const chatReplySchema = z.object({
+  id: z.string().describe('the assistant message id'),
+  conversation_id: z.string(),
+  role: z.literal('assistant'),
+  content: z.string(),
+  sources: z.array(sourceSchema),
+  stats: statsSchema,
+  created_at: z.string(),
+});
+
+export const chatEventSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('conversation'), conversation_id: z.string(), user_message_id: z.string() }),
+  z.object({
+    type: z.literal('context'),
+    sources: z.array(sourceSchema),
+    query_mode: modeSchema,
+    retrieval_time_ms: z.number().int(),
+  }),
+  z.object({ type: z.literal('token'), content: z.string() }),
+  z.object({
+    type: z.literal('done'),
+    assistant_message_id: z.string(),
+    tokens_used: z.number().int(),
+    duration_ms: z.number().int(),
+    llm_provider: z.string(),
+    llm_model: z.string(),
+  }),
+  z.object({
+    type: z.literal('error'),
+    error: z.object({ type: z.string(), title: z.string(), status: z.number().int(), detail: z.string() }),
+  }),
+]);

@@ -1,0 +1,116 @@
+import type { DocumentRecord } from '../../domain/types';
+import type { CreateOutcome, IngestRequest } from '../../services/documents';
+import type { BatchFields, CreateDocumentBody, UploadFields } from './schemas';
+
+/** 201 with the stored result of a synchronous run; 202 with the task of a queued (or interrupted) one. */
+export function presentCreated(outcome: CreateOutcome): { status: number; body: Record<string, unknown> } {
+  const { doc } = outcome;
+  if (outcome.kind === 'queued' || outcome.report.status === 'interrupted') {
+    return {
+      status: 202,
+      body: {
+        id: doc.id,
+        title: doc.title,
+        status: 'processing',
+        task_id: doc.task_id,
+        message: `document queued for processing; follow GET /api/v1/tasks/${doc.task_id}`,
+        track_id: doc.track_id,
+      },
+    };
+  }
+  const completed = outcome.report.status === 'completed';
+  return {
+    status: 201,
+    body: {
+      id: doc.id,
+      title: doc.title,
+      status: completed ? 'completed' : 'failed',
+      content_hash: doc.content_hash,
+      chunk_count: doc.chunk_count,
+      entity_count: doc.entity_count,
+      relationship_count: doc.relationship_count,
+      created_at: doc.created_at,
+      processing_time_ms: Math.round(doc.processing_time_ms ?? outcome.report.processingTimeMs ?? 0),
+      error: completed ? null : (doc.error ?? outcome.report.error ?? 'processing failed'),
+      track_id: doc.track_id,
+    },
+  };
+}
+
+export function presentListItem(doc: DocumentRecord) {
+  return { id: doc.id, title: doc.title, status: doc.status, chunk_count: doc.chunk_count, created_at: doc.created_at };
+}
+
+export function presentDetail(doc: DocumentRecord) {
+  return {
+    ...presentListItem(doc),
+    content_hash: doc.content_hash,
+    entity_count: doc.entity_count,
+    relationship_count: doc.relationship_count,
+    file_path: doc.file_path,
+    file_size: doc.file_size,
+    document_type: doc.document_type,
+    source: doc.source,
+    metadata: doc.metadata,
+    updated_at: doc.updated_at,
+    processed_at: doc.processed_at,
+    processing_time_ms: doc.processing_time_ms === null ? null : Math.round(doc.processing_time_ms),
+    error: doc.error,
+    track_id: doc.track_id,
+    task_id: doc.task_id,
+  };
+}
+
+/** Flat metadata; page_count and pdf_id appear for PDFs only. */
+export function presentMetadata(doc: DocumentRecord) {
+  return {
+    id: doc.id,
+    title: doc.title,
+    document_type: doc.document_type,
+    file_path: doc.file_path,
+    file_size_bytes: doc.file_size,
+    sha256_checksum: doc.content_hash.replace(/^sha256:/, ''),
+    ...(doc.page_count !== null ? { page_count: doc.page_count } : {}),
+    ...(doc.pdf_id !== null ? { pdf_id: doc.pdf_id } : {}),
+    status: doc.status,
+    created_at: doc.created_at,
+    processed_at: doc.processed_at,
+    llm_model: doc.llm_model,
+    embedding_model: doc.embedding_model,
+    chunk_count: doc.chunk_count,
+    source: doc.source,
+    track_id: doc.track_id,
+    custom: doc.metadata,
+  };
+}
+
+export function requestFromBody(body: CreateDocumentBody): IngestRequest {
+  return {
+    title: body.title ?? undefined,
+    source: body.source ?? undefined,
+    metadata: body.metadata ?? {},
+    trackId: body.track_id ?? null,
+    asyncProcessing: body.async_processing,
+    options: {
+      enable_gleaning: body.enable_gleaning,
+      max_gleaning: body.max_gleaning,
+      use_llm_summarization: body.use_llm_summarization,
+    },
+  };
+}
+
+export function requestFromForm(fields: UploadFields | BatchFields): IngestRequest {
+  const metadata: Record<string, unknown> = { ...(fields.metadata ?? {}) };
+  if ('config' in fields && fields.config) metadata.pdf_config = fields.config;
+  return {
+    title: 'title' in fields ? fields.title : undefined,
+    metadata,
+    trackId: fields.track_id ?? null,
+    asyncProcessing: fields.async_processing,
+    options: {
+      enable_gleaning: fields.enable_gleaning,
+      max_gleaning: fields.max_gleaning,
+      use_llm_summarization: fields.use_llm_summarization,
+    },
+  };
+}

@@ -1,0 +1,166 @@
+import type { Api } from '../../http/api';
+import { openSse } from '../../http/sse';
+import type { Runtime } from '../../runtime';
+import {
+  entityDetailSchema,
+  entityListQuerySchema,
+  entityListSchema,
+  entityParamsSchema,
+  entityPatchSchema,
+  graphQuerySchema,
+  graphSchema,
+  graphStatsSchema,
+  graphStreamQuerySchema,
+  mergeResultSchema,
+  mergeSchema,
+  relationshipListQuerySchema,
+  relationshipListSchema,
+  renameResultSchema,
+  renameSchema,
+  streamEventsDescription,
+} from './schema';
+
+const tag = 'graph';
+
+/** Graph exploration, the live graph stream and analyst edits of entities (spec 4.5, 6.3). */
+export function graphRoutes(api: Api, rt: Runtime): void {
+  api.route(
+    {
+      method: 'get',
+      path: '/graph',
+      tag,
+      summary: 'A bounded view of the graph: breadth-first from start_node, or the most connected nodes',
+      query: graphQuerySchema,
+      responses: { 200: { description: 'Nodes, the edges among them, whole-graph totals', schema: graphSchema } },
+    },
+    async (ctx, { query }) => {
+      ctx.body = await rt.graph.explore(ctx.state.scope, {
+        startNode: query.start_node,
+        depth: query.depth,
+        maxNodes: query.max_nodes,
+      });
+    },
+  );
+
+  api.route(
+    {
+      method: 'get',
+      path: '/graph/stats',
+      tag,
+      summary: 'Node and edge counts by type, average degree and density',
+      responses: { 200: { description: 'Graph statistics', schema: graphStatsSchema } },
+    },
+    async (ctx) => {
+      ctx.body = await rt.graph.stats(ctx.state.scope);
+    },
+  );
+
+  api.route(
+    {
+      method: 'get',
+      path: '/graph/stream',
+      tag,
+      summary: 'SSE: a graph snapshot (as /graph), then live changes of the workspace graph',
+      description: streamEventsDescription,
+      query: graphStreamQuerySchema,
+      responses: { 200: { description: streamEventsDescription, contentType: 'text/event-stream' } },
+    },
+    async (ctx, { query }) => {
+      await rt.graph.stream(
+        ctx.state.scope,
+        { startNode: query.start_node, depth: query.depth, maxNodes: query.max_nodes, batchSize: query.batch_size },
+        (keepAliveMs) => openSse(ctx, keepAliveMs),
+      );
+    },
+  );
+
+  api.route(
+    {
+      method: 'get',
+      path: '/graph/entities',
+      tag,
+      summary: 'Entities by id, filtered by type or a name search',
+      query: entityListQuerySchema,
+      responses: { 200: { description: 'A page of entities', schema: entityListSchema } },
+    },
+    async (ctx, { query }) => {
+      ctx.body = await rt.graph.listEntities(ctx.state.scope, query);
+    },
+  );
+
+  api.route(
+    {
+      method: 'post',
+      path: '/graph/entities/merge',
+      tag,
+      summary: 'Merge entities into a survivor: relationships, sources and vectors move to it',
+      body: mergeSchema,
+      responses: { 200: { description: 'The survivor and what moved', schema: mergeResultSchema } },
+    },
+    async (ctx, { body }) => {
+      ctx.body = await rt.graph.mergeEntities(ctx.state.scope, {
+        sourceIds: body.source_ids,
+        targetId: body.target_id,
+        reason: body.reason,
+      });
+    },
+  );
+
+  api.route(
+    {
+      method: 'get',
+      path: '/graph/entities/:id',
+      tag,
+      summary: 'One entity with its relationships and source chunks',
+      params: entityParamsSchema,
+      responses: { 200: { description: 'Entity detail', schema: entityDetailSchema } },
+    },
+    async (ctx, { params }) => {
+      ctx.body = await rt.graph.entityDetail(ctx.state.scope, params.id);
+    },
+  );
+
+  api.route(
+    {
+      method: 'patch',
+      path: '/graph/entities/:id',
+      tag,
+      summary: "Correct an entity's description or type",
+      params: entityParamsSchema,
+      body: entityPatchSchema,
+      responses: { 200: { description: 'The updated entity', schema: entityDetailSchema } },
+    },
+    async (ctx, { params, body }) => {
+      ctx.body = await rt.graph.updateEntity(ctx.state.scope, params.id, body);
+    },
+  );
+
+  api.route(
+    {
+      method: 'post',
+      path: '/graph/entities/:id/rename',
+      tag,
+      summary: 'Rename an entity (its id follows the name); 409 when the name is taken unless merge is true',
+      params: entityParamsSchema,
+      body: renameSchema,
+      responses: { 200: { description: 'The renamed (or merged) entity', schema: renameResultSchema } },
+    },
+    async (ctx, { params, body }) => {
+      ctx.body = await rt.graph.renameEntity(ctx.state.scope, params.id, body);
+    },
+  );
+
+  api.route(
+    {
+      method: 'get',
+      path: '/graph/relationships',
+      tag,
+      summary: 'Relationships by id, filtered by type',
+      query: relationshipListQuerySchema,
+      responses: { 200: { description: 'A page of relationships', schema: relationshipListSchema } },
+    },
+    async (ctx, { query }) => {
+      ctx.body = await rt.graph.listRelationships(ctx.state.scope, query);
+    },
+  );
+}

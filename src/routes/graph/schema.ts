@@ -1,0 +1,190 @@
+import { z } from 'zod';
+import { GRAPH_DEPTH, GRAPH_MAX_NODES } from '../../graph/explore';
+import { queryInt } from '../../http/validate';
+
+const timestamps = { created_at: z.string(), updated_at: z.string() };
+
+export const graphNodeSchema = z
+  .object({
+    id: z.string(),
+    label: z.string(),
+    node_type: z.string(),
+    description: z.string(),
+    degree: z.number().int().describe('degree in the whole workspace graph'),
+    properties: z.object({
+      name: z.string(),
+      entity_type: z.string(),
+      source_count: z.number().int().describe('source chunks'),
+      document_ids: z.array(z.string()),
+      ...timestamps,
+    }),
+  })
+  .meta({ id: 'GraphNode' });
+
+export const graphEdgeSchema = z
+  .object({
+    id: z.string(),
+    source: z.string(),
+    target: z.string(),
+    edge_type: z.string(),
+    weight: z.number(),
+    properties: z.object({
+      keywords: z.array(z.string()),
+      description: z.string(),
+      source_count: z.number().int(),
+      document_ids: z.array(z.string()),
+      ...timestamps,
+    }),
+  })
+  .meta({ id: 'GraphEdge' });
+
+export const graphQuerySchema = z.object({
+  start_node: z.string().max(512).optional().describe('entity id or name, any case and spacing'),
+  depth: queryInt(GRAPH_DEPTH.default, 0, GRAPH_DEPTH.max),
+  max_nodes: queryInt(GRAPH_MAX_NODES.default, 1, GRAPH_MAX_NODES.max),
+});
+
+export const graphStreamQuerySchema = graphQuerySchema.extend({
+  batch_size: queryInt(100, 1, 1000).describe('nodes or edges per snapshot event'),
+});
+
+export const graphSchema = z.object({
+  nodes: z.array(graphNodeSchema),
+  edges: z.array(graphEdgeSchema),
+  total_nodes: z.number().int(),
+  total_edges: z.number().int(),
+  is_truncated: z.boolean(),
+});
+
+export const graphStatsSchema = z.object({
+  total_nodes: z.number().int(),
+  node_count: z.number().int().describe('alias of total_nodes'),
+  total_edges: z.number().int(),
+  node_types: z.record(z.string(), z.number().int()),
+  edge_types: z.record(z.string(), z.number().int()),
+  avg_degree: z.number().describe('2E/N'),
+  density: z.number().describe('2E/(N(N-1))'),
+});
+
+export const entityItemSchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    entity_type: z.string(),
+    description: z.string(),
+    degree: z.number().int(),
+    source_count: z.number().int(),
+    document_ids: z.array(z.string()),
+    ...timestamps,
+  })
+  .meta({ id: 'EntityItem' });
+
+export const relationshipItemSchema = z
+  .object({
+    id: z.string(),
+    source: z.string(),
+    target: z.string(),
+    relation_type: z.string(),
+    keywords: z.array(z.string()),
+    description: z.string(),
+    weight: z.number(),
+    source_count: z.number().int(),
+    document_ids: z.array(z.string()),
+    ...timestamps,
+  })
+  .meta({ id: 'RelationshipItem' });
+
+const page = { limit: queryInt(50, 1, 1000), offset: queryInt(0, 0, 1_000_000_000) };
+
+export const entityListQuerySchema = z.object({
+  ...page,
+  type: z.string().max(64).optional().describe('entity type, any case'),
+  search: z.string().max(256).optional().describe('case-insensitive substring of the name or id'),
+});
+
+export const relationshipListQuerySchema = z.object({
+  ...page,
+  type: z.string().max(64).optional().describe('relation type, any case'),
+});
+
+export const entityListSchema = z.object({
+  entities: z.array(entityItemSchema),
+  total: z.number().int(),
+  limit: z.number().int(),
+  offset: z.number().int(),
+});
+
+export const relationshipListSchema = z.object({
+  relationships: z.array(relationshipItemSchema),
+  total: z.number().int(),
+  limit: z.number().int(),
+  offset: z.number().int(),
+});
+
+export const entityDetailSchema = entityItemSchema
+  .extend({
+    relationships: z.array(relationshipItemSchema),
+    source_chunks: z.array(
+      z.object({
+        chunk_id: z.string(),
+        document_id: z.string(),
+        start_line: z.number().int(),
+        end_line: z.number().int(),
+        snippet: z.string(),
+      }),
+    ),
+  })
+  .meta({ id: 'EntityDetail' });
+
+export const entityParamsSchema = z.object({ id: z.string().min(1).max(512) });
+
+export const entityPatchSchema = z
+  .strictObject({
+    description: z.string().max(20_000).optional(),
+    entity_type: z
+      .string()
+      .max(64)
+      .regex(/^\s*[A-Za-z][A-Za-z0-9_ -]*\s*$/, 'must be a type name such as PERSON')
+      .optional(),
+  })
+  .refine((patch) => patch.description !== undefined || patch.entity_type !== undefined, {
+    message: 'send description and/or entity_type',
+  });
+
+export const renameSchema = z.strictObject({
+  name: z.string().min(1).max(512),
+  merge: z
+    .boolean()
+    .default(false)
+    .describe('when the new name belongs to another entity: merge into it (true) or answer 409 (false)'),
+});
+
+export const mergeSchema = z.strictObject({
+  source_ids: z.array(z.string().min(1).max(512)).min(1).max(100),
+  target_id: z.string().min(1).max(512),
+  reason: z.string().max(1000).optional(),
+});
+
+const mergeCounts = {
+  merged_from: z.array(z.string()),
+  relationships_moved: z.number().int(),
+  relationships_merged: z.number().int(),
+  self_loops_dropped: z.number().int(),
+};
+
+export const mergeResultSchema = z.object({ entity: entityDetailSchema, ...mergeCounts });
+
+export const renameResultSchema = z.object({
+  entity: entityDetailSchema,
+  previous_id: z.string(),
+  merged: z.boolean(),
+});
+
+export const streamEventsDescription = [
+  'Server-Sent Events, each `data: <json>` with a `type`:',
+  '`metadata` {total_nodes, total_edges, snapshot_nodes, snapshot_edges, is_truncated, batch_size};',
+  '`nodes` {nodes[]} and `edges` {edges[]} batches; `done` {snapshot: true};',
+  'then live changes of the workspace: `node_added`/`node_updated` {node}, `node_removed` {id},',
+  '`edge_added`/`edge_updated` {edge}, `edge_removed` {id, source, target}, each with `cause`.',
+  'Keep-alive comments are sent during silence.',
+].join(' ');

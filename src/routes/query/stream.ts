@@ -1,0 +1,51 @@
+import type { AppContext } from '../../http/context';
+import { isProblem, Problem } from '../../http/problem';
+import { openSse } from '../../http/sse';
+import { isAbortError } from '../../llm/abort';
+import type { Runtime } from '../../runtime';
+
+/** What one event becomes on the wire: JSON, raw text (`v1`), or nothing. */
+export type Presented = { data: unknown; raw?: boolean } | null;
+
+/**
+ * Opens the SSE response and pumps the events into it in the background (Koa starts writing the body once
+ * the handler returns). The stream's signal reaches the producer, so a client that leaves stops the work. A
+ * failure after the stream opened becomes an `error` event, then the stream ends.
+ */
+export function pumpEvents<E>(
+  ctx: AppContext,
+  rt: Runtime,
+  events: (signal: AbortSignal) => AsyncGenerator<E, void, void>,
+  present: (event: E) => Presented,
+): void {
+  const sse = openSse(ctx);
+  const { requestId } = ctx.state;
+  const path = ctx.path;
+  void (async () => {
+    try {
+      for await (const event of events(sse.signal)) {
+        if (sse.closed) break;
+        const out = present(event);
+        if (out) sse.send(out.data, out.raw);
+      }
+    } catch (err) {
+      if (sse.closed || sse.signal.aborted || isAbortError(err)) return;
+      let problem = isProblem(err) ? err : null;
+      if (!problem) {
+        rt.log.error({ err, requestId, path }, 'stream failed');
+        problem = new Problem(500, `internal error; quote request id ${requestId}`);
+      } else if (problem.status >= 500) {
+        rt.log.warn({ err, requestId, path }, problem.detail);
+      }
+      const { type, title, status, detail } = problem.body(rt.config.errorTypeBase, path) as {
+        type: string;
+        title: string;
+        status: number;
+        detail: string;
+      };
+      sse.send({ type: 'error', error: { type, title, status, detail } });
+    } finally {
+      sse.close();
+    }
+  })();
+}

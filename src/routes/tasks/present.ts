@@ -1,0 +1,55 @@
+import { z } from 'zod';
+import type { TaskRecord } from '../../domain/types';
+
+const timestamp = z.string().describe('ISO 8601 timestamp');
+const stageStatus = z.enum(['pending', 'running', 'completed']);
+
+export const taskListItemSchema = z.object({
+  id: z.string(),
+  type: z.literal('document_processing'),
+  status: z.enum(['pending', 'running', 'completed', 'failed', 'cancelled']),
+  progress: z.number().int().describe('Percent, 0-100'),
+  document_id: z.string(),
+  started_at: timestamp.nullable(),
+  updated_at: timestamp,
+});
+
+export const taskDetailSchema = taskListItemSchema.extend({
+  mode: z.enum(['full', 'retry_chunks']).describe('A full run, or a retry of the failed chunks only'),
+  stages: z.object({ chunking: stageStatus, extraction: stageStatus, merging: stageStatus, embedding: stageStatus }),
+  stats: z.object({
+    chunks_processed: z.number().int(),
+    chunks_total: z.number().int(),
+    entities_found: z.number().int(),
+    relationships_found: z.number().int(),
+  }),
+  error: z.string().nullable(),
+  retry_of: z.string().nullable().describe('The task this one retries'),
+  created_at: timestamp,
+  finished_at: timestamp.nullable(),
+});
+
+export function presentTaskListItem(task: TaskRecord) {
+  return {
+    id: task.id,
+    type: task.type,
+    status: task.status,
+    progress: task.progress,
+    document_id: task.document_id,
+    started_at: task.started_at,
+    updated_at: task.updated_at,
+  };
+}
+
+export function presentTaskDetail(task: TaskRecord) {
+  return {
+    ...presentTaskListItem(task),
+    mode: task.mode,
+    stages: { ...task.stages },
+    stats: { ...task.stats },
+    error: task.error,
+    retry_of: task.retry_of,
+    created_at: task.created_at,
+    finished_at: task.finished_at,
+  };
+}

@@ -1,0 +1,88 @@
+import { newId } from '../../domain/ids';
+import type { ConversationRecord, MessageRecord, Scope } from '../../domain/types';
+import { notFound } from '../../http/problem';
+import type { ConversationStore } from '../../store/ports';
+import { type ConversationView, type MessageView, presentConversation, presentMessage } from './present';
+
+export interface PageRequest {
+  limit: number;
+  offset: number;
+}
+
+/** Messages are read in pages of this size when a whole conversation is shown. */
+const READ_PAGE = 500;
+const TITLE_CHARS = 80;
+
+export interface ConversationService {
+  list(scope: Scope, page: PageRequest): Promise<{ conversations: ConversationView[]; total: number } & PageRequest>;
+  create(scope: Scope, input: { title?: string | null; mode?: string | null }): Promise<ConversationView>;
+  /** 404 when absent from the workspace. */
+  get(scope: Scope, id: string): Promise<ConversationView & { messages: MessageView[] }>;
+  delete(scope: Scope, id: string): Promise<void>;
+  messages(scope: Scope, id: string, page: PageRequest): Promise<{ messages: MessageView[]; total: number } & PageRequest>;
+}
+
+export function conversationMissing(id: string) {
+  return notFound(`conversation '${id}' does not exist in this workspace`);
+}
+
+export async function findConversation(store: ConversationStore, scope: Scope, id: string): Promise<ConversationRecord> {
+  const conversation = await store.get(scope, id);
+  if (!conversation) throw conversationMissing(id);
+  return conversation;
+}
+
+export function newConversation(title: string | null | undefined, mode: string): ConversationRecord {
+  const now = new Date().toISOString();
+  return { id: newId(), title: titleOf(title ?? ''), mode, created_at: now, updated_at: now, message_count: 0 };
+}
+
+/** A title from the first line of a message: whitespace collapsed, cut at a word. */
+export function titleOf(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  if (flat.length <= TITLE_CHARS) return flat;
+  const cut = flat.slice(0, TITLE_CHARS);
+  const space = cut.lastIndexOf(' ');
+  return `${space > TITLE_CHARS / 2 ? cut.slice(0, space) : cut}…`;
+}
+
+/** Every message of a conversation, oldest first. */
+export async function allMessages(store: ConversationStore, scope: Scope, id: string): Promise<MessageRecord[]> {
+  const out: MessageRecord[] = [];
+  for (let offset = 0; ; offset += READ_PAGE) {
+    const page = await store.listMessages(scope, id, { limit: READ_PAGE, offset });
+    out.push(...page.items);
+    if (page.items.length < READ_PAGE || out.length >= page.total) return out;
+  }
+}
+
+export function createConversationService(store: ConversationStore): ConversationService {
+  return {
+    async list(scope, page) {
+      const found = await store.list(scope, page);
+      return { conversations: found.items.map(presentConversation), total: found.total, ...page };
+    },
+
+    async create(scope, input) {
+      const conversation = newConversation(input.title, input.mode ?? 'hybrid');
+      await store.create(scope, conversation);
+      return presentConversation(conversation);
+    },
+
+    async get(scope, id) {
+      const conversation = await findConversation(store, scope, id);
+      const messages = await allMessages(store, scope, id);
+      return { ...presentConversation(conversation), messages: messages.map(presentMessage) };
+    },
+
+    async delete(scope, id) {
+      if (!(await store.delete(scope, id))) throw conversationMissing(id);
+    },
+
+    async messages(scope, id, page) {
+      await findConversation(store, scope, id);
+      const found = await store.listMessages(scope, id, page);
+      return { messages: found.items.map(presentMessage), total: found.total, ...page };
+    },
+  };
+}

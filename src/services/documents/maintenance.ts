@@ -1,0 +1,100 @@
+import type { DocumentRecord, DocumentStatus, Scope } from '../../domain/types';
+import { conflict } from '../../http/problem';
+import { deleteDocumentData } from '../../ingest/deletion';
+import type { ServiceHost, TaskService } from '../tasks';
+import { documentNotFound } from './errors';
+
+export interface QueuedDocuments {
+  count: number;
+  task_ids: string[];
+}
+
+export interface FailedChunk {
+  chunk_id: string;
+  index: number;
+  error: string | null;
+}
+
+const PAGE = 500;
+
+export async function requireDocument(host: ServiceHost, scope: Scope, id: string): Promise<DocumentRecord> {
+  const doc = await host.stores.documents.get(scope, id);
+  if (!doc) throw documentNotFound(scope, id);
+  return doc;
+}
+
+/** Removes a document and everything derived from it; a task still working on it is cancelled first. */
+export async function removeDocument(host: ServiceHost, tasks: TaskService, scope: Scope, id: string): Promise<void> {
+  const doc = await requireDocument(host, scope, id);
+  await tasks.stopDocumentTask(scope, doc.task_id);
+  await deleteDocumentData(host, scope, id);
+  await host.stores.documents.delete(scope, id);
+}
+
+export async function failedChunksOf(host: ServiceHost, scope: Scope, id: string): Promise<FailedChunk[]> {
+  await requireDocument(host, scope, id);
+  const chunks = await host.stores.chunks.listByDocument(scope, id);
+  return chunks
+    .filter((c) => c.extraction_status === 'failed')
+    .map((c) => ({ chunk_id: c.id, index: c.index, error: c.extraction_error }));
+}
+
+/** Queues a run over only the chunks whose extraction failed; the rest of the document stays as it is. */
+export async function retryFailedChunks(
+  host: ServiceHost,
+  tasks: TaskService,
+  scope: Scope,
+  id: string,
+): Promise<{ taskId: string; failedChunks: number }> {
+  const doc = await requireDocument(host, scope, id);
+  if (doc.status !== 'failed') {
+    throw conflict(`document '${id}' is ${doc.status}; only a failed document's chunks can be retried`);
+  }
+  const failed = await failedChunksOf(host, scope, id);
+  if (failed.length === 0) {
+    throw conflict(`document '${id}' has no failed chunks to retry; reprocess it with POST /documents/reprocess`);
+  }
+  const task = await tasks.enqueue(scope, id, 'retry_chunks');
+  return { taskId: task.id, failedChunks: failed.length };
+}
+
+/** Queues a full run of every failed document without a live task. */
+export async function reprocessFailed(host: ServiceHost, tasks: TaskService, scope: Scope): Promise<QueuedDocuments> {
+  return requeue(tasks, scope, await documentsWithStatus(host, scope, 'failed'));
+}
+
+/** Queues documents left in `processing` with no pending or running task (their worker died or never ran). */
+export async function recoverStuck(host: ServiceHost, tasks: TaskService, scope: Scope): Promise<QueuedDocuments> {
+  return requeue(tasks, scope, await documentsWithStatus(host, scope, 'processing'));
+}
+
+/** Start-up recovery of every workspace this store has tasks in, plus the default one. */
+export async function recoverStuckEverywhere(host: ServiceHost, tasks: TaskService): Promise<number> {
+  const scopes = new Map<string, Scope>();
+  const defaultScope: Scope = { workspaceId: host.config.defaultWorkspaceId };
+  scopes.set(`\u0000${defaultScope.workspaceId}`, defaultScope);
+  const all = await host.stores.tasks.listAll(['pending', 'running', 'completed', 'failed', 'cancelled']);
+  for (const { scope } of all) scopes.set(`${scope.tenantId ?? ''}\u0000${scope.workspaceId}`, scope);
+  let recovered = 0;
+  for (const scope of scopes.values()) recovered += (await recoverStuck(host, tasks, scope)).count;
+  if (recovered > 0) host.log.info({ recovered }, 'documents stuck in processing queued again');
+  return recovered;
+}
+
+async function requeue(tasks: TaskService, scope: Scope, docs: DocumentRecord[]): Promise<QueuedDocuments> {
+  const taskIds: string[] = [];
+  for (const doc of docs) {
+    if (await tasks.isLive(scope, doc.task_id)) continue;
+    taskIds.push((await tasks.enqueue(scope, doc.id, 'full')).id);
+  }
+  return { count: taskIds.length, task_ids: taskIds };
+}
+
+async function documentsWithStatus(host: ServiceHost, scope: Scope, status: DocumentStatus): Promise<DocumentRecord[]> {
+  const all: DocumentRecord[] = [];
+  for (let offset = 0; ; offset += PAGE) {
+    const page = await host.stores.documents.list(scope, { status, limit: PAGE, offset });
+    all.push(...page.items);
+    if (page.items.length < PAGE) return all;
+  }
+}

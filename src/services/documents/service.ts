@@ -1,0 +1,79 @@
+import type { DocumentRecord, DocumentStatus, Page, Scope } from '../../domain/types';
+import { deletionImpact } from '../../ingest/deletion';
+import type { HostRef, TaskService } from '../tasks';
+import { admitFile, admitText, type IncomingFile, type IngestRequest } from './admission';
+import { type BatchResult, ingestFiles } from './batch';
+import { type CommitDeps, commitAdmission, type CreateOutcome } from './commit';
+import { AdmissionGate } from './gate';
+import {
+  type FailedChunk,
+  failedChunksOf,
+  type QueuedDocuments,
+  recoverStuck,
+  recoverStuckEverywhere,
+  removeDocument,
+  reprocessFailed,
+  requireDocument,
+  retryFailedChunks,
+} from './maintenance';
+import { type ScanInput, type ScanResult, scanDirectory } from './scan';
+
+export interface DocumentListQuery {
+  limit: number;
+  offset: number;
+  status?: DocumentStatus;
+  dateFrom?: string;
+  dateTo?: string;
+  titleTerms?: string[];
+}
+
+export type DeletionImpact = Awaited<ReturnType<typeof deletionImpact>>;
+
+export interface DocumentService {
+  createFromText(scope: Scope, content: string, request: IngestRequest): Promise<CreateOutcome>;
+  createFromFile(scope: Scope, file: IncomingFile, request: IngestRequest): Promise<CreateOutcome>;
+  uploadBatch(scope: Scope, files: IncomingFile[], request: IngestRequest): Promise<BatchResult>;
+  scan(scope: Scope, input: ScanInput, request: IngestRequest): Promise<ScanResult>;
+  list(scope: Scope, query: DocumentListQuery): Promise<Page<DocumentRecord>>;
+  get(scope: Scope, id: string): Promise<DocumentRecord>;
+  remove(scope: Scope, id: string): Promise<void>;
+  deletionImpact(scope: Scope, id: string): Promise<DeletionImpact>;
+  failedChunks(scope: Scope, id: string): Promise<FailedChunk[]>;
+  retryChunks(scope: Scope, id: string): Promise<{ taskId: string; failedChunks: number }>;
+  reprocessFailed(scope: Scope): Promise<QueuedDocuments>;
+  recoverStuck(scope: Scope): Promise<QueuedDocuments>;
+  /** Start-up: documents left in processing without a live task, in every known workspace, are queued again. */
+  recoverStuckEverywhere(): Promise<number>;
+}
+
+/** Admission, storage and upkeep of documents; processing runs through the task service. */
+export function createDocumentService(host: HostRef, tasks: TaskService): DocumentService {
+  const gate = new AdmissionGate();
+  const deps = (): CommitDeps => ({ host: host(), tasks, gate });
+
+  return {
+    async createFromText(scope, content, request) {
+      return commitAdmission(deps(), scope, await admitText(host(), gate, scope, content, request));
+    },
+    async createFromFile(scope, file, request) {
+      return commitAdmission(deps(), scope, await admitFile(host(), gate, scope, file, request));
+    },
+    uploadBatch(scope, files, request) {
+      const sources = files.map((f) => ({ filename: f.filename, size: f.data.length, read: async () => f.data }));
+      return ingestFiles(deps(), scope, sources, request);
+    },
+    scan: (scope, input, request) => scanDirectory(deps(), scope, input, request),
+    list: (scope, query) => host().stores.documents.list(scope, query),
+    get: (scope, id) => requireDocument(host(), scope, id),
+    remove: (scope, id) => removeDocument(host(), tasks, scope, id),
+    async deletionImpact(scope, id) {
+      await requireDocument(host(), scope, id);
+      return deletionImpact(host(), scope, id);
+    },
+    failedChunks: (scope, id) => failedChunksOf(host(), scope, id),
+    retryChunks: (scope, id) => retryFailedChunks(host(), tasks, scope, id),
+    reprocessFailed: (scope) => reprocessFailed(host(), tasks, scope),
+    recoverStuck: (scope) => recoverStuck(host(), tasks, scope),
+    recoverStuckEverywhere: () => recoverStuckEverywhere(host(), tasks),
+  };
+}

@@ -1,0 +1,242 @@
+import type { Scope, TaskRecord } from '../../domain/types';
+import { CompletionLog } from './metrics';
+import { TaskProgress } from './progress';
+import { CANCELLED_REASON, emptyStats, type HostRef, pendingStages, type ServiceHost } from './records';
+import { executeTask, markDocumentFailed, type RunOutcome, settleCancelledDocument } from './runner';
+
+export const LEASE_MS = 30_000;
+const RENEW_MS = 10_000;
+const POLL_MS = 500;
+const SHUTDOWN_GRACE_MS = 5_000;
+
+/** Why a run was stopped from outside: a cancel request, the instance shutting down, or a lost lease. */
+type StopKind = 'cancel' | 'shutdown' | 'lease';
+
+export interface RunReport {
+  status: 'completed' | 'failed' | 'cancelled' | 'interrupted';
+  error: string | null;
+  processingTimeMs: number | null;
+}
+
+interface RunningTask {
+  scope: Scope;
+  taskId: string;
+  controller: AbortController;
+  stopKind: StopKind | null;
+  done: Promise<RunReport>;
+}
+
+/**
+ * The worker side of the task queue: `workerThreads` async loops claim tasks with a lease (so several instances
+ * can share one database), run the pipeline, renew the lease while it runs, and write the outcome.
+ * Queuing in this process wakes an idle loop at once; otherwise loops poll.
+ */
+export class TaskQueue {
+  readonly completions = new CompletionLog();
+  private readonly running = new Map<string, RunningTask>();
+  private readonly waiters = new Set<() => void>();
+  private loops: Promise<void>[] = [];
+  private busy = 0;
+  private state: 'stopped' | 'running' | 'closing' = 'stopped';
+
+  constructor(private readonly host: HostRef) {}
+
+  get workerCount(): number {
+    return this.host().config.workerThreads;
+  }
+
+  get busyWorkers(): number {
+    return this.busy;
+  }
+
+  get accepting(): boolean {
+    return this.state === 'running';
+  }
+
+  start(): void {
+    if (this.state !== 'stopped') return;
+    this.state = 'running';
+    this.loops = Array.from({ length: this.workerCount }, () => this.workerLoop());
+  }
+
+  /** Stops claiming, interrupts running tasks so another start can claim them again, and waits briefly. */
+  async close(): Promise<void> {
+    if (this.state === 'stopped') return;
+    this.state = 'closing';
+    this.wake();
+    for (const entry of this.running.values()) this.stop(entry, 'shutdown');
+    const all = Promise.allSettled([...this.loops, ...[...this.running.values()].map((e) => e.done)]);
+    await Promise.race([all, delay(SHUTDOWN_GRACE_MS)]);
+    this.loops = [];
+    this.state = 'stopped';
+  }
+
+  wake(): void {
+    for (const waiter of [...this.waiters]) waiter();
+  }
+
+  /** Aborts a task running in this instance; false when it runs elsewhere or not at all. */
+  cancelRunning(taskId: string): boolean {
+    const entry = this.running.get(taskId);
+    if (!entry) return false;
+    this.stop(entry, 'cancel');
+    return true;
+  }
+
+  /** Resolves when a task running in this instance has settled (at once when it is not running here). */
+  async settled(taskId: string): Promise<void> {
+    await this.running.get(taskId)?.done;
+  }
+
+  /** Runs a task this instance holds the lease of, to the end, and writes its outcome. */
+  runClaimed(scope: Scope, task: TaskRecord): Promise<RunReport> {
+    const entry: RunningTask = { scope, taskId: task.id, controller: new AbortController(), stopKind: null, done: null! };
+    entry.done = this.run(entry, task).finally(() => this.running.delete(task.id));
+    this.running.set(task.id, entry);
+    return entry.done;
+  }
+
+  private async run(entry: RunningTask, task: TaskRecord): Promise<RunReport> {
+    const host = this.host();
+    const started = Date.now();
+    try {
+      // A cancel may land between the claim and this point.
+      const fresh = await host.stores.tasks.get(entry.scope, task.id);
+      if (!fresh) this.stop(entry, 'lease');
+      else if (fresh.status === 'cancelled') this.stop(entry, 'cancel');
+      const progress = new TaskProgress(host.stores.tasks, entry.scope, task.id, task, (err) =>
+        host.log.warn({ err, taskId: task.id }, 'task progress write failed'),
+      );
+      const renewal = setInterval(() => void this.renew(host, entry), RENEW_MS);
+      renewal.unref();
+      let outcome: RunOutcome;
+      try {
+        outcome = entry.controller.signal.aborted
+          ? { kind: 'crashed', error: 'stopped before start' }
+          : await executeTask(host, entry.scope, task, entry.controller.signal, progress);
+      } finally {
+        clearInterval(renewal);
+        await progress.stop();
+      }
+      const report = await this.settle(host, entry, task, outcome, progress);
+      return { ...report, processingTimeMs: Date.now() - started };
+    } catch (err) {
+      host.log.error({ err, taskId: task.id }, 'task run failed to settle');
+      return { status: 'failed', error: err instanceof Error ? err.message : String(err), processingTimeMs: null };
+    }
+  }
+
+  private async settle(
+    host: ServiceHost,
+    entry: RunningTask,
+    task: TaskRecord,
+    outcome: RunOutcome,
+    progress: TaskProgress,
+  ): Promise<Omit<RunReport, 'processingTimeMs'>> {
+    const { tasks, documents } = host.stores;
+    const { scope } = entry;
+    const now = new Date().toISOString();
+    const released = { lease_owner: null, lease_expires_at: null, updated_at: now };
+    if (entry.stopKind === 'shutdown') {
+      await tasks.update(scope, task.id, { ...released, status: 'pending', progress: 0, stages: pendingStages(), stats: emptyStats() });
+      const doc = await documents.get(scope, task.document_id);
+      if (doc?.task_id === task.id) await documents.update(scope, doc.id, { status: 'processing', error: null });
+      return { status: 'interrupted', error: 'instance shutting down' };
+    }
+    if (entry.stopKind === 'lease') return { status: 'interrupted', error: 'lease lost' };
+    const current = await tasks.get(scope, task.id);
+    if (!current) return { status: 'interrupted', error: 'task removed' };
+    if (entry.stopKind === 'cancel' || current.status === 'cancelled') {
+      await settleCancelledDocument(host, scope, task);
+      await tasks.update(scope, task.id, { ...released, status: 'cancelled', error: CANCELLED_REASON, finished_at: current.finished_at ?? now });
+      return { status: 'cancelled', error: CANCELLED_REASON };
+    }
+    if (current.status !== 'running' || current.lease_owner !== host.config.instanceId) {
+      return { status: 'interrupted', error: 'lease lost' };
+    }
+    if (outcome.kind === 'finished' && outcome.result.status === 'completed') {
+      progress.complete();
+      await tasks.update(scope, task.id, { ...released, ...progress.snapshot(), status: 'completed', error: null, finished_at: now });
+      const { chunk_count, entity_count, relationship_count } = outcome.result;
+      this.completions.record({
+        at: Date.now(),
+        workspaceId: scope.workspaceId,
+        chunks: chunk_count,
+        embeddings: chunk_count + entity_count + relationship_count,
+      });
+      return { status: 'completed', error: null };
+    }
+    const error =
+      outcome.kind === 'missing'
+        ? `document '${task.document_id}' no longer exists`
+        : outcome.kind === 'crashed'
+          ? outcome.error
+          : (outcome.result.error ?? 'processing failed');
+    if (outcome.kind === 'crashed') await markDocumentFailed(host, scope, task.document_id, error);
+    await tasks.update(scope, task.id, { ...released, ...progress.snapshot(), status: 'failed', error, finished_at: now });
+    return { status: 'failed', error };
+  }
+
+  private async renew(host: ServiceHost, entry: RunningTask): Promise<void> {
+    const { tasks } = host.stores;
+    const until = new Date(Date.now() + LEASE_MS).toISOString();
+    try {
+      if (await tasks.renewLease(entry.scope, entry.taskId, host.config.instanceId, until)) return;
+      const task = await tasks.get(entry.scope, entry.taskId);
+      this.stop(entry, task?.status === 'cancelled' ? 'cancel' : 'lease');
+    } catch (err) {
+      // A failed renewal is retried on the next tick; the lease outlives two missed renewals.
+      host.log.warn({ err, taskId: entry.taskId }, 'task lease renewal failed');
+    }
+  }
+
+  private stop(entry: RunningTask, kind: StopKind): void {
+    if (entry.stopKind) return;
+    entry.stopKind = kind;
+    entry.controller.abort(new DOMException(`task ${kind === 'cancel' ? 'cancelled' : kind === 'lease' ? 'lease lost' : 'interrupted by shutdown'}`, 'AbortError'));
+  }
+
+  private async workerLoop(): Promise<void> {
+    while (this.state === 'running') {
+      const host = this.host();
+      let claimed: Awaited<ReturnType<ServiceHost['stores']['tasks']['claimNext']>> = null;
+      try {
+        const now = Date.now();
+        claimed = await host.stores.tasks.claimNext(
+          host.config.instanceId,
+          new Date(now).toISOString(),
+          new Date(now + LEASE_MS).toISOString(),
+        );
+      } catch (err) {
+        host.log.warn({ err }, 'task claim failed');
+      }
+      if (!claimed) {
+        await this.idle(POLL_MS);
+        continue;
+      }
+      this.busy += 1;
+      try {
+        await this.runClaimed(claimed.scope, claimed.task);
+      } finally {
+        this.busy -= 1;
+      }
+    }
+  }
+
+  private idle(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.waiters.delete(done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      timer.unref();
+      this.waiters.add(done);
+    });
+  }
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+}

@@ -1,0 +1,63 @@
+import type { AppConfig } from '../../config/types';
+import type { GraphEvents } from '../../graph/events';
+import type { ProviderRegistry } from '../../llm/ports';
+import type { Logger } from '../../logger';
+import type { StageName, StageStatus, TaskRecord, TaskStats } from '../../domain/types';
+import type { Stores } from '../../store/ports';
+
+/**
+ * What the task and document services need from the composition root. Read through a getter at each use,
+ * so a runtime whose providers are swapped (tests, settings changes) is seen by the next task.
+ */
+export interface ServiceHost {
+  config: AppConfig;
+  stores: Stores;
+  providers: ProviderRegistry;
+  events: GraphEvents;
+  log: Logger;
+}
+
+export type HostRef = () => ServiceHost;
+
+export type TaskMode = TaskRecord['mode'];
+
+export function emptyStats(): TaskStats {
+  return { chunks_processed: 0, chunks_total: 0, entities_found: 0, relationships_found: 0 };
+}
+
+export function pendingStages(): Record<StageName, StageStatus> {
+  return { chunking: 'pending', extraction: 'pending', merging: 'pending', embedding: 'pending' };
+}
+
+export function newTaskRecord(props: {
+  id: string;
+  documentId: string;
+  mode: TaskMode;
+  now: string;
+  retryOf?: string | null;
+}): TaskRecord {
+  return {
+    id: props.id,
+    type: 'document_processing',
+    status: 'pending',
+    progress: 0,
+    document_id: props.documentId,
+    mode: props.mode,
+    stages: pendingStages(),
+    stats: emptyStats(),
+    error: null,
+    retry_of: props.retryOf ?? null,
+    created_at: props.now,
+    started_at: null,
+    updated_at: props.now,
+    finished_at: null,
+    lease_owner: null,
+    lease_expires_at: null,
+  };
+}
+
+export function isLiveTask(task: TaskRecord | null): boolean {
+  return task !== null && (task.status === 'pending' || task.status === 'running');
+}
+
+export const CANCELLED_REASON = 'cancelled by request';

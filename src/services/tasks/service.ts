@@ -1,0 +1,214 @@
+import { newId } from '../../domain/ids';
+import type { Page, Scope, TaskRecord, TaskStatus } from '../../domain/types';
+import { conflict, notFound } from '../../http/problem';
+import { nearestRank } from './metrics';
+import { LEASE_MS, type RunReport, TaskQueue } from './queue';
+import { CANCELLED_REASON, type HostRef, isLiveTask, newTaskRecord, type TaskMode } from './records';
+import { settleCancelledDocument } from './runner';
+
+export interface TaskActionResult {
+  id: string;
+  status: TaskStatus;
+  message: string;
+}
+
+export interface PipelineStatus {
+  status: 'running' | 'idle' | 'paused';
+  active_tasks: number;
+  queue_depth: number;
+  workers: { total: number; busy: number; idle: number };
+  rates: { documents_per_minute: number; chunks_per_minute: number; embeddings_per_minute: number };
+}
+
+export interface QueueMetrics {
+  queue: { pending: number; running: number; failed: number };
+  throughput: { last_minute: number; last_hour: number; last_day: number };
+  latency: { p50_ms: number; p95_ms: number; p99_ms: number };
+}
+
+export interface TaskService {
+  /** Queues a run of a document: the document goes to `processing` under the new task. */
+  enqueue(scope: Scope, documentId: string, mode: TaskMode, options?: { taskId?: string; retryOf?: string }): Promise<TaskRecord>;
+  /** Runs a document within the caller's request, as a task this instance holds (visible, cancellable). */
+  runNow(scope: Scope, documentId: string, taskId: string): Promise<RunReport>;
+  get(scope: Scope, id: string): Promise<TaskRecord>;
+  find(scope: Scope, id: string): Promise<TaskRecord | null>;
+  list(scope: Scope, query: { status?: TaskStatus; limit: number; offset: number }): Promise<Page<TaskRecord>>;
+  cancel(scope: Scope, id: string): Promise<TaskActionResult>;
+  retry(scope: Scope, id: string): Promise<TaskActionResult>;
+  /** Cancels every pending task of the workspace; returns how many. */
+  cancelPending(scope: Scope): Promise<number>;
+  /** Cancels a document's live task (if any) and waits until a local run of it has stopped writing. */
+  stopDocumentTask(scope: Scope, taskId: string | null): Promise<void>;
+  isLive(scope: Scope, taskId: string | null): Promise<boolean>;
+  pipelineStatus(scope: Scope): Promise<PipelineStatus>;
+  queueMetrics(scope: Scope): Promise<QueueMetrics>;
+  /** Resets tasks this instance left running, then starts the workers. */
+  start(): Promise<void>;
+  close(): Promise<void>;
+}
+
+const PAGE = 1000;
+/** Latency and throughput look at this many of the newest completed tasks. */
+const METRICS_WINDOW = 10_000;
+
+export function createTaskService(host: HostRef): TaskService {
+  const queue = new TaskQueue(host);
+  const store = () => host().stores.tasks;
+
+  async function get(scope: Scope, id: string): Promise<TaskRecord> {
+    const task = await store().get(scope, id);
+    if (!task) throw notFound(`task '${id}' not found in workspace '${scope.workspaceId}'`);
+    return task;
+  }
+
+  async function cancelTask(scope: Scope, task: TaskRecord): Promise<void> {
+    const now = new Date().toISOString();
+    await store().update(scope, task.id, { status: 'cancelled', error: CANCELLED_REASON, finished_at: now, updated_at: now });
+    // A local run settles the document itself; a pending task (or one running elsewhere) is settled here.
+    if (!queue.cancelRunning(task.id) && task.status === 'pending') await settleCancelledDocument(host(), scope, task);
+  }
+
+  async function countByStatus(scope: Scope, status: TaskStatus): Promise<number> {
+    return (await store().list(scope, { status, limit: 1, offset: 0 })).total;
+  }
+
+  async function listAllWithStatus(scope: Scope, status: TaskStatus, max = Infinity): Promise<TaskRecord[]> {
+    const all: TaskRecord[] = [];
+    for (let offset = 0; all.length < max; offset += PAGE) {
+      const page = await store().list(scope, { status, limit: PAGE, offset });
+      all.push(...page.items);
+      if (page.items.length < PAGE) break;
+    }
+    return all.slice(0, max);
+  }
+
+  const service: TaskService = {
+    async enqueue(scope, documentId, mode, options = {}) {
+      const now = new Date().toISOString();
+      const task = newTaskRecord({ id: options.taskId ?? newId(), documentId, mode, now, retryOf: options.retryOf });
+      await host().stores.documents.update(scope, documentId, { status: 'processing', task_id: task.id, error: null, updated_at: now });
+      await store().insert(scope, task);
+      queue.wake();
+      return task;
+    },
+
+    async runNow(scope, documentId, taskId) {
+      const { config } = host();
+      const now = new Date();
+      const task: TaskRecord = {
+        ...newTaskRecord({ id: taskId, documentId, mode: 'full', now: now.toISOString() }),
+        status: 'running',
+        started_at: now.toISOString(),
+        lease_owner: config.instanceId,
+        lease_expires_at: new Date(now.getTime() + LEASE_MS).toISOString(),
+      };
+      await store().insert(scope, task);
+      return queue.runClaimed(scope, task);
+    },
+
+    get,
+    find: (scope, id) => store().get(scope, id),
+    list: (scope, query) => store().list(scope, query),
+
+    async cancel(scope, id) {
+      const task = await get(scope, id);
+      if (!isLiveTask(task)) {
+        throw conflict(`task '${id}' is already ${task.status}; only pending or running tasks can be cancelled`);
+      }
+      await cancelTask(scope, task);
+      return { id, status: 'cancelled', message: 'cancellation requested' };
+    },
+
+    async retry(scope, id) {
+      const task = await get(scope, id);
+      if (task.status !== 'failed' && task.status !== 'cancelled') {
+        throw conflict(`task '${id}' is ${task.status}; only failed or cancelled tasks can be retried`);
+      }
+      const doc = await host().stores.documents.get(scope, task.document_id);
+      if (!doc) throw conflict(`document '${task.document_id}' of task '${id}' no longer exists`);
+      if (doc.task_id !== task.id && (await service.isLive(scope, doc.task_id))) {
+        throw conflict(`document '${doc.id}' is already being processed by task '${doc.task_id}'`);
+      }
+      const next = await service.enqueue(scope, doc.id, task.mode, { retryOf: task.id });
+      return { id: next.id, status: next.status, message: 'queued for retry' };
+    },
+
+    async cancelPending(scope) {
+      const pending = await listAllWithStatus(scope, 'pending');
+      let cancelled = 0;
+      for (const task of pending) {
+        const current = await store().get(scope, task.id);
+        if (current?.status !== 'pending') continue;
+        await cancelTask(scope, current);
+        cancelled += 1;
+      }
+      return cancelled;
+    },
+
+    async stopDocumentTask(scope, taskId) {
+      if (!taskId) return;
+      const task = await store().get(scope, taskId);
+      if (isLiveTask(task)) await cancelTask(scope, task!);
+      await queue.settled(taskId);
+    },
+
+    async isLive(scope, taskId) {
+      return taskId !== null && isLiveTask(await store().get(scope, taskId));
+    },
+
+    async pipelineStatus(scope) {
+      const [running, pending] = await Promise.all([countByStatus(scope, 'running'), countByStatus(scope, 'pending')]);
+      const total = queue.workerCount;
+      const busy = Math.min(total, queue.busyWorkers);
+      const rates = queue.completions.lastMinute(scope.workspaceId);
+      const active = running + pending > 0;
+      return {
+        status: !queue.accepting && pending > 0 ? 'paused' : active ? 'running' : 'idle',
+        active_tasks: running,
+        queue_depth: pending,
+        workers: { total, busy, idle: total - busy },
+        rates: {
+          documents_per_minute: rates.documents,
+          chunks_per_minute: rates.chunks,
+          embeddings_per_minute: rates.embeddings,
+        },
+      };
+    },
+
+    async queueMetrics(scope) {
+      const [pending, running, failed, completed] = await Promise.all([
+        countByStatus(scope, 'pending'),
+        countByStatus(scope, 'running'),
+        countByStatus(scope, 'failed'),
+        listAllWithStatus(scope, 'completed', METRICS_WINDOW),
+      ]);
+      const now = Date.now();
+      const finishedWithin = (ms: number) =>
+        completed.filter((t) => t.finished_at !== null && now - Date.parse(t.finished_at) <= ms).length;
+      const durations = completed
+        .filter((t) => t.finished_at !== null)
+        .map((t) => Math.max(0, Date.parse(t.finished_at!) - Date.parse(t.created_at)))
+        .sort((a, b) => a - b);
+      return {
+        queue: { pending, running, failed },
+        throughput: { last_minute: finishedWithin(60_000), last_hour: finishedWithin(3_600_000), last_day: finishedWithin(86_400_000) },
+        latency: { p50_ms: nearestRank(durations, 50), p95_ms: nearestRank(durations, 95), p99_ms: nearestRank(durations, 99) },
+      };
+    },
+
+    async start() {
+      const { stores, config, log } = host();
+      const now = new Date().toISOString();
+      for (const { scope, task } of await stores.tasks.listAll(['running'])) {
+        if (task.lease_owner !== config.instanceId) continue;
+        await stores.tasks.update(scope, task.id, { status: 'pending', lease_owner: null, lease_expires_at: null, updated_at: now });
+        log.info({ taskId: task.id }, 'task left running by this instance queued again');
+      }
+      queue.start();
+    },
+
+    close: () => queue.close(),
+  };
+  return service;
+}

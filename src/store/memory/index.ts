@@ -1,0 +1,52 @@
+import type { Scope } from '../../domain/types';
+import type { Stores } from '../ports';
+import { MemoryChunkStore } from './chunks';
+import { MemoryConversationStore } from './conversations';
+import { MemoryDocumentStore } from './documents';
+import { MemoryGraphStore } from './graph';
+import { MemoryKeyValueStore } from './kv';
+import { MemoryTaskStore } from './tasks';
+import { MemoryVectorStore } from './vectors';
+
+export { MemoryChunkStore, MemoryConversationStore, MemoryDocumentStore, MemoryGraphStore };
+export { MemoryKeyValueStore, MemoryTaskStore, MemoryVectorStore };
+
+/**
+ * Embedded mode: every store in process memory, scoped by tenant and workspace like the persistent ones.
+ * Nothing survives a restart; there is no schema, hence no migrations.
+ */
+export function createMemoryStores(): Stores {
+  const documents = new MemoryDocumentStore();
+  const chunks = new MemoryChunkStore();
+  const graph = new MemoryGraphStore();
+  const vectors = new MemoryVectorStore();
+  const tasks = new MemoryTaskStore();
+  const conversations = new MemoryConversationStore();
+  const kv = new MemoryKeyValueStore();
+  const all = [documents, chunks, graph, vectors, tasks, conversations, kv];
+  let open = true;
+
+  return {
+    documents,
+    chunks,
+    graph,
+    vectors,
+    tasks,
+    conversations,
+    kv,
+    async health() {
+      return { kv_storage: open, vector_storage: open, graph_storage: open };
+    },
+    async schema() {
+      return { latest_version: 0, migrations_applied: 0, last_applied_at: null };
+    },
+    async dropWorkspace(scope: Scope) {
+      for (const store of all) store.dropWorkspace(scope);
+    },
+    /** Releases the data; health reports the stores down afterwards. */
+    async close() {
+      open = false;
+      for (const store of all) store.clear();
+    },
+  };
+}

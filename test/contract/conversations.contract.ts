@@ -1,0 +1,117 @@
+import { at, makeConversation, makeMessage } from './fixtures';
+import { type StoresCleanup, type StoresFactory, useStores } from './harness';
+
+export function conversationStoreContract(name: string, makeStores: StoresFactory, cleanup?: StoresCleanup): void {
+  describe(`${name}: ConversationStore contract`, () => {
+    const ctx = useStores(makeStores, cleanup);
+    const conversations = () => ctx.stores().conversations;
+
+    it('creates, gets, updates and deletes a conversation', async () => {
+      const scope = ctx.scope();
+      const conversation = makeConversation();
+      await conversations().create(scope, conversation);
+      expect(await conversations().get(scope, conversation.id)).toEqual(conversation);
+      await conversations().update(scope, conversation.id, { title: 'Renamed', message_count: 2, updated_at: at(5) });
+      expect(await conversations().get(scope, conversation.id)).toEqual({
+        ...conversation,
+        title: 'Renamed',
+        message_count: 2,
+        updated_at: at(5),
+      });
+      await conversations().update(scope, 'missing', { title: 'x' });
+      expect(await conversations().get(scope, 'missing')).toBeNull();
+      expect(await conversations().delete(scope, conversation.id)).toBe(true);
+      expect(await conversations().delete(scope, conversation.id)).toBe(false);
+      expect(await conversations().get(scope, conversation.id)).toBeNull();
+    });
+
+    it('hands out copies: mutating inputs or results never changes stored records', async () => {
+      const scope = ctx.scope();
+      const conversation = makeConversation();
+      const message = makeMessage(conversation.id);
+      const [conversationCopy, messageCopy] = [structuredClone(conversation), structuredClone(message)];
+      await conversations().create(scope, conversation);
+      await conversations().addMessage(scope, message);
+      conversation.title = 'mutated';
+      (message.sources as unknown[]).push('mutated');
+      (await conversations().get(scope, conversation.id))!.title = 'x';
+      (await conversations().list(scope, { limit: 5, offset: 0 })).items[0].message_count = 9;
+      const listed = (await conversations().listMessages(scope, conversation.id, { limit: 5, offset: 0 })).items[0];
+      (listed.sources[0] as { chunks: string[] }).chunks.push('x');
+      listed.content = 'x';
+      expect(await conversations().get(scope, conversation.id)).toEqual(conversationCopy);
+      expect((await conversations().listMessages(scope, conversation.id, { limit: 5, offset: 0 })).items).toEqual([messageCopy]);
+    });
+
+    it('lists conversations most recently updated first, with totals and pagination', async () => {
+      const scope = ctx.scope();
+      const all = Array.from({ length: 5 }, (_, i) => makeConversation({ id: `c-${i}`, updated_at: at(i) }));
+      for (const c of all) await conversations().create(scope, c);
+      await conversations().update(scope, 'c-1', { updated_at: at(10) });
+      const first = await conversations().list(scope, { limit: 3, offset: 0 });
+      const second = await conversations().list(scope, { limit: 3, offset: 3 });
+      expect([first.total, second.total]).toEqual([5, 5]);
+      expect([...first.items, ...second.items].map((c) => c.id)).toEqual(['c-1', 'c-4', 'c-3', 'c-2', 'c-0']);
+    });
+
+    it('lists messages by creation time then insertion order, with totals and pagination', async () => {
+      const scope = ctx.scope();
+      const conversation = makeConversation();
+      await conversations().create(scope, conversation);
+      const m = (id: string, minute: number) => makeMessage(conversation.id, { id, created_at: at(minute) });
+      for (const message of [m('m1', 1), m('m2', 2), m('m2b', 2), m('m0', 0), m('m3', 3), m('m2c', 2)]) {
+        await conversations().addMessage(scope, message);
+      }
+      const first = await conversations().listMessages(scope, conversation.id, { limit: 4, offset: 0 });
+      const second = await conversations().listMessages(scope, conversation.id, { limit: 4, offset: 4 });
+      expect([first.total, second.total]).toEqual([6, 6]);
+      expect([...first.items, ...second.items].map((x) => x.id)).toEqual(['m0', 'm1', 'm2', 'm2b', 'm2c', 'm3']);
+      expect(await conversations().listMessages(scope, 'missing', { limit: 4, offset: 0 })).toEqual({ items: [], total: 0 });
+    });
+
+    it('updates a message in place', async () => {
+      const scope = ctx.scope();
+      const conversation = makeConversation();
+      await conversations().create(scope, conversation);
+      const [first, streaming] = [
+        makeMessage(conversation.id, { created_at: at(1) }),
+        makeMessage(conversation.id, { role: 'assistant', status: 'streaming', content: '', created_at: at(2) }),
+      ];
+      await conversations().addMessage(scope, first);
+      await conversations().addMessage(scope, streaming);
+      const patch = { content: 'Alice is a person.', status: 'complete' as const, sources: [{ id: 'doc-9' }] };
+      await conversations().updateMessage(scope, streaming.id, patch);
+      await conversations().updateMessage(scope, 'missing', patch);
+      const page = await conversations().listMessages(scope, conversation.id, { limit: 10, offset: 0 });
+      expect(page.items).toEqual([first, { ...streaming, ...patch }]);
+    });
+
+    it('deleting a conversation deletes its messages', async () => {
+      const scope = ctx.scope();
+      const conversation = makeConversation();
+      await conversations().create(scope, conversation);
+      await conversations().addMessage(scope, makeMessage(conversation.id));
+      await conversations().delete(scope, conversation.id);
+      expect(await conversations().listMessages(scope, conversation.id, { limit: 10, offset: 0 })).toEqual({ items: [], total: 0 });
+      await conversations().create(scope, conversation);
+      expect((await conversations().listMessages(scope, conversation.id, { limit: 10, offset: 0 })).total).toBe(0);
+    });
+
+    it('keeps workspaces apart: another workspace neither sees nor changes conversations or messages', async () => {
+      const [a, b] = [ctx.scope(), ctx.scope()];
+      const conversation = makeConversation();
+      const message = makeMessage(conversation.id);
+      await conversations().create(a, conversation);
+      await conversations().addMessage(a, message);
+      expect(await conversations().get(b, conversation.id)).toBeNull();
+      expect(await conversations().list(b, { limit: 10, offset: 0 })).toEqual({ items: [], total: 0 });
+      expect(await conversations().listMessages(b, conversation.id, { limit: 10, offset: 0 })).toEqual({ items: [], total: 0 });
+      await expect(conversations().addMessage(b, makeMessage(conversation.id))).rejects.toThrow();
+      await conversations().update(b, conversation.id, { title: 'hijacked' });
+      await conversations().updateMessage(b, message.id, { content: 'hijacked' });
+      expect(await conversations().delete(b, conversation.id)).toBe(false);
+      expect(await conversations().get(a, conversation.id)).toEqual(conversation);
+      expect((await conversations().listMessages(a, conversation.id, { limit: 10, offset: 0 })).items).toEqual([message]);
+    });
+  });
+}

@@ -1,0 +1,25 @@
+import { chunkStoreContract } from './chunks.contract';
+import { conversationStoreContract } from './conversations.contract';
+import { documentStoreContract } from './documents.contract';
+import { graphStoreContract } from './graph.contract';
+import type { StoresCleanup, StoresFactory } from './harness';
+import { keyValueStoreContract } from './kv.contract';
+import { storesContract } from './stores.contract';
+import { taskStoreContract } from './tasks.contract';
+import { vectorStoreContract } from './vectors.contract';
+
+export { chunkStoreContract, conversationStoreContract, documentStoreContract, graphStoreContract };
+export { keyValueStoreContract, storesContract, taskStoreContract, vectorStoreContract };
+export type { StoresCleanup, StoresFactory };
+
+/** Every port's contract against one implementation. */
+export function allStoreContracts(name: string, makeStores: StoresFactory, cleanup?: StoresCleanup): void {
+  documentStoreContract(name, makeStores, cleanup);
+  chunkStoreContract(name, makeStores, cleanup);
+  graphStoreContract(name, makeStores, cleanup);
+  vectorStoreContract(name, makeStores, cleanup);
+  taskStoreContract(name, makeStores, cleanup);
+  conversationStoreContract(name, makeStores, cleanup);
+  keyValueStoreContract(name, makeStores, cleanup);
+  storesContract(name, makeStores, cleanup);
+}

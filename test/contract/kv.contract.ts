@@ -1,0 +1,63 @@
+import { type StoresCleanup, type StoresFactory, useStores } from './harness';
+
+export function keyValueStoreContract(name: string, makeStores: StoresFactory, cleanup?: StoresCleanup): void {
+  describe(`${name}: KeyValueStore contract`, () => {
+    const ctx = useStores(makeStores, cleanup);
+    const kv = () => ctx.stores().kv;
+
+    it('stores JSON values by namespace and key, null when absent, last write wins', async () => {
+      const scope = ctx.scope();
+      await kv().set(scope, 'cache', 'k1', { records: [1, 2], text: 'a' });
+      await kv().set(scope, 'cache', 'k2', 'plain');
+      await kv().set(scope, 'cache', 'k2', 42);
+      expect(await kv().get(scope, 'cache', 'k1')).toEqual({ records: [1, 2], text: 'a' });
+      expect(await kv().get<number>(scope, 'cache', 'k2')).toBe(42);
+      expect(await kv().get(scope, 'cache', 'k3')).toBeNull();
+      expect(await kv().get(scope, 'settings', 'k1')).toBeNull();
+    });
+
+    it('hands out copies: mutating a value set or got never changes the stored one', async () => {
+      const scope = ctx.scope();
+      const value = { list: [1, 2], nested: { flag: true } };
+      await kv().set(scope, 'cache', 'k', value);
+      value.list.push(3);
+      (await kv().get<typeof value>(scope, 'cache', 'k'))!.nested.flag = false;
+      (await kv().getMany<typeof value>(scope, 'cache', ['k'])).get('k')!.list.length = 0;
+      expect(await kv().get(scope, 'cache', 'k')).toEqual({ list: [1, 2], nested: { flag: true } });
+    });
+
+    it('getMany returns only the keys that hold a value', async () => {
+      const scope = ctx.scope();
+      await kv().set(scope, 'cache', 'a', 1);
+      await kv().set(scope, 'cache', 'b', 2);
+      await kv().set(scope, 'other', 'c', 3);
+      expect(await kv().getMany(scope, 'cache', ['b', 'c', 'a', 'z'])).toEqual(new Map([['b', 2], ['a', 1]]));
+      expect(await kv().getMany(scope, 'cache', [])).toEqual(new Map());
+    });
+
+    it('counts and deletes per namespace', async () => {
+      const scope = ctx.scope();
+      for (const key of ['a', 'b', 'c']) await kv().set(scope, 'cache', key, key);
+      await kv().set(scope, 'settings', 'a', true);
+      expect(await kv().count(scope, 'cache')).toBe(3);
+      expect(await kv().count(scope, 'settings')).toBe(1);
+      expect(await kv().count(scope, 'empty')).toBe(0);
+      await kv().delete(scope, 'cache', ['a', 'c', 'missing']);
+      expect(await kv().count(scope, 'cache')).toBe(1);
+      expect(await kv().get(scope, 'cache', 'a')).toBeNull();
+      expect(await kv().get(scope, 'settings', 'a')).toBe(true);
+    });
+
+    it('keeps workspaces apart: another workspace neither sees nor deletes the values', async () => {
+      const [a, b] = [ctx.scope(), ctx.scope()];
+      await kv().set(a, 'cache', 'k', 'value of a');
+      expect(await kv().get(b, 'cache', 'k')).toBeNull();
+      expect(await kv().getMany(b, 'cache', ['k'])).toEqual(new Map());
+      expect(await kv().count(b, 'cache')).toBe(0);
+      await kv().delete(b, 'cache', ['k']);
+      await kv().set(b, 'cache', 'k', 'value of b');
+      expect(await kv().get(a, 'cache', 'k')).toBe('value of a');
+      expect(await kv().get(b, 'cache', 'k')).toBe('value of b');
+    });
+  });
+}

@@ -1,0 +1,156 @@
+import { at, makeTask } from './fixtures';
+import { type StoresCleanup, type StoresFactory, useStores } from './harness';
+
+/**
+ * claimNext looks at every workspace: these tests assume no other claimable task exists in the database
+ * while they run (each test drops its workspaces afterwards). Run this suite alone against a shared server.
+ */
+export function taskStoreContract(name: string, makeStores: StoresFactory, cleanup?: StoresCleanup): void {
+  describe(`${name}: TaskStore contract`, () => {
+    const ctx = useStores(makeStores, cleanup);
+    const tasks = () => ctx.stores().tasks;
+
+    it('returns an inserted task by id and null for an unknown id', async () => {
+      const scope = ctx.scope();
+      const task = makeTask();
+      await tasks().insert(scope, task);
+      expect(await tasks().get(scope, task.id)).toEqual(task);
+      expect(await tasks().get(scope, 'missing')).toBeNull();
+    });
+
+    it('patches fields on update and returns null for an unknown task', async () => {
+      const scope = ctx.scope();
+      const task = makeTask();
+      await tasks().insert(scope, task);
+      const patch = {
+        progress: 40,
+        stages: { ...task.stages, chunking: 'completed' as const, extraction: 'running' as const },
+        stats: { ...task.stats, chunks_total: 8, chunks_processed: 3 },
+      };
+      expect(await tasks().update(scope, task.id, { ...patch, id: 'other' })).toEqual({ ...task, ...patch });
+      expect(await tasks().get(scope, task.id)).toEqual({ ...task, ...patch });
+      expect(await tasks().update(scope, 'missing', { progress: 1 })).toBeNull();
+    });
+
+    it('hands out copies: mutating inputs or results never changes the stored task', async () => {
+      const scope = ctx.scope();
+      const task = makeTask();
+      const original = structuredClone(task);
+      await tasks().insert(scope, task);
+      task.stages.chunking = 'completed';
+      (await tasks().get(scope, task.id))!.stats.chunks_total = 99;
+      (await tasks().list(scope, { limit: 5, offset: 0 })).items[0].stages.merging = 'running';
+      (await tasks().listAll(['pending'])).find((t) => t.task.id === task.id)!.task.progress = 50;
+      expect(await tasks().get(scope, task.id)).toEqual(original);
+    });
+
+    it('lists newest first with totals, pagination and a status filter', async () => {
+      const scope = ctx.scope();
+      const all = Array.from({ length: 7 }, (_, i) =>
+        makeTask({ id: `t-${i}`, created_at: at(i), status: i % 2 === 0 ? 'completed' : 'failed' }),
+      );
+      for (const task of [...all].reverse()) await tasks().insert(scope, task);
+      const first = await tasks().list(scope, { limit: 4, offset: 0 });
+      const second = await tasks().list(scope, { limit: 4, offset: 4 });
+      expect([first.total, second.total]).toEqual([7, 7]);
+      expect([...first.items, ...second.items].map((t) => t.id)).toEqual(['t-6', 't-5', 't-4', 't-3', 't-2', 't-1', 't-0']);
+      const failed = await tasks().list(scope, { limit: 2, offset: 1, status: 'failed' });
+      expect({ total: failed.total, ids: failed.items.map((t) => t.id) }).toEqual({ total: 3, ids: ['t-3', 't-1'] });
+    });
+
+    it('listAll returns tasks of every workspace with their scope, by status', async () => {
+      const [a, b] = [ctx.scope(), ctx.scope({ tenantId: 'tenant-x' })];
+      const [pa, ra, pb, cb] = [
+        makeTask({ status: 'pending' }),
+        makeTask({ status: 'running' }),
+        makeTask({ status: 'pending' }),
+        makeTask({ status: 'completed' }),
+      ];
+      await tasks().insert(a, pa);
+      await tasks().insert(a, ra);
+      await tasks().insert(b, pb);
+      await tasks().insert(b, cb);
+      const ours = new Set([pa.id, ra.id, pb.id, cb.id]);
+      const found = (await tasks().listAll(['pending', 'running'])).filter((t) => ours.has(t.task.id));
+      const byId = new Map(found.map((t) => [t.task.id, t]));
+      expect(byId.size).toBe(3);
+      expect(byId.get(pa.id)).toEqual({ scope: a, task: pa });
+      expect(byId.get(ra.id)).toEqual({ scope: a, task: ra });
+      expect(byId.get(pb.id)).toEqual({ scope: b, task: pb });
+    });
+
+    it('claims pending tasks oldest first, once each, setting status and lease', async () => {
+      const [a, b] = [ctx.scope(), ctx.scope()];
+      const [t1, t2, t3] = [makeTask({ created_at: at(1) }), makeTask({ created_at: at(2) }), makeTask({ created_at: at(3) })];
+      await tasks().insert(b, t3);
+      await tasks().insert(a, t1);
+      await tasks().insert(b, t2);
+      await tasks().insert(a, makeTask({ created_at: at(0), status: 'completed' }));
+      const now = at(10);
+      const lease = at(15);
+      const claimed = [];
+      for (let i = 0; i < 4; i++) claimed.push(await tasks().claimNext('worker-1', now, lease));
+      expect(claimed.map((c) => c?.task.id ?? null)).toEqual([t1.id, t2.id, t3.id, null]);
+      expect(claimed.map((c) => c?.scope ?? null)).toEqual([a, b, b, null]);
+      expect(claimed[0]!.task).toMatchObject({ status: 'running', lease_owner: 'worker-1', lease_expires_at: lease });
+      expect(await tasks().get(a, t1.id)).toMatchObject({ status: 'running', lease_owner: 'worker-1', lease_expires_at: lease });
+    });
+
+    it('re-claims a running task whose lease expired, but not one whose lease is live', async () => {
+      const scope = ctx.scope();
+      const task = makeTask({ created_at: at(0) });
+      await tasks().insert(scope, task);
+      expect((await tasks().claimNext('worker-1', at(1), at(6)))?.task.id).toBe(task.id);
+      expect(await tasks().claimNext('worker-2', at(5), at(10))).toBeNull();
+      const reclaimed = await tasks().claimNext('worker-2', at(7), at(12));
+      expect(reclaimed?.task).toMatchObject({ id: task.id, status: 'running', lease_owner: 'worker-2', lease_expires_at: at(12) });
+      expect(await tasks().claimNext('worker-3', at(8), at(13))).toBeNull();
+    });
+
+    it('never claims finished tasks, however old', async () => {
+      const scope = ctx.scope();
+      for (const status of ['completed', 'failed', 'cancelled'] as const) {
+        await tasks().insert(scope, makeTask({ status, lease_owner: 'gone', lease_expires_at: at(0) }));
+      }
+      expect(await tasks().claimNext('worker-1', at(100), at(110))).toBeNull();
+    });
+
+    it('renews a lease only for its owner, and not after another worker took the task over', async () => {
+      const [scope, other] = [ctx.scope(), ctx.scope()];
+      const task = makeTask();
+      await tasks().insert(scope, task);
+      await tasks().claimNext('worker-1', at(1), at(6));
+      expect(await tasks().renewLease(scope, task.id, 'worker-2', at(20))).toBe(false);
+      expect(await tasks().renewLease(other, task.id, 'worker-1', at(20))).toBe(false);
+      expect(await tasks().renewLease(scope, 'missing', 'worker-1', at(20))).toBe(false);
+      expect(await tasks().renewLease(scope, task.id, 'worker-1', at(20))).toBe(true);
+      expect((await tasks().get(scope, task.id))?.lease_expires_at).toBe(at(20));
+      expect(await tasks().claimNext('worker-2', at(10), at(30))).toBeNull();
+      expect((await tasks().claimNext('worker-2', at(21), at(30)))?.task.id).toBe(task.id);
+      expect(await tasks().renewLease(scope, task.id, 'worker-1', at(40))).toBe(false);
+      expect(await tasks().renewLease(scope, task.id, 'worker-2', at(40))).toBe(true);
+    });
+
+    it('never hands the same task to two concurrent claims', async () => {
+      const scope = ctx.scope();
+      const inserted = Array.from({ length: 10 }, (_, i) => makeTask({ created_at: at(i) }));
+      for (const task of inserted) await tasks().insert(scope, task);
+      const results = await Promise.all(
+        Array.from({ length: 20 }, (_, i) => tasks().claimNext(`worker-${i}`, at(30), at(40))),
+      );
+      const claimed = results.filter((r) => r !== null).map((r) => r!.task.id);
+      expect(claimed).toHaveLength(10);
+      expect(new Set(claimed)).toEqual(new Set(inserted.map((t) => t.id)));
+    });
+
+    it('keeps workspaces apart: another workspace neither sees nor changes the tasks', async () => {
+      const [a, b] = [ctx.scope(), ctx.scope()];
+      const task = makeTask();
+      await tasks().insert(a, task);
+      expect(await tasks().get(b, task.id)).toBeNull();
+      expect(await tasks().list(b, { limit: 10, offset: 0 })).toEqual({ items: [], total: 0 });
+      expect(await tasks().update(b, task.id, { status: 'cancelled' })).toBeNull();
+      expect(await tasks().get(a, task.id)).toEqual(task);
+    });
+  });
+}
