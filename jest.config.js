@@ -1,8 +1,17 @@
+/**
+ * Suites that need a live server run only when the test runner (scripts/test.mjs) provides one:
+ * Neo4j through TEST_NEO4J_URI, Qdrant through TEST_QDRANT_URL.
+ */
+const serverSuites = [];
+if (!process.env.TEST_NEO4J_URI) serverSuites.push('/test/contract/neo4j[^/]*\\.test\\.ts$', '/test/integration/neo4j-[^/]*\\.test\\.ts$');
+if (!process.env.TEST_QDRANT_URL) serverSuites.push('/test/contract/qdrant\\.test\\.ts$');
+
 /** @type {import('jest').Config} */
 module.exports = {
   preset: 'ts-jest',
   testEnvironment: 'node',
   roots: ['<rootDir>/test'],
+  testPathIgnorePatterns: ['/node_modules/', ...serverSuites],
   testTimeout: 30000,
   transform: { '^.+\\.ts$': ['ts-jest', { isolatedModules: true, diagnostics: false }] },
 };

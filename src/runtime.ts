@@ -4,6 +4,10 @@ import { GraphEvents } from './graph/events';
 import { type GraphService, createGraphService } from './graph/service';
 import { type LineageService, createLineageService } from './lineage/service';
 import { createProviderRegistry } from './llm/registry';
+import { type QueryService, createQueryService, createReranker } from './retrieval';
+import { type ChatService, type ConversationService, createChatService, createConversationService } from './services/chat';
+import { type DocumentService, createDocumentService } from './services/documents';
+import { type TaskService, createTaskService } from './services/tasks';
 import type { ProviderRegistry } from './llm/ports';
 import type { Logger } from './logger';
 import { createStores } from './store';
@@ -21,6 +25,11 @@ export interface Runtime {
   events: GraphEvents;
   graph: GraphService;
   lineage: LineageService;
+  query: QueryService;
+  chat: ChatService;
+  conversations: ConversationService;
+  tasks: TaskService;
+  documents: DocumentService;
   redis: Redis | null;
   /** Start background work (task workers); tests may create a runtime without starting it. */
   start(): Promise<void>;
@@ -34,6 +43,16 @@ export async function createRuntime(config: AppConfig, log: Logger): Promise<Run
   const redis = config.redisUrl ? new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2 }) : null;
   redis?.on('error', (err) => log.warn({ err: err.message }, 'redis error'));
   const closers: Array<() => Promise<void>> = [];
+  const starters: Array<() => Promise<void>> = [];
+  // Read through the runtime so a provider registry swapped at run time is what the next task uses.
+  const tasks = createTaskService(() => runtime);
+  const documents = createDocumentService(() => runtime, tasks);
+  starters.push(async () => {
+    await tasks.start();
+    await documents.recoverStuckEverywhere();
+  });
+  closers.push(() => tasks.close());
+  const reranker = createReranker(config.rerank, log);
 
   const runtime: Runtime = {
     config,
@@ -43,8 +62,15 @@ export async function createRuntime(config: AppConfig, log: Logger): Promise<Run
     events,
     graph: createGraphService({ stores, events, providers }),
     lineage: createLineageService({ stores, config }),
+    query: createQueryService({ stores, providers, reranker }),
+    chat: createChatService({ stores, providers, reranker }),
+    conversations: createConversationService(stores.conversations),
+    tasks,
+    documents,
     redis,
-    async start() {},
+    async start() {
+      for (const start of starters) await start();
+    },
     async close() {
       for (const close of closers.reverse()) await close();
       await stores.close();

@@ -1,4 +1,4 @@
 MATCH (a:Entity {tenant_id: $tenant_id, workspace_id: $workspace_id})-[r]->(b:Entity)
-WHERE $document_id IN r.document_ids
+WHERE a.id IS NOT NULL AND $document_id IN r.document_ids
 RETURN r {.*} AS relationship, a.id AS source, b.id AS target
 ORDER BY r.id ASC

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { type CatalogLookupOptions, type Env, loadCatalog } from './catalog';
 import { ConfigError } from './errors';
 import { parseLogFilter } from './log-level';
+import { resolveRerank } from './rerank';
 import { resolveStorage } from './storage';
 import type { AppConfig, CatalogProvider, ModelCatalog } from './types';
 
@@ -105,6 +106,11 @@ const envSchema = z.object({
     .regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/, 'must be 1-64 letters, digits, "_" or "-"')
     .optional(),
   SERVICE_INSTANCE_ID: text(),
+  SERVICE_RERANK_PROVIDER: text(),
+  SERVICE_RERANK_URL: urlVar(['http', 'https']),
+  SERVICE_RERANK_API_KEY: text(),
+  SERVICE_RERANK_API_KEY_ENV: text(),
+  SERVICE_RERANK_MODEL: text(),
 });
 
 type EnvVars = z.output<typeof envSchema>;
@@ -139,8 +145,9 @@ export function loadConfig(env: Env = process.env, opts: LoadConfigOptions = {})
     problems.push(...err.problems);
   }
   const models = catalog ? resolveModels(vars, catalog, sourceOf, problems) : null;
+  const rerank = resolveRerank(vars, env, problems);
 
-  if (problems.length > 0 || !catalog || !models || !storage) throw new ConfigError(problems);
+  if (problems.length > 0 || !catalog || !models || !storage || !rerank) throw new ConfigError(problems);
 
   return {
     version: readVersion(),
@@ -156,6 +163,7 @@ export function loadConfig(env: Env = process.env, opts: LoadConfigOptions = {})
     embedding: models.embedding,
     catalog,
     mockLatencyMs: vars.SERVICE_MOCK_LATENCY_MS ?? 0,
+    rerank,
     ingest: {
       chunkTokens,
       chunkOverlapTokens,

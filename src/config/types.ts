@@ -89,7 +89,7 @@ export interface AppConfig {
   catalog: ModelCatalog;
   /** Simulated latency of every mock provider call, in ms (benchmarks). */
   mockLatencyMs: number;
-  rerank?: RerankConfig;
+  rerank: RerankConfig;
   ingest: {
     chunkTokens: number;
     chunkOverlapTokens: number;

@@ -2,13 +2,22 @@ import type { Scope } from '../domain/types';
 import type { KeyValueStore } from '../store/ports';
 
 /**
- * Records kept when analysts merge or rename entities, in the key-value store:
+ * Records kept when analysts edit, merge or rename entities, in the key-value store:
  * - `entity_aliases`: old entity id -> id of the entity that absorbed it (a plain string). Ingestion and
  *   deletion rebuilds read cached extractions under the original names; they follow this map to the survivor.
  * - `merge_history`: survivor id -> MergeRecord[], shown by the entity lineage.
+ * - `entity_overrides`: entity id -> EntityOverride, the fields an analyst set by hand, for rebuilds to keep.
  */
 export const ALIASES_NAMESPACE = 'entity_aliases';
 export const MERGE_HISTORY_NAMESPACE = 'merge_history';
+export const OVERRIDES_NAMESPACE = 'entity_overrides';
+
+export interface EntityOverride {
+  name?: string;
+  description?: string;
+  entity_type?: string;
+  updated_at: string;
+}
 
 export interface MergeRecord {
   date: string;
@@ -75,4 +84,24 @@ export async function recordMerge(
   await kv.delete(scope, ALIASES_NAMESPACE, [survivor]);
   await kv.set(scope, MERGE_HISTORY_NAMESPACE, survivor, history);
   await kv.delete(scope, MERGE_HISTORY_NAMESPACE, absorbed);
+}
+
+/** Adds hand-set fields to an entity's override record. */
+export async function recordOverride(
+  kv: KeyValueStore,
+  scope: Scope,
+  id: string,
+  fields: Omit<EntityOverride, 'updated_at'>,
+  now: string,
+): Promise<void> {
+  const previous = await kv.get<EntityOverride>(scope, OVERRIDES_NAMESPACE, id);
+  const defined = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
+  await kv.set(scope, OVERRIDES_NAMESPACE, id, { ...previous, ...defined, updated_at: now });
+}
+
+/** A renamed entity keeps its hand-set fields under its new id; absorbed entities' overrides lapse. */
+export async function moveOverride(kv: KeyValueStore, scope: Scope, from: string, to: string): Promise<void> {
+  const previous = await kv.get<EntityOverride>(scope, OVERRIDES_NAMESPACE, from);
+  if (previous) await kv.set(scope, OVERRIDES_NAMESPACE, to, previous);
+  await kv.delete(scope, OVERRIDES_NAMESPACE, [from]);
 }

@@ -45,13 +45,3 @@ export function combineRelationships(kept: RelationshipRecord, other: Relationsh
     updated_at: now,
   };
 }
-
-/** What an entity vector embeds: `name: description`. */
-export function entityEmbeddingText(entity: EntityRecord): string {
-  return `${entity.name}: ${entity.description}`;
-}
-
-/** What a relationship vector embeds: keywords, the two endpoint names, the description. */
-export function relationshipEmbeddingText(r: RelationshipRecord, names: Map<string, string>): string {
-  return `${r.keywords.join(', ')}\t${names.get(r.source) ?? r.source} - ${names.get(r.target) ?? r.target}\n${r.description}`;
-}

@@ -1,8 +1,10 @@
 import { normalizeEntityId } from '../domain/ids';
 import type { EntityRecord, Scope } from '../domain/types';
 import { conflict, notFound, validationError } from '../http/problem';
+import { withEntityLock } from '../ingest/locks';
+import { type EntityOverride, recordOverride } from './aliases';
 import { type GraphDeps, nowOf } from './deps';
-import { embedEntities, embedRelationships } from './embed';
+import { embedEntities } from './embed';
 import { type MergeOutcome, mergeEntities } from './merge';
 
 export interface EntityPatch {
@@ -28,33 +30,44 @@ async function requireEntity(deps: GraphDeps, scope: Scope, rawId: string): Prom
   return entity;
 }
 
-/** Writes an entity whose id is unchanged, re-embeds what its text feeds, and publishes the update. */
-async function storeEdited(deps: GraphDeps, scope: Scope, entity: EntityRecord, cause: string, nameChanged: boolean) {
-  const { graph, vectors } = deps.stores;
-  const relationships = nameChanged ? await graph.relationshipsOf(scope, [entity.id]) : [];
-  const [entityPoints, relationshipPoints] = await Promise.all([
-    embedEntities(deps, [entity]),
-    embedRelationships(deps, scope, relationships, [entity]),
-  ]);
-  await graph.upsertEntities(scope, [entity]);
-  await vectors.upsert(scope, 'entity', entityPoints);
-  await vectors.upsert(scope, 'relationship', relationshipPoints);
-  deps.events.publish({ scope, changes: [{ kind: 'node_updated', id: entity.id }], cause });
+/**
+ * Rewrites an entity in place (same id) under the ingestion entity lock: re-embedded, the hand-set fields
+ * recorded as overrides for later rebuilds, the update published.
+ */
+async function editInPlace(
+  deps: GraphDeps,
+  scope: Scope,
+  rawId: string,
+  cause: string,
+  edit: (entity: EntityRecord, now: string) => { entity: EntityRecord; override: Omit<EntityOverride, 'updated_at'> },
+): Promise<EntityRecord> {
+  const id = normalizeEntityId(rawId);
+  return withEntityLock(scope, [id], async () => {
+    const now = nowOf(deps);
+    const { entity, override } = edit(await requireEntity(deps, scope, rawId), now);
+    const points = await embedEntities(deps, [entity]);
+    await deps.stores.graph.upsertEntities(scope, [entity]);
+    await deps.stores.vectors.upsert(scope, 'entity', points);
+    await recordOverride(deps.stores.kv, scope, entity.id, override, now);
+    deps.events.publish({ scope, changes: [{ kind: 'node_updated', id: entity.id }], cause });
+    return entity;
+  });
 }
 
 /** An analyst's correction of an entity's description or type. */
 export async function updateEntity(deps: GraphDeps, scope: Scope, rawId: string, patch: EntityPatch): Promise<EntityRecord> {
-  const entity = await requireEntity(deps, scope, rawId);
   const entityType = patch.entity_type === undefined ? undefined : normalizeEntityType(patch.entity_type);
   if (entityType === '') throw validationError([{ field: 'entity_type', message: 'must not be blank' }]);
-  const updated: EntityRecord = {
-    ...entity,
-    description: patch.description === undefined ? entity.description : patch.description.trim(),
-    entity_type: entityType ?? entity.entity_type,
-    updated_at: nowOf(deps),
-  };
-  await storeEdited(deps, scope, updated, 'edit', false);
-  return updated;
+  const description = patch.description?.trim();
+  return editInPlace(deps, scope, rawId, 'edit', (entity, now) => ({
+    entity: {
+      ...entity,
+      description: description ?? entity.description,
+      entity_type: entityType ?? entity.entity_type,
+      updated_at: now,
+    },
+    override: { description, entity_type: entityType },
+  }));
 }
 
 export interface RenameOutcome {
@@ -76,8 +89,10 @@ export async function renameEntity(deps: GraphDeps, scope: Scope, rawId: string,
   const reason = `renamed from '${entity.name}' to '${name}'`;
 
   if (newId === entity.id) {
-    const renamed = { ...entity, name, updated_at: nowOf(deps) };
-    await storeEdited(deps, scope, renamed, 'rename', true);
+    const renamed = await editInPlace(deps, scope, entity.id, 'rename', (current, now) => ({
+      entity: { ...current, name, updated_at: now },
+      override: { name },
+    }));
     return { entity: renamed, previous_id: entity.id, merged: false };
   }
 

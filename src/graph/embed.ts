@@ -1,6 +1,8 @@
-import type { EntityRecord, RelationshipRecord, Scope, VectorPoint } from '../domain/types';
-import { entityEmbeddingText, relationshipEmbeddingText } from './combine';
+import type { EntityRecord, RelationshipRecord, VectorPoint } from '../domain/types';
+import { entityText, relationshipText } from '../ingest/merge';
 import type { GraphDeps } from './deps';
+
+/** Vectors for records changed by an edit, embedded with the same texts as ingestion uses. */
 
 const BATCH = 64;
 
@@ -12,23 +14,13 @@ async function embedAll(deps: GraphDeps, texts: string[]): Promise<number[][]> {
   return out;
 }
 
-/** Vector points for entities after an edit (the caller writes them once every other check has passed). */
+/** The caller writes the points once every other check has passed, so a failed embedding writes nothing. */
 export async function embedEntities(deps: GraphDeps, entities: EntityRecord[]): Promise<VectorPoint[]> {
-  const vectors = await embedAll(deps, entities.map(entityEmbeddingText));
+  const vectors = await embedAll(deps, entities.map(entityText));
   return entities.map((e, i) => ({ id: e.id, vector: vectors[i], document_ids: e.document_ids }));
 }
 
-/** `known` supplies endpoint names of entities not stored yet (a rename's new record). */
-export async function embedRelationships(
-  deps: GraphDeps,
-  scope: Scope,
-  relationships: RelationshipRecord[],
-  known: EntityRecord[] = [],
-): Promise<VectorPoint[]> {
-  if (relationships.length === 0) return [];
-  const names = new Map(known.map((e) => [e.id, e.name]));
-  const unknown = [...new Set(relationships.flatMap((r) => [r.source, r.target]))].filter((id) => !names.has(id));
-  for (const e of await deps.stores.graph.getEntities(scope, unknown)) names.set(e.id, e.name);
-  const vectors = await embedAll(deps, relationships.map((r) => relationshipEmbeddingText(r, names)));
+export async function embedRelationships(deps: GraphDeps, relationships: RelationshipRecord[]): Promise<VectorPoint[]> {
+  const vectors = await embedAll(deps, relationships.map(relationshipText));
   return relationships.map((r, i) => ({ id: r.id, vector: vectors[i], document_ids: r.document_ids }));
 }

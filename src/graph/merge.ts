@@ -1,8 +1,9 @@
 import { normalizeEntityId, relationshipId } from '../domain/ids';
 import type { ChunkRecord, EntityRecord, RelationshipRecord, Scope } from '../domain/types';
-import { notFound, validationError } from '../http/problem';
+import { conflict, notFound, validationError } from '../http/problem';
+import { withEntityLock } from '../ingest/locks';
 import type { GraphStore } from '../store/ports';
-import { recordMerge } from './aliases';
+import { OVERRIDES_NAMESPACE, moveOverride, recordMerge, recordOverride } from './aliases';
 import { absorbEntities, combineRelationships, union } from './combine';
 import { type GraphDeps, nowOf } from './deps';
 import { embedEntities, embedRelationships } from './embed';
@@ -102,7 +103,6 @@ function rewriteChunks(chunks: ChunkRecord[], absorbed: Set<string>, survivorId:
  * and the changes published. Everything that can fail on input or embedding fails before the first write.
  */
 export async function mergeEntities(deps: GraphDeps, scope: Scope, input: MergeInput): Promise<MergeOutcome> {
-  const { graph, chunks, vectors, documents, kv } = deps.stores;
   const targetId = input.newTarget?.id ?? normalizeEntityId(input.targetId);
   const sourceIds = union(input.sourceIds.map(normalizeEntityId));
   if (!targetId) throw validationError([{ field: 'target_id', message: 'must name an entity' }]);
@@ -110,7 +110,21 @@ export async function mergeEntities(deps: GraphDeps, scope: Scope, input: MergeI
   if (sourceIds.includes(targetId)) {
     throw validationError([{ field: 'source_ids', message: `must not contain the target '${targetId}'` }]);
   }
-  const target = input.newTarget ?? (await graph.getEntity(scope, targetId));
+  // The lock ingestion holds while it rebuilds entities: a merge never interleaves with a document's merge.
+  return withEntityLock(scope, [targetId, ...sourceIds], () => mergeLocked(deps, scope, input, targetId, sourceIds));
+}
+
+async function mergeLocked(
+  deps: GraphDeps,
+  scope: Scope,
+  input: MergeInput,
+  targetId: string,
+  sourceIds: string[],
+): Promise<MergeOutcome> {
+  const { graph, chunks, vectors, documents, kv } = deps.stores;
+  const stored = await graph.getEntity(scope, targetId);
+  if (input.newTarget && stored) throw conflict(`entity '${targetId}' already exists`, { existing_id: targetId });
+  const target = input.newTarget ?? stored;
   const sources = await graph.getEntities(scope, sourceIds);
   const found = new Set(sources.map((s) => s.id));
   const missing = [...(target ? [] : [targetId]), ...sourceIds.filter((id) => !found.has(id))];
@@ -125,7 +139,7 @@ export async function mergeEntities(deps: GraphDeps, scope: Scope, input: MergeI
   const upserts = [...plan.upserts.values()];
   const [entityPoints, relationshipPoints] = await Promise.all([
     embedEntities(deps, [survivor]),
-    embedRelationships(deps, scope, upserts, [survivor]),
+    embedRelationships(deps, upserts),
   ]);
 
   await graph.upsertEntities(scope, [survivor]);
@@ -144,6 +158,12 @@ export async function mergeEntities(deps: GraphDeps, scope: Scope, input: MergeI
     merged_from: sourceIds,
     reason: input.reason?.trim() || 'merged by an analyst',
   });
+  if (input.newTarget) {
+    await moveOverride(kv, scope, sourceIds[0], targetId);
+    await recordOverride(kv, scope, targetId, { name: survivor.name }, now);
+  } else {
+    await kv.delete(scope, OVERRIDES_NAMESPACE, sourceIds);
+  }
   const affectedDocuments = union(survivor.document_ids, ...plan.touching.map((r) => r.document_ids));
   for (const documentId of affectedDocuments) {
     const [entities, relationships] = await Promise.all([

@@ -73,6 +73,7 @@ export function chunkText(text: string, options: ChunkOptions = {}): TextChunk[]
   const chunks: TextChunk[] = [];
   let t0 = 0;
   for (;;) {
+    t0 = skipBlankPieces(layout, t0);
     const s = layout.starts[t0];
     let budget = size;
     let end = t0 + size >= n ? text.length : chooseCut(layout, t0, size);
@@ -137,6 +138,15 @@ function exactCount({ text, tokens }: Layout, s: number, end: number): number {
   let tail = Math.max(first, lowerBound(pieceStarts, end) - 3);
   while (tail > first && !text.slice(pieceStarts[tail - 1], pieceStarts[tail]).trim()) tail--;
   return pieceTokens[tail] - pieceTokens[first] + countTokens(text.slice(pieceStarts[tail], end));
+}
+
+/** A chunk does not start with blank lines or spaces: they stay with the previous chunk or nowhere. */
+function skipBlankPieces({ text, tokens }: Layout, t0: number): number {
+  const { pieceStarts, pieceTokens } = tokens;
+  let piece = lowerBound(pieceStarts, tokens.starts[t0]);
+  if (pieceStarts[piece] !== tokens.starts[t0]) return t0;
+  while (piece < pieceStarts.length - 2 && !text.slice(pieceStarts[piece], pieceStarts[piece + 1]).trim()) piece++;
+  return Math.max(t0, pieceTokens[piece]);
 }
 
 /**

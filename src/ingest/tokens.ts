@@ -11,6 +11,12 @@ import type { Tiktoken, TiktokenBPE } from 'js-tiktoken/lite';
 let encoder: { enc: Tiktoken; pattern: RegExp } | undefined;
 const pieceCache = new Map<string, Int32Array>();
 const PIECE_CACHE_MAX = 200_000;
+/**
+ * Byte-pair encoding is quadratic in the piece length; a piece longer than this (a run of letters with no
+ * space, such as a sequence or an encoded blob) is encoded in slices of this size. Counts of such pieces
+ * may then differ from cl100k by a few tokens, rather than taking seconds per piece.
+ */
+const MAX_PIECE_CHARS = 256;
 const SINGLE = Int32Array.of(0);
 
 function load(): { enc: Tiktoken; pattern: RegExp } {
@@ -32,6 +38,7 @@ export function tokenEncoder(): Tiktoken {
 function pieceTokenStarts(piece: string): Int32Array {
   let starts = pieceCache.get(piece);
   if (starts) return starts;
+  if (piece.length > MAX_PIECE_CHARS) return longPieceTokenStarts(piece);
   const { enc } = load();
   // Special-token strings inside documents are plain text, never control tokens.
   const tokens = enc.encode(piece, [], []);
@@ -39,6 +46,18 @@ function pieceTokenStarts(piece: string): Int32Array {
   if (pieceCache.size >= PIECE_CACHE_MAX) pieceCache.clear();
   pieceCache.set(piece, starts);
   return starts;
+}
+
+function longPieceTokenStarts(piece: string): Int32Array {
+  const starts: number[] = [];
+  for (let at = 0; at < piece.length; ) {
+    let end = Math.min(piece.length, at + MAX_PIECE_CHARS);
+    const code = piece.charCodeAt(end - 1);
+    if (end < piece.length && code >= 0xd800 && code <= 0xdbff) end--;
+    for (const offset of pieceTokenStarts(piece.slice(at, end))) starts.push(at + offset);
+    at = end;
+  }
+  return Int32Array.from(starts);
 }
 
 /**

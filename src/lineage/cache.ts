@@ -1,19 +1,11 @@
-import { normalizeEntityId } from '../domain/ids';
 import type { Scope } from '../domain/types';
-import type { ExtractedEntity, ExtractedRelation } from '../ingest/extract/format';
+import { type CachedExtraction, EXTRACTION_NAMESPACE, readExtractions } from '../ingest/extract/cache';
+import type { ParsedEntity } from '../ingest/extract/parser';
 import type { KeyValueStore } from '../store/ports';
 
-/** The per-chunk extraction output that ingestion caches (key-value namespace `extraction`, key = chunk id). */
-export const EXTRACTION_NAMESPACE = 'extraction';
+/** What lineage reads from the per-chunk extraction cache that ingestion writes. */
 
-export interface CachedExtraction {
-  entities?: ExtractedEntity[];
-  relations?: ExtractedRelation[];
-  /** One raw LLM answer per pass: the first extraction, then each gleaning pass. */
-  raw_outputs?: string[];
-  llm_model?: string;
-  created_at?: string;
-}
+export { type CachedExtraction, EXTRACTION_NAMESPACE };
 
 export interface ExtractionMetadata {
   llm_model: string | null;
@@ -26,23 +18,23 @@ export interface ExtractionMetadata {
 }
 
 export function extractionsOf(kv: KeyValueStore, scope: Scope, chunkIds: string[]): Promise<Map<string, CachedExtraction>> {
-  return kv.getMany<CachedExtraction>(scope, EXTRACTION_NAMESPACE, chunkIds);
+  return readExtractions(kv, scope, chunkIds);
 }
 
 export function extractionMetadata(cached: CachedExtraction | undefined | null): ExtractionMetadata | null {
   if (!cached) return null;
-  const passes = cached.raw_outputs?.length ?? 1;
+  const passes = cached.raw_outputs.length;
   return {
     llm_model: cached.llm_model ?? null,
     created_at: cached.created_at ?? null,
-    entity_count: cached.entities?.length ?? 0,
-    relationship_count: cached.relations?.length ?? 0,
+    entity_count: cached.entities.length,
+    relationship_count: cached.relations.length,
     extraction_passes: passes,
     gleaning_passes: Math.max(0, passes - 1),
   };
 }
 
 /** The cached entity records naming one of `ids` (the entity's id, or ids it absorbed in merges). */
-export function extractedMentions(cached: CachedExtraction | undefined, ids: Set<string>): ExtractedEntity[] {
-  return (cached?.entities ?? []).filter((e) => ids.has(normalizeEntityId(e.name)));
+export function extractedMentions(cached: CachedExtraction | undefined, ids: Set<string>): ParsedEntity[] {
+  return (cached?.entities ?? []).filter((e) => ids.has(e.id));
 }

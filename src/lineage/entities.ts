@@ -115,7 +115,7 @@ export async function entityProvenance(stores: Stores, scope: Scope, rawId: stri
   };
 }
 
-/** Confidence of a source: 1 when the chunk's own extraction named the entity, 0.5 when it came by merge. */
+/** Confidence of a source: 1 when the chunk's own extraction named the entity, 0.5 when it came by a merge. */
 const DIRECT = 1;
 const THROUGH_MERGE = 0.5;
 
@@ -154,7 +154,9 @@ export async function entityLineage(stores: Stores, scope: Scope, entityName: st
     entity: { id: entity.id, name: entity.name, type: entity.entity_type, description: entity.description },
     sources: chunks.map(({ chunk, document }) => {
       const cached = extractions.get(chunk.id);
-      const direct = (cached?.entities ?? []).some((e) => normalizeEntityId(e.name) === entity.id);
+      const direct =
+        (cached?.entities ?? []).some((e) => e.id === entity.id) ||
+        (cached?.relations ?? []).some((r) => r.source === entity.id || r.target === entity.id);
       return {
         document_id: document.id,
         document_title: document.title,

@@ -1,6 +1,6 @@
 export { QUERY_MODES, DEFAULT_QUERY_MODE, RECIPES, recipeOf, type QueryMode, type RetrievalRecipe } from './recipes';
 export { retrieve, type RetrieverDeps } from './retrieve';
-export { createReranker, createBuiltinReranker, createHttpReranker, DEFAULT_RERANK_CONFIG, type Reranker } from './rerank';
+export { createReranker, createBuiltinReranker, createHttpReranker, type Reranker } from './rerank';
 export {
   createQueryService,
   planQuery,

@@ -20,6 +20,7 @@ import { extractKeywords } from './steps/keywords';
 import { searchChunks, searchEntities, searchRelationships } from './steps/search';
 import {
   DEFAULT_BUDGET,
+  DEFAULT_MIN_SIMILARITY,
   type Keywords,
   type RetrievalRequest,
   type RetrievalTimings,
@@ -84,10 +85,11 @@ export async function retrieve(deps: RetrieverDeps, req: RetrievalRequest): Prom
   throwIfAborted(req.signal);
 
   const { scope, limits } = req;
+  const minScore = req.minSimilarity ?? DEFAULT_MIN_SIMILARITY;
   const [entityHits, relationshipHits, vectorChunks] = await Promise.all([
-    vectors.entity ? searchEntities(stores, scope, vectors.entity, limits.maxEntities, allowed) : [],
-    vectors.relationship ? searchRelationships(stores, scope, vectors.relationship, limits.maxRelationships, allowed) : [],
-    vectors.chunk ? searchChunks(stores, scope, vectors.chunk, limits.maxChunks, allowed) : [],
+    vectors.entity ? searchEntities(stores, scope, vectors.entity, limits.maxEntities, allowed, minScore) : [],
+    vectors.relationship ? searchRelationships(stores, scope, vectors.relationship, limits.maxRelationships, allowed, minScore) : [],
+    vectors.chunk ? searchChunks(stores, scope, vectors.chunk, limits.maxChunks, allowed, minScore) : [],
   ]);
   throwIfAborted(req.signal);
 

@@ -26,6 +26,12 @@ export interface TokenBudget {
   total: number;
 }
 
+/**
+ * Vector hits below this cosine similarity are noise, not evidence (LightRAG's default threshold): without
+ * it every query would pull the top k of the store however unrelated.
+ */
+export const DEFAULT_MIN_SIMILARITY = 0.2;
+
 export const DEFAULT_BUDGET: TokenBudget = { entities: 4000, relationships: 4000, chunks: 8000, total: 12000 };
 
 export interface RetrievalRequest {
@@ -41,6 +47,8 @@ export interface RetrievalRequest {
   llm: LlmProvider;
   signal?: AbortSignal;
   budget?: TokenBudget;
+  /** Defaults to DEFAULT_MIN_SIMILARITY. */
+  minSimilarity?: number;
 }
 
 export interface Keywords {

@@ -1,8 +1,14 @@
 import type { Api } from '../http/api';
 import type { Runtime } from '../runtime';
 import { graphRoutes } from './graph';
+import { chatRoutes } from './chat';
+import { conversationRoutes } from './conversations';
+import { documentRoutes } from './documents';
 import { healthRoutes } from './health';
 import { lineageRoutes } from './lineage';
+import { pipelineRoutes } from './pipeline';
+import { queryRoutes } from './query';
+import { taskRoutes } from './tasks';
 import { workspaceStatsRoutes } from './workspaces/stats';
 
 /** Every resource's routes. Health probes answer at the root and under the API prefix. */
@@ -11,4 +17,10 @@ export function registerRoutes(api: { root: Api; v1: Api }, rt: Runtime): void {
   graphRoutes(api.v1, rt);
   lineageRoutes(api.v1, rt);
   workspaceStatsRoutes(api.v1, rt);
+  queryRoutes(api.v1, rt);
+  chatRoutes(api.v1, rt);
+  conversationRoutes(api.v1, rt);
+  documentRoutes(api.v1, rt);
+  taskRoutes(api.v1, rt);
+  pipelineRoutes(api.v1, rt);
 }

@@ -1,4 +1,4 @@
-import { ALIASES_NAMESPACE, MERGE_HISTORY_NAMESPACE, resolveEntityAlias } from '../../src/graph/aliases';
+import { ALIASES_NAMESPACE, MERGE_HISTORY_NAMESPACE, OVERRIDES_NAMESPACE, resolveEntityAlias } from '../../src/graph/aliases';
 import { renameEntity, updateEntity } from '../../src/graph/edit';
 import { mergeEntities } from '../../src/graph/merge';
 import type { GraphDeps } from '../../src/graph/deps';
@@ -80,7 +80,7 @@ describe('mergeEntities', () => {
     expect(deps.embedded[0]).toBe('Alice Smith: Researcher at Acme\nA researcher');
     const [survivorVector] = await deps.providers.embedding().embed([deps.embedded[0]]);
     expect((await vectors.search(scope, 'entity', survivorVector, 1))[0]).toMatchObject({ id: 'ALICE_SMITH' });
-    const carolEdge = deps.embedded.find((t) => t.includes('Alice Smith - Carol'));
+    const carolEdge = deps.embedded.find((t) => t.includes('ALICE_SMITH - CAROL'));
     expect(carolEdge).toBeDefined();
 
     expect(await kv.get(scope, ALIASES_NAMESPACE, 'ALICE')).toBe('ALICE_SMITH');
@@ -151,6 +151,7 @@ describe('renameEntity and updateEntity', () => {
     expect(ids).toEqual(['ALICE_SMITH|ROBERT_JONES', 'ALICE|ROBERT_JONES', 'DAVE|ROBERT_JONES']);
     expect((await chunks.get(scope, 'doc-1-chunk-1'))?.relationship_ids).toEqual(['ALICE_SMITH|ROBERT_JONES', 'DAVE|ROBERT_JONES']);
     expect(await kv.get(scope, ALIASES_NAMESPACE, 'BOB')).toBe('ROBERT_JONES');
+    expect(await kv.get(scope, OVERRIDES_NAMESPACE, 'ROBERT_JONES')).toMatchObject({ name: 'Robert Jones' });
     expect(deps.published[0].cause).toBe('rename');
     expect(deps.published[0].changes[0]).toEqual({ kind: 'node_added', id: 'ROBERT_JONES' });
   });
@@ -176,7 +177,7 @@ describe('renameEntity and updateEntity', () => {
     expect(deps.published[0].changes).toEqual([{ kind: 'node_updated', id: 'CAROL' }]);
   });
 
-  it('updates description and type, re-embeds the entity and publishes node_updated', async () => {
+  it('updates description and type, re-embeds the entity, records the override and publishes node_updated', async () => {
     const deps = graphDeps();
     await seed(deps);
     const updated = await updateEntity(deps, scope, 'dave', { description: ' A pilot ', entity_type: 'person of interest' });
@@ -184,6 +185,11 @@ describe('renameEntity and updateEntity', () => {
     expect(deps.embedded).toEqual(['Dave: A pilot']);
     expect((await deps.stores.graph.stats(scope)).node_types.PERSON_OF_INTEREST).toBe(1);
     expect(deps.published[0]).toMatchObject({ cause: 'edit', changes: [{ kind: 'node_updated', id: 'DAVE' }] });
+    expect(await deps.stores.kv.get(scope, OVERRIDES_NAMESPACE, 'DAVE')).toEqual({
+      description: 'A pilot',
+      entity_type: 'PERSON_OF_INTEREST',
+      updated_at: expect.any(String),
+    });
     await expect(updateEntity(deps, otherScope, 'DAVE', { description: 'x' })).rejects.toMatchObject({ status: 404 });
   });
 });

@@ -96,7 +96,7 @@ export interface Analysis {
 /** Finds candidate entities (capitalised phrases, acronyms) and their mentions, sentence by sentence. */
 export function analyse(text: string): Analysis {
   const sentences = splitSentences(text);
-  const rawMentions = sentences.map((s, i) => phrases(s, i));
+  const rawMentions = sentences.map((s) => phrases(s));
   // A single capitalised word that only ever starts sentences is probably just a capitalised word.
   const midSentence = new Set<string>();
   for (const list of rawMentions) for (const m of list) if (!m.initial) midSentence.add(m.name.toLowerCase());
@@ -129,7 +129,7 @@ interface RawMention {
   initial: boolean;
 }
 
-function phrases(sentence: string, _index: number): RawMention[] {
+function phrases(sentence: string): RawMention[] {
   const toks = tokens(sentence);
   const out: RawMention[] = [];
   let i = 0;

@@ -2,35 +2,70 @@
 export const BM25_K1 = 1.2;
 export const BM25_B = 0.75;
 
+/** How often each query term occurs in one document, and the document's length in words. */
+export interface TermStats {
+  /** Aligned with the query terms. */
+  counts: number[];
+  length: number;
+}
+
 /**
- * BM25 of each document (given as its terms) for the query terms, with idf computed over the documents given:
- * the candidates of one query are the collection.
+ * BM25 of each document for the (distinct) query terms, with idf computed over the documents given: the
+ * candidates of one query are the collection.
  */
-export function bm25Scores(queryTerms: readonly string[], documents: ReadonlyArray<readonly string[]>): number[] {
+export function bm25Scores(terms: readonly string[], documents: readonly TermStats[]): number[] {
   const n = documents.length;
   if (n === 0) return [];
-  const query = [...new Set(queryTerms)];
-  const frequencies = documents.map((terms) => {
-    const tf = new Map<string, number>();
-    for (const t of terms) tf.set(t, (tf.get(t) ?? 0) + 1);
-    return tf;
-  });
   const averageLength = documents.reduce((sum, d) => sum + d.length, 0) / n || 1;
-  const idf = new Map<string, number>();
-  for (const term of query) {
+  const idf = terms.map((_, t) => {
     let containing = 0;
-    for (const tf of frequencies) if (tf.has(term)) containing++;
-    idf.set(term, Math.log(1 + (n - containing + 0.5) / (containing + 0.5)));
-  }
-  return frequencies.map((tf, i) => {
-    const lengthNorm = BM25_K1 * (1 - BM25_B + (BM25_B * documents[i].length) / averageLength);
+    for (const d of documents) if (d.counts[t] > 0) containing++;
+    return Math.log(1 + (n - containing + 0.5) / (containing + 0.5));
+  });
+  return documents.map((d) => {
+    const lengthNorm = BM25_K1 * (1 - BM25_B + (BM25_B * d.length) / averageLength);
     let score = 0;
-    for (const term of query) {
-      const f = tf.get(term);
-      if (f) score += (idf.get(term) as number) * ((f * (BM25_K1 + 1)) / (f + lengthNorm));
+    for (let t = 0; t < terms.length; t++) {
+      const f = d.counts[t];
+      if (f > 0) score += idf[t] * ((f * (BM25_K1 + 1)) / (f + lengthNorm));
     }
     return score;
   });
+}
+
+/**
+ * Counts whole-word occurrences of the (lower-case) terms and the words of the text in one pass over it,
+ * without splitting the text into a token array: candidates are long and there are many per query.
+ */
+export function termStats(text: string, terms: readonly string[]): TermStats {
+  const lower = text.toLowerCase();
+  let length = 0;
+  let run = 0;
+  for (let i = 0; i <= lower.length; i++) {
+    if (i < lower.length && isWordChar(lower.charCodeAt(i))) {
+      run++;
+    } else {
+      if (run >= 2) length++;
+      run = 0;
+    }
+  }
+  const counts = terms.map((term) => {
+    let count = 0;
+    for (let at = lower.indexOf(term); at >= 0; at = lower.indexOf(term, at + term.length)) {
+      const before = at === 0 || !isWordChar(lower.charCodeAt(at - 1));
+      const end = at + term.length;
+      if (before && (end === lower.length || !isWordChar(lower.charCodeAt(end)))) count++;
+    }
+    return count;
+  });
+  return { counts, length };
+}
+
+const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
+
+function isWordChar(code: number): boolean {
+  if (code < 128) return (code >= 48 && code <= 57) || (code >= 97 && code <= 122) || (code >= 65 && code <= 90);
+  return LETTER_OR_DIGIT.test(String.fromCharCode(code));
 }
 
 /** Min-max to [0, 1]; all-equal values map to 1 when positive, else 0. */

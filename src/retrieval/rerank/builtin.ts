@@ -1,5 +1,5 @@
-import { termsOf } from '../steps/terms';
-import { bm25Scores, minMax } from './bm25';
+import { termsOf, unique } from '../steps/terms';
+import { bm25Scores, minMax, termStats } from './bm25';
 import type { RerankCandidate, Reranker, RerankResult } from './types';
 
 /** Share of the lexical (BM25) evidence in the final score; the rest is the retrieval score. */
@@ -14,7 +14,8 @@ export function createBuiltinReranker(lexicalWeight = LEXICAL_WEIGHT): Reranker 
     name: 'builtin',
     async rerank(query: string, candidates: readonly RerankCandidate[], topK: number): Promise<RerankResult[]> {
       if (candidates.length === 0 || topK <= 0) return [];
-      const lexical = minMax(bm25Scores(termsOf(query), candidates.map((c) => termsOf(c.text))));
+      const terms = unique(termsOf(query));
+      const lexical = minMax(bm25Scores(terms, candidates.map((c) => termStats(c.text, terms))));
       const retrieval = minMax(candidates.map((c) => c.score));
       return candidates
         .map((_, index) => ({ index, score: lexicalWeight * lexical[index] + (1 - lexicalWeight) * retrieval[index] }))

@@ -15,8 +15,6 @@ const VENDORS = {
 
 const HTTP_TIMEOUT_MS = 10_000;
 
-export const DEFAULT_RERANK_CONFIG: RerankConfig = { provider: 'builtin', url: null, apiKey: null, model: null };
-
 /**
  * The configured reranker, or null when reranking is off. A remote reranker that fails (down, slow, odd
  * answer) falls back to the built-in one for that query rather than failing the query.

@@ -3,9 +3,16 @@ import type { Stores } from '../../store/ports';
 import type { ScoredChunk } from '../types';
 import type { GraphSelection } from './expand';
 
+interface Citation {
+  id: string;
+  count: number;
+  bestRank: number;
+}
+
 /**
  * The chunks the selected entities and relationships came from, ranked by how many selected items cite them,
  * then by the rank of the best item citing them. Score: citations relative to the most cited chunk.
+ * Under a document filter, chunks of other documents are skipped before ranking (chunk ids name their document).
  */
 export async function chunksOfSelection(
   stores: Stores,
@@ -14,25 +21,47 @@ export async function chunksOfSelection(
   maxChunks: number,
   allowed: Set<string> | null,
 ): Promise<ScoredChunk[]> {
-  const citations = new Map<string, { count: number; bestRank: number }>();
+  const citations = new Map<string, Citation>();
   const items = [...selection.entities, ...selection.relationships];
   items.forEach(({ record }, rank) => {
     for (const id of record.source_chunk_ids) {
       const seen = citations.get(id);
       if (seen) seen.count += 1;
-      else citations.set(id, { count: 1, bestRank: rank });
+      else if (!allowed || allowed.has(documentOfChunk(id))) citations.set(id, { id, count: 1, bestRank: rank });
     }
   });
   if (citations.size === 0) return [];
-  const ordered = [...citations.entries()]
-    .sort((a, b) => b[1].count - a[1].count || a[1].bestRank - b[1].bestRank || compare(a[0], b[0]))
-    .map(([id]) => id);
-  // Under a filter some cited chunks belong to excluded documents, so every cited chunk is a candidate.
-  const wanted = allowed ? ordered : ordered.slice(0, maxChunks);
-  const records = await stores.chunks.getMany(scope, wanted);
-  const kept = records.filter((r) => !allowed || allowed.has(r.document_id)).slice(0, maxChunks);
+  const ranked = topCitations(citations.values(), maxChunks);
+  const records = await stores.chunks.getMany(scope, ranked.map((c) => c.id));
+  const kept = records.filter((r) => !allowed || allowed.has(r.document_id));
   const top = kept.length ? (citations.get(kept[0].id)?.count ?? 1) : 1;
   return kept.map((record) => ({ record, score: (citations.get(record.id)?.count ?? 0) / top }));
+}
+
+/** `{document_id}-chunk-{N}` (domain/ids.ts). */
+function documentOfChunk(chunkId: string): string {
+  const at = chunkId.lastIndexOf('-chunk-');
+  return at < 0 ? chunkId : chunkId.slice(0, at);
+}
+
+function before(a: Citation, b: Citation): boolean {
+  return a.count > b.count || (a.count === b.count && (a.bestRank < b.bestRank || (a.bestRank === b.bestRank && a.id < b.id)));
+}
+
+/**
+ * The best k citations in order, by insertion into a short sorted list: popular entities cite thousands of
+ * chunks, and sorting them all for the top 20 is wasted work.
+ */
+function topCitations(all: Iterable<Citation>, k: number): Citation[] {
+  const best: Citation[] = [];
+  for (const c of all) {
+    if (best.length === k && !before(c, best[k - 1])) continue;
+    let at = best.length;
+    while (at > 0 && before(c, best[at - 1])) at--;
+    best.splice(at, 0, c);
+    if (best.length > k) best.pop();
+  }
+  return best;
 }
 
 /** Reciprocal-rank fusion constant (the usual 60): damps the advantage of the very first ranks. */

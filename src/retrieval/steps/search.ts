@@ -1,4 +1,4 @@
-import type { Scope } from '../../domain/types';
+import type { Scope, VectorHit } from '../../domain/types';
 import type { Stores } from '../../store/ports';
 import type { ScoredChunk, ScoredEntity, ScoredRelationship } from '../types';
 import { isAllowed } from './filter';
@@ -6,6 +6,10 @@ import { isAllowed } from './filter';
 /** Vector searches: each returns records best first, restricted to the allowed documents. */
 
 type Allowed = Set<string> | null;
+
+function relevant(hits: VectorHit[], minScore: number): VectorHit[] {
+  return hits.filter((h) => h.score >= minScore);
+}
 
 function filterOf(allowed: Allowed): { documentIds?: string[] } | undefined {
   return allowed ? { documentIds: [...allowed] } : undefined;
@@ -17,8 +21,9 @@ export async function searchEntities(
   vector: number[],
   topK: number,
   allowed: Allowed,
+  minScore: number,
 ): Promise<ScoredEntity[]> {
-  const hits = await stores.vectors.search(scope, 'entity', vector, topK, filterOf(allowed));
+  const hits = relevant(await stores.vectors.search(scope, 'entity', vector, topK, filterOf(allowed)), minScore);
   if (hits.length === 0) return [];
   const records = await stores.graph.getEntities(scope, hits.map((h) => h.id));
   const byId = new Map(records.map((r) => [r.id, r]));
@@ -36,8 +41,9 @@ export async function searchRelationships(
   vector: number[],
   topK: number,
   allowed: Allowed,
+  minScore: number,
 ): Promise<ScoredRelationship[]> {
-  const hits = await stores.vectors.search(scope, 'relationship', vector, topK, filterOf(allowed));
+  const hits = relevant(await stores.vectors.search(scope, 'relationship', vector, topK, filterOf(allowed)), minScore);
   if (hits.length === 0) return [];
   const records = await stores.graph.getRelationships(scope, hits.map((h) => h.id));
   const byId = new Map(records.map((r) => [r.id, r]));
@@ -55,8 +61,9 @@ export async function searchChunks(
   vector: number[],
   topK: number,
   allowed: Allowed,
+  minScore: number,
 ): Promise<ScoredChunk[]> {
-  const hits = await stores.vectors.search(scope, 'chunk', vector, topK, filterOf(allowed));
+  const hits = relevant(await stores.vectors.search(scope, 'chunk', vector, topK, filterOf(allowed)), minScore);
   if (hits.length === 0) return [];
   const records = await stores.chunks.getMany(scope, hits.map((h) => h.id));
   const byId = new Map(records.map((r) => [r.id, r]));

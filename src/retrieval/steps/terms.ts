@@ -11,16 +11,14 @@ const STOPWORDS = new Set(
   ).split(' '),
 );
 
-const WORD = /[\p{L}\p{N}][\p{L}\p{N}_'-]*/gu;
+const NOT_WORD = /[^\p{L}\p{N}]+/u;
 
-/** Lower-cased words of two or more characters, stopwords removed, in order (repeats kept). */
+/** Lower-cased runs of letters and digits of two or more characters, stopwords removed, in order (repeats kept). */
 export function termsOf(text: string): string[] {
-  const out: string[] = [];
-  for (const match of text.toLowerCase().matchAll(WORD)) {
-    const word = match[0].replace(/['-]+$/, '');
-    if (word.length >= 2 && !STOPWORDS.has(word)) out.push(word);
-  }
-  return out;
+  return text
+    .toLowerCase()
+    .split(NOT_WORD)
+    .filter((word) => word.length >= 2 && !STOPWORDS.has(word));
 }
 
 /** Capitalised phrases ("Marie Curie", "Acme Corp") that do not open a sentence alone. */

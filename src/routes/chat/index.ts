@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { Api } from '../../http/api';
 import type { Runtime } from '../../runtime';
 import { pumpEvents } from '../query/stream';
@@ -17,7 +18,10 @@ export function chatRoutes(api: Api, rt: Runtime): void {
         '`context`, `token`..., `done` (or `error`). An answer that breaks off is stored with status `failed`.',
       body: chatBodySchema,
       responses: {
-        200: { description: 'The assistant message (or, with stream true, SSE events)', schema: chatReplySchema },
+        200: {
+          description: 'The assistant message as JSON; with stream true, a text/event-stream of chat events',
+          schema: z.union([chatReplySchema, chatEventSchema.describe('one SSE event (stream true)')]),
+        },
         404: { description: 'Unknown conversation' },
       },
     },
@@ -30,6 +34,4 @@ export function chatRoutes(api: Api, rt: Runtime): void {
       pumpEvents(ctx, rt, events, (event) => ({ data: event }));
     },
   );
-  // The event shapes, for the API description only.
-  void chatEventSchema;
 }

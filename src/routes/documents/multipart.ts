@@ -59,7 +59,7 @@ export function multipartBody(maxTotalBytes: number): Middleware<AppState> {
 function multipartProblem(err: Error, maxTotalBytes: number): Problem {
   const httpCode = (err as { httpCode?: number }).httpCode;
   if (httpCode === 413) {
-    const total = /maxTotalFileSize/.test(err.message);
+    const total = /maxTotalFileSize/.test(err.message) && maxTotalBytes > MAX_PART_BYTES;
     return new Problem(
       413,
       total

@@ -2,4 +2,3 @@ export { createTaskService } from './service';
 export type { PipelineStatus, QueueMetrics, TaskActionResult, TaskService } from './service';
 export type { RunReport } from './queue';
 export { CANCELLED_REASON, type HostRef, type ServiceHost, type TaskMode } from './records';
-export { resetDocumentData } from './runner';

@@ -146,12 +146,15 @@ export class TaskQueue {
     if (entry.stopKind === 'lease') return { status: 'interrupted', error: 'lease lost' };
     const current = await tasks.get(scope, task.id);
     if (!current) return { status: 'interrupted', error: 'task removed' };
-    if (entry.stopKind === 'cancel' || current.status === 'cancelled') {
+    const cancelled = entry.stopKind === 'cancel' || current.status === 'cancelled';
+    const finishedOk = outcome.kind === 'finished' && outcome.result.status === 'completed';
+    // A cancel that arrives after the run completed is too late: the document is whole, the task completed.
+    if (cancelled && !finishedOk) {
       await settleCancelledDocument(host, scope, task);
       await tasks.update(scope, task.id, { ...released, status: 'cancelled', error: CANCELLED_REASON, finished_at: current.finished_at ?? now });
       return { status: 'cancelled', error: CANCELLED_REASON };
     }
-    if (current.status !== 'running' || current.lease_owner !== host.config.instanceId) {
+    if (!cancelled && (current.status !== 'running' || current.lease_owner !== host.config.instanceId)) {
       return { status: 'interrupted', error: 'lease lost' };
     }
     if (outcome.kind === 'finished' && outcome.result.status === 'completed') {

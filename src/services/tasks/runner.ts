@@ -1,5 +1,4 @@
 import type { Scope, TaskRecord } from '../../domain/types';
-import { deleteDocumentData } from '../../ingest/deletion';
 import { type ProcessResult, processDocument } from '../../ingest/pipeline';
 import type { TaskProgress } from './progress';
 import { CANCELLED_REASON, type ServiceHost } from './records';
@@ -11,8 +10,8 @@ export type RunOutcome =
   | { kind: 'crashed'; error: string };
 
 /**
- * Runs the pipeline for a claimed task. The document is put back in `processing` under this task first, and a
- * full run starts from a clean slate: whatever an earlier, interrupted attempt wrote is removed.
+ * Runs the pipeline for a claimed task, with the document put back in `processing` under this task first.
+ * A full run starts from a clean slate on its own: the pipeline replaces whatever an earlier attempt wrote.
  */
 export async function executeTask(
   host: ServiceHost,
@@ -28,9 +27,6 @@ export async function executeTask(
     if (doc.status !== 'processing' || doc.task_id !== task.id || doc.error !== null) {
       await stores.documents.update(scope, doc.id, { status: 'processing', task_id: task.id, error: null });
     }
-    if (task.mode === 'full' && (await stores.chunks.listByDocument(scope, doc.id)).length > 0) {
-      await resetDocumentData(host, scope, doc.id);
-    }
     const result = await processDocument(host, scope, doc.id, {
       mode: task.mode,
       signal,
@@ -42,26 +38,13 @@ export async function executeTask(
   }
 }
 
-/** Removes a document's chunks, graph contributions and vectors, keeping the document record. */
-export async function resetDocumentData(host: ServiceHost, scope: Scope, documentId: string): Promise<void> {
-  await deleteDocumentData(host, scope, documentId);
-  await host.stores.documents.update(scope, documentId, {
-    chunk_count: 0,
-    entity_count: 0,
-    relationship_count: 0,
-    processed_at: null,
-    processing_time_ms: null,
-  });
-}
-
 /**
- * A cancelled run leaves the document `failed` with the reason. A full run's partial output is removed; a
- * chunk retry keeps what the earlier run completed, so the document can be retried again.
+ * A cancelled run leaves the document `failed` with the reason. The pipeline has already rolled the run back:
+ * a full run leaves no chunks or graph data, a chunk retry keeps what the earlier run completed.
  */
 export async function settleCancelledDocument(host: ServiceHost, scope: Scope, task: TaskRecord): Promise<void> {
   const doc = await host.stores.documents.get(scope, task.document_id);
   if (!doc || (doc.task_id !== null && doc.task_id !== task.id)) return;
-  if (task.mode === 'full') await resetDocumentData(host, scope, doc.id);
   await host.stores.documents.update(scope, doc.id, {
     status: 'failed',
     error: CANCELLED_REASON,

@@ -51,7 +51,7 @@ export class Neo4jClient {
     const auth =
       settings.user !== null || settings.password !== null
         ? neo4j.auth.basic(settings.user ?? 'neo4j', settings.password ?? '')
-        : undefined;
+        : undefined; // the driver sends the 'none' scheme: for servers with authentication off
     this.driver = neo4j.driver(settings.uri, auth, {
       disableLosslessIntegers: true,
       maxTransactionRetryTime: RETRY_WINDOW_MS,

@@ -4,11 +4,6 @@ import { isIdentifier } from './cypher';
 const STRUCTURAL_TYPES = new Set(['HAS_CHUNK', 'MENTIONS', 'HAS_MESSAGE']);
 const LABEL = /^[A-Z][A-Z0-9_]*$/;
 
-/** Labels of the entity-type form, the only second labels the store adds or removes. */
-export function isTypeLabel(label: string): boolean {
-  return LABEL.test(label) && isIdentifier(label);
-}
-
 /** UPPER_SNAKE form of free text: letters and digits kept, everything else one underscore. */
 function upperSnake(text: string): string {
   return text
@@ -52,16 +47,4 @@ export function lookupsFor(ids: Iterable<string>): RelationshipLookup[] {
     }
   }
   return lookups;
-}
-
-/** Groups items by a key, keeping first-seen order of keys. */
-export function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
-  const groups = new Map<string, T[]>();
-  for (const item of items) {
-    const k = key(item);
-    let group = groups.get(k);
-    if (!group) groups.set(k, (group = []));
-    group.push(item);
-  }
-  return groups;
 }

@@ -2,7 +2,7 @@ import type { EntityRecord, Page, RelationshipRecord, Scope } from '../../domain
 import type { EntityQuery, GraphStats, GraphStore, RelationshipQuery } from '../ports';
 import { type CypherTransaction, type Neo4jClient, type Row, scopeParams } from './client';
 import { ENTITY_FIELDS, RELATIONSHIP_FIELDS, decode, decodeRelationship, encode } from './codecs';
-import { entityTypeLabel, groupBy, isTypeLabel, lookupsFor, relationTypeName } from './graph-names';
+import { entityTypeLabel, lookupsFor, relationTypeName } from './graph-names';
 import { count, num } from './values';
 
 const BATCH = 500;
@@ -76,10 +76,13 @@ export class Neo4jGraphStore implements GraphStore {
         const batch = unique.slice(i, i + BATCH);
         const lookups = [...lookupsFor(batch.map((r) => r.id)), ...batch.map(({ id, source, target }) => ({ id, source, target }))];
         await tx.run('relationships/delete', { ...params, lookups });
-        for (const [type, group] of groupBy(batch, (r) => relationTypeName(r.relation_type))) {
-          const rows = group.map((r) => ({ source: r.source, target: r.target, props: encode(RELATIONSHIP_FIELDS, r) }));
-          await tx.runTemplate('relationships/create', { TYPE: type }, { ...params, rows });
-        }
+        const rows = batch.map((r) => ({
+          source: r.source,
+          target: r.target,
+          type: relationTypeName(r.relation_type),
+          props: encode(RELATIONSHIP_FIELDS, r),
+        }));
+        await tx.run('relationships/create', { ...params, rows });
       }
     });
   }
@@ -191,23 +194,9 @@ export class Neo4jGraphStore implements GraphStore {
     params: ReturnType<typeof scopeParams>,
     entities: EntityRecord[],
   ): Promise<void> {
+    const rows = entities.map((e) => ({ label: entityTypeLabel(e.entity_type), props: encode(ENTITY_FIELDS, e) }));
     const ids = entities.map((e) => e.id);
-    const labelOf = new Map(entities.map((e) => [e.id, entityTypeLabel(e.entity_type)]));
-    const stale = new Map<string, string[]>();
-    for (const row of await tx.run('entities/type-labels', { ...params, ids })) {
-      for (const label of row.labels as string[]) {
-        if (label === labelOf.get(String(row.id)) || !isTypeLabel(label)) continue;
-        if (!stale.has(label)) stale.set(label, []);
-        stale.get(label)?.push(String(row.id));
-      }
-    }
-    for (const [label, staleIds] of stale) {
-      await tx.runTemplate('entities/remove-label', { LABEL: label }, { ...params, ids: staleIds });
-    }
-    for (const [label, group] of groupBy(entities, (e) => labelOf.get(e.id) as string)) {
-      const rows = group.map((e) => encode(ENTITY_FIELDS, e));
-      await tx.runTemplate('entities/upsert', { LABEL: label }, { ...params, rows });
-    }
+    await tx.run('entities/upsert', { ...params, rows });
     await tx.run('entities/unlink-chunks', { ...params, ids });
     await tx.run('entities/link-chunks', { ...params, ids });
   }

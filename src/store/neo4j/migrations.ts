@@ -1,6 +1,6 @@
 import type { Logger } from '../../logger';
 import type { Neo4jClient } from './client';
-import { type Migration, loadMigrations } from './cypher';
+import { type Migration, cypherText, loadMigrations } from './cypher';
 import { int, num, strOrNull } from './values';
 
 export interface SchemaState {
@@ -28,7 +28,7 @@ export async function applyMigrations(db: Neo4jClient, log: Logger, migrations: 
     log.info({ version: migration.version, name: migration.name }, 'neo4j migration applied');
     count += 1;
   }
-  await db.runSchema('CALL db.awaitIndexes(300)');
+  if (count > 0) await db.runSchema(cypherText('schema/await-indexes'));
   return count;
 }
 

@@ -1,0 +1,2 @@
+MATCH (c:Conversation {tenant_id: $tenant_id, workspace_id: $workspace_id, id: $id})
+RETURN c {.*} AS conversation

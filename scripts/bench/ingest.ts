@@ -1,0 +1,194 @@
+/**
+ * Ingestion benchmark: `npx tsx scripts/bench/ingest.ts [--latency 200] [--documents 220] [--workers N]`.
+ * Generates a deterministic corpus (about 1 MB of prose with recurring people, organisations, places and
+ * technologies), boots the service in-process on the embedded stores with the mock provider at a simulated
+ * latency per call, queues every document at once over real HTTP (async_processing) and waits for the tasks.
+ * Prints throughput, LLM calls and the LLM-bound floor (calls x latency / LLM concurrency) against wall time.
+ */
+import type { AddressInfo } from 'node:net';
+import { performance } from 'node:perf_hooks';
+import { parseArgs } from 'node:util';
+import { createApp } from '../../src/app';
+import { loadConfig } from '../../src/config/load';
+import type { ChatMessage, CompletionOptions, EmbeddingProvider, LlmProvider, ProviderRegistry } from '../../src/llm/ports';
+import { createLogger } from '../../src/logger';
+import { createRuntime } from '../../src/runtime';
+
+const { values: args } = parseArgs({
+  options: {
+    latency: { type: 'string', default: '200' },
+    documents: { type: 'string', default: '220' },
+    workers: { type: 'string' },
+  },
+});
+const LATENCY_MS = Number(args.latency);
+const DOCUMENTS = Number(args.documents);
+const WORKSPACE = 'bench-ingest';
+const TARGET_BYTES = 1024 * 1024;
+
+const PEOPLE = ['Ada Lovelace', 'Alan Turing', 'Grace Hopper', 'Claude Shannon', 'Barbara Liskov', 'Edsger Dijkstra', 'Margaret Hamilton', 'Donald Knuth', 'Katherine Johnson', 'John McCarthy', 'Frances Allen', 'Ken Thompson'];
+const ORGS = ['Acme Research', 'Globex Labs', 'Initech Systems', 'Umbrella Analytics', 'Stark Industries', 'Wayne Foundation', 'Hooli Cloud', 'Cyberdyne Robotics'];
+const PLACES = ['Zurich', 'Lisbon', 'Toronto', 'Nairobi', 'Osaka', 'Valparaiso', 'Helsinki', 'Melbourne'];
+const TECH = ['Graph Databases', 'Vector Search', 'Rust Compilers', 'Quantum Annealing', 'Stream Processing', 'Neural Retrieval', 'Edge Inference', 'Consensus Protocols'];
+const TEMPLATES = [
+  (p: string, o: string, l: string, t: string) => `${p} joined ${o} in ${l} to lead the work on ${t}.`,
+  (p: string, o: string, l: string, t: string) => `At a workshop in ${l}, ${p} presented results on ${t} built with ${o}.`,
+  (p: string, o: string, l: string, t: string) => `${o} opened an office in ${l}, where ${p} studies ${t}.`,
+  (p: string, o: string, l: string, t: string) => `The ${t} programme of ${o} relies on ideas from ${p}, who lives in ${l}.`,
+  (p: string, o: string, l: string, t: string) => `Engineers in ${l} compared ${t} benchmarks with ${p} and the team from ${o}.`,
+];
+
+function seeded(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(a ^ (a >>> 15), a | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Deterministic documents of about TARGET_BYTES in total; each names a handful of recurring entities. */
+function buildCorpus(count: number): Array<{ title: string; content: string }> {
+  const random = seeded(7);
+  const pick = <T>(list: T[]) => list[Math.floor(random() * list.length)];
+  const perDocument = Math.ceil(TARGET_BYTES / count);
+  return Array.from({ length: count }, (_, i) => {
+    const paragraphs: string[] = [];
+    let size = 0;
+    while (size < perDocument) {
+      const sentences = Array.from({ length: 5 }, () => pick(TEMPLATES)(pick(PEOPLE), pick(ORGS), pick(PLACES), pick(TECH)));
+      const paragraph = `${sentences.join(' ')} (Report ${i + 1}, section ${paragraphs.length + 1}.)`;
+      paragraphs.push(paragraph);
+      size += Buffer.byteLength(paragraph) + 2;
+    }
+    return { title: `Report ${i + 1}`, content: paragraphs.join('\n\n') };
+  });
+}
+
+/** Counts logical provider calls by prompt task (retries inside the provider are not counted again). */
+function countingProviders(inner: ProviderRegistry) {
+  const llmCalls = new Map<string, number>();
+  let embeddingCalls = 0;
+  const wrapLlm = (llm: LlmProvider): LlmProvider => ({
+    provider: llm.provider,
+    model: llm.model,
+    complete(messages: ChatMessage[], options?: CompletionOptions) {
+      const task = options?.task ?? 'other';
+      llmCalls.set(task, (llmCalls.get(task) ?? 0) + 1);
+      return llm.complete(messages, options);
+    },
+    stream: (messages, options) => llm.stream(messages, options),
+  });
+  const wrapEmbedding = (e: EmbeddingProvider): EmbeddingProvider => ({
+    provider: e.provider,
+    model: e.model,
+    dimension: e.dimension,
+    embed(texts, signal) {
+      embeddingCalls += 1;
+      return e.embed(texts, signal);
+    },
+  });
+  const registry: ProviderRegistry = {
+    llm: (provider, model) => wrapLlm(inner.llm(provider, model)),
+    embedding: (provider, model) => wrapEmbedding(inner.embedding(provider, model)),
+    hasProvider: (name) => inner.hasProvider(name),
+    defaultLlmProviderName: () => inner.defaultLlmProviderName(),
+    check: () => inner.check(),
+  };
+  return { registry, llmCalls, embeddingCalls: () => embeddingCalls };
+}
+
+async function main(): Promise<void> {
+  const env: Record<string, string | undefined> = {
+    ...process.env,
+    HOST: '127.0.0.1',
+    PORT: '0',
+    RUST_LOG: process.env.RUST_LOG ?? 'error',
+    SERVICE_MOCK_LATENCY_MS: String(LATENCY_MS),
+    SERVICE_RATE_LIMIT_UPLOAD: '0',
+    SERVICE_ASYNC_THRESHOLD_BYTES: String(1024 * 1024 * 1024),
+    ...(args.workers ? { WORKER_THREADS: args.workers } : {}),
+  };
+  delete env.DATABASE_URL;
+  delete env.NEO4J_URI;
+  const config = loadConfig(env);
+  const rt = await createRuntime(config, createLogger(config.logLevel));
+  const counting = countingProviders(rt.providers);
+  rt.providers = counting.registry;
+  const { app } = createApp(rt);
+  const server = app.listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  await rt.start();
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1`;
+  const headers = { 'content-type': 'application/json', 'x-workspace-id': WORKSPACE };
+
+  const corpus = buildCorpus(DOCUMENTS);
+  const bytes = corpus.reduce((n, d) => n + Buffer.byteLength(d.content), 0);
+  let peakRss = process.memoryUsage().rss;
+  const sampler = setInterval(() => {
+    peakRss = Math.max(peakRss, process.memoryUsage().rss);
+  }, 50);
+
+  const started = performance.now();
+  const taskIds = await Promise.all(
+    corpus.map(async (doc) => {
+      const res = await fetch(`${base}/documents`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ ...doc, async_processing: true }),
+      });
+      const body = (await res.json()) as { task_id?: string; detail?: string };
+      if (res.status !== 202 || !body.task_id) throw new Error(`queueing '${doc.title}' answered ${res.status}: ${body.detail}`);
+      return body.task_id;
+    }),
+  );
+  for (;;) {
+    const metrics = (await (await fetch(`${base}/pipeline/queue-metrics`, { headers })).json()) as {
+      queue: { pending: number; running: number };
+    };
+    if (metrics.queue.pending + metrics.queue.running === 0) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const wallMs = performance.now() - started;
+  clearInterval(sampler);
+
+  const scope = { workspaceId: WORKSPACE };
+  const failed = (await rt.stores.tasks.list(scope, { status: 'failed', limit: 1, offset: 0 })).total;
+  const completed = (await rt.stores.tasks.list(scope, { status: 'completed', limit: 1, offset: 0 })).total;
+  const chunks = await rt.stores.chunks.count(scope);
+  const graph = await rt.stores.graph.stats(scope);
+  const llmCalls = [...counting.llmCalls.values()].reduce((a, b) => a + b, 0);
+  const concurrency = config.ingest.llmConcurrency;
+  const floorMs = (llmCalls * LATENCY_MS) / concurrency;
+  const by = (task: string) => counting.llmCalls.get(task) ?? 0;
+
+  const rows: Array<[string, string]> = [
+    ['documents (completed / failed)', `${taskIds.length} (${completed} / ${failed})`],
+    ['bytes', `${bytes} (${(bytes / 1024 / 1024).toFixed(2)} MB)`],
+    ['chunks', String(chunks)],
+    ['entities / relationships', `${graph.total_nodes} / ${graph.total_edges}`],
+    ['LLM calls (extract + glean + summarize + other)', `${llmCalls} (${by('extract')} + ${by('glean')} + ${by('summarize')} + ${llmCalls - by('extract') - by('glean') - by('summarize')})`],
+    ['LLM calls per chunk', (llmCalls / Math.max(1, chunks)).toFixed(2)],
+    ['embedding calls', String(counting.embeddingCalls())],
+    ['simulated latency per call', `${LATENCY_MS} ms`],
+    ['workers / LLM concurrency / embedding concurrency', `${config.workerThreads} / ${concurrency} / ${config.ingest.embeddingConcurrency}`],
+    ['wall time', `${(wallMs / 1000).toFixed(2)} s`],
+    ['documents per minute', ((taskIds.length / wallMs) * 60_000).toFixed(1)],
+    ['chunks per second', ((chunks / wallMs) * 1000).toFixed(2)],
+    ['peak RSS', `${(peakRss / 1024 / 1024).toFixed(0)} MB`],
+    ['LLM-bound floor (calls x latency / concurrency)', `${(floorMs / 1000).toFixed(2)} s`],
+    ['wall / floor', (wallMs / floorMs).toFixed(2)],
+  ];
+  const width = Math.max(...rows.map(([k]) => k.length));
+  process.stdout.write(`\ningest benchmark (embedded stores, mock provider)\n${'-'.repeat(width + 24)}\n`);
+  for (const [k, v] of rows) process.stdout.write(`${k.padEnd(width)}  ${v}\n`);
+
+  server.close();
+  await rt.close();
+}
+
+main().catch((err) => {
+  process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  process.exit(1);
+});

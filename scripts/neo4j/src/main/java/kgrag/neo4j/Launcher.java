@@ -1,0 +1,171 @@
+package kgrag.neo4j;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+
+import org.neo4j.configuration.GraphDatabaseSettings;
+import org.neo4j.configuration.connectors.BoltConnector;
+import org.neo4j.configuration.connectors.BoltConnectorInternalSettings;
+import org.neo4j.configuration.connectors.ConnectorPortRegister;
+import org.neo4j.configuration.connectors.ConnectorType;
+import org.neo4j.configuration.connectors.HttpConnector;
+import org.neo4j.configuration.connectors.HttpsConnector;
+import org.neo4j.configuration.helpers.SocketAddress;
+import org.neo4j.dbms.api.DatabaseManagementService;
+import org.neo4j.dbms.api.DatabaseManagementServiceBuilder;
+import org.neo4j.graphdb.GraphDatabaseService;
+import org.neo4j.internal.helpers.HostnamePort;
+import org.neo4j.kernel.internal.GraphDatabaseAPI;
+import org.neo4j.logging.Level;
+import org.neo4j.logging.log4j.Log4jLogProvider;
+
+/**
+ * Starts an embedded Neo4j 5.26 community DBMS with Bolt on 127.0.0.1 and auth disabled, for tests.
+ *
+ * <pre>
+ * java -Xmx1g -cp 'build/neo4j/lib/*' kgrag.neo4j.Launcher [--port N] [--data DIR] [--pagecache SIZE] [--conf FILE]
+ * </pre>
+ *
+ * --port 0 (the default) picks a free port. --data is the Neo4j home directory (store files go to
+ * DIR/data, Neo4j's own debug log to DIR/logs). --conf loads an extra neo4j.conf-style file for anything else.
+ * Once Bolt accepts connections it prints exactly one line {@code NEO4J_READY bolt://127.0.0.1:PORT} on stdout.
+ * SIGTERM / SIGINT shut the DBMS down cleanly and print {@code NEO4J_STOPPED}.
+ */
+public final class Launcher {
+    private Launcher() {}
+
+    public static void main(String[] args) throws Exception {
+        int port = 0;
+        Path home = Path.of("build/neo4j/data");
+        long pageCache = parseSize("64m");
+        Path conf = null;
+        for (int i = 0; i < args.length; i++) {
+            String a = args[i];
+            switch (a) {
+                case "--port" -> port = Integer.parseInt(need(args, ++i, a));
+                case "--data" -> home = Path.of(need(args, ++i, a));
+                case "--pagecache" -> pageCache = parseSize(need(args, ++i, a));
+                case "--conf" -> conf = Path.of(need(args, ++i, a));
+                case "-h", "--help" -> {
+                    System.out.println("usage: Launcher [--port N (0=free port)] [--data DIR] [--pagecache 64m] [--conf FILE]");
+                    return;
+                }
+                default -> {
+                    System.err.println("unknown argument: " + a);
+                    System.exit(2);
+                }
+            }
+        }
+        if (port == 0) {
+            // Pick the free port here rather than binding Bolt to port 0, so that the advertised address
+            // (used in routing tables for neo4j:// URLs) carries the real port.
+            try (java.net.ServerSocket probe = new java.net.ServerSocket(0, 1, java.net.InetAddress.getByName("127.0.0.1"))) {
+                port = probe.getLocalPort();
+            }
+        }
+        home = home.toAbsolutePath().normalize();
+        Files.createDirectories(home);
+
+        long t0 = System.nanoTime();
+        DatabaseManagementServiceBuilder builder = new DatabaseManagementServiceBuilder(home)
+                .setUserLogProvider(new Log4jLogProvider(System.out, Level.INFO))
+                .setConfig(GraphDatabaseSettings.auth_enabled, false)
+                .setConfig(BoltConnector.enabled, true)
+                .setConfig(BoltConnector.listen_address, new SocketAddress("127.0.0.1", port))
+                .setConfig(BoltConnector.advertised_address, new SocketAddress("127.0.0.1", port))
+                .setConfig(BoltConnector.encryption_level, BoltConnector.EncryptionLevel.DISABLED)
+                .setConfig(HttpConnector.enabled, false)
+                .setConfig(HttpsConnector.enabled, false)
+                .setConfig(GraphDatabaseSettings.pagecache_memory, pageCache)
+                // Tests create and drop lots of data: keep transaction logs small and do not preallocate them.
+                .setConfig(GraphDatabaseSettings.keep_logical_logs, "false")
+                .setConfig(GraphDatabaseSettings.logical_log_rotation_threshold, parseSize("32m"))
+                .setConfig(GraphDatabaseSettings.preallocate_logical_logs, false)
+                .setConfig(GraphDatabaseSettings.udc_enabled, false)
+                // Bolt otherwise waits 5 s per connector (bolt + bolt-local) for connections on shutdown.
+                .setConfig(BoltConnectorInternalSettings.connection_shutdown_wait_time, Duration.ofMillis(500))
+                .setConfig(BoltConnectorInternalSettings.thread_pool_shutdown_wait_time, Duration.ofMillis(500));
+        if (conf != null) {
+            builder.loadPropertiesFromFile(conf);
+        }
+
+        DatabaseManagementService dbms = builder.build();
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            System.out.println("NEO4J_STOPPING");
+            System.out.flush();
+            try {
+                dbms.shutdown();
+            } catch (Throwable t) {
+                t.printStackTrace();
+            }
+            System.out.println("NEO4J_STOPPED");
+            System.out.flush();
+            stopped.countDown();
+        }, "neo4j-shutdown"));
+
+        GraphDatabaseService db = dbms.database(GraphDatabaseSettings.DEFAULT_DATABASE_NAME);
+        // Wait until the default database is online (it normally is once build() returns).
+        long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
+        while (!db.isAvailable(1000)) {
+            if (System.nanoTime() > deadline) {
+                System.err.println("NEO4J_FAILED default database did not become available");
+                System.exit(1);
+            }
+        }
+
+        HostnamePort bound = ((GraphDatabaseAPI) db).getDependencyResolver()
+                .resolveDependency(ConnectorPortRegister.class)
+                .getLocalAddress(ConnectorType.BOLT);
+        int boltPort = bound != null ? bound.getPort() : port;
+        if (boltPort <= 0) {
+            System.err.println("NEO4J_FAILED could not determine the Bolt port");
+            System.exit(1);
+        }
+        // Make sure the Bolt socket really accepts connections before announcing readiness.
+        while (!canConnect("127.0.0.1", boltPort)) {
+            if (System.nanoTime() > deadline) {
+                System.err.println("NEO4J_FAILED Bolt port " + boltPort + " does not accept connections");
+                System.exit(1);
+            }
+            Thread.sleep(100);
+        }
+        System.out.printf("NEO4J_INFO home=%s started_in_ms=%d%n", home, (System.nanoTime() - t0) / 1_000_000);
+        System.out.printf("NEO4J_READY bolt://127.0.0.1:%d%n", boltPort);
+        System.out.flush();
+        stopped.await();
+    }
+
+    private static boolean canConnect(String host, int port) {
+        try (Socket s = new Socket()) {
+            s.connect(new InetSocketAddress(host, port), 1000);
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    private static String need(String[] args, int i, String flag) {
+        if (i >= args.length) {
+            System.err.println("missing value for " + flag);
+            System.exit(2);
+        }
+        return args[i];
+    }
+
+    private static long parseSize(String s) {
+        String v = s.trim().toLowerCase();
+        long mult = 1;
+        char last = v.charAt(v.length() - 1);
+        if (last == 'k' || last == 'm' || last == 'g') {
+            mult = last == 'k' ? 1L << 10 : last == 'm' ? 1L << 20 : 1L << 30;
+            v = v.substring(0, v.length() - 1);
+        }
+        return Long.parseLong(v) * mult;
+    }
+}

@@ -1,0 +1,14 @@
+import type { AppConfig } from '../config/types';
+import type { GraphEvents } from '../graph/events';
+import type { ProviderRegistry } from '../llm/ports';
+import type { Logger } from '../logger';
+import type { Stores } from '../store/ports';
+
+/** What the ingestion pipeline needs from the runtime. */
+export interface IngestDeps {
+  config: AppConfig;
+  stores: Stores;
+  providers: ProviderRegistry;
+  events: GraphEvents;
+  log: Logger;
+}

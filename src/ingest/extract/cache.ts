@@ -1,0 +1,81 @@
+import { contentHash } from '../../domain/ids';
+import type { Scope } from '../../domain/types';
+import type { LlmProvider, TokenUsage } from '../../llm/ports';
+import type { KeyValueStore } from '../../store/ports';
+import { type ExtractOptions, extractChunk } from './extract';
+import type { ParsedEntity, ParsedRelation } from './parser';
+import { EXTRACTION_PROMPT_VERSION } from './prompt';
+
+/**
+ * Extraction outputs cached per chunk (KV namespace `extraction`, key = chunk id). An entry is reused when
+ * the chunk text, the model and the prompt version are the same, so reprocessing and retrying do not pay
+ * twice; merges and deletion rebuilds read the entries of every source chunk whatever model wrote them.
+ */
+
+export const EXTRACTION_NAMESPACE = 'extraction';
+
+export interface CachedExtraction {
+  content_hash: string;
+  llm_provider: string;
+  llm_model: string;
+  prompt_version: number;
+  raw_outputs: string[];
+  entities: ParsedEntity[];
+  relations: ParsedRelation[];
+  dropped_records: number;
+  created_at: string;
+}
+
+export interface ExtractionOutcome {
+  extraction: CachedExtraction;
+  cached: boolean;
+  llm_calls: number;
+  usage: TokenUsage;
+}
+
+export function readExtractions(kv: KeyValueStore, scope: Scope, chunkIds: string[]): Promise<Map<string, CachedExtraction>> {
+  return chunkIds.length ? kv.getMany<CachedExtraction>(scope, EXTRACTION_NAMESPACE, chunkIds) : Promise.resolve(new Map());
+}
+
+export function deleteExtractions(kv: KeyValueStore, scope: Scope, chunkIds: string[]): Promise<void> {
+  return chunkIds.length ? kv.delete(scope, EXTRACTION_NAMESPACE, chunkIds) : Promise.resolve();
+}
+
+export function isReusable(entry: CachedExtraction | null | undefined, content: string, llm: LlmProvider): entry is CachedExtraction {
+  return (
+    !!entry &&
+    entry.content_hash === contentHash(content) &&
+    entry.llm_model === llm.model &&
+    entry.llm_provider === llm.provider &&
+    entry.prompt_version === EXTRACTION_PROMPT_VERSION
+  );
+}
+
+/** The cached extraction of a chunk when reusable, else a fresh one (stored before it is returned). */
+export async function extractWithCache(
+  kv: KeyValueStore,
+  scope: Scope,
+  llm: LlmProvider,
+  chunk: { id: string; content: string },
+  options: ExtractOptions,
+  known?: CachedExtraction | null,
+): Promise<ExtractionOutcome> {
+  const entry = known === undefined ? await kv.get<CachedExtraction>(scope, EXTRACTION_NAMESPACE, chunk.id) : known;
+  if (isReusable(entry, chunk.content, llm)) {
+    return { extraction: entry, cached: true, llm_calls: 0, usage: { input_tokens: 0, output_tokens: 0 } };
+  }
+  const result = await extractChunk(llm, chunk, options);
+  const extraction: CachedExtraction = {
+    content_hash: contentHash(chunk.content),
+    llm_provider: llm.provider,
+    llm_model: llm.model,
+    prompt_version: EXTRACTION_PROMPT_VERSION,
+    raw_outputs: result.raw_outputs,
+    entities: result.entities,
+    relations: result.relations,
+    dropped_records: result.dropped_records,
+    created_at: new Date().toISOString(),
+  };
+  await kv.set(scope, EXTRACTION_NAMESPACE, chunk.id, extraction);
+  return { extraction, cached: false, llm_calls: result.llm_calls, usage: result.usage };
+}

@@ -1,0 +1,62 @@
+import { contentHash } from '../domain/ids';
+import { statementsOf } from './describe';
+import { type CachedExtraction, extractWithCache, readExtractions } from './extract/cache';
+import { addUsage, type Run } from './run';
+
+/**
+ * The extraction stage: every chunk concurrently (the provider wrapper bounds concurrency process-wide),
+ * each chunk's outcome recorded on its ChunkRecord; one failure never stops the others. In retry mode a
+ * completed chunk reuses its cached extraction whatever model wrote it.
+ */
+export async function extractChunks(run: Run): Promise<Map<string, CachedExtraction>> {
+  const { deps, scope, doc, options, progress } = run;
+  const known = await readExtractions(deps.stores.kv, scope, run.chunks.map((c) => c.id));
+  const results = new Map<string, CachedExtraction>();
+  const entities = new Set<string>();
+  const relations = new Set<string>();
+  const total = Math.max(1, run.chunks.length);
+  const record = (chunkId: string, extraction: CachedExtraction) => {
+    results.set(chunkId, extraction);
+    const said = statementsOf(extraction);
+    for (const id of said.entities.keys()) entities.add(id);
+    for (const id of said.relations.keys()) relations.add(id);
+    progress.stats.entities_found = entities.size;
+    progress.stats.relationships_found = relations.size;
+  };
+
+  let finished = 0;
+  const pending = run.chunks.filter((chunk) => {
+    const cached = known.get(chunk.id);
+    const reuse = options.mode === 'retry_chunks' && chunk.extraction_status === 'completed' && cached?.content_hash === contentHash(chunk.content);
+    if (reuse) {
+      record(chunk.id, cached);
+      finished++;
+    }
+    return !reuse;
+  });
+  progress.stats.chunks_processed = finished;
+  const extractOptions = {
+    enableGleaning: doc.options?.enable_gleaning ?? true,
+    maxGleaning: doc.options?.max_gleaning ?? deps.config.ingest.maxGleaning,
+    signal: options.signal,
+  };
+  await Promise.all(
+    pending.map(async (chunk) => {
+      try {
+        const outcome = await extractWithCache(deps.stores.kv, scope, run.llm, chunk, extractOptions, known.get(chunk.id) ?? null);
+        chunk.extraction_status = 'completed';
+        chunk.extraction_error = null;
+        chunk.llm_model = outcome.extraction.llm_model;
+        run.llmCalls += outcome.llm_calls;
+        addUsage(run.usage, outcome.usage);
+        record(chunk.id, outcome.extraction);
+      } catch (err) {
+        chunk.extraction_status = 'failed';
+        chunk.extraction_error = err instanceof Error ? err.message : String(err);
+      }
+      progress.stats.chunks_processed = ++finished;
+      await progress.within('extraction', finished / total);
+    }),
+  );
+  return results;
+}

@@ -1,0 +1,244 @@
+import { chunkId } from '../domain/ids';
+import type { ChunkRecord, Scope } from '../domain/types';
+import { isAbortError } from '../llm/abort';
+import type { TokenUsage } from '../llm/ports';
+import { chunkText } from './chunker';
+import { removeDocumentFromGraph, summaryPolicy } from './deletion';
+import type { IngestDeps } from './deps';
+import { statementsOf } from './describe';
+import { applyGraphVectors, chunkItems, embedInto } from './embed';
+import { type CachedExtraction, deleteExtractions } from './extract/cache';
+import { extractChunks } from './extraction-stage';
+import { withEntityLock } from './locks';
+import { affectedEntityIds, type Contribution, mergeDocument } from './merge';
+import { loadPageMap } from './pages';
+import { ProgressTracker, type StageReporter } from './progress';
+import { addUsage, checkCancelled, IngestCancelledError, type Run } from './run';
+
+export type { IngestDeps } from './deps';
+export type { StageReporter } from './progress';
+export { savePageMap } from './pages';
+export { isAbortError, IngestCancelledError };
+
+/**
+ * The ingestion pipeline (DESIGN.md 5): chunking, extraction, merging, embedding of one stored document.
+ * A chunk that fails extraction fails the document, which then contributes nothing to the graph; its
+ * successful chunks stay cached so that `retry_chunks` only extracts the failed ones before merging.
+ */
+
+export interface ProcessOptions {
+  mode: 'full' | 'retry_chunks';
+  signal?: AbortSignal;
+  report?: StageReporter;
+}
+
+export interface ProcessResult {
+  status: 'completed' | 'failed';
+  chunk_count: number;
+  entity_count: number;
+  relationship_count: number;
+  failed_chunks: number[];
+  error: string | null;
+  processing_time_ms: number;
+  llm_calls: number;
+  usage?: TokenUsage;
+}
+
+export async function processDocument(deps: IngestDeps, scope: Scope, documentId: string, options: ProcessOptions): Promise<ProcessResult> {
+  const doc = await deps.stores.documents.get(scope, documentId);
+  if (!doc) throw new Error(`document ${documentId} not found`);
+  const run: Run = {
+    deps,
+    scope,
+    doc,
+    options,
+    llm: deps.providers.llm(),
+    embedder: deps.providers.embedding(),
+    policy: summaryPolicy(deps, doc.options?.use_llm_summarization ?? true, options.signal),
+    progress: new ProgressTracker(options.report, deps.log),
+    started: Date.now(),
+    llmCalls: 0,
+    usage: { input_tokens: 0, output_tokens: 0 },
+    chunks: [],
+    merged: false,
+  };
+  try {
+    return await execute(run);
+  } catch (err) {
+    if (options.signal?.aborted || isAbortError(err)) {
+      await rollback(run, options.mode === 'full');
+      throw new IngestCancelledError();
+    }
+    deps.log.error({ err, document_id: documentId }, 'document processing failed');
+    await rollback(run, false);
+    return fail(run, `processing failed: ${(err as Error).message ?? String(err)}`);
+  }
+}
+
+async function execute(run: Run): Promise<ProcessResult> {
+  const { deps, scope, doc, options, progress } = run;
+  await progress.stage('chunking', 'running');
+  const existing = options.mode === 'retry_chunks' ? await deps.stores.chunks.listByDocument(scope, doc.id) : [];
+  run.chunks = existing.length ? existing.sort((a, b) => a.index - b.index) : await chunkDocument(run);
+  progress.stats.chunks_total = run.chunks.length;
+  await progress.stage('chunking', 'completed');
+  checkCancelled(run);
+
+  await progress.stage('extraction', 'running');
+  const extracted = await extractChunks(run);
+  checkCancelled(run);
+  await deps.stores.chunks.upsertMany(scope, run.chunks);
+  const failed = run.chunks.filter((c) => c.extraction_status === 'failed');
+  if (failed.length) {
+    const first = failed[0];
+    return fail(run, `${failed.length} of ${run.chunks.length} chunks failed extraction; first error (chunk ${first.index}): ${first.extraction_error}`);
+  }
+  await progress.stage('extraction', 'completed');
+
+  await progress.stage('merging', 'running');
+  const contributions: Contribution[] = run.chunks.map((c) => ({ chunkId: c.id, extraction: extracted.get(c.id) as CachedExtraction }));
+  const lockIds = await affectedEntityIds(deps.stores, scope, doc.id, contributions);
+  const merged = await withEntityLock(scope, lockIds, async () => {
+    const outcome = await mergeDocument(deps, scope, doc.id, contributions, run.policy);
+    run.merged = true;
+    deps.events.publish({ scope, changes: outcome.changes, cause: 'ingest', document_id: doc.id });
+    await progress.stage('merging', 'completed');
+    await progress.stage('embedding', 'running');
+    await applyGraphVectors(deps.stores.vectors, scope, run.embedder, outcome, embedOptions(run));
+    return outcome;
+  });
+  run.llmCalls += merged.llm_calls;
+  addUsage(run.usage, merged.usage);
+  if (merged.summaryFailures.length) {
+    deps.log.warn({ document_id: doc.id, failures: merged.summaryFailures }, 'description summaries fell back to joined fragments');
+  }
+  progress.stats.entities_found = merged.entityIds.length;
+  progress.stats.relationships_found = merged.relationshipIds.length;
+
+  await embedInto(deps.stores.vectors, scope, 'chunk', run.embedder, chunkItems(run.chunks), {
+    ...embedOptions(run),
+    onProgress: (done) => progress.within('embedding', done / Math.max(1, run.chunks.length)),
+  });
+  for (const chunk of run.chunks) {
+    const said = statementsOf(extracted.get(chunk.id) as CachedExtraction);
+    chunk.entity_ids = [...said.entities.keys()];
+    chunk.relationship_ids = [...said.relations.keys()];
+    chunk.embedding_model = run.embedder.model;
+  }
+  await deps.stores.chunks.upsertMany(scope, run.chunks);
+
+  const now = new Date();
+  const result: ProcessResult = {
+    status: 'completed',
+    chunk_count: run.chunks.length,
+    entity_count: merged.entityIds.length,
+    relationship_count: merged.relationshipIds.length,
+    failed_chunks: [],
+    error: null,
+    processing_time_ms: now.getTime() - run.started,
+    llm_calls: run.llmCalls,
+    usage: run.usage,
+  };
+  await deps.stores.documents.update(scope, doc.id, {
+    status: 'completed',
+    chunk_count: result.chunk_count,
+    entity_count: result.entity_count,
+    relationship_count: result.relationship_count,
+    error: null,
+    processed_at: now.toISOString(),
+    processing_time_ms: result.processing_time_ms,
+    llm_model: run.llm.model,
+    embedding_model: run.embedder.model,
+    updated_at: now.toISOString(),
+  });
+  await progress.stage('embedding', 'completed');
+  return result;
+}
+
+/** A full run starts clean: earlier chunks, their vectors and graph contributions go; the cache stays. */
+async function chunkDocument(run: Run): Promise<ChunkRecord[]> {
+  const { deps, scope, doc } = run;
+  const previous = await deps.stores.chunks.listByDocument(scope, doc.id);
+  await removeDocumentFromGraph(deps, scope, doc.id, { ...run.policy, signal: undefined }, 'reprocess');
+  if (previous.length) {
+    await deps.stores.vectors.delete(scope, 'chunk', previous.map((c) => c.id));
+    await deps.stores.chunks.deleteByDocument(scope, doc.id);
+  }
+  const pages = await loadPageMap(deps, scope, doc.id);
+  const { chunkTokens, chunkOverlapTokens } = deps.config.ingest;
+  const now = new Date().toISOString();
+  const chunks: ChunkRecord[] = chunkText(doc.content, { chunkTokens, overlapTokens: chunkOverlapTokens, pages }).map((c) => ({
+    id: chunkId(doc.id, c.index),
+    document_id: doc.id,
+    index: c.index,
+    content: c.content,
+    tokens: c.tokens,
+    char_start: c.char_start,
+    char_end: c.char_end,
+    start_line: c.start_line,
+    end_line: c.end_line,
+    page_start: c.page_start,
+    page_end: c.page_end,
+    extraction_status: 'pending',
+    extraction_error: null,
+    entity_ids: [],
+    relationship_ids: [],
+    llm_model: null,
+    embedding_model: null,
+    created_at: now,
+  }));
+  const kept = new Set(chunks.map((c) => c.id));
+  await deleteExtractions(deps.stores.kv, scope, previous.map((c) => c.id).filter((id) => !kept.has(id)));
+  await deps.stores.chunks.upsertMany(scope, chunks);
+  return chunks;
+}
+
+/**
+ * Undoes what a run left in the graph and vector stores. A cancelled full run also removes its chunks and
+ * their cached extractions; otherwise chunks stay, with their statuses, for retry-chunks.
+ */
+async function rollback(run: Run, removeChunks: boolean): Promise<void> {
+  const { deps, scope, doc } = run;
+  try {
+    if (run.merged) await removeDocumentFromGraph(deps, scope, doc.id, { ...run.policy, signal: undefined }, 'rollback');
+    const chunkIds = run.chunks.map((c) => c.id);
+    if (run.merged && chunkIds.length) await deps.stores.vectors.delete(scope, 'chunk', chunkIds);
+    if (removeChunks) {
+      await deleteExtractions(deps.stores.kv, scope, chunkIds);
+      await deps.stores.chunks.deleteByDocument(scope, doc.id);
+      await deps.stores.documents.update(scope, doc.id, { chunk_count: 0, entity_count: 0, relationship_count: 0 });
+    }
+  } catch (err) {
+    deps.log.error({ err, document_id: doc.id }, 'cleanup after a failed or cancelled run did not finish');
+  }
+}
+
+async function fail(run: Run, error: string): Promise<ProcessResult> {
+  const now = new Date();
+  const result: ProcessResult = {
+    status: 'failed',
+    chunk_count: run.chunks.length,
+    entity_count: 0,
+    relationship_count: 0,
+    failed_chunks: run.chunks.filter((c) => c.extraction_status === 'failed').map((c) => c.index),
+    error,
+    processing_time_ms: now.getTime() - run.started,
+    llm_calls: run.llmCalls,
+    usage: run.usage,
+  };
+  await run.deps.stores.documents.update(run.scope, run.doc.id, {
+    status: 'failed',
+    error,
+    chunk_count: result.chunk_count,
+    entity_count: 0,
+    relationship_count: 0,
+    processing_time_ms: result.processing_time_ms,
+    llm_model: run.llm.model,
+    updated_at: now.toISOString(),
+  });
+  return result;
+}
+
+function embedOptions(run: Run) {
+  return { concurrency: run.deps.config.ingest.embeddingConcurrency, signal: run.options.signal };
+}

@@ -1,0 +1,40 @@
+import type { ChunkRecord, DocumentRecord, Scope } from '../domain/types';
+import type { EmbeddingProvider, LlmProvider, TokenUsage } from '../llm/ports';
+import type { IngestDeps } from './deps';
+import type { StageReporter, ProgressTracker } from './progress';
+import type { SummaryPolicy } from './summary';
+
+/** The state of one processing run, shared by the pipeline stages. */
+export interface Run {
+  deps: IngestDeps;
+  scope: Scope;
+  doc: DocumentRecord;
+  options: { mode: 'full' | 'retry_chunks'; signal?: AbortSignal; report?: StageReporter };
+  llm: LlmProvider;
+  embedder: EmbeddingProvider;
+  policy: SummaryPolicy;
+  progress: ProgressTracker;
+  started: number;
+  llmCalls: number;
+  usage: TokenUsage;
+  chunks: ChunkRecord[];
+  /** Set once this run's merge wrote to the graph. */
+  merged: boolean;
+}
+
+/** Thrown when a run is cancelled through its signal; `isAbortError` recognises it. */
+export class IngestCancelledError extends Error {
+  override readonly name = 'AbortError';
+  constructor() {
+    super('document processing was cancelled');
+  }
+}
+
+export function checkCancelled(run: Run): void {
+  if (run.options.signal?.aborted) throw new IngestCancelledError();
+}
+
+export function addUsage(total: TokenUsage, more: TokenUsage): void {
+  total.input_tokens += more.input_tokens;
+  total.output_tokens += more.output_tokens;
+}

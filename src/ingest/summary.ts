@@ -1,0 +1,103 @@
+import type { LlmProvider, TokenUsage } from '../llm/ports';
+import { type SummarySubject, summaryPrompt } from './summary-prompt';
+import { countTokens, tokenEncoder } from './tokens';
+
+/**
+ * Descriptions from fragments: joined as they are, or, past the fragment or token threshold and when
+ * LLM summarisation is on, written by the LLM (map-reduce when the fragments do not fit in one call).
+ */
+
+export interface SummaryPolicy {
+  llm: LlmProvider;
+  enabled: boolean;
+  fragmentThreshold: number;
+  tokenThreshold: number;
+  /** Input budget of one summary call, in tokens. */
+  maxInputTokens?: number;
+  signal?: AbortSignal;
+}
+
+export interface Described {
+  description: string;
+  summarised: boolean;
+  llm_calls: number;
+  usage: TokenUsage;
+}
+
+const DEFAULT_MAX_INPUT_TOKENS = 4000;
+const SUMMARY_MAX_OUTPUT_TOKENS = 500;
+const SUMMARY_MAX_WORDS = 200;
+const MAX_ROUNDS = 4;
+
+export const FRAGMENT_SEPARATOR = '\n';
+
+export function joinFragments(fragments: string[]): string {
+  return fragments.join(FRAGMENT_SEPARATOR);
+}
+
+export function needsSummary(fragments: string[], policy: SummaryPolicy): boolean {
+  if (!policy.enabled || fragments.length < 2) return false;
+  return fragments.length > policy.fragmentThreshold || countTokens(joinFragments(fragments)) > policy.tokenThreshold;
+}
+
+/** One LLM-written description of the fragments. */
+export async function summarizeFragments(subject: SummarySubject, fragments: string[], policy: SummaryPolicy): Promise<Described> {
+  const budget = Math.max(64, policy.maxInputTokens ?? DEFAULT_MAX_INPUT_TOKENS);
+  const usage = { input_tokens: 0, output_tokens: 0 };
+  let calls = 0;
+  const call = async (parts: string[]): Promise<string> => {
+    const out = await policy.llm.complete(summaryPrompt(subject, parts, SUMMARY_MAX_WORDS), {
+      task: 'summarize',
+      temperature: 0,
+      maxTokens: SUMMARY_MAX_OUTPUT_TOKENS,
+      signal: policy.signal,
+    });
+    calls++;
+    usage.input_tokens += out.usage.input_tokens;
+    usage.output_tokens += out.usage.output_tokens;
+    return out.text.trim() || joinFragments(parts);
+  };
+
+  let current = fragments.map((f) => truncateTokens(f, budget));
+  for (let round = 0; round < MAX_ROUNDS && countTokens(joinFragments(current)) > budget; round++) {
+    // Map: summarise groups that fit one call; the group summaries are reduced in the next round.
+    current = await Promise.all(packGroups(current, budget).map((group) => (compressible(group) ? call(group) : group[0])));
+  }
+  const description = await call(fitBudget(current, budget));
+  return { description, summarised: true, llm_calls: calls, usage };
+}
+
+/** Consecutive fragments grouped so that each group's joined text stays within the budget. */
+function packGroups(fragments: string[], budget: number): string[][] {
+  const groups: string[][] = [];
+  let group: string[] = [];
+  let tokens = 0;
+  for (const f of fragments) {
+    const t = countTokens(f) + 1;
+    if (group.length && tokens + t > budget) {
+      groups.push(group);
+      group = [];
+      tokens = 0;
+    }
+    group.push(f);
+    tokens += t;
+  }
+  if (group.length) groups.push(group);
+  return groups;
+}
+
+/** A lone short fragment is kept as it is: a summary would not make it shorter. */
+function compressible(group: string[]): boolean {
+  return group.length > 1 || countTokens(group[0]) > SUMMARY_MAX_OUTPUT_TOKENS;
+}
+
+/** The leading fragments that fit the budget (after MAX_ROUNDS the rest is dropped rather than overflow). */
+function fitBudget(fragments: string[], budget: number): string[] {
+  return packGroups(fragments, budget)[0] ?? [];
+}
+
+function truncateTokens(text: string, budget: number): string {
+  if (countTokens(text) <= budget) return text;
+  const enc = tokenEncoder();
+  return enc.decode(enc.encode(text, [], []).slice(0, budget));
+}

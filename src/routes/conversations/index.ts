@@ -1,0 +1,95 @@
+import type { Api } from '../../http/api';
+import type { Runtime } from '../../runtime';
+import {
+  conversationDetailSchema,
+  conversationListSchema,
+  conversationParamsSchema,
+  conversationSchema,
+  createConversationSchema,
+  messageListSchema,
+  pageQuerySchema,
+} from './schema';
+
+const tag = 'conversations';
+
+/** Stored chat conversations and their messages, per workspace. */
+export function conversationRoutes(api: Api, rt: Runtime): void {
+  api.route(
+    {
+      method: 'get',
+      path: '/conversations',
+      tag,
+      summary: 'List conversations, most recently active first',
+      query: pageQuerySchema,
+      responses: { 200: { description: 'A page of conversations', schema: conversationListSchema } },
+    },
+    async (ctx, { query }) => {
+      ctx.body = await rt.conversations.list(ctx.state.scope, query);
+    },
+  );
+
+  api.route(
+    {
+      method: 'post',
+      path: '/conversations',
+      tag,
+      summary: 'Create an empty conversation',
+      body: createConversationSchema,
+      responses: { 201: { description: 'The conversation', schema: conversationSchema } },
+    },
+    async (ctx, { body }) => {
+      ctx.status = 201;
+      ctx.body = await rt.conversations.create(ctx.state.scope, body);
+    },
+  );
+
+  api.route(
+    {
+      method: 'get',
+      path: '/conversations/:id',
+      tag,
+      summary: 'A conversation with its messages, oldest first',
+      params: conversationParamsSchema,
+      responses: {
+        200: { description: 'The conversation', schema: conversationDetailSchema },
+        404: { description: 'Not in this workspace' },
+      },
+    },
+    async (ctx, { params }) => {
+      ctx.body = await rt.conversations.get(ctx.state.scope, params.id);
+    },
+  );
+
+  api.route(
+    {
+      method: 'delete',
+      path: '/conversations/:id',
+      tag,
+      summary: 'Delete a conversation and its messages',
+      params: conversationParamsSchema,
+      responses: { 204: { description: 'Deleted' }, 404: { description: 'Not in this workspace' } },
+    },
+    async (ctx, { params }) => {
+      await rt.conversations.delete(ctx.state.scope, params.id);
+      ctx.status = 204;
+    },
+  );
+
+  api.route(
+    {
+      method: 'get',
+      path: '/conversations/:id/messages',
+      tag,
+      summary: 'Messages of a conversation, oldest first',
+      params: conversationParamsSchema,
+      query: pageQuerySchema,
+      responses: {
+        200: { description: 'A page of messages', schema: messageListSchema },
+        404: { description: 'Not in this workspace' },
+      },
+    },
+    async (ctx, { params, query }) => {
+      ctx.body = await rt.conversations.messages(ctx.state.scope, params.id, query);
+    },
+  );
+}

@@ -1,0 +1,50 @@
+import { z } from 'zod';
+import { queryInt } from '../../http/validate';
+import { modeSchema, sourceSchema } from '../query/schema';
+
+export const conversationParamsSchema = z.object({ id: z.string().min(1) });
+
+export const pageQuerySchema = z.object({
+  limit: queryInt(50, 1, 500),
+  offset: queryInt(0, 0, Number.MAX_SAFE_INTEGER),
+});
+
+export const createConversationSchema = z.object({
+  title: z.string().trim().max(200, 'must be at most 200 characters').nullable().optional(),
+  mode: modeSchema.nullable().optional(),
+});
+
+export const conversationSchema = z.object({
+  id: z.string(),
+  title: z.string().describe("the first message's opening words unless given"),
+  mode: modeSchema,
+  message_count: z.number().int(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+
+export const messageSchema = z.object({
+  id: z.string(),
+  conversation_id: z.string(),
+  role: z.enum(['user', 'assistant', 'system']),
+  content: z.string(),
+  sources: z.array(sourceSchema),
+  status: z.enum(['complete', 'streaming', 'failed']).describe('failed: the answer broke off; content is what was produced'),
+  created_at: z.string(),
+});
+
+export const conversationListSchema = z.object({
+  conversations: z.array(conversationSchema),
+  total: z.number().int(),
+  limit: z.number().int(),
+  offset: z.number().int(),
+});
+
+export const conversationDetailSchema = conversationSchema.extend({ messages: z.array(messageSchema) });
+
+export const messageListSchema = z.object({
+  messages: z.array(messageSchema),
+  total: z.number().int(),
+  limit: z.number().int(),
+  offset: z.number().int(),
+});

@@ -1,0 +1,106 @@
+import type { Scope } from '../../domain/types';
+import type { Logger } from '../../logger';
+import type { Stores, VectorStore } from '../ports';
+import { QdrantVectorStore } from '../qdrant/vectors';
+import { Neo4jChunkStore } from './chunks';
+import { Neo4jClient, type Neo4jSettings, scopeParams } from './client';
+import { Neo4jConversationStore } from './conversations';
+import { Neo4jDocumentStore } from './documents';
+import { Neo4jGraphStore } from './graph';
+import { Neo4jKeyValueStore } from './kv';
+import { type SchemaState, applyMigrations, readSchema } from './migrations';
+import { checkNeo4j } from './startup';
+import { Neo4jTaskStore } from './tasks';
+import { count, num } from './values';
+import { Neo4jVectorStore } from './vectors';
+
+export { Neo4jClient };
+export type { Neo4jSettings };
+
+/** Every label the store writes; dropping a workspace deletes its nodes label by label, in batches. */
+const WORKSPACE_LABELS = [
+  'Message',
+  'Conversation',
+  'Task',
+  'KV',
+  'ChunkVector',
+  'EntityVector',
+  'RelationshipVector',
+  'Chunk',
+  'Entity',
+  'Document',
+];
+const DROP_BATCH = 2_000;
+
+export interface Neo4jStoresOptions {
+  neo4j: Neo4jSettings;
+  /** Embedding dimension: the vector indexes (Neo4j) or collections (Qdrant) made at start-up. */
+  dimension: number;
+  qdrant?: { url: string; apiKey: string | null } | null;
+  log: Logger;
+}
+
+/**
+ * Persistent mode: every store in Neo4j (vectors in Qdrant when configured). Start-up checks the connection,
+ * applies pending migrations and prepares the vector indexes; any failure throws one line saying what to fix.
+ */
+export async function createNeo4jStores(options: Neo4jStoresOptions): Promise<Stores> {
+  const { log, dimension } = options;
+  const db = new Neo4jClient(options.neo4j);
+  let qdrant: QdrantVectorStore | null = null;
+  let vectors: VectorStore;
+  try {
+    await checkNeo4j(db);
+    const applied = await applyMigrations(db, log);
+    if (options.qdrant) {
+      qdrant = QdrantVectorStore.create(options.qdrant.url, options.qdrant.apiKey);
+      await qdrant.prepare(dimension);
+      vectors = qdrant;
+    } else {
+      const native = new Neo4jVectorStore(db, dimension);
+      await native.ensureIndexes();
+      vectors = native;
+    }
+    log.info(
+      { uri: options.neo4j.uri, migrations_applied_now: applied, vectors: qdrant ? 'qdrant' : 'neo4j' },
+      `storage: Neo4j at ${options.neo4j.uri}${qdrant ? ` with vectors in Qdrant at ${options.qdrant?.url}` : ''}`,
+    );
+  } catch (err) {
+    await db.close().catch(() => undefined);
+    throw err;
+  }
+
+  let lastSchema: SchemaState = { latest_version: 0, migrations_applied: 0, last_applied_at: null };
+
+  return {
+    documents: new Neo4jDocumentStore(db),
+    chunks: new Neo4jChunkStore(db),
+    graph: new Neo4jGraphStore(db),
+    vectors,
+    tasks: new Neo4jTaskStore(db),
+    conversations: new Neo4jConversationStore(db),
+    kv: new Neo4jKeyValueStore(db),
+    async health() {
+      const [graph, vector] = await Promise.all([db.ping(), qdrant ? qdrant.ping() : null]);
+      return { kv_storage: graph, vector_storage: vector ?? graph, graph_storage: graph };
+    },
+    /** The last schema read survives a database outage, so /health still says what was applied. */
+    async schema() {
+      lastSchema = await readSchema(db).catch(() => lastSchema);
+      return lastSchema;
+    },
+    async dropWorkspace(scope: Scope) {
+      const params = { ...scopeParams(scope), batch: count(DROP_BATCH) };
+      for (const label of WORKSPACE_LABELS) {
+        for (;;) {
+          const [row] = await db.write((tx) => tx.runTemplate('workspaces/drop-batch', { LABEL: label }, params));
+          if (num(row?.deleted) < DROP_BATCH) break;
+        }
+      }
+      await qdrant?.dropWorkspace(scope);
+    },
+    async close() {
+      await db.close();
+    },
+  };
+}

@@ -1,0 +1,84 @@
+import type { Page, Scope, TaskRecord, TaskStatus } from '../../domain/types';
+import type { TaskQuery, TaskStore } from '../ports';
+import { type Neo4jClient, type Row, scopeParams } from './client';
+import { TASK_FIELDS, decode, encode, encodePatch } from './codecs';
+import { nextSequence } from './sequence';
+import { count, int, num, str, timestamp } from './values';
+
+/** Candidates looked at per claim: when another instance takes the first, the next one is tried. */
+const CANDIDATES = 8;
+
+function scopeOf(row: Row): Scope {
+  const tenant = str(row.tenant_id);
+  const workspaceId = str(row.workspace_id);
+  return tenant === '' ? { workspaceId } : { workspaceId, tenantId: tenant };
+}
+
+export class Neo4jTaskStore implements TaskStore {
+  constructor(private readonly db: Neo4jClient) {}
+
+  async insert(scope: Scope, task: TaskRecord): Promise<void> {
+    await this.db.writeRows('tasks/insert', {
+      ...scopeParams(scope),
+      props: encode(TASK_FIELDS, task),
+      seq: int(nextSequence()),
+    });
+  }
+
+  async update(scope: Scope, id: string, patch: Partial<TaskRecord>): Promise<TaskRecord | null> {
+    const rows = await this.db.writeRows('tasks/update', { ...scopeParams(scope), id, patch: encodePatch(TASK_FIELDS, patch) });
+    return rows.length ? decode(TASK_FIELDS, rows[0].task) : null;
+  }
+
+  async get(scope: Scope, id: string): Promise<TaskRecord | null> {
+    const rows = await this.db.readRows('tasks/get', { ...scopeParams(scope), id });
+    return rows.length ? decode(TASK_FIELDS, rows[0].task) : null;
+  }
+
+  async list(scope: Scope, query: TaskQuery): Promise<Page<TaskRecord>> {
+    const [row] = await this.db.readRows('tasks/list', {
+      ...scopeParams(scope),
+      status: query.status ?? null,
+      offset: count(query.offset),
+      limit: count(query.limit),
+    });
+    return { items: (row.tasks as unknown[]).map((t) => decode(TASK_FIELDS, t)), total: num(row.total) };
+  }
+
+  async listAll(statuses: TaskStatus[]): Promise<Array<{ scope: Scope; task: TaskRecord }>> {
+    if (statuses.length === 0) return [];
+    const rows = await this.db.readRows('tasks/list-all', { statuses });
+    return rows.map((row) => ({ scope: scopeOf(row), task: decode(TASK_FIELDS, row.task) }));
+  }
+
+  /**
+   * Each candidate is claimed in a write transaction that first takes the task's lock and then re-checks it:
+   * of two concurrent claimers, the second sees the first one's committed claim and moves on.
+   */
+  async claimNext(owner: string, now: string, leaseUntil: string): Promise<{ scope: Scope; task: TaskRecord } | null> {
+    const times = { now: timestamp(now), lease_until: timestamp(leaseUntil) };
+    for (let round = 0; round < 3; round++) {
+      const candidates = await this.db.readRows('tasks/claim-candidates', { now: times.now, take: count(CANDIDATES) });
+      if (candidates.length === 0) return null;
+      for (const candidate of candidates) {
+        const scope = scopeOf(candidate);
+        const params = { ...scopeParams(scope), id: candidate.id, owner, ...times };
+        const claimed = await this.db.write(async (tx) => {
+          if ((await tx.run('tasks/lock', params)).length === 0) return null;
+          const rows = await tx.run('tasks/claim', params);
+          return rows.length ? decode(TASK_FIELDS, rows[0].task) : null;
+        });
+        if (claimed) return { scope, task: claimed };
+      }
+    }
+    return null;
+  }
+
+  async renewLease(scope: Scope, id: string, owner: string, leaseUntil: string): Promise<boolean> {
+    const params = { ...scopeParams(scope), id, owner, lease_until: timestamp(leaseUntil) };
+    return this.db.write(async (tx) => {
+      if ((await tx.run('tasks/lock', params)).length === 0) return false;
+      return (await tx.run('tasks/renew-lease', params)).length > 0;
+    });
+  }
+}

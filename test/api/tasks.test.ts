@@ -1,0 +1,84 @@
+import { startTestApp, type TestApp } from '../helpers/app';
+import { json, prose, waitForTask } from '../fixtures/documents';
+
+describe('tasks (list, detail, cancel, retry)', () => {
+  let app: TestApp;
+
+  beforeAll(async () => {
+    // Slow provider calls keep a task running long enough to cancel it deterministically.
+    app = await startTestApp({ SERVICE_MOCK_LATENCY_MS: '150' });
+  });
+  afterAll(async () => {
+    await app.close();
+  });
+
+  const queue = async (seed: string) => {
+    const res = await app.request('/api/v1/documents', { method: 'POST', json: { content: prose(seed), async_processing: true } });
+    expect(res.status).toBe(202);
+    return json(res);
+  };
+  const post = (path: string) => app.request(path, { method: 'POST' });
+
+  it('cancels a running task: the document fails with the reason and keeps no graph data', async () => {
+    const { id, task_id } = await queue('cancel-me');
+    await waitForTask(app, task_id, ['running']);
+    const res = await post(`/api/v1/tasks/${task_id}/cancel`);
+    expect(res.status).toBe(200);
+    expect(await json(res)).toEqual({ id: task_id, status: 'cancelled', message: 'cancellation requested' });
+
+    const task = await waitForTask(app, task_id, ['cancelled']);
+    expect(task.finished_at).not.toBeNull();
+    const doc = await json(await app.request(`/api/v1/documents/${id}`));
+    expect(doc).toMatchObject({ status: 'failed', error: 'cancelled by request', chunk_count: 0, entity_count: 0 });
+    const scope = { workspaceId: app.workspace };
+    // Settling happens after the status flips; wait for the run to let go of the document.
+    await waitForTask(app, task_id, ['cancelled']);
+    expect(await app.rt.stores.chunks.listByDocument(scope, id)).toEqual([]);
+    expect(await app.rt.stores.graph.entitiesOfDocument(scope, id)).toEqual([]);
+  });
+
+  it('retries a cancelled task as a new pending task that completes', async () => {
+    const { id, task_id } = await queue('retry-me');
+    await waitForTask(app, task_id, ['running']);
+    await post(`/api/v1/tasks/${task_id}/cancel`);
+    await waitForTask(app, task_id, ['cancelled']);
+    const res = await post(`/api/v1/tasks/${task_id}/retry`);
+    expect(res.status).toBe(200);
+    const retried = await json(res);
+    expect(retried).toMatchObject({ status: 'pending', message: 'queued for retry' });
+    expect(retried.id).not.toBe(task_id);
+    const task = await waitForTask(app, retried.id);
+    expect(task).toMatchObject({ status: 'completed', retry_of: task_id, document_id: id, progress: 100 });
+    expect(await json(await app.request(`/api/v1/documents/${id}`))).toMatchObject({ status: 'completed', task_id: retried.id });
+  });
+
+  it('refuses to cancel or retry a finished task with 409, and answers 404 for unknown tasks', async () => {
+    const { task_id } = await queue('finished');
+    await waitForTask(app, task_id);
+    const cancel = await post(`/api/v1/tasks/${task_id}/cancel`);
+    expect(cancel.status).toBe(409);
+    expect((await json(cancel)).detail).toMatch(/already completed/);
+    const retry = await post(`/api/v1/tasks/${task_id}/retry`);
+    expect(retry.status).toBe(409);
+    expect((await json(retry)).detail).toMatch(/only failed or cancelled tasks can be retried/);
+    for (const res of [await app.request('/api/v1/tasks/unknown'), await post('/api/v1/tasks/unknown/cancel'), await post('/api/v1/tasks/unknown/retry')]) {
+      expect(res.status).toBe(404);
+      expect((await json(res)).detail).toContain("task 'unknown' not found");
+    }
+    expect((await app.request('/api/v1/documents/track/unknown')).status).toBe(404);
+  });
+
+  it('lists tasks newest first with status filter and pagination', async () => {
+    const all = await json(await app.request('/api/v1/tasks'));
+    expect(all.total).toBeGreaterThanOrEqual(4);
+    expect(Object.keys(all.tasks[0]).sort()).toEqual(['document_id', 'id', 'progress', 'started_at', 'status', 'type', 'updated_at']);
+    const cancelled = await json(await app.request('/api/v1/tasks?status=cancelled'));
+    expect(cancelled.total).toBe(2);
+    expect(cancelled.tasks.every((t: { status: string }) => t.status === 'cancelled')).toBe(true);
+    const page = await json(await app.request('/api/v1/tasks?limit=1&offset=1'));
+    expect(page.tasks).toHaveLength(1);
+    expect(page.tasks[0].id).toBe(all.tasks[1].id);
+    const bad = await app.request('/api/v1/tasks?status=sleeping');
+    expect(bad.status).toBe(422);
+  });
+});
