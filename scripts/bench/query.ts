@@ -91,7 +91,7 @@ interface Corpus {
 }
 
 /** Deterministic corpus: each document has a local cast of entities; a Zipf-ranked global cast recurs everywhere. */
-function buildCorpus(chunkCount: number): Corpus {
+export function buildCorpus(chunkCount: number): Corpus {
   const random = seeded(chunkCount);
   const now = new Date('2024-01-01T00:00:00Z').getTime();
   const entityCount = Math.round(chunkCount * ENTITIES_PER_CHUNK);
@@ -233,7 +233,7 @@ function buildCorpus(chunkCount: number): Corpus {
   return { documents, chunks, entities, relationships, queries };
 }
 
-async function loadCorpus(rt: Runtime, scope: Scope, corpus: Corpus): Promise<void> {
+export async function loadCorpus(rt: Runtime, scope: Scope, corpus: Corpus): Promise<void> {
   const { stores } = rt;
   for (const doc of corpus.documents) await stores.documents.insert(scope, doc);
   await stores.chunks.upsertMany(scope, corpus.chunks);
@@ -402,7 +402,9 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((err: unknown) => {
-  console.error(err);
-  process.exit(1);
-});
+if (require.main === module) {
+  main().catch((err: unknown) => {
+    console.error(err);
+    process.exit(1);
+  });
+}

@@ -55,8 +55,11 @@ cmd_build() {
   rm -rf "$tmp"
   # Build into a fresh directory and swap it in, so a version bump leaves no stale jars and
   # instances already running from the old directory keep their (open) jars.
-  "$MVN" -B -q -Dstyle.color=never -Dneo4j.lib.dir="$tmp" -f "$SCRIPT_DIR/pom.xml" package >&2 \
-    || { rm -rf "$tmp"; die "maven build failed"; }
+  if ! "$MVN" -B -Dstyle.color=never -Dneo4j.lib.dir="$tmp" -f "$SCRIPT_DIR/pom.xml" package >"$BUILD/maven.log" 2>&1; then
+    tail -n 40 "$BUILD/maven.log" >&2
+    rm -rf "$tmp"
+    die "maven build failed (full log: $BUILD/maven.log)"
+  fi
   touch "$tmp/.built"
   [[ -d "$LIB" ]] && mv "$LIB" "$old"
   mv "$tmp" "$LIB"

@@ -25,7 +25,7 @@ async function main() {
       results.push({ name, ok: true, ms: Date.now() - t0, detail });
     } catch (e) {
       if (must) failed = true;
-      results.push({ name, ok: false, ms: Date.now() - t0, detail: String(e.code || '') + ' ' + String(e.message).split('\n')[0] });
+      results.push({ name, ok: false, ms: Date.now() - t0, detail: String(e.code || '') + ' ' + String(e.message).split('\n').slice(0, 2).join(' ') });
     }
   };
 

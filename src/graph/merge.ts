@@ -2,7 +2,7 @@ import { normalizeEntityId, relationshipId } from '../domain/ids';
 import type { ChunkRecord, EntityRecord, RelationshipRecord, Scope } from '../domain/types';
 import { conflict, notFound, validationError } from '../http/problem';
 import { withEntityLock } from '../ingest/locks';
-import type { GraphStore } from '../store/ports';
+import type { GraphStore, Stores } from '../store/ports';
 import { OVERRIDES_NAMESPACE, moveOverride, recordMerge, recordOverride } from './aliases';
 import { absorbEntities, combineRelationships, union } from './combine';
 import { type GraphDeps, nowOf } from './deps';
@@ -97,6 +97,29 @@ function rewriteChunks(chunks: ChunkRecord[], absorbed: Set<string>, survivorId:
   return changed;
 }
 
+/** Documents' entity and relationship counts follow the merged graph. */
+async function recountDocuments(stores: Stores, scope: Scope, documentIds: string[]): Promise<void> {
+  for (const documentId of documentIds) {
+    if (!(await stores.documents.get(scope, documentId))) continue;
+    const [entities, relationships] = await Promise.all([
+      stores.graph.entitiesOfDocument(scope, documentId),
+      stores.graph.relationshipsOfDocument(scope, documentId),
+    ]);
+    await stores.documents.update(scope, documentId, { entity_count: entities.length, relationship_count: relationships.length });
+  }
+}
+
+/** Survivor first, then the old edges and nodes going, then the rewritten edges arriving. */
+function mergeChanges(targetId: string, isNew: boolean, sourceIds: string[], plan: RelationshipPlan): GraphChange[] {
+  const changes: GraphChange[] = [{ kind: isNew ? 'node_added' : 'node_updated', id: targetId }];
+  for (const r of plan.touching) changes.push({ kind: 'edge_removed', id: r.id, source: r.source, target: r.target });
+  for (const id of sourceIds) changes.push({ kind: 'node_removed', id });
+  for (const r of plan.upserts.values()) {
+    changes.push({ kind: plan.existing.has(r.id) ? 'edge_updated' : 'edge_added', id: r.id, source: r.source, target: r.target });
+  }
+  return changes;
+}
+
 /**
  * Folds entities into a survivor: sources and documents united, relationships rewritten (duplicates merged,
  * self-loops dropped), chunk records, vectors and document counts updated, a merge record and aliases kept,
@@ -121,7 +144,7 @@ async function mergeLocked(
   targetId: string,
   sourceIds: string[],
 ): Promise<MergeOutcome> {
-  const { graph, chunks, vectors, documents, kv } = deps.stores;
+  const { graph, chunks, vectors, kv } = deps.stores;
   const stored = await graph.getEntity(scope, targetId);
   if (input.newTarget && stored) throw conflict(`entity '${targetId}' already exists`, { existing_id: targetId });
   const target = input.newTarget ?? stored;
@@ -164,27 +187,8 @@ async function mergeLocked(
   } else {
     await kv.delete(scope, OVERRIDES_NAMESPACE, sourceIds);
   }
-  const affectedDocuments = union(survivor.document_ids, ...plan.touching.map((r) => r.document_ids));
-  for (const documentId of affectedDocuments) {
-    const [entities, relationships] = await Promise.all([
-      graph.entitiesOfDocument(scope, documentId),
-      graph.relationshipsOfDocument(scope, documentId),
-    ]);
-    if (await documents.get(scope, documentId)) {
-      await documents.update(scope, documentId, {
-        entity_count: entities.length,
-        relationship_count: relationships.length,
-      });
-    }
-  }
-
-  const changes: GraphChange[] = [{ kind: input.newTarget ? 'node_added' : 'node_updated', id: targetId }];
-  for (const r of plan.touching) changes.push({ kind: 'edge_removed', id: r.id, source: r.source, target: r.target });
-  for (const id of sourceIds) changes.push({ kind: 'node_removed', id });
-  for (const r of upserts) {
-    changes.push({ kind: plan.existing.has(r.id) ? 'edge_updated' : 'edge_added', id: r.id, source: r.source, target: r.target });
-  }
-  deps.events.publish({ scope, changes, cause: input.cause ?? 'merge' });
+  await recountDocuments(deps.stores, scope, union(survivor.document_ids, ...plan.touching.map((r) => r.document_ids)));
+  deps.events.publish({ scope, changes: mergeChanges(targetId, Boolean(input.newTarget), sourceIds, plan), cause: input.cause ?? 'merge' });
 
   return {
     entity: survivor,

@@ -1,15 +1,18 @@
-import { contentHash } from '../domain/ids';
+import { createHash } from 'node:crypto';
 import type { Scope } from '../domain/types';
 import { isAbortError } from '../llm/abort';
-import type { LlmProvider, TokenUsage } from '../llm/ports';
+import type { TokenUsage } from '../llm/ports';
 import type { KeyValueStore } from '../store/ports';
 import { joinFragments, needsSummary, summarizeFragments, type SummaryPolicy } from './summary';
-import { SUMMARY_PROMPT_VERSION, type SummarySubject } from './summary-prompt';
+import type { SummarySubject } from './summary-prompt';
 
 /**
- * Descriptions for a batch of rebuilt records. LLM summaries are kept per record (KV namespace `summaries`,
- * key `entity:<id>` or `relationship:<id>`) with the hash of their input, so rebuilding a record from the
- * same fragments never pays twice. A summary that fails falls back to the joined fragments.
+ * Descriptions for a batch of rebuilt records. An LLM summary is kept per record (KV namespace `summaries`,
+ * key `entity:<id>` or `relationship:<id>`) with the fragments it covers. As in LightRAG, a summary then
+ * counts as one fragment: new fragments are appended to it until the threshold is passed again, and only
+ * then summarised with it, so a record seen in many documents costs one call per few new fragments rather
+ * than one call over its whole history per merge. When fragments it covers disappear (a deletion), the
+ * description is rebuilt from the remaining fragments alone. A summary that fails falls back to joining.
  */
 
 export const SUMMARY_NAMESPACE = 'summaries';
@@ -22,7 +25,8 @@ export interface DescriptionJob<R extends { description: string }> {
 }
 
 interface CachedSummary {
-  input_hash: string;
+  /** Keys of the fragments the summary covers. */
+  covered: string[];
   description: string;
   llm_model: string;
   created_at: string;
@@ -42,28 +46,30 @@ export async function describeAll(
   policy: SummaryPolicy,
 ): Promise<DescribeOutcome> {
   const outcome: DescribeOutcome = { llm_calls: 0, usage: { input_tokens: 0, output_tokens: 0 }, failures: [] };
-  const pending: Array<DescriptionJob<{ description: string }>> = [];
-  for (const job of jobs) {
-    job.record.description = joinFragments(job.fragments);
-    if (needsSummary(job.fragments, policy)) pending.push(job);
-  }
-  if (pending.length === 0) return outcome;
-  const cached = await kv.getMany<CachedSummary>(scope, SUMMARY_NAMESPACE, pending.map((j) => j.key));
+  for (const job of jobs) job.record.description = joinFragments(job.fragments);
+  if (!policy.enabled) return outcome;
+  const cached = await kv.getMany<CachedSummary>(scope, SUMMARY_NAMESPACE, jobs.map((j) => j.key));
+  const stale: string[] = [];
   await Promise.all(
-    pending.map(async (job) => {
-      const hash = inputHash(policy.llm, job.fragments);
-      const hit = cached.get(job.key);
-      if (hit?.input_hash === hash) {
-        job.record.description = hit.description;
+    jobs.map(async (job) => {
+      const keys = job.fragments.map(fragmentKey);
+      const previous = cached.get(job.key);
+      const present = new Set(keys);
+      const extends_ = previous?.covered.every((k) => present.has(k)) ?? false;
+      const covered = new Set(extends_ ? previous?.covered : []);
+      const parts = [...(extends_ && previous ? [previous.description] : []), ...job.fragments.filter((_, i) => !covered.has(keys[i]))];
+      if (!needsSummary(parts, policy)) {
+        job.record.description = joinFragments(parts);
+        if (previous && !extends_) stale.push(job.key);
         return;
       }
       try {
-        const summary = await summarizeFragments(job.subject, job.fragments, policy);
+        const summary = await summarizeFragments(job.subject, parts, policy);
         outcome.llm_calls += summary.llm_calls;
         outcome.usage.input_tokens += summary.usage.input_tokens;
         outcome.usage.output_tokens += summary.usage.output_tokens;
         job.record.description = summary.description;
-        const value: CachedSummary = { input_hash: hash, description: summary.description, llm_model: policy.llm.model, created_at: new Date().toISOString() };
+        const value: CachedSummary = { covered: keys, description: summary.description, llm_model: policy.llm.model, created_at: new Date().toISOString() };
         await kv.set(scope, SUMMARY_NAMESPACE, job.key, value);
       } catch (err) {
         if (isAbortError(err) || policy.signal?.aborted) throw err;
@@ -71,6 +77,7 @@ export async function describeAll(
       }
     }),
   );
+  await deleteSummaries(kv, scope, stale);
   return outcome;
 }
 
@@ -78,6 +85,6 @@ export function deleteSummaries(kv: KeyValueStore, scope: Scope, keys: string[])
   return keys.length ? kv.delete(scope, SUMMARY_NAMESPACE, keys) : Promise.resolve();
 }
 
-function inputHash(llm: LlmProvider, fragments: string[]): string {
-  return contentHash(`${SUMMARY_PROMPT_VERSION}\n${llm.provider}/${llm.model}\n${joinFragments(fragments)}`);
+function fragmentKey(fragment: string): string {
+  return createHash('sha256').update(fragment.toLowerCase()).digest('base64url').slice(0, 16);
 }

@@ -178,7 +178,7 @@ async function rerankChunks(
 ): Promise<ScoredChunk[]> {
   const ranked = await reranker.rerank(
     query,
-    candidates.map((c) => ({ text: c.record.content, score: c.score })),
+    candidates.map((c) => ({ text: c.record.content, score: c.score, tokens: c.record.tokens || undefined })),
     Math.min(topK, candidates.length),
     signal,
   );

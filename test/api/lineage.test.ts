@@ -1,4 +1,9 @@
+import type { z } from 'zod';
+import type { documentGraphLineageSchema, entityLineageSchema } from '../../src/routes/lineage/schema';
 import { type TestApp, startTestApp } from '../helpers/app';
+
+type DocumentGraphLineage = z.infer<typeof documentGraphLineageSchema>;
+type EntityLineage = z.infer<typeof entityLineageSchema>;
 
 const STORY = [
   '# Engines of Computation',
@@ -139,15 +144,15 @@ describe('lineage API', () => {
   });
 
   it('returns document graph lineage holding both documented shapes, every id resolving', async () => {
-    const body = await get<Record<string, any>>(`/lineage/documents/${documentId}`);
+    const body = await get<DocumentGraphLineage>(`/lineage/documents/${documentId}`);
     const lineage = await get<DocumentLineage>(`/documents/${documentId}/lineage`);
     expect(body.document).toEqual({ id: documentId, title: 'Engines', status: 'completed' });
     expect(body.chunk_count).toBe(lineage.chunks.length);
     expect(body.extraction_stats.unique_entities).toBe(lineage.entities.length);
     expect(body.extraction_stats.total_entities).toBe(lineage.chunks.reduce((n, c) => n + c.entity_count, 0));
-    expect(body.entities.map((e: { id: string }) => e.id).sort()).toEqual(lineage.entities.map((e) => e.entity_id).sort());
-    expect(body.entities_contributed.every((e: { is_primary_source: boolean }) => e.is_primary_source)).toBe(true);
-    expect(body.entities.every((e: { is_shared: boolean }) => !e.is_shared)).toBe(true);
+    expect(body.entities.map((e) => e.id).sort()).toEqual(lineage.entities.map((e) => e.entity_id).sort());
+    expect(body.entities_contributed.every((e) => e.is_primary_source)).toBe(true);
+    expect(body.entities.every((e) => !e.is_shared)).toBe(true);
     for (const c of body.chunks) await get(`/chunks/${c.id}`);
     for (const r of body.relationships) {
       expect(r.source_chunks.length).toBeGreaterThan(0);
@@ -157,7 +162,7 @@ describe('lineage API', () => {
   });
 
   it('returns entity lineage holding both documented shapes, with line ranges of real chunks', async () => {
-    const body = await get<Record<string, any>>('/lineage/entities/ada%20lovelace');
+    const body = await get<EntityLineage>('/lineage/entities/ada%20lovelace');
     expect(body.entity).toMatchObject({ id: 'ADA_LOVELACE', name: 'Ada Lovelace', type: expect.any(String) });
     expect(body).toMatchObject({ entity_name: 'Ada Lovelace', entity_type: body.entity.type, merge_history: [] });
     expect(body.source_count).toBe(body.sources.length);
@@ -172,6 +177,40 @@ describe('lineage API', () => {
       expect(source).toMatchObject({ document_id: documentId, document_title: 'Engines', confidence: 1 });
       expect(doc.chunk_ids).toContain(source.chunk_id);
     }
+  });
+
+  it('follows a merge: the old name leads to the survivor, chunks name it, and deleting the document leaves nothing', async () => {
+    const workspace = `${app.workspace}-merge`;
+    const call = (path: string, init: RequestInit & { json?: unknown } = {}) => app.request(`/api/v1${path}`, { ...init, workspace });
+    const created = await call('/documents', { method: 'POST', json: { content: STORY, title: 'Engines' } });
+    expect(created.status).toBe(201);
+    const docId = ((await created.json()) as { id: string }).id;
+    const merged = await call('/graph/entities/merge', {
+      method: 'POST',
+      json: { source_ids: ['Charles Babbage'], target_id: 'Ada Lovelace', reason: 'test' },
+    });
+    expect(merged.status).toBe(200);
+
+    const lineage = (await (await call('/lineage/entities/charles%20babbage')).json()) as EntityLineage;
+    expect(lineage.entity.id).toBe('ADA_LOVELACE');
+    expect(lineage.merge_history).toEqual([{ date: expect.any(String), merged_from: ['CHARLES_BABBAGE'], reason: 'test' }]);
+    expect(lineage.description_versions.map((v) => v.name)).toEqual(
+      expect.arrayContaining(['Ada Lovelace', 'Charles Babbage']),
+    );
+    expect((await call('/entities/CHARLES_BABBAGE/provenance')).status).toBe(404);
+    const provenance = (await (await call('/entities/ADA_LOVELACE/provenance')).json()) as Provenance;
+    for (const passage of provenance.sources[0].chunks) {
+      const chunk = (await (await call(`/chunks/${passage.chunk_id}`)).json()) as ChunkDetail;
+      expect(chunk.entities.map((e) => e.id)).toContain('ADA_LOVELACE');
+      expect(chunk.entities.map((e) => e.id)).not.toContain('CHARLES_BABBAGE');
+      expect(chunk.content).toContain(passage.source_text);
+    }
+
+    expect((await call(`/documents/${docId}`, { method: 'DELETE' })).status).toBe(204);
+    expect(await (await call('/graph/stats')).json()).toMatchObject({ total_nodes: 0, total_edges: 0 });
+    const scope = { workspaceId: workspace };
+    expect(await app.rt.stores.vectors.count(scope, 'entity')).toBe(0);
+    expect(await app.rt.stores.vectors.count(scope, 'relationship')).toBe(0);
   });
 
   it('answers unknown ids with 404 problem details that also carry error and message', async () => {

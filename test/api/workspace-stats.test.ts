@@ -1,3 +1,5 @@
+import type { GraphStatsView } from '../../src/graph/explore';
+import type { WorkspaceStats } from '../../src/graph/workspace-stats';
 import { type TestApp, startTestApp } from '../helpers/app';
 
 const DOCS = [
@@ -20,8 +22,8 @@ describe('workspace statistics API', () => {
   it('counts documents, chunks, entities, relationships and really computed storage bytes', async () => {
     const res = await app.request(`/api/v1/workspaces/${app.workspace}/stats`);
     expect(res.status).toBe(200);
-    const stats = (await res.json()) as Record<string, any>;
-    const graph = (await (await app.request('/api/v1/graph/stats')).json()) as Record<string, any>;
+    const stats = (await res.json()) as WorkspaceStats;
+    const graph = (await (await app.request('/api/v1/graph/stats')).json()) as GraphStatsView;
     const list = (await (await app.request('/api/v1/documents')).json()) as { documents: Array<{ id: string; chunk_count: number }> };
     const chunkTotal = list.documents.reduce((n, d) => n + d.chunk_count, 0);
     let chunkBytes = 0;

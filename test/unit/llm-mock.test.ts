@@ -130,6 +130,8 @@ describe('MockLlm keywords, summaries and answers', () => {
   });
 
   const context = [
+    '---Role---',
+    'You answer questions about Acme Corp from the context below.',
     '---Context---',
     '[1] Acme Corp is located in Paris. The weather was nice.',
     '[2] Bob Jones leads the graph team at Acme Corp.',
@@ -145,6 +147,7 @@ describe('MockLlm keywords, summaries and answers', () => {
       { task: 'answer' },
     );
     expect(text).toContain('Acme Corp is located in Paris. [1]');
+    expect(text).not.toContain('You answer');
     expect(text).not.toContain('weather');
     expect(text).not.toContain('Rust');
   });

@@ -55,7 +55,7 @@ export function extractiveAnswer(question: string, context: string): string {
   }
   if (!context.trim()) return `I have no context to answer from. You asked: "${cap(q, 200)}".`;
   const wanted = new Set(contentWords(q));
-  const scored = contextSentences(context)
+  const scored = contextSentences(contextSection(context))
     .map((s) => ({ s, score: overlap(wanted, s.text) }))
     .filter((x) => x.score > 0)
     .sort((a, b) => b.score - a.score || a.s.order - b.s.order)
@@ -66,6 +66,13 @@ export function extractiveAnswer(question: string, context: string): string {
     return `The retrieved context does not answer this question: "${cap(q, 200)}".`;
   }
   return scored.map((s) => (s.ref ? `${s.text} [${s.ref}]` : s.text)).join(' ');
+}
+
+/** Only what follows a `---Context---` heading, when there is one: the role and rules are not sources. */
+function contextSection(text: string): string {
+  const headings = [...text.matchAll(/^[ \t]*-{3,}[ \t]*context[ \t]*-{3,}[ \t]*$/gim)];
+  const last = headings[headings.length - 1];
+  return last ? text.slice(last.index + last[0].length) : text;
 }
 
 function overlap(wanted: Set<string>, sentence: string): number {

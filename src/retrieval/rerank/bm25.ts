@@ -34,21 +34,11 @@ export function bm25Scores(terms: readonly string[], documents: readonly TermSta
 }
 
 /**
- * Counts whole-word occurrences of the (lower-case) terms and the words of the text in one pass over it,
- * without splitting the text into a token array: candidates are long and there are many per query.
+ * Counts whole-word occurrences of the (lower-case) terms, without splitting the text into a token array:
+ * candidates are long and there are many per query. The length is counted in words unless given.
  */
-export function termStats(text: string, terms: readonly string[]): TermStats {
+export function termStats(text: string, terms: readonly string[], knownLength?: number): TermStats {
   const lower = text.toLowerCase();
-  let length = 0;
-  let run = 0;
-  for (let i = 0; i <= lower.length; i++) {
-    if (i < lower.length && isWordChar(lower.charCodeAt(i))) {
-      run++;
-    } else {
-      if (run >= 2) length++;
-      run = 0;
-    }
-  }
   const counts = terms.map((term) => {
     let count = 0;
     for (let at = lower.indexOf(term); at >= 0; at = lower.indexOf(term, at + term.length)) {
@@ -58,7 +48,22 @@ export function termStats(text: string, terms: readonly string[]): TermStats {
     }
     return count;
   });
-  return { counts, length };
+  return { counts, length: knownLength ?? wordCount(lower) };
+}
+
+/** Runs of two or more letters or digits. */
+function wordCount(text: string): number {
+  let length = 0;
+  let run = 0;
+  for (let i = 0; i <= text.length; i++) {
+    if (i < text.length && isWordChar(text.charCodeAt(i))) {
+      run++;
+    } else {
+      if (run >= 2) length++;
+      run = 0;
+    }
+  }
+  return length;
 }
 
 const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;

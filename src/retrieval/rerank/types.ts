@@ -2,6 +2,8 @@ export interface RerankCandidate {
   text: string;
   /** The retrieval score (vector similarity, citations or fused rank). */
   score: number;
+  /** Length of the text in tokens when already known (saves counting words for BM25). */
+  tokens?: number;
 }
 
 export interface RerankResult {

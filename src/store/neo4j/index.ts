@@ -93,7 +93,11 @@ export async function createNeo4jStores(options: Neo4jStoresOptions): Promise<St
       const params = { ...scopeParams(scope), batch: count(DROP_BATCH) };
       for (const label of WORKSPACE_LABELS) {
         for (;;) {
-          const [row] = await db.write((tx) => tx.runTemplate('workspaces/drop-batch', { LABEL: label }, params));
+          const [row] = await db.write((tx) =>
+            label === 'KV'
+              ? tx.run('workspaces/drop-kv-batch', params)
+              : tx.runTemplate('workspaces/drop-batch', { LABEL: label }, params),
+          );
           if (num(row?.deleted) < DROP_BATCH) break;
         }
       }

@@ -1,7 +1,7 @@
 import type { Scope, VectorHit, VectorKind, VectorPoint } from '../../domain/types';
 import type { VectorStore } from '../ports';
 import { type Neo4jClient, type Row, scopeParams } from './client';
-import { cypherTemplate } from './cypher';
+import { cypherTemplate, cypherText } from './cypher';
 import { count, int, num } from './values';
 
 export const VECTOR_LABELS: Record<VectorKind, string> = {
@@ -59,6 +59,7 @@ export class Neo4jVectorStore implements VectorStore {
   /** The vector indexes of the configured dimension, created when missing. */
   async ensureIndexes(): Promise<void> {
     checkDimension(this.indexedDimension);
+    let created = false;
     for (const kind of Object.keys(VECTOR_LABELS) as VectorKind[]) {
       const index = vectorIndexName(kind, this.indexedDimension);
       const [existing] = await this.db.readRows('schema/vector-index-dimension', { name: index });
@@ -75,7 +76,9 @@ export class Neo4jVectorStore implements VectorStore {
         PROPERTY: vectorProperty(this.indexedDimension),
       });
       await this.db.runSchema(text, { dimension: int(this.indexedDimension) });
+      created = true;
     }
+    if (created) await this.db.runSchema(cypherText('schema/await-indexes'));
   }
 
   /**

@@ -1,12 +1,15 @@
 package kgrag.neo4j;
 
 import java.io.IOException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicReference;
 
 import org.neo4j.configuration.GraphDatabaseSettings;
 import org.neo4j.configuration.connectors.BoltConnector;
@@ -15,6 +18,7 @@ import org.neo4j.configuration.connectors.ConnectorPortRegister;
 import org.neo4j.configuration.connectors.ConnectorType;
 import org.neo4j.configuration.connectors.HttpConnector;
 import org.neo4j.configuration.connectors.HttpsConnector;
+import org.neo4j.configuration.helpers.PortBindException;
 import org.neo4j.configuration.helpers.SocketAddress;
 import org.neo4j.dbms.api.DatabaseManagementService;
 import org.neo4j.dbms.api.DatabaseManagementServiceBuilder;
@@ -39,7 +43,18 @@ import org.neo4j.logging.log4j.Log4jLogProvider;
 public final class Launcher {
     private Launcher() {}
 
-    public static void main(String[] args) throws Exception {
+    public static void main(String[] args) {
+        try {
+            run(args);
+        } catch (Throwable t) {
+            t.printStackTrace();
+            System.err.println("NEO4J_FAILED " + t);
+            // Neo4j may leave non-daemon threads behind after a failed start: do not hang.
+            Runtime.getRuntime().halt(1);
+        }
+    }
+
+    private static void run(String[] args) throws Exception {
         int port = 0;
         Path home = Path.of("build/neo4j/data");
         long pageCache = parseSize("64m");
@@ -61,46 +76,21 @@ public final class Launcher {
                 }
             }
         }
-        if (port == 0) {
-            // Pick the free port here rather than binding Bolt to port 0, so that the advertised address
-            // (used in routing tables for neo4j:// URLs) carries the real port.
-            try (java.net.ServerSocket probe = new java.net.ServerSocket(0, 1, java.net.InetAddress.getByName("127.0.0.1"))) {
-                port = probe.getLocalPort();
-            }
-        }
         home = home.toAbsolutePath().normalize();
         Files.createDirectories(home);
 
         long t0 = System.nanoTime();
-        DatabaseManagementServiceBuilder builder = new DatabaseManagementServiceBuilder(home)
-                .setUserLogProvider(new Log4jLogProvider(System.out, Level.INFO))
-                .setConfig(GraphDatabaseSettings.auth_enabled, false)
-                .setConfig(BoltConnector.enabled, true)
-                .setConfig(BoltConnector.listen_address, new SocketAddress("127.0.0.1", port))
-                .setConfig(BoltConnector.advertised_address, new SocketAddress("127.0.0.1", port))
-                .setConfig(BoltConnector.encryption_level, BoltConnector.EncryptionLevel.DISABLED)
-                .setConfig(HttpConnector.enabled, false)
-                .setConfig(HttpsConnector.enabled, false)
-                .setConfig(GraphDatabaseSettings.pagecache_memory, pageCache)
-                // Tests create and drop lots of data: keep transaction logs small and do not preallocate them.
-                .setConfig(GraphDatabaseSettings.keep_logical_logs, "false")
-                .setConfig(GraphDatabaseSettings.logical_log_rotation_threshold, parseSize("32m"))
-                .setConfig(GraphDatabaseSettings.preallocate_logical_logs, false)
-                .setConfig(GraphDatabaseSettings.udc_enabled, false)
-                // Bolt otherwise waits 5 s per connector (bolt + bolt-local) for connections on shutdown.
-                .setConfig(BoltConnectorInternalSettings.connection_shutdown_wait_time, Duration.ofMillis(500))
-                .setConfig(BoltConnectorInternalSettings.thread_pool_shutdown_wait_time, Duration.ofMillis(500));
-        if (conf != null) {
-            builder.loadPropertiesFromFile(conf);
-        }
-
-        DatabaseManagementService dbms = builder.build();
+        // Registered before build() so that a SIGTERM during startup also shuts down cleanly.
+        AtomicReference<DatabaseManagementService> current = new AtomicReference<>();
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             System.out.println("NEO4J_STOPPING");
             System.out.flush();
+            DatabaseManagementService s = current.getAndSet(null);
             try {
-                dbms.shutdown();
+                if (s != null) {
+                    s.shutdown();
+                }
             } catch (Throwable t) {
                 t.printStackTrace();
             }
@@ -109,7 +99,29 @@ public final class Launcher {
             stopped.countDown();
         }, "neo4j-shutdown"));
 
-        GraphDatabaseService db = dbms.database(GraphDatabaseSettings.DEFAULT_DATABASE_NAME);
+        boolean pickPort = port == 0;
+        DatabaseManagementService dbms = null;
+        for (int attempt = 1; dbms == null; attempt++) {
+            if (pickPort) {
+                // Pick the free port here rather than binding Bolt to port 0, so that the advertised address
+                // (used in routing tables for neo4j:// URLs) carries the real port.
+                try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
+                    port = probe.getLocalPort();
+                }
+            }
+            try {
+                dbms = builder(home, port, pageCache, conf).build();
+            } catch (RuntimeException e) {
+                // Someone grabbed the free port between the probe and Bolt's bind: try another one.
+                if (!pickPort || attempt >= 3 || !causedBy(e, PortBindException.class)) {
+                    throw e;
+                }
+                System.out.println("NEO4J_INFO port " + port + " was taken, retrying with another free port");
+            }
+        }
+        final DatabaseManagementService started = dbms;
+        current.set(started);
+        GraphDatabaseService db = started.database(GraphDatabaseSettings.DEFAULT_DATABASE_NAME);
         // Wait until the default database is online (it normally is once build() returns).
         long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
         while (!db.isAvailable(1000)) {
@@ -139,6 +151,40 @@ public final class Launcher {
         System.out.printf("NEO4J_READY bolt://127.0.0.1:%d%n", boltPort);
         System.out.flush();
         stopped.await();
+    }
+
+    private static DatabaseManagementServiceBuilder builder(Path home, int port, long pageCache, Path conf) {
+        DatabaseManagementServiceBuilder builder = new DatabaseManagementServiceBuilder(home)
+                .setUserLogProvider(new Log4jLogProvider(System.out, Level.INFO))
+                .setConfig(GraphDatabaseSettings.auth_enabled, false)
+                .setConfig(BoltConnector.enabled, true)
+                .setConfig(BoltConnector.listen_address, new SocketAddress("127.0.0.1", port))
+                .setConfig(BoltConnector.advertised_address, new SocketAddress("127.0.0.1", port))
+                .setConfig(BoltConnector.encryption_level, BoltConnector.EncryptionLevel.DISABLED)
+                .setConfig(HttpConnector.enabled, false)
+                .setConfig(HttpsConnector.enabled, false)
+                .setConfig(GraphDatabaseSettings.pagecache_memory, pageCache)
+                // Tests create and drop lots of data: keep transaction logs small and do not preallocate them.
+                .setConfig(GraphDatabaseSettings.keep_logical_logs, "false")
+                .setConfig(GraphDatabaseSettings.logical_log_rotation_threshold, parseSize("32m"))
+                .setConfig(GraphDatabaseSettings.preallocate_logical_logs, false)
+                .setConfig(GraphDatabaseSettings.udc_enabled, false)
+                // Bolt otherwise waits 5 s per connector (bolt + bolt-local) for connections on shutdown.
+                .setConfig(BoltConnectorInternalSettings.connection_shutdown_wait_time, Duration.ofMillis(500))
+                .setConfig(BoltConnectorInternalSettings.thread_pool_shutdown_wait_time, Duration.ofMillis(500));
+        if (conf != null) {
+            builder.loadPropertiesFromFile(conf);
+        }
+        return builder;
+    }
+
+    private static boolean causedBy(Throwable t, Class<? extends Throwable> type) {
+        for (Throwable c = t; c != null; c = c.getCause()) {
+            if (type.isInstance(c)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static boolean canConnect(String host, int port) {

@@ -1,0 +1,176 @@
+#!/usr/bin/env bash
+# Real Redis (Debian's redis-server) for tests on machines without Docker.
+#
+#   redis.sh install            apt-get install redis-server if it is missing (apt-get update first if needed)
+#   redis.sh start [--port N]   daemonized on 127.0.0.1, no persistence; prints redis://127.0.0.1:PORT on stdout
+#   redis.sh stop               SHUTDOWN NOSAVE, then SIGTERM / SIGKILL if needed
+#   redis.sh status             exit 0 and print "running pid=N redis://..." or exit 3
+#   redis.sh url                print the running instance's URL (exit 3 if not running)
+#
+# --port 0 (the default) picks a free port. `start` installs Redis first if it is missing.
+# Environment: REDIS_RUN_DIR (pid/log/url files, default build/redis), REDIS_START_TIMEOUT (20 s).
+set -euo pipefail
+
+SCRIPT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+ROOT="$(cd "$SCRIPT_DIR/../.." && pwd)"
+RUN_DIR="${REDIS_RUN_DIR:-$ROOT/build/redis}"
+PIDFILE="$RUN_DIR/redis.pid"
+LOG="$RUN_DIR/redis.log"
+URLFILE="$RUN_DIR/url"
+
+log() { echo "redis.sh: $*" >&2; }
+die() { log "$*"; exit 1; }
+
+as_root() {
+  if [[ $EUID -eq 0 ]]; then "$@"; else sudo "$@"; fi
+}
+
+cmd_install() {
+  if command -v redis-server >/dev/null && command -v redis-cli >/dev/null; then
+    log "redis-server already installed ($(redis-server --version | sed 's/.*v=\([^ ]*\).*/\1/'))"
+    return 0
+  fi
+  if ! apt-cache policy redis-server 2>/dev/null | grep -q 'Candidate: [0-9]'; then
+    log "apt-get update ..."
+    as_root apt-get update -qq >&2
+  fi
+  # Keep the package's init script from starting a system-wide Redis on 6379 (policy-rc.d exit 101 =
+  # "action forbidden"); only when the machine has no policy-rc.d of its own.
+  local policy=/usr/sbin/policy-rc.d added=""
+  if [[ ! -e "$policy" ]]; then
+    as_root sh -c "printf '#!/bin/sh\nexit 101\n' > $policy && chmod +x $policy"
+    added=1
+  fi
+  log "apt-get install -y redis-server ..."
+  local rc=0
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends redis-server >&2 || rc=$?
+  [[ -n "$added" ]] && as_root rm -f "$policy"
+  ((rc == 0)) || die "apt-get install redis-server failed"
+  log "installed $(redis-server --version | sed 's/.*v=\([^ ]*\).*/\1/')"
+}
+
+running_pid() {
+  [[ -f "$PIDFILE" ]] || return 0
+  local pid
+  pid="$(cat "$PIDFILE" 2>/dev/null || true)"
+  [[ "$pid" =~ ^[0-9]+$ ]] || return 0
+  if kill -0 "$pid" 2>/dev/null && tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -q 'redis-server'; then
+    echo "$pid"
+  fi
+}
+
+port_open() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+
+free_port() {
+  local p i
+  for i in $(seq 1 50); do
+    p=$((20000 + RANDOM % 40000))
+    port_open "$p" || { echo "$p"; return 0; }
+  done
+  die "no free port found"
+}
+
+cmd_start() {
+  local port=0
+  while [[ $# -gt 0 ]]; do
+    case "$1" in
+      --port) port="${2:?--port needs a value}"; shift 2 ;;
+      --port=*) port="${1#*=}"; shift ;;
+      *) die "unknown argument: $1" ;;
+    esac
+  done
+  [[ "$port" =~ ^[0-9]+$ ]] || die "bad port: $port"
+  local pid
+  pid="$(running_pid)"
+  if [[ -n "$pid" ]]; then
+    log "already running (pid $pid); not starting another"
+    cat "$URLFILE"
+    return 0
+  fi
+  command -v redis-server >/dev/null || cmd_install
+  mkdir -p "$RUN_DIR"
+  rm -f "$PIDFILE" "$URLFILE"
+  local attempt p timeout="${REDIS_START_TIMEOUT:-20}"
+  for attempt in 1 2 3; do
+    p="$port"
+    ((p != 0)) || p="$(free_port)"
+    : >"$LOG"
+    # No RDB snapshots, no AOF: a throw-away cache for tests.
+    redis-server --bind 127.0.0.1 --port "$p" --protected-mode yes \
+      --daemonize yes --pidfile "$PIDFILE" --logfile "$LOG" --dir "$RUN_DIR" \
+      --save '' --appendonly no >&2 || die "redis-server failed to start; see $LOG"
+    local t0=$SECONDS
+    while ((SECONDS - t0 < timeout)); do
+      if [[ "$(redis-cli -h 127.0.0.1 -p "$p" ping 2>/dev/null)" == PONG ]]; then
+        echo "redis://127.0.0.1:$p" >"$URLFILE"
+        log "ready (pid $(cat "$PIDFILE" 2>/dev/null), log $LOG)"
+        echo "redis://127.0.0.1:$p"
+        return 0
+      fi
+      # Daemonized startup failures (port taken, ...) only show up in the log.
+      if grep -q 'Address already in use\|Failed listening' "$LOG" 2>/dev/null; then break; fi
+      sleep 0.1
+    done
+    if ((port != 0)) || ! grep -q 'Address already in use' "$LOG" 2>/dev/null; then break; fi
+    log "port $p was taken; retrying with another free port"
+  done
+  log "not ready; last lines of $LOG:"
+  tail -n 20 "$LOG" >&2 || true
+  cmd_stop >/dev/null 2>&1 || true
+  exit 1
+}
+
+cmd_stop() {
+  local pid port=""
+  pid="$(running_pid)"
+  if [[ -z "$pid" ]]; then
+    log "not running"
+    rm -f "$PIDFILE" "$URLFILE"
+    return 0
+  fi
+  [[ -s "$URLFILE" ]] && port="$(sed 's/.*://' "$URLFILE")"
+  if [[ -n "$port" ]]; then
+    redis-cli -h 127.0.0.1 -p "$port" shutdown nosave >/dev/null 2>&1 || true
+  else
+    kill -TERM "$pid" 2>/dev/null || true
+  fi
+  local t0=$SECONDS
+  while kill -0 "$pid" 2>/dev/null && ((SECONDS - t0 < 10)); do sleep 0.1; done
+  if kill -0 "$pid" 2>/dev/null; then
+    kill -TERM "$pid" 2>/dev/null || true
+    sleep 1
+    kill -0 "$pid" 2>/dev/null && kill -KILL "$pid" 2>/dev/null || true
+  fi
+  rm -f "$PIDFILE" "$URLFILE"
+  log "stopped (pid $pid)"
+}
+
+cmd_status() {
+  local pid
+  pid="$(running_pid)"
+  if [[ -n "$pid" ]]; then
+    echo "running pid=$pid $(cat "$URLFILE" 2>/dev/null || echo '(starting)')"
+  else
+    echo "stopped"
+    return 3
+  fi
+}
+
+cmd_url() {
+  [[ -n "$(running_pid)" && -s "$URLFILE" ]] || { log "not running"; return 3; }
+  cat "$URLFILE"
+}
+
+sub="${1:-}"
+[[ $# -gt 0 ]] && shift
+case "$sub" in
+  install) cmd_install ;;
+  start) cmd_start "$@" ;;
+  stop) cmd_stop ;;
+  status) cmd_status ;;
+  url) cmd_url ;;
+  *)
+    sed -n '2,11p' "$0" >&2
+    exit 2
+    ;;
+esac
