@@ -1,8 +1,7 @@
 import type { ParsedEntity, ParsedRelation } from './extract/parser';
 
 /**
- * What one chunk says about entities and relationships, and how the statements of all source chunks
- * combine into one record's fields. Pure functions: a record is always rebuilt from its sources.
+ * What one chunk says about entities and relationships (its statements), and small helpers to combine them.
  */
 
 export interface ChunkStatements {
@@ -37,23 +36,7 @@ export function statementsOf(extraction: { entities: ParsedEntity[]; relations: 
   return { entities, relations };
 }
 
-/** The most frequent value; ties go to the one seen first. */
-export function majority(values: string[]): string | undefined {
-  const counts = new Map<string, number>();
-  let best: string | undefined;
-  let bestCount = 0;
-  for (const v of values) {
-    const c = (counts.get(v) ?? 0) + 1;
-    counts.set(v, c);
-    if (c > bestCount) {
-      best = v;
-      bestCount = c;
-    }
-  }
-  return best;
-}
-
-/** Distinct non-empty fragments in order (compared ignoring case and spacing). */
+/** Distinct non-empty fragments in order (compared ignoring case and spacing), each on one line. */
 export function distinctFragments(fragments: string[]): string[] {
   const seen = new Set<string>();
   const out: string[] = [];
@@ -66,41 +49,6 @@ export function distinctFragments(fragments: string[]): string[] {
     }
   }
   return out;
-}
-
-export function distinctKeywords(lists: string[][]): string[] {
-  return distinctFragments(lists.flat());
-}
-
-export interface EntityFields {
-  name: string;
-  entity_type: string;
-  fragments: string[];
-}
-
-/** Name and type by majority (explicit statements first), description fragments in source order. */
-export function entityFields(statements: EntityStatement[], relationDescriptions: string[]): EntityFields {
-  const explicit = statements.filter((s) => s.explicit);
-  const named = explicit.length ? explicit : statements;
-  const types = explicit.map((s) => s.type).filter((t) => t !== 'UNKNOWN');
-  let fragments = distinctFragments(explicit.map((s) => s.description));
-  // An entity only ever named as an endpoint is described by its relationships.
-  if (fragments.length === 0) fragments = distinctFragments(relationDescriptions);
-  return { name: majority(named.map((s) => s.name)) ?? '', entity_type: majority(types) ?? 'UNKNOWN', fragments };
-}
-
-export interface RelationshipFields {
-  relation_type: string;
-  keywords: string[];
-  fragments: string[];
-}
-
-export function relationshipFields(statements: ParsedRelation[]): RelationshipFields {
-  return {
-    relation_type: majority(statements.map((s) => s.relation_type)) ?? 'RELATED_TO',
-    keywords: distinctKeywords(statements.map((s) => s.keywords)),
-    fragments: distinctFragments(statements.map((s) => s.description)),
-  };
 }
 
 /** Chunk ids are `{document_id}-chunk-{N}`. */

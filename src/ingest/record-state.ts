@@ -1,0 +1,61 @@
+import { createHash } from 'node:crypto';
+import type { Scope } from '../domain/types';
+import type { KeyValueStore } from '../store/ports';
+
+/**
+ * What a record's fields are derived from beyond the record itself (KV namespace `merge_state`, key
+ * `entity:<id>` or `relationship:<id>`): the votes for its type and name over its source chunks, and the
+ * LLM summary heading its description with the fragments that summary covers. It lets a new document be
+ * merged from the record and its own chunks alone; it is rebuilt with the record from the cached
+ * extractions of the sources whenever sources go away.
+ */
+
+export const MERGE_STATE_NAMESPACE = 'merge_state';
+
+/** [value, votes] in the order values were first seen, so ties go to the earliest. */
+export type Tally = Array<[string, number]>;
+
+export interface RecordState {
+  types: Tally;
+  names: Tally;
+  /** The description is made of relationship descriptions: no source described the entity itself. */
+  from_relations: boolean;
+  summary: { text: string; covered: string[] } | null;
+}
+
+export const entityKey = (id: string) => `entity:${id}`;
+export const relationshipKey = (id: string) => `relationship:${id}`;
+
+export function readStates(kv: KeyValueStore, scope: Scope, keys: string[]): Promise<Map<string, RecordState>> {
+  return keys.length ? kv.getMany<RecordState>(scope, MERGE_STATE_NAMESPACE, keys) : Promise.resolve(new Map());
+}
+
+export async function writeStates(kv: KeyValueStore, scope: Scope, states: Array<[string, RecordState]>): Promise<void> {
+  for (const [key, state] of states) await kv.set(scope, MERGE_STATE_NAMESPACE, key, state);
+}
+
+export function deleteStates(kv: KeyValueStore, scope: Scope, keys: string[]): Promise<void> {
+  return keys.length ? kv.delete(scope, MERGE_STATE_NAMESPACE, keys) : Promise.resolve();
+}
+
+export function addVotes(tally: Tally, values: string[]): Tally {
+  const out: Tally = tally.map(([v, n]) => [v, n]);
+  for (const value of values) {
+    const entry = out.find(([v]) => v === value);
+    if (entry) entry[1]++;
+    else out.push([value, 1]);
+  }
+  return out;
+}
+
+/** The value with most votes; ties go to the one seen first. */
+export function topVote(tally: Tally): string | undefined {
+  let best: [string, number] | undefined;
+  for (const entry of tally) if (!best || entry[1] > best[1]) best = entry;
+  return best?.[0];
+}
+
+/** Identity of a description fragment (case-insensitive). */
+export function fragmentKey(fragment: string): string {
+  return createHash('sha256').update(fragment.toLowerCase()).digest('base64url').slice(0, 16);
+}
