@@ -41,6 +41,8 @@ interface ModeResult {
   mode: string;
   /** Median of the same query answered in the server process without HTTP (service time). */
   inProcessP50?: number;
+  /** Server process CPU time per request under load: robust to other processes on the machine. */
+  serverCpuMs?: number;
   p50: number;
   p95: number;
   p99: number;
@@ -262,6 +264,7 @@ async function runLoad(job: LoadJob): Promise<void> {
   };
   for (const mode of job.modes) {
     for (let i = 0; i < job.warmup; i++) await fire(mode);
+    await tellServer({ phase: 'start', mode });
     const latencies: number[] = [];
     let sources = 0;
     let errors = 0;
@@ -277,6 +280,7 @@ async function runLoad(job: LoadJob): Promise<void> {
     };
     await Promise.all(Array.from({ length: job.concurrency }, worker));
     const elapsed = performance.now() - started;
+    await tellServer({ phase: 'end', mode });
     latencies.sort((a, b) => a - b);
     const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.ceil((p / 100) * latencies.length) - 1)];
     results.push({
@@ -293,17 +297,40 @@ async function runLoad(job: LoadJob): Promise<void> {
   process.stdout.write(`${JSON.stringify(results)}\n`);
 }
 
-function spawnLoad(job: LoadJob): Promise<ModeResult[]> {
+interface PhaseMessage {
+  phase: 'start' | 'end';
+  mode: string;
+}
+
+/** Lets the server process take a CPU reading at the edges of each measured run, and waits for it. */
+function tellServer(message: PhaseMessage): Promise<void> {
+  return new Promise((resolve) => {
+    process.once('message', () => resolve());
+    process.send?.(message);
+  });
+}
+
+function spawnLoad(job: LoadJob): Promise<{ results: ModeResult[]; cpuMs: Map<string, number> }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [...process.execArgv, __filename, '--load', JSON.stringify(job)], {
-      stdio: ['ignore', 'pipe', 'inherit'],
+      stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
+    });
+    const cpuMs = new Map<string, number>();
+    let mark = process.cpuUsage();
+    child.on('message', (m: PhaseMessage) => {
+      if (m.phase === 'start') mark = process.cpuUsage();
+      else {
+        const used = process.cpuUsage(mark);
+        cpuMs.set(m.mode, (used.user + used.system) / 1000 / job.requests);
+      }
+      child.send('ok');
     });
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     child.on('error', reject);
     child.on('exit', (code) => {
       if (code !== 0) return reject(new Error(`load process exited with ${code}`));
-      resolve(JSON.parse(out.trim().split('\n').pop() as string) as ModeResult[]);
+      resolve({ results: JSON.parse(out.trim().split('\n').pop() as string) as ModeResult[], cpuMs });
     });
   });
 }
@@ -342,8 +369,11 @@ async function benchSize(size: number, args: { requests: number; concurrency: nu
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   try {
     const inProcess = await serviceTimes(rt, scope, corpus.queries, args.warmup, Math.min(args.requests, 200));
-    const results = await spawnLoad({ url, workspace: WORKSPACE, queries: corpus.queries, modes: MODES, ...args });
-    for (const r of results) r.inProcessP50 = inProcess.get(r.mode);
+    const { results, cpuMs } = await spawnLoad({ url, workspace: WORKSPACE, queries: corpus.queries, modes: MODES, ...args });
+    for (const r of results) {
+      r.inProcessP50 = inProcess.get(r.mode);
+      r.serverCpuMs = cpuMs.get(r.mode);
+    }
     return {
       size,
       entities: corpus.entities.length,
@@ -382,22 +412,23 @@ async function main(): Promise<void> {
     );
   }
   const f = (n: number) => n.toFixed(1).padStart(7);
-  console.log('\n| chunks | mode   |  p50 ms |  p95 ms |  p99 ms | mean ms |     qps | sources | errors | service p50 ms |');
-  console.log('|-------:|:-------|--------:|--------:|--------:|--------:|--------:|--------:|-------:|---------------:|');
+  console.log('\n| chunks | mode   |  p50 ms |  p95 ms |  p99 ms | mean ms |     qps | sources | errors | service p50 ms | server CPU ms/query |');
+  console.log('|-------:|:-------|--------:|--------:|--------:|--------:|--------:|--------:|-------:|---------------:|--------------------:|');
   for (const run of runs) {
     for (const r of run.results) {
       console.log(
-        `| ${String(run.size).padStart(6)} | ${r.mode.padEnd(6)} | ${f(r.p50)} | ${f(r.p95)} | ${f(r.p99)} | ${f(r.mean)} | ${f(r.qps)} | ${f(r.sources)} | ${String(r.errors).padStart(6)} | ${f(r.inProcessP50 ?? NaN).padStart(14)} |`,
+        `| ${String(run.size).padStart(6)} | ${r.mode.padEnd(6)} | ${f(r.p50)} | ${f(r.p95)} | ${f(r.p99)} | ${f(r.mean)} | ${f(r.qps)} | ${f(r.sources)} | ${String(r.errors).padStart(6)} | ${f(r.inProcessP50 ?? NaN).padStart(14)} | ${f(r.serverCpuMs ?? NaN).padStart(19)} |`,
       );
     }
   }
   if (runs.length >= 2) {
     const [small, large] = [runs[0], runs[runs.length - 1]];
     const ratio = large.size / small.size;
-    console.log(`\nGrowth of the median from ${small.size} to ${large.size} chunks (corpus x${ratio.toFixed(1)}):`);
+    console.log(`\nGrowth from ${small.size} to ${large.size} chunks (corpus x${ratio.toFixed(1)}):`);
     for (const r of large.results) {
       const before = small.results.find((x) => x.mode === r.mode) as ModeResult;
-      console.log(`  ${r.mode.padEnd(6)} p50 x${(r.p50 / before.p50).toFixed(2)}`);
+      const cpu = (r.serverCpuMs ?? NaN) / (before.serverCpuMs ?? NaN);
+      console.log(`  ${r.mode.padEnd(6)} p50 x${(r.p50 / before.p50).toFixed(2)}, server CPU per query x${cpu.toFixed(2)}`);
     }
   }
 }

@@ -3,25 +3,29 @@ import type { GraphChange } from '../graph/events';
 import type { TokenUsage } from '../llm/ports';
 import type { Stores } from '../store/ports';
 import type { IngestDeps } from './deps';
+import { describeDrafts } from './descriptions';
+import { type ChunkStatements, documentOfChunk, statementsOf } from './describe';
 import {
-  type ChunkStatements,
-  documentOfChunk,
-  documentsOf,
-  entityFields,
-  relationshipFields,
-  statementsOf,
-} from './describe';
-import { type CachedExtraction, readExtractions } from './extract/cache';
+  accumulateEntity,
+  accumulateRelationship,
+  type Draft,
+  type EntityEvidence,
+  type RelationEvidence,
+  rebuildEntity,
+  rebuildRelationship,
+} from './drafts';
+import { readExtractions } from './extract/cache';
 import type { ParsedEntity, ParsedRelation } from './extract/parser';
-import { describeAll, deleteSummaries, type DescriptionJob } from './summary-cache';
+import { deleteStates, entityKey, readStates, relationshipKey, writeStates } from './record-state';
 import type { SummaryPolicy } from './summary';
 
 /**
- * Merging a document into the graph (DESIGN.md 5.5). Every entity and relationship the document touches
- * (now or before) is rebuilt from the cached extractions of its source chunks: the other documents' chunks
- * it already had plus this document's contributing chunks. Weight is the number of distinct source chunks,
- * so re-running a document never double counts; a record left without sources is deleted. Deletion is
- * the same merge with no contributions. The caller holds the entity lock of `affectedEntityIds`.
+ * Merging a document into the graph (DESIGN.md 5.5), batched per document. A record the document is new
+ * to is extended with the document's chunks (sources, votes, keywords, description parts). A record that
+ * already lists the document (a rerun), or has no merge state, is rebuilt from the cached extractions of
+ * all its source chunks: the other documents' plus this one's. Weight is the number of distinct source
+ * chunks, so rerunning a document never double counts; a record left without sources is deleted, so
+ * deletion is this merge with no contributions. The caller holds the entity lock of `affectedEntityIds`.
  */
 
 export interface Contribution {
@@ -62,10 +66,10 @@ export async function mergeDocument(
   const ownEntities = new Map<string, string[]>();
   const ownRelations = new Map<string, string[]>();
   for (const c of contributions) {
-    const s = statementsOf(c.extraction);
-    statements.set(c.chunkId, s);
-    for (const id of s.entities.keys()) push(ownEntities, id, c.chunkId);
-    for (const id of s.relations.keys()) push(ownRelations, id, c.chunkId);
+    const said = statementsOf(c.extraction);
+    statements.set(c.chunkId, said);
+    for (const id of said.entities.keys()) push(ownEntities, id, c.chunkId);
+    for (const id of said.relations.keys()) push(ownRelations, id, c.chunkId);
   }
 
   const [previousEntities, previousRelations] = await Promise.all([
@@ -74,87 +78,81 @@ export async function mergeDocument(
   ]);
   const entityIds = union(previousEntities.map((e) => e.id), ownEntities.keys());
   const relationIds = union(previousRelations.map((r) => r.id), ownRelations.keys());
-  const [existingEntities, existingRelations] = await Promise.all([
+  const [existingEntities, existingRelations, states] = await Promise.all([
     graph.getEntities(scope, entityIds),
     graph.getRelationships(scope, relationIds),
+    readStates(kv, scope, [...entityIds.map(entityKey), ...relationIds.map(relationshipKey)]),
   ]);
   const oldEntity = new Map(existingEntities.map((e) => [e.id, e]));
   const oldRelation = new Map(existingRelations.map((r) => [r.id, r]));
 
-  const others = (sources: string[] | undefined) => (sources ?? []).filter((c) => documentOfChunk(c) !== documentId);
-  const entitySources = new Map(entityIds.map((id) => [id, [...others(oldEntity.get(id)?.source_chunk_ids), ...(ownEntities.get(id) ?? [])]]));
-  const relationSources = new Map(
-    relationIds.map((id) => [id, [...others(oldRelation.get(id)?.source_chunk_ids), ...(ownRelations.get(id) ?? [])]]),
+  // Records to rebuild from all their sources, and the other documents' chunks that takes.
+  const others = (sources: string[]) => sources.filter((c) => documentOfChunk(c) !== documentId);
+  const needsRebuild = (old: { source_chunk_ids: string[] } | undefined, key: string) =>
+    !!old && (others(old.source_chunk_ids).length !== old.source_chunk_ids.length || !states.has(key));
+  const rebuildEntities = new Set(entityIds.filter((id) => needsRebuild(oldEntity.get(id), entityKey(id))));
+  const rebuildRelations = new Set(relationIds.filter((id) => needsRebuild(oldRelation.get(id), relationshipKey(id))));
+  const otherChunks = union(
+    ...[...rebuildEntities].map((id) => others(oldEntity.get(id)?.source_chunk_ids ?? [])),
+    ...[...rebuildRelations].map((id) => others(oldRelation.get(id)?.source_chunk_ids ?? [])),
   );
-  const otherChunks = union(...[...entitySources.values(), ...relationSources.values()].map(others));
-  const cached = await readExtractions(kv, scope, otherChunks);
-  const statementsOfChunk = (chunkId: string): ChunkStatements | undefined => {
-    let s = statements.get(chunkId);
-    const entry: CachedExtraction | undefined = cached.get(chunkId);
-    if (!s && entry) statements.set(chunkId, (s = statementsOf(entry)));
-    return s;
-  };
+  for (const [chunkId, entry] of await readExtractions(kv, scope, otherChunks)) statements.set(chunkId, statementsOf(entry));
+
+  const entityEvidence = (id: string, sources: string[]): EntityEvidence => ({
+    sources,
+    statements: sources.map((c) => statements.get(c)?.entities.get(id)).filter((s) => s !== undefined),
+    relationDescriptions: sources.flatMap((c) =>
+      [...(statements.get(c)?.relations.values() ?? [])].filter((r) => r.source === id || r.target === id).map((r) => r.description),
+    ),
+  });
+  const relationEvidence = (id: string, sources: string[]): RelationEvidence => ({
+    sources,
+    statements: sources.map((c) => statements.get(c)?.relations.get(id)).filter((s) => s !== undefined),
+  });
 
   const now = new Date().toISOString();
-  const entityJobs: Array<DescriptionJob<EntityRecord>> = [];
-  for (const [id, sources] of entitySources) {
-    if (sources.length === 0) continue;
-    const said = sources.map((c) => statementsOfChunk(c)?.entities.get(id)).filter((s) => s !== undefined);
+  const entityDrafts: Array<Draft<EntityRecord>> = [];
+  const removedEntities: string[] = [];
+  for (const id of entityIds) {
     const old = oldEntity.get(id);
-    const relationDescriptions = sources.flatMap((c) =>
-      [...(statementsOfChunk(c)?.relations.values() ?? [])].filter((r) => r.source === id || r.target === id).map((r) => r.description),
-    );
-    // Without any cached statement (entries lost), keep what the record said.
-    const fields = said.length || !old ? entityFields(said, relationDescriptions) : { name: old.name, entity_type: old.entity_type, fragments: [old.description] };
-    const record: EntityRecord = {
-      id,
-      name: fields.name || old?.name || id,
-      entity_type: fields.entity_type,
-      description: '',
-      source_chunk_ids: sources,
-      document_ids: documentsOf(sources),
-      created_at: old?.created_at ?? now,
-      updated_at: now,
-    };
-    entityJobs.push({ key: `entity:${id}`, subject: { kind: 'entity', name: record.name }, fragments: fields.fragments, record });
+    const own = ownEntities.get(id) ?? [];
+    const state = states.get(entityKey(id));
+    if (!rebuildEntities.has(id)) entityDrafts.push(accumulateEntity(id, entityEvidence(id, own), old, state, now));
+    else {
+      const sources = [...others(old?.source_chunk_ids ?? []), ...own];
+      if (sources.length) entityDrafts.push(rebuildEntity(id, entityEvidence(id, sources), old, state, now));
+      else removedEntities.push(id);
+    }
   }
-  const relationJobs: Array<DescriptionJob<RelationshipRecord>> = [];
-  for (const [id, sources] of relationSources) {
-    if (sources.length === 0) continue;
-    const said = sources.map((c) => statementsOfChunk(c)?.relations.get(id)).filter((s) => s !== undefined);
+  const relationDrafts: Array<Draft<RelationshipRecord>> = [];
+  const removedRelations: RelationshipRecord[] = [];
+  for (const id of relationIds) {
     const old = oldRelation.get(id);
-    const fields = said.length || !old ? relationshipFields(said) : { relation_type: old.relation_type, keywords: old.keywords, fragments: [old.description] };
-    const record: RelationshipRecord = {
-      id,
-      source: said[0]?.source ?? old?.source ?? '',
-      target: said[0]?.target ?? old?.target ?? '',
-      relation_type: fields.relation_type,
-      keywords: fields.keywords,
-      description: '',
-      weight: new Set(sources).size,
-      source_chunk_ids: sources,
-      document_ids: documentsOf(sources),
-      created_at: old?.created_at ?? now,
-      updated_at: now,
-    };
-    relationJobs.push({ key: `relationship:${id}`, subject: { kind: 'relationship', name: `${record.source} - ${record.target}` }, fragments: fields.fragments, record });
+    const own = ownRelations.get(id) ?? [];
+    const state = states.get(relationshipKey(id));
+    if (!rebuildRelations.has(id)) relationDrafts.push(accumulateRelationship(id, relationEvidence(id, own), old, state, now));
+    else {
+      const sources = [...others(old?.source_chunk_ids ?? []), ...own];
+      if (sources.length) relationDrafts.push(rebuildRelationship(id, relationEvidence(id, sources), old, state, now));
+      else if (old) removedRelations.push(old);
+    }
   }
 
-  const described = await describeAll(kv, scope, [...entityJobs, ...relationJobs], policy);
-  const entities = entityJobs.map((j) => j.record).filter((e) => changedEntity(oldEntity.get(e.id), e));
-  const relationships = relationJobs.map((j) => j.record).filter((r) => changedRelationship(oldRelation.get(r.id), r));
-  const removedEntities = entityIds.filter((id) => entitySources.get(id)?.length === 0 && oldEntity.has(id));
-  const removedRelations = relationIds.filter((id) => relationSources.get(id)?.length === 0 && oldRelation.has(id)).map((id) => oldRelation.get(id) as RelationshipRecord);
+  const described = await describeDrafts([...entityDrafts, ...relationDrafts], policy);
+  const entities = entityDrafts.filter((d) => changedEntity(oldEntity.get(d.record.id), d.record));
+  const relationships = relationDrafts.filter((d) => changedRelationship(oldRelation.get(d.record.id), d.record));
+  const statesToWrite = [...entityDrafts, ...relationDrafts].filter((d) => entities.includes(d as Draft<EntityRecord>) || relationships.includes(d as Draft<RelationshipRecord>) || !states.has(d.key));
 
-  await graph.upsertEntities(scope, entities);
-  await graph.upsertRelationships(scope, relationships);
+  await graph.upsertEntities(scope, entities.map((d) => d.record));
+  await graph.upsertRelationships(scope, relationships.map((d) => d.record));
   await graph.deleteRelationships(scope, removedRelations.map((r) => r.id));
   await graph.deleteEntities(scope, removedEntities);
-  await deleteSummaries(kv, scope, [...removedEntities.map((id) => `entity:${id}`), ...removedRelations.map((r) => `relationship:${r.id}`)]);
+  await writeStates(kv, scope, statesToWrite.map((d) => [d.key, d.state]));
+  await deleteStates(kv, scope, [...removedEntities.map(entityKey), ...removedRelations.map((r) => relationshipKey(r.id))]);
 
   const changes: GraphChange[] = [
-    ...entities.map((e): GraphChange => ({ kind: oldEntity.has(e.id) ? 'node_updated' : 'node_added', id: e.id })),
-    ...relationships.map((r): GraphChange => ({ kind: oldRelation.has(r.id) ? 'edge_updated' : 'edge_added', id: r.id, source: r.source, target: r.target })),
+    ...entities.map(({ record: e }): GraphChange => ({ kind: oldEntity.has(e.id) ? 'node_updated' : 'node_added', id: e.id })),
+    ...relationships.map(({ record: r }): GraphChange => ({ kind: oldRelation.has(r.id) ? 'edge_updated' : 'edge_added', id: r.id, source: r.source, target: r.target })),
     ...removedRelations.map((r): GraphChange => ({ kind: 'edge_removed', id: r.id, source: r.source, target: r.target })),
     ...removedEntities.map((id): GraphChange => ({ kind: 'node_removed', id })),
   ];
@@ -162,8 +160,8 @@ export async function mergeDocument(
     entityIds: [...ownEntities.keys()],
     relationshipIds: [...ownRelations.keys()],
     reembed: {
-      entities: entities.filter((e) => embeddingChanged(oldEntity.get(e.id), e, entityText)),
-      relationships: relationships.filter((r) => embeddingChanged(oldRelation.get(r.id), r, relationshipText)),
+      entities: entities.map((d) => d.record).filter((e) => embeddingChanged(oldEntity.get(e.id), e, entityText)),
+      relationships: relationships.map((d) => d.record).filter((r) => embeddingChanged(oldRelation.get(r.id), r, relationshipText)),
     },
     removed: { entities: removedEntities, relationships: removedRelations },
     changes,

@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import type { Scope, TaskRecord } from '../../domain/types';
 import { CompletionLog } from './metrics';
 import { TaskProgress } from './progress';
@@ -90,7 +91,10 @@ export class TaskQueue {
 
   /** Runs a task this instance holds the lease of, to the end, and writes its outcome. */
   runClaimed(scope: Scope, task: TaskRecord): Promise<RunReport> {
-    const entry: RunningTask = { scope, taskId: task.id, controller: new AbortController(), stopKind: null, done: null! };
+    const controller = new AbortController();
+    // Every concurrent provider call of the run listens on this one signal.
+    setMaxListeners(0, controller.signal);
+    const entry: RunningTask = { scope, taskId: task.id, controller, stopKind: null, done: null! };
     entry.done = this.run(entry, task).finally(() => this.running.delete(task.id));
     this.running.set(task.id, entry);
     return entry.done;
