@@ -326,7 +326,7 @@ function spawnLoad(job: LoadJob): Promise<{ results: ModeResult[]; cpuMs: Map<st
       child.send('ok');
     });
     let out = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
     child.on('error', reject);
     child.on('exit', (code) => {
       if (code !== 0) return reject(new Error(`load process exited with ${code}`));

@@ -1,7 +1,9 @@
 import type { Scope } from '../domain/types';
+import type { LlmProvider } from '../llm/ports';
 import type { IngestDeps } from './deps';
 import { documentOfChunk } from './describe';
-import { applyGraphVectors } from './embed';
+import { isAbortError } from '../llm/abort';
+import { deleteGraphVectors, embedGraphRecords } from './embed';
 import { deleteExtractions } from './extract/cache';
 import { withEntityLock } from './locks';
 import { mergeDocument, type MergeOutcome } from './merge';
@@ -75,10 +77,17 @@ export async function removeDocumentFromGraph(
     async () => {
       const outcome = await mergeDocument(deps, scope, documentId, [], policy);
       deps.events.publish({ scope, changes: outcome.changes, cause, document_id: documentId });
-      await applyGraphVectors(deps.stores.vectors, scope, deps.providers.embedding(), outcome, {
-        concurrency: deps.config.ingest.embeddingConcurrency,
-        signal: policy.signal,
-      });
+      await deleteGraphVectors(deps.stores.vectors, scope, outcome);
+      try {
+        await embedGraphRecords(deps.stores.vectors, scope, () => deps.providers.embedding(), outcome, {
+          concurrency: deps.config.ingest.embeddingConcurrency,
+          signal: policy.signal,
+        });
+      } catch (err) {
+        if (isAbortError(err)) throw err;
+        // Taking a document out must not depend on the embedding service: the graph is already right.
+        deps.log.warn({ err, document_id: documentId }, 'shared records could not be re-embedded after removing a document');
+      }
       if (outcome.summaryFailures.length) {
         deps.log.warn({ document_id: documentId, failures: outcome.summaryFailures }, 'description summaries fell back to joined fragments');
       }
@@ -87,10 +96,17 @@ export async function removeDocumentFromGraph(
   );
 }
 
+/** Summaries by the default LLM; without a usable one, descriptions are joined. */
 export function summaryPolicy(deps: Pick<IngestDeps, 'config' | 'providers'>, enabled: boolean, signal?: AbortSignal): SummaryPolicy {
+  let llm: LlmProvider | undefined;
+  try {
+    llm = deps.providers.llm();
+  } catch {
+    llm = undefined;
+  }
   return {
-    llm: deps.providers.llm(),
-    enabled,
+    llm,
+    enabled: enabled && llm !== undefined,
     fragmentThreshold: deps.config.ingest.summaryFragmentThreshold,
     tokenThreshold: deps.config.ingest.summaryTokenThreshold,
     signal,

@@ -72,16 +72,38 @@ export function relationshipItems(relationships: RelationshipRecord[]): EmbedIte
   return relationships.map((r) => ({ id: r.id, text: relationshipText(r), document_ids: r.document_ids }));
 }
 
-/** Vectors follow a merge: changed records re-embedded, removed ones deleted. */
+export interface GraphVectorChange {
+  reembed: { entities: EntityRecord[]; relationships: RelationshipRecord[] };
+  removed: { entities: string[]; relationships: RelationshipRecord[] };
+}
+
+/** Vectors follow a merge: removed records lose theirs, changed ones are re-embedded. */
 export async function applyGraphVectors(
   vectors: VectorStore,
   scope: Scope,
-  embedder: EmbeddingProvider,
-  change: { reembed: { entities: EntityRecord[]; relationships: RelationshipRecord[] }; removed: { entities: string[]; relationships: RelationshipRecord[] } },
+  embedder: () => EmbeddingProvider,
+  change: GraphVectorChange,
   options: EmbedOptions,
 ): Promise<void> {
+  await deleteGraphVectors(vectors, scope, change);
+  await embedGraphRecords(vectors, scope, embedder, change, options);
+}
+
+export async function deleteGraphVectors(vectors: VectorStore, scope: Scope, change: GraphVectorChange): Promise<void> {
   if (change.removed.relationships.length) await vectors.delete(scope, 'relationship', change.removed.relationships.map((r) => r.id));
   if (change.removed.entities.length) await vectors.delete(scope, 'entity', change.removed.entities);
-  await embedInto(vectors, scope, 'entity', embedder, entityItems(change.reembed.entities), options);
-  await embedInto(vectors, scope, 'relationship', embedder, relationshipItems(change.reembed.relationships), options);
+}
+
+export async function embedGraphRecords(
+  vectors: VectorStore,
+  scope: Scope,
+  embedder: () => EmbeddingProvider,
+  change: GraphVectorChange,
+  options: EmbedOptions,
+): Promise<void> {
+  const { entities, relationships } = change.reembed;
+  if (entities.length === 0 && relationships.length === 0) return;
+  const provider = embedder();
+  await embedInto(vectors, scope, 'entity', provider, entityItems(entities), options);
+  await embedInto(vectors, scope, 'relationship', provider, relationshipItems(relationships), options);
 }

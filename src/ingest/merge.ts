@@ -141,7 +141,8 @@ export async function mergeDocument(
   const described = await describeDrafts([...entityDrafts, ...relationDrafts], policy);
   const entities = entityDrafts.filter((d) => changedEntity(oldEntity.get(d.record.id), d.record));
   const relationships = relationDrafts.filter((d) => changedRelationship(oldRelation.get(d.record.id), d.record));
-  const statesToWrite = [...entityDrafts, ...relationDrafts].filter((d) => entities.includes(d as Draft<EntityRecord>) || relationships.includes(d as Draft<RelationshipRecord>) || !states.has(d.key));
+  const changed = new Set([...entities, ...relationships].map((d) => d.key));
+  const statesToWrite = [...entityDrafts, ...relationDrafts].filter((d) => changed.has(d.key) || !states.has(d.key));
 
   await graph.upsertEntities(scope, entities.map((d) => d.record));
   await graph.upsertRelationships(scope, relationships.map((d) => d.record));

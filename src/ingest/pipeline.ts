@@ -65,7 +65,7 @@ export async function processDocument(deps: IngestDeps, scope: Scope, documentId
   try {
     return await execute(run);
   } catch (err) {
-    if (options.signal?.aborted || isAbortError(err)) {
+    if (options.signal?.aborted) {
       await rollback(run, options.mode === 'full');
       throw new IngestCancelledError();
     }
@@ -99,12 +99,13 @@ async function execute(run: Run): Promise<ProcessResult> {
   const contributions: Contribution[] = run.chunks.map((c) => ({ chunkId: c.id, extraction: extracted.get(c.id) as CachedExtraction }));
   const lockIds = await affectedEntityIds(deps.stores, scope, doc.id, contributions);
   const merged = await withEntityLock(scope, lockIds, async () => {
-    const outcome = await mergeDocument(deps, scope, doc.id, contributions, run.policy);
+    // Set before the writes: a merge that fails half-way is rolled back too.
     run.merged = true;
+    const outcome = await mergeDocument(deps, scope, doc.id, contributions, run.policy);
     deps.events.publish({ scope, changes: outcome.changes, cause: 'ingest', document_id: doc.id });
     await progress.stage('merging', 'completed');
     await progress.stage('embedding', 'running');
-    await applyGraphVectors(deps.stores.vectors, scope, run.embedder, outcome, embedOptions(run));
+    await applyGraphVectors(deps.stores.vectors, scope, () => run.embedder, outcome, embedOptions(run));
     return outcome;
   });
   run.llmCalls += merged.llm_calls;
@@ -159,7 +160,8 @@ async function execute(run: Run): Promise<ProcessResult> {
 async function chunkDocument(run: Run): Promise<ChunkRecord[]> {
   const { deps, scope, doc } = run;
   const previous = await deps.stores.chunks.listByDocument(scope, doc.id);
-  await removeDocumentFromGraph(deps, scope, doc.id, { ...run.policy, signal: undefined }, 'reprocess');
+  const removed = await removeDocumentFromGraph(deps, scope, doc.id, { ...run.policy, signal: undefined }, 'reprocess');
+  run.llmCalls += removed?.llm_calls ?? 0;
   if (previous.length) {
     await deps.stores.vectors.delete(scope, 'chunk', previous.map((c) => c.id));
     await deps.stores.chunks.deleteByDocument(scope, doc.id);

@@ -18,7 +18,7 @@ export interface Run {
   llmCalls: number;
   usage: TokenUsage;
   chunks: ChunkRecord[];
-  /** Set once this run's merge wrote to the graph. */
+  /** Set once this run's merge may have written to the graph. */
   merged: boolean;
 }
 

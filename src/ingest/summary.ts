@@ -8,7 +8,8 @@ import { countTokens, tokenEncoder } from './tokens';
  */
 
 export interface SummaryPolicy {
-  llm: LlmProvider;
+  /** Needed when `enabled`. */
+  llm?: LlmProvider;
   enabled: boolean;
   fragmentThreshold: number;
   tokenThreshold: number;
@@ -36,17 +37,19 @@ export function joinFragments(fragments: string[]): string {
 }
 
 export function needsSummary(fragments: string[], policy: SummaryPolicy): boolean {
-  if (!policy.enabled || fragments.length < 2) return false;
+  if (!policy.enabled || !policy.llm || fragments.length < 2) return false;
   return fragments.length > policy.fragmentThreshold || countTokens(joinFragments(fragments)) > policy.tokenThreshold;
 }
 
 /** One LLM-written description of the fragments. */
 export async function summarizeFragments(subject: SummarySubject, fragments: string[], policy: SummaryPolicy): Promise<Described> {
+  const llm = policy.llm;
+  if (!llm) throw new Error('no LLM to write the summary');
   const budget = Math.max(64, policy.maxInputTokens ?? DEFAULT_MAX_INPUT_TOKENS);
   const usage = { input_tokens: 0, output_tokens: 0 };
   let calls = 0;
   const call = async (parts: string[]): Promise<string> => {
-    const out = await policy.llm.complete(summaryPrompt(subject, parts, SUMMARY_MAX_WORDS), {
+    const out = await llm.complete(summaryPrompt(subject, parts, SUMMARY_MAX_WORDS), {
       task: 'summarize',
       temperature: 0,
       maxTokens: SUMMARY_MAX_OUTPUT_TOKENS,

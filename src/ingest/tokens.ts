@@ -4,8 +4,9 @@ import type { Tiktoken, TiktokenBPE } from 'js-tiktoken/lite';
  * cl100k_base tokens for chunking and description budgets. One encoder per process, built on first use.
  *
  * cl100k first splits text into pieces with a regular expression, then byte-pair-encodes every piece on its
- * own. Doing the split here and caching each distinct piece's tokens gives the same tokens as encoding the
- * whole text, several times faster on natural text, and tells where every token starts.
+ * own. Doing the split here and caching each distinct piece's tokens gives the same counts as encoding the
+ * whole text (up to MAX_PIECE_CHARS below), many times faster on natural text, and tells where every token
+ * starts.
  */
 
 let encoder: { enc: Tiktoken; pattern: RegExp } | undefined;

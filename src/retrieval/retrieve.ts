@@ -7,14 +7,7 @@ import { recipeOf, type RetrievalRecipe } from './recipes';
 import type { Reranker } from './rerank';
 import { presentContext } from './sources';
 import { chunksOfSelection, fuseChunks } from './steps/chunks';
-import {
-  expandFromEntities,
-  expandFromRelationships,
-  type GraphSelection,
-  interleave,
-  interleaveSelections,
-  withoutExpansion,
-} from './steps/expand';
+import { interleave, selectFromGraph } from './steps/expand';
 import { resolveAllowedDocuments } from './steps/filter';
 import { extractKeywords } from './steps/keywords';
 import { searchChunks, searchEntities, searchRelationships } from './steps/search';
@@ -35,7 +28,6 @@ export interface RetrieverDeps {
 }
 
 const NO_KEYWORDS: Keywords = { high: [], low: [], origin: 'none' };
-const NO_SELECTION: GraphSelection = { entities: [], relationships: [] };
 
 /**
  * Runs a mode's recipe: document filter -> keywords -> one embedding call -> vector searches -> graph
@@ -93,16 +85,7 @@ export async function retrieve(deps: RetrieverDeps, req: RetrievalRequest): Prom
   ]);
   throwIfAborted(req.signal);
 
-  let selection = NO_SELECTION;
-  if (recipe.graphExpansion) {
-    const [local, global] = await Promise.all([
-      recipe.entitySearch ? expandFromEntities(stores, scope, entityHits, limits, allowed) : null,
-      recipe.relationshipSearch ? expandFromRelationships(stores, scope, relationshipHits, limits, allowed) : null,
-    ]);
-    selection = local && global ? interleaveSelections(local, global, limits) : (local ?? global ?? NO_SELECTION);
-  } else if (entityHits.length || relationshipHits.length) {
-    selection = await withoutExpansion(stores, scope, entityHits, relationshipHits, limits);
-  }
+  const selection = await selectFromGraph(stores, scope, recipe, entityHits, relationshipHits, limits, allowed);
   const graphChunks =
     selection.entities.length || selection.relationships.length
       ? await chunksOfSelection(stores, scope, selection, limits.maxChunks, allowed)

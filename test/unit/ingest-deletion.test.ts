@@ -2,7 +2,7 @@ import { deleteDocumentData, deletionImpact } from '../../src/ingest/deletion';
 import { EXTRACTION_NAMESPACE } from '../../src/ingest/extract/cache';
 import { PAGES_NAMESPACE } from '../../src/ingest/pages';
 import { processDocument, savePageMap } from '../../src/ingest/pipeline';
-import { SUMMARY_NAMESPACE } from '../../src/ingest/summary-cache';
+import { MERGE_STATE_NAMESPACE } from '../../src/ingest/record-state';
 import { createIngestFixture, type IngestFixture } from './ingest-fixtures';
 
 const DOC_A = 'Alice Smith works at Acme Corporation in Paris. Acme Corporation builds the Graph Engine.';
@@ -24,7 +24,7 @@ async function everything(f: IngestFixture) {
     chunks: await chunks.count(f.scope),
     vectors: (await vectors.count(f.scope, 'chunk')) + (await vectors.count(f.scope, 'entity')) + (await vectors.count(f.scope, 'relationship')),
     extractions: await kv.count(f.scope, EXTRACTION_NAMESPACE),
-    summaries: await kv.count(f.scope, SUMMARY_NAMESPACE),
+    mergeStates: await kv.count(f.scope, MERGE_STATE_NAMESPACE),
     pages: await kv.count(f.scope, PAGES_NAMESPACE),
   };
 }
@@ -85,10 +85,11 @@ describe('deleting a document', () => {
     await savePageMap(f.deps, f.scope, a, [{ page: 1, char_start: 0, char_end: DOC_A.length }]);
     const b = await ingest(f, DOC_B);
     const c = await ingest(f, `${DOC_A} ${DOC_B}`);
-    expect((await everything(f)).summaries).toBeGreaterThan(0);
+    expect((await everything(f)).mergeStates).toBeGreaterThan(0);
+    expect(f.callsFor('summarize').length).toBeGreaterThan(0);
 
     for (const id of [b, a, c]) await deleteDocumentData(f.deps, f.scope, id);
-    const empty = { entities: 0, relationships: 0, chunks: 0, vectors: 0, extractions: 0, summaries: 0, pages: 0 };
+    const empty = { entities: 0, relationships: 0, chunks: 0, vectors: 0, extractions: 0, mergeStates: 0, pages: 0 };
     expect(await everything(f)).toEqual(empty);
 
     await deleteDocumentData(f.deps, f.scope, a);

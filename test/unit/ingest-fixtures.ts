@@ -5,7 +5,7 @@ import { contentHash } from '../../src/domain/ids';
 import type { DocumentRecord, IngestOptions, Scope } from '../../src/domain/types';
 import { type GraphChange, GraphEvents } from '../../src/graph/events';
 import type { IngestDeps } from '../../src/ingest/deps';
-import type { ChatMessage, CompletionOptions, LlmProvider, ProviderRegistry } from '../../src/llm/ports';
+import type { ChatMessage, CompletionOptions, EmbeddingProvider, LlmProvider, ProviderRegistry } from '../../src/llm/ports';
 import { createProviderRegistry } from '../../src/llm/registry';
 import { createLogger } from '../../src/logger';
 import { createMemoryStores } from '../../src/store/memory';
@@ -26,6 +26,8 @@ export interface IngestFixture {
   changes: GraphChange[];
   /** When set, an LLM call it returns true for rejects with an error. */
   failWhen: ((call: LlmCall) => boolean) | null;
+  /** When set, an embedding call it returns true for rejects with an error. */
+  failEmbeddingWhen: ((texts: string[]) => boolean) | null;
   callsFor(task: string): LlmCall[];
   addDocument(content: string, options?: Partial<IngestOptions> & { title?: string }): Promise<DocumentRecord>;
 }
@@ -45,6 +47,7 @@ export function createIngestFixture(ingest: Partial<AppConfig['ingest']> = {}): 
     calls: [],
     changes: [],
     failWhen: null,
+    failEmbeddingWhen: null,
     deps: undefined as unknown as IngestDeps,
     callsFor: (task) => fixture.calls.filter((c) => c.task === task),
     async addDocument(content, options = {}) {
@@ -87,10 +90,23 @@ export function createIngestFixture(ingest: Partial<AppConfig['ingest']> = {}): 
   const providers: ProviderRegistry = {
     ...inner,
     llm: (provider, model) => countingLlm(inner.llm(provider, model), fixture),
+    embedding: (provider, model) => failingEmbeddings(inner.embedding(provider, model), fixture),
   };
   events.subscribe((batch) => fixture.changes.push(...batch.changes));
   fixture.deps = { config, stores: createMemoryStores(), providers, events, log };
   return fixture;
+}
+
+function failingEmbeddings(embedder: EmbeddingProvider, fixture: IngestFixture): EmbeddingProvider {
+  return {
+    provider: embedder.provider,
+    model: embedder.model,
+    dimension: embedder.dimension,
+    async embed(texts, signal) {
+      if (fixture.failEmbeddingWhen?.(texts)) throw new Error('injected embedding failure');
+      return embedder.embed(texts, signal);
+    },
+  };
 }
 
 function countingLlm(llm: LlmProvider, fixture: IngestFixture): LlmProvider {

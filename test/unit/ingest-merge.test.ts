@@ -62,6 +62,33 @@ describe('mergeDocument', () => {
     expect(rel).toMatchObject({ weight: 2, keywords: ['located in', 'headquarters'], document_ids: ['doc-a', 'doc-b'] });
   });
 
+  test('a record extended document by document equals the record rebuilt from all its sources', async () => {
+    const f = createIngestFixture({ summaryFragmentThreshold: 3 });
+    const docs = ['doc-a', 'doc-b', 'doc-c'];
+    const contributions: Contribution[][] = [];
+    for (const [i, doc] of docs.entries()) {
+      contributions.push(
+        await contribute(f, doc, [
+          `entity<|>Alice<|>${i === 1 ? 'ORGANIZATION' : 'PERSON'}<|>Alice fact ${i}a.\nrelation<|>Alice<|>Bob<|>knows ${i}, met<|>They met in year ${i}.`,
+          `entity<|>Alice<|>PERSON<|>Alice fact ${i}b.\nentity<|>Bob<|>PERSON<|>Bob fact ${i}.`,
+        ]),
+      );
+      await mergeDocument(f.deps, f.scope, doc, contributions[i], policyOf(f));
+    }
+    expect(f.callsFor('summarize').length).toBeGreaterThan(0);
+    const before = await f.deps.stores.graph.getEntities(f.scope, ['ALICE', 'BOB']);
+    const relBefore = await f.deps.stores.graph.getRelationships(f.scope, ['ALICE|BOB']);
+    expect(relBefore[0]).toMatchObject({ weight: 3, keywords: ['knows 0', 'met', 'knows 1', 'knows 2'], relation_type: 'KNOWS_0' });
+    f.calls.length = 0;
+
+    // Merging the last document again takes the rebuild path: every record is recomputed from its sources.
+    const rebuilt = await mergeDocument(f.deps, f.scope, 'doc-c', contributions[2], policyOf(f));
+    expect(rebuilt.changes).toEqual([]);
+    expect(f.calls).toEqual([]);
+    expect(await f.deps.stores.graph.getEntities(f.scope, ['ALICE', 'BOB'])).toEqual(before);
+    expect(await f.deps.stores.graph.getRelationships(f.scope, ['ALICE|BOB'])).toEqual(relBefore);
+  });
+
   test('creates entities named only in a relationship, typed UNKNOWN and described by the relationship', async () => {
     const f = createIngestFixture();
     await mergeDocument(f.deps, f.scope, 'doc-a', await contribute(f, 'doc-a', ['relation<|>Alice<|>Graph Engine<|>builds<|>Alice builds the Graph Engine.']), policyOf(f));

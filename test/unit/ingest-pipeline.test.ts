@@ -140,6 +140,24 @@ describe('processDocument', () => {
     expect(counts).toMatchObject({ entities: reference.entity_count, chunkVectors: 4, cached: 4 });
   });
 
+  test('a failure after the merge fails the document, takes its graph data out, and retry_chunks completes it', async () => {
+    const f = fixture();
+    const doc = await f.addDocument(TEXT);
+    f.failEmbeddingWhen = (texts) => texts.some((t) => t.includes('Zebra Project'));
+    const result = await processDocument(f.deps, f.scope, doc.id, { mode: 'full' });
+    expect(result).toMatchObject({ status: 'failed', failed_chunks: [], entity_count: 0 });
+    expect(result.error).toBe('processing failed: injected embedding failure');
+    expect(await f.deps.stores.documents.get(f.scope, doc.id)).toMatchObject({ status: 'failed', error: result.error });
+    expect(await workspaceCounts(f)).toMatchObject({ entities: 0, relationships: 0, chunkVectors: 0, entityVectors: 0, relationshipVectors: 0, chunks: 4, cached: 4 });
+
+    f.failEmbeddingWhen = null;
+    f.calls.length = 0;
+    const retried = await processDocument(f.deps, f.scope, doc.id, { mode: 'retry_chunks' });
+    expect(retried.status).toBe('completed');
+    expect(f.callsFor('extract')).toEqual([]);
+    expect(await workspaceCounts(f)).toMatchObject({ entities: retried.entity_count, chunkVectors: 4, entityVectors: retried.entity_count });
+  });
+
   test('reprocessing a completed document reuses cached extractions and leaves the graph as it was', async () => {
     const f = fixture();
     const doc = await f.addDocument(TEXT);

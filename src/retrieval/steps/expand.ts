@@ -1,5 +1,6 @@
 import type { EntityRecord, RelationshipRecord, Scope } from '../../domain/types';
 import type { Stores } from '../../store/ports';
+import type { RetrievalRecipe } from '../recipes';
 import type { RetrievalLimits, ScoredEntity, ScoredRelationship } from '../types';
 import { isAllowed } from './filter';
 
@@ -9,6 +10,32 @@ export interface GraphSelection {
 }
 
 type Allowed = Set<string> | null;
+
+const NO_SELECTION: GraphSelection = { entities: [], relationships: [] };
+
+/**
+ * The entities and relationships a recipe keeps from the vector hits: expanded locally (from entities),
+ * globally (from relationships) or both (interleaved), or taken as found when the recipe does not expand.
+ */
+export async function selectFromGraph(
+  stores: Stores,
+  scope: Scope,
+  recipe: RetrievalRecipe,
+  entityHits: ScoredEntity[],
+  relationshipHits: ScoredRelationship[],
+  limits: RetrievalLimits,
+  allowed: Allowed,
+): Promise<GraphSelection> {
+  if (!recipe.graphExpansion) {
+    if (entityHits.length === 0 && relationshipHits.length === 0) return NO_SELECTION;
+    return withoutExpansion(stores, scope, entityHits, relationshipHits, limits);
+  }
+  const [local, global] = await Promise.all([
+    recipe.entitySearch ? expandFromEntities(stores, scope, entityHits, limits, allowed) : null,
+    recipe.relationshipSearch ? expandFromRelationships(stores, scope, relationshipHits, limits, allowed) : null,
+  ]);
+  return local && global ? interleaveSelections(local, global, limits) : (local ?? global ?? NO_SELECTION);
+}
 
 /** Neighbours reached through a relationship score less than the entity that reached them. */
 const NEIGHBOUR_DECAY = 0.5;

@@ -125,12 +125,14 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
     }
     const userMessage = message(conversation.id, 'user', input.message.trim(), 'complete');
     await conversations.addMessage(scope, userMessage);
-    await touch(scope, conversation, 1);
+    await touch(scope, conversation);
     return { conversation, userMessage };
   }
 
-  async function touch(scope: Scope, conversation: ConversationRecord, added: number): Promise<void> {
-    conversation.message_count += added;
+  /** Counts the stored messages rather than adding to a copy, so that concurrent turns do not lose counts. */
+  async function touch(scope: Scope, conversation: ConversationRecord): Promise<void> {
+    const { total } = await conversations.listMessages(scope, conversation.id, { limit: 0, offset: 0 });
+    conversation.message_count = total;
     conversation.updated_at = new Date().toISOString();
     await conversations.update(scope, conversation.id, {
       title: conversation.title,
@@ -163,12 +165,12 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
         generation = await generate(turn.plan.llm, promptOf(turn.plan, context), generationOptions(turn.plan));
       } catch (err) {
         await conversations.addMessage(scope, message(conversation.id, 'assistant', '', 'failed', context?.sources));
-        await touch(scope, conversation, 1);
+        await touch(scope, conversation);
         throw err;
       }
       const reply = message(conversation.id, 'assistant', generation.text, 'complete', context.sources);
       await conversations.addMessage(scope, reply);
-      await touch(scope, conversation, 1);
+      await touch(scope, conversation);
       return {
         id: reply.id,
         conversation_id: conversation.id,
@@ -200,7 +202,7 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
           reply.sources = context.sources;
           await conversations.addMessage(scope, reply);
           stored = true;
-          await touch(scope, conversation, 1);
+          await touch(scope, conversation);
           const fragments = streamGeneration(turn.plan.llm, promptOf(turn.plan, context), generationOptions(turn.plan, signal), partial);
           let generation: Generation;
           for (;;) {
@@ -229,7 +231,7 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
               await conversations.updateMessage(scope, reply.id, { content: partial.text, status: 'failed' });
             } else {
               await conversations.addMessage(scope, { ...reply, status: 'failed' });
-              await touch(scope, conversation, 1);
+              await touch(scope, conversation);
             }
           }
         }
