@@ -1,5 +1,5 @@
 /**
- * Ingestion benchmark: `npx tsx scripts/bench/ingest.ts [--latency 200] [--documents 220] [--workers N]`.
+ * Ingestion benchmark: `npx tsx scripts/bench/ingest.ts [--latency 200] [--documents 220] [--workers N] [--no-summaries]`.
  * Generates a deterministic corpus (about 1 MB of prose with recurring people, organisations, places and
  * technologies), boots the service in-process on the embedded stores with the mock provider at a simulated
  * latency per call, queues every document at once over real HTTP (async_processing) and waits for the tasks.
@@ -19,6 +19,7 @@ const { values: args } = parseArgs({
     latency: { type: 'string', default: '200' },
     documents: { type: 'string', default: '220' },
     workers: { type: 'string' },
+    'no-summaries': { type: 'boolean', default: false },
   },
 });
 const LATENCY_MS = Number(args.latency);
@@ -136,7 +137,7 @@ async function main(): Promise<void> {
       const res = await fetch(`${base}/documents`, {
         method: 'POST',
         headers,
-        body: JSON.stringify({ ...doc, async_processing: true }),
+        body: JSON.stringify({ ...doc, async_processing: true, use_llm_summarization: !args['no-summaries'] }),
       });
       const body = (await res.json()) as { task_id?: string; detail?: string };
       if (res.status !== 202 || !body.task_id) throw new Error(`queueing '${doc.title}' answered ${res.status}: ${body.detail}`);
@@ -172,6 +173,7 @@ async function main(): Promise<void> {
     ['LLM calls per chunk', (llmCalls / Math.max(1, chunks)).toFixed(2)],
     ['embedding calls', String(counting.embeddingCalls())],
     ['simulated latency per call', `${LATENCY_MS} ms`],
+    ['LLM description summaries', args['no-summaries'] ? 'off' : 'on'],
     ['workers / LLM concurrency / embedding concurrency', `${config.workerThreads} / ${concurrency} / ${config.ingest.embeddingConcurrency}`],
     ['wall time', `${(wallMs / 1000).toFixed(2)} s`],
     ['documents per minute', ((taskIds.length / wallMs) * 60_000).toFixed(1)],

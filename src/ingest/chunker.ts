@@ -10,7 +10,7 @@ import {
   lowerBound,
   safeCut,
 } from './text-layout';
-import { countTokens, type TokenLayout, tokenLayout } from './tokens';
+import { countTokens, type TokenLayout, tokenLayout } from '../llm/tokens';
 
 /**
  * Token chunking (DESIGN.md 5.2): chunks of at most `chunkTokens` cl100k tokens with `overlapTokens` of

@@ -1,11 +1,11 @@
 import type { Scope } from '../domain/types';
 import type { LlmProvider } from '../llm/ports';
+import { forgetDocumentNames, withAliasedEntityLock } from './aliases';
 import type { IngestDeps } from './deps';
 import { documentOfChunk } from './describe';
 import { isAbortError } from '../llm/abort';
 import { deleteGraphVectors, embedGraphRecords } from './embed';
 import { deleteExtractions } from './extract/cache';
-import { withEntityLock } from './locks';
 import { mergeDocument, type MergeOutcome } from './merge';
 import { deletePageMap } from './pages';
 import type { SummaryPolicy } from './summary';
@@ -13,7 +13,8 @@ import type { SummaryPolicy } from './summary';
 /**
  * Removing a document's data (DESIGN.md 5.8): its chunks, chunk vectors, cached extractions and page map;
  * every entity and relationship only it supported (and their vectors); shared ones rebuilt from the cached
- * extractions of their remaining source chunks and re-embedded. Idempotent.
+ * extractions of their remaining source chunks and re-embedded; analysts' edits of the entities that are
+ * gone then are forgotten. Idempotent.
  * The documents layer deletes the DocumentRecord itself afterwards.
  */
 
@@ -52,6 +53,7 @@ export async function deleteDocumentData(deps: IngestDeps, scope: Scope, documen
   await removeDocumentFromGraph(deps, scope, documentId, policy, 'delete');
   const chunkIds = (await deps.stores.chunks.listByDocument(scope, documentId)).map((c) => c.id);
   if (chunkIds.length) await deps.stores.vectors.delete(scope, 'chunk', chunkIds);
+  await forgetDocumentNames(deps.stores, scope, chunkIds);
   await deleteExtractions(deps.stores.kv, scope, chunkIds);
   await deletePageMap(deps, scope, documentId);
   await deps.stores.chunks.deleteByDocument(scope, documentId);
@@ -71,7 +73,8 @@ export async function removeDocumentFromGraph(
   const touched = await deps.stores.graph.entitiesOfDocument(scope, documentId);
   const relations = await deps.stores.graph.relationshipsOfDocument(scope, documentId);
   if (touched.length === 0 && relations.length === 0) return null;
-  return withEntityLock(
+  return withAliasedEntityLock(
+    deps.stores.kv,
     scope,
     touched.map((e) => e.id),
     async () => {

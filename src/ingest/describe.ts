@@ -1,3 +1,4 @@
+import { relationshipId } from '../domain/ids';
 import type { ParsedEntity, ParsedRelation } from './extract/parser';
 
 /**
@@ -5,8 +6,9 @@ import type { ParsedEntity, ParsedRelation } from './extract/parser';
  */
 
 export interface ChunkStatements {
-  entities: Map<string, EntityStatement>;
-  relations: Map<string, ParsedRelation>;
+  /** More than one statement per id only where names an analyst merged into one entity meet in a chunk. */
+  entities: Map<string, EntityStatement[]>;
+  relations: Map<string, ParsedRelation[]>;
 }
 
 export interface EntityStatement {
@@ -15,25 +17,52 @@ export interface EntityStatement {
   description: string;
   /** False for an entity only named as a relationship endpoint. */
   explicit: boolean;
+  /** Said under a name merged into the entity: that name does not vote for the entity's name. */
+  aliased: boolean;
 }
 
-/** Relationship endpoints that were not listed as entities still become entities (LightRAG does the same). */
-export function statementsOf(extraction: { entities: ParsedEntity[]; relations: ParsedRelation[] }): ChunkStatements {
-  const entities = new Map<string, EntityStatement>();
+/**
+ * Relationship endpoints that were not listed as entities still become entities (LightRAG does the same).
+ * Entity ids go through `aliases` (old id -> survivor id, see graph/aliases.ts): a relationship gets the pair
+ * id of its survivors, and one between two names of the same entity is dropped as a self-loop.
+ */
+export function statementsOf(
+  extraction: { entities: ParsedEntity[]; relations: ParsedRelation[] },
+  aliases: ReadonlyMap<string, string> = new Map(),
+): ChunkStatements {
+  const live = (id: string) => aliases.get(id) ?? id;
+  const entities = new Map<string, EntityStatement[]>();
   for (const e of extraction.entities) {
-    entities.set(e.id, { name: e.name, type: e.type, description: e.description, explicit: true });
+    const id = live(e.id);
+    push(entities, id, { name: e.name, type: e.type, description: e.description, explicit: true, aliased: id !== e.id });
   }
-  const relations = new Map<string, ParsedRelation>();
+  const relations = new Map<string, ParsedRelation[]>();
   for (const r of extraction.relations) {
-    relations.set(r.id, r);
-    for (const [id, name] of [
+    for (const [raw, name] of [
       [r.source, r.source_name],
       [r.target, r.target_name],
     ]) {
-      if (!entities.has(id)) entities.set(id, { name, type: 'UNKNOWN', description: '', explicit: false });
+      const id = live(raw);
+      if (!entities.has(id)) push(entities, id, { name, type: 'UNKNOWN', description: '', explicit: false, aliased: id !== raw });
     }
+    const relation = relationUnderAliases(r, live(r.source), live(r.target));
+    if (relation) push(relations, relation.id, relation);
   }
   return { entities, relations };
+}
+
+function relationUnderAliases(r: ParsedRelation, a: string, b: string): ParsedRelation | null {
+  if (a === r.source && b === r.target) return r;
+  if (a === b) return null;
+  const [id, source, target] = relationshipId(a, b);
+  const [source_name, target_name] = source === a ? [r.source_name, r.target_name] : [r.target_name, r.source_name];
+  return { ...r, id, source, target, source_name, target_name };
+}
+
+function push<T>(map: Map<string, T[]>, key: string, value: T): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
 }
 
 /** Distinct non-empty fragments in order (compared ignoring case and spacing), each on one line. */

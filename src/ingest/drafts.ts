@@ -44,7 +44,7 @@ function partsOf(previous: RecordState['summary'] | undefined, fragments: string
   return { summary: null, parts: fragments, keys };
 }
 
-/** The current description split into the summary it starts with (if any) and the keys it stands for. */
+/** The current description (as derived, before any override) split into its leading summary (if any) and the keys it stands for. */
 function currentParts(description: string, state: RecordState) {
   const parts = description ? description.split('\n') : [];
   const summary = state.summary && parts[0] === state.summary.text ? state.summary : null;
@@ -59,8 +59,8 @@ export function rebuildEntity(id: string, ev: EntityEvidence, old: EntityRecord 
   const from_relations = described.length === 0;
   const { summary, parts, keys } = partsOf(previous?.summary, from_relations ? distinctFragments(ev.relationDescriptions) : described);
   const types = addVotes([], explicit.map((s) => s.type).filter((t) => t !== 'UNKNOWN'));
-  const names = addVotes([], explicit.map((s) => s.name));
-  const name = topVote(names) ?? ev.statements[0]?.name ?? old?.name ?? id;
+  const names = addVotes([], explicit.filter((s) => !s.aliased).map((s) => s.name));
+  const name = topVote(names) ?? ev.statements.find((s) => !s.aliased)?.name ?? old?.name ?? ev.statements[0]?.name ?? id;
   return {
     key: entityKey(id),
     subject: { kind: 'entity', name },
@@ -75,7 +75,7 @@ export function accumulateEntity(id: string, own: EntityEvidence, old: EntityRec
   if (!old || !state) return rebuildEntity(id, own, old, state, now);
   const explicit = own.statements.filter((s) => s.explicit);
   const described = distinctFragments(explicit.map((s) => s.description));
-  const current = currentParts(old.description, state);
+  const current = currentParts(state.description ?? old.description, state);
   let parts: string[];
   let keys: string[];
   let summary = current.summary;
@@ -89,7 +89,7 @@ export function accumulateEntity(id: string, own: EntityEvidence, old: EntityRec
     keys = [...current.known, ...added.map(fragmentKey)];
   }
   const types = addVotes(state.types, explicit.map((s) => s.type).filter((t) => t !== 'UNKNOWN'));
-  const names = addVotes(state.names, explicit.map((s) => s.name));
+  const names = addVotes(state.names, explicit.filter((s) => !s.aliased).map((s) => s.name));
   const name = topVote(names) ?? old.name;
   return {
     key: entityKey(id),
@@ -148,8 +148,10 @@ export function accumulateRelationship(
 
 /** Sources whose cached extractions are gone: the record keeps what it said. */
 function keptEntity(old: EntityRecord, sources: string[], previous: RecordState | undefined, now: string): Draft<EntityRecord> {
-  const state = previous ?? { types: [[old.entity_type, 1]], names: [[old.name, 1]], from_relations: false, summary: null };
-  const { parts, known } = currentParts(old.description, state);
+  const state: RecordState = previous
+    ? { ...previous }
+    : { types: [[old.entity_type, 1]], names: [[old.name, 1]], from_relations: false, summary: null };
+  const { parts, known } = currentParts(state.description ?? old.description, state);
   return {
     key: entityKey(old.id),
     subject: { kind: 'entity', name: old.name },
@@ -161,7 +163,9 @@ function keptEntity(old: EntityRecord, sources: string[], previous: RecordState 
 }
 
 function keptRelationship(old: RelationshipRecord, sources: string[], previous: RecordState | undefined, now: string): Draft<RelationshipRecord> {
-  const state = previous ?? { types: [[old.relation_type, 1]], names: [], from_relations: false, summary: null };
+  const state: RecordState = previous
+    ? { ...previous }
+    : { types: [[old.relation_type, 1]], names: [], from_relations: false, summary: null };
   const { parts, known } = currentParts(old.description, state);
   return {
     key: relationshipKey(old.id),

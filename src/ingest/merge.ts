@@ -2,9 +2,10 @@ import type { EntityRecord, RelationshipRecord, Scope } from '../domain/types';
 import type { GraphChange } from '../graph/events';
 import type { TokenUsage } from '../llm/ports';
 import type { Stores } from '../store/ports';
+import { applyOverrides, statementsUnderAliases } from './aliases';
 import type { IngestDeps } from './deps';
 import { describeDrafts } from './descriptions';
-import { type ChunkStatements, documentOfChunk, statementsOf } from './describe';
+import { documentOfChunk, statementsOf } from './describe';
 import {
   accumulateEntity,
   accumulateRelationship,
@@ -16,7 +17,7 @@ import {
 } from './drafts';
 import { readExtractions } from './extract/cache';
 import type { ParsedEntity, ParsedRelation } from './extract/parser';
-import { deleteStates, entityKey, readStates, relationshipKey, writeStates } from './record-state';
+import { deleteStates, entityKey, readStates, recordFingerprint, relationshipKey, writeStates } from './record-state';
 import type { SummaryPolicy } from './summary';
 
 /**
@@ -25,7 +26,10 @@ import type { SummaryPolicy } from './summary';
  * already lists the document (a rerun), or has no merge state, is rebuilt from the cached extractions of
  * all its source chunks: the other documents' plus this one's. Weight is the number of distinct source
  * chunks, so rerunning a document never double counts; a record left without sources is deleted, so
- * deletion is this merge with no contributions. The caller holds the entity lock of `affectedEntityIds`.
+ * deletion is this merge with no contributions. A record an analyst changed since its last merge (its
+ * fingerprint differs from its merge state's) is rebuilt too. Statements are read under the ids analysts
+ * merged their names into, and hand-set fields are applied last (./aliases). The caller holds the entity
+ * lock of `affectedEntityIds` and the survivors they go by (withAliasedEntityLock).
  */
 
 export interface Contribution {
@@ -37,6 +41,8 @@ export interface MergeOutcome {
   /** Ids this document contributes, for its counts. */
   entityIds: string[];
   relationshipIds: string[];
+  /** The entity and relationship ids each contributed chunk names, for its chunk record. */
+  chunks: Map<string, { entity_ids: string[]; relationship_ids: string[] }>;
   /** Records written whose embedding text or document set changed (or that are new). */
   reembed: { entities: EntityRecord[]; relationships: RelationshipRecord[] };
   removed: { entities: string[]; relationships: RelationshipRecord[] };
@@ -62,14 +68,13 @@ export async function mergeDocument(
   policy: SummaryPolicy,
 ): Promise<MergeOutcome> {
   const { graph, kv } = deps.stores;
-  const statements = new Map<string, ChunkStatements>();
+  const own = await statementsUnderAliases(kv, scope, contributions.map((c) => [c.chunkId, c.extraction]));
+  const statements = new Map(own.statements);
   const ownEntities = new Map<string, string[]>();
   const ownRelations = new Map<string, string[]>();
-  for (const c of contributions) {
-    const said = statementsOf(c.extraction);
-    statements.set(c.chunkId, said);
-    for (const id of said.entities.keys()) push(ownEntities, id, c.chunkId);
-    for (const id of said.relations.keys()) push(ownRelations, id, c.chunkId);
+  for (const [chunkId, said] of own.statements) {
+    for (const id of said.entities.keys()) push(ownEntities, id, chunkId);
+    for (const id of said.relations.keys()) push(ownRelations, id, chunkId);
   }
 
   const [previousEntities, previousRelations] = await Promise.all([
@@ -88,26 +93,27 @@ export async function mergeDocument(
 
   // Records to rebuild from all their sources, and the other documents' chunks that takes.
   const others = (sources: string[]) => sources.filter((c) => documentOfChunk(c) !== documentId);
-  const needsRebuild = (old: { source_chunk_ids: string[] } | undefined, key: string) =>
-    !!old && (others(old.source_chunk_ids).length !== old.source_chunk_ids.length || !states.has(key));
+  const needsRebuild = (old: EntityRecord | RelationshipRecord | undefined, key: string) =>
+    !!old && (others(old.source_chunk_ids).length !== old.source_chunk_ids.length || states.get(key)?.written !== recordFingerprint(old));
   const rebuildEntities = new Set(entityIds.filter((id) => needsRebuild(oldEntity.get(id), entityKey(id))));
   const rebuildRelations = new Set(relationIds.filter((id) => needsRebuild(oldRelation.get(id), relationshipKey(id))));
   const otherChunks = union(
     ...[...rebuildEntities].map((id) => others(oldEntity.get(id)?.source_chunk_ids ?? [])),
     ...[...rebuildRelations].map((id) => others(oldRelation.get(id)?.source_chunk_ids ?? [])),
   );
-  for (const [chunkId, entry] of await readExtractions(kv, scope, otherChunks)) statements.set(chunkId, statementsOf(entry));
+  const read = await statementsUnderAliases(kv, scope, [...(await readExtractions(kv, scope, otherChunks))]);
+  for (const [chunkId, said] of read.statements) statements.set(chunkId, said);
 
   const entityEvidence = (id: string, sources: string[]): EntityEvidence => ({
     sources,
-    statements: sources.map((c) => statements.get(c)?.entities.get(id)).filter((s) => s !== undefined),
+    statements: sources.flatMap((c) => statements.get(c)?.entities.get(id) ?? []),
     relationDescriptions: sources.flatMap((c) =>
-      [...(statements.get(c)?.relations.values() ?? [])].filter((r) => r.source === id || r.target === id).map((r) => r.description),
+      [...(statements.get(c)?.relations.values() ?? [])].flat().filter((r) => r.source === id || r.target === id).map((r) => r.description),
     ),
   });
   const relationEvidence = (id: string, sources: string[]): RelationEvidence => ({
     sources,
-    statements: sources.map((c) => statements.get(c)?.relations.get(id)).filter((s) => s !== undefined),
+    statements: sources.flatMap((c) => statements.get(c)?.relations.get(id) ?? []),
   });
 
   const now = new Date().toISOString();
@@ -139,17 +145,30 @@ export async function mergeDocument(
   }
 
   const described = await describeDrafts([...entityDrafts, ...relationDrafts], policy);
+  await applyOverrides(kv, scope, entityDrafts);
   const entities = entityDrafts.filter((d) => changedEntity(oldEntity.get(d.record.id), d.record));
   const relationships = relationDrafts.filter((d) => changedRelationship(oldRelation.get(d.record.id), d.record));
   const changed = new Set([...entities, ...relationships].map((d) => d.key));
-  const statesToWrite = [...entityDrafts, ...relationDrafts].filter((d) => changed.has(d.key) || !states.has(d.key));
+  // A state is written with the fingerprint of the record as stored after this merge, when either changed.
+  const stamp = (d: Draft<EntityRecord | RelationshipRecord>, old: EntityRecord | RelationshipRecord | undefined) => {
+    d.state.written = recordFingerprint(changed.has(d.key) || !old ? d.record : old);
+    return changed.has(d.key) || states.get(d.key)?.written !== d.state.written;
+  };
+  const statesToWrite = [
+    ...entityDrafts.filter((d) => stamp(d, oldEntity.get(d.record.id))),
+    ...relationDrafts.filter((d) => stamp(d, oldRelation.get(d.record.id))),
+  ];
 
   await graph.upsertEntities(scope, entities.map((d) => d.record));
   await graph.upsertRelationships(scope, relationships.map((d) => d.record));
   await graph.deleteRelationships(scope, removedRelations.map((r) => r.id));
   await graph.deleteEntities(scope, removedEntities);
   await writeStates(kv, scope, statesToWrite.map((d) => [d.key, d.state]));
-  await deleteStates(kv, scope, [...removedEntities.map(entityKey), ...removedRelations.map((r) => relationshipKey(r.id))]);
+  await deleteStates(kv, scope, [
+    ...removedEntities.map(entityKey),
+    ...removedRelations.map((r) => relationshipKey(r.id)),
+    ...union(own.formerKeys, read.formerKeys),
+  ]);
 
   const changes: GraphChange[] = [
     ...entities.map(({ record: e }): GraphChange => ({ kind: oldEntity.has(e.id) ? 'node_updated' : 'node_added', id: e.id })),
@@ -160,6 +179,9 @@ export async function mergeDocument(
   return {
     entityIds: [...ownEntities.keys()],
     relationshipIds: [...ownRelations.keys()],
+    chunks: new Map(
+      [...own.statements].map(([chunkId, said]) => [chunkId, { entity_ids: [...said.entities.keys()], relationship_ids: [...said.relations.keys()] }]),
+    ),
     reembed: {
       entities: entities.map((d) => d.record).filter((e) => embeddingChanged(oldEntity.get(e.id), e, entityText)),
       relationships: relationships.map((d) => d.record).filter((r) => embeddingChanged(oldRelation.get(r.id), r, relationshipText)),

@@ -3,13 +3,12 @@ import type { ChunkRecord, Scope } from '../domain/types';
 import { isAbortError } from '../llm/abort';
 import type { TokenUsage } from '../llm/ports';
 import { chunkText } from './chunker';
+import { forgetDocumentNames, withAliasedEntityLock } from './aliases';
 import { removeDocumentFromGraph, summaryPolicy } from './deletion';
 import type { IngestDeps } from './deps';
-import { statementsOf } from './describe';
 import { applyGraphVectors, chunkItems, embedInto } from './embed';
 import { type CachedExtraction, deleteExtractions } from './extract/cache';
 import { extractChunks } from './extraction-stage';
-import { withEntityLock } from './locks';
 import { affectedEntityIds, type Contribution, mergeDocument } from './merge';
 import { loadPageMap } from './pages';
 import { ProgressTracker, type StageReporter } from './progress';
@@ -98,7 +97,7 @@ async function execute(run: Run): Promise<ProcessResult> {
   await progress.stage('merging', 'running');
   const contributions: Contribution[] = run.chunks.map((c) => ({ chunkId: c.id, extraction: extracted.get(c.id) as CachedExtraction }));
   const lockIds = await affectedEntityIds(deps.stores, scope, doc.id, contributions);
-  const merged = await withEntityLock(scope, lockIds, async () => {
+  const merged = await withAliasedEntityLock(deps.stores.kv, scope, lockIds, async () => {
     // Set before the writes: a merge that fails half-way is rolled back too.
     run.merged = true;
     const outcome = await mergeDocument(deps, scope, doc.id, contributions, run.policy);
@@ -121,9 +120,9 @@ async function execute(run: Run): Promise<ProcessResult> {
     onProgress: (done) => progress.within('embedding', done / Math.max(1, run.chunks.length)),
   });
   for (const chunk of run.chunks) {
-    const said = statementsOf(extracted.get(chunk.id) as CachedExtraction);
-    chunk.entity_ids = [...said.entities.keys()];
-    chunk.relationship_ids = [...said.relations.keys()];
+    const links = merged.chunks.get(chunk.id);
+    chunk.entity_ids = links?.entity_ids ?? [];
+    chunk.relationship_ids = links?.relationship_ids ?? [];
     chunk.embedding_model = run.embedder.model;
   }
   await deps.stores.chunks.upsertMany(scope, run.chunks);
@@ -197,7 +196,8 @@ async function chunkDocument(run: Run): Promise<ChunkRecord[]> {
 
 /**
  * Undoes what a run left in the graph and vector stores. A cancelled full run also removes its chunks and
- * their cached extractions; otherwise chunks stay, with their statuses, for retry-chunks.
+ * their cached extractions (and the edits of entities gone with them); otherwise chunks stay, with their
+ * statuses, for retry-chunks.
  */
 async function rollback(run: Run, removeChunks: boolean): Promise<void> {
   const { deps, scope, doc } = run;
@@ -206,6 +206,7 @@ async function rollback(run: Run, removeChunks: boolean): Promise<void> {
     const chunkIds = run.chunks.map((c) => c.id);
     if (run.merged && chunkIds.length) await deps.stores.vectors.delete(scope, 'chunk', chunkIds);
     if (removeChunks) {
+      await forgetDocumentNames(deps.stores, scope, chunkIds);
       await deleteExtractions(deps.stores.kv, scope, chunkIds);
       await deps.stores.chunks.deleteByDocument(scope, doc.id);
       await deps.stores.documents.update(scope, doc.id, { chunk_count: 0, entity_count: 0, relationship_count: 0 });

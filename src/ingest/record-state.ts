@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Scope } from '../domain/types';
+import type { EntityRecord, RelationshipRecord, Scope } from '../domain/types';
 import type { KeyValueStore } from '../store/ports';
 
 /**
@@ -21,6 +21,10 @@ export interface RecordState {
   /** The description is made of relationship descriptions: no source described the entity itself. */
   from_relations: boolean;
   summary: { text: string; covered: string[] } | null;
+  /** recordFingerprint of the record as last written with this state; it differs once an analyst changed the record. */
+  written?: string;
+  /** The description derived from the sources, kept when an analyst's override replaced it on the record. */
+  description?: string;
 }
 
 export const entityKey = (id: string) => `entity:${id}`;
@@ -58,4 +62,13 @@ export function topVote(tally: Tally): string | undefined {
 /** Identity of a description fragment (case-insensitive). */
 export function fragmentKey(fragment: string): string {
   return createHash('sha256').update(fragment.toLowerCase()).digest('base64url').slice(0, 16);
+}
+
+/** The derived fields of a record, in a fixed order: whatever store returned the record, the same content gives the same value. */
+export function recordFingerprint(record: EntityRecord | RelationshipRecord): string {
+  const fields =
+    'entity_type' in record
+      ? [record.name, record.entity_type, record.description, record.source_chunk_ids]
+      : [record.source, record.target, record.relation_type, record.keywords, record.description, record.weight, record.source_chunk_ids];
+  return createHash('sha256').update(JSON.stringify(fields)).digest('base64url').slice(0, 22);
 }

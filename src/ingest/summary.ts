@@ -1,6 +1,6 @@
 import type { LlmProvider, TokenUsage } from '../llm/ports';
 import { type SummarySubject, summaryPrompt } from './summary-prompt';
-import { countTokens, tokenEncoder } from './tokens';
+import { countTokens, tokenEncoder } from '../llm/tokens';
 
 /**
  * Descriptions from fragments: joined as they are, or, past the fragment or token threshold and when

@@ -1,52 +1,133 @@
 import type { Tiktoken, TiktokenBPE } from 'js-tiktoken/lite';
 
-/** Token counts with cl100k_base (offline). One encoder per process, built on first use. */
+/**
+ * cl100k_base token counts (offline), shared by chunking, description budgets, prompt budgets and usage
+ * estimates. One encoder per process, built on first use.
+ *
+ * cl100k first splits text into pieces with a regular expression, then byte-pair-encodes every piece on its
+ * own. Doing the split here and caching each distinct piece's tokens gives the same counts as encoding the
+ * whole text (up to MAX_PIECE_CHARS below), many times faster on natural text, and tells where every token
+ * starts.
+ */
 
-let encoder: Tiktoken | undefined;
+let encoder: { enc: Tiktoken; pattern: RegExp } | undefined;
+const pieceCache = new Map<string, Int32Array>();
+const PIECE_CACHE_MAX = 200_000;
+/**
+ * Byte-pair encoding is quadratic in the piece length; a piece longer than this (a run of letters with no
+ * space, such as a sequence or an encoded blob) is encoded in slices of this size. Counts of such pieces
+ * may then differ from cl100k by a few tokens, rather than taking seconds per piece.
+ */
+const MAX_PIECE_CHARS = 256;
+const SINGLE = Int32Array.of(0);
 
-function getEncoder(): Tiktoken {
+function load(): { enc: Tiktoken; pattern: RegExp } {
   if (!encoder) {
-    // Loaded lazily: the rank table is large and most code paths never count tokens.
+    // Loaded lazily: building the rank table takes a fraction of a second and many processes never count.
     const { Tiktoken: Encoder } = require('js-tiktoken/lite') as typeof import('js-tiktoken/lite');
-    const ranks = require('js-tiktoken/ranks/cl100k_base') as TiktokenBPE & { default?: TiktokenBPE };
-    encoder = new Encoder(ranks.default ?? ranks);
+    const module = require('js-tiktoken/ranks/cl100k_base') as TiktokenBPE & { default?: TiktokenBPE };
+    const ranks = module.default ?? module;
+    encoder = { enc: new Encoder(ranks), pattern: new RegExp(ranks.pat_str, 'gu') };
   }
   return encoder;
 }
 
-/** BPE is quadratic in the length of one pre-token; long runs without spaces (base64, hashes) are sliced. */
-const LONG_RUN = /\S{512,}/;
-const SLICE = 32;
+export function tokenEncoder(): Tiktoken {
+  return load().enc;
+}
 
-/** Prompts repeat (system prompts, examples): remember the counts of recent long texts. */
-const CACHE_MIN_LENGTH = 256;
-const CACHE_SIZE = 512;
-const cache = new Map<string, number>();
+/** Character offsets (within the piece) where each of its tokens starts. */
+function pieceTokenStarts(piece: string): Int32Array {
+  let starts = pieceCache.get(piece);
+  if (starts) return starts;
+  if (piece.length > MAX_PIECE_CHARS) return longPieceTokenStarts(piece);
+  const { enc } = load();
+  // Special-token strings inside documents are plain text, never control tokens.
+  const tokens = enc.encode(piece, [], []);
+  starts = tokens.length === 1 ? SINGLE : alignTokens(enc, piece, tokens);
+  if (pieceCache.size >= PIECE_CACHE_MAX) pieceCache.clear();
+  pieceCache.set(piece, starts);
+  return starts;
+}
+
+function longPieceTokenStarts(piece: string): Int32Array {
+  const starts: number[] = [];
+  for (let at = 0; at < piece.length; ) {
+    let end = Math.min(piece.length, at + MAX_PIECE_CHARS);
+    const code = piece.charCodeAt(end - 1);
+    if (end < piece.length && code >= 0xd800 && code <= 0xdbff) end--;
+    for (const offset of pieceTokenStarts(piece.slice(at, end))) starts.push(at + offset);
+    at = end;
+  }
+  return Int32Array.from(starts);
+}
+
+/**
+ * Start offset of each token of a short text. A token holding part of a multi-byte character is decoded
+ * together with its neighbours until the group matches the text; all of them start where the group does.
+ */
+function alignTokens(enc: Tiktoken, text: string, tokens: number[]): Int32Array {
+  const starts = new Int32Array(tokens.length);
+  let pos = 0;
+  for (let i = 0; i < tokens.length; ) {
+    let end = i + 1;
+    let decoded = enc.decode(tokens.slice(i, end));
+    while (end < tokens.length && (decoded.endsWith('\uFFFD') || !text.startsWith(decoded, pos))) {
+      decoded = enc.decode(tokens.slice(i, ++end));
+    }
+    for (let k = i; k < end; k++) starts[k] = pos;
+    pos = Math.min(text.length, pos + decoded.length);
+    i = end;
+  }
+  return starts;
+}
+
+/** Where the tokens and pieces of a text start; `pieceTokens[i]` counts the tokens before piece i. */
+export interface TokenLayout {
+  count: number;
+  /** n + 1 entries: the start of every token, then the text length. */
+  starts: Int32Array;
+  /** P + 1 entries: the start of every piece, then the text length. */
+  pieceStarts: Int32Array;
+  pieceTokens: Int32Array;
+}
+
+export function tokenLayout(text: string): TokenLayout {
+  const { pattern } = load();
+  const tokenStarts: number[] = [];
+  const pieceStarts: number[] = [];
+  const pieceTokens: number[] = [];
+  pattern.lastIndex = 0;
+  for (let m = pattern.exec(text); m; m = pattern.exec(text)) {
+    if (m[0].length === 0) {
+      pattern.lastIndex++;
+      continue;
+    }
+    pieceStarts.push(m.index);
+    pieceTokens.push(tokenStarts.length);
+    for (const offset of pieceTokenStarts(m[0])) tokenStarts.push(m.index + offset);
+  }
+  pieceStarts.push(text.length);
+  pieceTokens.push(tokenStarts.length);
+  tokenStarts.push(text.length);
+  return {
+    count: tokenStarts.length - 1,
+    starts: Int32Array.from(tokenStarts),
+    pieceStarts: Int32Array.from(pieceStarts),
+    pieceTokens: Int32Array.from(pieceTokens),
+  };
+}
 
 export function countTokens(text: string): number {
   if (!text) return 0;
-  if (text.length < CACHE_MIN_LENGTH) return encode(text);
-  const cached = cache.get(text);
-  if (cached !== undefined) return cached;
-  const n = encode(text);
-  if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value as string);
-  cache.set(text, n);
-  return n;
-}
-
-function encode(text: string): number {
-  const enc = getEncoder();
-  if (!LONG_RUN.test(text)) return enc.encode(text, [], []).length;
-  let total = 0;
-  for (const part of text.split(/(\S{512,})/)) {
-    if (!part) continue;
-    if (part.length >= 512 && !/\s/.test(part)) {
-      for (let i = 0; i < part.length; i += SLICE) total += enc.encode(part.slice(i, i + SLICE), [], []).length;
-    } else {
-      total += enc.encode(part, [], []).length;
-    }
+  const { pattern } = load();
+  let count = 0;
+  pattern.lastIndex = 0;
+  for (let m = pattern.exec(text); m; m = pattern.exec(text)) {
+    if (m[0].length === 0) pattern.lastIndex++;
+    else count += pieceTokenStarts(m[0]).length;
   }
-  return total;
+  return count;
 }
 
 export function countMessageTokens(messages: ReadonlyArray<{ content: string }>): number {

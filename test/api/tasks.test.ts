@@ -82,3 +82,68 @@ describe('tasks (list, detail, cancel, retry)', () => {
     expect(bad.status).toBe(422);
   });
 });
+
+describe('tasks across deletion, shutdown and restart', () => {
+  let app: TestApp;
+
+  beforeAll(async () => {
+    app = await startTestApp({ SERVICE_MOCK_LATENCY_MS: '150' });
+  });
+  afterAll(async () => {
+    await app.close();
+  });
+
+  const queue = async (seed: string) =>
+    json(await app.request('/api/v1/documents', { method: 'POST', json: { content: prose(seed), async_processing: true } }));
+
+  it('cancels the running task of a deleted document and leaves nothing of it behind', async () => {
+    const { id, task_id } = await queue('delete-while-running');
+    await waitForTask(app, task_id, ['running']);
+    const res = await app.request(`/api/v1/documents/${id}`, { method: 'DELETE' });
+    expect(res.status).toBe(204);
+    expect((await json(await app.request(`/api/v1/tasks/${task_id}`))).status).toBe('cancelled');
+    const scope = { workspaceId: app.workspace };
+    expect(await app.rt.stores.documents.get(scope, id)).toBeNull();
+    expect(await app.rt.stores.chunks.listByDocument(scope, id)).toEqual([]);
+    expect(await app.rt.stores.graph.entitiesOfDocument(scope, id)).toEqual([]);
+  });
+
+  it('puts running tasks back in the queue on shutdown and finishes them after a restart', async () => {
+    const { id, task_id } = await queue('interrupted');
+    await waitForTask(app, task_id, ['running']);
+    await app.rt.tasks.close();
+    const task = await json(await app.request(`/api/v1/tasks/${task_id}`));
+    expect(task).toMatchObject({ status: 'pending', progress: 0 });
+    expect((await json(await app.request(`/api/v1/documents/${id}`))).status).toBe('processing');
+    await app.rt.tasks.start();
+    expect((await waitForTask(app, task_id)).status).toBe('completed');
+    expect((await json(await app.request(`/api/v1/documents/${id}`))).status).toBe('completed');
+  });
+});
+
+describe('start-up recovery', () => {
+  it('queues again the tasks this instance left running and the documents stuck without a task', async () => {
+    const app = await startTestApp({}, { start: false });
+    try {
+      const scope = { workspaceId: app.workspace };
+      const running = await json(
+        await app.request('/api/v1/documents', { method: 'POST', json: { content: prose('left-running'), async_processing: true } }),
+      );
+      const stuck = await json(
+        await app.request('/api/v1/documents', { method: 'POST', json: { content: prose('left-stuck'), async_processing: true } }),
+      );
+      const far = new Date(Date.now() + 3_600_000).toISOString();
+      await app.rt.stores.tasks.update(scope, running.task_id, { status: 'running', lease_owner: app.config.instanceId, lease_expires_at: far });
+      await app.rt.stores.tasks.update(scope, stuck.task_id, { status: 'failed', error: 'worker died' });
+
+      await app.rt.start();
+      expect((await waitForTask(app, running.task_id)).status).toBe('completed');
+      const doc = await json(await app.request(`/api/v1/documents/${stuck.id}`));
+      expect(doc.task_id).not.toBe(stuck.task_id);
+      expect((await waitForTask(app, doc.task_id)).status).toBe('completed');
+      expect((await json(await app.request(`/api/v1/documents/${stuck.id}`))).status).toBe('completed');
+    } finally {
+      await app.close();
+    }
+  });
+});

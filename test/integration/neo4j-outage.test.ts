@@ -16,6 +16,7 @@ class Relay {
   constructor(private readonly target: { host: string; port: number }) {}
 
   async open(): Promise<void> {
+    if (this.server) return;
     const server = net.createServer((client) => {
       const upstream = net.connect(this.target);
       for (const socket of [client, upstream]) {
@@ -27,7 +28,10 @@ class Relay {
       client.on('close', () => upstream.destroy());
       upstream.on('close', () => client.destroy());
     });
-    await new Promise<void>((resolve) => server.listen(this.port, '127.0.0.1', resolve));
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(this.port, '127.0.0.1', resolve);
+    });
     this.port = (server.address() as AddressInfo).port;
     this.server = server;
   }
@@ -36,8 +40,9 @@ class Relay {
   async cut(): Promise<void> {
     const server = this.server;
     this.server = null;
+    const closed = server ? new Promise<void>((resolve) => server.close(() => resolve())) : Promise.resolve();
     for (const socket of this.sockets) socket.destroy();
-    if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
+    await closed;
   }
 }
 
@@ -52,7 +57,7 @@ describe('persistent mode: Neo4j outage and recovery', () => {
   });
 
   afterAll(async () => {
-    await relay.open().catch(() => undefined);
+    await relay.open();
     await app?.close();
     await relay.cut();
   });

@@ -1,6 +1,6 @@
 import { getEncoding } from 'js-tiktoken';
 import { chunkText, type TextChunk } from '../../src/ingest/chunker';
-import { countTokens } from '../../src/ingest/tokens';
+import { countTokens } from '../../src/llm/tokens';
 
 const reference = getEncoding('cl100k_base');
 const referenceCount = (text: string) => reference.encode(text, [], []).length;

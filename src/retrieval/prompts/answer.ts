@@ -12,7 +12,9 @@ export const ANSWER_PROMPT_VERSION = 1;
 /** The phrase every model (the mock included) reads as "answer that nothing was found". */
 export const NO_CONTEXT = 'No context was retrieved';
 
-const ROLE = 'You are a helpful assistant that answers questions from the context below: entities and relationships of a knowledge graph and chunks of the source documents.';
+const ROLE =
+  'You are a helpful assistant that answers questions from the context below: entities and relationships of a ' +
+  'knowledge graph and chunks of the source documents.';
 
 const RULES = [
   '- Answer only from the context. If it does not contain the answer, say that you do not know.',
@@ -20,7 +22,9 @@ const RULES = [
   '- Answer in the language of the question. Use Markdown when it helps.',
 ].join('\n');
 
-const NO_CONTEXT_TEXT = `${NO_CONTEXT} for this question: the knowledge base holds nothing relevant to it (or nothing that passes the document filter). Say plainly that no relevant information was found in the knowledge base. Do not invent an answer.`;
+const NO_CONTEXT_TEXT =
+  `${NO_CONTEXT} for this question: the knowledge base holds nothing relevant to it (or nothing that passes the ` +
+  'document filter). Say plainly that no relevant information was found in the knowledge base. Do not invent an answer.';
 
 const DIRECT_ROLE = 'You are a helpful assistant. Answer the question directly.';
 

@@ -66,18 +66,18 @@ const providerName = z.string().trim().min(1, 'must not be empty').max(200).null
 
 /** Fields shared by /query, /query/stream and chat: how to retrieve and which model answers. */
 export const retrievalFields = {
-  mode: modeSchema.optional(),
-  system_prompt: z.string().max(32_000, 'must be at most 32000 characters').nullable().optional(),
-  document_filter: documentFilterSchema,
-  llm_provider: providerName,
-  llm_model: providerName,
-  enable_rerank: z.boolean().optional(),
-  rerank_top_k: boundedInt(1, 100).optional(),
-  max_entities: retrievalSize(),
-  max_relationships: retrievalSize(),
-  max_chunks: retrievalSize(),
-  temperature: z.number().min(0, 'must be between 0 and 2').max(2, 'must be between 0 and 2').optional(),
-  max_tokens: boundedInt(1, 32_768).optional(),
+  mode: modeSchema.optional().describe('default hybrid (chat: the conversation\'s mode)'),
+  system_prompt: z.string().max(32_000, 'must be at most 32000 characters').nullable().optional().describe('prepended to the instructions'),
+  document_filter: documentFilterSchema.describe('restricts retrieval to documents by creation date and title; fields AND-ed'),
+  llm_provider: providerName.describe('default: the server default provider'),
+  llm_model: providerName.describe("default: the provider's default model"),
+  enable_rerank: z.boolean().optional().describe('default true'),
+  rerank_top_k: boundedInt(1, 100).optional().describe('chunks kept after reranking; default 5'),
+  max_entities: retrievalSize().describe('default 20'),
+  max_relationships: retrievalSize().describe('default 20'),
+  max_chunks: retrievalSize().describe('default 20'),
+  temperature: z.number().min(0, 'must be between 0 and 2').max(2, 'must be between 0 and 2').optional().describe('default 0.7'),
+  max_tokens: boundedInt(1, 32_768).optional().describe('maximum answer tokens; default 4096'),
 };
 
 export const queryBodySchema = z.object({

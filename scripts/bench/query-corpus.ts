@@ -1,0 +1,203 @@
+import { chunkId, normalizeEntityId, relationshipId } from '../../src/domain/ids';
+import type { ChunkRecord, DocumentRecord, EntityRecord, RelationshipRecord } from '../../src/domain/types';
+import { countTokens } from '../../src/llm/tokens';
+
+/**
+ * The synthetic corpus of the query benchmark: documents of 10 chunks of about 1200 tokens, 0.8 entities per
+ * chunk, about 1.5 relationships per chunk between entities that share one, a few very connected entities,
+ * in the record shapes ingestion writes. Deterministic for a given size.
+ */
+
+const CHUNKS_PER_DOCUMENT = 10;
+const WORDS_PER_CHUNK = 850;
+const ENTITIES_PER_CHUNK = 0.8;
+const QUERY_COUNT = 64;
+
+function seeded(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(a ^ (a >>> 15), a | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const SYLLABLES = 'ka lo mi ra ve tu sen dor bel fin gar hol jun kes lam nor pel quin ros tal ul vin wes yor zan'.split(' ');
+const FILLER = [
+  'the of and to in a is that for on with as by at from this was are be an which or has its were their been more',
+  'also its into other such new than these most some over can many between data system results research team work',
+  'project study analysis model network market report growth policy development process design performance quality',
+  'service management production program',
+]
+  .join(' ')
+  .split(' ');
+const TYPES = ['PERSON', 'ORGANIZATION', 'LOCATION', 'CONCEPT', 'TECHNOLOGY', 'EVENT'];
+const RELATIONS = ['WORKS_WITH', 'PART_OF', 'LOCATED_IN', 'RELATED_TO'];
+
+/** A pronounceable, unique name for index i. */
+function nameOf(i: number, type: string): string {
+  const word = (n: number) => {
+    let s = '';
+    do {
+      s += SYLLABLES[n % SYLLABLES.length];
+      n = Math.floor(n / SYLLABLES.length);
+    } while (n > 0);
+    return s[0].toUpperCase() + s.slice(1);
+  };
+  const suffix: Record<string, string> = { ORGANIZATION: ' Labs', LOCATION: ' City', TECHNOLOGY: ' Engine', EVENT: ' Summit' };
+  return type === 'PERSON' ? `${word(i)} ${word(i * 7 + 3)}` : `${word(i + 11)}${suffix[type] ?? ' Theory'}`;
+}
+
+export interface Corpus {
+  documents: DocumentRecord[];
+  chunks: ChunkRecord[];
+  entities: EntityRecord[];
+  relationships: RelationshipRecord[];
+  queries: string[];
+}
+
+/** Deterministic corpus: each document has a local cast of entities; a Zipf-ranked global cast recurs everywhere. */
+export function buildCorpus(chunkCount: number): Corpus {
+  const random = seeded(chunkCount);
+  const now = new Date('2024-01-01T00:00:00Z').getTime();
+  const entityCount = Math.round(chunkCount * ENTITIES_PER_CHUNK);
+  const names = Array.from({ length: entityCount }, (_, i) => {
+    const type = TYPES[i % TYPES.length];
+    return { name: nameOf(i, type), type };
+  });
+  const globalCast = Math.max(50, Math.round(entityCount * 0.1));
+  const zipf = (n: number) => Math.min(n - 1, Math.floor(Math.exp(random() * Math.log(n + 1))) - 1);
+  const mentions = new Map<number, string[]>();
+  const pairs = new Map<string, { a: number; b: number; chunks: string[] }>();
+  const documents: DocumentRecord[] = [];
+  const chunks: ChunkRecord[] = [];
+  const documentCount = Math.ceil(chunkCount / CHUNKS_PER_DOCUMENT);
+  const localPerDocument = Math.max(1, Math.floor((entityCount - globalCast) / documentCount));
+
+  for (let d = 0; d < documentCount; d++) {
+    const id = `bench-doc-${d}`;
+    const created = new Date(now + d * 3_600_000).toISOString();
+    const local = Array.from({ length: localPerDocument }, (_, k) => globalCast + ((d * localPerDocument + k) % (entityCount - globalCast)));
+    let line = 1;
+    const texts: string[] = [];
+    for (let c = 0; c < CHUNKS_PER_DOCUMENT && chunks.length < chunkCount; c++) {
+      const cid = chunkId(id, c);
+      const cast = [...new Set([0, 1, 2].map(() => local[Math.floor(random() * local.length)]).concat([zipf(globalCast), zipf(globalCast)]))];
+      for (const e of cast) {
+        const list = mentions.get(e);
+        if (list) list.push(cid);
+        else mentions.set(e, [cid]);
+      }
+      for (let r = 0; r + 1 < cast.length && r < 2; r++) {
+        const [a, b] = [cast[r], cast[r + 1]].sort((x, y) => x - y);
+        const key = `${a}|${b}`;
+        const pair = pairs.get(key) ?? { a, b, chunks: [] };
+        pair.chunks.push(cid);
+        pairs.set(key, pair);
+      }
+      const words: string[] = [];
+      while (words.length < WORDS_PER_CHUNK) {
+        const e = names[cast[Math.floor(random() * cast.length)]];
+        words.push(e.name, 'and');
+        for (let w = 0; w < 14; w++) words.push(FILLER[zipf(FILLER.length)]);
+        words.push(`${SYLLABLES[Math.floor(random() * SYLLABLES.length)]}ics.\n`);
+      }
+      const content = words.join(' ');
+      const lines = content.split('\n').length;
+      texts.push(content);
+      chunks.push({
+        id: cid,
+        document_id: id,
+        index: c,
+        content,
+        tokens: countTokens(content),
+        char_start: 0,
+        char_end: content.length,
+        start_line: line,
+        end_line: line + lines - 1,
+        page_start: null,
+        page_end: null,
+        extraction_status: 'completed',
+        extraction_error: null,
+        entity_ids: cast.map((e) => normalizeEntityId(names[e].name)),
+        relationship_ids: [],
+        llm_model: 'mock-llm',
+        embedding_model: 'mock-embedding',
+        created_at: created,
+      });
+      line += lines;
+    }
+    const content = texts.join('\n');
+    documents.push({
+      id,
+      title: `Report ${d} on ${names[local[0]].name}`,
+      status: 'completed',
+      content_hash: `sha256:${d.toString(16).padStart(64, '0')}`,
+      content,
+      document_type: 'text',
+      file_path: `reports/report-${d}.txt`,
+      file_size: content.length,
+      source: null,
+      metadata: {},
+      chunk_count: texts.length,
+      entity_count: 0,
+      relationship_count: 0,
+      created_at: created,
+      updated_at: created,
+      processed_at: created,
+      processing_time_ms: 0,
+      error: null,
+      track_id: null,
+      task_id: null,
+      llm_model: 'mock-llm',
+      embedding_model: 'mock-embedding',
+      page_count: null,
+      pdf_id: null,
+      options: { enable_gleaning: false, max_gleaning: 0, use_llm_summarization: false },
+    });
+  }
+
+  const documentOf = (cid: string) => cid.replace(/-chunk-\d+$/, '');
+  const at = new Date(now).toISOString();
+  const entities: EntityRecord[] = [];
+  for (const [e, cids] of mentions) {
+    const { name, type } = names[e];
+    entities.push({
+      id: normalizeEntityId(name),
+      name,
+      entity_type: type,
+      description:
+        `${name} is a ${type.toLowerCase()} that appears in ${cids.length} passages about ` +
+        `${FILLER[e % FILLER.length]} ${FILLER[(e * 3) % FILLER.length]} and ${SYLLABLES[e % SYLLABLES.length]}ics.`,
+      source_chunk_ids: cids,
+      document_ids: [...new Set(cids.map(documentOf))],
+      created_at: at,
+      updated_at: at,
+    });
+  }
+  const relationships: RelationshipRecord[] = [...pairs.values()].map(({ a, b, chunks: cids }) => {
+    const [id, source, target] = relationshipId(normalizeEntityId(names[a].name), normalizeEntityId(names[b].name));
+    return {
+      id,
+      source,
+      target,
+      relation_type: RELATIONS[(a + b) % RELATIONS.length],
+      keywords: [FILLER[(a + b) % FILLER.length], FILLER[(a * b) % FILLER.length]],
+      description: `${names[a].name} and ${names[b].name} are linked through ${FILLER[(a + 2 * b) % FILLER.length]} work.`,
+      weight: cids.length,
+      source_chunk_ids: cids,
+      document_ids: [...new Set(cids.map(documentOf))],
+      created_at: at,
+      updated_at: at,
+    };
+  });
+  const queries = Array.from({ length: QUERY_COUNT }, (_, q) => {
+    const a = entities[Math.floor(random() * entities.length)];
+    const b = entities[Math.floor(random() * entities.length)];
+    return q % 2
+      ? `What is the relationship between ${a.name} and ${b.name}?`
+      : `How does ${a.name} influence ${FILLER[zipf(FILLER.length)]} research and development?`;
+  });
+  return { documents, chunks, entities, relationships, queries };
+}
