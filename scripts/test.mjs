@@ -84,7 +84,7 @@ if (embeddedOnly) {
   notes.push('persistent mode (Neo4j) did not run: --embedded-only');
 } else {
   const started = [];
-  const serverEnv = { ...process.env, NEO4J_RUN_DIR: path.join(work, 'neo4j-run') };
+  const serverEnv = { ...process.env, NEO4J_RUN_DIR: path.join(work, 'neo4j-run'), REDIS_RUN_DIR: path.join(work, 'redis-run') };
   let neo4jUri = process.env.TEST_NEO4J_URI || '';
   let redisUrl = process.env.TEST_REDIS_URL || '';
   if (!neo4jUri) {

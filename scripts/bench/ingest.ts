@@ -181,6 +181,7 @@ async function main(): Promise<void> {
     ['peak RSS', `${(peakRss / 1024 / 1024).toFixed(0)} MB`],
     ['LLM-bound floor (calls x latency / concurrency)', `${(floorMs / 1000).toFixed(2)} s`],
     ['wall / floor', (wallMs / floorMs).toFixed(2)],
+    ['embedding-bound floor (calls x latency / concurrency)', `${((counting.embeddingCalls() * LATENCY_MS) / config.ingest.embeddingConcurrency / 1000).toFixed(2)} s`],
   ];
   const width = Math.max(...rows.map(([k]) => k.length));
   process.stdout.write(`\ningest benchmark (embedded stores, mock provider)\n${'-'.repeat(width + 24)}\n`);

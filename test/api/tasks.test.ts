@@ -1,5 +1,5 @@
 import { startTestApp, type TestApp } from '../helpers/app';
-import { json, prose, waitForTask } from '../fixtures/documents';
+import { json, prose, waitForTask, waitForTaskWhere } from '../fixtures/documents';
 
 describe('tasks (list, detail, cancel, retry)', () => {
   let app: TestApp;
@@ -21,7 +21,10 @@ describe('tasks (list, detail, cancel, retry)', () => {
 
   it('cancels a running task: the document fails with the reason and keeps no graph data', async () => {
     const { id, task_id } = await queue('cancel-me');
-    await waitForTask(app, task_id, ['running']);
+    const scope = { workspaceId: app.workspace };
+    // Cancel once the merge has written to the graph, so the cancellation has something to undo.
+    await waitForTaskWhere(app, task_id, (t) => t.stages.embedding === 'running', 'the embedding stage');
+    expect((await app.rt.stores.graph.entitiesOfDocument(scope, id)).length).toBeGreaterThan(0);
     const res = await post(`/api/v1/tasks/${task_id}/cancel`);
     expect(res.status).toBe(200);
     expect(await json(res)).toEqual({ id: task_id, status: 'cancelled', message: 'cancellation requested' });
@@ -30,9 +33,6 @@ describe('tasks (list, detail, cancel, retry)', () => {
     expect(task.finished_at).not.toBeNull();
     const doc = await json(await app.request(`/api/v1/documents/${id}`));
     expect(doc).toMatchObject({ status: 'failed', error: 'cancelled by request', chunk_count: 0, entity_count: 0 });
-    const scope = { workspaceId: app.workspace };
-    // Settling happens after the status flips; wait for the run to let go of the document.
-    await waitForTask(app, task_id, ['cancelled']);
     expect(await app.rt.stores.chunks.listByDocument(scope, id)).toEqual([]);
     expect(await app.rt.stores.graph.entitiesOfDocument(scope, id)).toEqual([]);
   });
@@ -98,7 +98,7 @@ describe('tasks across deletion, shutdown and restart', () => {
 
   it('cancels the running task of a deleted document and leaves nothing of it behind', async () => {
     const { id, task_id } = await queue('delete-while-running');
-    await waitForTask(app, task_id, ['running']);
+    await waitForTaskWhere(app, task_id, (t) => t.stages.embedding === 'running', 'the embedding stage');
     const res = await app.request(`/api/v1/documents/${id}`, { method: 'DELETE' });
     expect(res.status).toBe(204);
     expect((await json(await app.request(`/api/v1/tasks/${task_id}`))).status).toBe('cancelled');

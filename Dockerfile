@@ -1,0 +1,20 @@
+# The service image: build the TypeScript once, run the compiled JavaScript on Node 20.
+FROM node:20-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY tsconfig.json tsconfig.build.json ./
+COPY src ./src
+RUN npm run build && npm prune --omit=dev
+
+FROM node:20-slim
+ENV NODE_ENV=production HOST=0.0.0.0 PORT=8080
+WORKDIR /app
+COPY --from=build /app/node_modules ./node_modules
+COPY --from=build /app/dist ./dist
+# Cypher queries and migrations are read at run time; models.toml is the default model catalog.
+COPY package.json models.toml ./
+COPY cypher ./cypher
+USER node
+EXPOSE 8080
+CMD ["node", "dist/main.js"]
