@@ -25,6 +25,10 @@ const inCi = process.env.CI === 'true' || process.env.CI === '1';
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'kgrag-test-'));
 
 const totals = { passed: 0, failed: 0 };
+// Ctrl-C reaches jest (same process group); this process outlives it to stop the servers it started.
+let interrupted = false;
+process.on('SIGINT', () => undefined);
+process.on('SIGTERM', () => undefined);
 const problems = [];
 const notes = [];
 
@@ -35,6 +39,7 @@ function banner(text) {
 
 /** Runs jest once; adds its counts (a suite that failed to run counts as one failure). */
 function jest(label, env, extra) {
+  if (interrupted) return;
   banner(label);
   const outputFile = path.join(work, `${label.replace(/\W+/g, '-')}.json`);
   const run = spawnSync('npx', ['jest', '--ci', '--json', `--outputFile=${outputFile}`, ...extra, ...jestArgs], {
@@ -42,6 +47,11 @@ function jest(label, env, extra) {
     stdio: 'inherit',
     env,
   });
+  if (run.signal || run.status === 130) {
+    interrupted = true;
+    problems.push(`${label}: interrupted`);
+    return;
+  }
   let results = null;
   try {
     results = JSON.parse(fs.readFileSync(outputFile, 'utf8'));
@@ -82,7 +92,7 @@ jest('embedded mode (in-memory stores)', baseEnv, []);
 
 if (embeddedOnly) {
   notes.push('persistent mode (Neo4j) did not run: --embedded-only');
-} else {
+} else if (!interrupted) {
   const started = [];
   const serverEnv = { ...process.env, NEO4J_RUN_DIR: path.join(work, 'neo4j-run'), REDIS_RUN_DIR: path.join(work, 'redis-run') };
   let neo4jUri = process.env.TEST_NEO4J_URI || '';

@@ -26,21 +26,17 @@ export interface IngestRequest {
   asyncProcessing: boolean;
 }
 
-export type PageMap = PageRange[];
-
 /**
  * A validated document not yet stored: everything that can refuse the input has run, nothing was written.
  * The hash stays reserved in the gate until the caller stores or drops the admission.
  */
 export interface Admission {
   doc: DocumentRecord;
-  pages: PageMap | null;
+  pages: PageRange[] | null;
   queue: boolean;
 }
 
 const TITLE_MAX = 120;
-/** The JSON body has no extension; its text is held to the plain-text limit. */
-const TEXT_LIMIT_EXTENSION = '.txt';
 
 export function extensionOf(filename: string): string {
   return path.extname(filename).toLowerCase();
@@ -114,7 +110,8 @@ export async function admitText(
   request: IngestRequest,
 ): Promise<Admission> {
   const size = Buffer.byteLength(content, 'utf8');
-  const limit = sizeLimitFor(`content${TEXT_LIMIT_EXTENSION}`);
+  // JSON text has no extension; it is held to the plain-text limit.
+  const limit = SUPPORTED_EXTENSIONS['.txt'].max_bytes;
   if (size > limit) {
     throw payloadTooLarge(`content too large (limit ${formatLimit(limit)}): ${size} bytes`);
   }

@@ -1,4 +1,5 @@
 import { STAGES, type Scope, type StageName, type StageStatus, type TaskRecord, type TaskStats } from '../../domain/types';
+import { emptyStats, pendingStages } from './records';
 import type { TaskStore } from '../../store/ports';
 
 /** What the ingestion pipeline reports while it runs (the pipeline's StageReporter payload). */
@@ -13,13 +14,14 @@ export interface StageUpdate {
 const WRITE_INTERVAL_MS = 250;
 
 /**
- * The live view of a running task: applies pipeline reports and persists them, throttled, one write at a time,
- * touching only the progress fields so a concurrent cancel of the status is never overwritten.
+ * The live view of one run of a task, starting from nothing (a run always goes through every stage): applies
+ * pipeline reports and persists them, throttled, one write at a time, touching only the progress fields so a
+ * concurrent cancel of the status is never overwritten.
  */
 export class TaskProgress {
-  readonly stages: Record<StageName, StageStatus>;
-  readonly stats: TaskStats;
-  progress: number;
+  readonly stages = pendingStages();
+  readonly stats = emptyStats();
+  progress = 0;
   private timer: NodeJS.Timeout | null = null;
   private lastWrite = 0;
   private writes: Promise<void> = Promise.resolve();
@@ -29,13 +31,8 @@ export class TaskProgress {
     private readonly store: TaskStore,
     private readonly scope: Scope,
     private readonly taskId: string,
-    task: TaskRecord,
     private readonly onWriteError: (err: unknown) => void,
-  ) {
-    this.stages = { ...task.stages };
-    this.stats = { ...task.stats };
-    this.progress = task.progress;
-  }
+  ) {}
 
   report(update: StageUpdate): void {
     if (this.stopped) return;

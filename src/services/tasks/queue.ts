@@ -2,7 +2,7 @@ import { setMaxListeners } from 'node:events';
 import type { Scope, TaskRecord } from '../../domain/types';
 import { CompletionLog } from './metrics';
 import { TaskProgress } from './progress';
-import { CANCELLED_REASON, emptyStats, type HostRef, pendingStages, type ServiceHost } from './records';
+import { CANCELLED_REASON, type HostRef, requeuedTask, type ServiceHost } from './records';
 import { executeTask, markDocumentFailed, type RunOutcome, settleCancelledDocument } from './runner';
 
 export const LEASE_MS = 30_000;
@@ -108,7 +108,7 @@ export class TaskQueue {
       const fresh = await host.stores.tasks.get(entry.scope, task.id);
       if (!fresh) this.stop(entry, 'lease');
       else if (fresh.status === 'cancelled') this.stop(entry, 'cancel');
-      const progress = new TaskProgress(host.stores.tasks, entry.scope, task.id, task, (err) =>
+      const progress = new TaskProgress(host.stores.tasks, entry.scope, task.id, (err) =>
         host.log.warn({ err, taskId: task.id }, 'task progress write failed'),
       );
       const renewal = setInterval(() => void this.renew(host, entry), RENEW_MS);
@@ -142,7 +142,7 @@ export class TaskQueue {
     const now = new Date().toISOString();
     const released = { lease_owner: null, lease_expires_at: null, updated_at: now };
     if (entry.stopKind === 'shutdown') {
-      await tasks.update(scope, task.id, { ...released, status: 'pending', progress: 0, stages: pendingStages(), stats: emptyStats() });
+      await tasks.update(scope, task.id, requeuedTask(now));
       const doc = await documents.get(scope, task.document_id);
       if (doc?.task_id === task.id) await documents.update(scope, doc.id, { status: 'processing', error: null });
       return { status: 'interrupted', error: 'instance shutting down' };

@@ -56,6 +56,20 @@ export function newTaskRecord(props: {
   };
 }
 
+/** Back in the queue, as if never started: another run starts from the first stage. */
+export function requeuedTask(now: string): Partial<TaskRecord> {
+  return {
+    status: 'pending',
+    progress: 0,
+    stages: pendingStages(),
+    stats: emptyStats(),
+    started_at: null,
+    lease_owner: null,
+    lease_expires_at: null,
+    updated_at: now,
+  };
+}
+
 export function isLiveTask(task: TaskRecord | null): boolean {
   return task !== null && (task.status === 'pending' || task.status === 'running');
 }

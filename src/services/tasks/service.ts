@@ -3,7 +3,7 @@ import type { Page, Scope, TaskRecord, TaskStatus } from '../../domain/types';
 import { conflict, notFound } from '../../http/problem';
 import { nearestRank } from './metrics';
 import { LEASE_MS, type RunReport, TaskQueue } from './queue';
-import { CANCELLED_REASON, type HostRef, isLiveTask, newTaskRecord, type TaskMode } from './records';
+import { CANCELLED_REASON, type HostRef, isLiveTask, newTaskRecord, requeuedTask, type TaskMode } from './records';
 import { settleCancelledDocument } from './runner';
 
 export interface TaskActionResult {
@@ -202,7 +202,7 @@ export function createTaskService(host: HostRef): TaskService {
       const now = new Date().toISOString();
       for (const { scope, task } of await stores.tasks.listAll(['running'])) {
         if (task.lease_owner !== config.instanceId) continue;
-        await stores.tasks.update(scope, task.id, { status: 'pending', lease_owner: null, lease_expires_at: null, updated_at: now });
+        await stores.tasks.update(scope, task.id, requeuedTask(now));
         log.info({ taskId: task.id }, 'task left running by this instance queued again');
       }
       queue.start();
