@@ -80,7 +80,10 @@ export class Api {
     this.router.register(spec.path, [spec.method.toUpperCase()], chain);
   }
 
+  /** The routes, plus 405 with an Allow header for a known path and the wrong method. */
   middleware(): Middleware<AppState> {
-    return this.router.routes() as unknown as Middleware<AppState>;
+    const routes = this.router.routes() as unknown as Middleware<AppState>;
+    const allowed = this.router.allowedMethods() as unknown as Middleware<AppState>;
+    return (ctx, next) => routes(ctx, () => allowed(ctx, next));
   }
 }

@@ -10,11 +10,35 @@ const problemSchema = z
     instance: z.string(),
   })
   .passthrough()
-  .meta({ id: 'Problem', description: 'RFC 7807 problem details' });
+  .describe('RFC 7807 problem details');
 
-function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Record<string, unknown> {
-  const out = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as Record<string, unknown>;
+/** zod writes named schemas under a local `$defs`; in an OpenAPI document they live in components. */
+function pointRefsAtComponents(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(pointRefsAtComponents);
+  if (value === null || typeof value !== 'object') return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, v] of Object.entries(value)) {
+    out[key] =
+      key === '$ref' && typeof v === 'string' ? v.replace('#/$defs/', '#/components/schemas/') : pointRefsAtComponents(v);
+  }
+  return out;
+}
+
+/** Named schemas (zod `.meta({ id })`) collected while converting, published under components.schemas. */
+type Components = Record<string, unknown>;
+
+function jsonSchema(schema: z.ZodType, io: 'input' | 'output', components?: Components): Record<string, unknown> {
+  const out = pointRefsAtComponents(
+    z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' }),
+  ) as Record<string, unknown>;
   delete out.$schema;
+  const defs = out.$defs as Components | undefined;
+  delete out.$defs;
+  if (defs) {
+    if (!components) throw new Error('named schemas need a components map');
+    // Input and output forms of one named schema can differ (defaults); the output form names the type.
+    for (const [id, def] of Object.entries(defs)) if (!(id in components) || io === 'output') components[id] = def;
+  }
   return out;
 }
 
@@ -23,9 +47,9 @@ function openApiPath(prefix: string, path: string): string {
   return (prefix + path).replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, '{$1}') || '/';
 }
 
-function parameters(schema: z.ZodType | undefined, where: 'query' | 'path'): unknown[] {
+function parameters(schema: z.ZodType | undefined, where: 'query' | 'path', components: Components): unknown[] {
   if (!schema) return [];
-  const js = jsonSchema(schema, 'input') as { properties?: Record<string, unknown>; required?: string[] };
+  const js = jsonSchema(schema, 'input', components) as { properties?: Record<string, unknown>; required?: string[] };
   return Object.entries(js.properties ?? {}).map(([name, s]) => ({
     name,
     in: where,
@@ -40,6 +64,7 @@ function parameters(schema: z.ZodType | undefined, where: 'query' | 'path'): unk
 /** The OpenAPI 3.1 document, generated from the zod schemas the routes validate with. */
 export function buildOpenApi(routes: RegisteredRoute[], version: string): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
+  const components: Components = { Problem: jsonSchema(problemSchema, 'output') };
   for (const { prefix, spec } of routes) {
     const path = openApiPath(prefix, spec.path);
     const responses: Record<string, unknown> = {};
@@ -47,7 +72,7 @@ export function buildOpenApi(routes: RegisteredRoute[], version: string): Record
       const contentType = r.contentType ?? 'application/json';
       responses[status] = {
         description: r.description,
-        ...(r.schema ? { content: { [contentType]: { schema: jsonSchema(r.schema, 'output') } } } : {}),
+        ...(r.schema ? { content: { [contentType]: { schema: jsonSchema(r.schema, 'output', components) } } } : {}),
       };
     }
     responses.default = {
@@ -55,9 +80,9 @@ export function buildOpenApi(routes: RegisteredRoute[], version: string): Record
       content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
     };
     const requestBody = spec.body
-      ? { required: true, content: { 'application/json': { schema: jsonSchema(spec.body, 'input') } } }
+      ? { required: true, content: { 'application/json': { schema: jsonSchema(spec.body, 'input', components) } } }
       : spec.multipart
-        ? { required: true, content: { 'multipart/form-data': { schema: jsonSchema(spec.multipart, 'input') } } }
+        ? { required: true, content: { 'multipart/form-data': { schema: jsonSchema(spec.multipart, 'input', components) } } }
         : undefined;
     paths[path] ??= {};
     paths[path][spec.method] = {
@@ -65,7 +90,7 @@ export function buildOpenApi(routes: RegisteredRoute[], version: string): Record
       ...(spec.description ? { description: spec.description } : {}),
       tags: [spec.tag],
       operationId: `${spec.method}${path.replace(/[^A-Za-z0-9]+/g, '_')}`,
-      parameters: [...parameters(spec.params, 'path'), ...parameters(spec.query, 'query')],
+      parameters: [...parameters(spec.params, 'path', components), ...parameters(spec.query, 'query', components)],
       ...(requestBody ? { requestBody } : {}),
       responses,
     };
@@ -80,7 +105,7 @@ export function buildOpenApi(routes: RegisteredRoute[], version: string): Record
     servers: [{ url: '/' }],
     paths,
     components: {
-      schemas: { Problem: jsonSchema(problemSchema, 'output') },
+      schemas: components,
       parameters: {},
     },
   };

@@ -17,6 +17,7 @@ import {
   relationshipListSchema,
   renameResultSchema,
   renameSchema,
+  graphStreamEventSchema,
   streamEventsDescription,
 } from './schema';
 
@@ -63,7 +64,9 @@ export function graphRoutes(api: Api, rt: Runtime): void {
       summary: 'SSE: a graph snapshot (as /graph), then live changes of the workspace graph',
       description: streamEventsDescription,
       query: graphStreamQuerySchema,
-      responses: { 200: { description: streamEventsDescription, contentType: 'text/event-stream' } },
+      responses: {
+        200: { description: streamEventsDescription, schema: graphStreamEventSchema, contentType: 'text/event-stream' },
+      },
     },
     async (ctx, { query }) => {
       await rt.graph.stream(

@@ -180,6 +180,27 @@ export const renameResultSchema = z.object({
   merged: z.boolean(),
 });
 
+/** One `data:` payload of the graph stream (documentation of the SSE events). */
+export const graphStreamEventSchema = z.discriminatedUnion('type', [
+  z.object({
+    type: z.literal('metadata'),
+    total_nodes: z.number().int(),
+    total_edges: z.number().int(),
+    snapshot_nodes: z.number().int(),
+    snapshot_edges: z.number().int(),
+    is_truncated: z.boolean(),
+    batch_size: z.number().int(),
+  }),
+  z.object({ type: z.literal('nodes'), nodes: z.array(graphNodeSchema) }),
+  z.object({ type: z.literal('edges'), edges: z.array(graphEdgeSchema) }),
+  z.object({ type: z.literal('done'), snapshot: z.literal(true) }),
+  z.object({ type: z.enum(['node_added', 'node_updated']), node: graphNodeSchema, cause: z.string() }),
+  z.object({ type: z.literal('node_removed'), id: z.string(), cause: z.string() }),
+  z.object({ type: z.enum(['edge_added', 'edge_updated']), edge: graphEdgeSchema, cause: z.string() }),
+  z.object({ type: z.literal('edge_removed'), id: z.string(), source: z.string(), target: z.string(), cause: z.string() }),
+  z.object({ type: z.literal('error'), message: z.string() }),
+]);
+
 export const streamEventsDescription = [
   'Server-Sent Events, each `data: <json>` with a `type`:',
   '`metadata` {total_nodes, total_edges, snapshot_nodes, snapshot_edges, is_truncated, batch_size};',
