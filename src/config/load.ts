@@ -106,6 +106,7 @@ const envSchema = z.object({
     .regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/, 'must be 1-64 letters, digits, "_" or "-"')
     .optional(),
   SERVICE_INSTANCE_ID: text(),
+  SERVICE_TASK_LEASE_MS: intVar(1000, 3_600_000),
   SERVICE_RERANK_PROVIDER: text(),
   SERVICE_RERANK_URL: urlVar(['http', 'https']),
   SERVICE_RERANK_API_KEY: text(),
@@ -187,6 +188,7 @@ export function loadConfig(env: Env = process.env, opts: LoadConfigOptions = {})
     errorTypeBase: (vars.SERVICE_ERROR_TYPE_BASE ?? 'https://kgrag.dev/problems').replace(/\/+$/, ''),
     defaultWorkspaceId: vars.SERVICE_DEFAULT_WORKSPACE ?? 'default',
     instanceId: vars.SERVICE_INSTANCE_ID ?? `${os.hostname()}-${process.pid}`,
+    taskLeaseMs: vars.SERVICE_TASK_LEASE_MS ?? 30_000,
   };
 }
 

@@ -113,4 +113,6 @@ export interface AppConfig {
   /** Default workspace used when X-Workspace-ID is absent. */
   defaultWorkspaceId: string;
   instanceId: string;
+  /** How long a claimed task stays this instance's without renewal; a dead instance's tasks move on after it. */
+  taskLeaseMs: number;
 }

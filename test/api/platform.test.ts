@@ -1,3 +1,4 @@
+import { json } from '../fixtures/documents';
 import { startTestApp, type TestApp } from '../helpers/app';
 
 /** Health probes, API docs, request ids and problem details: what every client relies on. */
@@ -11,7 +12,7 @@ describe('platform', () => {
   it('reports health with live component checks, the storage mode and the schema state', async () => {
     const res = await app.request('/health');
     expect(res.status).toBe(200);
-    const body = await res.json();
+    const body = await json(res);
     expect(body).toMatchObject({
       status: 'healthy',
       storage_mode: app.config.storage.mode,
@@ -27,33 +28,33 @@ describe('platform', () => {
     const original = app.rt.stores.health.bind(app.rt.stores);
     app.rt.stores.health = async () => ({ kv_storage: true, vector_storage: true, graph_storage: false });
     try {
-      const health = await (await app.request('/health')).json();
+      const health = await json(await app.request('/health'));
       expect(health.status).toBe('degraded');
       expect(health.components.graph_storage).toBe(false);
       for (const path of ['/ready', '/health/ready']) {
         const res = await app.request(path);
         expect(res.status).toBe(503);
-        expect(await res.json()).toEqual({ status: 'not_ready', checks: { database: 'error', llm_provider: 'ok' } });
+        expect(await json(res)).toEqual({ status: 'not_ready', checks: { database: 'error', llm_provider: 'ok' } });
       }
     } finally {
       app.rt.stores.health = original;
     }
     const ready = await app.request('/health/ready');
     expect(ready.status).toBe(200);
-    expect(await ready.json()).toEqual({ status: 'ready', checks: { database: 'ok', llm_provider: 'ok' } });
+    expect(await json(ready)).toEqual({ status: 'ready', checks: { database: 'ok', llm_provider: 'ok' } });
   });
 
   it('answers liveness on both probe paths', async () => {
     for (const path of ['/live', '/health/live']) {
       const res = await app.request(path);
       expect(res.status).toBe(200);
-      expect((await res.json()).status).toBe('alive');
+      expect((await json(res)).status).toBe('alive');
     }
   });
 
   it('serves the OpenAPI document with the same version as /health and every route with its schemas', async () => {
-    const doc = await (await app.request('/api-docs/openapi.json')).json();
-    const health = await (await app.request('/health')).json();
+    const doc = await json(await app.request('/api-docs/openapi.json'));
+    const health = await json(await app.request('/health'));
     expect(doc.openapi).toBe('3.1.0');
     expect(doc.info.version).toBe(health.version);
     const operations = Object.entries(doc.paths as Record<string, Record<string, any>>).flatMap(([path, ops]) =>
@@ -103,7 +104,7 @@ describe('platform', () => {
     const res = await app.request('/api/v1/no-such-thing');
     expect(res.status).toBe(404);
     expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
-    expect(await res.json()).toEqual({
+    expect(await json(res)).toEqual({
       type: `${app.config.errorTypeBase}/not-found`,
       title: 'Resource Not Found',
       status: 404,
@@ -116,7 +117,7 @@ describe('platform', () => {
     const res = await app.request('/api/v1/graph/stats', { method: 'DELETE' });
     expect(res.status).toBe(405);
     expect(res.headers.get('allow')).toContain('GET');
-    expect((await res.json()).type).toBe(`${app.config.errorTypeBase}/method-not-allowed`);
+    expect((await json(res)).type).toBe(`${app.config.errorTypeBase}/method-not-allowed`);
   });
 
   it('masks an unexpected failure as a 500 problem quoting the request id', async () => {
@@ -128,7 +129,7 @@ describe('platform', () => {
     try {
       const res = await app.request('/api/v1/documents');
       expect(res.status).toBe(500);
-      const body = await res.json();
+      const body = await json(res);
       const requestId = res.headers.get('x-request-id');
       expect(body).toMatchObject({ type: `${app.config.errorTypeBase}/internal-error`, status: 500, request_id: requestId });
       expect(body.detail).toContain(requestId);
@@ -141,6 +142,6 @@ describe('platform', () => {
   it('refuses a malformed workspace header with a 400 problem', async () => {
     const res = await app.request('/api/v1/documents', { workspace: 'bad workspace!' });
     expect(res.status).toBe(400);
-    expect((await res.json()).detail).toMatch(/X-Workspace-ID/);
+    expect((await json(res)).detail).toMatch(/X-Workspace-ID/);
   });
 });
