@@ -13,5 +13,5 @@ module.exports = {
   roots: ['<rootDir>/test'],
   testPathIgnorePatterns: ['/node_modules/', ...serverSuites],
   testTimeout: 30000,
-  transform: { '^.+\\.ts$': ['ts-jest', { isolatedModules: true, diagnostics: false }] },
+  transform: { '^.+\\.ts$': ['ts-jest', { diagnostics: false }] },
 };
