@@ -2,6 +2,7 @@ import Redis from 'ioredis';
 import type { AppConfig } from './config/types';
 import { GraphEvents } from './graph/events';
 import { type GraphService, createGraphService } from './graph/service';
+import { shareLockStore } from './ingest/locks';
 import { type LineageService, createLineageService } from './lineage/service';
 import { createProviderRegistry } from './llm/registry';
 import { type QueryService, createQueryService, createReranker } from './retrieval';
@@ -43,6 +44,8 @@ export async function createRuntime(config: AppConfig, log: Logger): Promise<Run
   const redis = config.redisUrl ? new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2 }) : null;
   redis?.on('error', (err) => log.warn({ err: err.message }, 'redis error'));
   const closers: Array<() => Promise<void>> = [];
+  // withEntityLock callers that pass no lock store (graph edits) use this runtime's; undone on close.
+  closers.push(shareLockStore(stores.locks));
   const starters: Array<() => Promise<void>> = [];
   // Read through the runtime so a provider registry swapped at run time is what the next task uses.
   const tasks = createTaskService(() => runtime);

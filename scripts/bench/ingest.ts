@@ -1,5 +1,6 @@
 /**
- * Ingestion benchmark: `npx tsx scripts/bench/ingest.ts [--latency 200] [--documents 220] [--workers N] [--no-summaries]`.
+ * Ingestion benchmark: `npx tsx scripts/bench/ingest.ts [--latency 200] [--documents 220] [--workers N] [--no-summaries]`
+ * (`--workers`, else WORKER_THREADS, else SERVICE_LLM_CONCURRENCY).
  * Generates a deterministic corpus (about 1 MB of prose with recurring people, organisations, places and
  * technologies), boots the service in-process on the embedded stores with the mock provider at a simulated
  * latency per call, queues every document at once over real HTTP (async_processing) and waits for the tasks.
@@ -15,6 +16,8 @@ import { createLogger } from '../../src/logger';
 import { createRuntime } from '../../src/runtime';
 
 const { values: args } = parseArgs({
+  // Imported by other benchmarks for its corpus: their arguments are not ours.
+  args: require.main === module ? process.argv.slice(2) : [],
   options: {
     latency: { type: 'string', default: '200' },
     documents: { type: 'string', default: '220' },
@@ -50,7 +53,7 @@ function seeded(seed: number): () => number {
 }
 
 /** Deterministic documents of about TARGET_BYTES in total; each names a handful of recurring entities. */
-function buildCorpus(count: number): Array<{ title: string; content: string }> {
+export function buildCorpus(count: number): Array<{ title: string; content: string }> {
   const random = seeded(7);
   const pick = <T>(list: T[]) => list[Math.floor(random() * list.length)];
   const perDocument = Math.ceil(TARGET_BYTES / count);
@@ -68,7 +71,7 @@ function buildCorpus(count: number): Array<{ title: string; content: string }> {
 }
 
 /** Counts logical provider calls by prompt task (retries inside the provider are not counted again). */
-function countingProviders(inner: ProviderRegistry) {
+export function countingProviders(inner: ProviderRegistry) {
   const llmCalls = new Map<string, number>();
   let embeddingCalls = 0;
   const wrapLlm = (llm: LlmProvider): LlmProvider => ({
@@ -113,6 +116,8 @@ async function main(): Promise<void> {
   };
   delete env.DATABASE_URL;
   delete env.NEO4J_URI;
+  // Workers are documents in flight, each making its LLM calls mostly one after another: as many as the LLM takes at once.
+  env.WORKER_THREADS ??= String(loadConfig(env).ingest.llmConcurrency);
   const config = loadConfig(env);
   const rt = await createRuntime(config, createLogger(config.logLevel));
   const counting = countingProviders(rt.providers);
@@ -191,7 +196,9 @@ async function main(): Promise<void> {
   await rt.close();
 }
 
-main().catch((err) => {
-  process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
-  process.exit(1);
-});
+if (require.main === module) {
+  main().catch((err) => {
+    process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    process.exit(1);
+  });
+}

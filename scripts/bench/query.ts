@@ -23,7 +23,7 @@ import { buildCorpus, type Corpus } from './query-corpus';
 const MODES = ['naive', 'local', 'global', 'hybrid', 'mix'] as const;
 const WORKSPACE = 'bench-query';
 
-interface LoadJob {
+export interface LoadJob {
   url: string;
   workspace: string;
   queries: string[];
@@ -33,7 +33,7 @@ interface LoadJob {
   concurrency: number;
 }
 
-interface ModeResult {
+export interface ModeResult {
   mode: string;
   /** Median of the same queries answered in the server process without HTTP (service time). */
   inProcessP50?: number;
@@ -123,7 +123,7 @@ function tellServer(message: PhaseMessage): Promise<void> {
   });
 }
 
-function spawnLoad(job: LoadJob): Promise<{ results: ModeResult[]; cpuMs: Map<string, number> }> {
+export function spawnLoad(job: LoadJob): Promise<{ results: ModeResult[]; cpuMs: Map<string, number> }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [...process.execArgv, __filename, '--load', JSON.stringify(job)], {
       stdio: ['ignore', 'pipe', 'inherit', 'ipc'],

@@ -75,15 +75,26 @@ const LOCK_ATTEMPTS = 8;
  * The entity lock over `ids` and the survivors they now go by. An analyst merge landing while waiting can
  * move them to another survivor: the lock is then taken again over the wider set.
  */
-export async function withAliasedEntityLock<T>(kv: KeyValueStore, scope: Scope, ids: string[], fn: () => Promise<T>): Promise<T> {
+export async function withAliasedEntityLock<T>(
+  stores: Pick<Stores, 'kv' | 'locks'>,
+  scope: Scope,
+  ids: string[],
+  fn: () => Promise<T>,
+): Promise<T> {
+  const { kv, locks } = stores;
   let wanted = await withSurvivors(kv, scope, ids);
   for (let attempt = 1; ; attempt++) {
     const held = wanted;
-    const outcome = await withEntityLock(scope, held, async (): Promise<{ done: T } | { retry: string[] }> => {
-      const now = await withSurvivors(kv, scope, held);
-      if (attempt < LOCK_ATTEMPTS && now.length > held.length) return { retry: now };
-      return { done: await fn() };
-    });
+    const outcome = await withEntityLock(
+      scope,
+      held,
+      async (): Promise<{ done: T } | { retry: string[] }> => {
+        const now = await withSurvivors(kv, scope, held);
+        if (attempt < LOCK_ATTEMPTS && now.length > held.length) return { retry: now };
+        return { done: await fn() };
+      },
+      locks,
+    );
     if ('done' in outcome) return outcome.done;
     wanted = outcome.retry;
   }
@@ -115,12 +126,12 @@ export async function applyOverrides(kv: KeyValueStore, scope: Scope, drafts: Ar
  * Once a document's data left the graph for good: the merge states of the merged-away names its chunks used
  * go, and so do the edits (overrides, merge history, aliases) of every entity they named that no longer exists.
  */
-export async function forgetDocumentNames(stores: Pick<Stores, 'kv' | 'graph'>, scope: Scope, chunkIds: string[]): Promise<void> {
+export async function forgetDocumentNames(stores: Pick<Stores, 'kv' | 'graph' | 'locks'>, scope: Scope, chunkIds: string[]): Promise<void> {
   const { kv, graph } = stores;
   const extractions = [...(await readExtractions(kv, scope, chunkIds)).values()];
   const named = namesIn(extractions);
   if (named.length === 0) return;
-  await withAliasedEntityLock(kv, scope, named, async () => {
+  await withAliasedEntityLock(stores, scope, named, async () => {
     const aliases = await aliasesOf(kv, scope, named);
     await deleteStates(kv, scope, formerKeysOf(extractions, aliases));
     const candidates = [...new Set([...named, ...aliases.values()])];

@@ -1,12 +1,11 @@
 import type { Scope } from '../domain/types';
 import type { LlmProvider } from '../llm/ports';
-import { forgetDocumentNames, withAliasedEntityLock } from './aliases';
+import { forgetDocumentNames } from './aliases';
 import type { IngestDeps } from './deps';
 import { documentOfChunk } from './describe';
-import { isAbortError } from '../llm/abort';
-import { deleteGraphVectors, embedGraphRecords } from './embed';
 import { deleteExtractions } from './extract/cache';
-import { mergeDocument, type MergeOutcome } from './merge';
+import type { MergeOutcome } from './merge';
+import { mergeIntoGraph } from './merge-stage';
 import { deletePageMap } from './pages';
 import type { SummaryPolicy } from './summary';
 
@@ -60,8 +59,8 @@ export async function deleteDocumentData(deps: IngestDeps, scope: Scope, documen
 }
 
 /**
- * Takes a document out of the graph: a merge with no contributions under the entity lock, then the
- * vectors of the records it changed, then the change events.
+ * Takes a document out of the graph: a merge with no contributions (./merge-stage.ts), the vectors of the
+ * records it changed following; the change events published.
  */
 export async function removeDocumentFromGraph(
   deps: IngestDeps,
@@ -73,30 +72,14 @@ export async function removeDocumentFromGraph(
   const touched = await deps.stores.graph.entitiesOfDocument(scope, documentId);
   const relations = await deps.stores.graph.relationshipsOfDocument(scope, documentId);
   if (touched.length === 0 && relations.length === 0) return null;
-  return withAliasedEntityLock(
-    deps.stores.kv,
-    scope,
-    touched.map((e) => e.id),
-    async () => {
-      const outcome = await mergeDocument(deps, scope, documentId, [], policy);
-      deps.events.publish({ scope, changes: outcome.changes, cause, document_id: documentId });
-      await deleteGraphVectors(deps.stores.vectors, scope, outcome);
-      try {
-        await embedGraphRecords(deps.stores.vectors, scope, () => deps.providers.embedding(), outcome, {
-          concurrency: deps.config.ingest.embeddingConcurrency,
-          signal: policy.signal,
-        });
-      } catch (err) {
-        if (isAbortError(err)) throw err;
-        // Taking a document out must not depend on the embedding service: the graph is already right.
-        deps.log.warn({ err, document_id: documentId }, 'shared records could not be re-embedded after removing a document');
-      }
-      if (outcome.summaryFailures.length) {
-        deps.log.warn({ document_id: documentId, failures: outcome.summaryFailures }, 'description summaries fell back to joined fragments');
-      }
-      return outcome;
-    },
-  );
+  return mergeIntoGraph(deps, scope, documentId, [], {
+    lockIds: touched.map((e) => e.id),
+    policy,
+    cause,
+    embedder: () => deps.providers.embedding(),
+    embed: { concurrency: deps.config.ingest.embeddingConcurrency, signal: policy.signal },
+    embeddingOptional: true,
+  });
 }
 
 /** Summaries by the default LLM; without a usable one, descriptions are joined. */

@@ -1,42 +1,61 @@
-import { isAbortError } from '../llm/abort';
-import type { TokenUsage } from '../llm/ports';
-import type { Draft } from './drafts';
-import { joinFragments, needsSummary, summarizeFragments, type SummaryPolicy } from './summary';
+import { currentParts, type Draft, type Summary } from './drafts';
+import { fragmentKey, type RecordState } from './record-state';
+import { joinFragments, needsSummary, type SummaryPolicy } from './summary';
 
 /**
- * Decides the descriptions of a batch of drafts: the parts joined, or, when they pass the fragment or token
- * threshold and LLM summarisation is on, one LLM summary of them. As in LightRAG a summary then counts as
- * one part: later fragments are appended until the threshold is passed again, so a record seen in many
- * documents costs one call per few new fragments, never one over its whole history per merge.
- * A summary that fails falls back to the joined parts.
+ * How a record's description follows its fragments (DESIGN.md 5.5). Below the fragment and token thresholds,
+ * or with LLM summaries off, it is the fragments joined. Past them an LLM writes a summary (outside the
+ * entity lock, ./summary-stage.ts), which then heads the description, followed by the newest fragments
+ * merged since that fit a bounded tail. A summary is rewritten only once the fragments merged since are at
+ * least as many as it covers (and the threshold): a record named by n documents is summarised O(log n)
+ * times, not once every few documents.
  */
 
-export interface DescribeOutcome {
-  llm_calls: number;
-  usage: TokenUsage;
-  failures: string[];
+/** Characters per token, roughly: bounds the tail of fragments after a summary without tokenising them. */
+const CHARS_PER_TOKEN = 4;
+
+/** Sets the draft's description and the summary part of its merge state. */
+export function describeDraft(draft: Draft<{ description: string }>, policy: Pick<SummaryPolicy, 'tokenThreshold'>): void {
+  const { summary, fragments, newer } = draft;
+  draft.state.summary = summary ? { text: summary.text, covered: summary.covered, newer } : null;
+  draft.record.description = summary ? render(summary, fragments, policy) : joinFragments(fragments);
 }
 
-export async function describeDrafts(drafts: Array<Draft<{ description: string }>>, policy: SummaryPolicy): Promise<DescribeOutcome> {
-  const outcome: DescribeOutcome = { llm_calls: 0, usage: { input_tokens: 0, output_tokens: 0 }, failures: [] };
-  await Promise.all(
-    drafts.map(async (draft) => {
-      draft.record.description = joinFragments(draft.parts);
-      if (!needsSummary(draft.parts, policy)) return;
-      try {
-        const summary = await summarizeFragments(draft.subject, draft.parts, policy);
-        outcome.llm_calls += summary.llm_calls;
-        outcome.usage.input_tokens += summary.usage.input_tokens;
-        outcome.usage.output_tokens += summary.usage.output_tokens;
-        // One line: descriptions are parts joined by newlines.
-        const text = summary.description.replace(/\s+/g, ' ').trim();
-        draft.record.description = text;
-        draft.state.summary = { text, covered: draft.keys };
-      } catch (err) {
-        if (isAbortError(err) || policy.signal?.aborted) throw err;
-        outcome.failures.push(`${draft.key}: ${(err as Error).message}`);
-      }
-    }),
-  );
-  return outcome;
+/** Whether the draft's description is due for a (new) LLM summary. */
+export function summaryDue(draft: Pick<Draft<{ description: string }>, 'summary' | 'fragments' | 'newer'>, policy: SummaryPolicy): boolean {
+  if (!policy.enabled || !policy.llm) return false;
+  if (!draft.summary) return needsSummary(draft.fragments, policy);
+  return draft.newer.length >= Math.max(policy.fragmentThreshold, draft.summary.covered.length);
+}
+
+/**
+ * The description (and summary state) once `summary` replaces the current one, or null when it no longer
+ * applies: a fragment it covers is gone (a source was removed meanwhile), or a summary covering fragments
+ * it does not is already there (written concurrently from a later state).
+ */
+export function withSummary(
+  description: string,
+  state: RecordState,
+  summary: Summary,
+  policy: Pick<SummaryPolicy, 'tokenThreshold'>,
+): { description: string; summary: NonNullable<RecordState['summary']> } | null {
+  const current = currentParts(description, state);
+  const covered = new Set(summary.covered);
+  if (!summary.covered.every((k) => current.known.has(k))) return null;
+  if (current.summary && (current.summary.covered.length >= covered.size || !current.summary.covered.every((k) => covered.has(k)))) return null;
+  const newer = current.newer.filter((k) => !covered.has(k));
+  const shown = current.shown.filter((f) => !covered.has(fragmentKey(f)));
+  return { description: render(summary, shown, policy), summary: { text: summary.text, covered: summary.covered, newer } };
+}
+
+/** The summary, then the newest fragments that fit the tail (at least the newest one). */
+function render(summary: Summary, fragments: string[], policy: Pick<SummaryPolicy, 'tokenThreshold'>): string {
+  const budget = policy.tokenThreshold * CHARS_PER_TOKEN;
+  let start = fragments.length;
+  let used = 0;
+  while (start > 0 && (start === fragments.length || used + fragments[start - 1].length + 1 <= budget)) {
+    used += fragments[start - 1].length + 1;
+    start--;
+  }
+  return joinFragments([summary.text, ...fragments.slice(start)]);
 }

@@ -15,10 +15,20 @@ export interface Draft<R extends { description: string }> {
   subject: SummarySubject;
   record: R;
   state: RecordState;
-  /** The description's parts: the summary in `state.summary` (if any), then the fragments it does not cover. */
-  parts: string[];
-  /** Keys of every fragment the record stands for: what a new summary covers. */
-  keys: string[];
+  /** The LLM summary heading the description, if any. */
+  summary: Summary | null;
+  /**
+   * Texts of fragments the summary does not cover, oldest first: all of them, or (extending a summarised
+   * record) the newest ones its description showed followed by the new ones.
+   */
+  fragments: string[];
+  /** Keys of every fragment the summary does not cover, oldest first. */
+  newer: string[];
+}
+
+export interface Summary {
+  text: string;
+  covered: string[];
 }
 
 export interface EntityEvidence {
@@ -39,17 +49,23 @@ function partsOf(previous: RecordState['summary'] | undefined, fragments: string
   const present = new Set(keys);
   if (previous && previous.covered.every((k) => present.has(k))) {
     const covered = new Set(previous.covered);
-    return { summary: previous, parts: [previous.text, ...fragments.filter((_, i) => !covered.has(keys[i]))], keys };
+    const fresh = fragments.map((_, i) => i).filter((i) => !covered.has(keys[i]));
+    return { summary: { text: previous.text, covered: previous.covered }, fragments: fresh.map((i) => fragments[i]), newer: fresh.map((i) => keys[i]) };
   }
-  return { summary: null, parts: fragments, keys };
+  return { summary: null, fragments, newer: keys };
 }
 
-/** The current description (as derived, before any override) split into its leading summary (if any) and the keys it stands for. */
-function currentParts(description: string, state: RecordState) {
-  const parts = description ? description.split('\n') : [];
-  const summary = state.summary && parts[0] === state.summary.text ? state.summary : null;
-  const known = new Set([...(summary?.covered ?? []), ...parts.slice(summary ? 1 : 0).map(fragmentKey)]);
-  return { parts, summary, known };
+/**
+ * The current description (as derived, before any override) split into its leading summary (if any), the
+ * fragments it shows after it, the keys of every fragment the summary does not cover, and every key known.
+ */
+export function currentParts(description: string, state: RecordState) {
+  const lines = description ? description.split('\n') : [];
+  const summary = state.summary && lines[0] === state.summary.text ? { text: state.summary.text, covered: state.summary.covered } : null;
+  const shown = lines.slice(summary ? 1 : 0);
+  const newer = (summary && state.summary?.newer) || shown.map(fragmentKey);
+  const known = new Set([...(summary?.covered ?? []), ...newer, ...shown.map(fragmentKey)]);
+  return { summary, shown, newer, known };
 }
 
 export function rebuildEntity(id: string, ev: EntityEvidence, old: EntityRecord | undefined, previous: RecordState | undefined, now: string): Draft<EntityRecord> {
@@ -57,7 +73,7 @@ export function rebuildEntity(id: string, ev: EntityEvidence, old: EntityRecord 
   if (ev.statements.length === 0 && old) return keptEntity(old, ev.sources, previous, now);
   const described = distinctFragments(explicit.map((s) => s.description));
   const from_relations = described.length === 0;
-  const { summary, parts, keys } = partsOf(previous?.summary, from_relations ? distinctFragments(ev.relationDescriptions) : described);
+  const { summary, fragments, newer } = partsOf(previous?.summary, from_relations ? distinctFragments(ev.relationDescriptions) : described);
   const types = addVotes([], explicit.map((s) => s.type).filter((t) => t !== 'UNKNOWN'));
   const names = addVotes([], explicit.filter((s) => !s.aliased).map((s) => s.name));
   const name = topVote(names) ?? ev.statements.find((s) => !s.aliased)?.name ?? old?.name ?? ev.statements[0]?.name ?? id;
@@ -66,8 +82,9 @@ export function rebuildEntity(id: string, ev: EntityEvidence, old: EntityRecord 
     subject: { kind: 'entity', name },
     record: entityRecord(id, name, topVote(types) ?? 'UNKNOWN', ev.sources, old, now),
     state: { types, names, from_relations, summary },
-    parts,
-    keys,
+    summary,
+    fragments,
+    newer,
   };
 }
 
@@ -76,17 +93,17 @@ export function accumulateEntity(id: string, own: EntityEvidence, old: EntityRec
   const explicit = own.statements.filter((s) => s.explicit);
   const described = distinctFragments(explicit.map((s) => s.description));
   const current = currentParts(state.description ?? old.description, state);
-  let parts: string[];
-  let keys: string[];
+  let fragments: string[];
+  let newer: string[];
   let summary = current.summary;
   let from_relations = state.from_relations;
   if (from_relations && described.length) {
     // The first description of the entity itself replaces the relationship descriptions.
-    [parts, keys, summary, from_relations] = [described, described.map(fragmentKey), null, false];
+    [fragments, newer, summary, from_relations] = [described, described.map(fragmentKey), null, false];
   } else {
     const added = (from_relations ? distinctFragments(own.relationDescriptions) : described).filter((f) => !current.known.has(fragmentKey(f)));
-    parts = [...current.parts, ...added];
-    keys = [...current.known, ...added.map(fragmentKey)];
+    fragments = [...current.shown, ...added];
+    newer = [...current.newer, ...added.map(fragmentKey)];
   }
   const types = addVotes(state.types, explicit.map((s) => s.type).filter((t) => t !== 'UNKNOWN'));
   const names = addVotes(state.names, explicit.filter((s) => !s.aliased).map((s) => s.name));
@@ -96,8 +113,9 @@ export function accumulateEntity(id: string, own: EntityEvidence, old: EntityRec
     subject: { kind: 'entity', name },
     record: entityRecord(id, name, topVote(types) ?? 'UNKNOWN', [...old.source_chunk_ids, ...own.sources], old, now),
     state: { types, names, from_relations, summary },
-    parts,
-    keys,
+    summary,
+    fragments,
+    newer,
   };
 }
 
@@ -109,7 +127,7 @@ export function rebuildRelationship(
   now: string,
 ): Draft<RelationshipRecord> {
   if (ev.statements.length === 0 && old) return keptRelationship(old, ev.sources, previous, now);
-  const { summary, parts, keys } = partsOf(previous?.summary, distinctFragments(ev.statements.map((s) => s.description)));
+  const { summary, fragments, newer } = partsOf(previous?.summary, distinctFragments(ev.statements.map((s) => s.description)));
   const types = addVotes([], ev.statements.map((s) => s.relation_type));
   const [source, target] = ev.statements.length ? [ev.statements[0].source, ev.statements[0].target] : [old?.source ?? '', old?.target ?? ''];
   const keywords = distinctFragments(ev.statements.flatMap((s) => s.keywords));
@@ -118,8 +136,9 @@ export function rebuildRelationship(
     subject: { kind: 'relationship', name: `${source} - ${target}` },
     record: relationshipRecord(id, source, target, topVote(types) ?? 'RELATED_TO', keywords, ev.sources, old, now),
     state: { types, names: [], from_relations: false, summary },
-    parts,
-    keys,
+    summary,
+    fragments,
+    newer,
   };
 }
 
@@ -141,8 +160,9 @@ export function accumulateRelationship(
     subject: { kind: 'relationship', name: `${old.source} - ${old.target}` },
     record: relationshipRecord(id, old.source, old.target, topVote(types) ?? 'RELATED_TO', keywords, sources, old, now),
     state: { types, names: [], from_relations: false, summary: current.summary },
-    parts: [...current.parts, ...added],
-    keys: [...current.known, ...added.map(fragmentKey)],
+    summary: current.summary,
+    fragments: [...current.shown, ...added],
+    newer: [...current.newer, ...added.map(fragmentKey)],
   };
 }
 
@@ -151,14 +171,15 @@ function keptEntity(old: EntityRecord, sources: string[], previous: RecordState 
   const state: RecordState = previous
     ? { ...previous }
     : { types: [[old.entity_type, 1]], names: [[old.name, 1]], from_relations: false, summary: null };
-  const { parts, known } = currentParts(state.description ?? old.description, state);
+  const { summary, shown, newer } = currentParts(state.description ?? old.description, state);
   return {
     key: entityKey(old.id),
     subject: { kind: 'entity', name: old.name },
     record: entityRecord(old.id, old.name, old.entity_type, sources, old, now),
     state,
-    parts,
-    keys: [...known],
+    summary,
+    fragments: shown,
+    newer,
   };
 }
 
@@ -166,14 +187,15 @@ function keptRelationship(old: RelationshipRecord, sources: string[], previous: 
   const state: RecordState = previous
     ? { ...previous }
     : { types: [[old.relation_type, 1]], names: [], from_relations: false, summary: null };
-  const { parts, known } = currentParts(old.description, state);
+  const { summary, shown, newer } = currentParts(old.description, state);
   return {
     key: relationshipKey(old.id),
     subject: { kind: 'relationship', name: `${old.source} - ${old.target}` },
     record: relationshipRecord(old.id, old.source, old.target, old.relation_type, old.keywords, sources, old, now),
     state,
-    parts,
-    keys: [...known],
+    summary,
+    fragments: shown,
+    newer,
   };
 }
 

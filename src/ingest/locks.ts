@@ -1,4 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import type { Scope } from '../domain/types';
+import type { LockStore } from '../store/ports';
 
 /**
  * An in-process lock over sets of keys. Registration is synchronous, so waiters queue in one global order
@@ -29,15 +31,58 @@ export class KeyedLock {
  * Merges and deletion rebuild entity records from their sources (read, recompute, write); two documents
  * touching the same entity must not interleave, or one's sources would be lost. Keyed by entity id: a
  * relationship is only rewritten by a document that also touches both its endpoints.
+ * The in-process lock comes first (it orders this process's writers without a round trip); the store's
+ * leases then keep other instances sharing the database out.
  */
 const graphLock = new KeyedLock();
 
-export async function withEntityLock<T>(scope: Scope, entityIds: Iterable<string>, fn: () => Promise<T>): Promise<T> {
+/** A lease outlives a holder that stopped renewing it (a crashed instance) by at most this long. */
+const ENTITY_LEASE_MS = 30_000;
+const RENEW_EVERY_MS = ENTITY_LEASE_MS / 3;
+const FIRST_BACKOFF_MS = 5;
+const MAX_BACKOFF_MS = 250;
+
+const instance = randomUUID();
+let holds = 0;
+
+/** Lock stores of the runtimes in this process; the latest registered serves callers that pass none. */
+const shared: LockStore[] = [];
+
+/** Makes `locks` the store behind withEntityLock calls that name none; returns the undo. */
+export function shareLockStore(locks: LockStore): () => Promise<void> {
+  shared.push(locks);
+  return async () => {
+    const at = shared.lastIndexOf(locks);
+    if (at >= 0) shared.splice(at, 1);
+  };
+}
+
+export async function withEntityLock<T>(scope: Scope, entityIds: Iterable<string>, fn: () => Promise<T>, locks?: LockStore): Promise<T> {
+  const keys = [...new Set(entityIds)].sort();
   const prefix = `${scope.tenantId ?? ''}\u0000${scope.workspaceId}\u0000`;
-  const release = await graphLock.acquire([...entityIds].map((id) => prefix + id));
+  const release = await graphLock.acquire(keys.map((id) => prefix + id));
+  try {
+    const store = locks ?? shared[shared.length - 1];
+    return store && keys.length ? await withLease(store, scope, keys, fn) : await fn();
+  } finally {
+    release();
+  }
+}
+
+/** Waits (jittered backoff) until every key is leased to this holder, renews the lease while `fn` runs. */
+async function withLease<T>(locks: LockStore, scope: Scope, keys: string[], fn: () => Promise<T>): Promise<T> {
+  const owner = `${instance}:${++holds}`;
+  for (let backoff = FIRST_BACKOFF_MS; !(await locks.acquire(scope, keys, owner, ENTITY_LEASE_MS)); backoff = Math.min(MAX_BACKOFF_MS, backoff * 2)) {
+    await new Promise((resolve) => setTimeout(resolve, backoff / 2 + Math.random() * backoff));
+  }
+  // A failed renewal is not fatal here: the next one may succeed, and the lease outlives one missed beat.
+  const renewal = setInterval(() => void locks.renew(scope, keys, owner, ENTITY_LEASE_MS).catch(() => undefined), RENEW_EVERY_MS);
+  renewal.unref();
   try {
     return await fn();
   } finally {
-    release();
+    clearInterval(renewal);
+    // An unreleased lease only delays the next holder until it runs out; the work itself is done.
+    await locks.release(scope, keys, owner).catch(() => undefined);
   }
 }

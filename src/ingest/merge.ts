@@ -4,21 +4,17 @@ import type { TokenUsage } from '../llm/ports';
 import type { Stores } from '../store/ports';
 import { applyOverrides, statementsUnderAliases } from './aliases';
 import type { IngestDeps } from './deps';
-import { describeDrafts } from './descriptions';
+import { describeDraft, summaryDue } from './descriptions';
 import { documentOfChunk, statementsOf } from './describe';
-import {
-  accumulateEntity,
-  accumulateRelationship,
-  type Draft,
-  type EntityEvidence,
-  type RelationEvidence,
-  rebuildEntity,
-  rebuildRelationship,
-} from './drafts';
-import { readExtractions } from './extract/cache';
+import { accumulateEntity, accumulateRelationship, type Draft, rebuildEntity, rebuildRelationship } from './drafts';
+import { entityEvidence, relationEvidence, sourceStatements } from './evidence';
 import type { ParsedEntity, ParsedRelation } from './extract/parser';
+import { changedEntity, changedRelationship, embeddingChanged, entityText, relationshipText } from './record-diff';
 import { deleteStates, entityKey, readStates, recordFingerprint, relationshipKey, writeStates } from './record-state';
 import type { SummaryPolicy } from './summary';
+import { summariseOutcome, summaryJob, type SummaryJob } from './summary-stage';
+
+export { entityText, relationshipText };
 
 /**
  * Merging a document into the graph (DESIGN.md 5.5), batched per document. A record the document is new
@@ -28,8 +24,10 @@ import type { SummaryPolicy } from './summary';
  * chunks, so rerunning a document never double counts; a record left without sources is deleted, so
  * deletion is this merge with no contributions. A record an analyst changed since its last merge (its
  * fingerprint differs from its merge state's) is rebuilt too. Statements are read under the ids analysts
- * merged their names into, and hand-set fields are applied last (./aliases). The caller holds the entity
- * lock of `affectedEntityIds` and the survivors they go by (withAliasedEntityLock).
+ * merged their names into, and hand-set fields are applied last (./aliases).
+ * `commitMerge` makes no LLM call: the caller holds the entity lock of `affectedEntityIds` and the survivors
+ * they go by (withAliasedEntityLock) only for it, and writes the summaries it found due afterwards
+ * (./summary-stage.ts). `mergeDocument` does both in a row.
  */
 
 export interface Contribution {
@@ -43,10 +41,12 @@ export interface MergeOutcome {
   relationshipIds: string[];
   /** The entity and relationship ids each contributed chunk names, for its chunk record. */
   chunks: Map<string, { entity_ids: string[]; relationship_ids: string[] }>;
-  /** Records written whose embedding text or document set changed (or that are new). */
+  /** Records written whose embedding text or document set changed (or that are new), as last written. */
   reembed: { entities: EntityRecord[]; relationships: RelationshipRecord[] };
   removed: { entities: string[]; relationships: RelationshipRecord[] };
   changes: GraphChange[];
+  /** Records whose description is due for an LLM summary, written after the commit. */
+  due: SummaryJob[];
   llm_calls: number;
   usage: TokenUsage;
   /** Summaries that failed and fell back to the joined fragments. */
@@ -60,7 +60,21 @@ export async function affectedEntityIds(stores: Stores, scope: Scope, documentId
   return [...ids];
 }
 
+/** Commit, then the summaries it found due; for callers that hold no lock or every lock involved. */
 export async function mergeDocument(
+  deps: Pick<IngestDeps, 'stores'>,
+  scope: Scope,
+  documentId: string,
+  contributions: Contribution[],
+  policy: SummaryPolicy,
+): Promise<MergeOutcome> {
+  const outcome = await commitMerge(deps, scope, documentId, contributions, policy);
+  await summariseOutcome(deps, scope, outcome, policy, (_ids, fn) => fn());
+  return outcome;
+}
+
+/** The read-modify-write of a merge, descriptions joined; summaries due are listed in `due`. */
+export async function commitMerge(
   deps: Pick<IngestDeps, 'stores'>,
   scope: Scope,
   documentId: string,
@@ -101,20 +115,8 @@ export async function mergeDocument(
     ...[...rebuildEntities].map((id) => others(oldEntity.get(id)?.source_chunk_ids ?? [])),
     ...[...rebuildRelations].map((id) => others(oldRelation.get(id)?.source_chunk_ids ?? [])),
   );
-  const read = await statementsUnderAliases(kv, scope, [...(await readExtractions(kv, scope, otherChunks))]);
+  const read = await sourceStatements(kv, scope, otherChunks);
   for (const [chunkId, said] of read.statements) statements.set(chunkId, said);
-
-  const entityEvidence = (id: string, sources: string[]): EntityEvidence => ({
-    sources,
-    statements: sources.flatMap((c) => statements.get(c)?.entities.get(id) ?? []),
-    relationDescriptions: sources.flatMap((c) =>
-      [...(statements.get(c)?.relations.values() ?? [])].flat().filter((r) => r.source === id || r.target === id).map((r) => r.description),
-    ),
-  });
-  const relationEvidence = (id: string, sources: string[]): RelationEvidence => ({
-    sources,
-    statements: sources.flatMap((c) => statements.get(c)?.relations.get(id) ?? []),
-  });
 
   const now = new Date().toISOString();
   const entityDrafts: Array<Draft<EntityRecord>> = [];
@@ -123,10 +125,10 @@ export async function mergeDocument(
     const old = oldEntity.get(id);
     const own = ownEntities.get(id) ?? [];
     const state = states.get(entityKey(id));
-    if (!rebuildEntities.has(id)) entityDrafts.push(accumulateEntity(id, entityEvidence(id, own), old, state, now));
+    if (!rebuildEntities.has(id)) entityDrafts.push(accumulateEntity(id, entityEvidence(statements, id, own), old, state, now));
     else {
       const sources = [...others(old?.source_chunk_ids ?? []), ...own];
-      if (sources.length) entityDrafts.push(rebuildEntity(id, entityEvidence(id, sources), old, state, now));
+      if (sources.length) entityDrafts.push(rebuildEntity(id, entityEvidence(statements, id, sources), old, state, now));
       else removedEntities.push(id);
     }
   }
@@ -136,15 +138,19 @@ export async function mergeDocument(
     const old = oldRelation.get(id);
     const own = ownRelations.get(id) ?? [];
     const state = states.get(relationshipKey(id));
-    if (!rebuildRelations.has(id)) relationDrafts.push(accumulateRelationship(id, relationEvidence(id, own), old, state, now));
+    if (!rebuildRelations.has(id)) relationDrafts.push(accumulateRelationship(id, relationEvidence(statements, id, own), old, state, now));
     else {
       const sources = [...others(old?.source_chunk_ids ?? []), ...own];
-      if (sources.length) relationDrafts.push(rebuildRelationship(id, relationEvidence(id, sources), old, state, now));
+      if (sources.length) relationDrafts.push(rebuildRelationship(id, relationEvidence(statements, id, sources), old, state, now));
       else if (old) removedRelations.push(old);
     }
   }
 
-  const described = await describeDrafts([...entityDrafts, ...relationDrafts], policy);
+  for (const draft of [...entityDrafts, ...relationDrafts]) describeDraft(draft, policy);
+  const due = [
+    ...entityDrafts.filter((d) => summaryDue(d, policy)).map((d) => summaryJob('entity', d, [d.record.id])),
+    ...relationDrafts.filter((d) => summaryDue(d, policy)).map((d) => summaryJob('relationship', d, [d.record.source, d.record.target])),
+  ];
   await applyOverrides(kv, scope, entityDrafts);
   const entities = entityDrafts.filter((d) => changedEntity(oldEntity.get(d.record.id), d.record));
   const relationships = relationDrafts.filter((d) => changedRelationship(oldRelation.get(d.record.id), d.record));
@@ -188,49 +194,11 @@ export async function mergeDocument(
     },
     removed: { entities: removedEntities, relationships: removedRelations },
     changes,
-    llm_calls: described.llm_calls,
-    usage: described.usage,
-    summaryFailures: described.failures,
+    due,
+    llm_calls: 0,
+    usage: { input_tokens: 0, output_tokens: 0 },
+    summaryFailures: [],
   };
-}
-
-/** Text embedded for an entity. */
-export function entityText(e: Pick<EntityRecord, 'name' | 'description'>): string {
-  return `${e.name}: ${e.description}`;
-}
-
-/** Text embedded for a relationship. */
-export function relationshipText(r: Pick<RelationshipRecord, 'keywords' | 'source' | 'target' | 'description'>): string {
-  return `${r.keywords.join(', ')}\n${r.source} - ${r.target}\n${r.description}`;
-}
-
-function embeddingChanged<T extends { document_ids: string[] }>(old: T | undefined, next: T, text: (r: T) => string): boolean {
-  return !old || text(old) !== text(next) || !sameList(old.document_ids, next.document_ids);
-}
-
-function changedEntity(old: EntityRecord | undefined, e: EntityRecord): boolean {
-  return (
-    !old ||
-    old.name !== e.name ||
-    old.entity_type !== e.entity_type ||
-    old.description !== e.description ||
-    !sameList(old.source_chunk_ids, e.source_chunk_ids)
-  );
-}
-
-function changedRelationship(old: RelationshipRecord | undefined, r: RelationshipRecord): boolean {
-  return (
-    !old ||
-    old.relation_type !== r.relation_type ||
-    old.description !== r.description ||
-    old.weight !== r.weight ||
-    !sameList(old.keywords, r.keywords) ||
-    !sameList(old.source_chunk_ids, r.source_chunk_ids)
-  );
-}
-
-function sameList(a: string[], b: string[]): boolean {
-  return a.length === b.length && a.every((x, i) => x === b[i]);
 }
 
 function push(map: Map<string, string[]>, key: string, value: string): void {

@@ -3,13 +3,14 @@ import type { ChunkRecord, Scope } from '../domain/types';
 import { isAbortError } from '../llm/abort';
 import type { TokenUsage } from '../llm/ports';
 import { chunkText } from './chunker';
-import { forgetDocumentNames, withAliasedEntityLock } from './aliases';
+import { forgetDocumentNames } from './aliases';
 import { removeDocumentFromGraph, summaryPolicy } from './deletion';
 import type { IngestDeps } from './deps';
-import { applyGraphVectors, chunkItems, embedInto } from './embed';
+import { chunkItems, embedInto } from './embed';
 import { type CachedExtraction, deleteExtractions } from './extract/cache';
 import { extractChunks } from './extraction-stage';
-import { affectedEntityIds, type Contribution, mergeDocument } from './merge';
+import { affectedEntityIds, type Contribution } from './merge';
+import { mergeIntoGraph } from './merge-stage';
 import { loadPageMap } from './pages';
 import { ProgressTracker, type StageReporter } from './progress';
 import { addUsage, checkCancelled, IngestCancelledError, type Run } from './run';
@@ -96,22 +97,21 @@ async function execute(run: Run): Promise<ProcessResult> {
 
   await progress.stage('merging', 'running');
   const contributions: Contribution[] = run.chunks.map((c) => ({ chunkId: c.id, extraction: extracted.get(c.id) as CachedExtraction }));
-  const lockIds = await affectedEntityIds(deps.stores, scope, doc.id, contributions);
-  const merged = await withAliasedEntityLock(deps.stores.kv, scope, lockIds, async () => {
+  const merged = await mergeIntoGraph(deps, scope, doc.id, contributions, {
+    lockIds: await affectedEntityIds(deps.stores, scope, doc.id, contributions),
+    policy: run.policy,
+    cause: 'ingest',
+    embedder: () => run.embedder,
+    embed: embedOptions(run),
     // Set before the writes: a merge that fails half-way is rolled back too.
-    run.merged = true;
-    const outcome = await mergeDocument(deps, scope, doc.id, contributions, run.policy);
-    deps.events.publish({ scope, changes: outcome.changes, cause: 'ingest', document_id: doc.id });
-    await progress.stage('merging', 'completed');
-    await progress.stage('embedding', 'running');
-    await applyGraphVectors(deps.stores.vectors, scope, () => run.embedder, outcome, embedOptions(run));
-    return outcome;
+    onWrite: () => (run.merged = true),
+    onMerged: async () => {
+      await progress.stage('merging', 'completed');
+      await progress.stage('embedding', 'running');
+    },
   });
   run.llmCalls += merged.llm_calls;
   addUsage(run.usage, merged.usage);
-  if (merged.summaryFailures.length) {
-    deps.log.warn({ document_id: doc.id, failures: merged.summaryFailures }, 'description summaries fell back to joined fragments');
-  }
   progress.stats.entities_found = merged.entityIds.length;
   progress.stats.relationships_found = merged.relationshipIds.length;
 

@@ -5,9 +5,9 @@ import type { KeyValueStore } from '../store/ports';
 /**
  * What a record's fields are derived from beyond the record itself (KV namespace `merge_state`, key
  * `entity:<id>` or `relationship:<id>`): the votes for its type and name over its source chunks, and the
- * LLM summary heading its description with the fragments that summary covers. It lets a new document be
- * merged from the record and its own chunks alone; it is rebuilt with the record from the cached
- * extractions of the sources whenever sources go away.
+ * LLM summary heading its description with the fragments that summary covers and those merged since. It
+ * lets a new document be merged from the record and its own chunks alone; it is rebuilt with the record
+ * from the cached extractions of the sources whenever sources go away.
  */
 
 export const MERGE_STATE_NAMESPACE = 'merge_state';
@@ -20,11 +20,20 @@ export interface RecordState {
   names: Tally;
   /** The description is made of relationship descriptions: no source described the entity itself. */
   from_relations: boolean;
-  summary: { text: string; covered: string[] } | null;
+  summary: SummaryState | null;
   /** recordFingerprint of the record as last written with this state; it differs once an analyst changed the record. */
   written?: string;
   /** The description derived from the sources, kept when an analyst's override replaced it on the record. */
   description?: string;
+}
+
+/** An LLM summary heading a description, and the fragments it does not cover yet. */
+export interface SummaryState {
+  text: string;
+  /** Keys of the fragments the summary stands for. */
+  covered: string[];
+  /** Keys of the fragments merged since, oldest first (the description shows the newest that fit). */
+  newer?: string[];
 }
 
 export const entityKey = (id: string) => `entity:${id}`;

@@ -157,6 +157,20 @@ export interface KeyValueStore {
   count(scope: Scope, namespace: string): Promise<number>;
 }
 
+/**
+ * Leases on keys, shared by every instance on the same database: the entity lock that ingestion and graph
+ * edits hold while they rewrite records. A lease ends when released or when its time runs out, so keys
+ * held by a crashed instance come free by themselves.
+ */
+export interface LockStore {
+  /** Takes every key for `owner` for `ttlMs`, or none: false while another owner holds one of them unexpired. Taking a key again as its owner extends it. */
+  acquire(scope: Scope, keys: string[], owner: string, ttlMs: number): Promise<boolean>;
+  /** Frees the keys `owner` holds; a key held by another owner stays as it is. */
+  release(scope: Scope, keys: string[], owner: string): Promise<void>;
+  /** Extends `owner`'s lease on the keys to `ttlMs` from now; false when any of them is no longer `owner`'s. */
+  renew(scope: Scope, keys: string[], owner: string, ttlMs: number): Promise<boolean>;
+}
+
 export interface Stores {
   documents: DocumentStore;
   chunks: ChunkStore;
@@ -165,6 +179,7 @@ export interface Stores {
   tasks: TaskStore;
   conversations: ConversationStore;
   kv: KeyValueStore;
+  locks: LockStore;
   /** Live check per component, for /health. */
   health(): Promise<{ kv_storage: boolean; vector_storage: boolean; graph_storage: boolean }>;
   schema(): Promise<{ latest_version: number; migrations_applied: number; last_applied_at: string | null }>;

@@ -19,7 +19,7 @@ describe('tasks (list, detail, cancel, retry)', () => {
   };
   const post = (path: string) => app.request(path, { method: 'POST' });
 
-  it('cancels a running task: the document fails with the reason and keeps no graph data', async () => {
+  it('cancels a running task: once the cancel answers, the task is cancelled and the document failed without graph data', async () => {
     const { id, task_id } = await queue('cancel-me');
     const scope = { workspaceId: app.workspace };
     // Cancel once the merge has written to the graph, so the cancellation has something to undo.
@@ -29,7 +29,9 @@ describe('tasks (list, detail, cancel, retry)', () => {
     expect(res.status).toBe(200);
     expect(await json(res)).toEqual({ id: task_id, status: 'cancelled', message: 'cancellation requested' });
 
-    const task = await waitForTask(app, task_id, ['cancelled']);
+    // No polling: the cancel answers after the run has rolled back, in either storage mode.
+    const task = await json(await app.request(`/api/v1/tasks/${task_id}`));
+    expect(task).toMatchObject({ status: 'cancelled', error: 'cancelled by request' });
     expect(task.finished_at).not.toBeNull();
     const doc = await json(await app.request(`/api/v1/documents/${id}`));
     expect(doc).toMatchObject({ status: 'failed', error: 'cancelled by request', chunk_count: 0, entity_count: 0 });
@@ -142,6 +144,92 @@ describe('start-up recovery', () => {
       expect(doc.task_id).not.toBe(stuck.task_id);
       expect((await waitForTask(app, doc.task_id)).status).toBe('completed');
       expect((await json(await app.request(`/api/v1/documents/${stuck.id}`))).status).toBe('completed');
+    } finally {
+      await app.close();
+    }
+  });
+});
+
+describe('tasks left by an instance that died', () => {
+  let app: TestApp;
+
+  beforeAll(async () => {
+    app = await startTestApp({ SERVICE_TASK_LEASE_MS: '1000' });
+  });
+  afterAll(async () => {
+    await app.close();
+  });
+
+  const scope = () => ({ workspaceId: app.workspace });
+  /** A document processed into the graph; its task is then made to look like another instance's run. */
+  const processed = async (seed: string) => {
+    const res = await app.request('/api/v1/documents', { method: 'POST', json: { content: prose(seed) } });
+    expect(res.status).toBe(201);
+    const doc = (await app.rt.stores.documents.get(scope(), (await json(res)).id))!;
+    expect((await app.rt.stores.graph.entitiesOfDocument(scope(), doc.id)).length).toBeGreaterThan(0);
+    return { id: doc.id, taskId: doc.task_id!, processedAt: doc.processed_at };
+  };
+  const runningElsewhere = (leaseMs: number) => ({
+    status: 'running' as const,
+    lease_owner: 'gone-instance',
+    lease_expires_at: new Date(Date.now() + leaseMs).toISOString(),
+    finished_at: null,
+  });
+
+  it('rolls back a cancelled run of a dead instance once its lease ends, and refuses a retry until then', async () => {
+    const { id, taskId } = await processed('dead-owner-cancel');
+    await app.rt.stores.documents.update(scope(), id, { status: 'processing' });
+    await app.rt.stores.tasks.update(scope(), taskId, runningElsewhere(1500));
+
+    const res = await app.request(`/api/v1/tasks/${taskId}/cancel`, { method: 'POST' });
+    expect(await json(res)).toEqual({ id: taskId, status: 'cancelled', message: 'cancellation requested' });
+    // The owner may still be rolling back: a retry now could be undone by that rollback.
+    const early = await app.request(`/api/v1/tasks/${taskId}/retry`, { method: 'POST' });
+    expect(early.status).toBe(409);
+    expect((await json(early)).detail).toContain('still rolling back');
+
+    const deadline = Date.now() + 20_000;
+    while ((await app.rt.stores.documents.get(scope(), id))?.status === 'processing') {
+      if (Date.now() > deadline) throw new Error('the cancelled run was never rolled back');
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(await json(await app.request(`/api/v1/documents/${id}`))).toMatchObject({
+      status: 'failed',
+      error: 'cancelled by request',
+      chunk_count: 0,
+      entity_count: 0,
+    });
+    expect(await app.rt.stores.chunks.listByDocument(scope(), id)).toEqual([]);
+    expect(await app.rt.stores.graph.entitiesOfDocument(scope(), id)).toEqual([]);
+    const retry = await app.request(`/api/v1/tasks/${taskId}/retry`, { method: 'POST' });
+    expect(retry.status).toBe(200);
+    expect((await waitForTask(app, (await json(retry)).id)).status).toBe('completed');
+  });
+
+  it('records as completed, without running it again, a taken-over task whose document the dead instance had finished', async () => {
+    const { id, taskId, processedAt } = await processed('dead-owner-finished');
+    await app.rt.stores.tasks.update(scope(), taskId, runningElsewhere(-1000));
+    const task = await waitForTask(app, taskId);
+    expect(task).toMatchObject({ status: 'completed', progress: 100 });
+    expect(await app.rt.stores.documents.get(scope(), id)).toMatchObject({ status: 'completed', processed_at: processedAt });
+  });
+
+});
+
+describe('two tasks for one document', () => {
+  it('fails the task the document no longer names while the other is live, leaving the document to that one', async () => {
+    const app = await startTestApp({}, { start: false });
+    try {
+      const { id, task_id } = await json(
+        await app.request('/api/v1/documents', { method: 'POST', json: { content: prose('two-tasks'), async_processing: true } }),
+      );
+      // A recovery that raced the admission queued the document again: the document now names the second task.
+      const second = await app.rt.tasks.enqueue({ workspaceId: app.workspace }, id, 'full');
+      await app.rt.start();
+      const [first, next] = [await waitForTask(app, task_id), await waitForTask(app, second.id)];
+      expect(first).toMatchObject({ status: 'failed', error: `document '${id}' is processed by task '${second.id}'` });
+      expect(next.status).toBe('completed');
+      expect(await json(await app.request(`/api/v1/documents/${id}`))).toMatchObject({ status: 'completed', task_id: second.id });
     } finally {
       await app.close();
     }

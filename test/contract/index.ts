@@ -4,12 +4,13 @@ import { documentStoreContract } from './documents.contract';
 import { graphStoreContract } from './graph.contract';
 import type { StoresCleanup, StoresFactory } from './harness';
 import { keyValueStoreContract } from './kv.contract';
+import { lockStoreContract } from './locks.contract';
 import { storesContract } from './stores.contract';
 import { taskStoreContract } from './tasks.contract';
 import { vectorStoreContract } from './vectors.contract';
 
 export { chunkStoreContract, conversationStoreContract, documentStoreContract, graphStoreContract };
-export { keyValueStoreContract, storesContract, taskStoreContract, vectorStoreContract };
+export { keyValueStoreContract, lockStoreContract, storesContract, taskStoreContract, vectorStoreContract };
 export type { StoresCleanup, StoresFactory };
 
 /** Every port's contract against one implementation. */
@@ -21,5 +22,6 @@ export function allStoreContracts(name: string, makeStores: StoresFactory, clean
   taskStoreContract(name, makeStores, cleanup);
   conversationStoreContract(name, makeStores, cleanup);
   keyValueStoreContract(name, makeStores, cleanup);
+  lockStoreContract(name, makeStores, cleanup);
   storesContract(name, makeStores, cleanup);
 }

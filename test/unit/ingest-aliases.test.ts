@@ -142,7 +142,8 @@ describe('ingestion after analyst merges and edits', () => {
 
 describe('withAliasedEntityLock', () => {
   test('an analyst merge landing while it waits makes it wait for the survivor too', async () => {
-    const { kv } = createMemoryStores();
+    const stores = createMemoryStores();
+    const { kv } = stores;
     const scope = { workspaceId: 'ws-lock' };
     const tick = () => new Promise((resolve) => setImmediate(resolve));
     const order: string[] = [];
@@ -150,7 +151,7 @@ describe('withAliasedEntityLock', () => {
     let releaseB!: () => void;
     const holdingA = withEntityLock(scope, ['A'], () => new Promise<void>((resolve) => (releaseA = resolve)));
     const holdingB = withEntityLock(scope, ['B'], () => new Promise<void>((resolve) => (releaseB = resolve))).then(() => order.push('B released'));
-    const merging = withAliasedEntityLock(kv, scope, ['A'], async () => {
+    const merging = withAliasedEntityLock(stores, scope, ['A'], async () => {
       order.push('merged');
     });
     await tick();

@@ -1,7 +1,7 @@
 import type { DocumentRecord, DocumentStatus, Scope } from '../../domain/types';
 import { conflict } from '../../http/problem';
 import { deleteDocumentData } from '../../ingest/deletion';
-import type { ServiceHost, TaskService } from '../tasks';
+import { CANCELLED_REASON, type ServiceHost, type TaskService } from '../tasks';
 import { documentNotFound } from './errors';
 
 export interface QueuedDocuments {
@@ -68,7 +68,12 @@ export async function recoverStuck(host: ServiceHost, tasks: TaskService, scope:
   return requeue(tasks, scope, await documentsWithStatus(host, scope, 'processing'));
 }
 
-/** Start-up recovery of every workspace this store has tasks in, plus the default one. */
+/**
+ * Start-up recovery of every workspace this store has tasks in, plus the default one: a document left in
+ * `processing` without a task that still holds it is queued again, unless its task was cancelled (the instance
+ * stopped before marking the document), which leaves it `failed` with the cancel reason. Documents whose task
+ * is running elsewhere are left to it, or to whichever worker claims the task once its lease ends.
+ */
 export async function recoverStuckEverywhere(host: ServiceHost, tasks: TaskService): Promise<number> {
   const scopes = new Map<string, Scope>();
   const defaultScope: Scope = { workspaceId: host.config.defaultWorkspaceId };
@@ -76,8 +81,21 @@ export async function recoverStuckEverywhere(host: ServiceHost, tasks: TaskServi
   const all = await host.stores.tasks.listAll(['pending', 'running', 'completed', 'failed', 'cancelled']);
   for (const { scope } of all) scopes.set(`${scope.tenantId ?? ''}\u0000${scope.workspaceId}`, scope);
   let recovered = 0;
-  for (const scope of scopes.values()) recovered += (await recoverStuck(host, tasks, scope)).count;
+  let cancelled = 0;
+  for (const scope of scopes.values()) {
+    const stuck: DocumentRecord[] = [];
+    for (const doc of await documentsWithStatus(host, scope, 'processing')) {
+      const task = doc.task_id ? await tasks.find(scope, doc.task_id) : null;
+      if (task?.status !== 'cancelled') stuck.push(doc);
+      else if (!(await tasks.isLive(scope, task.id))) {
+        await host.stores.documents.update(scope, doc.id, { status: 'failed', error: CANCELLED_REASON, updated_at: new Date().toISOString() });
+        cancelled += 1;
+      }
+    }
+    recovered += (await requeue(tasks, scope, stuck)).count;
+  }
   if (recovered > 0) host.log.info({ recovered }, 'documents stuck in processing queued again');
+  if (cancelled > 0) host.log.info({ cancelled }, 'documents of cancelled tasks left in processing marked failed');
   return recovered;
 }
 

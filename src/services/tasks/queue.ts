@@ -5,8 +5,8 @@ import { TaskProgress } from './progress';
 import { CANCELLED_REASON, type HostRef, requeuedTask, type ServiceHost } from './records';
 import { executeTask, markDocumentFailed, type RunOutcome, settleCancelledDocument } from './runner';
 
-export const LEASE_MS = 30_000;
-const RENEW_MS = 10_000;
+/** A lease is renewed three times per duration, so it outlives two missed renewals. */
+const RENEWALS_PER_LEASE = 3;
 const POLL_MS = 500;
 const SHUTDOWN_GRACE_MS = 5_000;
 
@@ -111,7 +111,7 @@ export class TaskQueue {
       const progress = new TaskProgress(host.stores.tasks, entry.scope, task.id, (err) =>
         host.log.warn({ err, taskId: task.id }, 'task progress write failed'),
       );
-      const renewal = setInterval(() => void this.renew(host, entry), RENEW_MS);
+      const renewal = setInterval(() => void this.renew(host, entry), host.config.taskLeaseMs / RENEWALS_PER_LEASE);
       renewal.unref();
       let outcome: RunOutcome;
       try {
@@ -123,7 +123,10 @@ export class TaskQueue {
         await progress.stop();
       }
       const report = await this.settle(host, entry, task, outcome, progress);
-      return { ...report, processingTimeMs: Date.now() - started };
+      const processingTimeMs = Date.now() - started;
+      const fields = { ...runFields(host, entry.scope, task), status: report.status, error: report.error };
+      host.log.info({ ...fields, processing_time_ms: processingTimeMs }, 'task run ended');
+      return { ...report, processingTimeMs };
     } catch (err) {
       host.log.error({ err, taskId: task.id }, 'task run failed to settle');
       return { status: 'failed', error: err instanceof Error ? err.message : String(err), processingTimeMs: null };
@@ -141,15 +144,18 @@ export class TaskQueue {
     const { scope } = entry;
     const now = new Date().toISOString();
     const released = { lease_owner: null, lease_expires_at: null, updated_at: now };
-    if (entry.stopKind === 'shutdown') {
+    if (entry.stopKind === 'lease') return { status: 'interrupted', error: 'lease lost' };
+    const current = await tasks.get(scope, task.id);
+    if (!current) return { status: 'interrupted', error: 'task removed' };
+    const ownsLease = current.status === 'running' && current.lease_owner === host.config.instanceId;
+    // A cancel recorded meanwhile (by any instance) outlives the shutdown: it settles below, not back in the queue.
+    if (entry.stopKind === 'shutdown' && current.status !== 'cancelled') {
+      if (!ownsLease) return { status: 'interrupted', error: 'lease lost' };
       await tasks.update(scope, task.id, requeuedTask(now));
       const doc = await documents.get(scope, task.document_id);
       if (doc?.task_id === task.id) await documents.update(scope, doc.id, { status: 'processing', error: null });
       return { status: 'interrupted', error: 'instance shutting down' };
     }
-    if (entry.stopKind === 'lease') return { status: 'interrupted', error: 'lease lost' };
-    const current = await tasks.get(scope, task.id);
-    if (!current) return { status: 'interrupted', error: 'task removed' };
     const cancelled = entry.stopKind === 'cancel' || current.status === 'cancelled';
     const finishedOk = outcome.kind === 'finished' && outcome.result.status === 'completed';
     // A cancel that arrives after the run completed is too late: the document is whole, the task completed.
@@ -158,9 +164,7 @@ export class TaskQueue {
       await tasks.update(scope, task.id, { ...released, status: 'cancelled', error: CANCELLED_REASON, finished_at: current.finished_at ?? now });
       return { status: 'cancelled', error: CANCELLED_REASON };
     }
-    if (!cancelled && (current.status !== 'running' || current.lease_owner !== host.config.instanceId)) {
-      return { status: 'interrupted', error: 'lease lost' };
-    }
+    if (!cancelled && !ownsLease) return { status: 'interrupted', error: 'lease lost' };
     if (outcome.kind === 'finished' && outcome.result.status === 'completed') {
       progress.complete();
       await tasks.update(scope, task.id, { ...released, ...progress.snapshot(), status: 'completed', error: null, finished_at: now });
@@ -173,12 +177,7 @@ export class TaskQueue {
       });
       return { status: 'completed', error: null };
     }
-    const error =
-      outcome.kind === 'missing'
-        ? `document '${task.document_id}' no longer exists`
-        : outcome.kind === 'crashed'
-          ? outcome.error
-          : (outcome.result.error ?? 'processing failed');
+    const error = failureReason(task, outcome);
     if (outcome.kind === 'crashed') await markDocumentFailed(host, scope, task.document_id, error);
     await tasks.update(scope, task.id, { ...released, ...progress.snapshot(), status: 'failed', error, finished_at: now });
     return { status: 'failed', error };
@@ -186,7 +185,7 @@ export class TaskQueue {
 
   private async renew(host: ServiceHost, entry: RunningTask): Promise<void> {
     const { tasks } = host.stores;
-    const until = new Date(Date.now() + LEASE_MS).toISOString();
+    const until = new Date(Date.now() + host.config.taskLeaseMs).toISOString();
     try {
       if (await tasks.renewLease(entry.scope, entry.taskId, host.config.instanceId, until)) return;
       const task = await tasks.get(entry.scope, entry.taskId);
@@ -212,7 +211,7 @@ export class TaskQueue {
         claimed = await host.stores.tasks.claimNext(
           host.config.instanceId,
           new Date(now).toISOString(),
-          new Date(now + LEASE_MS).toISOString(),
+          new Date(now + host.config.taskLeaseMs).toISOString(),
         );
       } catch (err) {
         host.log.warn({ err }, 'task claim failed');
@@ -221,6 +220,8 @@ export class TaskQueue {
         await this.idle(POLL_MS);
         continue;
       }
+      // Every claim is logged: a task claimed twice is visible (a takeover after its owner's lease expired).
+      host.log.info(runFields(host, claimed.scope, claimed.task), 'task claimed');
       this.busy += 1;
       try {
         await this.runClaimed(claimed.scope, claimed.task);
@@ -242,6 +243,24 @@ export class TaskQueue {
       this.waiters.add(done);
     });
   }
+}
+
+function failureReason(task: TaskRecord, outcome: RunOutcome): string {
+  switch (outcome.kind) {
+    case 'missing':
+      return `document '${task.document_id}' no longer exists`;
+    case 'superseded':
+      return `document '${task.document_id}' is processed by task '${outcome.by}'`;
+    case 'crashed':
+      return outcome.error;
+    case 'finished':
+      return outcome.result.error ?? 'processing failed';
+  }
+}
+
+/** Who ran what, in the log lines of a run. */
+function runFields(host: ServiceHost, scope: Scope, task: TaskRecord) {
+  return { task_id: task.id, document_id: task.document_id, workspace_id: scope.workspaceId, instance_id: host.config.instanceId };
 }
 
 function delay(ms: number): Promise<void> {

@@ -74,4 +74,18 @@ export function isLiveTask(task: TaskRecord | null): boolean {
   return task !== null && (task.status === 'pending' || task.status === 'running');
 }
 
+/** A cancel recorded on a run that has not rolled back yet: the lease is released only once the run has settled. */
+export function isUnsettledCancel(task: TaskRecord | null): boolean {
+  return task !== null && task.status === 'cancelled' && task.lease_owner !== null;
+}
+
+/** Whether the task still has a say over its document: queued, running, or cancelled and still rolling back. */
+export function holdsDocument(task: TaskRecord | null): boolean {
+  return isLiveTask(task) || isUnsettledCancel(task);
+}
+
+export function leaseExpired(task: TaskRecord, now = Date.now()): boolean {
+  return task.lease_expires_at === null || Date.parse(task.lease_expires_at) <= now;
+}
+
 export const CANCELLED_REASON = 'cancelled by request';

@@ -1,12 +1,16 @@
-import type { Scope, TaskRecord } from '../../domain/types';
+import type { DocumentRecord, Scope, TaskRecord } from '../../domain/types';
+import { forgetDocumentNames } from '../../ingest/aliases';
+import { removeDocumentFromGraph, summaryPolicy } from '../../ingest/deletion';
+import { deleteExtractions } from '../../ingest/extract/cache';
 import { type ProcessResult, processDocument } from '../../ingest/pipeline';
 import type { TaskProgress } from './progress';
-import { CANCELLED_REASON, type ServiceHost } from './records';
+import { CANCELLED_REASON, isLiveTask, type ServiceHost } from './records';
 
 /** How a run ended, before the task record is written. */
 export type RunOutcome =
   | { kind: 'finished'; result: ProcessResult }
   | { kind: 'missing' }
+  | { kind: 'superseded'; by: string }
   | { kind: 'crashed'; error: string };
 
 /**
@@ -23,6 +27,12 @@ export async function executeTask(
   const { stores } = host;
   const doc = await stores.documents.get(scope, task.document_id);
   if (!doc) return { kind: 'missing' };
+  // Two tasks for one document (a recovery racing an admission) must not both run it: the document's own task wins.
+  if (doc.task_id !== null && doc.task_id !== task.id && isLiveTask(await stores.tasks.get(scope, doc.task_id))) {
+    return { kind: 'superseded', by: doc.task_id };
+  }
+  // An earlier attempt of this task finished the document, and its instance died before recording it on the task.
+  if (doc.task_id === task.id && doc.status === 'completed') return { kind: 'finished', result: completedResult(doc) };
   try {
     if (doc.status !== 'processing' || doc.task_id !== task.id || doc.error !== null) {
       await stores.documents.update(scope, doc.id, { status: 'processing', task_id: task.id, error: null });
@@ -36,6 +46,19 @@ export async function executeTask(
   } catch (err) {
     return { kind: 'crashed', error: err instanceof Error ? err.message : String(err) };
   }
+}
+
+function completedResult(doc: DocumentRecord): ProcessResult {
+  return {
+    status: 'completed',
+    chunk_count: doc.chunk_count,
+    entity_count: doc.entity_count,
+    relationship_count: doc.relationship_count,
+    failed_chunks: [],
+    error: null,
+    processing_time_ms: doc.processing_time_ms ?? 0,
+    llm_calls: 0,
+  };
 }
 
 /**
@@ -57,4 +80,25 @@ export async function markDocumentFailed(host: ServiceHost, scope: Scope, docume
   const doc = await host.stores.documents.get(scope, documentId);
   if (!doc || doc.status !== 'processing') return;
   await host.stores.documents.update(scope, documentId, { status: 'failed', error, updated_at: new Date().toISOString() });
+}
+
+/**
+ * Clean-up of a cancelled run whose instance died before rolling it back, as the pipeline rolls back a cancelled
+ * run: graph contributions and chunk vectors go, and a full run's chunks and cached extractions too; the
+ * document is then settled as cancelled.
+ */
+export async function discardAbandonedRun(host: ServiceHost, scope: Scope, task: TaskRecord): Promise<void> {
+  const { stores } = host;
+  const doc = await stores.documents.get(scope, task.document_id);
+  if (!doc || doc.task_id !== task.id || doc.status !== 'processing') return;
+  await removeDocumentFromGraph(host, scope, doc.id, summaryPolicy(host, doc.options?.use_llm_summarization ?? true), 'rollback');
+  const chunkIds = (await stores.chunks.listByDocument(scope, doc.id)).map((c) => c.id);
+  if (chunkIds.length) await stores.vectors.delete(scope, 'chunk', chunkIds);
+  if (task.mode === 'full') {
+    await forgetDocumentNames(stores, scope, chunkIds);
+    await deleteExtractions(stores.kv, scope, chunkIds);
+    await stores.chunks.deleteByDocument(scope, doc.id);
+    await stores.documents.update(scope, doc.id, { chunk_count: 0, entity_count: 0, relationship_count: 0 });
+  }
+  await settleCancelledDocument(host, scope, task);
 }

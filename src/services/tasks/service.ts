@@ -2,9 +2,9 @@ import { newId } from '../../domain/ids';
 import type { Page, Scope, TaskRecord, TaskStatus } from '../../domain/types';
 import { conflict, notFound } from '../../http/problem';
 import { nearestRank } from './metrics';
-import { LEASE_MS, type RunReport, TaskQueue } from './queue';
-import { CANCELLED_REASON, type HostRef, isLiveTask, newTaskRecord, requeuedTask, type TaskMode } from './records';
-import { settleCancelledDocument } from './runner';
+import { Cancellations } from './cancellation';
+import { type RunReport, TaskQueue } from './queue';
+import { holdsDocument, type HostRef, isLiveTask, isUnsettledCancel, newTaskRecord, requeuedTask, type TaskMode } from './records';
 
 export interface TaskActionResult {
   id: string;
@@ -40,10 +40,15 @@ export interface TaskService {
   cancelPending(scope: Scope): Promise<number>;
   /** Cancels a document's live task (if any) and waits until a local run of it has stopped writing. */
   stopDocumentTask(scope: Scope, taskId: string | null): Promise<void>;
+  /** Whether the task still has a say over its document: queued, running, or a cancelled run still rolling back. */
   isLive(scope: Scope, taskId: string | null): Promise<boolean>;
   pipelineStatus(scope: Scope): Promise<PipelineStatus>;
   queueMetrics(scope: Scope): Promise<QueueMetrics>;
-  /** Resets tasks this instance left running, then starts the workers. */
+  /**
+   * Start-up: tasks this instance left running are queued again, cancelled runs left unsettled are rolled back
+   * (a dead instance's once its lease ends), then the workers start. Running tasks of another instance are
+   * claimed by some worker once their lease ends.
+   */
   start(): Promise<void>;
   close(): Promise<void>;
 }
@@ -54,6 +59,7 @@ const METRICS_WINDOW = 10_000;
 
 export function createTaskService(host: HostRef): TaskService {
   const queue = new TaskQueue(host);
+  const cancellations = new Cancellations(host, queue);
   const store = () => host().stores.tasks;
 
   async function get(scope: Scope, id: string): Promise<TaskRecord> {
@@ -62,12 +68,7 @@ export function createTaskService(host: HostRef): TaskService {
     return task;
   }
 
-  async function cancelTask(scope: Scope, task: TaskRecord): Promise<void> {
-    const now = new Date().toISOString();
-    await store().update(scope, task.id, { status: 'cancelled', error: CANCELLED_REASON, finished_at: now, updated_at: now });
-    // A local run settles the document itself; a pending task (or one running elsewhere) is settled here.
-    if (!queue.cancelRunning(task.id) && task.status === 'pending') await settleCancelledDocument(host(), scope, task);
-  }
+  const cancelTask = (scope: Scope, task: TaskRecord) => cancellations.cancel(scope, task);
 
   async function countByStatus(scope: Scope, status: TaskStatus): Promise<number> {
     return (await store().list(scope, { status, limit: 1, offset: 0 })).total;
@@ -101,7 +102,7 @@ export function createTaskService(host: HostRef): TaskService {
         status: 'running',
         started_at: now.toISOString(),
         lease_owner: config.instanceId,
-        lease_expires_at: new Date(now.getTime() + LEASE_MS).toISOString(),
+        lease_expires_at: new Date(now.getTime() + config.taskLeaseMs).toISOString(),
       };
       await store().insert(scope, task);
       return queue.runClaimed(scope, task);
@@ -125,6 +126,7 @@ export function createTaskService(host: HostRef): TaskService {
       if (task.status !== 'failed' && task.status !== 'cancelled') {
         throw conflict(`task '${id}' is ${task.status}; only failed or cancelled tasks can be retried`);
       }
+      if (isUnsettledCancel(task)) throw conflict(`task '${id}' is still rolling back its cancelled run; retry once it has stopped`);
       const doc = await host().stores.documents.get(scope, task.document_id);
       if (!doc) throw conflict(`document '${task.document_id}' of task '${id}' no longer exists`);
       if (doc.task_id !== task.id && (await service.isLive(scope, doc.task_id))) {
@@ -154,7 +156,7 @@ export function createTaskService(host: HostRef): TaskService {
     },
 
     async isLive(scope, taskId) {
-      return taskId !== null && isLiveTask(await store().get(scope, taskId));
+      return taskId !== null && holdsDocument(await store().get(scope, taskId));
     },
 
     async pipelineStatus(scope) {
@@ -203,12 +205,16 @@ export function createTaskService(host: HostRef): TaskService {
       for (const { scope, task } of await stores.tasks.listAll(['running'])) {
         if (task.lease_owner !== config.instanceId) continue;
         await stores.tasks.update(scope, task.id, requeuedTask(now));
-        log.info({ taskId: task.id }, 'task left running by this instance queued again');
+        log.info({ task_id: task.id }, 'task left running by this instance queued again');
       }
+      await cancellations.recover();
       queue.start();
     },
 
-    close: () => queue.close(),
+    async close() {
+      cancellations.close();
+      await queue.close();
+    },
   };
   return service;
 }

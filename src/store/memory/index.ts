@@ -5,11 +5,12 @@ import { MemoryConversationStore } from './conversations';
 import { MemoryDocumentStore } from './documents';
 import { MemoryGraphStore } from './graph';
 import { MemoryKeyValueStore } from './kv';
+import { MemoryLockStore } from './locks';
 import { MemoryTaskStore } from './tasks';
 import { MemoryVectorStore } from './vectors';
 
 export { MemoryChunkStore, MemoryConversationStore, MemoryDocumentStore, MemoryGraphStore };
-export { MemoryKeyValueStore, MemoryTaskStore, MemoryVectorStore };
+export { MemoryKeyValueStore, MemoryLockStore, MemoryTaskStore, MemoryVectorStore };
 
 /**
  * Embedded mode: every store in process memory, scoped by tenant and workspace like the persistent ones.
@@ -23,7 +24,8 @@ export function createMemoryStores(): Stores {
   const tasks = new MemoryTaskStore();
   const conversations = new MemoryConversationStore();
   const kv = new MemoryKeyValueStore();
-  const all = [documents, chunks, graph, vectors, tasks, conversations, kv];
+  const locks = new MemoryLockStore();
+  const all = [documents, chunks, graph, vectors, tasks, conversations, kv, locks];
   let open = true;
 
   return {
@@ -34,6 +36,7 @@ export function createMemoryStores(): Stores {
     tasks,
     conversations,
     kv,
+    locks,
     async health() {
       return { kv_storage: open, vector_storage: open, graph_storage: open };
     },

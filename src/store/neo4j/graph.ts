@@ -195,9 +195,6 @@ export class Neo4jGraphStore implements GraphStore {
     entities: EntityRecord[],
   ): Promise<void> {
     const rows = entities.map((e) => ({ label: entityTypeLabel(e.entity_type), props: encode(ENTITY_FIELDS, e) }));
-    const ids = entities.map((e) => e.id);
     await tx.run('entities/upsert', { ...params, rows });
-    await tx.run('entities/unlink-chunks', { ...params, ids });
-    await tx.run('entities/link-chunks', { ...params, ids });
   }
 }

@@ -8,6 +8,7 @@ import { Neo4jConversationStore } from './conversations';
 import { Neo4jDocumentStore } from './documents';
 import { Neo4jGraphStore } from './graph';
 import { Neo4jKeyValueStore } from './kv';
+import { Neo4jLockStore } from './locks';
 import { type SchemaState, applyMigrations, readSchema } from './migrations';
 import { checkNeo4j } from './startup';
 import { Neo4jTaskStore } from './tasks';
@@ -23,6 +24,7 @@ const WORKSPACE_LABELS = [
   'Conversation',
   'Task',
   'KV',
+  'Lock',
   'ChunkVector',
   'EntityVector',
   'RelationshipVector',
@@ -31,6 +33,8 @@ const WORKSPACE_LABELS = [
   'Document',
 ];
 const DROP_BATCH = 2_000;
+/** Labels keyed by something other than `id` have a drop query of their own. */
+const DROP_QUERIES: Record<string, string> = { KV: 'workspaces/drop-kv-batch', Lock: 'locks/drop-batch' };
 
 export interface Neo4jStoresOptions {
   neo4j: Neo4jSettings;
@@ -80,6 +84,7 @@ export async function createNeo4jStores(options: Neo4jStoresOptions): Promise<St
     tasks: new Neo4jTaskStore(db),
     conversations: new Neo4jConversationStore(db),
     kv: new Neo4jKeyValueStore(db),
+    locks: new Neo4jLockStore(db),
     async health() {
       const [graph, vector] = await Promise.all([db.ping(), qdrant ? qdrant.ping() : null]);
       return { kv_storage: graph, vector_storage: vector ?? graph, graph_storage: graph };
@@ -94,8 +99,8 @@ export async function createNeo4jStores(options: Neo4jStoresOptions): Promise<St
       for (const label of WORKSPACE_LABELS) {
         for (;;) {
           const [row] = await db.write((tx) =>
-            label === 'KV'
-              ? tx.run('workspaces/drop-kv-batch', params)
+            DROP_QUERIES[label]
+              ? tx.run(DROP_QUERIES[label], params)
               : tx.runTemplate('workspaces/drop-batch', { LABEL: label }, params),
           );
           if (num(row?.deleted) < DROP_BATCH) break;

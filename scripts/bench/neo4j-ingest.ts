@@ -1,0 +1,112 @@
+import type { AddressInfo } from 'node:net';
+import { performance } from 'node:perf_hooks';
+import { createApp } from '../../src/app';
+import { loadConfig } from '../../src/config/load';
+import { createLogger } from '../../src/logger';
+import { createRuntime } from '../../src/runtime';
+import { buildCorpus, countingProviders } from './ingest';
+
+export interface IngestOptions {
+  documents: number;
+  latencyMs: number;
+  /** Documents ingested into a scratch workspace first, so Neo4j has planned and compiled the write queries. */
+  warmup: number;
+  /** WORKER_THREADS (documents processed at once); else the environment's, else twice the LLM concurrency. */
+  workers?: string;
+  workspace: string;
+}
+
+type Document = { title: string; content: string };
+
+/** Queues every document at once over HTTP (async processing) and waits until the workspace's queue is empty. */
+async function ingestAll(base: string, workspace: string, documents: Document[]): Promise<number> {
+  const headers = { 'content-type': 'application/json', 'x-workspace-id': workspace };
+  await Promise.all(
+    documents.map(async (doc) => {
+      const res = await fetch(`${base}/documents`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ ...doc, async_processing: true, use_llm_summarization: true }),
+      });
+      const body = (await res.json()) as { task_id?: string; detail?: string };
+      if (res.status !== 202 || !body.task_id) throw new Error(`queueing '${doc.title}' answered ${res.status}: ${body.detail}`);
+    }),
+  );
+  for (;;) {
+    const res = await fetch(`${base}/pipeline/queue-metrics`, { headers });
+    const metrics = (await res.json()) as { queue: { pending: number; running: number } };
+    if (metrics.queue.pending + metrics.queue.running === 0) return documents.length;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/**
+ * The ingestion benchmark of scripts/bench/ingest.ts (same corpus, mock provider at the same simulated latency,
+ * same HTTP flow) with the stores in Neo4j. Returns the table rows.
+ */
+export async function benchNeo4jIngest(neo4jUri: string, options: IngestOptions): Promise<Array<[string, string]>> {
+  const env: Record<string, string | undefined> = {
+    ...process.env,
+    NEO4J_URI: neo4jUri,
+    HOST: '127.0.0.1',
+    PORT: '0',
+    RUST_LOG: 'error',
+    SERVICE_MOCK_LATENCY_MS: String(options.latencyMs),
+    SERVICE_RATE_LIMIT_UPLOAD: '0',
+    SERVICE_ASYNC_THRESHOLD_BYTES: String(1024 * 1024 * 1024),
+    ...(options.workers ? { WORKER_THREADS: options.workers } : {}),
+  };
+  delete env.DATABASE_URL;
+  // The default of scripts/bench/ingest.ts: twice the LLM concurrency in documents, so the LLM stays busy.
+  env.WORKER_THREADS ??= String(2 * loadConfig(env, { cwd: process.cwd() }).ingest.llmConcurrency);
+  const config = loadConfig(env, { cwd: process.cwd() });
+  const rt = await createRuntime(config, createLogger(config.logLevel));
+  const counting = countingProviders(rt.providers);
+  rt.providers = counting.registry;
+  const { app } = createApp(rt);
+  const server = app.listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  await rt.start();
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1`;
+  const corpus = buildCorpus(options.documents);
+  const warmupScope = { workspaceId: `${options.workspace}-warmup` };
+  try {
+    await ingestAll(base, warmupScope.workspaceId, corpus.slice(0, options.warmup));
+    const totalCalls = () => [...counting.llmCalls.values()].reduce((a, b) => a + b, 0);
+    const [warmupCalls, warmupEmbeddings] = [totalCalls(), counting.embeddingCalls()];
+    const started = performance.now();
+    await ingestAll(base, options.workspace, corpus);
+    const wallMs = performance.now() - started;
+
+    const scope = { workspaceId: options.workspace };
+    const failed = (await rt.stores.tasks.list(scope, { status: 'failed', limit: 1, offset: 0 })).total;
+    const completed = (await rt.stores.tasks.list(scope, { status: 'completed', limit: 1, offset: 0 })).total;
+    const chunks = await rt.stores.chunks.count(scope);
+    const graph = await rt.stores.graph.stats(scope);
+    const bytes = corpus.reduce((n, d) => n + Buffer.byteLength(d.content), 0);
+    const llmCalls = totalCalls() - warmupCalls;
+    const concurrency = config.ingest.llmConcurrency;
+    const floorMs = (llmCalls * options.latencyMs) / concurrency;
+    await rt.stores.dropWorkspace(warmupScope);
+    await rt.stores.dropWorkspace(scope);
+    return [
+      ['documents (completed / failed)', `${corpus.length} (${completed} / ${failed})`],
+      ['bytes', `${bytes} (${(bytes / 1024 / 1024).toFixed(2)} MB)`],
+      ['chunks', String(chunks)],
+      ['entities / relationships', `${graph.total_nodes} / ${graph.total_edges}`],
+      ['LLM calls / embedding calls', `${llmCalls} / ${counting.embeddingCalls() - warmupEmbeddings}`],
+      ['simulated latency per call', `${options.latencyMs} ms`],
+      ['workers / LLM concurrency', `${config.workerThreads} / ${concurrency}`],
+      ['warm-up documents (not timed)', String(options.warmup)],
+      ['wall time', `${(wallMs / 1000).toFixed(2)} s`],
+      ['documents per minute', ((corpus.length / wallMs) * 60_000).toFixed(1)],
+      ['chunks per second', ((chunks / wallMs) * 1000).toFixed(2)],
+      ['LLM-bound floor (calls x latency / concurrency)', `${(floorMs / 1000).toFixed(2)} s`],
+      ['wall / floor', (wallMs / floorMs).toFixed(2)],
+    ];
+  } finally {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+    await rt.close();
+  }
+}

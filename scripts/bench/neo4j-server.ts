@@ -1,0 +1,43 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+const LAUNCHER = path.resolve(__dirname, '../neo4j/neo4j.sh');
+
+export interface BenchNeo4j {
+  uri: string;
+  /** How the server came to be, for the report. */
+  origin: string;
+  stop(): void;
+}
+
+/**
+ * The Neo4j a benchmark runs on: NEO4J_URI when given, else a fresh instance from scripts/neo4j/neo4j.sh on a
+ * free port with its own data directory, the full JIT and a heap and page cache that hold the corpus
+ * (NEO4J_JIT, NEO4J_HEAP and NEO4J_PAGECACHE override them).
+ */
+export function startBenchNeo4j(): BenchNeo4j {
+  if (process.env.NEO4J_URI) return { uri: process.env.NEO4J_URI, origin: 'NEO4J_URI', stop: () => undefined };
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'kgrag-bench-neo4j-'));
+  const settings = {
+    NEO4J_JIT: process.env.NEO4J_JIT ?? 'full',
+    NEO4J_HEAP: process.env.NEO4J_HEAP ?? '2g',
+    NEO4J_PAGECACHE: process.env.NEO4J_PAGECACHE ?? '1g',
+  };
+  const env = { ...process.env, ...settings, NEO4J_RUN_DIR: path.join(work, 'run') };
+  const run = (...args: string[]) =>
+    execFileSync('bash', [LAUNCHER, ...args], { env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+  const uri = run('start', '--port', '0', '--data', path.join(work, 'data')).trim().split('\n').pop() as string;
+  let stopped = false;
+  return {
+    uri,
+    origin: `scripts/neo4j/neo4j.sh (Neo4j 5.26 community, JIT ${settings.NEO4J_JIT}, heap ${settings.NEO4J_HEAP}, page cache ${settings.NEO4J_PAGECACHE})`,
+    stop() {
+      if (stopped) return;
+      stopped = true;
+      run('stop');
+      fs.rmSync(work, { recursive: true, force: true });
+    },
+  };
+}

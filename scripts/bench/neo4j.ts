@@ -1,0 +1,167 @@
+/**
+ * Persistent-mode benchmark: `npx tsx scripts/bench/neo4j.ts [--parts ingest,query,entities] [--latency 200]
+ * [--documents 220] [--workers N] [--chunks 10000] [--requests 300] [--concurrency 1] [--entities 20000] [--batch 1000]`.
+ * Runs on NEO4J_URI when given, else starts its own Neo4j 5.26 with scripts/neo4j/neo4j.sh (full JIT) and stops
+ * it at the end. Prints three tables:
+ *   ingest    the corpus of scripts/bench/ingest.ts through the HTTP API with the mock provider at a simulated
+ *             latency: documents per minute, chunks per second, wall time against the LLM-bound floor;
+ *   query     context_only queries (hybrid by default) over loopback HTTP from the separate load process of
+ *             scripts/bench/query.ts, on its synthetic corpus written through the store ports: p50/p95/p99;
+ *   entities  batched GraphStore.upsertEntities (one transaction per batch): entities per second.
+ * Every part warms Neo4j up before it starts timing.
+ */
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import { performance } from 'node:perf_hooks';
+import { parseArgs } from 'node:util';
+import { createApp } from '../../src/app';
+import { loadConfig } from '../../src/config/load';
+import type { Scope } from '../../src/domain/types';
+import { createLogger } from '../../src/logger';
+import { createRuntime, type Runtime } from '../../src/runtime';
+import { benchEntityWrites } from './neo4j-entity-writes';
+import { benchNeo4jIngest } from './neo4j-ingest';
+import { startBenchNeo4j } from './neo4j-server';
+import { loadCorpus, type ModeResult, spawnLoad } from './query';
+import { buildCorpus as buildQueryCorpus } from './query-corpus';
+
+const ENTITY_TARGET_PER_SECOND = 5_000;
+
+const { values } = parseArgs({
+  options: {
+    parts: { type: 'string', default: 'ingest,query,entities' },
+    latency: { type: 'string', default: '200' },
+    documents: { type: 'string', default: '220' },
+    'warmup-documents': { type: 'string', default: '20' },
+    workers: { type: 'string' },
+    chunks: { type: 'string', default: '10000' },
+    modes: { type: 'string', default: 'hybrid' },
+    requests: { type: 'string', default: '300' },
+    warmup: { type: 'string', default: '30' },
+    concurrency: { type: 'string', default: '1' },
+    entities: { type: 'string', default: '20000' },
+    batch: { type: 'string', default: '1000' },
+  },
+});
+const parts = new Set(values.parts.split(','));
+
+function printRows(title: string, rows: Array<[string, string]>): void {
+  const width = Math.max(...rows.map(([k]) => k.length));
+  console.log(`\n${title}\n${'-'.repeat(width + 24)}`);
+  for (const [k, v] of rows) console.log(`${k.padEnd(width)}  ${v}`);
+}
+
+/** A markdown table; the first `textColumns` columns are left-aligned, the numbers right-aligned. */
+function printTable(title: string, header: string[], rows: string[][], textColumns = 1): void {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (cells: string[]) => `| ${cells.map((c, i) => (i < textColumns ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join(' | ')} |`;
+  console.log(`\n${title}\n`);
+  console.log(line(header));
+  console.log(`|${widths.map((w, i) => (i < textColumns ? `:${'-'.repeat(w + 1)}` : `${'-'.repeat(w + 1)}:`)).join('|')}|`);
+  for (const row of rows) console.log(line(row));
+}
+
+/** The query corpus loaded through the store ports, then context_only queries from the load process. */
+async function benchQuery(rt: Runtime, scope: Scope): Promise<string[]> {
+  const corpus = buildQueryCorpus(Number(values.chunks));
+  const started = performance.now();
+  await loadCorpus(rt, scope, corpus);
+  const loadSeconds = (performance.now() - started) / 1000;
+  console.log(
+    `\nquery corpus: ${corpus.chunks.length} chunks, ${corpus.entities.length} entities, ${corpus.relationships.length} relationships ` +
+      `(written and embedded in ${loadSeconds.toFixed(1)} s)`,
+  );
+  const { app } = createApp(rt);
+  const server: Server = await new Promise((resolve) => {
+    const s = app.listen(0, '127.0.0.1', () => resolve(s));
+  });
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const rows: string[][] = [];
+  try {
+    for (const concurrency of values.concurrency.split(',').map(Number)) {
+      const job = {
+        url,
+        workspace: scope.workspaceId,
+        queries: corpus.queries,
+        modes: values.modes.split(','),
+        requests: Number(values.requests),
+        warmup: Number(values.warmup),
+        concurrency,
+      };
+      const { results, cpuMs } = await spawnLoad(job);
+      for (const r of results as ModeResult[]) {
+        const f = (n: number | undefined) => (n ?? NaN).toFixed(1);
+        rows.push([r.mode, String(corpus.chunks.length), String(concurrency), f(r.p50), f(r.p95), f(r.p99), f(r.qps), f(r.sources), String(r.errors), f(cpuMs.get(r.mode))]);
+      }
+    }
+  } finally {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
+  printTable(
+    `context_only queries on Neo4j over loopback HTTP, ${values.requests} per mode after ${values.warmup} warm-up, separate load process`,
+    ['mode', 'chunks', 'conc', 'p50 ms', 'p95 ms', 'p99 ms', 'qps', 'sources', 'errors', 'service CPU ms/query (Node)'],
+    rows,
+  );
+  return corpus.chunks.map((c) => c.id);
+}
+
+/** Without the query part, the entity writes still get a workspace of chunks to link to. */
+async function writeChunks(rt: Runtime, scope: Scope): Promise<string[]> {
+  const { chunks } = buildQueryCorpus(Number(values.chunks));
+  await rt.stores.chunks.upsertMany(scope, chunks);
+  return chunks.map((c) => c.id);
+}
+
+async function main(): Promise<void> {
+  const neo4j = startBenchNeo4j();
+  const stopOnSignal = () => {
+    neo4j.stop();
+    process.exit(130);
+  };
+  process.once('SIGINT', stopOnSignal);
+  process.once('SIGTERM', stopOnSignal);
+  const stamp = Date.now().toString(36);
+  const cpu = os.cpus();
+  console.log(`Neo4j ${neo4j.uri} from ${neo4j.origin}`);
+  console.log(`machine: ${cpu.length} cores (${cpu[0]?.model ?? 'unknown'}), ${Math.round(os.totalmem() / 2 ** 30)} GB, Node ${process.version}`);
+  try {
+    if (parts.has('ingest')) {
+      const rows = await benchNeo4jIngest(neo4j.uri, {
+        documents: Number(values.documents),
+        latencyMs: Number(values.latency),
+        warmup: Number(values['warmup-documents']),
+        workers: values.workers,
+        workspace: `bench-ingest-${stamp}`,
+      });
+      printRows('ingest benchmark (Neo4j stores, mock provider)', rows);
+    }
+    if (!parts.has('query') && !parts.has('entities')) return;
+    const env = { ...process.env, NEO4J_URI: neo4j.uri, PORT: '0', HOST: '127.0.0.1', RUST_LOG: 'error', SERVICE_RATE_LIMIT_QUERY: '0' };
+    const config = loadConfig(env, { cwd: process.cwd() });
+    const rt = await createRuntime(config, createLogger('error'));
+    const scope = { workspaceId: `bench-query-${stamp}` };
+    try {
+      const chunkIds = parts.has('query') ? await benchQuery(rt, scope) : await writeChunks(rt, scope);
+      if (parts.has('entities')) {
+        const passes = await benchEntityWrites(rt.stores, scope, { entities: Number(values.entities), batch: Number(values.batch), chunkIds });
+        printTable(
+          `batched entity writes through GraphStore.upsertEntities (one transaction per batch; two source chunks each, so MENTIONS are written too)`,
+          ['pass', 'entities', 'batch', 'seconds', 'entities/s', `target >= ${ENTITY_TARGET_PER_SECOND}/s`],
+          passes.map((p) => [p.pass, String(p.entities), String(p.batch), p.seconds.toFixed(2), p.perSecond.toFixed(0), p.perSecond >= ENTITY_TARGET_PER_SECOND ? 'met' : 'MISSED']),
+        );
+      }
+      if (process.env.NEO4J_URI) await rt.stores.dropWorkspace(scope);
+    } finally {
+      await rt.close();
+    }
+  } finally {
+    neo4j.stop();
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,70 @@
+import type { Scope } from '../domain/types';
+import { isAbortError } from '../llm/abort';
+import type { EmbeddingProvider } from '../llm/ports';
+import { withAliasedEntityLock } from './aliases';
+import type { IngestDeps } from './deps';
+import { deleteGraphVectors, type EmbedOptions, embedGraphRecords, storeGraphVectors } from './embed';
+import { withEntityLock } from './locks';
+import { commitMerge, type Contribution, type MergeOutcome } from './merge';
+import type { SummaryPolicy } from './summary';
+import { type EntityLocker, summariseOutcome } from './summary-stage';
+
+/**
+ * A document's merge into the graph and its vectors, holding the entity lock only while records are read
+ * and written: (1) under the lock, the merge with descriptions joined, and the vectors of removed records
+ * deleted; (2) without it, the LLM summaries found due; (3) under the lock, those that still apply;
+ * (4) without it, the changed records embedded; (5) under the lock, the vectors of the records still as
+ * embedded written. Documents sharing entities thus wait for each other's writes, never for the LLM.
+ */
+
+export interface MergeStageOptions {
+  /** The entities the merge may rewrite (affectedEntityIds). */
+  lockIds: string[];
+  policy: SummaryPolicy;
+  /** Why the graph changed, for the change events. */
+  cause: string;
+  embedder: () => EmbeddingProvider;
+  embed: EmbedOptions;
+  /** Called under the lock right before the first write. */
+  onWrite?: () => void;
+  /** Called once records are merged and summarised, before embedding. */
+  onMerged?: () => Promise<void>;
+  /** Embedding failures are logged rather than thrown (taking a document out must not depend on them). */
+  embeddingOptional?: boolean;
+}
+
+export async function mergeIntoGraph(
+  deps: IngestDeps,
+  scope: Scope,
+  documentId: string,
+  contributions: Contribution[],
+  options: MergeStageOptions,
+): Promise<MergeOutcome> {
+  const { stores, events, log } = deps;
+  const lock: EntityLocker = (ids, fn) => withEntityLock(scope, ids, fn, stores.locks);
+  const publish = (changes: MergeOutcome['changes']) => events.publish({ scope, changes: [...changes], cause: options.cause, document_id: documentId });
+
+  const outcome = await withAliasedEntityLock(stores, scope, options.lockIds, async () => {
+    options.onWrite?.();
+    const committed = await commitMerge(deps, scope, documentId, contributions, options.policy);
+    await deleteGraphVectors(stores.vectors, scope, committed);
+    publish(committed.changes);
+    return committed;
+  });
+
+  const summarised = await summariseOutcome(deps, scope, outcome, options.policy, lock);
+  if (summarised.length) publish(summarised);
+  if (outcome.summaryFailures.length) {
+    log.warn({ document_id: documentId, failures: outcome.summaryFailures }, 'description summaries fell back to joined fragments');
+  }
+  await options.onMerged?.();
+
+  try {
+    const vectors = await embedGraphRecords(options.embedder, outcome, options.embed);
+    if (vectors.lockIds.length) await lock(vectors.lockIds, () => storeGraphVectors(stores, scope, vectors));
+  } catch (err) {
+    if (!options.embeddingOptional || isAbortError(err)) throw err;
+    log.warn({ err, document_id: documentId }, 'shared records could not be re-embedded after removing a document');
+  }
+  return outcome;
+}
