@@ -44,9 +44,9 @@ type Deps = Pick<IngestDeps, 'stores'>;
 
 const underway = new Set<string>();
 
-export function summaryJob(kind: SummaryJob['kind'], draft: Draft<{ description: string }>, lockIds: string[]): SummaryJob {
+export function summaryJob(kind: SummaryJob['kind'], draft: Draft<{ id: string; description: string }>, lockIds: string[]): SummaryJob {
   const { key, subject, summary, fragments, newer } = draft;
-  return { kind, id: key.slice(key.indexOf(':') + 1), key, subject, summary, fragments: [...fragments], newer: [...newer], lockIds };
+  return { kind, id: draft.record.id, key, subject, summary, fragments: [...fragments], newer: [...newer], lockIds };
 }
 
 /**

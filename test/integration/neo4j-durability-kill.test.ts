@@ -1,6 +1,6 @@
 import neo4j, { type Driver } from 'neo4j-driver';
 import { json, prose } from '../fixtures/documents';
-import { integrityProblems, SOUND } from '../fixtures/graph-integrity';
+import { integrityProblems, SOUND, storedTasks } from '../fixtures/graph-integrity';
 import { type ServiceProcess, startService, taskEvents } from '../fixtures/service-process';
 
 /**
@@ -12,7 +12,8 @@ import { type ServiceProcess, startService, taskEvents } from '../fixtures/servi
 jest.setTimeout(120_000);
 
 const DOCUMENTS = 20;
-const workspace = `ws-kill-${Date.now().toString(36)}`;
+const run = Date.now().toString(36);
+const workspace = `ws-kill-${run}`;
 const env = {
   SERVICE_MOCK_LATENCY_MS: '100',
   SERVICE_TASK_LEASE_MS: '2000',
@@ -52,22 +53,17 @@ async function waitFor<T>(what: string, probe: () => Promise<T>, done: (value: T
 
 /** The stored documents and tasks of the workspace, straight from Neo4j. */
 async function stored() {
-  const docs = await driver.executeQuery(
-    'MATCH (d:Document {workspace_id: $w}) RETURN d.id AS id, d.status AS status, d.error AS error, d.processed_at AS processed_at, d.task_id AS task_id',
-    { w: workspace },
-  );
-  const tasks = await driver.executeQuery('MATCH (t:Task {workspace_id: $w}) RETURN t.id AS id, t.document_id AS document_id, t.status AS status', {
-    w: workspace,
-  });
-  return { documents: docs.records.map((r) => r.toObject()), tasks: tasks.records.map((r) => r.toObject()) };
+  const query = 'MATCH (d:Document {workspace_id: $w}) RETURN d.id AS id, d.status AS status, d.processed_at AS processed_at, d.task_id AS task_id';
+  const { records } = await driver.executeQuery(query, { w: workspace });
+  return { documents: records.map((r) => r.toObject()), tasks: await storedTasks(driver, workspace) };
 }
 
 describe('persistent mode: SIGKILL mid-queue and restart under a new instance id', () => {
   it('completes every document exactly once and leaves no data without its document', async () => {
-    const first = await startService('kill-a', workspace, env);
+    const first = await startService(`kill-a-${run}`, workspace, env);
     services.push(first);
     for (let i = 0; i < DOCUMENTS; i++) {
-      const res = await first.request('/api/v1/documents', { method: 'POST', json: { content: prose(`kill-${i}`, 16), async_processing: true } });
+      const res = await first.request('/api/v1/documents', { method: 'POST', json: { content: prose(`kill-${run}-${i}`, 8), async_processing: true } });
       expect(res.status).toBe(202);
     }
     // Kill while some documents are done and others are half-way (their chunks and graph data partly written).
@@ -79,7 +75,7 @@ describe('persistent mode: SIGKILL mid-queue and restart under a new instance id
     expect(completedBefore.size).toBeGreaterThanOrEqual(3);
     expect(runningAtKill.length).toBeGreaterThanOrEqual(2);
 
-    const second = await startService('kill-b', workspace, env);
+    const second = await startService(`kill-b-${run}`, workspace, env);
     services.push(second);
     const settled = await waitFor('every task finished', () => taskCounts(second), (c) => c.pending + c.running === 0);
     expect(settled).toMatchObject({ completed: DOCUMENTS, failed: 0, cancelled: 0 });

@@ -67,7 +67,8 @@ describe('persistent mode: two instances share one task queue', () => {
     expect(byFirst).toBeGreaterThan(0);
     expect(bySecond).toBeGreaterThan(0);
     expect(await integrityProblems(driver, together)).toEqual(SOUND);
-    const { records } = await driver.executeQuery('MATCH (e:Entity {workspace_id: $w}) WHERE size(e.document_ids) > 1 RETURN count(e) AS n', { w: together });
+    const shared = 'MATCH (e:Entity {workspace_id: $w}) WHERE size(e.document_ids) > 1 RETURN count(e) AS n';
+    const { records } = await driver.executeQuery(shared, { w: together });
     expect(records[0].get('n')).toBe(0);
 
     process.stdout.write(

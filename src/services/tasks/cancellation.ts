@@ -76,7 +76,8 @@ export class Cancellations {
 
   private async settleAbandoned(scope: Scope, task: TaskRecord): Promise<void> {
     const host = this.host();
-    host.log.warn({ task_id: task.id, document_id: task.document_id, lease_owner: task.lease_owner }, 'rolling back a cancelled run whose instance stopped');
+    const fields = { task_id: task.id, document_id: task.document_id, lease_owner: task.lease_owner };
+    host.log.warn(fields, 'rolling back a cancelled run whose instance stopped');
     await discardAbandonedRun(host, scope, task);
     await host.stores.tasks.update(scope, task.id, { lease_owner: null, lease_expires_at: null, updated_at: new Date().toISOString() });
   }

@@ -12,6 +12,11 @@ const SHUTDOWN_GRACE_MS = 5_000;
 
 /** Why a run was stopped from outside: a cancel request, the instance shutting down, or a lost lease. */
 type StopKind = 'cancel' | 'shutdown' | 'lease';
+const STOP_REASONS: Record<StopKind, string> = {
+  cancel: 'task cancelled',
+  shutdown: 'task interrupted by shutdown',
+  lease: 'task lease lost',
+};
 
 export interface RunReport {
   status: 'completed' | 'failed' | 'cancelled' | 'interrupted';
@@ -199,7 +204,7 @@ export class TaskQueue {
   private stop(entry: RunningTask, kind: StopKind): void {
     if (entry.stopKind) return;
     entry.stopKind = kind;
-    entry.controller.abort(new DOMException(`task ${kind === 'cancel' ? 'cancelled' : kind === 'lease' ? 'lease lost' : 'interrupted by shutdown'}`, 'AbortError'));
+    entry.controller.abort(new DOMException(STOP_REASONS[kind], 'AbortError'));
   }
 
   private async workerLoop(): Promise<void> {
