@@ -45,7 +45,8 @@ export async function createRuntime(config: AppConfig, log: Logger): Promise<Run
   redis?.on('error', (err) => log.warn({ err: err.message }, 'redis error'));
   const closers: Array<() => Promise<void>> = [];
   // withEntityLock callers that pass no lock store (graph edits) use this runtime's; undone on close.
-  closers.push(shareLockStore(stores.locks));
+  // Entity leases last as long as task leases: a dead instance's locks and tasks come free together.
+  closers.push(shareLockStore(stores.locks, config.taskLeaseMs));
   const starters: Array<() => Promise<void>> = [];
   // Read through the runtime so a provider registry swapped at run time is what the next task uses.
   const tasks = createTaskService(() => runtime);

@@ -11,6 +11,7 @@ import { relationshipId } from '../../src/domain/ids';
 import type { EntityRecord, RelationshipRecord, Scope } from '../../src/domain/types';
 import { createLogger } from '../../src/logger';
 import { createRuntime } from '../../src/runtime';
+import { seeded } from './random';
 
 const NODES = Number(process.argv[2] ?? 50_000);
 const EDGES = Number(process.argv[3] ?? 150_000);
@@ -19,16 +20,6 @@ const WARMUP = 10;
 const WORKSPACE = 'bench-graph';
 const TYPES = ['PERSON', 'ORGANIZATION', 'CONCEPT', 'LOCATION', 'EVENT', 'TECHNOLOGY'];
 const RELATIONS = ['RELATED_TO', 'WORKS_WITH', 'LOCATED_IN', 'PART_OF'];
-
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), a | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 async function buildGraph(write: (entities: EntityRecord[], relationships: RelationshipRecord[]) => Promise<void>) {
   const random = seeded(42);

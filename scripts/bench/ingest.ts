@@ -14,6 +14,7 @@ import { loadConfig } from '../../src/config/load';
 import type { ChatMessage, CompletionOptions, EmbeddingProvider, LlmProvider, ProviderRegistry } from '../../src/llm/ports';
 import { createLogger } from '../../src/logger';
 import { createRuntime } from '../../src/runtime';
+import { seeded } from './random';
 
 const { values: args } = parseArgs({
   // Imported by other benchmarks for its corpus: their arguments are not ours.
@@ -41,16 +42,6 @@ const TEMPLATES = [
   (p: string, o: string, l: string, t: string) => `The ${t} programme of ${o} relies on ideas from ${p}, who lives in ${l}.`,
   (p: string, o: string, l: string, t: string) => `Engineers in ${l} compared ${t} benchmarks with ${p} and the team from ${o}.`,
 ];
-
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), a | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Deterministic documents of about TARGET_BYTES in total; each names a handful of recurring entities. */
 export function buildCorpus(count: number): Array<{ title: string; content: string }> {

@@ -2,6 +2,7 @@ import { performance } from 'node:perf_hooks';
 import type { EntityRecord, Scope } from '../../src/domain/types';
 import type { Stores } from '../../src/store/ports';
 
+const WARMUP_ROUNDS = 5;
 const TYPES = ['PERSON', 'ORGANIZATION', 'LOCATION', 'CONCEPT', 'TECHNOLOGY', 'EVENT'];
 
 export interface EntityWriteOptions {
@@ -9,6 +10,8 @@ export interface EntityWriteOptions {
   batch: number;
   /** Chunk ids of the workspace: each entity names two of them as sources, so MENTIONS links are written too. */
   chunkIds: string[];
+  /** CPU seconds used so far by the Neo4j process, when it is local. */
+  serverCpuSeconds: () => number | null;
 }
 
 export interface EntityWritePass {
@@ -17,12 +20,19 @@ export interface EntityWritePass {
   batch: number;
   seconds: number;
   perSecond: number;
+  /** CPU seconds of this process (the service side) and of Neo4j during the pass. */
+  nodeCpuSeconds: number;
+  neo4jCpuSeconds: number | null;
 }
 
-/** Entities as the merge step writes them; `round` changes descriptions and moves every tenth to another type. */
-function entitiesFor(count: number, chunkIds: string[], round: number): EntityRecord[] {
+/**
+ * Entities as the merge step writes them, ids `first` to `first + count - 1`; `round` changes descriptions and
+ * moves every tenth to another type.
+ */
+function entitiesFor(count: number, chunkIds: string[], round: number, first = 0): EntityRecord[] {
   const at = new Date(Date.UTC(2024, 0, 1 + round)).toISOString();
-  return Array.from({ length: count }, (_, i) => {
+  return Array.from({ length: count }, (_, n) => {
+    const i = first + n;
     const sources = chunkIds.length ? [chunkIds[(i * 7) % chunkIds.length], chunkIds[(i * 13 + 5) % chunkIds.length]] : [];
     const type = TYPES[(i + (i % 10 === 0 ? round : 0)) % TYPES.length];
     return {
@@ -45,22 +55,50 @@ async function timedUpsert(stores: Stores, scope: Scope, entities: EntityRecord[
 }
 
 /**
- * Batched entity writes through GraphStore.upsertEntities, one call (one transaction) per batch: a warm-up in a
- * scratch workspace, then new entities (create) and the same ids again with new descriptions and some new types
- * (merge into existing nodes).
+ * Rounds of new entities plus a merge of the previous round's, in the measured workspace (so they link to its
+ * chunks like the measured rows) under ids of their own: the JVM keeps compiling the write paths for about a
+ * hundred thousand rows, and until then Neo4j spends two to three times the CPU per row.
  */
-export async function benchEntityWrites(stores: Stores, scope: Scope, options: EntityWriteOptions): Promise<EntityWritePass[]> {
-  const warmupScope = { ...scope, workspaceId: `${scope.workspaceId}-entity-warmup` };
-  // Long enough for the JVM to compile the write paths (the first thousands of rows run several times slower).
-  const warmup = Math.max(options.batch, Math.round(options.entities / 2));
-  for (const round of [1, 2, 3]) await timedUpsert(stores, warmupScope, entitiesFor(warmup, options.chunkIds, round), options.batch);
-  await stores.dropWorkspace(warmupScope);
+async function warmUp(stores: Stores, scope: Scope, options: EntityWriteOptions): Promise<number> {
+  const size = Math.max(options.batch, Math.round(options.entities / 2));
+  let rows = 0;
+  for (let round = 1; round <= WARMUP_ROUNDS; round++) {
+    const fresh = entitiesFor(size, options.chunkIds, round, options.entities + round * size);
+    const merged = round > 1 ? entitiesFor(size, options.chunkIds, round, options.entities + (round - 1) * size) : [];
+    await timedUpsert(stores, scope, [...fresh, ...merged], options.batch);
+    rows += fresh.length + merged.length;
+  }
+  return rows;
+}
+
+/**
+ * Batched entity writes through GraphStore.upsertEntities, one call (one transaction) per batch: after the
+ * warm-up, new entities (create) and the same ids again with new descriptions and some new types (merge into
+ * existing nodes).
+ */
+export async function benchEntityWrites(
+  stores: Stores,
+  scope: Scope,
+  options: EntityWriteOptions,
+): Promise<{ warmupRows: number; passes: EntityWritePass[] }> {
+  const warmupRows = await warmUp(stores, scope, options);
 
   const passes: EntityWritePass[] = [];
   for (const [round, pass] of [[1, 'create (new ids)'], [2, 'merge (same ids, new descriptions and types)']] as const) {
     const entities = entitiesFor(options.entities, options.chunkIds, round);
+    const [node, neo4j] = [process.cpuUsage(), options.serverCpuSeconds()];
     const seconds = await timedUpsert(stores, scope, entities, options.batch);
-    passes.push({ pass, entities: entities.length, batch: options.batch, seconds, perSecond: entities.length / seconds });
+    const used = process.cpuUsage(node);
+    const neo4jAfter = options.serverCpuSeconds();
+    passes.push({
+      pass,
+      entities: entities.length,
+      batch: options.batch,
+      seconds,
+      perSecond: entities.length / seconds,
+      nodeCpuSeconds: (used.user + used.system) / 1e6,
+      neo4jCpuSeconds: neo4j === null || neo4jAfter === null ? null : neo4jAfter - neo4j,
+    });
   }
-  return passes;
+  return { warmupRows, passes };
 }

@@ -14,6 +14,8 @@ export interface IngestOptions {
   /** WORKER_THREADS (documents processed at once); else the environment's, else twice the LLM concurrency. */
   workers?: string;
   workspace: string;
+  /** CPU seconds used so far by the Neo4j process, when it is local. */
+  serverCpuSeconds: () => number | null;
 }
 
 type Document = { title: string; content: string };
@@ -74,9 +76,13 @@ export async function benchNeo4jIngest(neo4jUri: string, options: IngestOptions)
     await ingestAll(base, warmupScope.workspaceId, corpus.slice(0, options.warmup));
     const totalCalls = () => [...counting.llmCalls.values()].reduce((a, b) => a + b, 0);
     const [warmupCalls, warmupEmbeddings] = [totalCalls(), counting.embeddingCalls()];
+    const [nodeCpu, neo4jCpu] = [process.cpuUsage(), options.serverCpuSeconds()];
     const started = performance.now();
     await ingestAll(base, options.workspace, corpus);
     const wallMs = performance.now() - started;
+    const nodeUsed = process.cpuUsage(nodeCpu);
+    const neo4jAfter = options.serverCpuSeconds();
+    const neo4jUsed = neo4jCpu === null || neo4jAfter === null ? '-' : `${(neo4jAfter - neo4jCpu).toFixed(1)} s`;
 
     const scope = { workspaceId: options.workspace };
     const failed = (await rt.stores.tasks.list(scope, { status: 'failed', limit: 1, offset: 0 })).total;
@@ -103,6 +109,7 @@ export async function benchNeo4jIngest(neo4jUri: string, options: IngestOptions)
       ['chunks per second', ((chunks / wallMs) * 1000).toFixed(2)],
       ['LLM-bound floor (calls x latency / concurrency)', `${(floorMs / 1000).toFixed(2)} s`],
       ['wall / floor', (wallMs / floorMs).toFixed(2)],
+      ['CPU during the run: service (Node) / Neo4j', `${((nodeUsed.user + nodeUsed.system) / 1e6).toFixed(1)} s / ${neo4jUsed}`],
     ];
   } finally {
     server.closeAllConnections();

@@ -9,7 +9,19 @@ export interface BenchNeo4j {
   uri: string;
   /** How the server came to be, for the report. */
   origin: string;
+  /** CPU seconds the server process has used so far; null when it runs elsewhere (NEO4J_URI). */
+  cpuSeconds(): number | null;
   stop(): void;
+}
+
+/** User + system CPU of a local process from /proc, in seconds. */
+function processCpuSeconds(pid: number, ticksPerSecond: number): number | null {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / ticksPerSecond;
+  } catch {
+    return null;
+  }
 }
 
 /**
@@ -18,7 +30,7 @@ export interface BenchNeo4j {
  * (NEO4J_JIT, NEO4J_HEAP and NEO4J_PAGECACHE override them).
  */
 export function startBenchNeo4j(): BenchNeo4j {
-  if (process.env.NEO4J_URI) return { uri: process.env.NEO4J_URI, origin: 'NEO4J_URI', stop: () => undefined };
+  if (process.env.NEO4J_URI) return { uri: process.env.NEO4J_URI, origin: 'NEO4J_URI', cpuSeconds: () => null, stop: () => undefined };
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'kgrag-bench-neo4j-'));
   const settings = {
     NEO4J_JIT: process.env.NEO4J_JIT ?? 'full',
@@ -29,10 +41,13 @@ export function startBenchNeo4j(): BenchNeo4j {
   const run = (...args: string[]) =>
     execFileSync('bash', [LAUNCHER, ...args], { env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
   const uri = run('start', '--port', '0', '--data', path.join(work, 'data')).trim().split('\n').pop() as string;
+  const pid = Number(fs.readFileSync(path.join(work, 'run', 'neo4j.pid'), 'utf8'));
+  const ticks = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }));
   let stopped = false;
   return {
     uri,
     origin: `scripts/neo4j/neo4j.sh (Neo4j 5.26 community, JIT ${settings.NEO4J_JIT}, heap ${settings.NEO4J_HEAP}, page cache ${settings.NEO4J_PAGECACHE})`,
+    cpuSeconds: () => processCpuSeconds(pid, ticks),
     stop() {
       if (stopped) return;
       stopped = true;

@@ -22,7 +22,7 @@ import { createLogger } from '../../src/logger';
 import { createRuntime, type Runtime } from '../../src/runtime';
 import { benchEntityWrites } from './neo4j-entity-writes';
 import { benchNeo4jIngest } from './neo4j-ingest';
-import { startBenchNeo4j } from './neo4j-server';
+import { type BenchNeo4j, startBenchNeo4j } from './neo4j-server';
 import { loadCorpus, type ModeResult, spawnLoad } from './query';
 import { buildCorpus as buildQueryCorpus } from './query-corpus';
 
@@ -63,7 +63,7 @@ function printTable(title: string, header: string[], rows: string[][], textColum
 }
 
 /** The query corpus loaded through the store ports, then context_only queries from the load process. */
-async function benchQuery(rt: Runtime, scope: Scope): Promise<string[]> {
+async function benchQuery(rt: Runtime, scope: Scope, neo4j: BenchNeo4j): Promise<string[]> {
   const corpus = buildQueryCorpus(Number(values.chunks));
   const started = performance.now();
   await loadCorpus(rt, scope, corpus);
@@ -89,10 +89,14 @@ async function benchQuery(rt: Runtime, scope: Scope): Promise<string[]> {
         warmup: Number(values.warmup),
         concurrency,
       };
+      const before = neo4j.cpuSeconds();
       const { results, cpuMs } = await spawnLoad(job);
+      const after = neo4j.cpuSeconds();
+      // Neo4j's CPU over the whole load run, warm-up included, per request.
+      const neo4jMs = before === null || after === null ? NaN : ((after - before) * 1000) / ((job.requests + job.warmup) * job.modes.length);
       for (const r of results as ModeResult[]) {
         const f = (n: number | undefined) => (n ?? NaN).toFixed(1);
-        rows.push([r.mode, String(corpus.chunks.length), String(concurrency), f(r.p50), f(r.p95), f(r.p99), f(r.qps), f(r.sources), String(r.errors), f(cpuMs.get(r.mode))]);
+        rows.push([r.mode, String(corpus.chunks.length), String(concurrency), f(r.p50), f(r.p95), f(r.p99), f(r.qps), f(r.sources), String(r.errors), f(cpuMs.get(r.mode)), f(neo4jMs)]);
       }
     }
   } finally {
@@ -101,7 +105,7 @@ async function benchQuery(rt: Runtime, scope: Scope): Promise<string[]> {
   }
   printTable(
     `context_only queries on Neo4j over loopback HTTP, ${values.requests} per mode after ${values.warmup} warm-up, separate load process`,
-    ['mode', 'chunks', 'conc', 'p50 ms', 'p95 ms', 'p99 ms', 'qps', 'sources', 'errors', 'service CPU ms/query (Node)'],
+    ['mode', 'chunks', 'conc', 'p50 ms', 'p95 ms', 'p99 ms', 'qps', 'sources', 'errors', 'Node CPU ms/query', 'Neo4j CPU ms/query'],
     rows,
   );
   return corpus.chunks.map((c) => c.id);
@@ -133,6 +137,7 @@ async function main(): Promise<void> {
         latencyMs: Number(values.latency),
         warmup: Number(values['warmup-documents']),
         workers: values.workers,
+        serverCpuSeconds: () => neo4j.cpuSeconds(),
         workspace: `bench-ingest-${stamp}`,
       });
       printRows('ingest benchmark (Neo4j stores, mock provider)', rows);
@@ -143,13 +148,28 @@ async function main(): Promise<void> {
     const rt = await createRuntime(config, createLogger('error'));
     const scope = { workspaceId: `bench-query-${stamp}` };
     try {
-      const chunkIds = parts.has('query') ? await benchQuery(rt, scope) : await writeChunks(rt, scope);
+      const chunkIds = parts.has('query') ? await benchQuery(rt, scope, neo4j) : await writeChunks(rt, scope);
       if (parts.has('entities')) {
-        const passes = await benchEntityWrites(rt.stores, scope, { entities: Number(values.entities), batch: Number(values.batch), chunkIds });
+        const { warmupRows, passes } = await benchEntityWrites(rt.stores, scope, {
+          entities: Number(values.entities),
+          batch: Number(values.batch),
+          chunkIds,
+          serverCpuSeconds: () => neo4j.cpuSeconds(),
+        });
         printTable(
-          `batched entity writes through GraphStore.upsertEntities (one transaction per batch; two source chunks each, so MENTIONS are written too)`,
-          ['pass', 'entities', 'batch', 'seconds', 'entities/s', `target >= ${ENTITY_TARGET_PER_SECOND}/s`],
-          passes.map((p) => [p.pass, String(p.entities), String(p.batch), p.seconds.toFixed(2), p.perSecond.toFixed(0), p.perSecond >= ENTITY_TARGET_PER_SECOND ? 'met' : 'MISSED']),
+          `batched entity writes through GraphStore.upsertEntities (one transaction per batch; two source chunks each, so MENTIONS ` +
+            `are written too), after ${warmupRows} warm-up rows`,
+          ['pass', 'entities', 'batch', 'seconds', 'entities/s', `target >= ${ENTITY_TARGET_PER_SECOND}/s`, 'Node CPU s', 'Neo4j CPU s'],
+          passes.map((p) => [
+            p.pass,
+            String(p.entities),
+            String(p.batch),
+            p.seconds.toFixed(2),
+            p.perSecond.toFixed(0),
+            p.perSecond >= ENTITY_TARGET_PER_SECOND ? 'met' : 'MISSED',
+            p.nodeCpuSeconds.toFixed(2),
+            p.neo4jCpuSeconds === null ? '-' : p.neo4jCpuSeconds.toFixed(2),
+          ]),
         );
       }
       if (process.env.NEO4J_URI) await rt.stores.dropWorkspace(scope);

@@ -1,6 +1,7 @@
 import { chunkId, normalizeEntityId, relationshipId } from '../../src/domain/ids';
 import type { ChunkRecord, DocumentRecord, EntityRecord, RelationshipRecord } from '../../src/domain/types';
 import { countTokens } from '../../src/llm/tokens';
+import { seeded } from './random';
 
 /**
  * The synthetic corpus of the query benchmark: documents of 10 chunks of about 1200 tokens, 0.8 entities per
@@ -12,16 +13,6 @@ const CHUNKS_PER_DOCUMENT = 10;
 const WORDS_PER_CHUNK = 850;
 const ENTITIES_PER_CHUNK = 0.8;
 const QUERY_COUNT = 64;
-
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), a | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const SYLLABLES = 'ka lo mi ra ve tu sen dor bel fin gar hol jun kes lam nor pel quin ros tal ul vin wes yor zan'.split(' ');
 const FILLER = [

@@ -30,9 +30,10 @@ URLFILE="$RUN_DIR/url"
 JAVA="${JAVA:-java}"
 MVN="${MVN:-mvn}"
 MAIN=kgrag.neo4j.Launcher
-
-log() { echo "neo4j.sh: $*" >&2; }
-die() { log "$*"; exit 1; }
+NAME=neo4j.sh
+PROCESS="$MAIN"
+# shellcheck source=../lib.sh
+source "$SCRIPT_DIR/../lib.sh"
 
 needs_build() {
   [[ -f "$STAMP" ]] || return 0
@@ -67,19 +68,6 @@ cmd_build() {
   flock -u 9
   log "built in $((SECONDS - t0)) s"
 }
-
-# PID of the running launcher, or nothing. Checks the command line so a recycled pid is never trusted.
-running_pid() {
-  [[ -f "$PIDFILE" ]] || return 0
-  local pid
-  pid="$(cat "$PIDFILE" 2>/dev/null || true)"
-  [[ "$pid" =~ ^[0-9]+$ ]] || return 0
-  if kill -0 "$pid" 2>/dev/null && tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -q "$MAIN"; then
-    echo "$pid"
-  fi
-}
-
-port_open() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 
 PORT=0
 DATA="$BUILD/data"
@@ -186,22 +174,6 @@ cmd_stop() {
   fi
   rm -f "$PIDFILE" "$URLFILE"
   log "stopped (pid $pid) in $((SECONDS - t0)) s"
-}
-
-cmd_status() {
-  local pid
-  pid="$(running_pid)"
-  if [[ -n "$pid" ]]; then
-    echo "running pid=$pid $(cat "$URLFILE" 2>/dev/null || echo '(starting)')"
-  else
-    echo "stopped"
-    return 3
-  fi
-}
-
-cmd_url() {
-  [[ -n "$(running_pid)" && -s "$URLFILE" ]] || { log "not running"; return 3; }
-  cat "$URLFILE"
 }
 
 cmd_verify() {

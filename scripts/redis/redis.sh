@@ -17,9 +17,10 @@ RUN_DIR="${REDIS_RUN_DIR:-$ROOT/build/redis}"
 PIDFILE="$RUN_DIR/redis.pid"
 LOG="$RUN_DIR/redis.log"
 URLFILE="$RUN_DIR/url"
-
-log() { echo "redis.sh: $*" >&2; }
-die() { log "$*"; exit 1; }
+NAME=redis.sh
+PROCESS=redis-server
+# shellcheck source=../lib.sh
+source "$SCRIPT_DIR/../lib.sh"
 
 as_root() {
   if [[ $EUID -eq 0 ]]; then "$@"; else sudo "$@"; fi
@@ -48,18 +49,6 @@ cmd_install() {
   ((rc == 0)) || die "apt-get install redis-server failed"
   log "installed $(redis-server --version | sed 's/.*v=\([^ ]*\).*/\1/')"
 }
-
-running_pid() {
-  [[ -f "$PIDFILE" ]] || return 0
-  local pid
-  pid="$(cat "$PIDFILE" 2>/dev/null || true)"
-  [[ "$pid" =~ ^[0-9]+$ ]] || return 0
-  if kill -0 "$pid" 2>/dev/null && tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -q 'redis-server'; then
-    echo "$pid"
-  fi
-}
-
-port_open() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 
 free_port() {
   local p i
@@ -143,22 +132,6 @@ cmd_stop() {
   fi
   rm -f "$PIDFILE" "$URLFILE"
   log "stopped (pid $pid)"
-}
-
-cmd_status() {
-  local pid
-  pid="$(running_pid)"
-  if [[ -n "$pid" ]]; then
-    echo "running pid=$pid $(cat "$URLFILE" 2>/dev/null || echo '(starting)')"
-  else
-    echo "stopped"
-    return 3
-  fi
-}
-
-cmd_url() {
-  [[ -n "$(running_pid)" && -s "$URLFILE" ]] || { log "not running"; return 3; }
-  cat "$URLFILE"
 }
 
 sub="${1:-}"

@@ -113,6 +113,9 @@ export interface AppConfig {
   /** Default workspace used when X-Workspace-ID is absent. */
   defaultWorkspaceId: string;
   instanceId: string;
-  /** How long a claimed task stays this instance's without renewal; a dead instance's tasks move on after it. */
+  /**
+   * How long a claimed task, and an entity lock, stays this instance's without renewal: a dead instance's tasks
+   * move on, and merges waiting on its entities go ahead, after it.
+   */
   taskLeaseMs: number;
 }

@@ -59,6 +59,32 @@ export async function deleteDocumentData(deps: IngestDeps, scope: Scope, documen
 }
 
 /**
+ * Undoes a failed or cancelled run of a document: its graph contributions and chunk vectors go (unless the run
+ * never reached the graph: `merged` false); with `removeChunks` (a cancelled full run) its chunks, their cached
+ * extractions and the edits of entities gone with them too; otherwise chunks stay, with their statuses, for
+ * retry-chunks. The document record's status is the caller's to write.
+ */
+export async function discardDocumentRun(
+  deps: IngestDeps,
+  scope: Scope,
+  documentId: string,
+  options: { removeChunks: boolean; merged?: boolean },
+): Promise<void> {
+  const { stores } = deps;
+  const doc = await stores.documents.get(scope, documentId);
+  const chunkIds = (await stores.chunks.listByDocument(scope, documentId)).map((c) => c.id);
+  if (options.merged ?? true) {
+    await removeDocumentFromGraph(deps, scope, documentId, summaryPolicy(deps, doc?.options?.use_llm_summarization ?? true), 'rollback');
+    if (chunkIds.length) await stores.vectors.delete(scope, 'chunk', chunkIds);
+  }
+  if (!options.removeChunks) return;
+  await forgetDocumentNames(stores, scope, chunkIds);
+  await deleteExtractions(stores.kv, scope, chunkIds);
+  await stores.chunks.deleteByDocument(scope, documentId);
+  if (doc) await stores.documents.update(scope, documentId, { chunk_count: 0, entity_count: 0, relationship_count: 0 });
+}
+
+/**
  * Takes a document out of the graph: a merge with no contributions (./merge-stage.ts), the vectors of the
  * records it changed following; the change events published.
  */

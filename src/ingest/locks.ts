@@ -36,25 +36,39 @@ export class KeyedLock {
  */
 const graphLock = new KeyedLock();
 
-/** A lease outlives a holder that stopped renewing it (a crashed instance) by at most this long. */
-const ENTITY_LEASE_MS = 30_000;
-const RENEW_EVERY_MS = ENTITY_LEASE_MS / 3;
+/**
+ * A lease outlives a holder that stopped renewing it (a crashed instance) by at most its duration: the task
+ * lease of the runtime that shared the store, this long for a store no runtime shared.
+ */
+const DEFAULT_LEASE_MS = 30_000;
+const RENEWALS_PER_LEASE = 3;
 const FIRST_BACKOFF_MS = 5;
 const MAX_BACKOFF_MS = 250;
 
 const instance = randomUUID();
 let holds = 0;
 
-/** Lock stores of the runtimes in this process; the latest registered serves callers that pass none. */
-const shared: LockStore[] = [];
+interface SharedLocks {
+  locks: LockStore;
+  leaseMs: number;
+}
 
-/** Makes `locks` the store behind withEntityLock calls that name none; returns the undo. */
-export function shareLockStore(locks: LockStore): () => Promise<void> {
-  shared.push(locks);
+/** Lock stores of the runtimes in this process, with their lease; the latest registered serves callers that pass none. */
+const shared: SharedLocks[] = [];
+
+/** Makes `locks` the store behind withEntityLock calls that name none, its leases lasting `leaseMs`; returns the undo. */
+export function shareLockStore(locks: LockStore, leaseMs: number): () => Promise<void> {
+  const entry = { locks, leaseMs };
+  shared.push(entry);
   return async () => {
-    const at = shared.lastIndexOf(locks);
+    const at = shared.lastIndexOf(entry);
     if (at >= 0) shared.splice(at, 1);
   };
+}
+
+function sharedLocks(locks: LockStore | undefined): SharedLocks | undefined {
+  if (!locks) return shared[shared.length - 1];
+  return shared.findLast((entry) => entry.locks === locks) ?? { locks, leaseMs: DEFAULT_LEASE_MS };
 }
 
 export async function withEntityLock<T>(scope: Scope, entityIds: Iterable<string>, fn: () => Promise<T>, locks?: LockStore): Promise<T> {
@@ -62,7 +76,7 @@ export async function withEntityLock<T>(scope: Scope, entityIds: Iterable<string
   const prefix = `${scope.tenantId ?? ''}\u0000${scope.workspaceId}\u0000`;
   const release = await graphLock.acquire(keys.map((id) => prefix + id));
   try {
-    const store = locks ?? shared[shared.length - 1];
+    const store = sharedLocks(locks);
     return store && keys.length ? await withLease(store, scope, keys, fn) : await fn();
   } finally {
     release();
@@ -70,13 +84,13 @@ export async function withEntityLock<T>(scope: Scope, entityIds: Iterable<string
 }
 
 /** Waits (jittered backoff) until every key is leased to this holder, renews the lease while `fn` runs. */
-async function withLease<T>(locks: LockStore, scope: Scope, keys: string[], fn: () => Promise<T>): Promise<T> {
+async function withLease<T>({ locks, leaseMs }: SharedLocks, scope: Scope, keys: string[], fn: () => Promise<T>): Promise<T> {
   const owner = `${instance}:${++holds}`;
-  for (let backoff = FIRST_BACKOFF_MS; !(await locks.acquire(scope, keys, owner, ENTITY_LEASE_MS)); backoff = Math.min(MAX_BACKOFF_MS, backoff * 2)) {
+  for (let backoff = FIRST_BACKOFF_MS; !(await locks.acquire(scope, keys, owner, leaseMs)); backoff = Math.min(MAX_BACKOFF_MS, backoff * 2)) {
     await new Promise((resolve) => setTimeout(resolve, backoff / 2 + Math.random() * backoff));
   }
   // A failed renewal is not fatal here: the next one may succeed, and the lease outlives one missed beat.
-  const renewal = setInterval(() => void locks.renew(scope, keys, owner, ENTITY_LEASE_MS).catch(() => undefined), RENEW_EVERY_MS);
+  const renewal = setInterval(() => void locks.renew(scope, keys, owner, leaseMs).catch(() => undefined), leaseMs / RENEWALS_PER_LEASE);
   renewal.unref();
   try {
     return await fn();

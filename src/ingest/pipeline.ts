@@ -3,8 +3,7 @@ import type { ChunkRecord, Scope } from '../domain/types';
 import { isAbortError } from '../llm/abort';
 import type { TokenUsage } from '../llm/ports';
 import { chunkText } from './chunker';
-import { forgetDocumentNames } from './aliases';
-import { removeDocumentFromGraph, summaryPolicy } from './deletion';
+import { discardDocumentRun, removeDocumentFromGraph, summaryPolicy } from './deletion';
 import type { IngestDeps } from './deps';
 import { chunkItems, embedInto } from './embed';
 import { type CachedExtraction, deleteExtractions } from './extract/cache';
@@ -13,12 +12,13 @@ import { affectedEntityIds, type Contribution } from './merge';
 import { mergeIntoGraph } from './merge-stage';
 import { loadPageMap } from './pages';
 import { ProgressTracker, type StageReporter } from './progress';
-import { addUsage, checkCancelled, IngestCancelledError, type Run } from './run';
+import { addUsage, checkCancelled, IngestCancelledError, type Run, RunSupersededError } from './run';
 
 export type { IngestDeps } from './deps';
 export type { StageReporter } from './progress';
 export { savePageMap } from './pages';
-export { isAbortError, IngestCancelledError };
+export { discardDocumentRun } from './deletion';
+export { isAbortError, IngestCancelledError, RunSupersededError };
 
 /**
  * The ingestion pipeline (DESIGN.md 5): chunking, extraction, merging, embedding of one stored document.
@@ -30,6 +30,12 @@ export interface ProcessOptions {
   mode: 'full' | 'retry_chunks';
   signal?: AbortSignal;
   report?: StageReporter;
+  /**
+   * Whether this run still owns the document (its task was not taken over after a lost lease). Asked before
+   * the run rolls back or writes the document's outcome; a run that no longer owns it leaves both to the new
+   * owner and throws RunSupersededError.
+   */
+  owns?: () => Promise<boolean>;
 }
 
 export interface ProcessResult {
@@ -65,6 +71,8 @@ export async function processDocument(deps: IngestDeps, scope: Scope, documentId
   try {
     return await execute(run);
   } catch (err) {
+    if (err instanceof RunSupersededError) throw err;
+    await ensureOwned(run);
     if (options.signal?.aborted) {
       await rollback(run, options.mode === 'full');
       throw new IngestCancelledError();
@@ -139,6 +147,7 @@ async function execute(run: Run): Promise<ProcessResult> {
     llm_calls: run.llmCalls,
     usage: run.usage,
   };
+  await ensureOwned(run);
   await deps.stores.documents.update(scope, doc.id, {
     status: 'completed',
     chunk_count: result.chunk_count,
@@ -194,26 +203,19 @@ async function chunkDocument(run: Run): Promise<ChunkRecord[]> {
   return chunks;
 }
 
-/**
- * Undoes what a run left in the graph and vector stores. A cancelled full run also removes its chunks and
- * their cached extractions (and the edits of entities gone with them); otherwise chunks stay, with their
- * statuses, for retry-chunks.
- */
+/** Undoes what a run left in the graph and vector stores (and, with `removeChunks`, its chunks). */
 async function rollback(run: Run, removeChunks: boolean): Promise<void> {
   const { deps, scope, doc } = run;
   try {
-    if (run.merged) await removeDocumentFromGraph(deps, scope, doc.id, { ...run.policy, signal: undefined }, 'rollback');
-    const chunkIds = run.chunks.map((c) => c.id);
-    if (run.merged && chunkIds.length) await deps.stores.vectors.delete(scope, 'chunk', chunkIds);
-    if (removeChunks) {
-      await forgetDocumentNames(deps.stores, scope, chunkIds);
-      await deleteExtractions(deps.stores.kv, scope, chunkIds);
-      await deps.stores.chunks.deleteByDocument(scope, doc.id);
-      await deps.stores.documents.update(scope, doc.id, { chunk_count: 0, entity_count: 0, relationship_count: 0 });
-    }
+    await discardDocumentRun(deps, scope, doc.id, { removeChunks, merged: run.merged });
   } catch (err) {
     deps.log.error({ err, document_id: doc.id }, 'cleanup after a failed or cancelled run did not finish');
   }
+}
+
+/** A run taken over by another (its task lease was lost) must neither roll back nor write the document's outcome. */
+async function ensureOwned(run: Run): Promise<void> {
+  if (run.options.owns && !(await run.options.owns())) throw new RunSupersededError();
 }
 
 async function fail(run: Run, error: string): Promise<ProcessResult> {
@@ -229,6 +231,7 @@ async function fail(run: Run, error: string): Promise<ProcessResult> {
     llm_calls: run.llmCalls,
     usage: run.usage,
   };
+  await ensureOwned(run);
   await run.deps.stores.documents.update(run.scope, run.doc.id, {
     status: 'failed',
     error,

@@ -9,7 +9,7 @@ export interface Run {
   deps: IngestDeps;
   scope: Scope;
   doc: DocumentRecord;
-  options: { mode: 'full' | 'retry_chunks'; signal?: AbortSignal; report?: StageReporter };
+  options: { mode: 'full' | 'retry_chunks'; signal?: AbortSignal; report?: StageReporter; owns?: () => Promise<boolean> };
   llm: LlmProvider;
   embedder: EmbeddingProvider;
   policy: SummaryPolicy;
@@ -27,6 +27,13 @@ export class IngestCancelledError extends Error {
   override readonly name = 'AbortError';
   constructor() {
     super('document processing was cancelled');
+  }
+}
+
+/** Thrown when a run finds it no longer owns its document: the new owner's data is left alone. */
+export class RunSupersededError extends Error {
+  constructor() {
+    super('document processing was taken over by another run');
   }
 }
 

@@ -77,11 +77,11 @@ export async function retrieve(deps: RetrieverDeps, req: RetrievalRequest): Prom
   throwIfAborted(req.signal);
 
   const { scope, limits } = req;
-  const minScore = req.minSimilarity ?? DEFAULT_MIN_SIMILARITY;
+  const search = { stores, scope, allowed, minScore: req.minSimilarity ?? DEFAULT_MIN_SIMILARITY };
   const [entityHits, relationshipHits, vectorChunks] = await Promise.all([
-    vectors.entity ? searchEntities(stores, scope, vectors.entity, limits.maxEntities, allowed, minScore) : [],
-    vectors.relationship ? searchRelationships(stores, scope, vectors.relationship, limits.maxRelationships, allowed, minScore) : [],
-    vectors.chunk ? searchChunks(stores, scope, vectors.chunk, limits.maxChunks, allowed, minScore) : [],
+    vectors.entity ? searchEntities(search, vectors.entity, limits.maxEntities) : [],
+    vectors.relationship ? searchRelationships(search, vectors.relationship, limits.maxRelationships) : [],
+    vectors.chunk ? searchChunks(search, vectors.chunk, limits.maxChunks) : [],
   ]);
   throwIfAborted(req.signal);
 

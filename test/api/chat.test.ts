@@ -1,11 +1,11 @@
-import { startTestApp, type TestApp } from '../helpers/app';
-import { jsonEvents, readSse, recordLlmCalls, ScriptedLlm, seedKnowledgeBase } from '../unit/retrieval-fixtures';
+import type { TestApp } from '../helpers/app';
+import { startSeededApp } from '../helpers/seeded-app';
+import { jsonEvents, readSse, recordLlmCalls, ScriptedLlm } from '../unit/retrieval-fixtures';
 
 let app: TestApp;
 
 beforeAll(async () => {
-  app = await startTestApp();
-  await seedKnowledgeBase(app.rt.stores, { workspaceId: app.workspace });
+  app = await startSeededApp();
 });
 
 afterAll(async () => {

@@ -1,5 +1,5 @@
 import { newId } from '../../src/domain/ids';
-import type { DocumentRecord } from '../../src/domain/types';
+import { makeDocument } from '../contract/fixtures';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { EMPTY_COUNTS, json, prose, storedCounts, waitForTask } from '../fixtures/documents';
 import { markerFailingProviders } from '../fixtures/providers';
@@ -75,33 +75,17 @@ describe('asynchronous processing and deletion', () => {
   it('queues documents stuck in processing without a live task (recover-stuck)', async () => {
     const scope = { workspaceId: app.workspace };
     const now = new Date().toISOString();
-    const stuck: DocumentRecord = {
+    const stuck = makeDocument({
       id: newId(),
       title: 'Stuck',
       status: 'processing',
-      content_hash: 'sha256:stuck',
       content: prose('stuck'),
-      document_type: 'text',
-      file_path: 'text://stuck',
-      file_size: 100,
-      source: null,
       metadata: {},
       chunk_count: 0,
-      entity_count: 0,
-      relationship_count: 0,
       created_at: now,
       updated_at: now,
-      processed_at: null,
-      processing_time_ms: null,
-      error: null,
-      track_id: null,
-      task_id: null,
-      llm_model: null,
-      embedding_model: null,
-      page_count: null,
-      pdf_id: null,
       options: { enable_gleaning: true, max_gleaning: 1, use_llm_summarization: true },
-    };
+    });
     await app.rt.stores.documents.insert(scope, stuck);
     const res = await app.request('/api/v1/documents/recover-stuck', { method: 'POST' });
     expect(res.status).toBe(200);

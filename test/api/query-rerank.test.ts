@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { startTestApp, type TestApp } from '../helpers/app';
-import { seedKnowledgeBase } from '../unit/retrieval-fixtures';
+import type { TestApp } from '../helpers/app';
+import { startSeededApp } from '../helpers/seeded-app';
 
 let app: TestApp;
 let stub: Server;
@@ -19,13 +19,12 @@ beforeAll(async () => {
     res.end(JSON.stringify({ results: results.slice(0, body.top_n) }));
   });
   await new Promise<void>((resolve) => stub.listen(0, '127.0.0.1', resolve));
-  app = await startTestApp({
+  app = await startSeededApp({
     SERVICE_RERANK_PROVIDER: 'cohere',
     SERVICE_RERANK_URL: `http://127.0.0.1:${(stub.address() as AddressInfo).port}/v2/rerank`,
     SERVICE_RERANK_API_KEY: 'test-key',
     SERVICE_RERANK_MODEL: 'rerank-test',
   });
-  await seedKnowledgeBase(app.rt.stores, { workspaceId: app.workspace });
 });
 
 afterAll(async () => {

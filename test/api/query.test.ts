@@ -1,14 +1,14 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { startTestApp, type TestApp } from '../helpers/app';
-import { recordLlmCalls, seedKnowledgeBase } from '../unit/retrieval-fixtures';
+import type { TestApp } from '../helpers/app';
+import { startSeededApp } from '../helpers/seeded-app';
+import { recordLlmCalls } from '../unit/retrieval-fixtures';
 
 let app: TestApp;
 
 beforeAll(async () => {
-  app = await startTestApp();
-  await seedKnowledgeBase(app.rt.stores, { workspaceId: app.workspace });
+  app = await startSeededApp();
 });
 
 afterAll(async () => {
@@ -301,8 +301,7 @@ model_type = "llm"
 description = "Same answers, another name."
 `;
     fs.writeFileSync(path.join(dir, 'models.toml'), catalog);
-    second = await startTestApp({ SERVICE_MODELS_CONFIG: path.join(dir, 'models.toml') });
-    await seedKnowledgeBase(second.rt.stores, { workspaceId: second.workspace });
+    second = await startSeededApp({ SERVICE_MODELS_CONFIG: path.join(dir, 'models.toml') });
   });
 
   afterAll(async () => {

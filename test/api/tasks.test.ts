@@ -1,3 +1,5 @@
+import type { EmbeddingProvider, ProviderRegistry } from '../../src/llm/ports';
+import { TaskQueue } from '../../src/services/tasks/queue';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { json, prose, waitForTask, waitForTaskWhere } from '../fixtures/documents';
 
@@ -231,6 +233,88 @@ describe('two tasks for one document', () => {
       expect(next.status).toBe('completed');
       expect(await json(await app.request(`/api/v1/documents/${id}`))).toMatchObject({ status: 'completed', task_id: second.id });
     } finally {
+      await app.close();
+    }
+  });
+});
+
+/** Embedding calls that wait until released, then fail with their run's abort reason: a run held mid-way. */
+function holdEmbeddings(base: ProviderRegistry) {
+  const signals: AbortSignal[] = [];
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  const held = (embedder: EmbeddingProvider): EmbeddingProvider => ({
+    provider: embedder.provider,
+    model: embedder.model,
+    dimension: embedder.dimension,
+    embed: async (_texts, signal) => {
+      if (signal) signals.push(signal);
+      await released;
+      throw signal?.reason ?? new Error('released without an abort');
+    },
+  });
+  const registry: ProviderRegistry = {
+    llm: (provider, model) => base.llm(provider, model),
+    embedding: (provider, model) => held(base.embedding(provider, model)),
+    hasProvider: (name) => base.hasProvider(name),
+    defaultLlmProviderName: () => base.defaultLlmProviderName(),
+    check: () => base.check(),
+  };
+  return { registry, signals, release };
+}
+
+async function until(what: string, check: () => Promise<boolean> | boolean, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+describe('a run that lost its task lease', () => {
+  it('aborts without rolling back or writing the document, leaving the result of the run that took the task over', async () => {
+    const app = await startTestApp({ SERVICE_TASK_LEASE_MS: '1000' });
+    const base = app.rt.providers;
+    try {
+      const scope = { workspaceId: app.workspace };
+      const hold = holdEmbeddings(base);
+      app.rt.providers = hold.registry;
+      const { id, task_id } = await json(
+        await app.request('/api/v1/documents', { method: 'POST', json: { content: prose('lease-lost'), async_processing: true } }),
+      );
+      await waitForTaskWhere(app, task_id, (t) => t.stages.embedding === 'running', 'the embedding stage');
+      await until('the first run to embed', () => hold.signals.length > 0);
+      app.rt.providers = base;
+
+      // The first run's lease ran out unnoticed (a long pause): another instance claimed the task and runs it.
+      const taken = await app.rt.stores.tasks.update(scope, task_id, {
+        lease_owner: 'other-instance#takeover',
+        lease_expires_at: new Date(Date.now() + 60_000).toISOString(),
+      });
+      const other = new TaskQueue(() => ({ ...app.rt, config: { ...app.rt.config, instanceId: 'other-instance' } }));
+      expect((await other.runClaimed(scope, taken!)).status).toBe('completed');
+      const done = (await app.rt.stores.documents.get(scope, id))!;
+      expect(done).toMatchObject({ status: 'completed', task_id });
+      const entities = (await app.rt.stores.graph.entitiesOfDocument(scope, id)).length;
+      expect(entities).toBeGreaterThan(0);
+
+      // The first run sees the lost lease at its next renewal, aborts, and only then gets its embeddings answered.
+      await until('the first run to abort', () => hold.signals.every((signal) => signal.aborted));
+      hold.release();
+      await until('the first run to settle', async () => (await app.rt.tasks.pipelineStatus(scope)).workers.busy === 0);
+
+      expect(await app.rt.stores.documents.get(scope, id)).toMatchObject({
+        status: 'completed',
+        error: null,
+        chunk_count: done.chunk_count,
+        entity_count: done.entity_count,
+        processed_at: done.processed_at,
+      });
+      expect(await app.rt.stores.chunks.listByDocument(scope, id)).toHaveLength(done.chunk_count);
+      expect((await app.rt.stores.graph.entitiesOfDocument(scope, id)).length).toBe(entities);
+      expect(await app.rt.stores.tasks.get(scope, task_id)).toMatchObject({ status: 'completed', lease_owner: null });
+    } finally {
+      app.rt.providers = base;
       await app.close();
     }
   });

@@ -2,6 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pointId, uuidV5 } from '../../src/store/qdrant/point-id';
 import { QdrantVectorStore, collectionName } from '../../src/store/qdrant/vectors';
+import { cosine } from './fixtures';
 
 /**
  * The Qdrant adapter against a local HTTP stub of Qdrant's REST API: the requests it sends (collections with a
@@ -27,18 +28,6 @@ function matches(payload: Record<string, unknown>, filter: { must?: Array<{ key:
     if (match.any) return match.any.some((v) => values.includes(v));
     return values.includes(String(match.value));
   });
-}
-
-function cosine(a: number[], b: number[]): number {
-  let dot = 0;
-  let na = 0;
-  let nb = 0;
-  for (let i = 0; i < a.length; i++) {
-    dot += a[i] * b[i];
-    na += a[i] * a[i];
-    nb += b[i] * b[i];
-  }
-  return dot / Math.sqrt(na * nb);
 }
 
 /** Just enough of Qdrant 1.x for the adapter, answering in Qdrant's `{result, status, time}` envelope. */

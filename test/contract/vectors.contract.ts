@@ -1,21 +1,9 @@
 import type { VectorHit, VectorPoint } from '../../src/domain/types';
-import { seededRandom } from './fixtures';
+import { cosine, seededRandom } from './fixtures';
 import { type StoresCleanup, type StoresFactory, useStores } from './harness';
 
 function randomVector(random: () => number, dim: number): number[] {
   return Array.from({ length: dim }, () => random() * 2 - 1);
-}
-
-function cosine(a: number[], b: number[]): number {
-  let dot = 0;
-  let na = 0;
-  let nb = 0;
-  for (let i = 0; i < a.length; i++) {
-    dot += a[i] * b[i];
-    na += a[i] * a[i];
-    nb += b[i] * b[i];
-  }
-  return dot / Math.sqrt(na * nb);
 }
 
 /** Exact cosine ranking of every point, the reference the stores are checked against. */

@@ -6,6 +6,7 @@ import { loadConfig } from '../../src/config/load';
 import type { AppConfig } from '../../src/config/types';
 import { createLogger } from '../../src/logger';
 import { createRuntime, type Runtime } from '../../src/runtime';
+import { type TestRequestInit, workspaceRequest } from './request';
 
 export interface TestApp {
   url: string;
@@ -14,7 +15,7 @@ export interface TestApp {
   /** A fresh workspace id, so test files never see each other's data. */
   workspace: string;
   /** fetch against the app with the test workspace header set. */
-  request(path: string, init?: RequestInit & { json?: unknown; workspace?: string }): Promise<Response>;
+  request(path: string, init?: TestRequestInit): Promise<Response>;
   close(): Promise<void>;
 }
 
@@ -49,16 +50,7 @@ export async function startTestApp(env: Record<string, string> = {}, options: { 
     rt,
     config,
     workspace,
-    request(path, init = {}) {
-      const headers = new Headers(init.headers);
-      headers.set('X-Workspace-ID', init.workspace ?? workspace);
-      let body = init.body;
-      if (init.json !== undefined) {
-        headers.set('Content-Type', 'application/json');
-        body = JSON.stringify(init.json);
-      }
-      return fetch(url + path, { ...init, headers, body });
-    },
+    request: workspaceRequest(url, workspace),
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -4,6 +4,7 @@ import type { ChatMessage, Completion, CompletionOptions, LlmProvider, TokenUsag
 import { MockEmbeddings, MockLlm } from '../../src/llm/mock';
 import { createMemoryStores } from '../../src/store/memory';
 import type { Stores } from '../../src/store/ports';
+import { makeDocument } from '../contract/fixtures';
 
 /** A small knowledge base written through the store ports, in the record shapes ingestion writes. */
 
@@ -121,33 +122,21 @@ export async function seedKnowledgeBase(stores: Stores, scope: Scope, embedder =
 }
 
 function documentRecord(d: FixtureDocument, content: string): DocumentRecord {
-  return {
+  return makeDocument({
     id: d.id,
     title: d.title,
-    status: 'completed',
-    content_hash: `sha256:${d.id}`,
     content,
-    document_type: 'text',
-    file_path: `${d.id}.txt`,
     file_size: content.length,
-    source: null,
     metadata: {},
     chunk_count: d.chunks.length,
-    entity_count: 0,
-    relationship_count: 0,
     created_at: d.created_at,
     updated_at: d.created_at,
     processed_at: d.created_at,
     processing_time_ms: 1,
-    error: null,
-    track_id: null,
-    task_id: null,
     llm_model: 'mock-llm',
     embedding_model: 'mock-embedding',
-    page_count: null,
-    pdf_id: null,
     options: { enable_gleaning: false, max_gleaning: 0, use_llm_summarization: false },
-  };
+  });
 }
 
 function chunkRecord(documentId: string, index: number, content: string, createdAt: string): ChunkRecord {

@@ -1,76 +1,69 @@
-import type { Scope, VectorHit } from '../../domain/types';
+import type { Scope, VectorKind } from '../../domain/types';
 import type { Stores } from '../../store/ports';
 import type { ScoredChunk, ScoredEntity, ScoredRelationship } from '../types';
 import { isAllowed } from './filter';
 
 /** Vector searches: each returns records best first, restricted to the allowed documents. */
 
-type Allowed = Set<string> | null;
-
-function relevant(hits: VectorHit[], minScore: number): VectorHit[] {
-  return hits.filter((h) => h.score >= minScore);
+/** What every search of one retrieval shares. */
+export interface SearchScope {
+  stores: Stores;
+  scope: Scope;
+  allowed: Set<string> | null;
+  minScore: number;
 }
 
-function filterOf(allowed: Allowed): { documentIds?: string[] } | undefined {
-  return allowed ? { documentIds: [...allowed] } : undefined;
-}
-
-export async function searchEntities(
-  stores: Stores,
-  scope: Scope,
+/** Searches one vector kind, loads the hit records and keeps the allowed ones in hit order. */
+async function searchRecords<R extends { id: string }>(
+  { stores, scope, allowed, minScore }: SearchScope,
+  kind: VectorKind,
   vector: number[],
   topK: number,
-  allowed: Allowed,
-  minScore: number,
-): Promise<ScoredEntity[]> {
-  const hits = relevant(await stores.vectors.search(scope, 'entity', vector, topK, filterOf(allowed)), minScore);
+  load: (ids: string[]) => Promise<R[]>,
+  keep: (record: R) => boolean,
+): Promise<Array<{ record: R; score: number }>> {
+  const filter = allowed ? { documentIds: [...allowed] } : undefined;
+  const hits = (await stores.vectors.search(scope, kind, vector, topK, filter)).filter((h) => h.score >= minScore);
   if (hits.length === 0) return [];
-  const records = await stores.graph.getEntities(scope, hits.map((h) => h.id));
-  const byId = new Map(records.map((r) => [r.id, r]));
-  const found: ScoredEntity[] = [];
+  const byId = new Map((await load(hits.map((h) => h.id))).map((r) => [r.id, r]));
+  const found: Array<{ record: R; score: number }> = [];
   for (const hit of hits) {
     const record = byId.get(hit.id);
-    if (record && isAllowed(allowed, record.document_ids)) found.push({ record, score: hit.score, degree: 0 });
+    if (record && keep(record)) found.push({ record, score: hit.score });
   }
   return found;
 }
 
-export async function searchRelationships(
-  stores: Stores,
-  scope: Scope,
-  vector: number[],
-  topK: number,
-  allowed: Allowed,
-  minScore: number,
-): Promise<ScoredRelationship[]> {
-  const hits = relevant(await stores.vectors.search(scope, 'relationship', vector, topK, filterOf(allowed)), minScore);
-  if (hits.length === 0) return [];
-  const records = await stores.graph.getRelationships(scope, hits.map((h) => h.id));
-  const byId = new Map(records.map((r) => [r.id, r]));
-  const found: ScoredRelationship[] = [];
-  for (const hit of hits) {
-    const record = byId.get(hit.id);
-    if (record && isAllowed(allowed, record.document_ids)) found.push({ record, score: hit.score });
-  }
-  return found;
+export async function searchEntities(s: SearchScope, vector: number[], topK: number): Promise<ScoredEntity[]> {
+  const found = await searchRecords(
+    s,
+    'entity',
+    vector,
+    topK,
+    (ids) => s.stores.graph.getEntities(s.scope, ids),
+    (r) => isAllowed(s.allowed, r.document_ids),
+  );
+  return found.map((f) => ({ ...f, degree: 0 }));
 }
 
-export async function searchChunks(
-  stores: Stores,
-  scope: Scope,
-  vector: number[],
-  topK: number,
-  allowed: Allowed,
-  minScore: number,
-): Promise<ScoredChunk[]> {
-  const hits = relevant(await stores.vectors.search(scope, 'chunk', vector, topK, filterOf(allowed)), minScore);
-  if (hits.length === 0) return [];
-  const records = await stores.chunks.getMany(scope, hits.map((h) => h.id));
-  const byId = new Map(records.map((r) => [r.id, r]));
-  const found: ScoredChunk[] = [];
-  for (const hit of hits) {
-    const record = byId.get(hit.id);
-    if (record && (!allowed || allowed.has(record.document_id))) found.push({ record, score: hit.score });
-  }
-  return found;
+export function searchRelationships(s: SearchScope, vector: number[], topK: number): Promise<ScoredRelationship[]> {
+  return searchRecords(
+    s,
+    'relationship',
+    vector,
+    topK,
+    (ids) => s.stores.graph.getRelationships(s.scope, ids),
+    (r) => isAllowed(s.allowed, r.document_ids),
+  );
+}
+
+export function searchChunks(s: SearchScope, vector: number[], topK: number): Promise<ScoredChunk[]> {
+  return searchRecords(
+    s,
+    'chunk',
+    vector,
+    topK,
+    (ids) => s.stores.chunks.getMany(s.scope, ids),
+    (r) => !s.allowed || s.allowed.has(r.document_id),
+  );
 }

@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import { MAX_QUERY_CHARS, modeSchema, retrievalFields, sourceSchema, statsSchema } from '../query/schema';
+import {
+  contextEventSchema,
+  MAX_QUERY_CHARS,
+  retrievalFields,
+  sourceSchema,
+  statsSchema,
+  tokenEventSchema,
+} from '../query/schema';
 
 /** Chat completions (spec 4.4, 6.2). */
 
@@ -28,13 +35,8 @@ export const chatReplySchema = z.object({
 
 export const chatEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('conversation'), conversation_id: z.string(), user_message_id: z.string() }),
-  z.object({
-    type: z.literal('context'),
-    sources: z.array(sourceSchema),
-    query_mode: modeSchema,
-    retrieval_time_ms: z.number().int(),
-  }),
-  z.object({ type: z.literal('token'), content: z.string() }),
+  contextEventSchema,
+  tokenEventSchema,
   z.object({
     type: z.literal('done'),
     assistant_message_id: z.string(),

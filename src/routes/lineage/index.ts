@@ -1,4 +1,6 @@
-import type { Api } from '../../http/api';
+import type { z } from 'zod';
+import type { Scope } from '../../domain/types';
+import type { Api, ResponseSpec } from '../../http/api';
 import type { Runtime } from '../../runtime';
 import {
   chunkDetailSchema,
@@ -18,87 +20,65 @@ const notFound = { description: 'Unknown id in this workspace: problem details w
 
 /** Lineage from document to chunk to entity and back (spec 4.10). */
 export function lineageRoutes(api: Api, rt: Runtime): void {
-  api.route(
-    {
-      method: 'get',
-      path: '/documents/:document_id/lineage',
-      tag,
-      summary: "A document's chunks and the entities extracted from each",
-      params: documentParamsSchema,
-      responses: { 200: { description: 'Document lineage', schema: documentLineageSchema }, 404: notFound },
-    },
-    async (ctx, { params }) => {
-      ctx.body = await rt.lineage.documentLineage(ctx.state.scope, params.document_id);
-    },
+  // Every lineage read is a GET of one id that is 404 when the id is unknown in the workspace.
+  function read<P extends z.ZodType>(
+    path: string,
+    summary: string,
+    params: P,
+    ok: ResponseSpec,
+    load: (scope: Scope, params: z.output<P>) => Promise<unknown>,
+  ): void {
+    const responses = { 200: ok, 404: notFound };
+    api.route({ method: 'get', path, tag, summary, params, responses }, async (ctx, input) => {
+      ctx.body = await load(ctx.state.scope, input.params);
+    });
+  }
+
+  read(
+    '/documents/:document_id/lineage',
+    "A document's chunks and the entities extracted from each",
+    documentParamsSchema,
+    { description: 'Document lineage', schema: documentLineageSchema },
+    (scope, p) => rt.lineage.documentLineage(scope, p.document_id),
   );
 
-  api.route(
-    {
-      method: 'get',
-      path: '/chunks/:chunk_id',
-      tag,
-      summary: 'A chunk with its text, position, entities, relationships and extraction metadata',
-      params: chunkParamsSchema,
-      responses: { 200: { description: 'Chunk detail', schema: chunkDetailSchema }, 404: notFound },
-    },
-    async (ctx, { params }) => {
-      ctx.body = await rt.lineage.chunkDetail(ctx.state.scope, params.chunk_id);
-    },
+  read(
+    '/chunks/:chunk_id',
+    'A chunk with its text, position, entities, relationships and extraction metadata',
+    chunkParamsSchema,
+    { description: 'Chunk detail', schema: chunkDetailSchema },
+    (scope, p) => rt.lineage.chunkDetail(scope, p.chunk_id),
   );
 
-  api.route(
-    {
-      method: 'get',
-      path: '/chunks/:chunk_id/lineage',
-      tag,
-      summary: 'Where a chunk came from and which models processed it',
-      params: chunkParamsSchema,
-      responses: { 200: { description: 'Chunk lineage', schema: chunkLineageSchema }, 404: notFound },
-    },
-    async (ctx, { params }) => {
-      ctx.body = await rt.lineage.chunkLineage(ctx.state.scope, params.chunk_id);
-    },
+  read(
+    '/chunks/:chunk_id/lineage',
+    'Where a chunk came from and which models processed it',
+    chunkParamsSchema,
+    { description: 'Chunk lineage', schema: chunkLineageSchema },
+    (scope, p) => rt.lineage.chunkLineage(scope, p.chunk_id),
   );
 
-  api.route(
-    {
-      method: 'get',
-      path: '/entities/:entity_id/provenance',
-      tag,
-      summary: 'The passages an entity was extracted from, by document, and its related entities',
-      params: entityParamsSchema,
-      responses: { 200: { description: 'Entity provenance', schema: provenanceSchema }, 404: notFound },
-    },
-    async (ctx, { params }) => {
-      ctx.body = await rt.lineage.entityProvenance(ctx.state.scope, params.entity_id);
-    },
+  read(
+    '/entities/:entity_id/provenance',
+    'The passages an entity was extracted from, by document, and its related entities',
+    entityParamsSchema,
+    { description: 'Entity provenance', schema: provenanceSchema },
+    (scope, p) => rt.lineage.entityProvenance(scope, p.entity_id),
   );
 
-  api.route(
-    {
-      method: 'get',
-      path: '/lineage/entities/:entity_name',
-      tag,
-      summary: 'Entity lineage: sources, description versions and merge history (both documented shapes in one)',
-      params: entityNameParamsSchema,
-      responses: { 200: { description: 'Entity lineage', schema: entityLineageSchema }, 404: notFound },
-    },
-    async (ctx, { params }) => {
-      ctx.body = await rt.lineage.entityLineage(ctx.state.scope, params.entity_name);
-    },
+  read(
+    '/lineage/entities/:entity_name',
+    'Entity lineage: sources, description versions and merge history (both documented shapes in one)',
+    entityNameParamsSchema,
+    { description: 'Entity lineage', schema: entityLineageSchema },
+    (scope, p) => rt.lineage.entityLineage(scope, p.entity_name),
   );
 
-  api.route(
-    {
-      method: 'get',
-      path: '/lineage/documents/:document_id',
-      tag,
-      summary: 'Document graph lineage: what a document contributed (both documented shapes in one)',
-      params: documentParamsSchema,
-      responses: { 200: { description: 'Document graph lineage', schema: documentGraphLineageSchema }, 404: notFound },
-    },
-    async (ctx, { params }) => {
-      ctx.body = await rt.lineage.documentGraphLineage(ctx.state.scope, params.document_id);
-    },
+  read(
+    '/lineage/documents/:document_id',
+    'Document graph lineage: what a document contributed (both documented shapes in one)',
+    documentParamsSchema,
+    { description: 'Document graph lineage', schema: documentGraphLineageSchema },
+    (scope, p) => rt.lineage.documentGraphLineage(scope, p.document_id),
   );
 }

@@ -155,14 +155,18 @@ export const queryResponseSchema = z.object({
     .optional(),
 });
 
+/** The first events of every answer stream (query and chat): the sources, then the answer's fragments. */
+export const contextEventSchema = z.object({
+  type: z.literal('context'),
+  sources: z.array(sourceSchema),
+  query_mode: modeSchema,
+  retrieval_time_ms: z.number().int(),
+});
+export const tokenEventSchema = z.object({ type: z.literal('token'), content: z.string() });
+
 export const streamEventSchema = z.discriminatedUnion('type', [
-  z.object({
-    type: z.literal('context'),
-    sources: z.array(sourceSchema),
-    query_mode: modeSchema,
-    retrieval_time_ms: z.number().int(),
-  }),
-  z.object({ type: z.literal('token'), content: z.string() }),
+  contextEventSchema,
+  tokenEventSchema,
   z.object({
     type: z.literal('done'),
     stats: z.object({

@@ -54,8 +54,12 @@ export function taskRoutes(api: Api, rt: Runtime): void {
       tag: TAG,
       summary: 'Cancel a pending or running task',
       description:
-        'A running task is stopped; its document becomes `failed` with error `cancelled by request` and keeps no ' +
-        'graph data from the cancelled run. 409 when the task has already finished.',
+        'A pending task is settled at once. A task running in this instance is stopped and the answer comes (within 30 s) after its ' +
+        'run has rolled back: the document then reads `failed` with error `cancelled by request` and keeps no graph data ' +
+        'from the cancelled run (a chunk retry keeps what earlier runs completed). A task running on another instance ' +
+        'sharing the database is answered at once with the task `cancelled`: that instance stops the run at its next ' +
+        'lease renewal (within a third of the task lease) and rolls it back; if that instance has died, the rollback ' +
+        'happens here once its lease ends, and a retry is refused with 409 until then. 409 when the task has already finished.',
       params: idParams,
       responses: { 200: { description: 'Cancellation requested', schema: actionSchema } },
     },

@@ -1,6 +1,6 @@
 import type { Scope, TaskRecord } from '../../domain/types';
 import type { TaskQueue } from './queue';
-import { CANCELLED_REASON, type HostRef, isUnsettledCancel, leaseExpired } from './records';
+import { CANCELLED_REASON, claimedByInstance, type HostRef, isUnsettledCancel, leaseExpired } from './records';
 import { discardAbandonedRun, settleCancelledDocument } from './runner';
 
 /** The longest a cancel request waits for a run in this instance to roll back before answering. */
@@ -38,7 +38,7 @@ export class Cancellations {
     const { stores, config } = this.host();
     for (const { scope, task } of await stores.tasks.listAll(['cancelled'])) {
       if (!isUnsettledCancel(task)) continue;
-      if (task.lease_owner === config.instanceId) await this.settleAbandoned(scope, task);
+      if (claimedByInstance(task.lease_owner, config.instanceId)) await this.settleAbandoned(scope, task);
       else await this.settleWhenLeaseEnds(scope, task);
     }
   }

@@ -2,7 +2,7 @@ import { setMaxListeners } from 'node:events';
 import type { Scope, TaskRecord } from '../../domain/types';
 import { CompletionLog } from './metrics';
 import { TaskProgress } from './progress';
-import { CANCELLED_REASON, type HostRef, requeuedTask, type ServiceHost } from './records';
+import { CANCELLED_REASON, claimOwner, type HostRef, requeuedTask, type ServiceHost } from './records';
 import { executeTask, markDocumentFailed, type RunOutcome, settleCancelledDocument } from './runner';
 
 /** A lease is renewed three times per duration, so it outlives two missed renewals. */
@@ -27,6 +27,8 @@ export interface RunReport {
 interface RunningTask {
   scope: Scope;
   taskId: string;
+  /** The lease owner this run's claim recorded; another value on the task means the task was taken over. */
+  owner: string;
   controller: AbortController;
   stopKind: StopKind | null;
   done: Promise<RunReport>;
@@ -94,12 +96,12 @@ export class TaskQueue {
     await this.running.get(taskId)?.done;
   }
 
-  /** Runs a task this instance holds the lease of, to the end, and writes its outcome. */
+  /** Runs a task this instance holds the lease of (as recorded by its claim on `task`), to the end, and writes its outcome. */
   runClaimed(scope: Scope, task: TaskRecord): Promise<RunReport> {
     const controller = new AbortController();
     // Every concurrent provider call of the run listens on this one signal.
     setMaxListeners(0, controller.signal);
-    const entry: RunningTask = { scope, taskId: task.id, controller, stopKind: null, done: null! };
+    const entry: RunningTask = { scope, taskId: task.id, owner: task.lease_owner!, controller, stopKind: null, done: null! };
     entry.done = this.run(entry, task).finally(() => this.running.delete(task.id));
     this.running.set(task.id, entry);
     return entry.done;
@@ -122,7 +124,7 @@ export class TaskQueue {
       try {
         outcome = entry.controller.signal.aborted
           ? { kind: 'crashed', error: 'stopped before start' }
-          : await executeTask(host, entry.scope, task, entry.controller.signal, progress);
+          : await executeTask(host, entry.scope, task, { owner: entry.owner, signal: entry.controller.signal, progress });
       } finally {
         clearInterval(renewal);
         await progress.stop();
@@ -152,7 +154,9 @@ export class TaskQueue {
     if (entry.stopKind === 'lease') return { status: 'interrupted', error: 'lease lost' };
     const current = await tasks.get(scope, task.id);
     if (!current) return { status: 'interrupted', error: 'task removed' };
-    const ownsLease = current.status === 'running' && current.lease_owner === host.config.instanceId;
+    // Another run took the task over (this one's lease ran out unnoticed): the outcome is that run's to write.
+    if (current.lease_owner !== entry.owner) return { status: 'interrupted', error: 'lease lost' };
+    const ownsLease = current.status === 'running' && current.lease_owner === entry.owner;
     // A cancel recorded meanwhile (by any instance) outlives the shutdown: it settles below, not back in the queue.
     if (entry.stopKind === 'shutdown' && current.status !== 'cancelled') {
       if (!ownsLease) return { status: 'interrupted', error: 'lease lost' };
@@ -192,7 +196,7 @@ export class TaskQueue {
     const { tasks } = host.stores;
     const until = new Date(Date.now() + host.config.taskLeaseMs).toISOString();
     try {
-      if (await tasks.renewLease(entry.scope, entry.taskId, host.config.instanceId, until)) return;
+      if (await tasks.renewLease(entry.scope, entry.taskId, entry.owner, until)) return;
       const task = await tasks.get(entry.scope, entry.taskId);
       this.stop(entry, task?.status === 'cancelled' ? 'cancel' : 'lease');
     } catch (err) {
@@ -214,7 +218,7 @@ export class TaskQueue {
       try {
         const now = Date.now();
         claimed = await host.stores.tasks.claimNext(
-          host.config.instanceId,
+          claimOwner(host.config.instanceId),
           new Date(now).toISOString(),
           new Date(now + host.config.taskLeaseMs).toISOString(),
         );
@@ -265,7 +269,8 @@ function failureReason(task: TaskRecord, outcome: RunOutcome): string {
 
 /** Who ran what, in the log lines of a run. */
 function runFields(host: ServiceHost, scope: Scope, task: TaskRecord) {
-  return { task_id: task.id, document_id: task.document_id, workspace_id: scope.workspaceId, instance_id: host.config.instanceId };
+  const { id: task_id, document_id, lease_owner } = task;
+  return { task_id, document_id, workspace_id: scope.workspaceId, instance_id: host.config.instanceId, lease_owner };
 }
 
 function delay(ms: number): Promise<void> {

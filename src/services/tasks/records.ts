@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { AppConfig } from '../../config/types';
 import type { GraphEvents } from '../../graph/events';
 import type { ProviderRegistry } from '../../llm/ports';
@@ -68,6 +69,19 @@ export function requeuedTask(now: string): Partial<TaskRecord> {
     lease_expires_at: null,
     updated_at: now,
   };
+}
+
+/**
+ * The lease owner a claim records: this instance's id and a token of the one run, so that a run which lost its
+ * lease can tell a takeover apart even when the new owner is this same instance.
+ */
+export function claimOwner(instanceId: string): string {
+  return `${instanceId}#${randomUUID()}`;
+}
+
+/** Whether a lease owner is a run of this instance (any of its claims). */
+export function claimedByInstance(owner: string | null, instanceId: string): boolean {
+  return owner !== null && (owner === instanceId || owner.startsWith(`${instanceId}#`));
 }
 
 export function isLiveTask(task: TaskRecord | null): boolean {

@@ -1,8 +1,5 @@
 import type { DocumentRecord, Scope, TaskRecord } from '../../domain/types';
-import { forgetDocumentNames } from '../../ingest/aliases';
-import { removeDocumentFromGraph, summaryPolicy } from '../../ingest/deletion';
-import { deleteExtractions } from '../../ingest/extract/cache';
-import { type ProcessResult, processDocument } from '../../ingest/pipeline';
+import { discardDocumentRun, type ProcessResult, processDocument } from '../../ingest/pipeline';
 import type { TaskProgress } from './progress';
 import { CANCELLED_REASON, isLiveTask, type ServiceHost } from './records';
 
@@ -13,17 +10,18 @@ export type RunOutcome =
   | { kind: 'superseded'; by: string }
   | { kind: 'crashed'; error: string };
 
+/** One run of a claimed task: the lease owner its claim recorded, its stop signal, its progress writer. */
+export interface TaskRun {
+  owner: string;
+  signal: AbortSignal;
+  progress: TaskProgress;
+}
+
 /**
  * Runs the pipeline for a claimed task, with the document put back in `processing` under this task first.
  * A full run starts from a clean slate on its own: the pipeline replaces whatever an earlier attempt wrote.
  */
-export async function executeTask(
-  host: ServiceHost,
-  scope: Scope,
-  task: TaskRecord,
-  signal: AbortSignal,
-  progress: TaskProgress,
-): Promise<RunOutcome> {
+export async function executeTask(host: ServiceHost, scope: Scope, task: TaskRecord, run: TaskRun): Promise<RunOutcome> {
   const { stores } = host;
   const doc = await stores.documents.get(scope, task.document_id);
   if (!doc) return { kind: 'missing' };
@@ -39,13 +37,26 @@ export async function executeTask(
     }
     const result = await processDocument(host, scope, doc.id, {
       mode: task.mode,
-      signal,
-      report: (update) => progress.report(update),
+      signal: run.signal,
+      report: (update) => run.progress.report(update),
+      owns: () => ownsRun(host, scope, task.id, run.owner),
     });
     return { kind: 'finished', result };
   } catch (err) {
     return { kind: 'crashed', error: err instanceof Error ? err.message : String(err) };
   }
+}
+
+/**
+ * Whether the run still owns its task, asked before it rolls back or writes the document's outcome. A running
+ * task's lease is renewed by the asking (atomic in the store, and the rollback then has a full lease to finish);
+ * a cancelled one is still this run's to roll back while the lease names it.
+ */
+async function ownsRun(host: ServiceHost, scope: Scope, taskId: string, owner: string): Promise<boolean> {
+  const until = new Date(Date.now() + host.config.taskLeaseMs).toISOString();
+  if (await host.stores.tasks.renewLease(scope, taskId, owner, until)) return true;
+  const task = await host.stores.tasks.get(scope, taskId);
+  return task?.status === 'cancelled' && task.lease_owner === owner;
 }
 
 function completedResult(doc: DocumentRecord): ProcessResult {
@@ -84,21 +95,11 @@ export async function markDocumentFailed(host: ServiceHost, scope: Scope, docume
 
 /**
  * Clean-up of a cancelled run whose instance died before rolling it back, as the pipeline rolls back a cancelled
- * run: graph contributions and chunk vectors go, and a full run's chunks and cached extractions too; the
- * document is then settled as cancelled.
+ * run; the document is then settled as cancelled.
  */
 export async function discardAbandonedRun(host: ServiceHost, scope: Scope, task: TaskRecord): Promise<void> {
-  const { stores } = host;
-  const doc = await stores.documents.get(scope, task.document_id);
+  const doc = await host.stores.documents.get(scope, task.document_id);
   if (!doc || doc.task_id !== task.id || doc.status !== 'processing') return;
-  await removeDocumentFromGraph(host, scope, doc.id, summaryPolicy(host, doc.options?.use_llm_summarization ?? true), 'rollback');
-  const chunkIds = (await stores.chunks.listByDocument(scope, doc.id)).map((c) => c.id);
-  if (chunkIds.length) await stores.vectors.delete(scope, 'chunk', chunkIds);
-  if (task.mode === 'full') {
-    await forgetDocumentNames(stores, scope, chunkIds);
-    await deleteExtractions(stores.kv, scope, chunkIds);
-    await stores.chunks.deleteByDocument(scope, doc.id);
-    await stores.documents.update(scope, doc.id, { chunk_count: 0, entity_count: 0, relationship_count: 0 });
-  }
+  await discardDocumentRun(host, scope, doc.id, { removeChunks: task.mode === 'full' });
   await settleCancelledDocument(host, scope, task);
 }

@@ -4,7 +4,7 @@ import { conflict, notFound } from '../../http/problem';
 import { nearestRank } from './metrics';
 import { Cancellations } from './cancellation';
 import { type RunReport, TaskQueue } from './queue';
-import { holdsDocument, type HostRef, isLiveTask, isUnsettledCancel, newTaskRecord, requeuedTask, type TaskMode } from './records';
+import { claimedByInstance, claimOwner, holdsDocument, type HostRef, isLiveTask, isUnsettledCancel, newTaskRecord, requeuedTask, type TaskMode } from './records';
 
 export interface TaskActionResult {
   id: string;
@@ -101,7 +101,7 @@ export function createTaskService(host: HostRef): TaskService {
         ...newTaskRecord({ id: taskId, documentId, mode: 'full', now: now.toISOString() }),
         status: 'running',
         started_at: now.toISOString(),
-        lease_owner: config.instanceId,
+        lease_owner: claimOwner(config.instanceId),
         lease_expires_at: new Date(now.getTime() + config.taskLeaseMs).toISOString(),
       };
       await store().insert(scope, task);
@@ -203,7 +203,7 @@ export function createTaskService(host: HostRef): TaskService {
       const { stores, config, log } = host();
       const now = new Date().toISOString();
       for (const { scope, task } of await stores.tasks.listAll(['running'])) {
-        if (task.lease_owner !== config.instanceId) continue;
+        if (!claimedByInstance(task.lease_owner, config.instanceId)) continue;
         await stores.tasks.update(scope, task.id, requeuedTask(now));
         log.info({ task_id: task.id }, 'task left running by this instance queued again');
       }

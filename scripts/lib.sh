@@ -1,0 +1,35 @@
+# Shared by scripts/neo4j/neo4j.sh and scripts/redis/redis.sh (sourced, not run).
+# The caller sets NAME (log prefix), PROCESS (pattern its server's command line contains),
+# PIDFILE and URLFILE before calling these.
+
+log() { echo "$NAME: $*" >&2; }
+die() { log "$*"; exit 1; }
+
+# PID of the running server, or nothing. Checks the command line so a recycled pid is never trusted.
+running_pid() {
+  [[ -f "$PIDFILE" ]] || return 0
+  local pid
+  pid="$(cat "$PIDFILE" 2>/dev/null || true)"
+  [[ "$pid" =~ ^[0-9]+$ ]] || return 0
+  if kill -0 "$pid" 2>/dev/null && tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -q "$PROCESS"; then
+    echo "$pid"
+  fi
+}
+
+port_open() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+
+cmd_status() {
+  local pid
+  pid="$(running_pid)"
+  if [[ -n "$pid" ]]; then
+    echo "running pid=$pid $(cat "$URLFILE" 2>/dev/null || echo '(starting)')"
+  else
+    echo "stopped"
+    return 3
+  fi
+}
+
+cmd_url() {
+  [[ -n "$(running_pid)" && -s "$URLFILE" ]] || { log "not running"; return 3; }
+  cat "$URLFILE"
+}
