@@ -20,7 +20,7 @@ export const API_PREFIX = '/api/v1';
  */
 export function createApp(rt: Runtime): { app: Koa<AppState>; openapi: Record<string, unknown> } {
   const app = new Koa<AppState>();
-  app.proxy = true;
+  app.proxy = rt.config.trustProxy;
   app.silent = true;
   const registry: RegisteredRoute[] = [];
   const root = new Api('', registry);

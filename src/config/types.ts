@@ -109,6 +109,8 @@ export interface AppConfig {
   };
   /** Requests per window and category, per API key or address; 0 disables a category. */
   rateLimits: { windowMs: number; upload: number; query: number; graph: number };
+  /** Take the client address from X-Forwarded-For (only behind a proxy that sets it; else clients could forge it). */
+  trustProxy: boolean;
   errorTypeBase: string;
   /** Default workspace used when X-Workspace-ID is absent. */
   defaultWorkspaceId: string;

@@ -82,6 +82,7 @@ describe('rate limits (one instance, counters in process memory)', () => {
       expect(responses.map((r) => rateHeaders(r).remaining)).toEqual(['2', '1', '0']);
       for (const res of responses) {
         const reset = Number(rateHeaders(res).reset);
+        expect(Number.isInteger(reset)).toBe(true);
         expect(reset).toBeGreaterThan(before);
         expect(reset).toBeLessThanOrEqual(Date.now() / 1000 + WINDOW_MS / 1000 + 1);
       }

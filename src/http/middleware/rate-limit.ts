@@ -44,8 +44,24 @@ export function rateLimiter(limits: AppConfig['rateLimits'], redis: Redis | null
     const category = rateCategory(ctx.method, ctx.path);
     const limiter = category && limiters.get(category);
     if (!limiter) return next();
-    return limiter(ctx, next);
+    try {
+      await limiter(ctx, next);
+    } catch (err) {
+      const headers = (err as { headers?: Record<string, string | number> }).headers;
+      if (headers?.[RESET] !== undefined) headers[RESET] = wholeSeconds(headers[RESET]);
+      throw err;
+    } finally {
+      const reset = ctx.response.get(RESET);
+      if (reset) ctx.set(RESET, String(wholeSeconds(reset)));
+    }
   };
+}
+
+const RESET = 'X-RateLimit-Reset';
+
+/** The memory driver reports a fractional epoch; clients expect whole seconds (rounded up: never too early). */
+function wholeSeconds(value: string | number): number {
+  return Math.ceil(Number(value));
 }
 
 /** The caller a limit applies to: a digest of its API key when it sends one, else its address. */
