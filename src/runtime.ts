@@ -41,7 +41,10 @@ export async function createRuntime(config: AppConfig, log: Logger): Promise<Run
   const stores = await createStores(config, log);
   const providers = createProviderRegistry(config, log);
   const events = new GraphEvents();
-  const redis = config.redisUrl ? new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2 }) : null;
+  const redis = config.redisUrl
+    ? // No offline queue: while Redis is down, limited requests fail fast with 503 instead of hanging.
+      new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false, connectTimeout: 2_000 })
+    : null;
   redis?.on('error', (err) => log.warn({ err: err.message }, 'redis error'));
   const closers: Array<() => Promise<void>> = [];
   // withEntityLock callers that pass no lock store (graph edits) use this runtime's; undone on close.

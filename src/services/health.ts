@@ -13,14 +13,24 @@ async function defaultLlmHealthy(rt: Runtime): Promise<boolean> {
   return ok;
 }
 
+const REDIS_PING_TIMEOUT_MS = 1_000;
+
+/** Redis holds the shared rate-limit counters when configured; undefined when it is not. */
+async function redisHealthy(rt: Runtime): Promise<boolean | undefined> {
+  if (!rt.redis) return undefined;
+  const timeout = new Promise<false>((resolve) => setTimeout(() => resolve(false), REDIS_PING_TIMEOUT_MS).unref());
+  return Promise.race([rt.redis.ping().then((r) => r === 'PONG', () => false), timeout]);
+}
+
 /** `/health`: every component is checked live (the provider check is cached for a few seconds). */
 export async function checkHealth(rt: Runtime, workspaceId: string) {
-  const [stores, llm, schema] = await Promise.all([
+  const [stores, llm, schema, redis] = await Promise.all([
     rt.stores.health().catch(() => ({ kv_storage: false, vector_storage: false, graph_storage: false })),
     defaultLlmHealthy(rt),
     rt.stores.schema().catch(() => ({ latest_version: 0, migrations_applied: 0, last_applied_at: null })),
+    redisHealthy(rt),
   ]);
-  const components = { ...stores, llm_provider: llm };
+  const components = { ...stores, llm_provider: llm, ...(redis === undefined ? {} : { rate_limit_store: redis }) };
   return {
     status: Object.values(components).every(Boolean) ? ('healthy' as const) : ('degraded' as const),
     version: rt.config.version,

@@ -145,3 +145,30 @@ describe('platform', () => {
     expect((await json(res)).detail).toMatch(/X-Workspace-ID/);
   });
 });
+
+describe('platform with an unreachable Redis', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    // Nothing listens on port 1: Redis is configured but down.
+    app = await startTestApp({ REDIS_URL: 'redis://127.0.0.1:1', SERVICE_RATE_LIMIT_QUERY: '5' });
+  });
+  afterAll(async () => app.close());
+
+  it('reports the rate-limit store down in /health and turns readiness to 503', async () => {
+    const health = await json(await app.request('/health'));
+    expect(health.status).toBe('degraded');
+    expect(health.components.rate_limit_store).toBe(false);
+    const ready = await app.request('/health/ready');
+    expect(ready.status).toBe(503);
+    expect((await json(ready)).checks.database).toBe('error');
+  });
+
+  it('answers a rate-limited request with a 503 service-unavailable problem, and an unlimited one normally', async () => {
+    const res = await app.request('/api/v1/query', { method: 'POST', json: { query: 'anything' } });
+    expect(res.status).toBe(503);
+    const body = await json(res);
+    expect(body.type).toBe(`${app.config.errorTypeBase}/service-unavailable`);
+    expect(body.detail).toMatch(/Redis/);
+    expect((await app.request('/api/v1/documents')).status).toBe(200);
+  });
+});

@@ -4,6 +4,7 @@ import ratelimit from 'koa-ratelimit';
 import type Redis from 'ioredis';
 import type { AppConfig } from '../../config/types';
 import type { AppState } from '../context';
+import { Problem } from '../problem';
 
 export type RateCategory = 'upload' | 'query' | 'graph';
 
@@ -44,9 +45,22 @@ export function rateLimiter(limits: AppConfig['rateLimits'], redis: Redis | null
     const category = rateCategory(ctx.method, ctx.path);
     const limiter = category && limiters.get(category);
     if (!limiter) return next();
+    let failedDownstream = false;
+    const downstream = async () => {
+      try {
+        await next();
+      } catch (err) {
+        failedDownstream = true;
+        throw err;
+      }
+    };
     try {
-      await limiter(ctx, next);
+      await limiter(ctx, downstream);
     } catch (err) {
+      // The limiter's own refusal carries a status; anything else from the limiter is its counter store failing.
+      if (redis && !failedDownstream && typeof (err as { status?: unknown }).status !== 'number') {
+        throw new Problem(503, 'the rate-limit store (Redis) is unavailable; retry shortly');
+      }
       const headers = (err as { headers?: Record<string, string | number> }).headers;
       if (headers?.[RESET] !== undefined) headers[RESET] = wholeSeconds(headers[RESET]);
       throw err;

@@ -13,6 +13,7 @@ const healthSchema = z.object({
     vector_storage: z.boolean(),
     graph_storage: z.boolean(),
     llm_provider: z.boolean(),
+    rate_limit_store: z.boolean().optional().describe('Redis, present when REDIS_URL is set'),
   }),
   llm_provider_name: z.string(),
   schema: z.object({
@@ -46,7 +47,8 @@ export function healthRoutes(api: Api, rt: Runtime): void {
 
   const ready = async (ctx: Parameters<Parameters<Api['route']>[1]>[0]) => {
     const health = await checkHealth(rt, ctx.state.scope.workspaceId);
-    const database = health.components.graph_storage && health.components.vector_storage && health.components.kv_storage;
+    const { graph_storage, vector_storage, kv_storage, rate_limit_store } = health.components;
+    const database = graph_storage && vector_storage && kv_storage && rate_limit_store !== false;
     const llm = health.components.llm_provider;
     ctx.status = database && llm ? 200 : 503;
     ctx.body = {
