@@ -1,6 +1,5 @@
-import neo4j, { type Driver } from 'neo4j-driver';
 import { json, prose } from '../fixtures/documents';
-import { integrityProblems, SOUND } from '../fixtures/graph-integrity';
+import { integrityProblems, openTestDriver, SOUND } from '../fixtures/graph-integrity';
 import { startTestApp, type TestApp } from '../helpers/app';
 
 /**
@@ -10,15 +9,11 @@ import { startTestApp, type TestApp } from '../helpers/app';
  */
 jest.setTimeout(90_000);
 
-let driver: Driver;
+const driver = openTestDriver();
 const apps: TestApp[] = [];
 
-beforeAll(() => {
-  driver = neo4j.driver(process.env.TEST_NEO4J_URI as string, undefined, { disableLosslessIntegers: true });
-});
 afterAll(async () => {
   for (const app of apps) await app.close().catch(() => undefined);
-  await driver.close();
 });
 
 async function boot(env: Record<string, string>, start = true): Promise<TestApp> {

@@ -1,6 +1,5 @@
-import neo4j, { type Driver } from 'neo4j-driver';
 import { prose } from '../fixtures/documents';
-import { integrityProblems, SOUND, storedTasks } from '../fixtures/graph-integrity';
+import { integrityProblems, openTestDriver, SOUND, storedTasks } from '../fixtures/graph-integrity';
 import { queueAndDrain, type ServiceProcess, startService, taskEvents } from '../fixtures/service-process';
 
 /**
@@ -20,15 +19,11 @@ const env = {
   WORKER_THREADS: '2',
 };
 
-let driver: Driver;
+const driver = openTestDriver();
 const services: ServiceProcess[] = [];
 
-beforeAll(() => {
-  driver = neo4j.driver(process.env.TEST_NEO4J_URI as string, undefined, { disableLosslessIntegers: true });
-});
 afterAll(async () => {
   for (const service of services) await service.kill('SIGKILL');
-  await driver.close();
 });
 
 describe('persistent mode: two instances merging into the same entities', () => {

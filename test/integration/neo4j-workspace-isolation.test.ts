@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import neo4j, { type Driver } from 'neo4j-driver';
 import { json, prose } from '../fixtures/documents';
+import { openTestDriver } from '../fixtures/graph-integrity';
 import { startTestApp, type TestApp } from '../helpers/app';
 
 /**
@@ -20,7 +20,7 @@ function cypherFiles(dir: string): string[] {
   });
 }
 
-let driver: Driver;
+const driver = openTestDriver();
 
 async function cypher(query: string, params: Record<string, unknown> = {}) {
   return (await driver.executeQuery(query, params)).records.map((r) => r.toObject());
@@ -35,14 +35,6 @@ async function holdings(workspace: string) {
   const [rels] = await cypher('MATCH (n {workspace_id: $w})-[r]-() RETURN count(DISTINCT r) AS count', { w: workspace });
   return { labels: Object.fromEntries(nodes.map((r) => [r.label, r.count])) as Record<string, number>, relationships: rels.count as number };
 }
-
-beforeAll(() => {
-  driver = neo4j.driver(process.env.TEST_NEO4J_URI as string, undefined, { disableLosslessIntegers: true });
-});
-
-afterAll(async () => {
-  await driver.close();
-});
 
 describe('persistent mode: workspace scoping of every query', () => {
   it('every Cypher file outside migrations/ and schema/ is scoped by workspace_id', () => {
