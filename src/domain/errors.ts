@@ -1,0 +1,158 @@
+/**
+ * Domain errors: what went wrong, in the words of the domain. Services, stores and providers throw these;
+ * the HTTP layer translates them once (`src/http/errors.ts`) into RFC 7807 problems, SSE `error` events or
+ * a compatibility layer's own error shape. Nothing below the HTTP layer knows a status code.
+ */
+
+export interface FieldError {
+  field: string;
+  message: string;
+}
+
+/** Members a problem body carries beside the standard ones (e.g. lineage's `{error, message}` pair). */
+export type ErrorDetails = Record<string, unknown>;
+
+export abstract class DomainError extends Error {
+  abstract readonly kind: DomainErrorKind;
+
+  constructor(
+    message: string,
+    /** Extra, client-safe members of the answer. Never secrets. */
+    readonly details: ErrorDetails = {},
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+export type DomainErrorKind =
+  | 'malformed'
+  | 'invalid'
+  | 'not_found'
+  | 'conflict'
+  | 'too_large'
+  | 'unsupported_media'
+  | 'forbidden'
+  | 'unauthenticated'
+  | 'unavailable'
+  | 'budget_exhausted'
+  | 'rate_limited'
+  | 'not_implemented';
+
+/** The request cannot be read at all (unparsable JSON, a wrong content type). */
+export class MalformedRequestError extends DomainError {
+  readonly kind = 'malformed' as const;
+}
+
+/** The request is readable but breaks a rule; `fieldErrors` names each field. */
+export class InvalidInputError extends DomainError {
+  readonly kind = 'invalid' as const;
+
+  constructor(
+    readonly fieldErrors: FieldError[],
+    details: ErrorDetails = {},
+  ) {
+    super(fieldErrors.map((e) => `${e.field}: ${e.message}`).join('; '), details);
+  }
+
+  static field(field: string, message: string, details?: ErrorDetails): InvalidInputError {
+    return new InvalidInputError([{ field, message }], details);
+  }
+}
+
+export class NotFoundError extends DomainError {
+  readonly kind = 'not_found' as const;
+}
+
+/** The request collides with an existing object; `existingId` names it when there is one. */
+export class ConflictError extends DomainError {
+  readonly kind = 'conflict' as const;
+
+  constructor(
+    message: string,
+    readonly existingId: string | null = null,
+    details: ErrorDetails = {},
+  ) {
+    super(message, details);
+  }
+}
+
+/** A duplicate document: a conflict whose `duplicate_of` is the existing document's id. */
+export class DuplicateError extends ConflictError {
+  constructor(message: string, existingId: string) {
+    super(message, existingId, { duplicate_of: existingId });
+  }
+}
+
+/** Content over a size limit; `limitBytes` is the limit of the kind of content that was exceeded. */
+export class TooLargeError extends DomainError {
+  readonly kind = 'too_large' as const;
+
+  constructor(
+    message: string,
+    readonly limitBytes: number,
+    details: ErrorDetails = {},
+  ) {
+    super(message, details);
+  }
+}
+
+export class UnsupportedMediaError extends DomainError {
+  readonly kind = 'unsupported_media' as const;
+}
+
+/** The caller is known but may not do this. */
+export class ForbiddenError extends DomainError {
+  readonly kind = 'forbidden' as const;
+}
+
+/** No valid credential came with the request. */
+export class UnauthenticatedError extends DomainError {
+  readonly kind = 'unauthenticated' as const;
+}
+
+/** A dependency (database, provider, rate-limit store) cannot serve now; `component` names it. */
+export class UnavailableError extends DomainError {
+  readonly kind = 'unavailable' as const;
+
+  constructor(
+    message: string,
+    readonly component: string | null = null,
+    details: ErrorDetails = {},
+    readonly retryAfterSeconds: number | null = null,
+  ) {
+    super(message, details);
+  }
+}
+
+/** The workspace's or tenant's LLM budget for the period is spent. */
+export class BudgetExhaustedError extends DomainError {
+  readonly kind = 'budget_exhausted' as const;
+}
+
+/** Too many requests or too much queued work; `retryAfterSeconds` says when to come back. */
+export class RateLimitedError extends DomainError {
+  readonly kind = 'rate_limited' as const;
+
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+    details: ErrorDetails = {},
+  ) {
+    super(message, details);
+  }
+}
+
+/** The operation exists but not in this deployment (e.g. raw Cypher in embedded mode). */
+export class NotImplementedError extends DomainError {
+  readonly kind = 'not_implemented' as const;
+}
+
+export function isDomainError(err: unknown): err is DomainError {
+  return err instanceof DomainError;
+}
+
+/** The existing object's id of a conflict, or null for any other error. */
+export function conflictingId(err: unknown): string | null {
+  return err instanceof ConflictError ? err.existingId : null;
+}
