@@ -1,23 +1,8 @@
 import type { Middleware } from 'koa';
 import type { Logger } from '../../logger';
 import type { AppState } from '../context';
-import { Problem, isProblem } from '../problem';
-
-/** Infrastructure errors that are the caller's fault or a dependency's, mapped to problems. */
-function toProblem(err: unknown): Problem | null {
-  if (isProblem(err)) return err;
-  const e = err as { status?: number; statusCode?: number; expose?: boolean; message?: string; type?: string; code?: string };
-  if (e?.type === 'entity.parse.failed') return new Problem(400, 'failed to parse the request body as JSON');
-  if (e?.type === 'entity.too.large') return new Problem(413, 'request body exceeds the size limit');
-  if (e?.code === 'ServiceUnavailable' || e?.code === 'SessionExpired' || e?.code === 'ECONNREFUSED') {
-    return new Problem(503, 'a storage dependency is unavailable; retry shortly');
-  }
-  const status = e?.status ?? e?.statusCode;
-  if (typeof status === 'number' && status >= 400 && status < 500) {
-    return new Problem(status, e.expose && e.message ? e.message : 'request refused');
-  }
-  return null;
-}
+import { problemHeaders, toProblem } from '../errors';
+import { Problem } from '../problem';
 
 /**
  * Turns every error into RFC 7807 problem details. Unknown errors become 500 with the request id,
@@ -43,8 +28,7 @@ export function problems(log: Logger, typeBase: string): Middleware<AppState> {
       } else if (problem.status >= 500) {
         log.warn({ err, requestId: ctx.state.requestId, path: ctx.path }, problem.detail);
       }
-      const headers = (err as { headers?: Record<string, string> })?.headers;
-      if (headers) ctx.set(headers);
+      ctx.set(problemHeaders(err));
       if (ctx.headerSent || !ctx.writable) return;
       ctx.status = problem.status;
       ctx.type = 'application/problem+json';

@@ -1,0 +1,74 @@
+import {
+  type DomainError,
+  type DomainErrorKind,
+  InvalidInputError,
+  RateLimitedError,
+  TooLargeError,
+  UnavailableError,
+  isDomainError,
+} from '../domain/errors';
+import { Problem } from './problem';
+
+/** HTTP status of each domain error kind: the one place where domain words become status codes. */
+export const STATUS_OF: Record<DomainErrorKind, number> = {
+  malformed: 400,
+  unauthenticated: 401,
+  budget_exhausted: 402,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  too_large: 413,
+  unsupported_media: 415,
+  invalid: 422,
+  rate_limited: 429,
+  not_implemented: 501,
+  unavailable: 503,
+};
+
+/** Response headers a domain error asks for (`Retry-After`, `WWW-Authenticate`). */
+export function headersOf(err: DomainError): Record<string, string> {
+  const headers: Record<string, string> = {};
+  if ((err instanceof RateLimitedError || err instanceof UnavailableError) && err.retryAfterSeconds !== null) {
+    headers['Retry-After'] = String(Math.max(1, Math.ceil(err.retryAfterSeconds)));
+  }
+  if (err.kind === 'unauthenticated') headers['WWW-Authenticate'] = 'Bearer, ApiKey';
+  return headers;
+}
+
+function fromDomain(err: DomainError): Problem {
+  const extra: Record<string, unknown> = { ...err.details };
+  if (err instanceof InvalidInputError) extra.errors = err.fieldErrors;
+  if (err instanceof TooLargeError) extra.limit_bytes = err.limitBytes;
+  return new Problem(STATUS_OF[err.kind], err.message, extra);
+}
+
+/** Errors of the libraries under us (Neo4j driver, sockets, koa-body) that mean "a dependency is down". */
+function isOutage(err: unknown): boolean {
+  const code = (err as { code?: unknown })?.code;
+  return code === 'ServiceUnavailable' || code === 'SessionExpired' || code === 'ECONNREFUSED';
+}
+
+/**
+ * The problem an error answers with, or null for an unknown error (a 500, logged with its cause).
+ * Used by JSON routes, SSE streams and the compatibility layers alike, so an outage reads the same on each.
+ */
+export function toProblem(err: unknown): Problem | null {
+  if (err instanceof Problem) return err;
+  if (isDomainError(err)) return fromDomain(err);
+  const e = err as { status?: number; statusCode?: number; expose?: boolean; message?: string; type?: string };
+  if (e?.type === 'entity.parse.failed') return new Problem(400, 'failed to parse the request body as JSON');
+  if (e?.type === 'entity.too.large') return new Problem(413, 'request body exceeds the size limit');
+  if (isOutage(err)) return new Problem(503, 'a storage dependency is unavailable; retry shortly');
+  const status = e?.status ?? e?.statusCode;
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    return new Problem(status, e.expose && e.message ? e.message : 'request refused');
+  }
+  return null;
+}
+
+/** Headers to send with the problem of `err`. */
+export function problemHeaders(err: unknown): Record<string, string> {
+  if (isDomainError(err)) return headersOf(err);
+  const headers = (err as { headers?: Record<string, string> })?.headers;
+  return headers && typeof headers === 'object' ? headers : {};
+}
