@@ -4,7 +4,7 @@ import type { Stores } from '../store/ports';
 import { generate, streamGeneration } from './generate';
 import { resolveLlm } from './model';
 import { answerPrompt, renderPrompt } from './prompts/answer';
-import { DEFAULT_QUERY_MODE, type QueryMode } from './recipes';
+import { DEFAULT_QUERY_MODE, type QueryMode, recipeOf } from './recipes';
 import type { Reranker } from './rerank';
 import { retrieve } from './retrieve';
 import { type QueryStats, queryStats, streamStats } from './stats';
@@ -123,7 +123,7 @@ export function promptOf(plan: QueryPlan, context: RetrievedContext): ChatMessag
     context: context.contextText,
     systemPrompt: plan.systemPrompt,
     history: plan.retrieval.history,
-    direct: plan.retrieval.mode === 'bypass',
+    direct: recipeOf(plan.retrieval.mode).llmOnly,
   });
 }
 
