@@ -1,0 +1,77 @@
+/**
+ * The layer rules of src/ (docs/architecture.md): a module imports from its own layer or lower ones, never from a
+ * higher one, and nothing forms an import circle. `npm run lint:deps` checks them; the violations that existed when
+ * the rules were written are listed in .dependency-cruiser-known-violations.json and may only shrink.
+ */
+const LAYERS = [
+  ['domain'],
+  ['config', 'logger\\.ts'],
+  ['prompts', 'llm', 'store'],
+  ['graph'],
+  ['lineage', 'ingest', 'retrieval'],
+  ['services'],
+  ['http'],
+  ['routes'],
+  ['app\\.ts', 'runtime\\.ts', 'main\\.ts'],
+];
+
+const dir = (names) => `^src/(${names.join('|')})($|/)`;
+
+const upward = LAYERS.slice(0, -1).map((names, i) => ({
+  name: `layer-${i}-upward`,
+  comment: `${names.join(', ')} may not import from a higher layer`,
+  severity: 'error',
+  from: { path: dir(names) },
+  to: { path: dir(LAYERS.slice(i + 1).flat()) },
+}));
+
+/** Peers of one layer that must not know each other. */
+const peers = (names) =>
+  names.map((name) => ({
+    name: `no-peer-import-${name}`,
+    comment: `${name} does not import its peers (${names.join(', ')})`,
+    severity: 'error',
+    from: { path: dir([name]) },
+    to: { path: dir(names.filter((n) => n !== name)) },
+  }));
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      comment: 'import circles make modules that cannot be understood or loaded alone',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { circular: true },
+    },
+    ...upward,
+    ...peers(['lineage', 'ingest', 'retrieval']),
+    {
+      name: 'store-without-llm',
+      comment: 'stores know nothing of providers or prompts',
+      severity: 'error',
+      from: { path: dir(['store']) },
+      to: { path: dir(['llm', 'prompts']) },
+    },
+    {
+      name: 'llm-without-store',
+      comment: 'providers know nothing of stores',
+      severity: 'error',
+      from: { path: dir(['llm']) },
+      to: { path: dir(['store']) },
+    },
+    {
+      name: 'routes-without-adapters',
+      comment: 'routes call services; they never reach stores or providers except through their port types',
+      severity: 'error',
+      from: { path: dir(['routes']) },
+      to: { path: '^src/(store|llm)/', dependencyTypesNot: ['type-only'] },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    exclude: { path: '^(dist|node_modules)/' },
+  },
+};
