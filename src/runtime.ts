@@ -2,7 +2,7 @@ import Redis from 'ioredis';
 import type { AppConfig } from './config/types';
 import { GraphEvents } from './graph/events';
 import { type GraphService, createGraphService } from './graph/service';
-import { shareLockStore } from './ingest/locks';
+import { shareLockStore } from './graph/locks';
 import { type LineageService, createLineageService } from './lineage/service';
 import { createProviderRegistry } from './llm/registry';
 import { type QueryService, createQueryService, createReranker } from './retrieval';

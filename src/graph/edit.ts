@@ -1,7 +1,7 @@
 import { normalizeEntityId } from '../domain/ids';
 import type { EntityRecord, Scope } from '../domain/types';
 import { conflict, notFound, validationError } from '../http/problem';
-import { withEntityLock } from '../ingest/locks';
+import { withEntityLock } from './locks';
 import { type EntityOverride, recordOverride } from './aliases';
 import { type GraphDeps, nowOf } from './deps';
 import { embedEntities } from './embed';

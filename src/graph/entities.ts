@@ -1,7 +1,7 @@
 import { normalizeEntityId } from '../domain/ids';
 import type { Scope } from '../domain/types';
 import { notFound } from '../http/problem';
-import { entityNames, mentionSpan, preview } from '../lineage/text';
+import { entityNames, mentionSpan, preview } from '../domain/text';
 import type { Stores } from '../store/ports';
 import { type EntityItem, type RelationshipItem, toEntityItem, toRelationshipItem } from './present';
 

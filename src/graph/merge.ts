@@ -1,7 +1,7 @@
 import { normalizeEntityId, relationshipId } from '../domain/ids';
 import type { ChunkRecord, EntityRecord, RelationshipRecord, Scope } from '../domain/types';
 import { conflict, notFound, validationError } from '../http/problem';
-import { withEntityLock } from '../ingest/locks';
+import { withEntityLock } from './locks';
 import type { GraphStore, Stores } from '../store/ports';
 import { OVERRIDES_NAMESPACE, moveOverride, recordMerge, recordOverride } from './aliases';
 import { absorbEntities, combineRelationships, union } from './combine';

@@ -1,5 +1,5 @@
 import type { Scope } from '../domain/types';
-import type { SseStream } from '../http/sse';
+import type { SseStream } from '../domain/sse';
 import type { GraphDeps } from './deps';
 import { type EntityPatch, type RenameInput, renameEntity, updateEntity } from './edit';
 import { type EntityListQuery, type RelationshipListQuery, entityDetail, listEntities, listRelationships } from './entities';

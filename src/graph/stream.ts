@@ -1,5 +1,5 @@
 import type { Scope } from '../domain/types';
-import type { SseStream } from '../http/sse';
+import type { SseStream } from '../domain/sse';
 import type { GraphStore } from '../store/ports';
 import type { GraphDeps } from './deps';
 import type { GraphChange, GraphChangeBatch } from './events';

@@ -1,15 +1,8 @@
 import { PassThrough } from 'node:stream';
+import type { SseStream } from '../domain/sse';
 import type { AppContext } from './context';
 
-export interface SseStream {
-  /** `data: <json>` (or raw text when `raw` is true) followed by a blank line. */
-  send(data: unknown, raw?: boolean): boolean;
-  comment(text: string): void;
-  close(): void;
-  readonly closed: boolean;
-  /** Aborted when the client goes away or the stream is closed. */
-  readonly signal: AbortSignal;
-}
+export type { SseStream };
 
 /**
  * Opens an SSE response. Keep-alive comments go out every `keepAliveMs` of silence,

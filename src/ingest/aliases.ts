@@ -12,7 +12,7 @@ import { type ChunkStatements, statementsOf } from './describe';
 import type { Draft } from './drafts';
 import { readExtractions } from './extract/cache';
 import type { ParsedEntity, ParsedRelation } from './extract/parser';
-import { withEntityLock } from './locks';
+import { withEntityLock } from '../graph/locks';
 import { deleteStates, entityKey, relationshipKey } from './record-state';
 
 /**

@@ -4,7 +4,7 @@ import type { EmbeddingProvider } from '../llm/ports';
 import { withAliasedEntityLock } from './aliases';
 import type { IngestDeps } from './deps';
 import { deleteGraphVectors, type EmbedOptions, embedGraphRecords, storeGraphVectors } from './embed';
-import { withEntityLock } from './locks';
+import { withEntityLock } from '../graph/locks';
 import { commitMerge, type Contribution, type MergeOutcome } from './merge';
 import type { SummaryPolicy } from './summary';
 import { type EntityLocker, summariseOutcome } from './summary-stage';

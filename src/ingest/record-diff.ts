@@ -1,16 +1,9 @@
 import type { EntityRecord, RelationshipRecord } from '../domain/types';
+import { entityText, relationshipText } from '../graph/embed-text';
+
+export { entityText, relationshipText };
 
 /** What changed between two versions of a record: whether to write it, and whether to re-embed it. */
-
-/** Text embedded for an entity. */
-export function entityText(e: Pick<EntityRecord, 'name' | 'description'>): string {
-  return `${e.name}: ${e.description}`;
-}
-
-/** Text embedded for a relationship. */
-export function relationshipText(r: Pick<RelationshipRecord, 'keywords' | 'source' | 'target' | 'description'>): string {
-  return `${r.keywords.join(', ')}\n${r.source} - ${r.target}\n${r.description}`;
-}
 
 export function embeddingChanged<T extends { document_ids: string[] }>(old: T | undefined, next: T, text: (r: T) => string): boolean {
   return !old || text(old) !== text(next) || !sameList(old.document_ids, next.document_ids);

@@ -4,7 +4,7 @@ import { resolveEntityAliases } from '../graph/aliases';
 import type { Stores } from '../store/ports';
 import { type ExtractionMetadata, EXTRACTION_NAMESPACE, type CachedExtraction, extractionMetadata } from './cache';
 import { lineageNotFound } from './errors';
-import { preview } from './text';
+import { preview } from '../domain/text';
 
 export interface LineageDeps {
   stores: Stores;

@@ -1,7 +1,7 @@
 import type { ChunkRecord, DocumentRecord, EntityRecord, RelationshipRecord, Scope } from '../domain/types';
 import type { Stores } from '../store/ports';
 import { lineageNotFound } from './errors';
-import { preview } from './text';
+import { preview } from '../domain/text';
 
 interface DocumentGraph {
   document: DocumentRecord;

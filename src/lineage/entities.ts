@@ -4,7 +4,7 @@ import { mergeHistoryOf, resolveEntityAlias } from '../graph/aliases';
 import type { Stores } from '../store/ports';
 import { type CachedExtraction, extractedMentions, extractionsOf } from './cache';
 import { lineageNotFound } from './errors';
-import { LineIndex, chunkOffset, entityNames, mentionSpan } from './text';
+import { LineIndex, chunkOffset, entityNames, mentionSpan } from '../domain/text';
 
 interface EntitySources {
   entity: EntityRecord;

@@ -1,4 +1,4 @@
-import { LineIndex, chunkOffset, mentionSpan, sentenceSpans } from '../../src/lineage/text';
+import { LineIndex, chunkOffset, mentionSpan, sentenceSpans } from '../../src/domain/text';
 import { makeChunk } from '../contract/fixtures';
 
 describe('lineage text positions', () => {

@@ -1,4 +1,4 @@
-import { COMPLETION_MARKER, FIELD_DELIMITER } from '../../src/ingest/extract/format';
+import { COMPLETION_MARKER, FIELD_DELIMITER } from '../../src/prompts/record-format';
 import { MockEmbeddings, MockLlm, MOCK_TEXT_MARKER } from '../../src/llm/mock';
 import type { ChatMessage } from '../../src/llm/ports';
 

@@ -1,5 +1,5 @@
 import { normalizeEntityId, normalizeRelationType, relationshipId } from '../../domain/ids';
-import { COMPLETION_MARKER, FIELD_DELIMITER } from './format';
+import { COMPLETION_MARKER, FIELD_DELIMITER } from '../../prompts/record-format';
 
 /**
  * A tolerant parser for extraction output. It accepts the record format of ./format and what models make

@@ -1,5 +1,5 @@
 import type { ChatMessage } from '../../llm/ports';
-import { COMPLETION_MARKER, FIELD_DELIMITER } from './format';
+import { COMPLETION_MARKER, FIELD_DELIMITER } from '../../prompts/record-format';
 
 /**
  * Extraction and gleaning prompts (DESIGN.md 5.3). The expected output is the record format of ./format;

@@ -5,7 +5,7 @@ import {
   FIELD_DELIMITER,
   formatEntityRecord,
   formatRelationRecord,
-} from '../../ingest/extract/format';
+} from '../../prompts/record-format';
 import { RELATION_PATTERNS } from './lexicon';
 import { type Analysis, analyse } from './text';
 

@@ -1,4 +1,4 @@
-import type { ChunkRecord } from '../domain/types';
+import type { ChunkRecord } from './types';
 
 /** Where things sit in a document's text: line numbers, chunk offsets and the sentences naming an entity. */
 

@@ -1,0 +1,10 @@
+/** A Server-Sent Events stream as producers see it; the HTTP layer opens it (`src/http/sse.ts`). */
+export interface SseStream {
+  /** `data: <json>` (or raw text when `raw` is true) followed by a blank line. */
+  send(data: unknown, raw?: boolean): boolean;
+  comment(text: string): void;
+  close(): void;
+  readonly closed: boolean;
+  /** Aborted when the client goes away or the stream is closed. */
+  readonly signal: AbortSignal;
+}
