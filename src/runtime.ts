@@ -1,42 +1,24 @@
 import Redis from 'ioredis';
 import type { AppConfig } from './config/types';
 import { GraphEvents } from './graph/events';
-import { type GraphService, createGraphService } from './graph/service';
+import { createGraphService } from './graph/service';
 import { shareLockStore } from './graph/locks';
-import { type LineageService, createLineageService } from './lineage/service';
+import { createLineageService } from './lineage/service';
 import { createProviderRegistry } from './llm/registry';
-import { type QueryService, createQueryService, createReranker } from './retrieval';
-import { type ChatService, type ConversationService, createChatService, createConversationService } from './services/chat';
-import { type DocumentService, createDocumentService } from './services/documents';
-import { type TaskService, createTaskService } from './services/tasks';
-import type { ProviderRegistry } from './llm/ports';
+import { createQueryService, createReranker } from './retrieval';
+import { createChatService, createConversationService } from './services/chat';
+import { createDocumentService } from './services/documents';
+import { createTaskService } from './services/tasks';
 import type { Logger } from './logger';
 import { createStores } from './store';
-import type { Stores } from './store/ports';
+import type { Runtime } from './services/runtime';
+
+export type { Runtime };
 
 /**
  * The composition root: picks store and provider implementations from the configuration and wires services.
- * Routes receive this object and call services only.
+ * Routes receive the result and call services only.
  */
-export interface Runtime {
-  config: AppConfig;
-  log: Logger;
-  stores: Stores;
-  providers: ProviderRegistry;
-  events: GraphEvents;
-  graph: GraphService;
-  lineage: LineageService;
-  query: QueryService;
-  chat: ChatService;
-  conversations: ConversationService;
-  tasks: TaskService;
-  documents: DocumentService;
-  redis: Redis | null;
-  /** Start background work (task workers); tests may create a runtime without starting it. */
-  start(): Promise<void>;
-  close(): Promise<void>;
-}
-
 export async function createRuntime(config: AppConfig, log: Logger): Promise<Runtime> {
   const stores = await createStores(config, log);
   const providers = createProviderRegistry(config, log);

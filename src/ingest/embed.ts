@@ -1,5 +1,5 @@
 import type { ChunkRecord, EntityRecord, RelationshipRecord, Scope, VectorKind, VectorPoint } from '../domain/types';
-import { throwIfAborted } from '../llm/abort';
+import { throwIfAborted } from '../domain/abort';
 import type { EmbeddingProvider } from '../llm/ports';
 import type { Stores, VectorStore } from '../store/ports';
 import { entityText, relationshipText } from './record-diff';

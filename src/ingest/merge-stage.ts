@@ -1,5 +1,5 @@
 import type { Scope } from '../domain/types';
-import { isAbortError } from '../llm/abort';
+import { isAbortError } from '../domain/abort';
 import type { EmbeddingProvider } from '../llm/ports';
 import { withAliasedEntityLock } from './aliases';
 import type { IngestDeps } from './deps';

@@ -12,7 +12,10 @@ import type { ParsedEntity, ParsedRelation } from './extract/parser';
 import { changedEntity, changedRelationship, embeddingChanged, entityText, relationshipText } from './record-diff';
 import { deleteStates, entityKey, readStates, recordFingerprint, relationshipKey, writeStates } from './record-state';
 import type { SummaryPolicy } from './summary';
-import { summariseOutcome, summaryJob, type SummaryJob } from './summary-stage';
+import type { MergeOutcome } from './merge-outcome';
+import { summariseOutcome, summaryJob } from './summary-stage';
+
+export type { MergeOutcome };
 
 export { entityText, relationshipText };
 
@@ -35,23 +38,6 @@ export interface Contribution {
   extraction: { entities: ParsedEntity[]; relations: ParsedRelation[] };
 }
 
-export interface MergeOutcome {
-  /** Ids this document contributes, for its counts. */
-  entityIds: string[];
-  relationshipIds: string[];
-  /** The entity and relationship ids each contributed chunk names, for its chunk record. */
-  chunks: Map<string, { entity_ids: string[]; relationship_ids: string[] }>;
-  /** Records written whose embedding text or document set changed (or that are new), as last written. */
-  reembed: { entities: EntityRecord[]; relationships: RelationshipRecord[] };
-  removed: { entities: string[]; relationships: RelationshipRecord[] };
-  changes: GraphChange[];
-  /** Records whose description is due for an LLM summary, written after the commit. */
-  due: SummaryJob[];
-  llm_calls: number;
-  usage: TokenUsage;
-  /** Summaries that failed and fell back to the joined fragments. */
-  summaryFailures: string[];
-}
 
 /** Entities whose records a merge of these contributions may rewrite (to lock before merging). */
 export async function affectedEntityIds(stores: Stores, scope: Scope, documentId: string, contributions: Contribution[]): Promise<string[]> {

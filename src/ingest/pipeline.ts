@@ -1,6 +1,6 @@
 import { chunkId } from '../domain/ids';
 import type { ChunkRecord, Scope } from '../domain/types';
-import { isAbortError } from '../llm/abort';
+import { isAbortError } from '../domain/abort';
 import type { TokenUsage } from '../llm/ports';
 import { chunkText } from './chunker';
 import { discardDocumentRun, removeDocumentFromGraph, summaryPolicy } from './deletion';

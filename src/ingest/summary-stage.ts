@@ -1,11 +1,13 @@
 import type { EntityRecord, RelationshipRecord, Scope } from '../domain/types';
 import type { GraphChange } from '../graph/events';
-import { isAbortError } from '../llm/abort';
+import { isAbortError } from '../domain/abort';
 import type { IngestDeps } from './deps';
 import { withSummary } from './descriptions';
 import { type Draft, rebuildEntity, rebuildRelationship, type Summary } from './drafts';
 import { entityEvidence, relationEvidence, sourceStatements } from './evidence';
-import type { MergeOutcome } from './merge';
+import type { MergeOutcome, SummaryJob } from './merge-outcome';
+
+export type { SummaryJob };
 import { entityKey, fragmentKey, readStates, type RecordState, recordFingerprint, relationshipKey, writeStates } from './record-state';
 import { summarizeFragments, type SummaryPolicy } from './summary';
 import type { SummarySubject } from './summary-prompt';
@@ -20,17 +22,6 @@ import type { SummarySubject } from './summary-prompt';
  * under way leaves its own fragments to the next one.
  */
 
-export interface SummaryJob {
-  kind: 'entity' | 'relationship';
-  id: string;
-  key: string;
-  subject: SummarySubject;
-  summary: Summary | null;
-  fragments: string[];
-  newer: string[];
-  /** Entities whose lock covers the record: itself, or a relationship's endpoints. */
-  lockIds: string[];
-}
 
 interface Written {
   job: SummaryJob;

@@ -1,6 +1,5 @@
 import type { Scope } from '../domain/types';
-import { type CachedExtraction, EXTRACTION_NAMESPACE, readExtractions } from '../ingest/extract/cache';
-import type { ParsedEntity } from '../ingest/extract/parser';
+import { type CachedExtraction, EXTRACTION_NAMESPACE, type ParsedEntity, readExtractions } from '../graph/extractions';
 import type { KeyValueStore } from '../store/ports';
 
 /** What lineage reads from the per-chunk extraction cache that ingestion writes. */

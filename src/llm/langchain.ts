@@ -4,7 +4,7 @@ import { AIMessage, type BaseMessage, HumanMessage, SystemMessage } from '@langc
 import { ChatOllama, OllamaEmbeddings } from '@langchain/ollama';
 import { ChatOpenAI, OpenAIEmbeddings } from '@langchain/openai';
 import type { CatalogProvider } from '../config/types';
-import { raceAbort, throwIfAborted } from './abort';
+import { raceAbort, throwIfAborted } from '../domain/abort';
 import type { ChatMessage, Completion, CompletionOptions, EmbeddingProvider, LlmProvider, TokenUsage } from './ports';
 import { countMessageTokens, countTokens } from './tokens';
 

@@ -1,4 +1,4 @@
-import { abortReason, isAbortError, raceAbort, sleep } from './abort';
+import { abortReason, isAbortError, raceAbort, sleep } from '../domain/abort';
 import type { ChatMessage, Completion, CompletionOptions, EmbeddingProvider, LlmProvider, TokenUsage } from './ports';
 import { Semaphore, sharedSemaphore } from './semaphore';
 import { countTokens } from './tokens';

@@ -1,4 +1,4 @@
-import { abortReason } from './abort';
+import { abortReason } from '../domain/abort';
 
 /** A FIFO counting semaphore. `acquire` resolves to a release function; waiting honours an AbortSignal. */
 export class Semaphore {

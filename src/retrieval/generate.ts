@@ -1,5 +1,5 @@
 import { isProblem, serviceUnavailable } from '../http/problem';
-import { isAbortError, throwIfAborted } from '../llm/abort';
+import { isAbortError, throwIfAborted } from '../domain/abort';
 import type { ChatMessage, LlmProvider, TokenUsage } from '../llm/ports';
 import type { PromptTask } from '../llm/tasks';
 import { countTokens } from '../llm/tokens';

@@ -1,5 +1,5 @@
 import { serviceUnavailable } from '../http/problem';
-import { isAbortError, throwIfAborted } from '../llm/abort';
+import { isAbortError, throwIfAborted } from '../domain/abort';
 import type { EmbeddingProvider } from '../llm/ports';
 import type { Stores } from '../store/ports';
 import { applyTokenBudget } from './budget';

@@ -1,4 +1,4 @@
-import type { Runtime } from '../runtime';
+import type { Runtime } from './runtime';
 
 const LLM_CHECK_TTL_MS = 5_000;
 const llmChecks = new WeakMap<Runtime, { at: number; ok: boolean; provider: string }>();

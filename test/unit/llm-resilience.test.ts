@@ -1,4 +1,4 @@
-import { sleep } from '../../src/llm/abort';
+import { sleep } from '../../src/domain/abort';
 import type { ChatMessage, Completion, CompletionOptions, EmbeddingProvider, LlmProvider, TokenUsage } from '../../src/llm/ports';
 import { ProviderTimeoutError, isTransient, withResilience } from '../../src/llm/resilience';
 import { Semaphore } from '../../src/llm/semaphore';

@@ -3,42 +3,16 @@ import type { Scope } from '../../domain/types';
 import type { LlmProvider, TokenUsage } from '../../llm/ports';
 import type { KeyValueStore } from '../../store/ports';
 import { type ExtractOptions, extractChunk } from './extract';
-import type { ParsedEntity, ParsedRelation } from './parser';
+import { type CachedExtraction, EXTRACTION_NAMESPACE, deleteExtractions, readExtractions } from '../../graph/extractions';
 import { EXTRACTION_PROMPT_VERSION } from './prompt';
 
-/**
- * Extraction outputs cached per chunk (KV namespace `extraction`, key = chunk id). An entry is reused when
- * the chunk text, the model and the prompt version are the same, so reprocessing and retrying do not pay
- * twice; merges and deletion rebuilds read the entries of every source chunk whatever model wrote them.
- */
-
-export const EXTRACTION_NAMESPACE = 'extraction';
-
-export interface CachedExtraction {
-  content_hash: string;
-  llm_provider: string;
-  llm_model: string;
-  prompt_version: number;
-  raw_outputs: string[];
-  entities: ParsedEntity[];
-  relations: ParsedRelation[];
-  dropped_records: number;
-  created_at: string;
-}
+export { type CachedExtraction, EXTRACTION_NAMESPACE, deleteExtractions, readExtractions };
 
 export interface ExtractionOutcome {
   extraction: CachedExtraction;
   cached: boolean;
   llm_calls: number;
   usage: TokenUsage;
-}
-
-export function readExtractions(kv: KeyValueStore, scope: Scope, chunkIds: string[]): Promise<Map<string, CachedExtraction>> {
-  return chunkIds.length ? kv.getMany<CachedExtraction>(scope, EXTRACTION_NAMESPACE, chunkIds) : Promise.resolve(new Map());
-}
-
-export function deleteExtractions(kv: KeyValueStore, scope: Scope, chunkIds: string[]): Promise<void> {
-  return chunkIds.length ? kv.delete(scope, EXTRACTION_NAMESPACE, chunkIds) : Promise.resolve();
 }
 
 export function isReusable(entry: CachedExtraction | null | undefined, content: string, llm: LlmProvider): entry is CachedExtraction {

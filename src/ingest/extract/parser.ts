@@ -1,5 +1,8 @@
 import { normalizeEntityId, normalizeRelationType, relationshipId } from '../../domain/ids';
+import type { ParsedEntity, ParsedRelation } from '../../graph/extractions';
 import { COMPLETION_MARKER, FIELD_DELIMITER } from '../../prompts/record-format';
+
+export type { ParsedEntity, ParsedRelation };
 
 /**
  * A tolerant parser for extraction output. It accepts the record format of ./format and what models make
@@ -7,26 +10,6 @@ import { COMPLETION_MARKER, FIELD_DELIMITER } from '../../prompts/record-format'
  * whitespace, `<|#|>` delimiters, a missing completion marker. A record it cannot use is dropped and counted;
  * it never throws.
  */
-
-export interface ParsedEntity {
-  /** Normalised id (normalizeEntityId). */
-  id: string;
-  name: string;
-  type: string;
-  description: string;
-}
-
-export interface ParsedRelation {
-  /** relationshipId of the pair: source and target are the ordered entity ids. */
-  id: string;
-  source: string;
-  target: string;
-  source_name: string;
-  target_name: string;
-  keywords: string[];
-  relation_type: string;
-  description: string;
-}
 
 export interface ParsedExtraction {
   entities: ParsedEntity[];

@@ -1,4 +1,4 @@
-import { sleep, throwIfAborted } from '../abort';
+import { sleep, throwIfAborted } from '../../domain/abort';
 import type { EmbeddingProvider } from '../ports';
 
 /**

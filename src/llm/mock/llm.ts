@@ -1,4 +1,4 @@
-import { sleep, throwIfAborted } from '../abort';
+import { sleep, throwIfAborted } from '../../domain/abort';
 import type { ChatMessage, Completion, CompletionOptions, LlmProvider, TokenUsage } from '../ports';
 import { countMessageTokens, countTokens } from '../tokens';
 import { extractRecords, gleanRecords } from './extract';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Api } from '../../http/api';
-import type { Runtime } from '../../runtime';
+import type { Runtime } from '../../services/runtime';
 import { pumpEvents } from '../query/stream';
 import { chatBodySchema, chatEventSchema, chatReplySchema } from './schema';
 

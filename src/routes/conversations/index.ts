@@ -1,5 +1,5 @@
 import type { Api } from '../../http/api';
-import type { Runtime } from '../../runtime';
+import type { Runtime } from '../../services/runtime';
 import {
   conversationDetailSchema,
   conversationListSchema,

@@ -1,7 +1,7 @@
 import type { Api } from '../../http/api';
 import { parseOrThrow } from '../../http/validate';
 import { validationError } from '../../http/problem';
-import type { Runtime } from '../../runtime';
+import type { Runtime } from '../../services/runtime';
 import { manageDocumentRoutes } from './manage';
 import { fileParts, formFields, MAX_BATCH_BYTES, MAX_PART_BYTES, multipartBody, singleFile } from './multipart';
 import { presentCreated, requestFromBody, requestFromForm } from './present';

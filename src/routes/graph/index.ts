@@ -1,6 +1,6 @@
 import type { Api } from '../../http/api';
 import { openSse } from '../../http/sse';
-import type { Runtime } from '../../runtime';
+import type { Runtime } from '../../services/runtime';
 import {
   entityDetailSchema,
   entityListQuerySchema,

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { Scope } from '../../domain/types';
 import type { Api, ResponseSpec } from '../../http/api';
-import type { Runtime } from '../../runtime';
+import type { Runtime } from '../../services/runtime';
 import {
   chunkDetailSchema,
   chunkLineageSchema,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Api } from '../../http/api';
-import type { Runtime } from '../../runtime';
+import type { Runtime } from '../../services/runtime';
 
 const TAG = 'pipeline';
 

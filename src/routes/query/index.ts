@@ -1,6 +1,6 @@
 import type { Api } from '../../http/api';
 import type { QueryEvent } from '../../retrieval';
-import type { Runtime } from '../../runtime';
+import type { Runtime } from '../../services/runtime';
 import { queryBodySchema, queryResponseSchema, streamBodySchema, streamEventSchema } from './schema';
 import { type Presented, pumpEvents } from './stream';
 

@@ -1,8 +1,8 @@
 import type { AppContext } from '../../http/context';
 import { isProblem, Problem } from '../../http/problem';
 import { openSse } from '../../http/sse';
-import { isAbortError } from '../../llm/abort';
-import type { Runtime } from '../../runtime';
+import { isAbortError } from '../../domain/abort';
+import type { Runtime } from '../../services/runtime';
 
 /** What one event becomes on the wire: JSON, raw text (`v1`), or nothing. */
 export type Presented = { data: unknown; raw?: boolean } | null;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Api } from '../../http/api';
 import { queryInt } from '../../http/validate';
-import type { Runtime } from '../../runtime';
+import type { Runtime } from '../../services/runtime';
 import { presentTaskDetail, presentTaskListItem, taskDetailSchema, taskListItemSchema } from './present';
 
 const TAG = 'tasks';

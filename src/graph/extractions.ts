@@ -1,0 +1,52 @@
+import type { Scope } from '../domain/types';
+import type { KeyValueStore } from '../store/ports';
+
+/** What the LLM extracted from one chunk, as ingestion caches it and lineage reads it. */
+
+export interface ParsedEntity {
+  /** Normalised id (normalizeEntityId). */
+  id: string;
+  name: string;
+  type: string;
+  description: string;
+}
+
+export interface ParsedRelation {
+  /** relationshipId of the pair: source and target are the ordered entity ids. */
+  id: string;
+  source: string;
+  target: string;
+  source_name: string;
+  target_name: string;
+  keywords: string[];
+  relation_type: string;
+  description: string;
+}
+
+/**
+ * Extraction outputs cached per chunk (KV namespace `extraction`, key = chunk id). An entry is reused when
+ * the chunk text, the model and the prompt version are the same, so reprocessing and retrying do not pay
+ * twice; merges and deletion rebuilds read the entries of every source chunk whatever model wrote them.
+ */
+
+export const EXTRACTION_NAMESPACE = 'extraction';
+
+export interface CachedExtraction {
+  content_hash: string;
+  llm_provider: string;
+  llm_model: string;
+  prompt_version: number;
+  raw_outputs: string[];
+  entities: ParsedEntity[];
+  relations: ParsedRelation[];
+  dropped_records: number;
+  created_at: string;
+}
+
+export function readExtractions(kv: KeyValueStore, scope: Scope, chunkIds: string[]): Promise<Map<string, CachedExtraction>> {
+  return chunkIds.length ? kv.getMany<CachedExtraction>(scope, EXTRACTION_NAMESPACE, chunkIds) : Promise.resolve(new Map());
+}
+
+export function deleteExtractions(kv: KeyValueStore, scope: Scope, chunkIds: string[]): Promise<void> {
+  return chunkIds.length ? kv.delete(scope, EXTRACTION_NAMESPACE, chunkIds) : Promise.resolve();
+}

@@ -1,0 +1,35 @@
+import type Redis from 'ioredis';
+import type { AppConfig } from '../config/types';
+import type { GraphEvents } from '../graph/events';
+import type { GraphService } from '../graph/service';
+import type { LineageService } from '../lineage/service';
+import type { ProviderRegistry } from '../llm/ports';
+import type { Logger } from '../logger';
+import type { QueryService } from '../retrieval';
+import type { Stores } from '../store/ports';
+import type { ChatService, ConversationService } from './chat';
+import type { DocumentService } from './documents';
+import type { TaskService } from './tasks';
+
+/**
+ * What the composition root (`src/runtime.ts`) builds and the routes use: configuration, stores and services.
+ * Declared here, below the routes, so that routes depend on services and never on the composition root.
+ */
+export interface Runtime {
+  config: AppConfig;
+  log: Logger;
+  stores: Stores;
+  providers: ProviderRegistry;
+  events: GraphEvents;
+  graph: GraphService;
+  lineage: LineageService;
+  query: QueryService;
+  chat: ChatService;
+  conversations: ConversationService;
+  tasks: TaskService;
+  documents: DocumentService;
+  redis: Redis | null;
+  /** Start background work (task workers); tests may create a runtime without starting it. */
+  start(): Promise<void>;
+  close(): Promise<void>;
+}
