@@ -8,7 +8,7 @@ import { createProviderRegistry } from './llm/registry';
 import { createQueryService, createReranker } from './retrieval';
 import { createChatService, createConversationService } from './services/chat';
 import { createDocumentService } from './services/documents';
-import { createTaskService } from './services/tasks';
+import { type ServiceHost, createTaskService } from './services/tasks';
 import type { Logger } from './logger';
 import { createStores } from './store';
 import type { Runtime } from './services/runtime';
@@ -33,9 +33,11 @@ export async function createRuntime(config: AppConfig, log: Logger): Promise<Run
   // Entity leases last as long as task leases: a dead instance's locks and tasks come free together.
   closers.push(shareLockStore(stores.locks, config.taskLeaseMs));
   const starters: Array<() => Promise<void>> = [];
-  // Read through the runtime so a provider registry swapped at run time is what the next task uses.
-  const tasks = createTaskService(() => runtime);
-  const documents = createDocumentService(() => runtime, tasks);
+  // What tasks and documents use; a provider registry swapped at run time (runtime.providers) lands here,
+  // so the next task runs with it.
+  const host: ServiceHost = { config, stores, providers, events, log };
+  const tasks = createTaskService(host);
+  const documents = createDocumentService(host, tasks);
   starters.push(async () => {
     await tasks.start();
     await documents.recoverStuckEverywhere();
@@ -47,7 +49,12 @@ export async function createRuntime(config: AppConfig, log: Logger): Promise<Run
     config,
     log,
     stores,
-    providers,
+    get providers() {
+      return host.providers;
+    },
+    set providers(next) {
+      host.providers = next;
+    },
     events,
     graph: createGraphService({ stores, events, providers }),
     lineage: createLineageService({ stores, config }),

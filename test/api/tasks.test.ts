@@ -291,7 +291,7 @@ describe('a run that lost its task lease', () => {
         lease_owner: 'other-instance#takeover',
         lease_expires_at: new Date(Date.now() + 60_000).toISOString(),
       });
-      const other = new TaskQueue(() => ({ ...app.rt, config: { ...app.rt.config, instanceId: 'other-instance' } }));
+      const other = new TaskQueue({ ...app.rt, providers: app.rt.providers, config: { ...app.rt.config, instanceId: 'other-instance' } });
       expect((await other.runClaimed(scope, taken!)).status).toBe('completed');
       const done = (await app.rt.stores.documents.get(scope, id))!;
       expect(done).toMatchObject({ status: 'completed', task_id });

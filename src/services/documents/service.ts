@@ -1,6 +1,6 @@
 import type { DocumentRecord, DocumentStatus, Page, Scope } from '../../domain/types';
 import { deletionImpact } from '../../ingest/deletion';
-import type { HostRef, TaskService } from '../tasks';
+import type { ServiceHost, TaskService } from '../tasks';
 import { admitFile, admitText, type IncomingFile, type IngestRequest } from './admission';
 import { type BatchResult, ingestFiles } from './batch';
 import { type CommitDeps, commitAdmission, type CreateOutcome } from './commit';
@@ -47,33 +47,33 @@ export interface DocumentService {
 }
 
 /** Admission, storage and upkeep of documents; processing runs through the task service. */
-export function createDocumentService(host: HostRef, tasks: TaskService): DocumentService {
+export function createDocumentService(host: ServiceHost, tasks: TaskService): DocumentService {
   const gate = new AdmissionGate();
-  const deps = (): CommitDeps => ({ host: host(), tasks, gate });
+  const deps = (): CommitDeps => ({ host: host, tasks, gate });
 
   return {
     async createFromText(scope, content, request) {
-      return commitAdmission(deps(), scope, await admitText(host(), gate, scope, content, request));
+      return commitAdmission(deps(), scope, await admitText(host, gate, scope, content, request));
     },
     async createFromFile(scope, file, request) {
-      return commitAdmission(deps(), scope, await admitFile(host(), gate, scope, file, request));
+      return commitAdmission(deps(), scope, await admitFile(host, gate, scope, file, request));
     },
     uploadBatch(scope, files, request) {
       const sources = files.map((f) => ({ filename: f.filename, size: f.data.length, read: async () => f.data }));
       return ingestFiles(deps(), scope, sources, request);
     },
     scan: (scope, input, request) => scanDirectory(deps(), scope, input, request),
-    list: (scope, query) => host().stores.documents.list(scope, query),
-    get: (scope, id) => requireDocument(host(), scope, id),
-    remove: (scope, id) => removeDocument(host(), tasks, scope, id),
+    list: (scope, query) => host.stores.documents.list(scope, query),
+    get: (scope, id) => requireDocument(host, scope, id),
+    remove: (scope, id) => removeDocument(host, tasks, scope, id),
     async deletionImpact(scope, id) {
-      await requireDocument(host(), scope, id);
-      return deletionImpact(host(), scope, id);
+      await requireDocument(host, scope, id);
+      return deletionImpact(host, scope, id);
     },
-    failedChunks: (scope, id) => failedChunksOf(host(), scope, id),
-    retryChunks: (scope, id) => retryFailedChunks(host(), tasks, scope, id),
-    reprocessFailed: (scope) => reprocessFailed(host(), tasks, scope),
-    recoverStuck: (scope) => recoverStuck(host(), tasks, scope),
-    recoverStuckEverywhere: () => recoverStuckEverywhere(host(), tasks),
+    failedChunks: (scope, id) => failedChunksOf(host, scope, id),
+    retryChunks: (scope, id) => retryFailedChunks(host, tasks, scope, id),
+    reprocessFailed: (scope) => reprocessFailed(host, tasks, scope),
+    recoverStuck: (scope) => recoverStuck(host, tasks, scope),
+    recoverStuckEverywhere: () => recoverStuckEverywhere(host, tasks),
   };
 }

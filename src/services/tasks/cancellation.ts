@@ -1,6 +1,6 @@
 import type { Scope, TaskRecord } from '../../domain/types';
 import type { TaskQueue } from './queue';
-import { CANCELLED_REASON, claimedByInstance, type HostRef, isUnsettledCancel, leaseExpired } from './records';
+import { CANCELLED_REASON, claimedByInstance, type ServiceHost, isUnsettledCancel, leaseExpired } from './records';
 import { discardAbandonedRun, settleCancelledDocument } from './runner';
 
 /** The longest a cancel request waits for a run in this instance to roll back before answering. */
@@ -16,18 +16,18 @@ export class Cancellations {
   private readonly timers = new Set<NodeJS.Timeout>();
 
   constructor(
-    private readonly host: HostRef,
+    private readonly host: ServiceHost,
     private readonly queue: TaskQueue,
   ) {}
 
   async cancel(scope: Scope, task: TaskRecord): Promise<void> {
     const now = new Date().toISOString();
-    await this.host().stores.tasks.update(scope, task.id, { status: 'cancelled', error: CANCELLED_REASON, finished_at: now, updated_at: now });
+    await this.host.stores.tasks.update(scope, task.id, { status: 'cancelled', error: CANCELLED_REASON, finished_at: now, updated_at: now });
     if (this.queue.cancelRunning(task.id)) {
       // The answer comes after the rollback, so the document reads as settled as soon as the task reads cancelled.
       await Promise.race([this.queue.settled(task.id), delay(LOCAL_SETTLE_MS)]);
     } else if (task.status === 'pending') {
-      await settleCancelledDocument(this.host(), scope, task);
+      await settleCancelledDocument(this.host, scope, task);
     } else {
       await this.settleWhenLeaseEnds(scope, task);
     }
@@ -35,7 +35,7 @@ export class Cancellations {
 
   /** Start-up: cancelled runs this instance left unsettled are rolled back; a dead instance's once its lease ends. */
   async recover(): Promise<void> {
-    const { stores, config } = this.host();
+    const { stores, config } = this.host;
     for (const { scope, task } of await stores.tasks.listAll(['cancelled'])) {
       if (!isUnsettledCancel(task)) continue;
       if (claimedByInstance(task.lease_owner, config.instanceId)) await this.settleAbandoned(scope, task);
@@ -54,7 +54,7 @@ export class Cancellations {
       await this.settleAbandoned(scope, task);
       return;
     }
-    const grace = this.host().config.taskLeaseMs / 3;
+    const grace = this.host.config.taskLeaseMs / 3;
     const wait = Date.parse(task.lease_expires_at!) - Date.now() + grace;
     const timer = setTimeout(() => {
       this.timers.delete(timer);
@@ -65,7 +65,7 @@ export class Cancellations {
   }
 
   private async recheck(scope: Scope, taskId: string): Promise<void> {
-    const host = this.host();
+    const host = this.host;
     try {
       const task = await host.stores.tasks.get(scope, taskId);
       if (task && isUnsettledCancel(task) && leaseExpired(task)) await this.settleAbandoned(scope, task);
@@ -75,7 +75,7 @@ export class Cancellations {
   }
 
   private async settleAbandoned(scope: Scope, task: TaskRecord): Promise<void> {
-    const host = this.host();
+    const host = this.host;
     const fields = { task_id: task.id, document_id: task.document_id, lease_owner: task.lease_owner };
     host.log.warn(fields, 'rolling back a cancelled run whose instance stopped');
     await discardAbandonedRun(host, scope, task);

@@ -2,7 +2,7 @@ import { setMaxListeners } from 'node:events';
 import type { Scope, TaskRecord } from '../../domain/types';
 import { CompletionLog } from './metrics';
 import { TaskProgress } from './progress';
-import { CANCELLED_REASON, claimOwner, type HostRef, requeuedTask, type ServiceHost } from './records';
+import { CANCELLED_REASON, claimOwner, requeuedTask, type ServiceHost } from './records';
 import { executeTask, markDocumentFailed, type RunOutcome, settleCancelledDocument } from './runner';
 
 /** A lease is renewed three times per duration, so it outlives two missed renewals. */
@@ -47,10 +47,10 @@ export class TaskQueue {
   private busy = 0;
   private state: 'stopped' | 'running' | 'closing' = 'stopped';
 
-  constructor(private readonly host: HostRef) {}
+  constructor(private readonly host: ServiceHost) {}
 
   get workerCount(): number {
-    return this.host().config.workerThreads;
+    return this.host.config.workerThreads;
   }
 
   get busyWorkers(): number {
@@ -108,7 +108,7 @@ export class TaskQueue {
   }
 
   private async run(entry: RunningTask, task: TaskRecord): Promise<RunReport> {
-    const host = this.host();
+    const host = this.host;
     const started = Date.now();
     try {
       // A cancel may land between the claim and this point.
@@ -213,7 +213,7 @@ export class TaskQueue {
 
   private async workerLoop(): Promise<void> {
     while (this.state === 'running') {
-      const host = this.host();
+      const host = this.host;
       let claimed: Awaited<ReturnType<ServiceHost['stores']['tasks']['claimNext']>> = null;
       try {
         const now = Date.now();

@@ -18,7 +18,6 @@ export interface ServiceHost {
   log: Logger;
 }
 
-export type HostRef = () => ServiceHost;
 
 export type TaskMode = TaskRecord['mode'];
 

@@ -4,7 +4,7 @@ import { conflict, notFound } from '../../http/problem';
 import { nearestRank } from './metrics';
 import { Cancellations } from './cancellation';
 import { type RunReport, TaskQueue } from './queue';
-import { claimedByInstance, claimOwner, holdsDocument, type HostRef, isLiveTask, isUnsettledCancel, newTaskRecord, requeuedTask, type TaskMode } from './records';
+import { claimedByInstance, claimOwner, holdsDocument, type ServiceHost, isLiveTask, isUnsettledCancel, newTaskRecord, requeuedTask, type TaskMode } from './records';
 
 export interface TaskActionResult {
   id: string;
@@ -57,10 +57,10 @@ const PAGE = 1000;
 /** Latency and throughput look at this many of the newest completed tasks. */
 const METRICS_WINDOW = 10_000;
 
-export function createTaskService(host: HostRef): TaskService {
+export function createTaskService(host: ServiceHost): TaskService {
   const queue = new TaskQueue(host);
   const cancellations = new Cancellations(host, queue);
-  const store = () => host().stores.tasks;
+  const store = () => host.stores.tasks;
 
   async function get(scope: Scope, id: string): Promise<TaskRecord> {
     const task = await store().get(scope, id);
@@ -88,14 +88,14 @@ export function createTaskService(host: HostRef): TaskService {
     async enqueue(scope, documentId, mode, options = {}) {
       const now = new Date().toISOString();
       const task = newTaskRecord({ id: options.taskId ?? newId(), documentId, mode, now, retryOf: options.retryOf });
-      await host().stores.documents.update(scope, documentId, { status: 'processing', task_id: task.id, error: null, updated_at: now });
+      await host.stores.documents.update(scope, documentId, { status: 'processing', task_id: task.id, error: null, updated_at: now });
       await store().insert(scope, task);
       queue.wake();
       return task;
     },
 
     async runNow(scope, documentId, taskId) {
-      const { config } = host();
+      const { config } = host;
       const now = new Date();
       const task: TaskRecord = {
         ...newTaskRecord({ id: taskId, documentId, mode: 'full', now: now.toISOString() }),
@@ -127,7 +127,7 @@ export function createTaskService(host: HostRef): TaskService {
         throw conflict(`task '${id}' is ${task.status}; only failed or cancelled tasks can be retried`);
       }
       if (isUnsettledCancel(task)) throw conflict(`task '${id}' is still rolling back its cancelled run; retry once it has stopped`);
-      const doc = await host().stores.documents.get(scope, task.document_id);
+      const doc = await host.stores.documents.get(scope, task.document_id);
       if (!doc) throw conflict(`document '${task.document_id}' of task '${id}' no longer exists`);
       if (doc.task_id !== task.id && (await service.isLive(scope, doc.task_id))) {
         throw conflict(`document '${doc.id}' is already being processed by task '${doc.task_id}'`);
@@ -200,7 +200,7 @@ export function createTaskService(host: HostRef): TaskService {
     },
 
     async start() {
-      const { stores, config, log } = host();
+      const { stores, config, log } = host;
       const now = new Date().toISOString();
       for (const { scope, task } of await stores.tasks.listAll(['running'])) {
         if (!claimedByInstance(task.lease_owner, config.instanceId)) continue;
