@@ -2,7 +2,7 @@ import Redis from 'ioredis';
 import type { AppConfig } from './config/types';
 import { GraphEvents } from './graph/events';
 import { createGraphService } from './graph/service';
-import { shareLockStore } from './graph/locks';
+import { createEntityLocks } from './graph/locks';
 import { createLineageService } from './lineage/service';
 import { createProviderRegistry } from './llm/registry';
 import { createQueryService, createReranker } from './retrieval';
@@ -29,13 +29,12 @@ export async function createRuntime(config: AppConfig, log: Logger): Promise<Run
     : null;
   redis?.on('error', (err) => log.warn({ err: err.message }, 'redis error'));
   const closers: Array<() => Promise<void>> = [];
-  // withEntityLock callers that pass no lock store (graph edits) use this runtime's; undone on close.
   // Entity leases last as long as task leases: a dead instance's locks and tasks come free together.
-  closers.push(shareLockStore(stores.locks, config.taskLeaseMs));
+  const entityLocks = createEntityLocks(stores.locks, config.taskLeaseMs);
   const starters: Array<() => Promise<void>> = [];
   // What tasks and documents use; a provider registry swapped at run time (runtime.providers) lands here,
   // so the next task runs with it.
-  const host: ServiceHost = { config, stores, providers, events, log };
+  const host: ServiceHost = { config, stores, providers, events, log, entityLocks };
   const tasks = createTaskService(host);
   const documents = createDocumentService(host, tasks);
   starters.push(async () => {
@@ -56,7 +55,7 @@ export async function createRuntime(config: AppConfig, log: Logger): Promise<Run
       host.providers = next;
     },
     events,
-    graph: createGraphService({ stores, events, providers }),
+    graph: createGraphService({ stores, events, providers, entityLocks }),
     lineage: createLineageService({ stores, config }),
     query: createQueryService({ stores, providers, reranker }),
     chat: createChatService({ stores, providers, reranker }),

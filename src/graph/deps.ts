@@ -1,12 +1,14 @@
 import type { ProviderRegistry } from '../llm/ports';
 import type { Stores } from '../store/ports';
 import type { GraphEvents } from './events';
+import type { EntityLocks } from './locks';
 
 /** What the graph services work with; `now` is injectable so that tests can order merges. */
 export interface GraphDeps {
   stores: Stores;
   events: GraphEvents;
   providers: ProviderRegistry;
+  entityLocks: EntityLocks;
   now?: () => string;
 }
 

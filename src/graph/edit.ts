@@ -1,7 +1,6 @@
 import { normalizeEntityId } from '../domain/ids';
 import type { EntityRecord, Scope } from '../domain/types';
 import { conflict, notFound, validationError } from '../http/problem';
-import { withEntityLock } from './locks';
 import { type EntityOverride, recordOverride } from './aliases';
 import { type GraphDeps, nowOf } from './deps';
 import { embedEntities } from './embed';
@@ -42,7 +41,7 @@ async function editInPlace(
   edit: (entity: EntityRecord, now: string) => { entity: EntityRecord; override: Omit<EntityOverride, 'updated_at'> },
 ): Promise<EntityRecord> {
   const id = normalizeEntityId(rawId);
-  return withEntityLock(scope, [id], async () => {
+  return deps.entityLocks.run(scope, [id], async () => {
     const now = nowOf(deps);
     const { entity, override } = edit(await requireEntity(deps, scope, rawId), now);
     const points = await embedEntities(deps, [entity]);

@@ -38,7 +38,7 @@ const graphLock = new KeyedLock();
 
 /**
  * A lease outlives a holder that stopped renewing it (a crashed instance) by at most its duration: the task
- * lease of the runtime that shared the store, this long for a store no runtime shared.
+ * lease in a running service (the composition root passes it), this long otherwise.
  */
 const DEFAULT_LEASE_MS = 30_000;
 const RENEWALS_PER_LEASE = 3;
@@ -53,31 +53,23 @@ interface SharedLocks {
   leaseMs: number;
 }
 
-/** Lock stores of the runtimes in this process, with their lease; the latest registered serves callers that pass none. */
-const shared: SharedLocks[] = [];
-
-/** Makes `locks` the store behind withEntityLock calls that name none, its leases lasting `leaseMs`; returns the undo. */
-export function shareLockStore(locks: LockStore, leaseMs: number): () => Promise<void> {
-  const entry = { locks, leaseMs };
-  shared.push(entry);
-  return async () => {
-    const at = shared.lastIndexOf(entry);
-    if (at >= 0) shared.splice(at, 1);
-  };
+/** Entity locks: the in-process lock, then the store's leases that keep other instances sharing the database out. */
+export interface EntityLocks {
+  run<T>(scope: Scope, entityIds: Iterable<string>, fn: () => Promise<T>): Promise<T>;
 }
 
-function sharedLocks(locks: LockStore | undefined): SharedLocks | undefined {
-  if (!locks) return shared[shared.length - 1];
-  return shared.findLast((entry) => entry.locks === locks) ?? { locks, leaseMs: DEFAULT_LEASE_MS };
+/** Entity locks leased from `store` for `leaseMs` (renewed while held); with no store, this process only. */
+export function createEntityLocks(store: LockStore | null, leaseMs = DEFAULT_LEASE_MS): EntityLocks {
+  const shared = store ? { locks: store, leaseMs } : undefined;
+  return { run: (scope, entityIds, fn) => withEntityLock(scope, entityIds, fn, shared) };
 }
 
-export async function withEntityLock<T>(scope: Scope, entityIds: Iterable<string>, fn: () => Promise<T>, locks?: LockStore): Promise<T> {
+async function withEntityLock<T>(scope: Scope, entityIds: Iterable<string>, fn: () => Promise<T>, shared: SharedLocks | undefined): Promise<T> {
   const keys = [...new Set(entityIds)].sort();
   const prefix = `${scope.tenantId ?? ''}\u0000${scope.workspaceId}\u0000`;
   const release = await graphLock.acquire(keys.map((id) => prefix + id));
   try {
-    const store = sharedLocks(locks);
-    return store && keys.length ? await withLease(store, scope, keys, fn) : await fn();
+    return shared && keys.length ? await withLease(shared, scope, keys, fn) : await fn();
   } finally {
     release();
   }

@@ -1,7 +1,6 @@
 import { normalizeEntityId, relationshipId } from '../domain/ids';
 import type { ChunkRecord, EntityRecord, RelationshipRecord, Scope } from '../domain/types';
 import { conflict, notFound, validationError } from '../http/problem';
-import { withEntityLock } from './locks';
 import type { GraphStore, Stores } from '../store/ports';
 import { OVERRIDES_NAMESPACE, moveOverride, recordMerge, recordOverride } from './aliases';
 import { absorbEntities, combineRelationships, union } from './combine';
@@ -134,7 +133,7 @@ export async function mergeEntities(deps: GraphDeps, scope: Scope, input: MergeI
     throw validationError([{ field: 'source_ids', message: `must not contain the target '${targetId}'` }]);
   }
   // The lock ingestion holds while it rebuilds entities: a merge never interleaves with a document's merge.
-  return withEntityLock(scope, [targetId, ...sourceIds], () => mergeLocked(deps, scope, input, targetId, sourceIds));
+  return deps.entityLocks.run(scope, [targetId, ...sourceIds], () => mergeLocked(deps, scope, input, targetId, sourceIds));
 }
 
 async function mergeLocked(

@@ -12,7 +12,7 @@ import { type ChunkStatements, statementsOf } from './describe';
 import type { Draft } from './drafts';
 import { readExtractions } from './extract/cache';
 import type { ParsedEntity, ParsedRelation } from './extract/parser';
-import { withEntityLock } from '../graph/locks';
+import type { EntityLocks } from '../graph/locks';
 import { deleteStates, entityKey, relationshipKey } from './record-state';
 
 /**
@@ -76,16 +76,16 @@ const LOCK_ATTEMPTS = 8;
  * move them to another survivor: the lock is then taken again over the wider set.
  */
 export async function withAliasedEntityLock<T>(
-  stores: Pick<Stores, 'kv' | 'locks'>,
+  kv: Stores['kv'],
+  entityLocks: EntityLocks,
   scope: Scope,
   ids: string[],
   fn: () => Promise<T>,
 ): Promise<T> {
-  const { kv, locks } = stores;
   let wanted = await withSurvivors(kv, scope, ids);
   for (let attempt = 1; ; attempt++) {
     const held = wanted;
-    const outcome = await withEntityLock(
+    const outcome = await entityLocks.run(
       scope,
       held,
       async (): Promise<{ done: T } | { retry: string[] }> => {
@@ -93,7 +93,6 @@ export async function withAliasedEntityLock<T>(
         if (attempt < LOCK_ATTEMPTS && now.length > held.length) return { retry: now };
         return { done: await fn() };
       },
-      locks,
     );
     if ('done' in outcome) return outcome.done;
     wanted = outcome.retry;
@@ -126,12 +125,17 @@ export async function applyOverrides(kv: KeyValueStore, scope: Scope, drafts: Ar
  * Once a document's data left the graph for good: the merge states of the merged-away names its chunks used
  * go, and so do the edits (overrides, merge history, aliases) of every entity they named that no longer exists.
  */
-export async function forgetDocumentNames(stores: Pick<Stores, 'kv' | 'graph' | 'locks'>, scope: Scope, chunkIds: string[]): Promise<void> {
+export async function forgetDocumentNames(
+  stores: Pick<Stores, 'kv' | 'graph'>,
+  entityLocks: EntityLocks,
+  scope: Scope,
+  chunkIds: string[],
+): Promise<void> {
   const { kv, graph } = stores;
   const extractions = [...(await readExtractions(kv, scope, chunkIds)).values()];
   const named = namesIn(extractions);
   if (named.length === 0) return;
-  await withAliasedEntityLock(stores, scope, named, async () => {
+  await withAliasedEntityLock(kv, entityLocks, scope, named, async () => {
     const aliases = await aliasesOf(kv, scope, named);
     await deleteStates(kv, scope, formerKeysOf(extractions, aliases));
     const candidates = [...new Set([...named, ...aliases.values()])];

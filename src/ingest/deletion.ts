@@ -52,7 +52,7 @@ export async function deleteDocumentData(deps: IngestDeps, scope: Scope, documen
   await removeDocumentFromGraph(deps, scope, documentId, policy, 'delete');
   const chunkIds = (await deps.stores.chunks.listByDocument(scope, documentId)).map((c) => c.id);
   if (chunkIds.length) await deps.stores.vectors.delete(scope, 'chunk', chunkIds);
-  await forgetDocumentNames(deps.stores, scope, chunkIds);
+  await forgetDocumentNames(deps.stores, deps.entityLocks, scope, chunkIds);
   await deleteExtractions(deps.stores.kv, scope, chunkIds);
   await deletePageMap(deps, scope, documentId);
   await deps.stores.chunks.deleteByDocument(scope, documentId);
@@ -78,7 +78,7 @@ export async function discardDocumentRun(
     if (chunkIds.length) await stores.vectors.delete(scope, 'chunk', chunkIds);
   }
   if (!options.removeChunks) return;
-  await forgetDocumentNames(stores, scope, chunkIds);
+  await forgetDocumentNames(stores, deps.entityLocks, scope, chunkIds);
   await deleteExtractions(stores.kv, scope, chunkIds);
   await stores.chunks.deleteByDocument(scope, documentId);
   if (doc) await stores.documents.update(scope, documentId, { chunk_count: 0, entity_count: 0, relationship_count: 0 });

@@ -1,3 +1,4 @@
+import type { EntityLocks } from '../graph/locks';
 import type { AppConfig } from '../config/types';
 import type { GraphEvents } from '../graph/events';
 import type { ProviderRegistry } from '../llm/ports';
@@ -11,4 +12,5 @@ export interface IngestDeps {
   providers: ProviderRegistry;
   events: GraphEvents;
   log: Logger;
+  entityLocks: EntityLocks;
 }

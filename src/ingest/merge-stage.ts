@@ -4,7 +4,6 @@ import type { EmbeddingProvider } from '../llm/ports';
 import { withAliasedEntityLock } from './aliases';
 import type { IngestDeps } from './deps';
 import { deleteGraphVectors, type EmbedOptions, embedGraphRecords, storeGraphVectors } from './embed';
-import { withEntityLock } from '../graph/locks';
 import { commitMerge, type Contribution, type MergeOutcome } from './merge';
 import type { SummaryPolicy } from './summary';
 import { type EntityLocker, summariseOutcome } from './summary-stage';
@@ -41,10 +40,10 @@ export async function mergeIntoGraph(
   options: MergeStageOptions,
 ): Promise<MergeOutcome> {
   const { stores, events, log } = deps;
-  const lock: EntityLocker = (ids, fn) => withEntityLock(scope, ids, fn, stores.locks);
+  const lock: EntityLocker = (ids, fn) => deps.entityLocks.run(scope, ids, fn);
   const publish = (changes: MergeOutcome['changes']) => events.publish({ scope, changes: [...changes], cause: options.cause, document_id: documentId });
 
-  const outcome = await withAliasedEntityLock(stores, scope, options.lockIds, async () => {
+  const outcome = await withAliasedEntityLock(stores.kv, deps.entityLocks, scope, options.lockIds, async () => {
     options.onWrite?.();
     const committed = await commitMerge(deps, scope, documentId, contributions, options.policy);
     await deleteGraphVectors(stores.vectors, scope, committed);

@@ -1,3 +1,4 @@
+import { createEntityLocks } from '../../src/graph/locks';
 import type { EmbeddingProvider, ProviderRegistry } from '../../src/llm/ports';
 import { TaskQueue } from '../../src/services/tasks/queue';
 import { startTestApp, type TestApp } from '../helpers/app';
@@ -291,7 +292,12 @@ describe('a run that lost its task lease', () => {
         lease_owner: 'other-instance#takeover',
         lease_expires_at: new Date(Date.now() + 60_000).toISOString(),
       });
-      const other = new TaskQueue({ ...app.rt, providers: app.rt.providers, config: { ...app.rt.config, instanceId: 'other-instance' } });
+      const other = new TaskQueue({
+        ...app.rt,
+        providers: app.rt.providers,
+        entityLocks: createEntityLocks(app.rt.stores.locks, app.rt.config.taskLeaseMs),
+        config: { ...app.rt.config, instanceId: 'other-instance' },
+      });
       expect((await other.runClaimed(scope, taken!)).status).toBe('completed');
       const done = (await app.rt.stores.documents.get(scope, id))!;
       expect(done).toMatchObject({ status: 'completed', task_id });

@@ -1,5 +1,6 @@
 import { GraphEvents, type GraphChangeBatch } from '../../src/graph/events';
 import type { GraphDeps } from '../../src/graph/deps';
+import { createEntityLocks } from '../../src/graph/locks';
 import type { ProviderRegistry } from '../../src/llm/ports';
 import { MockEmbeddings } from '../../src/llm/mock';
 import { createMemoryStores } from '../../src/store/memory';
@@ -26,7 +27,7 @@ export function graphDeps(): GraphDeps & { published: GraphChangeBatch[]; embedd
   } as unknown as ProviderRegistry;
   let minute = 0;
   const now = () => new Date(Date.parse('2024-05-01T00:00:00.000Z') + minute++ * 60_000).toISOString();
-  return { stores, events, providers, now, published, embedded };
+  return { stores, events, providers, entityLocks: createEntityLocks(stores.locks), now, published, embedded };
 }
 
 export const scope: Scope = { workspaceId: 'ws-graph' };

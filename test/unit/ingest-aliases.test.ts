@@ -5,7 +5,7 @@ import { mergeEntities } from '../../src/graph/merge';
 import { withAliasedEntityLock } from '../../src/ingest/aliases';
 import { deleteDocumentData } from '../../src/ingest/deletion';
 import { EXTRACTION_NAMESPACE } from '../../src/ingest/extract/cache';
-import { withEntityLock } from '../../src/graph/locks';
+import { createEntityLocks } from '../../src/graph/locks';
 import { processDocument } from '../../src/ingest/pipeline';
 import { MERGE_STATE_NAMESPACE, entityKey } from '../../src/ingest/record-state';
 import { createMemoryStores } from '../../src/store/memory';
@@ -145,13 +145,14 @@ describe('withAliasedEntityLock', () => {
     const stores = createMemoryStores();
     const { kv } = stores;
     const scope = { workspaceId: 'ws-lock' };
+    const locks = createEntityLocks(stores.locks);
     const tick = () => new Promise((resolve) => setImmediate(resolve));
     const order: string[] = [];
     let releaseA!: () => void;
     let releaseB!: () => void;
-    const holdingA = withEntityLock(scope, ['A'], () => new Promise<void>((resolve) => (releaseA = resolve)));
-    const holdingB = withEntityLock(scope, ['B'], () => new Promise<void>((resolve) => (releaseB = resolve))).then(() => order.push('B released'));
-    const merging = withAliasedEntityLock(stores, scope, ['A'], async () => {
+    const holdingA = locks.run(scope, ['A'], () => new Promise<void>((resolve) => (releaseA = resolve)));
+    const holdingB = locks.run(scope, ['B'], () => new Promise<void>((resolve) => (releaseB = resolve))).then(() => order.push('B released'));
+    const merging = withAliasedEntityLock(kv, locks, scope, ['A'], async () => {
       order.push('merged');
     });
     await tick();

@@ -1,3 +1,4 @@
+import { createEntityLocks } from '../../src/graph/locks';
 import { chunkId } from '../../src/domain/ids';
 import type { Scope } from '../../src/domain/types';
 import { deleteDocumentData, summaryPolicy } from '../../src/ingest/deletion';
@@ -66,7 +67,7 @@ describe('documents sharing entities, processed concurrently', () => {
   test('write their records while another instance holds none of their entities, and wait while it holds one', async () => {
     const f = createIngestFixture();
     const locks = new MemoryLockStore();
-    f.deps = { ...f.deps, stores: { ...f.deps.stores, locks } };
+    f.deps = { ...f.deps, stores: { ...f.deps.stores, locks }, entityLocks: createEntityLocks(locks) };
     const other: Scope = f.scope;
     // Another instance sharing the database holds Acme Corporation's lease.
     expect(await locks.acquire(other, ['ACME_CORPORATION'], 'other-instance', 60_000)).toBe(true);

@@ -1,3 +1,4 @@
+import { createEntityLocks } from '../../src/graph/locks';
 import { randomUUID } from 'node:crypto';
 import { loadConfig } from '../../src/config/load';
 import type { AppConfig } from '../../src/config/types';
@@ -93,7 +94,8 @@ export function createIngestFixture(ingest: Partial<AppConfig['ingest']> = {}): 
     embedding: (provider, model) => failingEmbeddings(inner.embedding(provider, model), fixture),
   };
   events.subscribe((batch) => fixture.changes.push(...batch.changes));
-  fixture.deps = { config, stores: createMemoryStores(), providers, events, log };
+  const stores = createMemoryStores();
+  fixture.deps = { config, stores, providers, events, log, entityLocks: createEntityLocks(stores.locks) };
   return fixture;
 }
 

@@ -1,3 +1,4 @@
+import type { EntityLocks } from '../../graph/locks';
 import { randomUUID } from 'node:crypto';
 import type { AppConfig } from '../../config/types';
 import type { GraphEvents } from '../../graph/events';
@@ -16,6 +17,7 @@ export interface ServiceHost {
   providers: ProviderRegistry;
   events: GraphEvents;
   log: Logger;
+  entityLocks: EntityLocks;
 }
 
 
