@@ -1,6 +1,6 @@
+import { ConflictError, InvalidInputError, NotFoundError } from '../domain/errors';
 import { normalizeEntityId } from '../domain/ids';
 import type { EntityRecord, Scope } from '../domain/types';
-import { conflict, notFound, validationError } from '../http/problem';
 import { type EntityOverride, recordOverride } from './aliases';
 import { type GraphDeps, nowOf } from './deps';
 import { embedEntities } from './embed';
@@ -25,7 +25,7 @@ export function normalizeEntityType(raw: string): string {
 async function requireEntity(deps: GraphDeps, scope: Scope, rawId: string): Promise<EntityRecord> {
   const id = normalizeEntityId(rawId);
   const entity = id ? await deps.stores.graph.getEntity(scope, id) : null;
-  if (!entity) throw notFound(`entity '${id || rawId}' does not exist in workspace '${scope.workspaceId}'`);
+  if (!entity) throw new NotFoundError(`entity '${id || rawId}' does not exist in workspace '${scope.workspaceId}'`);
   return entity;
 }
 
@@ -56,7 +56,7 @@ async function editInPlace(
 /** An analyst's correction of an entity's description or type. */
 export async function updateEntity(deps: GraphDeps, scope: Scope, rawId: string, patch: EntityPatch): Promise<EntityRecord> {
   const entityType = patch.entity_type === undefined ? undefined : normalizeEntityType(patch.entity_type);
-  if (entityType === '') throw validationError([{ field: 'entity_type', message: 'must not be blank' }]);
+  if (entityType === '') throw new InvalidInputError([{ field: 'entity_type', message: 'must not be blank' }]);
   const description = patch.description?.trim();
   return editInPlace(deps, scope, rawId, 'edit', (entity, now) => ({
     entity: {
@@ -84,7 +84,7 @@ export async function renameEntity(deps: GraphDeps, scope: Scope, rawId: string,
   const entity = await requireEntity(deps, scope, rawId);
   const name = input.name.trim().replace(/\s+/g, ' ');
   const newId = normalizeEntityId(name);
-  if (!newId) throw validationError([{ field: 'name', message: 'must contain a name' }]);
+  if (!newId) throw new InvalidInputError([{ field: 'name', message: 'must contain a name' }]);
   const reason = `renamed from '${entity.name}' to '${name}'`;
 
   if (newId === entity.id) {
@@ -97,7 +97,7 @@ export async function renameEntity(deps: GraphDeps, scope: Scope, rawId: string,
 
   const holder = await deps.stores.graph.getEntity(scope, newId);
   if (holder && !input.merge) {
-    throw conflict(`entity '${newId}' already exists; send "merge": true to merge '${entity.id}' into it`, {
+    throw new ConflictError(`entity '${newId}' already exists; send "merge": true to merge '${entity.id}' into it`, newId, {
       existing_id: newId,
     });
   }

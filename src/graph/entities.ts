@@ -1,6 +1,6 @@
+import { NotFoundError } from '../domain/errors';
 import { normalizeEntityId } from '../domain/ids';
 import type { Scope } from '../domain/types';
-import { notFound } from '../http/problem';
 import { entityNames, mentionSpan, preview } from '../domain/text';
 import type { Stores } from '../store/ports';
 import { type EntityItem, type RelationshipItem, toEntityItem, toRelationshipItem } from './present';
@@ -70,7 +70,7 @@ export async function listRelationships(stores: Stores, scope: Scope, query: Rel
 export async function entityDetail(stores: Stores, scope: Scope, rawId: string): Promise<EntityDetail> {
   const id = normalizeEntityId(rawId);
   const entity = id ? await stores.graph.getEntity(scope, id) : null;
-  if (!entity) throw notFound(`entity '${id || rawId}' does not exist in workspace '${scope.workspaceId}'`);
+  if (!entity) throw new NotFoundError(`entity '${id || rawId}' does not exist in workspace '${scope.workspaceId}'`);
   const [degrees, relationships, chunks] = await Promise.all([
     stores.graph.degrees(scope, [id]),
     stores.graph.relationshipsOf(scope, [id]),

@@ -1,6 +1,6 @@
+import { NotFoundError } from '../domain/errors';
 import { normalizeEntityId } from '../domain/ids';
 import type { Scope } from '../domain/types';
-import { notFound } from '../http/problem';
 import type { GraphStore } from '../store/ports';
 import { type GraphEdge, type GraphNode, toGraphEdge, toGraphNode } from './present';
 
@@ -33,7 +33,7 @@ export async function exploreGraph(graph: GraphStore, scope: Scope, query: Graph
   let truncated: boolean;
   if (startId) {
     if (!(await graph.getEntity(scope, startId))) {
-      throw notFound(`entity '${startId}' does not exist in workspace '${scope.workspaceId}'`);
+      throw new NotFoundError(`entity '${startId}' does not exist in workspace '${scope.workspaceId}'`);
     }
     ({ ids, truncated } = await graph.bfs(scope, startId, query.depth, query.maxNodes));
   } else {

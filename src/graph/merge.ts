@@ -1,6 +1,6 @@
+import { ConflictError, InvalidInputError, NotFoundError } from '../domain/errors';
 import { normalizeEntityId, relationshipId } from '../domain/ids';
 import type { ChunkRecord, EntityRecord, RelationshipRecord, Scope } from '../domain/types';
-import { conflict, notFound, validationError } from '../http/problem';
 import type { GraphStore, Stores } from '../store/ports';
 import { OVERRIDES_NAMESPACE, moveOverride, recordMerge, recordOverride } from './aliases';
 import { absorbEntities, combineRelationships, union } from './combine';
@@ -127,10 +127,10 @@ function mergeChanges(targetId: string, isNew: boolean, sourceIds: string[], pla
 export async function mergeEntities(deps: GraphDeps, scope: Scope, input: MergeInput): Promise<MergeOutcome> {
   const targetId = input.newTarget?.id ?? normalizeEntityId(input.targetId);
   const sourceIds = union(input.sourceIds.map(normalizeEntityId));
-  if (!targetId) throw validationError([{ field: 'target_id', message: 'must name an entity' }]);
-  if (sourceIds.some((id) => !id)) throw validationError([{ field: 'source_ids', message: 'must name entities' }]);
+  if (!targetId) throw new InvalidInputError([{ field: 'target_id', message: 'must name an entity' }]);
+  if (sourceIds.some((id) => !id)) throw new InvalidInputError([{ field: 'source_ids', message: 'must name entities' }]);
   if (sourceIds.includes(targetId)) {
-    throw validationError([{ field: 'source_ids', message: `must not contain the target '${targetId}'` }]);
+    throw new InvalidInputError([{ field: 'source_ids', message: `must not contain the target '${targetId}'` }]);
   }
   // The lock ingestion holds while it rebuilds entities: a merge never interleaves with a document's merge.
   return deps.entityLocks.run(scope, [targetId, ...sourceIds], () => mergeLocked(deps, scope, input, targetId, sourceIds));
@@ -145,13 +145,13 @@ async function mergeLocked(
 ): Promise<MergeOutcome> {
   const { graph, chunks, vectors, kv } = deps.stores;
   const stored = await graph.getEntity(scope, targetId);
-  if (input.newTarget && stored) throw conflict(`entity '${targetId}' already exists`, { existing_id: targetId });
+  if (input.newTarget && stored) throw new ConflictError(`entity '${targetId}' already exists`, targetId, { existing_id: targetId });
   const target = input.newTarget ?? stored;
   const sources = await graph.getEntities(scope, sourceIds);
   const found = new Set(sources.map((s) => s.id));
   const missing = [...(target ? [] : [targetId]), ...sourceIds.filter((id) => !found.has(id))];
   if (!target || missing.length > 0) {
-    throw notFound(`entities not found in workspace '${scope.workspaceId}': ${missing.join(', ')}`);
+    throw new NotFoundError(`entities not found in workspace '${scope.workspaceId}': ${missing.join(', ')}`);
   }
 
   const now = nowOf(deps);

@@ -1,6 +1,6 @@
-import { notFound } from '../http/problem';
+import { NotFoundError } from '../domain/errors';
 
 /** Lineage errors are problem details that also carry the documented `{error, message}` pair. */
 export function lineageNotFound(detail: string) {
-  return notFound(detail, { error: 'NotFound', message: detail });
+  return new NotFoundError(detail, { error: 'NotFound', message: detail });
 }

@@ -1,4 +1,4 @@
-import { isProblem, serviceUnavailable } from '../http/problem';
+import { UnavailableError, isDomainError } from '../domain/errors';
 import { isAbortError, throwIfAborted } from '../domain/abort';
 import type { ChatMessage, LlmProvider, TokenUsage } from '../llm/ports';
 import type { PromptTask } from '../llm/tasks';
@@ -68,7 +68,7 @@ function usageOf(usage: TokenUsage | undefined, messages: ChatMessage[], text: s
 
 /** Aborts stay aborts (nobody is listening); any other failure of the model is a 503 naming it. */
 export function modelFailure(llm: LlmProvider, err: unknown): unknown {
-  if (isAbortError(err) || isProblem(err)) return err;
+  if (isAbortError(err) || isDomainError(err)) return err;
   const reason = err instanceof Error ? err.message : String(err);
-  return serviceUnavailable(`the language model ${llm.provider}/${llm.model} failed: ${reason.slice(0, 300)}`);
+  return new UnavailableError(`the language model ${llm.provider}/${llm.model} failed: ${reason.slice(0, 300)}`, 'llm');
 }

@@ -1,4 +1,4 @@
-import { validationError } from '../http/problem';
+import { InvalidInputError } from '../domain/errors';
 import { type LlmProvider, type ProviderRegistry, UnknownProviderError } from '../llm/ports';
 
 /**
@@ -11,6 +11,6 @@ export function resolveLlm(providers: ProviderRegistry, provider?: string | null
   } catch (err) {
     if (!(err instanceof UnknownProviderError)) throw err;
     const field = err.kind === 'provider' ? 'llm_provider' : 'llm_model';
-    throw validationError([{ field, message: err.message }]);
+    throw new InvalidInputError([{ field, message: err.message }]);
   }
 }

@@ -1,4 +1,4 @@
-import { serviceUnavailable } from '../http/problem';
+import { UnavailableError } from '../domain/errors';
 import { isAbortError, throwIfAborted } from '../domain/abort';
 import type { EmbeddingProvider } from '../llm/ports';
 import type { Stores } from '../store/ports';
@@ -146,7 +146,7 @@ async function embedQueries(
   } catch (err) {
     if (isAbortError(err)) throw err;
     const reason = err instanceof Error ? err.message : String(err);
-    throw serviceUnavailable(`the embedding model ${embedder.provider}/${embedder.model} failed: ${reason.slice(0, 300)}`);
+    throw new UnavailableError(`the embedding model ${embedder.provider}/${embedder.model} failed: ${reason.slice(0, 300)}`, 'embedding');
   }
   const vectorOf = (text: string | null) => (text === null ? null : embedded[texts.indexOf(text)]);
   return { chunk: vectorOf(wanted.chunk), entity: vectorOf(wanted.entity), relationship: vectorOf(wanted.relationship) };

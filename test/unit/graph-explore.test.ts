@@ -1,5 +1,5 @@
 import { exploreGraph, graphStats } from '../../src/graph/explore';
-import { Problem } from '../../src/http/problem';
+import { NotFoundError } from '../../src/domain/errors';
 import { MemoryGraphStore } from '../../src/store/memory';
 import { makeEntity, makeRelationship } from '../contract/fixtures';
 import { ReferenceGraph, randomGraph } from '../contract/graph-reference';
@@ -52,12 +52,12 @@ describe('exploreGraph over the embedded graph store', () => {
     await graph.deleteEntities(scope, ['ADA_LOVELACE']);
   });
 
-  it('throws a 404 problem for an unknown start node', async () => {
+  it('throws a not-found error for an unknown start node', async () => {
     const error = await exploreGraph(graph, scope, { startNode: 'nobody here', depth: 2, maxNodes: 10 }).catch((e) => e);
-    expect(error).toBeInstanceOf(Problem);
+    expect(error).toBeInstanceOf(NotFoundError);
     expect(error).toMatchObject({
-      status: 404,
-      detail: expect.stringContaining('NOBODY_HERE'),
+      kind: 'not_found',
+      message: expect.stringContaining('NOBODY_HERE'),
     });
   });
 

@@ -110,16 +110,16 @@ describe('mergeEntities', () => {
     ]);
   });
 
-  it('refuses unknown ids with 404, the target among the sources with 422, and writes nothing', async () => {
+  it('refuses unknown ids as not found, the target among the sources as invalid, and writes nothing', async () => {
     const deps = graphDeps();
     await seed(deps);
     const before = await deps.stores.graph.stats(scope);
     await expect(mergeEntities(deps, scope, { sourceIds: ['ALICE', 'NOBODY'], targetId: 'BOB' })).rejects.toMatchObject({
-      status: 404,
-      detail: expect.stringContaining('NOBODY'),
+      kind: 'not_found',
+      message: expect.stringContaining('NOBODY'),
     });
-    await expect(mergeEntities(deps, scope, { sourceIds: ['ALICE'], targetId: 'alice' })).rejects.toMatchObject({ status: 422 });
-    await expect(mergeEntities(deps, otherScope, { sourceIds: ['ALICE'], targetId: 'BOB' })).rejects.toMatchObject({ status: 404 });
+    await expect(mergeEntities(deps, scope, { sourceIds: ['ALICE'], targetId: 'alice' })).rejects.toMatchObject({ kind: 'invalid' });
+    await expect(mergeEntities(deps, otherScope, { sourceIds: ['ALICE'], targetId: 'BOB' })).rejects.toMatchObject({ kind: 'not_found' });
     expect(await deps.stores.graph.stats(scope)).toEqual(before);
     expect(deps.published).toHaveLength(0);
   });
@@ -156,12 +156,12 @@ describe('renameEntity and updateEntity', () => {
     expect(deps.published[0].changes[0]).toEqual({ kind: 'node_added', id: 'ROBERT_JONES' });
   });
 
-  it('answers 409 when the new name belongs to another entity, and merges into it when asked', async () => {
+  it('refuses with a conflict when the new name belongs to another entity, and merges into it when asked', async () => {
     const deps = graphDeps();
     await seed(deps);
     await expect(renameEntity(deps, scope, 'ALICE', { name: 'alice smith' })).rejects.toMatchObject({
-      status: 409,
-      extra: { existing_id: 'ALICE_SMITH' },
+      kind: 'conflict',
+      existingId: 'ALICE_SMITH',
     });
     expect(await deps.stores.graph.getEntity(scope, 'ALICE')).not.toBeNull();
     const outcome = await renameEntity(deps, scope, 'ALICE', { name: 'alice smith', merge: true });
@@ -190,6 +190,6 @@ describe('renameEntity and updateEntity', () => {
       entity_type: 'PERSON_OF_INTEREST',
       updated_at: expect.any(String),
     });
-    await expect(updateEntity(deps, otherScope, 'DAVE', { description: 'x' })).rejects.toMatchObject({ status: 404 });
+    await expect(updateEntity(deps, otherScope, 'DAVE', { description: 'x' })).rejects.toMatchObject({ kind: 'not_found' });
   });
 });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Api } from '../../http/api';
 import type { Runtime } from '../../services/runtime';
-import { pumpEvents } from '../query/stream';
+import { pumpEvents } from '../../http/sse-pump';
 import { chatBodySchema, chatEventSchema, chatReplySchema } from './schema';
 
 /** Chat completions over stored conversations. */
@@ -31,7 +31,7 @@ export function chatRoutes(api: Api, rt: Runtime): void {
         return;
       }
       const events = await rt.chat.stream(ctx.state.scope, body);
-      pumpEvents(ctx, rt, events, (event) => ({ data: event }));
+      pumpEvents(ctx, { log: rt.log, errorTypeBase: rt.config.errorTypeBase }, events, (event) => ({ data: event }));
     },
   );
 }

@@ -2,7 +2,7 @@ import type { Api } from '../../http/api';
 import type { QueryEvent } from '../../retrieval';
 import type { Runtime } from '../../services/runtime';
 import { queryBodySchema, queryResponseSchema, streamBodySchema, streamEventSchema } from './schema';
-import { type Presented, pumpEvents } from './stream';
+import { type Presented, pumpEvents } from '../../http/sse-pump';
 
 const tag = 'query';
 
@@ -45,7 +45,7 @@ export function queryRoutes(api: Api, rt: Runtime): void {
     },
     (ctx, { body }) => {
       const events = rt.query.stream(ctx.state.scope, body);
-      pumpEvents(ctx, rt, events, body.stream_format === 'v1' ? presentV1 : presentV2);
+      pumpEvents(ctx, { log: rt.log, errorTypeBase: rt.config.errorTypeBase }, events, body.stream_format === 'v1' ? presentV1 : presentV2);
     },
   );
 }

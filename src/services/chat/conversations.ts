@@ -1,6 +1,6 @@
+import { NotFoundError } from '../../domain/errors';
 import { newId } from '../../domain/ids';
 import type { ConversationRecord, MessageRecord, Scope } from '../../domain/types';
-import { notFound } from '../../http/problem';
 import type { ConversationStore } from '../../store/ports';
 import { type ConversationView, type MessageView, presentConversation, presentMessage } from './present';
 
@@ -23,7 +23,7 @@ export interface ConversationService {
 }
 
 export function conversationMissing(id: string) {
-  return notFound(`conversation '${id}' does not exist in this workspace`);
+  return new NotFoundError(`conversation '${id}' does not exist in this workspace`);
 }
 
 export async function findConversation(store: ConversationStore, scope: Scope, id: string): Promise<ConversationRecord> {

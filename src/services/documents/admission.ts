@@ -1,7 +1,7 @@
+import { InvalidInputError, MalformedRequestError, TooLargeError } from '../../domain/errors';
 import path from 'node:path';
 import { contentHash, newId } from '../../domain/ids';
 import type { DocumentRecord, DocumentType, IngestOptions, Scope } from '../../domain/types';
-import { badRequest, payloadTooLarge, validationError } from '../../http/problem';
 import { extensionOf as supportedExtensionOf, type PageRange, LoadError, SUPPORTED_EXTENSIONS, loadDocumentFile } from '../../ingest/loaders';
 import { duplicateDocument, FileTooLarge, formatLimit } from './errors';
 import type { AdmissionGate } from './gate';
@@ -50,7 +50,7 @@ export function supportedExtensions(): string[] {
 export function sizeLimitFor(filename: string): number {
   const ext = supportedExtensionOf(filename);
   if (!ext) {
-    throw badRequest(
+    throw new MalformedRequestError(
       `unsupported file type '${extensionOf(filename) || '(none)'}' of '${filename}'; supported extensions: ${supportedExtensions().join(', ')}`,
     );
   }
@@ -78,7 +78,7 @@ export async function admitFile(
   if (duplicate) throw duplicateDocument(scope, duplicate);
   try {
     const loaded = await loadDocumentFile(file.filename, file.data).catch((err: unknown) => {
-      if (err instanceof LoadError) throw validationError([{ field: 'file', message: `'${file.filename}': ${err.message}` }]);
+      if (err instanceof LoadError) throw new InvalidInputError([{ field: 'file', message: `'${file.filename}': ${err.message}` }]);
       throw err;
     });
     const isPdf = loaded.document_type === 'pdf';
@@ -113,7 +113,7 @@ export async function admitText(
   // JSON text has no extension; it is held to the plain-text limit.
   const limit = SUPPORTED_EXTENSIONS['.txt'].max_bytes;
   if (size > limit) {
-    throw payloadTooLarge(`content too large (limit ${formatLimit(limit)}): ${size} bytes`);
+    throw new TooLargeError(`content too large (limit ${formatLimit(limit)}): ${size} bytes`, limit);
   }
   const hash = contentHash(content);
   const id = newId();

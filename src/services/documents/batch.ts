@@ -1,5 +1,5 @@
+import { isDomainError } from '../../domain/errors';
 import type { Scope } from '../../domain/types';
-import { isProblem } from '../../http/problem';
 import { type Admission, admitFile, checkFileSize, type IngestRequest } from './admission';
 import { type CommitDeps, type CreateOutcome, runStored, storeAdmission } from './commit';
 import { duplicateOf, itemError } from './errors';
@@ -53,7 +53,7 @@ export async function ingestFiles(
       stored.push({ index, admission });
     } catch (err) {
       items[index] = refusedItem(source.filename, err);
-      if (!isProblem(err)) deps.host.log.error({ err, filename: source.filename }, 'batch item failed');
+      if (!isDomainError(err)) deps.host.log.error({ err, filename: source.filename }, 'batch item failed');
     }
   }
   await Promise.all(

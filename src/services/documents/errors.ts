@@ -1,5 +1,5 @@
+import { DomainError, DuplicateError, NotFoundError, TooLargeError, conflictingId } from '../../domain/errors';
 import type { Scope } from '../../domain/types';
-import { Problem, conflict, notFound } from '../../http/problem';
 
 const MB = 1024 * 1024;
 
@@ -11,36 +11,32 @@ export function formatLimit(bytes: number): string {
 }
 
 /** 413 naming the limit; batch and scan items report the short form `file too large (limit 10 MB)`. */
-export class FileTooLarge extends Problem {
+export class FileTooLarge extends TooLargeError {
   readonly itemError: string;
 
   constructor(filename: string, size: number, limit: number) {
     const label = `file too large (limit ${formatLimit(limit)})`;
-    super(413, `${label}: '${filename}' is ${size} bytes`);
+    super(`${label}: '${filename}' is ${size} bytes`, limit);
     this.itemError = label;
   }
 }
 
-export function duplicateDocument(scope: Scope, existingId: string): Problem {
-  return conflict(`the same content already exists in workspace '${scope.workspaceId}' as document '${existingId}'`, {
-    duplicate_of: existingId,
-  });
+export function duplicateDocument(scope: Scope, existingId: string): DuplicateError {
+  return new DuplicateError(`the same content already exists in workspace '${scope.workspaceId}' as document '${existingId}'`, existingId);
 }
 
-export function documentNotFound(scope: Scope, id: string): Problem {
-  return notFound(`document '${id}' not found in workspace '${scope.workspaceId}'`);
+export function documentNotFound(scope: Scope, id: string): NotFoundError {
+  return new NotFoundError(`document '${id}' not found in workspace '${scope.workspaceId}'`);
 }
 
-/** The `duplicate_of` of a duplicate problem, or null for any other error. */
+/** The `duplicate_of` of a duplicate-document error, or null for any other error. */
 export function duplicateOf(err: unknown): string | null {
-  if (!(err instanceof Problem) || err.status !== 409) return null;
-  const id = err.extra.duplicate_of;
-  return typeof id === 'string' ? id : null;
+  return err instanceof DuplicateError ? conflictingId(err) : null;
 }
 
 /** What a batch or scan item says about a refused file. */
 export function itemError(err: unknown): string {
   if (err instanceof FileTooLarge) return err.itemError;
-  if (err instanceof Problem) return err.detail;
+  if (err instanceof DomainError) return err.message;
   return 'internal error while admitting the file';
 }

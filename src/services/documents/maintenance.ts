@@ -1,5 +1,5 @@
+import { ConflictError } from '../../domain/errors';
 import type { DocumentRecord, DocumentStatus, Scope } from '../../domain/types';
-import { conflict } from '../../http/problem';
 import { deleteDocumentData } from '../../ingest/deletion';
 import { CANCELLED_REASON, type ServiceHost, type TaskService } from '../tasks';
 import { documentNotFound } from './errors';
@@ -48,11 +48,11 @@ export async function retryFailedChunks(
 ): Promise<{ taskId: string; failedChunks: number }> {
   const doc = await requireDocument(host, scope, id);
   if (doc.status !== 'failed') {
-    throw conflict(`document '${id}' is ${doc.status}; only a failed document's chunks can be retried`);
+    throw new ConflictError(`document '${id}' is ${doc.status}; only a failed document's chunks can be retried`);
   }
   const failed = await failedChunksOf(host, scope, id);
   if (failed.length === 0) {
-    throw conflict(`document '${id}' has no failed chunks to retry; reprocess it with POST /documents/reprocess`);
+    throw new ConflictError(`document '${id}' has no failed chunks to retry; reprocess it with POST /documents/reprocess`);
   }
   const task = await tasks.enqueue(scope, id, 'retry_chunks');
   return { taskId: task.id, failedChunks: failed.length };

@@ -1,7 +1,7 @@
+import { ForbiddenError, InvalidInputError, NotFoundError } from '../../domain/errors';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { Scope } from '../../domain/types';
-import { forbidden, notFound, validationError } from '../../http/problem';
 import { extensionOf, type IngestRequest, supportedExtensions } from './admission';
 import { type BatchResult, type FileSource, ingestFiles } from './batch';
 import type { CommitDeps } from './commit';
@@ -28,19 +28,19 @@ export interface ScanResult extends BatchResult {
 export async function scanDirectory(deps: CommitDeps, scope: Scope, input: ScanInput, request: IngestRequest): Promise<ScanResult> {
   const roots = deps.host.config.ingest.scanRoots;
   if (roots.length === 0) {
-    throw forbidden('directory scanning is disabled: no scan roots are configured (set SERVICE_SCAN_ROOTS)');
+    throw new ForbiddenError('directory scanning is disabled: no scan roots are configured (set SERVICE_SCAN_ROOTS)');
   }
-  if (!path.isAbsolute(input.path)) throw validationError([{ field: 'path', message: 'must be an absolute path' }]);
+  if (!path.isAbsolute(input.path)) throw new InvalidInputError([{ field: 'path', message: 'must be an absolute path' }]);
   const realRoots = (await Promise.all(roots.map((r) => fs.realpath(r).catch(() => null)))).filter((r): r is string => r !== null);
   const lexical = path.resolve(input.path);
   // Checked before touching the file system, so paths outside the roots reveal nothing about existence.
-  if (!isInside(lexical, [...roots, ...realRoots])) throw forbidden(`path '${input.path}' is outside the configured scan roots`);
+  if (!isInside(lexical, [...roots, ...realRoots])) throw new ForbiddenError(`path '${input.path}' is outside the configured scan roots`);
   const real = await fs.realpath(lexical).catch((err: NodeJS.ErrnoException) => {
-    if (err.code === 'ENOENT' || err.code === 'ENOTDIR') throw notFound(`path '${input.path}' does not exist`);
+    if (err.code === 'ENOENT' || err.code === 'ENOTDIR') throw new NotFoundError(`path '${input.path}' does not exist`);
     throw err;
   });
-  if (!isInside(real, realRoots)) throw forbidden(`path '${input.path}' resolves outside the configured scan roots`);
-  if (!(await fs.stat(real)).isDirectory()) throw validationError([{ field: 'path', message: 'must be a directory' }]);
+  if (!isInside(real, realRoots)) throw new ForbiddenError(`path '${input.path}' resolves outside the configured scan roots`);
+  if (!(await fs.stat(real)).isDirectory()) throw new InvalidInputError([{ field: 'path', message: 'must be a directory' }]);
 
   const wanted = wantedExtensions(input.extensions);
   const found = await listFiles(real, input.recursive, realRoots);

@@ -1,6 +1,6 @@
+import { ConflictError, NotFoundError } from '../../domain/errors';
 import { newId } from '../../domain/ids';
 import type { Page, Scope, TaskRecord, TaskStatus } from '../../domain/types';
-import { conflict, notFound } from '../../http/problem';
 import { nearestRank } from './metrics';
 import { Cancellations } from './cancellation';
 import { type RunReport, TaskQueue } from './queue';
@@ -64,7 +64,7 @@ export function createTaskService(host: ServiceHost): TaskService {
 
   async function get(scope: Scope, id: string): Promise<TaskRecord> {
     const task = await store().get(scope, id);
-    if (!task) throw notFound(`task '${id}' not found in workspace '${scope.workspaceId}'`);
+    if (!task) throw new NotFoundError(`task '${id}' not found in workspace '${scope.workspaceId}'`);
     return task;
   }
 
@@ -115,7 +115,7 @@ export function createTaskService(host: ServiceHost): TaskService {
     async cancel(scope, id) {
       const task = await get(scope, id);
       if (!isLiveTask(task)) {
-        throw conflict(`task '${id}' is already ${task.status}; only pending or running tasks can be cancelled`);
+        throw new ConflictError(`task '${id}' is already ${task.status}; only pending or running tasks can be cancelled`);
       }
       await cancelTask(scope, task);
       return { id, status: 'cancelled', message: 'cancellation requested' };
@@ -124,13 +124,13 @@ export function createTaskService(host: ServiceHost): TaskService {
     async retry(scope, id) {
       const task = await get(scope, id);
       if (task.status !== 'failed' && task.status !== 'cancelled') {
-        throw conflict(`task '${id}' is ${task.status}; only failed or cancelled tasks can be retried`);
+        throw new ConflictError(`task '${id}' is ${task.status}; only failed or cancelled tasks can be retried`);
       }
-      if (isUnsettledCancel(task)) throw conflict(`task '${id}' is still rolling back its cancelled run; retry once it has stopped`);
+      if (isUnsettledCancel(task)) throw new ConflictError(`task '${id}' is still rolling back its cancelled run; retry once it has stopped`);
       const doc = await host.stores.documents.get(scope, task.document_id);
-      if (!doc) throw conflict(`document '${task.document_id}' of task '${id}' no longer exists`);
+      if (!doc) throw new ConflictError(`document '${task.document_id}' of task '${id}' no longer exists`);
       if (doc.task_id !== task.id && (await service.isLive(scope, doc.task_id))) {
-        throw conflict(`document '${doc.id}' is already being processed by task '${doc.task_id}'`);
+        throw new ConflictError(`document '${doc.id}' is already being processed by task '${doc.task_id}'`);
       }
       const next = await service.enqueue(scope, doc.id, task.mode, { retryOf: task.id });
       return { id: next.id, status: next.status, message: 'queued for retry' };

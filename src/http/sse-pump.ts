@@ -1,8 +1,9 @@
-import type { AppContext } from '../../http/context';
-import { isProblem, Problem } from '../../http/problem';
-import { openSse } from '../../http/sse';
-import { isAbortError } from '../../domain/abort';
-import type { Runtime } from '../../services/runtime';
+import { isAbortError } from '../domain/abort';
+import type { Logger } from '../logger';
+import type { AppContext } from './context';
+import { toProblem } from './errors';
+import { Problem } from './problem';
+import { openSse } from './sse';
 
 /** What one event becomes on the wire: JSON, raw text (`v1`), or nothing. */
 export type Presented = { data: unknown; raw?: boolean } | null;
@@ -10,11 +11,12 @@ export type Presented = { data: unknown; raw?: boolean } | null;
 /**
  * Opens the SSE response and pumps the events into it in the background (Koa starts writing the body once
  * the handler returns). The stream's signal reaches the producer, so a client that leaves stops the work. A
- * failure after the stream opened becomes an `error` event, then the stream ends.
+ * failure after the stream opened becomes an `error` event carrying the problem a JSON route would answer
+ * (same translator), then the stream ends.
  */
 export function pumpEvents<E>(
   ctx: AppContext,
-  rt: Runtime,
+  host: { log: Logger; errorTypeBase: string },
   events: (signal: AbortSignal) => AsyncGenerator<E, void, void>,
   present: (event: E) => Presented,
 ): void {
@@ -30,14 +32,14 @@ export function pumpEvents<E>(
       }
     } catch (err) {
       if (sse.closed || sse.signal.aborted || isAbortError(err)) return;
-      let problem = isProblem(err) ? err : null;
+      let problem = toProblem(err);
       if (!problem) {
-        rt.log.error({ err, requestId, path }, 'stream failed');
-        problem = new Problem(500, `internal error; quote request id ${requestId}`);
+        host.log.error({ err, requestId, path }, 'stream failed');
+        problem = new Problem(500, `internal error; quote request id ${requestId}`, { request_id: requestId });
       } else if (problem.status >= 500) {
-        rt.log.warn({ err, requestId, path }, problem.detail);
+        host.log.warn({ err, requestId, path }, problem.detail);
       }
-      const { type, title, status, detail } = problem.body(rt.config.errorTypeBase, path) as {
+      const { type, title, status, detail } = problem.body(host.errorTypeBase, path) as {
         type: string;
         title: string;
         status: number;
