@@ -2,6 +2,7 @@ import {
   type DomainError,
   type DomainErrorKind,
   InvalidInputError,
+  MalformedRequestError,
   RateLimitedError,
   TooLargeError,
   UnavailableError,
@@ -42,6 +43,20 @@ function fromDomain(err: DomainError): Problem {
   return new Problem(STATUS_OF[err.kind], err.message, extra);
 }
 
+/** A JSON body koa-body could not read: over the limit (quoted), or not JSON. The one mapping of body errors. */
+export function bodyError(err: unknown, limitBytes: number): MalformedRequestError | TooLargeError {
+  const e = err as { type?: string; status?: number };
+  if (e?.type === 'entity.too.large' || e?.status === 413) {
+    return new TooLargeError(`request body exceeds the ${formatBytes(limitBytes)} limit of JSON bodies`, limitBytes);
+  }
+  return new MalformedRequestError('failed to parse the request body as JSON');
+}
+
+function formatBytes(bytes: number): string {
+  const MB = 1024 * 1024;
+  return bytes % MB === 0 ? `${bytes / MB} MB` : `${bytes} bytes`;
+}
+
 /** Errors of the libraries under us (Neo4j driver, sockets, koa-body) that mean "a dependency is down". */
 function isOutage(err: unknown): boolean {
   const code = (err as { code?: unknown })?.code;
@@ -55,9 +70,7 @@ function isOutage(err: unknown): boolean {
 export function toProblem(err: unknown): Problem | null {
   if (err instanceof Problem) return err;
   if (isDomainError(err)) return fromDomain(err);
-  const e = err as { status?: number; statusCode?: number; expose?: boolean; message?: string; type?: string };
-  if (e?.type === 'entity.parse.failed') return new Problem(400, 'failed to parse the request body as JSON');
-  if (e?.type === 'entity.too.large') return new Problem(413, 'request body exceeds the size limit');
+  const e = err as { status?: number; statusCode?: number; expose?: boolean; message?: string };
   if (isOutage(err)) return new Problem(503, 'a storage dependency is unavailable; retry shortly');
   const status = e?.status ?? e?.statusCode;
   if (typeof status === 'number' && status >= 400 && status < 500) {

@@ -13,7 +13,7 @@ import {
   UnavailableError,
   UnsupportedMediaError,
 } from '../../src/domain/errors';
-import { problemHeaders, toProblem } from '../../src/http/errors';
+import { bodyError, problemHeaders, toProblem } from '../../src/http/errors';
 import { Problem } from '../../src/http/problem';
 
 const body = (err: unknown) => toProblem(err)?.body('https://errors.test', '/api/v1/x');
@@ -57,8 +57,15 @@ describe('toProblem: domain errors become problem details in one place', () => {
   });
 
   it('recognises the errors of the libraries under us', () => {
-    expect(body(Object.assign(new Error('x'), { type: 'entity.parse.failed', status: 400 }))).toMatchObject({ status: 400 });
-    expect(body(Object.assign(new Error('x'), { type: 'entity.too.large', status: 413 }))).toMatchObject({ status: 413 });
+    expect(body(bodyError(Object.assign(new Error('x'), { type: 'entity.parse.failed', status: 400 }), 1024))).toMatchObject({
+      status: 400,
+      detail: 'failed to parse the request body as JSON',
+    });
+    expect(body(bodyError(Object.assign(new Error('x'), { type: 'entity.too.large', status: 413 }), 12 * 1024 * 1024))).toMatchObject({
+      status: 413,
+      detail: 'request body exceeds the 12 MB limit of JSON bodies',
+      limit_bytes: 12 * 1024 * 1024,
+    });
     for (const code of ['ServiceUnavailable', 'SessionExpired', 'ECONNREFUSED']) {
       expect(body(Object.assign(new Error('socket closed'), { code }))).toMatchObject({ status: 503 });
     }
