@@ -2,19 +2,10 @@
  * The layer rules of src/ (docs/architecture.md): a module imports from its own layer or lower ones, never from a
  * higher one, and nothing forms an import circle. `npm run lint:deps` (part of `npm run lint`) fails on any violation.
  */
-const LAYERS = [
-  ['domain'],
-  ['config', 'logger\\.ts'],
-  ['prompts', 'llm', 'store'],
-  ['graph'],
-  ['lineage', 'ingest', 'retrieval'],
-  ['services'],
-  ['http'],
-  ['routes'],
-  ['app\\.ts', 'runtime\\.ts', 'main\\.ts'],
-];
+const { LAYERS, PEERS } = require('./scripts/lint/layers.cjs');
 
-const dir = (names) => `^src/(${names.join('|')})($|/)`;
+const escape = (name) => name.replace(/\./g, '\\.');
+const dir = (names) => `^src/(${names.map(escape).join('|')})($|/)`;
 
 const upward = LAYERS.slice(0, -1).map((names, i) => ({
   name: `layer-${i}-upward`,
@@ -44,7 +35,7 @@ module.exports = {
       to: { circular: true },
     },
     ...upward,
-    ...peers(['lineage', 'ingest', 'retrieval']),
+    ...PEERS.flatMap(peers),
     {
       name: 'store-without-llm',
       comment: 'stores know nothing of providers or prompts',

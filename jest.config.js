@@ -13,5 +13,7 @@ module.exports = {
   roots: ['<rootDir>/test'],
   testPathIgnorePatterns: ['/node_modules/', ...serverSuites],
   testTimeout: 30000,
+  // Tests are type-checked by `npm run typecheck` (tsconfig.json includes test/ and scripts/), which CI runs before
+  // them; ts-jest only transpiles (isolatedModules), which keeps a run fast on two cores.
   transform: { '^.+\\.ts$': ['ts-jest', { diagnostics: false }] },
 };

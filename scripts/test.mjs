@@ -122,7 +122,11 @@ if (embeddedOnly) {
         jest(`persistent mode (Neo4j at ${neo4jUri})`, env, ['--runInBand']);
       } else {
         jest('persistent mode: Neo4j store contracts', env, ['--runInBand', '/test/contract/neo4j[^/]*\\.test\\.ts$']);
-        jest(`persistent mode (Neo4j at ${neo4jUri}): API and integration suites`, env, ['--runInBand', '/test/api/', '/test/integration/']);
+        jest(`persistent mode (Neo4j at ${neo4jUri}): API and integration suites`, env, [
+          '--runInBand',
+          '/test/api/',
+          '/test/integration/',
+        ]);
       }
     } else {
       problems.push('persistent mode (Neo4j) did not run' + (inCi ? '' : ' (pass --embedded-only to run the embedded pass alone)'));

@@ -29,7 +29,13 @@ async function main(): Promise<void> {
   await once(server, 'listening');
   await rt.start();
   log.info(
-    { host: config.host, port: config.port, storage: config.storage.mode, llm: rt.providers.defaultLlmProviderName(), version: config.version },
+    {
+      host: config.host,
+      port: config.port,
+      storage: config.storage.mode,
+      llm: rt.providers.defaultLlmProviderName(),
+      version: config.version,
+    },
     `kgrag listening on http://${config.host}:${config.port} (docs at /swagger-ui)`,
   );
   const shutdown = async (signal: string) => {

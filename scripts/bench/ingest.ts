@@ -31,10 +31,41 @@ const DOCUMENTS = Number(args.documents);
 const WORKSPACE = 'bench-ingest';
 const TARGET_BYTES = 1024 * 1024;
 
-const PEOPLE = ['Ada Lovelace', 'Alan Turing', 'Grace Hopper', 'Claude Shannon', 'Barbara Liskov', 'Edsger Dijkstra', 'Margaret Hamilton', 'Donald Knuth', 'Katherine Johnson', 'John McCarthy', 'Frances Allen', 'Ken Thompson'];
-const ORGS = ['Acme Research', 'Globex Labs', 'Initech Systems', 'Umbrella Analytics', 'Stark Industries', 'Wayne Foundation', 'Hooli Cloud', 'Cyberdyne Robotics'];
+const PEOPLE = [
+  'Ada Lovelace',
+  'Alan Turing',
+  'Grace Hopper',
+  'Claude Shannon',
+  'Barbara Liskov',
+  'Edsger Dijkstra',
+  'Margaret Hamilton',
+  'Donald Knuth',
+  'Katherine Johnson',
+  'John McCarthy',
+  'Frances Allen',
+  'Ken Thompson',
+];
+const ORGS = [
+  'Acme Research',
+  'Globex Labs',
+  'Initech Systems',
+  'Umbrella Analytics',
+  'Stark Industries',
+  'Wayne Foundation',
+  'Hooli Cloud',
+  'Cyberdyne Robotics',
+];
 const PLACES = ['Zurich', 'Lisbon', 'Toronto', 'Nairobi', 'Osaka', 'Valparaiso', 'Helsinki', 'Melbourne'];
-const TECH = ['Graph Databases', 'Vector Search', 'Rust Compilers', 'Quantum Annealing', 'Stream Processing', 'Neural Retrieval', 'Edge Inference', 'Consensus Protocols'];
+const TECH = [
+  'Graph Databases',
+  'Vector Search',
+  'Rust Compilers',
+  'Quantum Annealing',
+  'Stream Processing',
+  'Neural Retrieval',
+  'Edge Inference',
+  'Consensus Protocols',
+];
 const TEMPLATES = [
   (p: string, o: string, l: string, t: string) => `${p} joined ${o} in ${l} to lead the work on ${t}.`,
   (p: string, o: string, l: string, t: string) => `At a workshop in ${l}, ${p} presented results on ${t} built with ${o}.`,
@@ -165,19 +196,28 @@ async function main(): Promise<void> {
     ['bytes', `${bytes} (${(bytes / 1024 / 1024).toFixed(2)} MB)`],
     ['chunks', String(chunks)],
     ['entities / relationships', `${graph.total_nodes} / ${graph.total_edges}`],
-    ['LLM calls (extract + glean + summarize + other)', `${llmCalls} (${by('extract')} + ${by('glean')} + ${by('summarize')} + ${llmCalls - by('extract') - by('glean') - by('summarize')})`],
+    [
+      'LLM calls (extract + glean + summarize + other)',
+      `${llmCalls} (${by('extract')} + ${by('glean')} + ${by('summarize')} + ${llmCalls - by('extract') - by('glean') - by('summarize')})`,
+    ],
     ['LLM calls per chunk', (llmCalls / Math.max(1, chunks)).toFixed(2)],
     ['embedding calls', String(counting.embeddingCalls())],
     ['simulated latency per call', `${LATENCY_MS} ms`],
     ['LLM description summaries', args['no-summaries'] ? 'off' : 'on'],
-    ['workers / LLM concurrency / embedding concurrency', `${config.workerThreads} / ${concurrency} / ${config.ingest.embeddingConcurrency}`],
+    [
+      'workers / LLM concurrency / embedding concurrency',
+      `${config.workerThreads} / ${concurrency} / ${config.ingest.embeddingConcurrency}`,
+    ],
     ['wall time', `${(wallMs / 1000).toFixed(2)} s`],
     ['documents per minute', ((taskIds.length / wallMs) * 60_000).toFixed(1)],
     ['chunks per second', ((chunks / wallMs) * 1000).toFixed(2)],
     ['peak RSS', `${(peakRss / 1024 / 1024).toFixed(0)} MB`],
     ['LLM-bound floor (calls x latency / concurrency)', `${(floorMs / 1000).toFixed(2)} s`],
     ['wall / floor', (wallMs / floorMs).toFixed(2)],
-    ['embedding-bound floor (calls x latency / concurrency)', `${((counting.embeddingCalls() * LATENCY_MS) / config.ingest.embeddingConcurrency / 1000).toFixed(2)} s`],
+    [
+      'embedding-bound floor (calls x latency / concurrency)',
+      `${((counting.embeddingCalls() * LATENCY_MS) / config.ingest.embeddingConcurrency / 1000).toFixed(2)} s`,
+    ],
   ];
   const width = Math.max(...rows.map(([k]) => k.length));
   process.stdout.write(`\ningest benchmark (embedded stores, mock provider)\n${'-'.repeat(width + 24)}\n`);

@@ -84,7 +84,10 @@ export async function benchEntityWrites(
   const warmupRows = await warmUp(stores, scope, options);
 
   const passes: EntityWritePass[] = [];
-  for (const [round, pass] of [[1, 'create (new ids)'], [2, 'merge (same ids, new descriptions and types)']] as const) {
+  for (const [round, pass] of [
+    [1, 'create (new ids)'],
+    [2, 'merge (same ids, new descriptions and types)'],
+  ] as const) {
     const entities = entitiesFor(options.entities, options.chunkIds, round);
     const [node, neo4j] = [process.cpuUsage(), options.serverCpuSeconds()];
     const seconds = await timedUpsert(stores, scope, entities, options.batch);

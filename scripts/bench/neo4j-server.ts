@@ -17,7 +17,10 @@ export interface BenchNeo4j {
 /** User + system CPU of a local process from /proc, in seconds. */
 function processCpuSeconds(pid: number, ticksPerSecond: number): number | null {
   try {
-    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+    const fields = fs
+      .readFileSync(`/proc/${pid}/stat`, 'utf8')
+      .replace(/^.*\) /, '')
+      .split(' ');
     return (Number(fields[11]) + Number(fields[12])) / ticksPerSecond;
   } catch {
     return null;

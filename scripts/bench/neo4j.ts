@@ -56,7 +56,8 @@ function printRows(title: string, rows: Array<[string, string]>): void {
 /** A markdown table; the first `textColumns` columns are left-aligned, the numbers right-aligned. */
 function printTable(title: string, header: string[], rows: string[][], textColumns = 1): void {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const line = (cells: string[]) => `| ${cells.map((c, i) => (i < textColumns ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join(' | ')} |`;
+  const line = (cells: string[]) =>
+    `| ${cells.map((c, i) => (i < textColumns ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join(' | ')} |`;
   console.log(`\n${title}\n`);
   console.log(line(header));
   console.log(`|${widths.map((w, i) => (i < textColumns ? `:${'-'.repeat(w + 1)}` : `${'-'.repeat(w + 1)}:`)).join('|')}|`);
@@ -94,10 +95,23 @@ async function benchQuery(rt: Runtime, scope: Scope, neo4j: BenchNeo4j): Promise
       const { results, cpuMs } = await spawnLoad(job);
       const after = neo4j.cpuSeconds();
       // Neo4j's CPU over the whole load run, warm-up included, per request.
-      const neo4jMs = before === null || after === null ? NaN : ((after - before) * 1000) / ((job.requests + job.warmup) * job.modes.length);
+      const neo4jMs =
+        before === null || after === null ? NaN : ((after - before) * 1000) / ((job.requests + job.warmup) * job.modes.length);
       for (const r of results as ModeResult[]) {
         const f = (n: number | undefined) => (n ?? NaN).toFixed(1);
-        rows.push([r.mode, String(corpus.chunks.length), String(concurrency), f(r.p50), f(r.p95), f(r.p99), f(r.qps), f(r.sources), String(r.errors), f(cpuMs.get(r.mode)), f(neo4jMs)]);
+        rows.push([
+          r.mode,
+          String(corpus.chunks.length),
+          String(concurrency),
+          f(r.p50),
+          f(r.p95),
+          f(r.p99),
+          f(r.qps),
+          f(r.sources),
+          String(r.errors),
+          f(cpuMs.get(r.mode)),
+          f(neo4jMs),
+        ]);
       }
     }
   } finally {
@@ -130,7 +144,9 @@ async function main(): Promise<void> {
   const stamp = Date.now().toString(36);
   const cpu = os.cpus();
   console.log(`Neo4j ${neo4j.uri} from ${neo4j.origin}`);
-  console.log(`machine: ${cpu.length} cores (${cpu[0]?.model ?? 'unknown'}), ${Math.round(os.totalmem() / 2 ** 30)} GB, Node ${process.version}`);
+  console.log(
+    `machine: ${cpu.length} cores (${cpu[0]?.model ?? 'unknown'}), ${Math.round(os.totalmem() / 2 ** 30)} GB, Node ${process.version}`,
+  );
   try {
     if (parts.has('ingest')) {
       const rows = await benchNeo4jIngest(neo4j.uri, {

@@ -69,12 +69,17 @@ export function buildCorpus(chunkCount: number): Corpus {
   for (let d = 0; d < documentCount; d++) {
     const id = `bench-doc-${d}`;
     const created = new Date(now + d * 3_600_000).toISOString();
-    const local = Array.from({ length: localPerDocument }, (_, k) => globalCast + ((d * localPerDocument + k) % (entityCount - globalCast)));
+    const local = Array.from(
+      { length: localPerDocument },
+      (_, k) => globalCast + ((d * localPerDocument + k) % (entityCount - globalCast)),
+    );
     let line = 1;
     const texts: string[] = [];
     for (let c = 0; c < CHUNKS_PER_DOCUMENT && chunks.length < chunkCount; c++) {
       const cid = chunkId(id, c);
-      const cast = [...new Set([0, 1, 2].map(() => local[Math.floor(random() * local.length)]).concat([zipf(globalCast), zipf(globalCast)]))];
+      const cast = [
+        ...new Set([0, 1, 2].map(() => local[Math.floor(random() * local.length)]).concat([zipf(globalCast), zipf(globalCast)])),
+      ];
       for (const e of cast) {
         const list = mentions.get(e);
         if (list) list.push(cid);

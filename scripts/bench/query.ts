@@ -193,7 +193,15 @@ async function benchSize(size: number, args: { requests: number; concurrency: nu
     const inProcess = await serviceTimes(rt, scope, corpus.queries, args.warmup, Math.min(args.requests, 200));
     const byConcurrency = [];
     for (const concurrency of args.concurrency) {
-      const job = { url, workspace: WORKSPACE, queries: corpus.queries, modes: MODES, requests: args.requests, warmup: args.warmup, concurrency };
+      const job = {
+        url,
+        workspace: WORKSPACE,
+        queries: corpus.queries,
+        modes: MODES,
+        requests: args.requests,
+        warmup: args.warmup,
+        concurrency,
+      };
       const { results, cpuMs } = await spawnLoad(job);
       for (const r of results) {
         r.inProcessP50 = inProcess.get(r.mode);
@@ -211,8 +219,12 @@ async function benchSize(size: number, args: { requests: number; concurrency: nu
 
 function printTable(runs: SizeRun[]): void {
   const f = (n: number | undefined, width = 7) => (n ?? NaN).toFixed(1).padStart(width);
-  console.log('\n| chunks | conc | mode   |  p50 ms |  p95 ms |  p99 ms |     qps | sources | errors | service p50 ms | server CPU ms/query |');
-  console.log('|-------:|-----:|:-------|--------:|--------:|--------:|--------:|--------:|-------:|---------------:|--------------------:|');
+  console.log(
+    '\n| chunks | conc | mode   |  p50 ms |  p95 ms |  p99 ms |     qps | sources | errors | service p50 ms | server CPU ms/query |',
+  );
+  console.log(
+    '|-------:|-----:|:-------|--------:|--------:|--------:|--------:|--------:|-------:|---------------:|--------------------:|',
+  );
   for (const run of runs) {
     for (const { concurrency, results } of run.byConcurrency) {
       for (const r of results) {
@@ -232,7 +244,9 @@ function printGrowth(runs: SizeRun[]): void {
     for (const r of results) {
       const before = small.byConcurrency[i].results.find((x) => x.mode === r.mode) as ModeResult;
       const cpu = (r.serverCpuMs ?? NaN) / (before.serverCpuMs ?? NaN);
-      console.log(`  concurrency ${concurrency} ${r.mode.padEnd(6)} p50 x${(r.p50 / before.p50).toFixed(2)}, server CPU per query x${cpu.toFixed(2)}`);
+      console.log(
+        `  concurrency ${concurrency} ${r.mode.padEnd(6)} p50 x${(r.p50 / before.p50).toFixed(2)}, server CPU per query x${cpu.toFixed(2)}`,
+      );
     }
   }
 }
@@ -256,7 +270,9 @@ async function main(): Promise<void> {
   for (const size of sizes) {
     const run = await benchSize(size, args);
     runs.push(run);
-    console.log(`${size} chunks, ${run.entities} entities, ${run.relationships} relationships (built and embedded in ${run.loadSeconds.toFixed(1)} s)`);
+    console.log(
+      `${size} chunks, ${run.entities} entities, ${run.relationships} relationships (built and embedded in ${run.loadSeconds.toFixed(1)} s)`,
+    );
   }
   printTable(runs);
   if (runs.length >= 2) printGrowth(runs);

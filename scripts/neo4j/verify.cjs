@@ -25,7 +25,12 @@ async function main() {
       results.push({ name, ok: true, ms: Date.now() - t0, detail });
     } catch (e) {
       if (must) failed = true;
-      results.push({ name, ok: false, ms: Date.now() - t0, detail: String(e.code || '') + ' ' + String(e.message).split('\n').slice(0, 2).join(' ') });
+      results.push({
+        name,
+        ok: false,
+        ms: Date.now() - t0,
+        detail: String(e.code || '') + ' ' + String(e.message).split('\n').slice(0, 2).join(' '),
+      });
     }
   };
 
@@ -49,10 +54,9 @@ async function main() {
         a: [1, 0, 0, 0, 0, 0, 0, 0],
         b: [0, 1, 0, 0, 0, 0, 0, 0],
       });
-      const rows = await run(
-        "CALL db.index.vector.queryNodes('chunk_embedding', 2, $q) YIELD node, score RETURN node.id AS id, score",
-        { q: [0.9, 0.1, 0, 0, 0, 0, 0, 0] },
-      );
+      const rows = await run("CALL db.index.vector.queryNodes('chunk_embedding', 2, $q) YIELD node, score RETURN node.id AS id, score", {
+        q: [0.9, 0.1, 0, 0, 0, 0, 0, 0],
+      });
       if (rows.length !== 2 || rows[0].id !== 1) throw new Error('unexpected result ' + JSON.stringify(rows));
       return JSON.stringify(rows);
     });
@@ -62,8 +66,11 @@ async function main() {
       });
       return 'ok';
     });
-    await check('vector.similarity.cosine()', false, async () =>
-      (await run('RETURN vector.similarity.cosine([1.0,0.0],[1.0,0.0]) AS s'))[0].s);
+    await check(
+      'vector.similarity.cosine()',
+      false,
+      async () => (await run('RETURN vector.similarity.cosine([1.0,0.0],[1.0,0.0]) AS s'))[0].s,
+    );
     await check('relationship vector index', false, async () => {
       await run(
         'CREATE VECTOR INDEX rel_embedding IF NOT EXISTS FOR ()-[r:REL]-() ON r.embedding ' +
@@ -134,7 +141,8 @@ async function main() {
     await check('SHOW INDEXES', false, async () =>
       (await run('SHOW INDEXES YIELD name, type, state RETURN name, type, state ORDER BY name'))
         .map((r) => `${r.name}:${r.type}:${r.state}`)
-        .join(' '));
+        .join(' '),
+    );
   } finally {
     await driver.close();
   }

@@ -55,7 +55,10 @@ const providerSchema = z
     display_name: z.string().optional(),
     type: z.enum(['mock', 'openai', 'ollama'], { error: 'unknown provider type (expected "mock", "openai" or "ollama")' }),
     api_base: z.url({ protocol: /^https?$/ }).optional(),
-    api_key_env: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name').optional(),
+    api_key_env: z
+      .string()
+      .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name')
+      .optional(),
     enabled: z.boolean().default(true),
     priority: z.int().default(100),
     description: z.string().default(''),

@@ -52,13 +52,16 @@ function urlVar(schemes: string[]) {
   return z
     .string()
     .trim()
-    .refine((v) => {
-      try {
-        return schemes.includes(new URL(v).protocol.replace(/:$/, ''));
-      } catch {
-        return false;
-      }
-    }, `must be a URL with scheme ${schemes.map((s) => `${s}://`).join(' or ')}`)
+    .refine(
+      (v) => {
+        try {
+          return schemes.includes(new URL(v).protocol.replace(/:$/, ''));
+        } catch {
+          return false;
+        }
+      },
+      `must be a URL with scheme ${schemes.map((s) => `${s}://`).join(' or ')}`,
+    )
     .optional();
 }
 
@@ -117,7 +120,7 @@ const envSchema = z.object({
 
 type EnvVars = z.output<typeof envSchema>;
 
-export interface LoadConfigOptions extends CatalogLookupOptions {}
+export type LoadConfigOptions = CatalogLookupOptions;
 
 export function loadConfig(env: Env = process.env, opts: LoadConfigOptions = {}): AppConfig {
   const cwd = opts.cwd ?? process.cwd();
@@ -263,8 +266,8 @@ function resolveModels(
       envModel ??
       (provider.name === catalog.defaults[`${kind}_provider`]
         ? catalog.defaults[`${kind}_model`]
-        : provider.models.find((m) => m.model_type === kind && !m.deprecated)?.name ??
-          provider.models.find((m) => m.model_type === kind)?.name);
+        : (provider.models.find((m) => m.model_type === kind && !m.deprecated)?.name ??
+          provider.models.find((m) => m.model_type === kind)?.name));
     const modelSource = envModel ? sourceOf(modelVar) : defaultsKey(`${kind}_model`);
     if (!modelName) {
       problems.push(`${sourceOf(modelVar)}: required, provider '${provider.name}' lists no ${kind} model`);
@@ -277,7 +280,10 @@ function resolveModels(
     }
     // Real APIs serve more models than the catalog lists; the offline mock serves only its own.
     if (!listed && provider.type === 'mock') {
-      const own = provider.models.filter((m) => m.model_type === kind).map((m) => m.name).join(', ');
+      const own = provider.models
+        .filter((m) => m.model_type === kind)
+        .map((m) => m.name)
+        .join(', ');
       problems.push(`${modelSource}: provider '${provider.name}' has no ${kind} model '${modelName}' (it lists: ${own})`);
       return null;
     }

@@ -38,7 +38,10 @@ export function parseLogFilter(filter: string): string | undefined {
       continue;
     }
     const target = directive.slice(0, eq).trim();
-    const levelName = directive.slice(eq + 1).trim().toLowerCase();
+    const levelName = directive
+      .slice(eq + 1)
+      .trim()
+      .toLowerCase();
     const level = LEVELS[levelName];
     if (!level) throw new Error(`unknown log level '${levelName}' (use trace, debug, info, warn, error or off)`);
     if (isOwnTarget(target)) own = mostVerbose(own, level);

@@ -28,7 +28,9 @@ export function resolveStorage(vars: StorageVars, problems: string[]): AppConfig
     return null;
   }
   if (!scheme || !NEO4J_SCHEMES.includes(scheme)) {
-    problems.push(`${variable}: unsupported URL scheme '${scheme ?? raw.split(':')[0]}' (use ${NEO4J_SCHEMES.map((s) => `${s}://`).join(', ')})`);
+    problems.push(
+      `${variable}: unsupported URL scheme '${scheme ?? raw.split(':')[0]}' (use ${NEO4J_SCHEMES.map((s) => `${s}://`).join(', ')})`,
+    );
     return null;
   }
   let url: URL;

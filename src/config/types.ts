@@ -78,9 +78,7 @@ export interface AppConfig {
   port: number;
   logLevel: string;
   workerThreads: number;
-  storage:
-    | { mode: 'memory' }
-    | { mode: 'neo4j'; uri: string; user: string | null; password: string | null; database: string | null };
+  storage: { mode: 'memory' } | { mode: 'neo4j'; uri: string; user: string | null; password: string | null; database: string | null };
   qdrantUrl: string | null;
   qdrantApiKey: string | null;
   redisUrl: string | null;

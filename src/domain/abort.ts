@@ -2,7 +2,9 @@
 
 /** Error-like check that also works across realms (DOMException from Node's core inside jest's vm). */
 function isErrorLike(value: unknown): value is Error {
-  return typeof value === 'object' && value !== null && typeof (value as Error).name === 'string' && typeof (value as Error).message === 'string';
+  return (
+    typeof value === 'object' && value !== null && typeof (value as Error).name === 'string' && typeof (value as Error).message === 'string'
+  );
 }
 
 export function abortReason(signal: AbortSignal): Error {

@@ -34,7 +34,11 @@ export async function resolveEntityAliases(kv: KeyValueStore, scope: Scope, ids:
   const resolved = new Map(ids.map((id) => [id, id]));
   let pending = [...new Set(ids)];
   for (let hop = 0; hop < MAX_HOPS && pending.length > 0; hop++) {
-    const aliases = await kv.getMany<string>(scope, ALIASES_NAMESPACE, pending.map((id) => resolved.get(id) ?? id));
+    const aliases = await kv.getMany<string>(
+      scope,
+      ALIASES_NAMESPACE,
+      pending.map((id) => resolved.get(id) ?? id),
+    );
     const next: string[] = [];
     for (const id of pending) {
       const current = resolved.get(id) ?? id;

@@ -64,7 +64,12 @@ export function createEntityLocks(store: LockStore | null, leaseMs = DEFAULT_LEA
   return { run: (scope, entityIds, fn) => withEntityLock(scope, entityIds, fn, shared) };
 }
 
-async function withEntityLock<T>(scope: Scope, entityIds: Iterable<string>, fn: () => Promise<T>, shared: SharedLocks | undefined): Promise<T> {
+async function withEntityLock<T>(
+  scope: Scope,
+  entityIds: Iterable<string>,
+  fn: () => Promise<T>,
+  shared: SharedLocks | undefined,
+): Promise<T> {
   const keys = [...new Set(entityIds)].sort();
   const prefix = `${scope.tenantId ?? ''}\u0000${scope.workspaceId}\u0000`;
   const release = await graphLock.acquire(keys.map((id) => prefix + id));
@@ -78,7 +83,11 @@ async function withEntityLock<T>(scope: Scope, entityIds: Iterable<string>, fn: 
 /** Waits (jittered backoff) until every key is leased to this holder, renews the lease while `fn` runs. */
 async function withLease<T>({ locks, leaseMs }: SharedLocks, scope: Scope, keys: string[], fn: () => Promise<T>): Promise<T> {
   const owner = `${instance}:${++holds}`;
-  for (let backoff = FIRST_BACKOFF_MS; !(await locks.acquire(scope, keys, owner, leaseMs)); backoff = Math.min(MAX_BACKOFF_MS, backoff * 2)) {
+  for (
+    let backoff = FIRST_BACKOFF_MS;
+    !(await locks.acquire(scope, keys, owner, leaseMs));
+    backoff = Math.min(MAX_BACKOFF_MS, backoff * 2)
+  ) {
     await new Promise((resolve) => setTimeout(resolve, backoff / 2 + Math.random() * backoff));
   }
   // A failed renewal is not fatal here: the next one may succeed, and the lease outlives one missed beat.

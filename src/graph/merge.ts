@@ -136,13 +136,7 @@ export async function mergeEntities(deps: GraphDeps, scope: Scope, input: MergeI
   return deps.entityLocks.run(scope, [targetId, ...sourceIds], () => mergeLocked(deps, scope, input, targetId, sourceIds));
 }
 
-async function mergeLocked(
-  deps: GraphDeps,
-  scope: Scope,
-  input: MergeInput,
-  targetId: string,
-  sourceIds: string[],
-): Promise<MergeOutcome> {
+async function mergeLocked(deps: GraphDeps, scope: Scope, input: MergeInput, targetId: string, sourceIds: string[]): Promise<MergeOutcome> {
   const { graph, chunks, vectors, kv } = deps.stores;
   const stored = await graph.getEntity(scope, targetId);
   if (input.newTarget && stored) throw new ConflictError(`entity '${targetId}' already exists`, targetId, { existing_id: targetId });
@@ -159,10 +153,7 @@ async function mergeLocked(
   const survivor = absorbEntities(target, sources, now);
   const plan = await planRelationships(graph, scope, absorbed, targetId, now);
   const upserts = [...plan.upserts.values()];
-  const [entityPoints, relationshipPoints] = await Promise.all([
-    embedEntities(deps, [survivor]),
-    embedRelationships(deps, upserts),
-  ]);
+  const [entityPoints, relationshipPoints] = await Promise.all([embedEntities(deps, [survivor]), embedRelationships(deps, upserts)]);
 
   await graph.upsertEntities(scope, [survivor]);
   await graph.upsertRelationships(scope, upserts);

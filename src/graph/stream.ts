@@ -58,11 +58,7 @@ export async function liveEvents(graph: GraphStore, batch: GraphChangeBatch): Pr
   return events;
 }
 
-function liveEvent(
-  change: GraphChange,
-  nodes: Map<string, unknown>,
-  edges: Map<string, unknown>,
-): Record<string, unknown> | null {
+function liveEvent(change: GraphChange, nodes: Map<string, unknown>, edges: Map<string, unknown>): Record<string, unknown> | null {
   switch (change.kind) {
     case 'node_added':
     case 'node_updated':
@@ -83,12 +79,7 @@ function liveEvent(
  * starts before the snapshot is read so that nothing written meanwhile is lost (it is sent after `done`).
  * `open` is called only once the snapshot exists, so a bad start node is still an ordinary 404 response.
  */
-export async function streamGraph(
-  deps: GraphDeps,
-  scope: Scope,
-  query: GraphStreamQuery,
-  open: () => SseStream,
-): Promise<void> {
+export async function streamGraph(deps: GraphDeps, scope: Scope, query: GraphStreamQuery, open: () => SseStream): Promise<void> {
   const pending: GraphChangeBatch[] = [];
   let deliver: ((batch: GraphChangeBatch) => void) | null = null;
   const unsubscribe = deps.events.subscribe((batch) => {

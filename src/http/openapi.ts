@@ -18,8 +18,7 @@ function pointRefsAtComponents(value: unknown): unknown {
   if (value === null || typeof value !== 'object') return value;
   const out: Record<string, unknown> = {};
   for (const [key, v] of Object.entries(value)) {
-    out[key] =
-      key === '$ref' && typeof v === 'string' ? v.replace('#/$defs/', '#/components/schemas/') : pointRefsAtComponents(v);
+    out[key] = key === '$ref' && typeof v === 'string' ? v.replace('#/$defs/', '#/components/schemas/') : pointRefsAtComponents(v);
   }
   return out;
 }
@@ -28,9 +27,10 @@ function pointRefsAtComponents(value: unknown): unknown {
 type Components = Record<string, unknown>;
 
 function jsonSchema(schema: z.ZodType, io: 'input' | 'output', components?: Components): Record<string, unknown> {
-  const out = pointRefsAtComponents(
-    z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' }),
-  ) as Record<string, unknown>;
+  const out = pointRefsAtComponents(z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' })) as Record<
+    string,
+    unknown
+  >;
   delete out.$schema;
   const defs = out.$defs as Components | undefined;
   delete out.$defs;

@@ -30,9 +30,12 @@ export function openSse(ctx: AppContext, keepAliveMs = 15_000): SseStream {
     stream.write(chunk);
     return true;
   };
-  const timer = setInterval(() => {
-    if (Date.now() - lastWrite >= keepAliveMs) write(': keep-alive\n\n');
-  }, Math.max(50, Math.floor(keepAliveMs / 2)));
+  const timer = setInterval(
+    () => {
+      if (Date.now() - lastWrite >= keepAliveMs) write(': keep-alive\n\n');
+    },
+    Math.max(50, Math.floor(keepAliveMs / 2)),
+  );
   timer.unref();
 
   const close = () => {
@@ -48,7 +51,12 @@ export function openSse(ctx: AppContext, keepAliveMs = 15_000): SseStream {
   return {
     send: (data, raw = false) => {
       const text = raw ? String(data) : JSON.stringify(data);
-      return write(text.split('\n').map((line) => `data: ${line}`).join('\n') + '\n\n');
+      return write(
+        text
+          .split('\n')
+          .map((line) => `data: ${line}`)
+          .join('\n') + '\n\n',
+      );
     },
     comment: (text) => void write(`: ${text}\n\n`),
     close,

@@ -22,8 +22,7 @@ export function parseOrThrow<T>(schema: z.ZodType<T>, value: unknown): T {
 }
 
 /** Query-string integers: `?limit=10` arrives as a string. */
-export const queryInt = (def: number, min: number, max: number) =>
-  z.coerce.number().int().min(min).max(max).default(def);
+export const queryInt = (def: number, min: number, max: number) => z.coerce.number().int().min(min).max(max).default(def);
 
 export const queryBool = (def: boolean) =>
   z

@@ -38,7 +38,10 @@ export async function statementsUnderAliases(
   const aliases = await aliasesOf(kv, scope, namesIn(extractions.map(([, e]) => e)));
   return {
     statements: new Map(extractions.map(([chunkId, e]): [string, ChunkStatements] => [chunkId, statementsOf(e, aliases)])),
-    formerKeys: formerKeysOf(extractions.map(([, e]) => e), aliases),
+    formerKeys: formerKeysOf(
+      extractions.map(([, e]) => e),
+      aliases,
+    ),
   };
 }
 
@@ -85,15 +88,11 @@ export async function withAliasedEntityLock<T>(
   let wanted = await withSurvivors(kv, scope, ids);
   for (let attempt = 1; ; attempt++) {
     const held = wanted;
-    const outcome = await entityLocks.run(
-      scope,
-      held,
-      async (): Promise<{ done: T } | { retry: string[] }> => {
-        const now = await withSurvivors(kv, scope, held);
-        if (attempt < LOCK_ATTEMPTS && now.length > held.length) return { retry: now };
-        return { done: await fn() };
-      },
-    );
+    const outcome = await entityLocks.run(scope, held, async (): Promise<{ done: T } | { retry: string[] }> => {
+      const now = await withSurvivors(kv, scope, held);
+      if (attempt < LOCK_ATTEMPTS && now.length > held.length) return { retry: now };
+      return { done: await fn() };
+    });
     if ('done' in outcome) return outcome.done;
     wanted = outcome.retry;
   }
@@ -107,7 +106,11 @@ async function withSurvivors(kv: KeyValueStore, scope: Scope, ids: string[]): Pr
 /** Hand-set name, type and description replace the derived ones; the derived description stays in the merge state. */
 export async function applyOverrides(kv: KeyValueStore, scope: Scope, drafts: Array<Draft<EntityRecord>>): Promise<void> {
   if (drafts.length === 0) return;
-  const overrides = await kv.getMany<EntityOverride>(scope, OVERRIDES_NAMESPACE, drafts.map((d) => d.record.id));
+  const overrides = await kv.getMany<EntityOverride>(
+    scope,
+    OVERRIDES_NAMESPACE,
+    drafts.map((d) => d.record.id),
+  );
   for (const { record, state } of drafts) {
     delete state.description;
     const override = overrides.get(record.id);

@@ -42,7 +42,8 @@ export function withSummary(
   const current = currentParts(description, state);
   const covered = new Set(summary.covered);
   if (!summary.covered.every((k) => current.known.has(k))) return null;
-  if (current.summary && (current.summary.covered.length >= covered.size || !current.summary.covered.every((k) => covered.has(k)))) return null;
+  if (current.summary && (current.summary.covered.length >= covered.size || !current.summary.covered.every((k) => covered.has(k))))
+    return null;
   const newer = current.newer.filter((k) => !covered.has(k));
   const shown = current.shown.filter((f) => !covered.has(fragmentKey(f)));
   return { description: render(summary, shown, policy), summary: { text: summary.text, covered: summary.covered, newer } };

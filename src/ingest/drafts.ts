@@ -50,7 +50,11 @@ function partsOf(previous: RecordState['summary'] | undefined, fragments: string
   if (previous && previous.covered.every((k) => present.has(k))) {
     const covered = new Set(previous.covered);
     const fresh = fragments.map((_, i) => i).filter((i) => !covered.has(keys[i]));
-    return { summary: { text: previous.text, covered: previous.covered }, fragments: fresh.map((i) => fragments[i]), newer: fresh.map((i) => keys[i]) };
+    return {
+      summary: { text: previous.text, covered: previous.covered },
+      fragments: fresh.map((i) => fragments[i]),
+      newer: fresh.map((i) => keys[i]),
+    };
   }
   return { summary: null, fragments, newer: keys };
 }
@@ -68,14 +72,26 @@ export function currentParts(description: string, state: RecordState) {
   return { summary, shown, newer, known };
 }
 
-export function rebuildEntity(id: string, ev: EntityEvidence, old: EntityRecord | undefined, previous: RecordState | undefined, now: string): Draft<EntityRecord> {
+export function rebuildEntity(
+  id: string,
+  ev: EntityEvidence,
+  old: EntityRecord | undefined,
+  previous: RecordState | undefined,
+  now: string,
+): Draft<EntityRecord> {
   const explicit = ev.statements.filter((s) => s.explicit);
   if (ev.statements.length === 0 && old) return keptEntity(old, ev.sources, previous, now);
   const described = distinctFragments(explicit.map((s) => s.description));
   const from_relations = described.length === 0;
   const { summary, fragments, newer } = partsOf(previous?.summary, from_relations ? distinctFragments(ev.relationDescriptions) : described);
-  const types = addVotes([], explicit.map((s) => s.type).filter((t) => t !== 'UNKNOWN'));
-  const names = addVotes([], explicit.filter((s) => !s.aliased).map((s) => s.name));
+  const types = addVotes(
+    [],
+    explicit.map((s) => s.type).filter((t) => t !== 'UNKNOWN'),
+  );
+  const names = addVotes(
+    [],
+    explicit.filter((s) => !s.aliased).map((s) => s.name),
+  );
   const name = topVote(names) ?? ev.statements.find((s) => !s.aliased)?.name ?? old?.name ?? ev.statements[0]?.name ?? id;
   return {
     key: entityKey(id),
@@ -88,7 +104,13 @@ export function rebuildEntity(id: string, ev: EntityEvidence, old: EntityRecord 
   };
 }
 
-export function accumulateEntity(id: string, own: EntityEvidence, old: EntityRecord | undefined, state: RecordState | undefined, now: string): Draft<EntityRecord> {
+export function accumulateEntity(
+  id: string,
+  own: EntityEvidence,
+  old: EntityRecord | undefined,
+  state: RecordState | undefined,
+  now: string,
+): Draft<EntityRecord> {
   if (!old || !state) return rebuildEntity(id, own, old, state, now);
   const explicit = own.statements.filter((s) => s.explicit);
   const described = distinctFragments(explicit.map((s) => s.description));
@@ -101,12 +123,20 @@ export function accumulateEntity(id: string, own: EntityEvidence, old: EntityRec
     // The first description of the entity itself replaces the relationship descriptions.
     [fragments, newer, summary, from_relations] = [described, described.map(fragmentKey), null, false];
   } else {
-    const added = (from_relations ? distinctFragments(own.relationDescriptions) : described).filter((f) => !current.known.has(fragmentKey(f)));
+    const added = (from_relations ? distinctFragments(own.relationDescriptions) : described).filter(
+      (f) => !current.known.has(fragmentKey(f)),
+    );
     fragments = [...current.shown, ...added];
     newer = [...current.newer, ...added.map(fragmentKey)];
   }
-  const types = addVotes(state.types, explicit.map((s) => s.type).filter((t) => t !== 'UNKNOWN'));
-  const names = addVotes(state.names, explicit.filter((s) => !s.aliased).map((s) => s.name));
+  const types = addVotes(
+    state.types,
+    explicit.map((s) => s.type).filter((t) => t !== 'UNKNOWN'),
+  );
+  const names = addVotes(
+    state.names,
+    explicit.filter((s) => !s.aliased).map((s) => s.name),
+  );
   const name = topVote(names) ?? old.name;
   return {
     key: entityKey(id),
@@ -128,8 +158,13 @@ export function rebuildRelationship(
 ): Draft<RelationshipRecord> {
   if (ev.statements.length === 0 && old) return keptRelationship(old, ev.sources, previous, now);
   const { summary, fragments, newer } = partsOf(previous?.summary, distinctFragments(ev.statements.map((s) => s.description)));
-  const types = addVotes([], ev.statements.map((s) => s.relation_type));
-  const [source, target] = ev.statements.length ? [ev.statements[0].source, ev.statements[0].target] : [old?.source ?? '', old?.target ?? ''];
+  const types = addVotes(
+    [],
+    ev.statements.map((s) => s.relation_type),
+  );
+  const [source, target] = ev.statements.length
+    ? [ev.statements[0].source, ev.statements[0].target]
+    : [old?.source ?? '', old?.target ?? ''];
   const keywords = distinctFragments(ev.statements.flatMap((s) => s.keywords));
   return {
     key: relationshipKey(id),
@@ -152,7 +187,10 @@ export function accumulateRelationship(
   if (!old || !state) return rebuildRelationship(id, own, old, state, now);
   const current = currentParts(old.description, state);
   const added = distinctFragments(own.statements.map((s) => s.description)).filter((f) => !current.known.has(fragmentKey(f)));
-  const types = addVotes(state.types, own.statements.map((s) => s.relation_type));
+  const types = addVotes(
+    state.types,
+    own.statements.map((s) => s.relation_type),
+  );
   const keywords = distinctFragments([...old.keywords, ...own.statements.flatMap((s) => s.keywords)]);
   const sources = [...old.source_chunk_ids, ...own.sources];
   return {
@@ -183,7 +221,12 @@ function keptEntity(old: EntityRecord, sources: string[], previous: RecordState 
   };
 }
 
-function keptRelationship(old: RelationshipRecord, sources: string[], previous: RecordState | undefined, now: string): Draft<RelationshipRecord> {
+function keptRelationship(
+  old: RelationshipRecord,
+  sources: string[],
+  previous: RecordState | undefined,
+  now: string,
+): Draft<RelationshipRecord> {
   const state: RecordState = previous
     ? { ...previous }
     : { types: [[old.relation_type, 1]], names: [], from_relations: false, summary: null };

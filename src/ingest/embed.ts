@@ -84,7 +84,12 @@ export interface GraphVectorChange {
 }
 
 export async function deleteGraphVectors(vectors: VectorStore, scope: Scope, change: GraphVectorChange): Promise<void> {
-  if (change.removed.relationships.length) await vectors.delete(scope, 'relationship', change.removed.relationships.map((r) => r.id));
+  if (change.removed.relationships.length)
+    await vectors.delete(
+      scope,
+      'relationship',
+      change.removed.relationships.map((r) => r.id),
+    );
   if (change.removed.entities.length) await vectors.delete(scope, 'entity', change.removed.entities);
 }
 
@@ -97,7 +102,11 @@ export interface GraphVectors {
 }
 
 /** Embeds the records to re-embed; no lock is needed, nothing is written. */
-export async function embedGraphRecords(embedder: () => EmbeddingProvider, change: GraphVectorChange, options: EmbedOptions): Promise<GraphVectors> {
+export async function embedGraphRecords(
+  embedder: () => EmbeddingProvider,
+  change: GraphVectorChange,
+  options: EmbedOptions,
+): Promise<GraphVectors> {
   const { entities, relationships } = change.reembed;
   const lockIds = new Set([...entities.map((e) => e.id), ...relationships.flatMap((r) => [r.source, r.target])]);
   const out: GraphVectors = { entities: [], relationships: [], lockIds: [...lockIds] };
@@ -120,8 +129,14 @@ export async function embedGraphRecords(embedder: () => EmbeddingProvider, chang
  */
 export async function storeGraphVectors(stores: Pick<Stores, 'graph' | 'vectors'>, scope: Scope, embedded: GraphVectors): Promise<void> {
   const [entities, relationships] = await Promise.all([
-    stores.graph.getEntities(scope, embedded.entities.map((e) => e.point.id)),
-    stores.graph.getRelationships(scope, embedded.relationships.map((r) => r.point.id)),
+    stores.graph.getEntities(
+      scope,
+      embedded.entities.map((e) => e.point.id),
+    ),
+    stores.graph.getRelationships(
+      scope,
+      embedded.relationships.map((r) => r.point.id),
+    ),
   ]);
   const current = (items: EmbedItem[]) => new Map(items.map((item) => [item.id, item]));
   const still = (now: Map<string, EmbedItem>) => (e: { point: VectorPoint; text: string }) => {

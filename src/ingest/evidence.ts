@@ -19,7 +19,10 @@ export function entityEvidence(statements: Statements, id: string, sources: stri
     sources,
     statements: sources.flatMap((c) => statements.get(c)?.entities.get(id) ?? []),
     relationDescriptions: sources.flatMap((c) =>
-      [...(statements.get(c)?.relations.values() ?? [])].flat().filter((r) => r.source === id || r.target === id).map((r) => r.description),
+      [...(statements.get(c)?.relations.values() ?? [])]
+        .flat()
+        .filter((r) => r.source === id || r.target === id)
+        .map((r) => r.description),
     ),
   };
 }

@@ -10,7 +10,11 @@ import { addUsage, type Run } from './run';
  */
 export async function extractChunks(run: Run): Promise<Map<string, CachedExtraction>> {
   const { deps, scope, doc, options, progress } = run;
-  const known = await readExtractions(deps.stores.kv, scope, run.chunks.map((c) => c.id));
+  const known = await readExtractions(
+    deps.stores.kv,
+    scope,
+    run.chunks.map((c) => c.id),
+  );
   const results = new Map<string, CachedExtraction>();
   const entities = new Set<string>();
   const relations = new Set<string>();
@@ -27,7 +31,8 @@ export async function extractChunks(run: Run): Promise<Map<string, CachedExtract
   let finished = 0;
   const pending = run.chunks.filter((chunk) => {
     const cached = known.get(chunk.id);
-    const reuse = options.mode === 'retry_chunks' && chunk.extraction_status === 'completed' && cached?.content_hash === contentHash(chunk.content);
+    const reuse =
+      options.mode === 'retry_chunks' && chunk.extraction_status === 'completed' && cached?.content_hash === contentHash(chunk.content);
     if (reuse) {
       record(chunk.id, cached);
       finished++;

@@ -41,7 +41,8 @@ export async function mergeIntoGraph(
 ): Promise<MergeOutcome> {
   const { stores, events, log } = deps;
   const lock: EntityLocker = (ids, fn) => deps.entityLocks.run(scope, ids, fn);
-  const publish = (changes: MergeOutcome['changes']) => events.publish({ scope, changes: [...changes], cause: options.cause, document_id: documentId });
+  const publish = (changes: MergeOutcome['changes']) =>
+    events.publish({ scope, changes: [...changes], cause: options.cause, document_id: documentId });
 
   const outcome = await withAliasedEntityLock(stores.kv, deps.entityLocks, scope, options.lockIds, async () => {
     options.onWrite?.();

@@ -1,6 +1,5 @@
 import type { EntityRecord, RelationshipRecord, Scope } from '../domain/types';
 import type { GraphChange } from '../graph/events';
-import type { TokenUsage } from '../llm/ports';
 import type { Stores } from '../store/ports';
 import { applyOverrides, statementsUnderAliases } from './aliases';
 import type { IngestDeps } from './deps';
@@ -38,9 +37,13 @@ export interface Contribution {
   extraction: { entities: ParsedEntity[]; relations: ParsedRelation[] };
 }
 
-
 /** Entities whose records a merge of these contributions may rewrite (to lock before merging). */
-export async function affectedEntityIds(stores: Stores, scope: Scope, documentId: string, contributions: Contribution[]): Promise<string[]> {
+export async function affectedEntityIds(
+  stores: Stores,
+  scope: Scope,
+  documentId: string,
+  contributions: Contribution[],
+): Promise<string[]> {
   const ids = new Set((await stores.graph.entitiesOfDocument(scope, documentId)).map((e) => e.id));
   for (const c of contributions) for (const id of statementsOf(c.extraction).entities.keys()) ids.add(id);
   return [...ids];
@@ -68,7 +71,11 @@ export async function commitMerge(
   policy: SummaryPolicy,
 ): Promise<MergeOutcome> {
   const { graph, kv } = deps.stores;
-  const own = await statementsUnderAliases(kv, scope, contributions.map((c) => [c.chunkId, c.extraction]));
+  const own = await statementsUnderAliases(
+    kv,
+    scope,
+    contributions.map((c) => [c.chunkId, c.extraction]),
+  );
   const statements = new Map(own.statements);
   const ownEntities = new Map<string, string[]>();
   const ownRelations = new Map<string, string[]>();
@@ -81,8 +88,14 @@ export async function commitMerge(
     graph.entitiesOfDocument(scope, documentId),
     graph.relationshipsOfDocument(scope, documentId),
   ]);
-  const entityIds = union(previousEntities.map((e) => e.id), ownEntities.keys());
-  const relationIds = union(previousRelations.map((r) => r.id), ownRelations.keys());
+  const entityIds = union(
+    previousEntities.map((e) => e.id),
+    ownEntities.keys(),
+  );
+  const relationIds = union(
+    previousRelations.map((r) => r.id),
+    ownRelations.keys(),
+  );
   const [existingEntities, existingRelations, states] = await Promise.all([
     graph.getEntities(scope, entityIds),
     graph.getRelationships(scope, relationIds),
@@ -151,11 +164,24 @@ export async function commitMerge(
     ...relationDrafts.filter((d) => stamp(d, oldRelation.get(d.record.id))),
   ];
 
-  await graph.upsertEntities(scope, entities.map((d) => d.record));
-  await graph.upsertRelationships(scope, relationships.map((d) => d.record));
-  await graph.deleteRelationships(scope, removedRelations.map((r) => r.id));
+  await graph.upsertEntities(
+    scope,
+    entities.map((d) => d.record),
+  );
+  await graph.upsertRelationships(
+    scope,
+    relationships.map((d) => d.record),
+  );
+  await graph.deleteRelationships(
+    scope,
+    removedRelations.map((r) => r.id),
+  );
   await graph.deleteEntities(scope, removedEntities);
-  await writeStates(kv, scope, statesToWrite.map((d) => [d.key, d.state]));
+  await writeStates(
+    kv,
+    scope,
+    statesToWrite.map((d) => [d.key, d.state]),
+  );
   await deleteStates(kv, scope, [
     ...removedEntities.map(entityKey),
     ...removedRelations.map((r) => relationshipKey(r.id)),
@@ -164,7 +190,12 @@ export async function commitMerge(
 
   const changes: GraphChange[] = [
     ...entities.map(({ record: e }): GraphChange => ({ kind: oldEntity.has(e.id) ? 'node_updated' : 'node_added', id: e.id })),
-    ...relationships.map(({ record: r }): GraphChange => ({ kind: oldRelation.has(r.id) ? 'edge_updated' : 'edge_added', id: r.id, source: r.source, target: r.target })),
+    ...relationships.map(({ record: r }): GraphChange => ({
+      kind: oldRelation.has(r.id) ? 'edge_updated' : 'edge_added',
+      id: r.id,
+      source: r.source,
+      target: r.target,
+    })),
     ...removedRelations.map((r): GraphChange => ({ kind: 'edge_removed', id: r.id, source: r.source, target: r.target })),
     ...removedEntities.map((id): GraphChange => ({ kind: 'node_removed', id })),
   ];
@@ -172,7 +203,10 @@ export async function commitMerge(
     entityIds: [...ownEntities.keys()],
     relationshipIds: [...ownRelations.keys()],
     chunks: new Map(
-      [...own.statements].map(([chunkId, said]) => [chunkId, { entity_ids: [...said.entities.keys()], relationship_ids: [...said.relations.keys()] }]),
+      [...own.statements].map(([chunkId, said]) => [
+        chunkId,
+        { entity_ids: [...said.entities.keys()], relationship_ids: [...said.relations.keys()] },
+      ]),
     ),
     reembed: {
       entities: entities.map((d) => d.record).filter((e) => embeddingChanged(oldEntity.get(e.id), e, entityText)),

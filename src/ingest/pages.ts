@@ -6,7 +6,12 @@ import type { PageRange } from './loaders/types';
 
 export const PAGES_NAMESPACE = 'pages';
 
-export async function savePageMap(deps: Pick<IngestDeps, 'stores'>, scope: Scope, documentId: string, pages: PageRange[] | null): Promise<void> {
+export async function savePageMap(
+  deps: Pick<IngestDeps, 'stores'>,
+  scope: Scope,
+  documentId: string,
+  pages: PageRange[] | null,
+): Promise<void> {
   if (pages?.length) await deps.stores.kv.set(scope, PAGES_NAMESPACE, documentId, pages);
 }
 

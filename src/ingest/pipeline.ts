@@ -99,7 +99,10 @@ async function execute(run: Run): Promise<ProcessResult> {
   const failed = run.chunks.filter((c) => c.extraction_status === 'failed');
   if (failed.length) {
     const first = failed[0];
-    return fail(run, `${failed.length} of ${run.chunks.length} chunks failed extraction; first error (chunk ${first.index}): ${first.extraction_error}`);
+    return fail(
+      run,
+      `${failed.length} of ${run.chunks.length} chunks failed extraction; first error (chunk ${first.index}): ${first.extraction_error}`,
+    );
   }
   await progress.stage('extraction', 'completed');
 
@@ -171,7 +174,11 @@ async function chunkDocument(run: Run): Promise<ChunkRecord[]> {
   const removed = await removeDocumentFromGraph(deps, scope, doc.id, { ...run.policy, signal: undefined }, 'reprocess');
   run.llmCalls += removed?.llm_calls ?? 0;
   if (previous.length) {
-    await deps.stores.vectors.delete(scope, 'chunk', previous.map((c) => c.id));
+    await deps.stores.vectors.delete(
+      scope,
+      'chunk',
+      previous.map((c) => c.id),
+    );
     await deps.stores.chunks.deleteByDocument(scope, doc.id);
   }
   const pages = await loadPageMap(deps, scope, doc.id);
@@ -198,7 +205,11 @@ async function chunkDocument(run: Run): Promise<ChunkRecord[]> {
     created_at: now,
   }));
   const kept = new Set(chunks.map((c) => c.id));
-  await deleteExtractions(deps.stores.kv, scope, previous.map((c) => c.id).filter((id) => !kept.has(id)));
+  await deleteExtractions(
+    deps.stores.kv,
+    scope,
+    previous.map((c) => c.id).filter((id) => !kept.has(id)),
+  );
   await deps.stores.chunks.upsertMany(scope, chunks);
   return chunks;
 }

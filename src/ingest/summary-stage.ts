@@ -10,7 +10,6 @@ import type { MergeOutcome, SummaryJob } from './merge-outcome';
 export type { SummaryJob };
 import { entityKey, fragmentKey, readStates, type RecordState, recordFingerprint, relationshipKey, writeStates } from './record-state';
 import { summarizeFragments, type SummaryPolicy } from './summary';
-import type { SummarySubject } from './summary-prompt';
 
 /**
  * LLM summaries of descriptions, written outside the entity lock. A merge commits the joined fragments and
@@ -21,7 +20,6 @@ import type { SummarySubject } from './summary-prompt';
  * Within a process a record is summarised by one document at a time; a document finding a summary of it
  * under way leaves its own fragments to the next one.
  */
-
 
 interface Written {
   job: SummaryJob;
@@ -44,7 +42,13 @@ export function summaryJob(kind: SummaryJob['kind'], draft: Draft<{ id: string; 
  * Writes the summaries `outcome` found due, applies them under `lock`, and folds the calls, failures,
  * changes and records to re-embed into `outcome`. Returns the changes the summaries made.
  */
-export async function summariseOutcome(deps: Deps, scope: Scope, outcome: MergeOutcome, policy: SummaryPolicy, lock: EntityLocker): Promise<GraphChange[]> {
+export async function summariseOutcome(
+  deps: Deps,
+  scope: Scope,
+  outcome: MergeOutcome,
+  policy: SummaryPolicy,
+  lock: EntityLocker,
+): Promise<GraphChange[]> {
   const jobs = outcome.due;
   outcome.due = [];
   if (jobs.length === 0) return [];
@@ -58,25 +62,40 @@ export async function summariseOutcome(deps: Deps, scope: Scope, outcome: MergeO
   return applied.changes;
 }
 
-async function writeSummaries(deps: Deps, scope: Scope, jobs: SummaryJob[], policy: SummaryPolicy, outcome: MergeOutcome): Promise<Written[]> {
+async function writeSummaries(
+  deps: Deps,
+  scope: Scope,
+  jobs: SummaryJob[],
+  policy: SummaryPolicy,
+  outcome: MergeOutcome,
+): Promise<Written[]> {
   const workspace = `${scope.tenantId ?? ''}\u0000${scope.workspaceId}\u0000`;
   const mine = jobs.filter((job) => !underway.has(workspace + job.key));
   for (const job of mine) underway.add(workspace + job.key);
   const written: Written[] = [];
   try {
-    const complete = await completeParts(deps, scope, mine.filter((job) => job.fragments.length < job.newer.length));
+    const complete = await completeParts(
+      deps,
+      scope,
+      mine.filter((job) => job.fragments.length < job.newer.length),
+    );
     await Promise.all(
       mine.map(async (job) => {
         const parts = job.fragments.length < job.newer.length ? complete.get(job.key) : job;
         if (!parts) return;
         try {
-          const result = await summarizeFragments(job.subject, parts.summary ? [parts.summary.text, ...parts.fragments] : parts.fragments, policy);
+          const result = await summarizeFragments(
+            job.subject,
+            parts.summary ? [parts.summary.text, ...parts.fragments] : parts.fragments,
+            policy,
+          );
           outcome.llm_calls += result.llm_calls;
           outcome.usage.input_tokens += result.usage.input_tokens;
           outcome.usage.output_tokens += result.usage.output_tokens;
           // One line: descriptions are parts joined by newlines.
           const text = result.description.replace(/\s+/g, ' ').trim();
-          if (text) written.push({ job, summary: { text, covered: [...(parts.summary?.covered ?? []), ...parts.fragments.map(fragmentKey)] } });
+          if (text)
+            written.push({ job, summary: { text, covered: [...(parts.summary?.covered ?? []), ...parts.fragments.map(fragmentKey)] } });
         } catch (err) {
           if (isAbortError(err) || policy.signal?.aborted) throw err;
           outcome.summaryFailures.push(`${job.key}: ${(err as Error).message}`);
@@ -103,7 +122,11 @@ async function completeParts(deps: Deps, scope: Scope, jobs: SummaryJob[]): Prom
   const [entities, relationships, states] = await Promise.all([
     graph.getEntities(scope, ids('entity')),
     graph.getRelationships(scope, ids('relationship')),
-    readStates(kv, scope, jobs.map((job) => job.key)),
+    readStates(
+      kv,
+      scope,
+      jobs.map((job) => job.key),
+    ),
   ]);
   const sources = [...new Set([...entities, ...relationships].flatMap((r) => r.source_chunk_ids))];
   const { statements } = await sourceStatements(kv, scope, sources);
@@ -125,7 +148,11 @@ async function applySummaries(deps: Deps, scope: Scope, written: Written[], poli
   const [entities, relationships, states] = await Promise.all([
     graph.getEntities(scope, ids('entity')),
     graph.getRelationships(scope, ids('relationship')),
-    readStates(kv, scope, written.map((w) => w.job.key)),
+    readStates(
+      kv,
+      scope,
+      written.map((w) => w.job.key),
+    ),
   ]);
   const records = new Map<string, EntityRecord | RelationshipRecord>([...entities, ...relationships].map((r) => [r.id, r]));
   const now = new Date().toISOString();

@@ -64,7 +64,9 @@ export async function summarizeFragments(subject: SummarySubject, fragments: str
   let current = fragments.map((f) => truncateTokens(f, budget));
   for (let round = 0; round < MAX_ROUNDS && countTokens(joinFragments(current)) > budget; round++) {
     // Map: summarise groups that fit one call; the group summaries are reduced in the next round.
-    current = await Promise.all(packGroups(current, budget).map((group) => (compressible(group) ? call(group) : group[0])));
+    current = await Promise.all(
+      packGroups(current, budget).map((group) => (compressible(group) ? call(group) : Promise.resolve(group[0]))),
+    );
   }
   const description = await call(fitBudget(current, budget));
   return { description, summarised: true, llm_calls: calls, usage };

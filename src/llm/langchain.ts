@@ -134,11 +134,7 @@ function toLangChain(messages: ChatMessage[]): BaseMessage[] {
 }
 
 /** Usage as the API reported it, else tiktoken estimates (local servers often report nothing). */
-function usageOf(
-  reported: { input_tokens: number; output_tokens: number } | undefined,
-  messages: ChatMessage[],
-  text: string,
-): TokenUsage {
+function usageOf(reported: { input_tokens: number; output_tokens: number } | undefined, messages: ChatMessage[], text: string): TokenUsage {
   if (reported && (reported.input_tokens > 0 || reported.output_tokens > 0)) {
     return { input_tokens: reported.input_tokens, output_tokens: reported.output_tokens };
   }

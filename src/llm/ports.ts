@@ -53,7 +53,10 @@ export interface ProviderRegistry {
 }
 
 export class UnknownProviderError extends Error {
-  constructor(readonly kind: 'provider' | 'model', readonly unknownName: string) {
+  constructor(
+    readonly kind: 'provider' | 'model',
+    readonly unknownName: string,
+  ) {
     super(`unknown ${kind} '${unknownName}'`);
     this.name = 'UnknownProviderError';
   }

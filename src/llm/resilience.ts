@@ -1,6 +1,6 @@
 import { abortReason, isAbortError, raceAbort, sleep } from '../domain/abort';
 import type { ChatMessage, Completion, CompletionOptions, EmbeddingProvider, LlmProvider, TokenUsage } from './ports';
-import { Semaphore, sharedSemaphore } from './semaphore';
+import { type Semaphore, sharedSemaphore } from './semaphore';
 import { countTokens } from './tokens';
 import { currentUsageContext, type UsageRecorder } from './usage';
 
@@ -52,10 +52,7 @@ export function isTransient(err: unknown): boolean {
 
 export function withResilience(provider: LlmProvider, options: ResilienceOptions): LlmProvider;
 export function withResilience(provider: EmbeddingProvider, options: ResilienceOptions): EmbeddingProvider;
-export function withResilience(
-  provider: LlmProvider | EmbeddingProvider,
-  options: ResilienceOptions,
-): LlmProvider | EmbeddingProvider {
+export function withResilience(provider: LlmProvider | EmbeddingProvider, options: ResilienceOptions): LlmProvider | EmbeddingProvider {
   if ('embed' in provider) return new ResilientEmbeddings(provider, options);
   return new ResilientLlm(provider, options);
 }

@@ -24,8 +24,10 @@ const SINGLE = Int32Array.of(0);
 function load(): { enc: Tiktoken; pattern: RegExp } {
   if (!encoder) {
     // Loaded lazily: building the rank table takes a fraction of a second and many processes never count.
+    /* eslint-disable @typescript-eslint/no-require-imports, @typescript-eslint/consistent-type-imports -- loaded on first use, see above */
     const { Tiktoken: Encoder } = require('js-tiktoken/lite') as typeof import('js-tiktoken/lite');
     const module = require('js-tiktoken/ranks/cl100k_base') as TiktokenBPE & { default?: TiktokenBPE };
+    /* eslint-enable @typescript-eslint/no-require-imports, @typescript-eslint/consistent-type-imports */
     const ranks = module.default ?? module;
     encoder = { enc: new Encoder(ranks), pattern: new RegExp(ranks.pat_str, 'gu') };
   }
@@ -52,7 +54,7 @@ function pieceTokenStarts(piece: string): Int32Array {
 
 function longPieceTokenStarts(piece: string): Int32Array {
   const starts: number[] = [];
-  for (let at = 0; at < piece.length; ) {
+  for (let at = 0; at < piece.length;) {
     let end = Math.min(piece.length, at + MAX_PIECE_CHARS);
     const code = piece.charCodeAt(end - 1);
     if (end < piece.length && code >= 0xd800 && code <= 0xdbff) end--;
@@ -69,7 +71,7 @@ function longPieceTokenStarts(piece: string): Int32Array {
 function alignTokens(enc: Tiktoken, text: string, tokens: number[]): Int32Array {
   const starts = new Int32Array(tokens.length);
   let pos = 0;
-  for (let i = 0; i < tokens.length; ) {
+  for (let i = 0; i < tokens.length;) {
     let end = i + 1;
     let decoded = enc.decode(tokens.slice(i, end));
     while (end < tokens.length && (decoded.endsWith('\uFFFD') || !text.startsWith(decoded, pos))) {

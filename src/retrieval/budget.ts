@@ -26,7 +26,11 @@ export function applyTokenBudget(
   budget: TokenBudget,
 ): BudgetedContext {
   const e = takeWithin(entities, (x) => cachedTokens(entityLine(x.record)) + REFERENCE_TOKENS, Math.min(budget.entities, budget.total));
-  const r = takeWithin(relationships, (x) => cachedTokens(relationshipLine(x.record)), Math.min(budget.relationships, budget.total - e.used));
+  const r = takeWithin(
+    relationships,
+    (x) => cachedTokens(relationshipLine(x.record)),
+    Math.min(budget.relationships, budget.total - e.used),
+  );
   const c = takeWithin(chunks, chunkTokens, Math.min(budget.chunks, budget.total - e.used - r.used));
   return {
     entities: e.kept,

@@ -129,10 +129,7 @@ export function promptOf(plan: QueryPlan, context: RetrievedContext): ChatMessag
 
 export function createQueryService(deps: QueryServiceDeps): QueryService {
   const retrieveFor = (plan: QueryPlan, signal?: AbortSignal) =>
-    retrieve(
-      { stores: deps.stores, embedder: deps.providers.embedding(), reranker: deps.reranker },
-      { ...plan.retrieval, signal },
-    );
+    retrieve({ stores: deps.stores, embedder: deps.providers.embedding(), reranker: deps.reranker }, { ...plan.retrieval, signal });
   const debugOf = (context: RetrievedContext): QueryDebug => ({
     keywords: { high_level: context.keywords.high, low_level: context.keywords.low, origin: context.keywords.origin },
     candidates: context.candidates,

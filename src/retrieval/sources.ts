@@ -67,7 +67,10 @@ async function originsOf(stores: Stores, scope: Scope, chunks: readonly ScoredCh
 
 export function snippetOf(text: string): string {
   // Only the head matters: collapsing the whitespace of a whole long chunk would be wasted work.
-  const flat = text.slice(0, SNIPPET_CHARS * 2).replace(/\s+/g, ' ').trim();
+  const flat = text
+    .slice(0, SNIPPET_CHARS * 2)
+    .replace(/\s+/g, ' ')
+    .trim();
   if (flat.length <= SNIPPET_CHARS && text.length <= SNIPPET_CHARS * 2) return flat;
   const cut = flat.slice(0, SNIPPET_CHARS);
   const space = cut.lastIndexOf(' ');

@@ -17,12 +17,7 @@ export interface QueryStats {
   llm_model: string;
 }
 
-export function queryStats(
-  startedAt: number,
-  context: RetrievedContext,
-  generation: Generation | null,
-  llm: LlmProvider,
-): QueryStats {
+export function queryStats(startedAt: number, context: RetrievedContext, generation: Generation | null, llm: LlmProvider): QueryStats {
   const output = generation?.usage.output_tokens ?? 0;
   const generationTokens = generation ? generation.usage.input_tokens + output : 0;
   return {

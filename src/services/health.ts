@@ -19,7 +19,13 @@ const REDIS_PING_TIMEOUT_MS = 1_000;
 async function redisHealthy(rt: Runtime): Promise<boolean | undefined> {
   if (!rt.redis) return undefined;
   const timeout = new Promise<false>((resolve) => setTimeout(() => resolve(false), REDIS_PING_TIMEOUT_MS).unref());
-  return Promise.race([rt.redis.ping().then((r) => r === 'PONG', () => false), timeout]);
+  return Promise.race([
+    rt.redis.ping().then(
+      (r) => r === 'PONG',
+      () => false,
+    ),
+    timeout,
+  ]);
 }
 
 /** `/health`: every component is checked live (the provider check is cached for a few seconds). */

@@ -102,13 +102,7 @@ export interface GraphStore {
 export interface VectorStore {
   upsert(scope: Scope, kind: VectorKind, points: VectorPoint[]): Promise<void>;
   /** Cosine similarity, best first. `documentIds` restricts hits to points of those documents. */
-  search(
-    scope: Scope,
-    kind: VectorKind,
-    vector: number[],
-    topK: number,
-    filter?: { documentIds?: string[] },
-  ): Promise<VectorHit[]>;
+  search(scope: Scope, kind: VectorKind, vector: number[], topK: number, filter?: { documentIds?: string[] }): Promise<VectorHit[]>;
   delete(scope: Scope, kind: VectorKind, ids: string[]): Promise<void>;
   count(scope: Scope, kind: VectorKind): Promise<number>;
   /** Bytes held by the vectors of a workspace (dimension x 4 x count for float32 storage). */

@@ -159,7 +159,12 @@ describe('POST /chat/completions with stream true', () => {
     expect(res.status).toBe(200);
     const events = jsonEvents(await readSse(res));
     expect(events[0]).toEqual({ type: 'conversation', conversation_id: expect.any(String), user_message_id: expect.any(String) });
-    expect(events[1]).toMatchObject({ type: 'context', sources: expect.any(Array), query_mode: 'hybrid', retrieval_time_ms: expect.any(Number) });
+    expect(events[1]).toMatchObject({
+      type: 'context',
+      sources: expect.any(Array),
+      query_mode: 'hybrid',
+      retrieval_time_ms: expect.any(Number),
+    });
     const tokens = events.slice(2, -1);
     expect(tokens.length).toBeGreaterThan(0);
     expect(tokens.every((e) => e.type === 'token')).toBe(true);
@@ -199,7 +204,10 @@ describe('POST /chat/completions with stream true', () => {
   });
 
   it('stops generating when the client leaves and stores the partial answer as failed', async () => {
-    const model = new ScriptedLlm(Array.from({ length: 200 }, (_, i) => `w${i} `), { delayMs: 10 });
+    const model = new ScriptedLlm(
+      Array.from({ length: 200 }, (_, i) => `w${i} `),
+      { delayMs: 10 },
+    );
     const rec = recordLlmCalls(app.rt, () => model);
     let conversationId = '';
     try {

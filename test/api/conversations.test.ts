@@ -35,7 +35,10 @@ describe('conversations', () => {
   it('defaults to hybrid mode and takes its title from the first chat message', async () => {
     const created = await create({});
     expect(created).toMatchObject({ title: '', mode: 'hybrid' });
-    await app.request('/api/v1/chat/completions', { method: 'POST', json: { message: 'First question here', conversation_id: created.id } });
+    await app.request('/api/v1/chat/completions', {
+      method: 'POST',
+      json: { message: 'First question here', conversation_id: created.id },
+    });
     const shown = (await (await app.request(`/api/v1/conversations/${created.id}`)).json()) as {
       title: string;
       message_count: number;

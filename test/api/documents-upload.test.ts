@@ -67,17 +67,62 @@ describe('file upload (POST /documents/upload)', () => {
   describe('refused uploads leave nothing behind', () => {
     const cases: Array<[string, () => Promise<Response>, number, RegExp]> = [
       ['an empty file', () => upload(app, { name: 'empty.txt', data: '' }), 422, /^file: 'empty.txt': .*empty/],
-      ['an unknown extension', () => upload(app, { name: 'slides.pptx', data: 'PK' }), 400, /unsupported file type '.pptx'.*\.pdf, \.txt, \.md, \.json/],
+      [
+        'an unknown extension',
+        () => upload(app, { name: 'slides.pptx', data: 'PK' }),
+        400,
+        /unsupported file type '.pptx'.*\.pdf, \.txt, \.md, \.json/,
+      ],
       ['a corrupt PDF', () => upload(app, { name: 'broken.pdf', data: corruptPdf() }), 422, /^file: 'broken.pdf'/],
-      ['a text file over 10 MB', () => upload(app, { name: 'big.txt', data: Buffer.alloc(10 * MB + 1, 0x61) }), 413, /file too large \(limit 10 MB\)/],
+      [
+        'a text file over 10 MB',
+        () => upload(app, { name: 'big.txt', data: Buffer.alloc(10 * MB + 1, 0x61) }),
+        413,
+        /file too large \(limit 10 MB\)/,
+      ],
       ['a part over 50 MB', () => upload(app, { name: 'huge.pdf', data: Buffer.alloc(50 * MB + 1, 0x61) }), 413, /limit 50 MB/],
-      ['a missing file part', () => app.request('/api/v1/documents/upload', { method: 'POST', body: form('other', [], { title: 'x' }) }), 422, /^file: required$/],
-      ['a file sent as a text field', () => app.request('/api/v1/documents/upload', { method: 'POST', body: form('x', [], { file: 'text' }) }), 422, /file: must be a file part/],
-      ['metadata that is not JSON', () => upload(app, { name: 'm1.txt', data: prose('m1') }, { metadata: '{oops' }), 422, /metadata: must be an object as JSON text/],
-      ['metadata that is an array', () => upload(app, { name: 'm2.txt', data: prose('m2') }, { metadata: '[1]' }), 422, /metadata: must be a JSON object/],
-      ['a config with a wrong type', () => upload(app, { name: 'c.pdf', data: prose('c') }, { config: '{"enhance_tables":"yes"}' }), 422, /config: enhance_tables/],
-      ['a bad boolean field', () => upload(app, { name: 'b.txt', data: prose('b') }, { async_processing: 'maybe' }), 422, /async_processing/],
-      ['a JSON body', () => app.request('/api/v1/documents/upload', { method: 'POST', json: { content: 'x' } }), 400, /expects Content-Type: multipart\/form-data/],
+      [
+        'a missing file part',
+        () => app.request('/api/v1/documents/upload', { method: 'POST', body: form('other', [], { title: 'x' }) }),
+        422,
+        /^file: required$/,
+      ],
+      [
+        'a file sent as a text field',
+        () => app.request('/api/v1/documents/upload', { method: 'POST', body: form('x', [], { file: 'text' }) }),
+        422,
+        /file: must be a file part/,
+      ],
+      [
+        'metadata that is not JSON',
+        () => upload(app, { name: 'm1.txt', data: prose('m1') }, { metadata: '{oops' }),
+        422,
+        /metadata: must be an object as JSON text/,
+      ],
+      [
+        'metadata that is an array',
+        () => upload(app, { name: 'm2.txt', data: prose('m2') }, { metadata: '[1]' }),
+        422,
+        /metadata: must be a JSON object/,
+      ],
+      [
+        'a config with a wrong type',
+        () => upload(app, { name: 'c.pdf', data: prose('c') }, { config: '{"enhance_tables":"yes"}' }),
+        422,
+        /config: enhance_tables/,
+      ],
+      [
+        'a bad boolean field',
+        () => upload(app, { name: 'b.txt', data: prose('b') }, { async_processing: 'maybe' }),
+        422,
+        /async_processing/,
+      ],
+      [
+        'a JSON body',
+        () => app.request('/api/v1/documents/upload', { method: 'POST', json: { content: 'x' } }),
+        400,
+        /expects Content-Type: multipart\/form-data/,
+      ],
     ];
     it.each(cases)('refuses %s', async (_name, send, status, detail) => {
       const before = await storedCounts(app);

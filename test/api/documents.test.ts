@@ -11,8 +11,7 @@ describe('JSON documents (POST /documents, GET, list, metadata)', () => {
     await app.close();
   });
 
-  const create = (body: unknown, workspace?: string) =>
-    app.request('/api/v1/documents', { method: 'POST', json: body, workspace });
+  const create = (body: unknown, workspace?: string) => app.request('/api/v1/documents', { method: 'POST', json: body, workspace });
 
   it('processes small JSON text within the request and answers 201 with the counts', async () => {
     const res = await create({ content: prose('alpha'), title: 'Alpha notes', metadata: { team: 'blue' }, track_id: 'trk-1' });
@@ -207,7 +206,11 @@ describe('GET /documents filters and pagination', () => {
 
   it('matches any comma-separated title term, case-insensitively', async () => {
     const { body } = await list('?document_pattern=FINANCE,%20roadmap');
-    expect(body.documents.map((d: { title: string }) => d.title).sort()).toEqual(['Engineering Roadmap', 'Quarterly Finance', 'finance memo']);
+    expect(body.documents.map((d: { title: string }) => d.title).sort()).toEqual([
+      'Engineering Roadmap',
+      'Quarterly Finance',
+      'finance memo',
+    ]);
   });
 
   it('filters by creation date range', async () => {

@@ -45,11 +45,13 @@ describe('entity edits API', () => {
   });
   afterAll(() => app.close());
 
-  const call = (path: string, init: RequestInit & { json?: unknown } = {}) =>
-    app.request(`/api/v1${path}`, { ...init, workspace });
+  const call = (path: string, init: RequestInit & { json?: unknown } = {}) => app.request(`/api/v1${path}`, { ...init, workspace });
 
   it('merges entities: relationships move, duplicates merge with summed weights, the old id is gone', async () => {
-    const res = await call('/graph/entities/merge', { method: 'POST', json: { source_ids: ['alice'], target_id: 'Alice Smith', reason: 'same person' } });
+    const res = await call('/graph/entities/merge', {
+      method: 'POST',
+      json: { source_ids: ['alice'], target_id: 'Alice Smith', reason: 'same person' },
+    });
     expect(res.status).toBe(200);
     const body = (await res.json()) as { entity: Detail; merged_from: string[]; relationships_moved: number; relationships_merged: number };
     expect(body).toMatchObject({ merged_from: ['ALICE'], relationships_moved: 2, relationships_merged: 1, self_loops_dropped: 0 });

@@ -82,7 +82,9 @@ describe('graph stream API', () => {
     await reader.until(isDone);
     const other = `${app.workspace}-elsewhere`;
     await app.rt.stores.graph.upsertEntities({ workspaceId: other }, world.entities.slice(0, 3));
-    expect((await app.request('/api/v1/graph/entities/N0001', { method: 'PATCH', json: { description: 'elsewhere' }, workspace: other })).status).toBe(200);
+    expect(
+      (await app.request('/api/v1/graph/entities/N0001', { method: 'PATCH', json: { description: 'elsewhere' }, workspace: other })).status,
+    ).toBe(200);
     const res = await app.request('/api/v1/graph/entities/N0001', { method: 'PATCH', json: { description: 'Edited here' } });
     expect(res.status).toBe(200);
     const event = await reader.next();
@@ -97,7 +99,12 @@ describe('graph stream API', () => {
     const touching = world.relationships.filter((r) => r.source === 'N0059' || r.target === 'N0059');
     const events = await reader.until((e) => e.type === 'node_removed');
     expect(events[0]).toMatchObject({ type: 'node_updated', cause: 'merge', node: { id: 'N0058' } });
-    expect(events.filter((e) => e.type === 'edge_removed').map((e) => e.id).sort()).toEqual(touching.map((r) => r.id).sort());
+    expect(
+      events
+        .filter((e) => e.type === 'edge_removed')
+        .map((e) => e.id)
+        .sort(),
+    ).toEqual(touching.map((r) => r.id).sort());
     expect(events.at(-1)).toEqual({ type: 'node_removed', id: 'N0059', cause: 'merge' });
   });
 

@@ -156,7 +156,11 @@ describe('graph exploration API', () => {
   it('answers 404 problem details for an unknown start node and for an entity of another workspace', async () => {
     const res = await app.request('/api/v1/graph?start_node=nobody');
     expect(res.status).toBe(404);
-    expect(await res.json()).toMatchObject({ status: 404, type: expect.stringMatching(/\/not-found$/), detail: expect.stringContaining('NOBODY') });
+    expect(await res.json()).toMatchObject({
+      status: 404,
+      type: expect.stringMatching(/\/not-found$/),
+      detail: expect.stringContaining('NOBODY'),
+    });
     const elsewhere = await app.request('/api/v1/graph?start_node=N0002', { workspace: `${app.workspace}-other` });
     expect(elsewhere.status).toBe(404);
     expect((await app.request('/api/v1/graph/entities/N0002', { workspace: `${app.workspace}-other` })).status).toBe(404);
@@ -190,7 +194,18 @@ describe('graph exploration API', () => {
     expect(page).toMatchObject({ total: expected, limit: 5, offset: 2 });
     expect(page.entities.every((e) => e.entity_type === type)).toBe(true);
     const search = (await (await app.request('/api/v1/graph/entities?search=n001')).json()) as { entities: EntityItem[]; total: number };
-    expect(search.entities.map((e) => e.id)).toEqual(['N0010', 'N0011', 'N0012', 'N0013', 'N0014', 'N0015', 'N0016', 'N0017', 'N0018', 'N0019']);
+    expect(search.entities.map((e) => e.id)).toEqual([
+      'N0010',
+      'N0011',
+      'N0012',
+      'N0013',
+      'N0014',
+      'N0015',
+      'N0016',
+      'N0017',
+      'N0018',
+      'N0019',
+    ]);
     expect((await app.request('/api/v1/graph/entities?limit=1001')).status).toBe(422);
   });
 

@@ -194,9 +194,7 @@ describe('lineage API', () => {
     const lineage = (await (await call('/lineage/entities/charles%20babbage')).json()) as EntityLineage;
     expect(lineage.entity.id).toBe('ADA_LOVELACE');
     expect(lineage.merge_history).toEqual([{ date: expect.any(String), merged_from: ['CHARLES_BABBAGE'], reason: 'test' }]);
-    expect(lineage.description_versions.map((v) => v.name)).toEqual(
-      expect.arrayContaining(['Ada Lovelace', 'Charles Babbage']),
-    );
+    expect(lineage.description_versions.map((v) => v.name)).toEqual(expect.arrayContaining(['Ada Lovelace', 'Charles Babbage']));
     expect((await call('/entities/CHARLES_BABBAGE/provenance')).status).toBe(404);
     const provenance = (await (await call('/entities/ADA_LOVELACE/provenance')).json()) as Provenance;
     for (const passage of provenance.sources[0].chunks) {

@@ -61,7 +61,11 @@ describe('POST /query over ingested documents', () => {
   });
 
   it('a title pattern keeps only matching documents; a date range keeps only documents created inside it', async () => {
-    const pattern = await ask({ query: 'Acme Corporation Globex quantum Paris', mode: 'mix', document_filter: { document_pattern: 'research' } });
+    const pattern = await ask({
+      query: 'Acme Corporation Globex quantum Paris',
+      mode: 'mix',
+      document_filter: { document_pattern: 'research' },
+    });
     expect(documentsOf(pattern.sources)).toEqual(new Set([ids.globex]));
     const dated = await ask({ query: 'Where is Acme Corporation headquartered?', document_filter: { date_to: '2000-01-01' } });
     expect(dated.sources).toEqual([]);

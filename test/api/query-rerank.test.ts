@@ -39,7 +39,10 @@ describe('POST /query with a configured reranking API', () => {
       json: { query: 'Acme Corporation Globex quantum computing Louvre Paris museums', mode: 'mix', rerank_top_k: 2, context_only: true },
     });
     expect(res.status).toBe(200);
-    const body = (await res.json()) as { reranked: boolean; sources: Array<{ source_type: string; snippet: string; rerank_score?: number }> };
+    const body = (await res.json()) as {
+      reranked: boolean;
+      sources: Array<{ source_type: string; snippet: string; rerank_score?: number }>;
+    };
     expect(received).toHaveLength(1);
     const sent = received[0];
     expect(sent.authorization).toBe('Bearer test-key');

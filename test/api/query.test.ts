@@ -15,8 +15,7 @@ afterAll(async () => {
   await app.close();
 });
 
-const query = (json: Record<string, unknown>, workspace?: string) =>
-  app.request('/api/v1/query', { method: 'POST', json, workspace });
+const query = (json: Record<string, unknown>, workspace?: string) => app.request('/api/v1/query', { method: 'POST', json, workspace });
 
 async function answer(json: Record<string, unknown>, workspace?: string) {
   const res = await query(json, workspace);
@@ -200,7 +199,11 @@ describe('POST /query', () => {
   });
 
   it('restricts sources to documents whose titles match a pattern term', async () => {
-    const body = await answer({ query: 'Acme Corporation and the Paris museums', mode: 'naive', document_filter: { document_pattern: 'DIARY' } });
+    const body = await answer({
+      query: 'Acme Corporation and the Paris museums',
+      mode: 'naive',
+      document_filter: { document_pattern: 'DIARY' },
+    });
     const documents = new Set(body.sources.map((s) => s.document_id));
     expect(documents).toEqual(new Set(['doc-travel']));
   });
@@ -236,12 +239,32 @@ describe('POST /query refuses bad input before calling any model', () => {
     ['a zero rerank_top_k', { query: 'q', rerank_top_k: 0 }, 'rerank_top_k: must be between 1 and 100'],
     ['a temperature above 2', { query: 'q', temperature: 3 }, 'temperature: must be between 0 and 2'],
     ['a zero max_tokens', { query: 'q', max_tokens: 0 }, 'max_tokens: must be between 1 and 32768'],
-    ['an impossible filter date', { query: 'q', document_filter: { date_from: '2024-02-30' } }, 'document_filter.date_from: must be an ISO 8601 date'],
-    ['a filter date that is not a date', { query: 'q', document_filter: { date_to: 'yesterday' } }, 'document_filter.date_to: must be an ISO 8601 date'],
-    ['a reversed date range', { query: 'q', document_filter: { date_from: '2024-06-02', date_to: '2024-06-01' } }, 'document_filter.date_to: must not be before date_from'],
+    [
+      'an impossible filter date',
+      { query: 'q', document_filter: { date_from: '2024-02-30' } },
+      'document_filter.date_from: must be an ISO 8601 date',
+    ],
+    [
+      'a filter date that is not a date',
+      { query: 'q', document_filter: { date_to: 'yesterday' } },
+      'document_filter.date_to: must be an ISO 8601 date',
+    ],
+    [
+      'a reversed date range',
+      { query: 'q', document_filter: { date_from: '2024-06-02', date_to: '2024-06-01' } },
+      'document_filter.date_to: must not be before date_from',
+    ],
     ['an unknown filter field', { query: 'q', document_filter: { title: 'x' } }, 'document_filter: unknown field(s) title'],
-    ['too much history', { query: 'q', conversation_history: Array.from({ length: 51 }, () => ({ role: 'user', content: 'x' })) }, 'conversation_history: must hold at most 50 messages'],
-    ['a history message with a bad role', { query: 'q', conversation_history: [{ role: 'robot', content: 'x' }] }, 'conversation_history.0.role: must be one of user, assistant, system'],
+    [
+      'too much history',
+      { query: 'q', conversation_history: Array.from({ length: 51 }, () => ({ role: 'user', content: 'x' })) },
+      'conversation_history: must hold at most 50 messages',
+    ],
+    [
+      'a history message with a bad role',
+      { query: 'q', conversation_history: [{ role: 'robot', content: 'x' }] },
+      'conversation_history.0.role: must be one of user, assistant, system',
+    ],
     ['an unknown llm_provider', { query: 'q', llm_provider: 'nope' }, "llm_provider: unknown provider 'nope'"],
     ['an unknown llm_model', { query: 'q', llm_model: 'no-such-model' }, "llm_model: unknown model 'no-such-model'"],
   ];

@@ -66,7 +66,11 @@ describe('tasks (list, detail, cancel, retry)', () => {
     const retry = await post(`/api/v1/tasks/${task_id}/retry`);
     expect(retry.status).toBe(409);
     expect((await json(retry)).detail).toMatch(/only failed or cancelled tasks can be retried/);
-    for (const res of [await app.request('/api/v1/tasks/unknown'), await post('/api/v1/tasks/unknown/cancel'), await post('/api/v1/tasks/unknown/retry')]) {
+    for (const res of [
+      await app.request('/api/v1/tasks/unknown'),
+      await post('/api/v1/tasks/unknown/cancel'),
+      await post('/api/v1/tasks/unknown/retry'),
+    ]) {
       expect(res.status).toBe(404);
       expect((await json(res)).detail).toContain("task 'unknown' not found");
     }
@@ -138,7 +142,11 @@ describe('start-up recovery', () => {
         await app.request('/api/v1/documents', { method: 'POST', json: { content: prose('left-stuck'), async_processing: true } }),
       );
       const far = new Date(Date.now() + 3_600_000).toISOString();
-      await app.rt.stores.tasks.update(scope, running.task_id, { status: 'running', lease_owner: app.config.instanceId, lease_expires_at: far });
+      await app.rt.stores.tasks.update(scope, running.task_id, {
+        status: 'running',
+        lease_owner: app.config.instanceId,
+        lease_expires_at: far,
+      });
       await app.rt.stores.tasks.update(scope, stuck.task_id, { status: 'failed', error: 'worker died' });
 
       await app.rt.start();
@@ -216,7 +224,6 @@ describe('tasks left by an instance that died', () => {
     expect(task).toMatchObject({ status: 'completed', progress: 100 });
     expect(await app.rt.stores.documents.get(scope(), id)).toMatchObject({ status: 'completed', processed_at: processedAt });
   });
-
 });
 
 describe('two tasks for one document', () => {

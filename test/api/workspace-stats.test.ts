@@ -43,7 +43,11 @@ describe('workspace statistics API', () => {
       chunks: { total: chunkTotal, avg_per_document: chunkTotal / 2 },
       entities: { total: graph.total_nodes, by_type: graph.node_types },
       relationships: { total: graph.total_edges },
-      storage: { documents_bytes: contentBytes + chunkBytes, embeddings_bytes: embeddings, total_bytes: contentBytes + chunkBytes + embeddings },
+      storage: {
+        documents_bytes: contentBytes + chunkBytes,
+        embeddings_bytes: embeddings,
+        total_bytes: contentBytes + chunkBytes + embeddings,
+      },
     });
     expect(graph.total_nodes).toBeGreaterThan(0);
     expect(embeddings).toBeGreaterThan(0);

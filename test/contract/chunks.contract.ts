@@ -48,8 +48,14 @@ export function chunkStoreContract(name: string, makeStores: StoresFactory, clea
 
     it('deletes the chunks of one document and returns how many went', async () => {
       const scope = ctx.scope();
-      await chunks().upsertMany(scope, [0, 1, 2].map((i) => makeChunk('doc-a', i)));
-      await chunks().upsertMany(scope, [0, 1].map((i) => makeChunk('doc-b', i)));
+      await chunks().upsertMany(
+        scope,
+        [0, 1, 2].map((i) => makeChunk('doc-a', i)),
+      );
+      await chunks().upsertMany(
+        scope,
+        [0, 1].map((i) => makeChunk('doc-b', i)),
+      );
       expect(await chunks().count(scope)).toBe(5);
       expect(await chunks().deleteByDocument(scope, 'doc-a')).toBe(3);
       expect(await chunks().deleteByDocument(scope, 'doc-a')).toBe(0);
@@ -63,7 +69,12 @@ export function chunkStoreContract(name: string, makeStores: StoresFactory, clea
       const batch = [0, 1].map((i) => makeChunk('doc-a', i));
       await chunks().upsertMany(a, batch);
       expect(await chunks().get(b, batch[0].id)).toBeNull();
-      expect(await chunks().getMany(b, batch.map((c) => c.id))).toEqual([]);
+      expect(
+        await chunks().getMany(
+          b,
+          batch.map((c) => c.id),
+        ),
+      ).toEqual([]);
       expect(await chunks().listByDocument(b, 'doc-a')).toEqual([]);
       expect(await chunks().count(b)).toBe(0);
       expect(await chunks().deleteByDocument(b, 'doc-a')).toBe(0);

@@ -13,9 +13,7 @@ const RELATION_TYPES = ['WORKS_WITH', 'LOCATED_IN', 'RELATED_TO'];
 export function randomGraph(seed: number, nodes: number, edges: number): RandomGraph {
   const random = seededRandom(seed);
   const ids = Array.from({ length: nodes }, (_, i) => `N${String(i).padStart(4, '0')}`);
-  const entities = ids.map((id) =>
-    makeEntity(id, { entity_type: ENTITY_TYPES[Math.floor(random() * ENTITY_TYPES.length)] }),
-  );
+  const entities = ids.map((id) => makeEntity(id, { entity_type: ENTITY_TYPES[Math.floor(random() * ENTITY_TYPES.length)] }));
   const pick = () => ids[Math.floor(random() ** 2 * ids.length)]; // skewed: low ids become hubs
   const relationships = new Map<string, RelationshipRecord>();
   for (let attempts = 0; relationships.size < edges && attempts < edges * 20; attempts++) {

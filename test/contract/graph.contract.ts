@@ -121,7 +121,12 @@ export function graphStoreContract(name: string, makeStores: StoresFactory, clea
         expect(await graph().relationshipsOf(scope, ['CAROL'])).toEqual([]);
         expect(await graph().relationshipsOfDocument(scope, 'doc-3')).toEqual([]);
         expect(ids((await graph().listRelationships(scope, { limit: 10, offset: 0 })).items)).toEqual([relationships[2].id]);
-        expect(await graph().degrees(scope, ['ALICE', 'CAROL'])).toEqual(new Map([['ALICE', 1], ['CAROL', 0]]));
+        expect(await graph().degrees(scope, ['ALICE', 'CAROL'])).toEqual(
+          new Map([
+            ['ALICE', 1],
+            ['CAROL', 0],
+          ]),
+        );
         expect(await graph().stats(scope)).toEqual({
           total_nodes: 4,
           total_edges: 1,
@@ -135,7 +140,12 @@ export function graphStoreContract(name: string, makeStores: StoresFactory, clea
         await graph().deleteRelationships(scope, [relationships[0].id, 'NO|SUCH']);
         expect(await graph().getRelationships(scope, [relationships[0].id])).toEqual([]);
         expect(await graph().getEntities(scope, ['ALICE', 'BOB'])).toHaveLength(2);
-        expect(await graph().degrees(scope, ['ALICE', 'BOB'])).toEqual(new Map([['ALICE', 1], ['BOB', 2]]));
+        expect(await graph().degrees(scope, ['ALICE', 'BOB'])).toEqual(
+          new Map([
+            ['ALICE', 1],
+            ['BOB', 2],
+          ]),
+        );
       });
 
       it('finds the entities and relationships of a document through their sources, following updates', async () => {
@@ -212,7 +222,14 @@ export function graphStoreContract(name: string, makeStores: StoresFactory, clea
       it('reports degrees over the whole workspace, zero for unknown ids', async () => {
         const { scope } = await seeded();
         expect(await graph().degrees(scope, ['ALICE', 'BOB', 'PARIS', 'CAROL', 'DAVE', 'NOBODY'])).toEqual(
-          new Map([['ALICE', 2], ['BOB', 3], ['PARIS', 2], ['CAROL', 1], ['DAVE', 0], ['NOBODY', 0]]),
+          new Map([
+            ['ALICE', 2],
+            ['BOB', 3],
+            ['PARIS', 2],
+            ['CAROL', 1],
+            ['DAVE', 0],
+            ['NOBODY', 0],
+          ]),
         );
       });
 
@@ -271,7 +288,10 @@ export function graphStoreContract(name: string, makeStores: StoresFactory, clea
           const data = randomGraph(seed, 300, 600);
           await load(graph(), scope, data);
           const reference = new ReferenceGraph(data);
-          const starts = shuffled(data.entities.map((e) => e.id), seededRandom(seed + 100)).slice(0, 8);
+          const starts = shuffled(
+            data.entities.map((e) => e.id),
+            seededRandom(seed + 100),
+          ).slice(0, 8);
           starts.push('N0000', 'N0299');
           for (const start of starts) {
             for (const depth of [0, 1, 2, 3, 6]) {

@@ -31,7 +31,12 @@ export function keyValueStoreContract(name: string, makeStores: StoresFactory, c
       await kv().set(scope, 'cache', 'a', 1);
       await kv().set(scope, 'cache', 'b', 2);
       await kv().set(scope, 'other', 'c', 3);
-      expect(await kv().getMany(scope, 'cache', ['b', 'c', 'a', 'z'])).toEqual(new Map([['b', 2], ['a', 1]]));
+      expect(await kv().getMany(scope, 'cache', ['b', 'c', 'a', 'z'])).toEqual(
+        new Map([
+          ['b', 2],
+          ['a', 1],
+        ]),
+      );
       expect(await kv().getMany(scope, 'cache', [])).toEqual(new Map());
     });
 

@@ -64,9 +64,9 @@ describe('neo4j: schema migrations', () => {
   it('enforces (tenant_id, workspace_id, id) uniqueness for records', async () => {
     const { workspaceId } = workspace();
     await stores.documents.insert({ workspaceId }, makeDocument({ id: 'doc-1' }));
-    await expect(
-      cypher("CREATE (:Document {tenant_id: '', workspace_id: $w, id: 'doc-1'})", { w: workspaceId }),
-    ).rejects.toMatchObject({ code: 'Neo.ClientError.Schema.ConstraintValidationFailed' });
+    await expect(cypher("CREATE (:Document {tenant_id: '', workspace_id: $w, id: 'doc-1'})", { w: workspaceId })).rejects.toMatchObject({
+      code: 'Neo.ClientError.Schema.ConstraintValidationFailed',
+    });
     await cypher("CREATE (:Document {tenant_id: 'other', workspace_id: $w, id: 'doc-1'})", { w: workspaceId });
     expect(await stores.documents.get({ workspaceId, tenantId: 'other' }, 'doc-1')).not.toBeNull();
     await cypher("MATCH (d:Document {tenant_id: 'other', workspace_id: $w}) DELETE d", { w: workspaceId });
@@ -109,7 +109,9 @@ describe('neo4j: the graph as analysts see it', () => {
       source_chunk_ids: ['doc-1-chunk-0'],
       document_ids: ['doc-1'],
     });
-    expect((await cypher("MATCH (e:Entity:ORGANIZATION {workspace_id: $w}) RETURN e.id AS id", { w: scope.workspaceId })).map((r) => r.id)).toEqual(['ACME']);
+    expect(
+      (await cypher('MATCH (e:Entity:ORGANIZATION {workspace_id: $w}) RETURN e.id AS id', { w: scope.workspaceId })).map((r) => r.id),
+    ).toEqual(['ACME']);
   });
 
   it('puts workspace_id on every node and relationship it writes', async () => {
@@ -136,12 +138,17 @@ describe('neo4j: the graph as analysts see it', () => {
               d.metadata AS metadata`,
       { w: scope.workspaceId },
     );
-    expect(row).toEqual({ index: 'INTEGER NOT NULL', size: 'INTEGER NOT NULL', created: 'STRING NOT NULL', metadata: JSON.stringify(makeDocument().metadata) });
+    expect(row).toEqual({
+      index: 'INTEGER NOT NULL',
+      size: 'INTEGER NOT NULL',
+      created: 'STRING NOT NULL',
+      metadata: JSON.stringify(makeDocument().metadata),
+    });
   });
 
   it('builds labels and relationship types only from sanitised UPPER_SNAKE names, whatever the extracted text', async () => {
     const scope = workspace();
-    const hostile = "x`) DETACH DELETE n //";
+    const hostile = 'x`) DETACH DELETE n //';
     await stores.graph.upsertEntities(scope, [
       makeEntity('LAB', { entity_type: 'research lab' }),
       makeEntity('MODEL', { entity_type: '3d model' }),
@@ -170,7 +177,12 @@ describe('neo4j: the graph as analysts see it', () => {
       { id: 'LAB|MODEL', type: 'MENTIONS_RELATION' },
     ]);
     // An extracted "mentions" relation never counts as a chunk mention.
-    expect(await stores.graph.degrees(scope, ['LAB', 'MODEL'])).toEqual(new Map([['LAB', 2], ['MODEL', 1]]));
+    expect(await stores.graph.degrees(scope, ['LAB', 'MODEL'])).toEqual(
+      new Map([
+        ['LAB', 2],
+        ['MODEL', 1],
+      ]),
+    );
   });
 
   it('moves a retyped entity to its new type label and keeps labels analysts added', async () => {
@@ -198,7 +210,11 @@ describe('neo4j: native vector indexes', () => {
         document_ids: ['doc-1'],
       }));
       await store.upsert(scope, 'chunk', points);
-      await store.upsert(other, 'chunk', points.map((p) => ({ ...p, id: `other-${p.id}` })));
+      await store.upsert(
+        other,
+        'chunk',
+        points.map((p) => ({ ...p, id: `other-${p.id}` })),
+      );
       const runs = jest.spyOn(CypherTransaction.prototype, 'run');
       for (const target of [points[3], points[42], points[77]]) {
         const [best, ...rest] = await store.search(scope, 'chunk', target.vector, 5);

@@ -51,7 +51,8 @@ function startStub(): Promise<{ url: string; seen: SeenRequest[]; collections: M
       switch (key) {
         case 'GET /:name':
           if (parts[0] === 'collections' && !collection) return reply(404, 'Not found');
-          if (parts[0] === 'collections') return reply(200, { config: { params: { vectors: { size: collection!.size, distance: 'Cosine' } } } });
+          if (parts[0] === 'collections')
+            return reply(200, { config: { params: { vectors: { size: collection!.size, distance: 'Cosine' } } } });
           return reply(200, { collections: [...collections.keys()].map((name) => ({ name })) });
         case 'GET /':
           return reply(200, { collections: [...collections.keys()].map((name) => ({ name })) });
@@ -147,8 +148,16 @@ describe('Qdrant vector store adapter (against a local REST stub)', () => {
     expect(upsert?.path).toBe('/collections/kgrag_chunk_3/points?wait=true');
     expect(upsert?.body).toEqual({
       points: [
-        { id: pointId(scope, 'chunk', 'c1'), vector: [1, 0, 0], payload: { tenant_id: '', workspace_id: 'ws-a', record_id: 'c1', document_ids: ['d1'] } },
-        { id: pointId(scope, 'chunk', 'c2'), vector: [0, 1, 0], payload: { tenant_id: '', workspace_id: 'ws-a', record_id: 'c2', document_ids: ['d2'] } },
+        {
+          id: pointId(scope, 'chunk', 'c1'),
+          vector: [1, 0, 0],
+          payload: { tenant_id: '', workspace_id: 'ws-a', record_id: 'c1', document_ids: ['d1'] },
+        },
+        {
+          id: pointId(scope, 'chunk', 'c2'),
+          vector: [0, 1, 0],
+          payload: { tenant_id: '', workspace_id: 'ws-a', record_id: 'c2', document_ids: ['d2'] },
+        },
       ],
     });
 
@@ -175,7 +184,10 @@ describe('Qdrant vector store adapter (against a local REST stub)', () => {
   it('counts, deletes and drops a workspace across the collections of every dimension', async () => {
     const store = QdrantVectorStore.create(stub.url, null);
     const [a, b] = [{ workspaceId: 'a' }, { workspaceId: 'b' }];
-    await store.upsert(a, 'chunk', [{ id: 'x', vector: [1, 0], document_ids: [] }, { id: 'y', vector: [0, 1], document_ids: [] }]);
+    await store.upsert(a, 'chunk', [
+      { id: 'x', vector: [1, 0], document_ids: [] },
+      { id: 'y', vector: [0, 1], document_ids: [] },
+    ]);
     await store.upsert(a, 'entity', [{ id: 'e', vector: [1, 0, 0, 0], document_ids: [] }]);
     await store.upsert(b, 'chunk', [{ id: 'x', vector: [1, 0], document_ids: [] }]);
     expect(await store.count(a, 'chunk')).toBe(2);

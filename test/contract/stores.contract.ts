@@ -34,8 +34,32 @@ async function observe(stores: Stores, scope: Scope) {
   };
 }
 
-const FULL = { documents: 1, byHash: 'doc-1', chunks: 1, entities: 2, relationships: 1, vectors: 1, hits: 1, tasks: 1, conversations: 1, messages: 1, kv: 1 };
-const EMPTY = { documents: 0, byHash: null, chunks: 0, entities: 0, relationships: 0, vectors: 0, hits: 0, tasks: 0, conversations: 0, messages: 0, kv: 0 };
+const FULL = {
+  documents: 1,
+  byHash: 'doc-1',
+  chunks: 1,
+  entities: 2,
+  relationships: 1,
+  vectors: 1,
+  hits: 1,
+  tasks: 1,
+  conversations: 1,
+  messages: 1,
+  kv: 1,
+};
+const EMPTY = {
+  documents: 0,
+  byHash: null,
+  chunks: 0,
+  entities: 0,
+  relationships: 0,
+  vectors: 0,
+  hits: 0,
+  tasks: 0,
+  conversations: 0,
+  messages: 0,
+  kv: 0,
+};
 
 export function storesContract(name: string, makeStores: StoresFactory, cleanup?: StoresCleanup): void {
   describe(`${name}: Stores contract`, () => {

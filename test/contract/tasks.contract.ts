@@ -135,9 +135,7 @@ export function taskStoreContract(name: string, makeStores: StoresFactory, clean
       const scope = ctx.scope();
       const inserted = Array.from({ length: 10 }, (_, i) => makeTask({ created_at: at(i) }));
       for (const task of inserted) await tasks().insert(scope, task);
-      const results = await Promise.all(
-        Array.from({ length: 20 }, (_, i) => tasks().claimNext(`worker-${i}`, at(30), at(40))),
-      );
+      const results = await Promise.all(Array.from({ length: 20 }, (_, i) => tasks().claimNext(`worker-${i}`, at(30), at(40))));
       const claimed = results.filter((r) => r !== null).map((r) => r!.task.id);
       expect(claimed).toHaveLength(10);
       expect(new Set(claimed)).toEqual(new Set(inserted.map((t) => t.id)));

@@ -50,7 +50,12 @@ export function vectorStoreContract(name: string, makeStores: StoresFactory, cle
       const scope = ctx.scope();
       const points = randomPoints(7, 20, 8);
       await vectors().upsert(scope, 'entity', points);
-      const [best] = await vectors().search(scope, 'entity', points[3].vector.map((x) => x * 42), 1);
+      const [best] = await vectors().search(
+        scope,
+        'entity',
+        points[3].vector.map((x) => x * 42),
+        1,
+      );
       expect(best.id).toBe('p-3');
       expect(best.score).toBeCloseTo(1, 5);
     });
@@ -136,7 +141,11 @@ export function vectorStoreContract(name: string, makeStores: StoresFactory, cle
       expect(await vectors().search(b, 'chunk', points[0].vector, 5)).toEqual([]);
       expect(await vectors().count(b, 'chunk')).toBe(0);
       expect(await vectors().bytes(b)).toBe(0);
-      await vectors().delete(b, 'chunk', points.map((p) => p.id));
+      await vectors().delete(
+        b,
+        'chunk',
+        points.map((p) => p.id),
+      );
       expect(await vectors().count(a, 'chunk')).toBe(10);
       const own = randomPoints(18, 3, 8);
       await vectors().upsert(b, 'chunk', own);

@@ -48,7 +48,8 @@ async function waitFor<T>(what: string, probe: () => Promise<T>, done: (value: T
 
 /** The stored documents and tasks of the workspace, straight from Neo4j. */
 async function stored() {
-  const query = 'MATCH (d:Document {workspace_id: $w}) RETURN d.id AS id, d.status AS status, d.processed_at AS processed_at, d.task_id AS task_id';
+  const query =
+    'MATCH (d:Document {workspace_id: $w}) RETURN d.id AS id, d.status AS status, d.processed_at AS processed_at, d.task_id AS task_id';
   const { records } = await driver.executeQuery(query, { w: workspace });
   return { documents: records.map((r) => r.toObject()), tasks: await storedTasks(driver, workspace) };
 }
@@ -58,11 +59,18 @@ describe('persistent mode: SIGKILL mid-queue and restart under a new instance id
     const first = await startService(`kill-a-${run}`, workspace, env);
     services.push(first);
     for (let i = 0; i < DOCUMENTS; i++) {
-      const res = await first.request('/api/v1/documents', { method: 'POST', json: { content: prose(`kill-${run}-${i}`, 8), async_processing: true } });
+      const res = await first.request('/api/v1/documents', {
+        method: 'POST',
+        json: { content: prose(`kill-${run}-${i}`, 8), async_processing: true },
+      });
       expect(res.status).toBe(202);
     }
     // Kill while some documents are done and others are half-way (their chunks and graph data partly written).
-    const atKill = await waitFor('some tasks completed and some running', () => taskCounts(first), (c) => c.completed >= 3 && c.running >= 2);
+    const atKill = await waitFor(
+      'some tasks completed and some running',
+      () => taskCounts(first),
+      (c) => c.completed >= 3 && c.running >= 2,
+    );
     await first.kill('SIGKILL');
     const before = await stored();
     const completedBefore = new Map(before.documents.filter((d) => d.status === 'completed').map((d) => [d.id, d.processed_at]));
@@ -72,7 +80,11 @@ describe('persistent mode: SIGKILL mid-queue and restart under a new instance id
 
     const second = await startService(`kill-b-${run}`, workspace, env);
     services.push(second);
-    const settled = await waitFor('every task finished', () => taskCounts(second), (c) => c.pending + c.running === 0);
+    const settled = await waitFor(
+      'every task finished',
+      () => taskCounts(second),
+      (c) => c.pending + c.running === 0,
+    );
     expect(settled).toMatchObject({ completed: DOCUMENTS, failed: 0, cancelled: 0 });
 
     const after = await stored();

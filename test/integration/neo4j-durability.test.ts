@@ -39,7 +39,11 @@ async function finished(app: TestApp, workspace: string, taskIds: string[], time
 }
 
 async function queue(app: TestApp, workspace: string, seed: string): Promise<{ id: string; task_id: string }> {
-  const res = await app.request('/api/v1/documents', { method: 'POST', workspace, json: { content: prose(seed, 12), async_processing: true } });
+  const res = await app.request('/api/v1/documents', {
+    method: 'POST',
+    workspace,
+    json: { content: prose(seed, 12), async_processing: true },
+  });
   expect(res.status).toBe(202);
   return json(res);
 }
@@ -67,7 +71,11 @@ describe('persistent mode: tasks outlive the runtime', () => {
     expect(records[0].get('n')).toBe(0);
 
     const next = await boot({ SERVICE_INSTANCE_ID: 'durable-next' });
-    const tasks = await finished(next, workspace, queued.map((q) => q.task_id));
+    const tasks = await finished(
+      next,
+      workspace,
+      queued.map((q) => q.task_id),
+    );
     expect(tasks.map((t) => t.status)).toEqual(Array(6).fill('completed'));
     for (const { id, task_id } of queued) {
       expect(await json(await next.request(`/api/v1/documents/${id}`, { workspace }))).toMatchObject({ status: 'completed', task_id });
@@ -87,7 +95,11 @@ describe('persistent mode: start-up recovery of what a dead instance left', () =
     const dead = { lease_owner: 'dead-instance', started_at: now };
 
     const running = await queue(prep, workspace, 'dead-running');
-    await stores.tasks.update(scope, running.task_id, { ...dead, status: 'running', lease_expires_at: new Date(Date.now() + 2000).toISOString() });
+    await stores.tasks.update(scope, running.task_id, {
+      ...dead,
+      status: 'running',
+      lease_expires_at: new Date(Date.now() + 2000).toISOString(),
+    });
     // The instance died between writing the document and writing its task.
     const orphan = await queue(prep, workspace, 'dead-orphan');
     await driver.executeQuery('MATCH (t:Task {workspace_id: $w, id: $id}) DETACH DELETE t', { w: workspace, id: orphan.task_id });

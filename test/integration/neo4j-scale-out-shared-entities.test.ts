@@ -33,12 +33,16 @@ describe('persistent mode: two instances merging into the same entities', () => 
     const { taskIds } = await queueAndDrain(services, workspace, contents);
 
     expect((await storedTasks(driver, workspace)).filter((t) => t.status !== 'completed')).toEqual([]);
-    for (const service of services) expect(taskEvents([service], 'task run ended', (l) => l.workspace_id === workspace).length).toBeGreaterThan(0);
+    for (const service of services)
+      expect(taskEvents([service], 'task run ended', (l) => l.workspace_id === workspace).length).toBeGreaterThan(0);
     expect(taskEvents(services, 'task claimed', (l) => l.workspace_id === workspace).sort()).toEqual([...taskIds].sort());
-    const { records } = await driver.executeQuery('MATCH (e:Entity {workspace_id: $w}) WHERE size(e.document_ids) = $n RETURN count(e) AS n', {
-      w: workspace,
-      n: DOCUMENTS,
-    });
+    const { records } = await driver.executeQuery(
+      'MATCH (e:Entity {workspace_id: $w}) WHERE size(e.document_ids) = $n RETURN count(e) AS n',
+      {
+        w: workspace,
+        n: DOCUMENTS,
+      },
+    );
     // The shared names really are shared: some entities draw on every document.
     expect(records[0].get('n')).toBeGreaterThan(0);
     expect(await integrityProblems(driver, workspace)).toEqual(SOUND);

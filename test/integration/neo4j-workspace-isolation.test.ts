@@ -28,12 +28,14 @@ async function cypher(query: string, params: Record<string, unknown> = {}) {
 
 /** Nodes of the workspace by label, and relationships touching them. */
 async function holdings(workspace: string) {
-  const nodes = await cypher(
-    'MATCH (n {workspace_id: $w}) UNWIND labels(n) AS label RETURN label, count(*) AS count ORDER BY label',
-    { w: workspace },
-  );
+  const nodes = await cypher('MATCH (n {workspace_id: $w}) UNWIND labels(n) AS label RETURN label, count(*) AS count ORDER BY label', {
+    w: workspace,
+  });
   const [rels] = await cypher('MATCH (n {workspace_id: $w})-[r]-() RETURN count(DISTINCT r) AS count', { w: workspace });
-  return { labels: Object.fromEntries(nodes.map((r) => [r.label, r.count])) as Record<string, number>, relationships: rels.count as number };
+  return {
+    labels: Object.fromEntries(nodes.map((r) => [r.label, r.count])) as Record<string, number>,
+    relationships: rels.count as number,
+  };
 }
 
 describe('persistent mode: workspace scoping of every query', () => {
@@ -67,7 +69,11 @@ describe('persistent mode: restart and deletion', () => {
     const detail = await json(await again(`/api/v1/documents/${doc.id}`));
     expect(detail).toMatchObject({ id: doc.id, title: 'Kept', status: 'completed', chunk_count: doc.chunk_count });
     expect(await json(await again('/api/v1/graph/stats'))).toEqual(statsBefore);
-    const answer = await app.request('/api/v1/query', { method: 'POST', workspace, json: { query: 'Who worked with Acme Research?', mode: 'naive' } });
+    const answer = await app.request('/api/v1/query', {
+      method: 'POST',
+      workspace,
+      json: { query: 'Who worked with Acme Research?', mode: 'naive' },
+    });
     expect(answer.status).toBe(200);
     expect((await json(answer)).sources.length).toBeGreaterThan(0);
   });

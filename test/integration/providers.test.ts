@@ -87,14 +87,23 @@ function ollamaChat(req: SeenRequest, res: http.ServerResponse): void {
   const body = req.body as { model: string; stream?: boolean; format?: string };
   const parts = body.format === 'json' ? [JSON_REPLY] : REPLY;
   const at = '2024-01-01T00:00:00Z';
-  const final = { model: body.model, created_at: at, done: true, done_reason: 'stop', prompt_eval_count: 9, eval_count: 4, total_duration: 1 };
+  const final = {
+    model: body.model,
+    created_at: at,
+    done: true,
+    done_reason: 'stop',
+    prompt_eval_count: 9,
+    eval_count: 4,
+    total_duration: 1,
+  };
   if (body.stream === false) {
     res.setHeader('content-type', 'application/json');
     res.end(JSON.stringify({ ...final, message: { role: 'assistant', content: parts.join('') } }));
     return;
   }
   res.writeHead(200, { 'content-type': 'application/x-ndjson' });
-  for (const p of parts) res.write(`${JSON.stringify({ model: body.model, created_at: at, message: { role: 'assistant', content: p }, done: false })}\n`);
+  for (const p of parts)
+    res.write(`${JSON.stringify({ model: body.model, created_at: at, message: { role: 'assistant', content: p }, done: false })}\n`);
   res.end(`${JSON.stringify({ ...final, message: { role: 'assistant', content: '' } })}\n`);
 }
 
@@ -305,6 +314,9 @@ describe('provider health checks against the stub', () => {
 
   test('a rejected API key makes the openai provider unhealthy with the HTTP status', async () => {
     const results = await registryWith('sk-wrong').check();
-    expect(results.find((r) => r.name === 'stub-openai')).toMatchObject({ status: 'unhealthy', error: expect.stringContaining('HTTP 401') });
+    expect(results.find((r) => r.name === 'stub-openai')).toMatchObject({
+      status: 'unhealthy',
+      error: expect.stringContaining('HTTP 401'),
+    });
   });
 });

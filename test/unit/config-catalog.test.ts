@@ -183,7 +183,11 @@ embedding_dimension = 1024
 
   test('a provider whose api key variable is unset is listed but disabled, and its key stays null', () => {
     const catalog = builtInCatalog({});
-    expect(catalog.providers.find((p) => p.name === 'openai')).toMatchObject({ enabled: false, api_key: null, api_key_env: 'OPENAI_API_KEY' });
+    expect(catalog.providers.find((p) => p.name === 'openai')).toMatchObject({
+      enabled: false,
+      api_key: null,
+      api_key_env: 'OPENAI_API_KEY',
+    });
     expect(builtInCatalog({ OPENAI_API_KEY: 'sk-x' }).providers.find((p) => p.name === 'openai')).toMatchObject({
       enabled: true,
       api_key: 'sk-x',
@@ -255,7 +259,9 @@ colour = "blue"
 
   test('an embedding model without a dimension is a problem', () => {
     expect(
-      problemsOf(() => parseCatalogToml(`[[providers]]\nname = "x"\ntype = "mock"\nmodels = [{ name = "e", model_type = "embedding" }]`, 'f', {})),
+      problemsOf(() =>
+        parseCatalogToml(`[[providers]]\nname = "x"\ntype = "mock"\nmodels = [{ name = "e", model_type = "embedding" }]`, 'f', {}),
+      ),
     ).toEqual([expect.stringMatching(/providers\[0\] \(x\)\.models\[0\]\.capabilities\.embedding_dimension: must be greater than 0/)]);
   });
 

@@ -273,7 +273,9 @@ describe('loadConfig provider and model precedence', () => {
   });
 
   test('an embedding model given as the LLM is a problem', () => {
-    expect(problemsOf({ CHAT_MODEL: 'mock-embedding' })).toEqual([expect.stringMatching(/^CHAT_MODEL: 'mock-embedding' is an embedding model/)]);
+    expect(problemsOf({ CHAT_MODEL: 'mock-embedding' })).toEqual([
+      expect.stringMatching(/^CHAT_MODEL: 'mock-embedding' is an embedding model/),
+    ]);
   });
 
   test('an openai provider without its key is refused, naming the key variable', () => {

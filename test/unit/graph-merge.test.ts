@@ -17,15 +17,32 @@ async function seed(deps: GraphDeps) {
   await documents.insert(scope, makeDocument({ id: 'doc-2', content_hash: 'sha256:2', entity_count: 99, relationship_count: 99 }));
   const d1 = { document_ids: ['doc-1'] };
   await graph.upsertEntities(scope, [
-    makeEntity('ALICE', { ...d1, name: 'Alice', description: 'A researcher', source_chunk_ids: ['doc-1-chunk-0', 'doc-2-chunk-0'], document_ids: ['doc-1', 'doc-2'] }),
-    makeEntity('ALICE_SMITH', { ...d1, name: 'Alice Smith', description: 'Researcher at Acme', source_chunk_ids: ['doc-1-chunk-0', 'doc-1-chunk-1'] }),
+    makeEntity('ALICE', {
+      ...d1,
+      name: 'Alice',
+      description: 'A researcher',
+      source_chunk_ids: ['doc-1-chunk-0', 'doc-2-chunk-0'],
+      document_ids: ['doc-1', 'doc-2'],
+    }),
+    makeEntity('ALICE_SMITH', {
+      ...d1,
+      name: 'Alice Smith',
+      description: 'Researcher at Acme',
+      source_chunk_ids: ['doc-1-chunk-0', 'doc-1-chunk-1'],
+    }),
     makeEntity('BOB', { ...d1, name: 'Bob', source_chunk_ids: ['doc-1-chunk-0', 'doc-1-chunk-1'] }),
     makeEntity('CAROL', { name: 'Carol', source_chunk_ids: ['doc-2-chunk-0'], document_ids: ['doc-2'] }),
     makeEntity('DAVE', { ...d1, name: 'Dave', source_chunk_ids: ['doc-1-chunk-1'] }),
   ]);
   await graph.upsertRelationships(scope, [
     makeRelationship('ALICE', 'BOB', { ...d1, keywords: ['knows'], weight: 1, source_chunk_ids: ['doc-1-chunk-0'] }),
-    makeRelationship('ALICE_SMITH', 'BOB', { ...d1, keywords: ['colleague'], weight: 2, source_chunk_ids: ['doc-1-chunk-1'], relation_type: 'WORKS_WITH' }),
+    makeRelationship('ALICE_SMITH', 'BOB', {
+      ...d1,
+      keywords: ['colleague'],
+      weight: 2,
+      source_chunk_ids: ['doc-1-chunk-1'],
+      relation_type: 'WORKS_WITH',
+    }),
     makeRelationship('ALICE', 'ALICE_SMITH', { ...d1, source_chunk_ids: ['doc-1-chunk-0'] }),
     makeRelationship('ALICE', 'CAROL', { source_chunk_ids: ['doc-2-chunk-0'], document_ids: ['doc-2'] }),
     makeRelationship('BOB', 'DAVE', { ...d1, source_chunk_ids: ['doc-1-chunk-1'] }),
@@ -36,9 +53,17 @@ async function seed(deps: GraphDeps) {
     makeChunk('doc-2', 0, { entity_ids: ['ALICE', 'CAROL'], relationship_ids: ['ALICE|CAROL'] }),
   ]);
   const entityIds = ['ALICE', 'ALICE_SMITH', 'BOB', 'CAROL', 'DAVE'];
-  await vectors.upsert(scope, 'entity', entityIds.map((id, i) => ({ id, vector: vector(i), document_ids: ['doc-1'] })));
+  await vectors.upsert(
+    scope,
+    'entity',
+    entityIds.map((id, i) => ({ id, vector: vector(i), document_ids: ['doc-1'] })),
+  );
   const relIds = ['ALICE|BOB', 'ALICE_SMITH|BOB', 'ALICE|ALICE_SMITH', 'ALICE|CAROL', 'BOB|DAVE'];
-  await vectors.upsert(scope, 'relationship', relIds.map((id, i) => ({ id, vector: vector(10 + i), document_ids: ['doc-1'] })));
+  await vectors.upsert(
+    scope,
+    'relationship',
+    relIds.map((id, i) => ({ id, vector: vector(10 + i), document_ids: ['doc-1'] })),
+  );
 }
 
 describe('mergeEntities', () => {

@@ -151,7 +151,9 @@ describe('withAliasedEntityLock', () => {
     let releaseA!: () => void;
     let releaseB!: () => void;
     const holdingA = locks.run(scope, ['A'], () => new Promise<void>((resolve) => (releaseA = resolve)));
-    const holdingB = locks.run(scope, ['B'], () => new Promise<void>((resolve) => (releaseB = resolve))).then(() => order.push('B released'));
+    const holdingB = locks
+      .run(scope, ['B'], () => new Promise<void>((resolve) => (releaseB = resolve)))
+      .then(() => order.push('B released'));
     const merging = withAliasedEntityLock(kv, locks, scope, ['A'], async () => {
       order.push('merged');
     });

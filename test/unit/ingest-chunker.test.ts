@@ -7,7 +7,33 @@ const referenceCount = (text: string) => reference.encode(text, [], []).length;
 
 /** Deterministic pseudo-random text from pieces that stress tokenisation: emoji, CJK, CRLF, digits, fences. */
 function randomText(seed: number, length: number): string {
-  const pieces = ['Alice', ' works', ' with', ' Bob', '.', ',', ' ', '  ', '\n', '\n\n', '\r\n', '😀', '👍🏽', '東京', ' naïve', '123', '4567', '!', '?', '\t', "'s", ' <|endoftext|>', '—', ' the', ' graph'];
+  const pieces = [
+    'Alice',
+    ' works',
+    ' with',
+    ' Bob',
+    '.',
+    ',',
+    ' ',
+    '  ',
+    '\n',
+    '\n\n',
+    '\r\n',
+    '😀',
+    '👍🏽',
+    '東京',
+    ' naïve',
+    '123',
+    '4567',
+    '!',
+    '?',
+    '\t',
+    "'s",
+    ' <|endoftext|>',
+    '—',
+    ' the',
+    ' graph',
+  ];
   let s = '';
   let state = seed;
   while (s.length < length) {
@@ -90,7 +116,9 @@ describe('chunkText', () => {
   });
 
   test('ends chunks at paragraph or line boundaries when there are some near the limit', () => {
-    const text = Array.from({ length: 80 }, (_, i) => `Paragraph ${i} has a few words about the knowledge graph.\nAnd a second line.`).join('\n\n');
+    const text = Array.from({ length: 80 }, (_, i) => `Paragraph ${i} has a few words about the knowledge graph.\nAnd a second line.`).join(
+      '\n\n',
+    );
     const chunks = chunkText(text, { chunkTokens: 100, overlapTokens: 10 });
     for (const chunk of chunks.slice(0, -1)) expect(chunk.content.endsWith('\n')).toBe(true);
     for (const chunk of chunks.slice(0, -1)) expect(chunk.tokens).toBeGreaterThan(60);

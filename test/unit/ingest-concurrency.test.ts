@@ -94,7 +94,13 @@ describe('amortised description summaries', () => {
       const record = `entity<|>Alice<|>PERSON<|>Alice gave talk number ${i} at the annual meeting.`;
       const parsed = parseExtraction(record);
       await f.deps.stores.kv.set(f.scope, EXTRACTION_NAMESPACE, chunkId(documentId, 0), { ...parsed, raw_outputs: [record] });
-      await mergeDocument(f.deps, f.scope, documentId, [{ chunkId: chunkId(documentId, 0), extraction: parsed }], summaryPolicy(f.deps, true));
+      await mergeDocument(
+        f.deps,
+        f.scope,
+        documentId,
+        [{ chunkId: chunkId(documentId, 0), extraction: parsed }],
+        summaryPolicy(f.deps, true),
+      );
       ids.push(documentId);
     }
     return ids;
@@ -135,6 +141,8 @@ describe('amortised description summaries', () => {
     const [alice] = await f.deps.stores.graph.getEntities(f.scope, ['ALICE']);
     expect(alice.description).not.toContain('talk number 0 ');
     expect(f.callsFor('summarize')).toHaveLength(1);
-    expect(f.calls[0].text.split('\n')).toEqual(Array.from({ length: 6 }, (_, i) => `Alice gave talk number ${i + 1} at the annual meeting.`));
+    expect(f.calls[0].text.split('\n')).toEqual(
+      Array.from({ length: 6 }, (_, i) => `Alice gave talk number ${i + 1} at the annual meeting.`),
+    );
   });
 });

@@ -22,7 +22,8 @@ async function everything(f: IngestFixture) {
     entities: stats.total_nodes,
     relationships: stats.total_edges,
     chunks: await chunks.count(f.scope),
-    vectors: (await vectors.count(f.scope, 'chunk')) + (await vectors.count(f.scope, 'entity')) + (await vectors.count(f.scope, 'relationship')),
+    vectors:
+      (await vectors.count(f.scope, 'chunk')) + (await vectors.count(f.scope, 'entity')) + (await vectors.count(f.scope, 'relationship')),
     extractions: await kv.count(f.scope, EXTRACTION_NAMESPACE),
     mergeStates: await kv.count(f.scope, MERGE_STATE_NAMESPACE),
     pages: await kv.count(f.scope, PAGES_NAMESPACE),
@@ -70,10 +71,17 @@ describe('deleting a document', () => {
       updated_at: '',
     });
 
-    expect(f.changes).toEqual(expect.arrayContaining([{ kind: 'node_updated', id: 'ALICE_SMITH' }, { kind: 'node_removed', id: 'ACME_CORPORATION' }]));
+    expect(f.changes).toEqual(
+      expect.arrayContaining([
+        { kind: 'node_updated', id: 'ALICE_SMITH' },
+        { kind: 'node_removed', id: 'ACME_CORPORATION' },
+      ]),
+    );
     const [vector] = await f.deps.providers.embedding().embed([`Alice Smith: ${kept.description}`]);
     expect(await f.deps.stores.vectors.search(f.scope, 'entity', vector, 5, { documentIds: [a] })).toEqual([]);
-    expect((await f.deps.stores.vectors.search(f.scope, 'entity', vector, 1, { documentIds: [b] }))[0]).toMatchObject({ id: 'ALICE_SMITH' });
+    expect((await f.deps.stores.vectors.search(f.scope, 'entity', vector, 1, { documentIds: [b] }))[0]).toMatchObject({
+      id: 'ALICE_SMITH',
+    });
     const counts = await everything(f);
     expect(counts).toMatchObject({ chunks: 1, extractions: 1 });
     expect(counts.vectors).toBe(1 + counts.entities + counts.relationships);

@@ -88,7 +88,11 @@ describe('parseExtraction', () => {
     );
     expect(parsed.entities).toEqual([{ id: 'NEO4J', name: 'Neo4j', type: 'TECHNOLOGY', description: 'A graph database with Cypher.' }]);
     expect(parsed.relations).toHaveLength(1);
-    expect(parsed.relations[0]).toMatchObject({ keywords: ['uses', 'query language'], relation_type: 'USES', description: 'Neo4j is queried with Cypher.' });
+    expect(parsed.relations[0]).toMatchObject({
+      keywords: ['uses', 'query language'],
+      relation_type: 'USES',
+      description: 'Neo4j is queried with Cypher.',
+    });
   });
 
   test('never throws on arbitrary output', () => {
@@ -126,6 +130,7 @@ function scriptedLlm(answers: string[]): LlmProvider & { tasks: Array<string | u
       const text = answers[tasks.length - 1] ?? '<|COMPLETE|>';
       return { text, usage: { input_tokens: 10, output_tokens: 5 } };
     },
+    // eslint-disable-next-line require-yield -- a stream that ends before its first token
     async *stream(): AsyncGenerator<string, { input_tokens: number; output_tokens: number }, void> {
       return { input_tokens: 0, output_tokens: 0 };
     },
@@ -150,7 +155,10 @@ describe('extractChunk', () => {
     expect(result.relations.map((r) => r.id)).toEqual(['ALICE|BOB']);
     expect(result.entities[0].description).toBe('An engineer again.');
     expect(result.usage).toEqual({ input_tokens: 30, output_tokens: 15 });
-    expect(llm.conversations[2][2]).toEqual({ role: 'assistant', content: `${first}\nrelation<|>Alice<|>Bob<|>reports to<|>Alice reports to Bob.\n<|COMPLETE|>` });
+    expect(llm.conversations[2][2]).toEqual({
+      role: 'assistant',
+      content: `${first}\nrelation<|>Alice<|>Bob<|>reports to<|>Alice reports to Bob.\n<|COMPLETE|>`,
+    });
   });
 
   test('makes at most max_gleaning extra passes, and none when gleaning is off', async () => {

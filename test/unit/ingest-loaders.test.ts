@@ -73,7 +73,12 @@ describe('loadDocumentFile: PDF', () => {
 describe('loadDocumentFile: text, markdown and JSON', () => {
   test('reads UTF-8 text and markdown as they are', async () => {
     const text = 'Grüße aus Köln 😀\r\nSecond line';
-    await expect(loadDocumentFile('a.txt', Buffer.from(text))).resolves.toEqual({ text, document_type: 'text', page_count: null, pages: null });
+    await expect(loadDocumentFile('a.txt', Buffer.from(text))).resolves.toEqual({
+      text,
+      document_type: 'text',
+      page_count: null,
+      pages: null,
+    });
     const md = await loadDocumentFile('README.MD', Buffer.from('# Title\n\nBody'));
     expect(md.document_type).toBe('markdown');
     expect(md.text).toBe('# Title\n\nBody');

@@ -18,7 +18,10 @@ async function contribute(f: IngestFixture, documentId: string, chunks: string[]
   return out;
 }
 
-const policyOf = (f: IngestFixture, enabled = true, extra: Partial<SummaryPolicy> = {}): SummaryPolicy => ({ ...summaryPolicy(f.deps, enabled), ...extra });
+const policyOf = (f: IngestFixture, enabled = true, extra: Partial<SummaryPolicy> = {}): SummaryPolicy => ({
+  ...summaryPolicy(f.deps, enabled),
+  ...extra,
+});
 
 describe('mergeDocument', () => {
   test('re-merging the same document writes nothing new and never doubles weights', async () => {
@@ -43,13 +46,25 @@ describe('mergeDocument', () => {
 
   test('accumulates sources and weight across documents, with type and name by majority', async () => {
     const f = createIngestFixture();
-    await mergeDocument(f.deps, f.scope, 'doc-a', await contribute(f, 'doc-a', [
-      'entity<|>Acme<|>ORGANIZATION<|>Acme makes engines.\nrelation<|>Acme<|>Berlin<|>located in<|>Acme is in Berlin.',
-    ]), policyOf(f));
-    await mergeDocument(f.deps, f.scope, 'doc-b', await contribute(f, 'doc-b', [
-      'entity<|>ACME<|>PRODUCT<|>Acme is also a brand.\nrelation<|>Berlin<|>Acme<|>headquarters<|>Acme has its headquarters in Berlin.',
-      'entity<|>acme<|>organization<|>Acme makes engines.',
-    ]), policyOf(f));
+    await mergeDocument(
+      f.deps,
+      f.scope,
+      'doc-a',
+      await contribute(f, 'doc-a', [
+        'entity<|>Acme<|>ORGANIZATION<|>Acme makes engines.\nrelation<|>Acme<|>Berlin<|>located in<|>Acme is in Berlin.',
+      ]),
+      policyOf(f),
+    );
+    await mergeDocument(
+      f.deps,
+      f.scope,
+      'doc-b',
+      await contribute(f, 'doc-b', [
+        'entity<|>ACME<|>PRODUCT<|>Acme is also a brand.\nrelation<|>Berlin<|>Acme<|>headquarters<|>Acme has its headquarters in Berlin.',
+        'entity<|>acme<|>organization<|>Acme makes engines.',
+      ]),
+      policyOf(f),
+    );
     const [acme] = await f.deps.stores.graph.getEntities(f.scope, ['ACME']);
     expect(acme).toMatchObject({
       name: 'Acme',
@@ -91,7 +106,13 @@ describe('mergeDocument', () => {
 
   test('creates entities named only in a relationship, typed UNKNOWN and described by the relationship', async () => {
     const f = createIngestFixture();
-    await mergeDocument(f.deps, f.scope, 'doc-a', await contribute(f, 'doc-a', ['relation<|>Alice<|>Graph Engine<|>builds<|>Alice builds the Graph Engine.']), policyOf(f));
+    await mergeDocument(
+      f.deps,
+      f.scope,
+      'doc-a',
+      await contribute(f, 'doc-a', ['relation<|>Alice<|>Graph Engine<|>builds<|>Alice builds the Graph Engine.']),
+      policyOf(f),
+    );
     const entities = await f.deps.stores.graph.getEntities(f.scope, ['ALICE', 'GRAPH_ENGINE']);
     expect(entities.map((e) => [e.name, e.entity_type, e.description])).toEqual([
       ['Alice', 'UNKNOWN', 'Alice builds the Graph Engine.'],
@@ -130,7 +151,13 @@ describe('description summaries', () => {
   test('summarises past the token threshold even with few fragments', async () => {
     const f = createIngestFixture({ summaryFragmentThreshold: 10, summaryTokenThreshold: 30 });
     const long = 'A long description with many words about the subject, its history and its role.';
-    await mergeDocument(f.deps, f.scope, 'doc-a', await contribute(f, 'doc-a', [`entity<|>Alice<|>PERSON<|>${long}`, `entity<|>Alice<|>PERSON<|>Another: ${long}`]), policyOf(f));
+    await mergeDocument(
+      f.deps,
+      f.scope,
+      'doc-a',
+      await contribute(f, 'doc-a', [`entity<|>Alice<|>PERSON<|>${long}`, `entity<|>Alice<|>PERSON<|>Another: ${long}`]),
+      policyOf(f),
+    );
     expect(f.callsFor('summarize')).toHaveLength(1);
   });
 

@@ -58,7 +58,12 @@ describe('processDocument', () => {
     expect(chunks.map((c) => c.id)).toEqual([0, 1, 2, 3].map((i) => `${doc.id}-chunk-${i}`));
     for (const chunk of chunks) {
       expect(TEXT.slice(chunk.char_start, chunk.char_end)).toBe(chunk.content);
-      expect(chunk).toMatchObject({ extraction_status: 'completed', extraction_error: null, llm_model: 'mock-llm', embedding_model: 'mock-embedding' });
+      expect(chunk).toMatchObject({
+        extraction_status: 'completed',
+        extraction_error: null,
+        llm_model: 'mock-llm',
+        embedding_model: 'mock-embedding',
+      });
       expect(chunk.entity_ids.length).toBeGreaterThan(0);
     }
     expect(chunks[2].entity_ids).toContain('ZEBRA_PROJECT');
@@ -129,7 +134,11 @@ describe('processDocument', () => {
     const extraction = f.calls.filter((c) => c.task === 'extract' || c.task === 'glean');
     expect(f.callsFor('extract')).toHaveLength(1);
     expect(extraction.every((c) => c.text.trim() === PARAGRAPHS[2])).toBe(true);
-    expect(await f.deps.stores.documents.get(f.scope, doc.id)).toMatchObject({ status: 'completed', error: null, entity_count: result.entity_count });
+    expect(await f.deps.stores.documents.get(f.scope, doc.id)).toMatchObject({
+      status: 'completed',
+      error: null,
+      entity_count: result.entity_count,
+    });
 
     const full = fixture();
     const fresh = await full.addDocument(TEXT);
@@ -148,14 +157,26 @@ describe('processDocument', () => {
     expect(result).toMatchObject({ status: 'failed', failed_chunks: [], entity_count: 0 });
     expect(result.error).toBe('processing failed: injected embedding failure');
     expect(await f.deps.stores.documents.get(f.scope, doc.id)).toMatchObject({ status: 'failed', error: result.error });
-    expect(await workspaceCounts(f)).toMatchObject({ entities: 0, relationships: 0, chunkVectors: 0, entityVectors: 0, relationshipVectors: 0, chunks: 4, cached: 4 });
+    expect(await workspaceCounts(f)).toMatchObject({
+      entities: 0,
+      relationships: 0,
+      chunkVectors: 0,
+      entityVectors: 0,
+      relationshipVectors: 0,
+      chunks: 4,
+      cached: 4,
+    });
 
     f.failEmbeddingWhen = null;
     f.calls.length = 0;
     const retried = await processDocument(f.deps, f.scope, doc.id, { mode: 'retry_chunks' });
     expect(retried.status).toBe('completed');
     expect(f.callsFor('extract')).toEqual([]);
-    expect(await workspaceCounts(f)).toMatchObject({ entities: retried.entity_count, chunkVectors: 4, entityVectors: retried.entity_count });
+    expect(await workspaceCounts(f)).toMatchObject({
+      entities: retried.entity_count,
+      chunkVectors: 4,
+      entityVectors: retried.entity_count,
+    });
   });
 
   test('reprocessing a completed document reuses cached extractions and leaves the graph as it was', async () => {
@@ -205,7 +226,9 @@ describe('processDocument', () => {
     const report: StageReporter = (u) => {
       if (u.stage === 'embedding' && u.stageStatus === 'running') controller.abort();
     };
-    const error = await processDocument(f.deps, f.scope, doc.id, { mode: 'full', signal: controller.signal, report }).catch((e: unknown) => e);
+    const error = await processDocument(f.deps, f.scope, doc.id, { mode: 'full', signal: controller.signal, report }).catch(
+      (e: unknown) => e,
+    );
     expect(isAbortError(error)).toBe(true);
     expect(f.changes.some((c) => c.kind === 'node_removed')).toBe(true);
     expect(await workspaceCounts(f)).toEqual(kept);

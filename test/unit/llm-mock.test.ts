@@ -76,7 +76,12 @@ describe('MockLlm extraction', () => {
 
   test('without the marker the whole last user message is the text', async () => {
     const { text } = await new MockLlm().complete([{ role: 'user', content: 'Marie Curie worked in Paris.' }], { task: 'extract' });
-    expect(parseRecords(text).entities).toEqual(new Map([['Marie Curie', 'PERSON'], ['Paris', 'LOCATION']]));
+    expect(parseRecords(text).entities).toEqual(
+      new Map([
+        ['Marie Curie', 'PERSON'],
+        ['Paris', 'LOCATION'],
+      ]),
+    );
   });
 
   test('gleaning after a complete extraction returns only the completion marker', async () => {

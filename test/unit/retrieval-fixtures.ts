@@ -60,11 +60,32 @@ export const ENTITIES: EntitySpec[] = [
 type RelationshipSpec = [a: string, b: string, type: string, keywords: string[], description: string, chunks: string[]];
 
 export const RELATIONSHIPS: RelationshipSpec[] = [
-  ['Alice Smith', 'Acme Corporation', 'WORKS_WITH', ['employment', 'leadership'], 'Alice Smith works at Acme Corporation.', ['doc-acme-chunk-0']],
+  [
+    'Alice Smith',
+    'Acme Corporation',
+    'WORKS_WITH',
+    ['employment', 'leadership'],
+    'Alice Smith works at Acme Corporation.',
+    ['doc-acme-chunk-0'],
+  ],
   ['Acme Corporation', 'Berlin', 'LOCATED_IN', ['headquarters'], 'Acme Corporation is headquartered in Berlin.', ['doc-acme-chunk-1']],
-  ['Acme Corporation', 'Graph Databases', 'RELATED_TO', ['products', 'technology'], 'Acme Corporation builds graph databases.', ['doc-acme-chunk-1']],
+  [
+    'Acme Corporation',
+    'Graph Databases',
+    'RELATED_TO',
+    ['products', 'technology'],
+    'Acme Corporation builds graph databases.',
+    ['doc-acme-chunk-1'],
+  ],
   ['Bob Jones', 'Globex', 'WORKS_WITH', ['leadership'], 'Bob Jones leads Globex.', ['doc-globex-chunk-0']],
-  ['Globex', 'Quantum Computing', 'RELATED_TO', ['research', 'physics'], 'Globex researches quantum computing.', ['doc-globex-chunk-0', 'doc-globex-chunk-1']],
+  [
+    'Globex',
+    'Quantum Computing',
+    'RELATED_TO',
+    ['research', 'physics'],
+    'Globex researches quantum computing.',
+    ['doc-globex-chunk-0', 'doc-globex-chunk-1'],
+  ],
   ['Globex', 'Tokyo', 'LOCATED_IN', ['laboratory'], 'Globex has a laboratory in Tokyo.', ['doc-globex-chunk-0']],
   ['Louvre', 'Paris', 'LOCATED_IN', ['museum', 'art'], 'The Louvre is located in Paris.', ['doc-travel-chunk-0']],
 ];
@@ -79,7 +100,11 @@ export async function seedKnowledgeBase(stores: Stores, scope: Scope, embedder =
     const chunks: ChunkRecord[] = d.chunks.map((text, index) => chunkRecord(d.id, index, text, d.created_at));
     await stores.chunks.upsertMany(scope, chunks);
     const vectors = await embedder.embed(d.chunks);
-    await stores.vectors.upsert(scope, 'chunk', chunks.map((c, i) => ({ id: c.id, vector: vectors[i], document_ids: [d.id] })));
+    await stores.vectors.upsert(
+      scope,
+      'chunk',
+      chunks.map((c, i) => ({ id: c.id, vector: vectors[i], document_ids: [d.id] })),
+    );
   }
   const entities: EntityRecord[] = ENTITIES.map(([name, type, description, chunks]) => ({
     id: entityIdOf(name),
@@ -93,7 +118,11 @@ export async function seedKnowledgeBase(stores: Stores, scope: Scope, embedder =
   }));
   await stores.graph.upsertEntities(scope, entities);
   const entityVectors = await embedder.embed(entities.map((e) => `${e.name}: ${e.description}`));
-  await stores.vectors.upsert(scope, 'entity', entities.map((e, i) => ({ id: e.id, vector: entityVectors[i], document_ids: e.document_ids })));
+  await stores.vectors.upsert(
+    scope,
+    'entity',
+    entities.map((e, i) => ({ id: e.id, vector: entityVectors[i], document_ids: e.document_ids })),
+  );
   const relationships: RelationshipRecord[] = RELATIONSHIPS.map(([a, b, type, keywords, description, chunks]) => {
     const [id, source, target] = relationshipId(entityIdOf(a), entityIdOf(b));
     return {
@@ -209,10 +238,7 @@ interface ProviderSource {
  * Records every model call the service makes, optionally replacing the model. Returns the calls and a
  * function that restores the registry.
  */
-export function recordLlmCalls(
-  rt: ProviderSource,
-  replace?: (inner: LlmProvider) => LlmProvider,
-): { calls: LlmCall[]; restore(): void } {
+export function recordLlmCalls(rt: ProviderSource, replace?: (inner: LlmProvider) => LlmProvider): { calls: LlmCall[]; restore(): void } {
   const calls: LlmCall[] = [];
   const registry = rt.providers;
   const original = registry.llm;
@@ -252,7 +278,10 @@ export class ScriptedLlm implements LlmProvider {
 
   async complete(_messages: ChatMessage[], options: CompletionOptions = {}): Promise<Completion> {
     if (options.task === 'keywords') {
-      return { text: this.options.keywords ?? '{"high_level_keywords": [], "low_level_keywords": []}', usage: { input_tokens: 3, output_tokens: 2 } };
+      return {
+        text: this.options.keywords ?? '{"high_level_keywords": [], "low_level_keywords": []}',
+        usage: { input_tokens: 3, output_tokens: 2 },
+      };
     }
     if (this.options.failAfter !== undefined) throw new Error('model exploded');
     return { text: this.fragments.join(''), usage: { input_tokens: 3, output_tokens: this.fragments.length } };

@@ -47,7 +47,10 @@ describe('answer prompt', () => {
       query: 'Where is Acme?',
       context: '[1] Acme is in Berlin.',
       systemPrompt: 'Answer like a pirate.',
-      history: [{ role: 'user', content: 'Hello' }, { role: 'assistant', content: 'Hi' }],
+      history: [
+        { role: 'user', content: 'Hello' },
+        { role: 'assistant', content: 'Hi' },
+      ],
       direct: false,
     });
     expect(messages[0].content.startsWith('Answer like a pirate.')).toBe(true);
@@ -68,7 +71,10 @@ describe('answer prompt', () => {
   });
 
   it('keeps the most recent turns within the message and token bounds', () => {
-    const history = Array.from({ length: 30 }, (_, i) => ({ role: i % 2 ? ('assistant' as const) : ('user' as const), content: `turn ${i}` }));
+    const history = Array.from({ length: 30 }, (_, i) => ({
+      role: i % 2 ? ('assistant' as const) : ('user' as const),
+      content: `turn ${i}`,
+    }));
     const kept = recentHistory(history, 4, 10_000);
     expect(kept.map((m) => m.content)).toEqual(['turn 26', 'turn 27', 'turn 28', 'turn 29']);
     expect(recentHistory(history, 50, 9).length).toBeLessThan(5);

@@ -6,7 +6,11 @@ import { loadConfig } from '../../src/config/load';
 import { createLogger } from '../../src/logger';
 
 describe('bm25Scores', () => {
-  const score = (terms: string[], texts: string[]) => bm25Scores(terms, texts.map((t) => termStats(t, terms)));
+  const score = (terms: string[], texts: string[]) =>
+    bm25Scores(
+      terms,
+      texts.map((t) => termStats(t, terms)),
+    );
 
   it('scores documents with the query terms higher, rarer terms weighing more', () => {
     const scores = score(['berlin', 'acme'], ['Acme builds databases', 'Acme has a Berlin office', 'Paris museum']);
@@ -90,7 +94,12 @@ describe('HTTP reranker', () => {
   it('sends {model, query, documents, top_n} with the key and orders by relevance_score', async () => {
     const stub = await startStub(() => ({
       status: 200,
-      json: { results: [{ index: 2, relevance_score: 0.95 }, { index: 0, relevance_score: 0.4 }] },
+      json: {
+        results: [
+          { index: 2, relevance_score: 0.95 },
+          { index: 0, relevance_score: 0.4 },
+        ],
+      },
     }));
     try {
       const reranker = createHttpReranker({ name: 'cohere', url: stub.url, apiKey: 'k-123', model: 'rerank-test', timeoutMs: 2000 });
@@ -99,7 +108,12 @@ describe('HTTP reranker', () => {
         { index: 2, score: 0.95 },
         { index: 0, score: 0.4 },
       ]);
-      expect(stub.requests[0].body).toEqual({ model: 'rerank-test', query: 'which one?', documents: ['first', 'second', 'third'], top_n: 2 });
+      expect(stub.requests[0].body).toEqual({
+        model: 'rerank-test',
+        query: 'which one?',
+        documents: ['first', 'second', 'third'],
+        top_n: 2,
+      });
       expect(stub.requests[0].authorization).toBe('Bearer k-123');
     } finally {
       await stub.close();
@@ -171,7 +185,9 @@ describe('reranker configuration', () => {
   it('refuses an unknown provider, a vendor API without a key and a key variable that is unset', () => {
     expect(() => load({ SERVICE_RERANK_PROVIDER: 'magic' })).toThrow('SERVICE_RERANK_PROVIDER: must be one of builtin, cohere, jina, none');
     expect(() => load({ SERVICE_RERANK_PROVIDER: 'cohere' })).toThrow("'cohere' needs an API key");
-    expect(() => load({ SERVICE_RERANK_PROVIDER: 'jina', SERVICE_RERANK_API_KEY_ENV: 'UNSET_VAR' })).toThrow('names UNSET_VAR, which is not set');
+    expect(() => load({ SERVICE_RERANK_PROVIDER: 'jina', SERVICE_RERANK_API_KEY_ENV: 'UNSET_VAR' })).toThrow(
+      'names UNSET_VAR, which is not set',
+    );
     expect(() => load({ SERVICE_RERANK_URL: 'ftp://x' })).toThrow('SERVICE_RERANK_URL');
   });
 });

@@ -86,7 +86,12 @@ describe('retrieve', () => {
     const ctx = await run(request({ mode: 'global', query: 'Which museums are there?', llm }));
     expect(embedder.calls).toEqual([['museum art located in Paris']]);
     expect(ctx.relationships[0].record.id).toBe('LOUVRE|PARIS');
-    expect(ctx.entities.map((e) => e.record.id).slice(0, 2).sort()).toEqual(['LOUVRE', 'PARIS']);
+    expect(
+      ctx.entities
+        .map((e) => e.record.id)
+        .slice(0, 2)
+        .sort(),
+    ).toEqual(['LOUVRE', 'PARIS']);
     expect(ctx.chunks[0].record.id).toBe('doc-travel-chunk-0');
   });
 
@@ -187,9 +192,7 @@ describe('retrieve', () => {
   });
 
   it('keeps each context section within its token budget', async () => {
-    const ctx = await run(
-      request({ mode: 'hybrid', budget: { entities: 30, relationships: 30, chunks: 60, total: 1000 } }),
-    );
+    const ctx = await run(request({ mode: 'hybrid', budget: { entities: 30, relationships: 30, chunks: 60, total: 1000 } }));
     expect(ctx.entities.length).toBeGreaterThan(0);
     expect(ctx.entities.length).toBeLessThan(5);
     expect(ctx.chunks.length).toBeLessThanOrEqual(1);

@@ -25,11 +25,7 @@ export interface ChunkExtraction {
 /** Output cap per pass; extraction of a 1200-token chunk stays far below it. */
 const MAX_OUTPUT_TOKENS = 4096;
 
-export async function extractChunk(
-  llm: LlmProvider,
-  chunk: { content: string },
-  options: ExtractOptions,
-): Promise<ChunkExtraction> {
+export async function extractChunk(llm: LlmProvider, chunk: { content: string }, options: ExtractOptions): Promise<ChunkExtraction> {
   const { signal } = options;
   const first = await llm.complete(extractionPrompt(chunk.content, options), {
     task: 'extract',

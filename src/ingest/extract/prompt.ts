@@ -71,11 +71,7 @@ export function extractionPrompt(chunkText: string, options: ExtractionPromptOpt
 export const GLEANING_INSTRUCTION = `Some entities and relationships were missed in the last extraction. Add only the new ones, in the same format, one record per line; do not repeat records already given. End with ${COMPLETION_MARKER}.`;
 
 /** A further pass over the same text: the conversation so far, then a request for what was missed. */
-export function gleaningPrompt(
-  chunkText: string,
-  previousOutputs: string[],
-  options: ExtractionPromptOptions = {},
-): ChatMessage[] {
+export function gleaningPrompt(chunkText: string, previousOutputs: string[], options: ExtractionPromptOptions = {}): ChatMessage[] {
   return [
     ...extractionPrompt(chunkText, options),
     { role: 'assistant', content: previousOutputs.join('\n') },

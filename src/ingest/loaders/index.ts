@@ -22,7 +22,9 @@ export function documentTypeOf(filename: string): DocumentType | null {
 export async function loadDocumentFile(filename: string, data: Buffer): Promise<LoadedDocument> {
   const ext = extensionOf(filename);
   if (!ext) {
-    throw new LoadError(`unsupported file type '${extname(filename) || filename}': expected ${Object.keys(SUPPORTED_EXTENSIONS).join(', ')}`);
+    throw new LoadError(
+      `unsupported file type '${extname(filename) || filename}': expected ${Object.keys(SUPPORTED_EXTENSIONS).join(', ')}`,
+    );
   }
   if (data.length === 0) throw new LoadError('file is empty');
   const document_type = SUPPORTED_EXTENSIONS[ext].document_type;

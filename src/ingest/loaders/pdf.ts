@@ -25,9 +25,7 @@ const { parentPort, workerData } = require('node:worker_threads');
 })();
 `;
 
-type WorkerReply =
-  | { ok: true; totalPages: number; pages: string[] }
-  | { ok: false; name?: string; message: string };
+type WorkerReply = { ok: true; totalPages: number; pages: string[] } | { ok: false; name?: string; message: string };
 
 export interface PdfText {
   text: string;

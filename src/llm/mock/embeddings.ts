@@ -33,7 +33,8 @@ export class MockEmbeddings implements EmbeddingProvider {
     readonly dimension = 256,
     private readonly latencyMs = 0,
   ) {
-    if (!Number.isInteger(dimension) || dimension <= 0) throw new RangeError(`embedding dimension must be a positive integer, got ${dimension}`);
+    if (!Number.isInteger(dimension) || dimension <= 0)
+      throw new RangeError(`embedding dimension must be a positive integer, got ${dimension}`);
     this.buffer = new Float64Array(dimension);
   }
 

@@ -57,7 +57,10 @@ function render(entities: ExtractedEntity[], relations: ExtractedRelation[]): st
 }
 
 function entityOf(analysis: Analysis, name: string, type: string, sentences: number[]): ExtractedEntity {
-  const evidence = sentences.slice(0, 2).map((i) => analysis.sentences[i]).join(' ');
+  const evidence = sentences
+    .slice(0, 2)
+    .map((i) => analysis.sentences[i])
+    .join(' ');
   return { name: clean(name), type, description: clean(cap(evidence, 400)) };
 }
 

@@ -1,6 +1,12 @@
 /** Word lists behind the mock provider's rules. Small on purpose: the mock is deterministic, not clever. */
 
-const set = (words: string): ReadonlySet<string> => new Set(words.trim().split(/\s+/).map((w) => w.toLowerCase()));
+const set = (words: string): ReadonlySet<string> =>
+  new Set(
+    words
+      .trim()
+      .split(/\s+/)
+      .map((w) => w.toLowerCase()),
+  );
 
 /** Capitalised words that start sentences without naming anything. */
 export const SENTENCE_STARTERS = set(`

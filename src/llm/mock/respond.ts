@@ -15,7 +15,8 @@ export function keywordsJson(question: string): string {
   const lowWords = new Set(contentWords(low.join(' ')));
   const themes = words.filter((w) => !lowWords.has(w));
   let high = themes.filter((w) => w.length >= 7);
-  if (high.length === 0) high = [...(themes.length > 0 ? themes : words)].sort((a, b) => b.length - a.length || a.localeCompare(b)).slice(0, 3);
+  if (high.length === 0)
+    high = [...(themes.length > 0 ? themes : words)].sort((a, b) => b.length - a.length || a.localeCompare(b)).slice(0, 3);
   return JSON.stringify({ high_level_keywords: high.slice(0, 5), low_level_keywords: low.slice(0, 8) });
 }
 
@@ -27,7 +28,10 @@ export function summarize(fragmentsText: string): string {
   for (const fragment of fragmentsText.split(/<SEP>|\r?\n/)) {
     const line = fragment.replace(/^\s*(?:[-*•]|\d+[.)])\s+/, '').trim();
     for (const sentence of splitSentences(line)) {
-      const norm = sentence.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+      const norm = sentence
+        .toLowerCase()
+        .replace(/[^\p{L}\p{N}]+/gu, ' ')
+        .trim();
       if (!norm || seen.has(norm)) continue;
       seen.add(norm);
       if (kept.length > 0 && length + sentence.length + 1 > SUMMARY_MAX_CHARS) return kept.join(' ');

@@ -25,7 +25,7 @@ export function splitSentences(text: string): string[] {
   const out: string[] = [];
   for (const block of text.split(/\n\s*\n|\r?\n(?=\s*(?:[-*•]|\d+[.)])\s)|\r?\n/)) {
     let start = 0;
-    const re = /[.!?]+["')\]]*\s+(?=["'(\[]?[\p{Lu}\p{N}])/gu;
+    const re = /[.!?]+["')\]]*\s+(?=["'([]?[\p{Lu}\p{N}])/gu;
     for (let m = re.exec(block); m; m = re.exec(block)) {
       const before = block.slice(start, m.index);
       const lastWord = /([\p{L}.]+)$/u.exec(before)?.[1]?.toLowerCase() ?? '';
@@ -165,7 +165,11 @@ function phrases(sentence: string): RawMention[] {
 }
 
 function cleanName(raw: string): string {
-  return raw.replace(/['’]s$/u, '').replace(/\.$/, '').replace(/\s+/g, ' ').trim();
+  return raw
+    .replace(/['’]s$/u, '')
+    .replace(/\.$/, '')
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 function keepName(name: string): boolean {
@@ -186,7 +190,11 @@ export function classify(name: string, before: string): string {
   const last = lower[lower.length - 1];
   if (lower.some((w) => ORGANIZATION_WORDS.has(w)) || KNOWN_ORGANIZATIONS.has(lower.join(' '))) return 'ORGANIZATION';
   if (lower.some((w) => TECHNOLOGY_WORDS.has(w)) || (words.length > 1 && TECHNOLOGY_HEADS.has(last))) return 'TECHNOLOGY';
-  if (KNOWN_LOCATIONS.has(lower.join(' ')) || KNOWN_LOCATION_PHRASES.has(lower.join('_')) || (words.length > 1 && LOCATION_HEADS.has(last))) {
+  if (
+    KNOWN_LOCATIONS.has(lower.join(' ')) ||
+    KNOWN_LOCATION_PHRASES.has(lower.join('_')) ||
+    (words.length > 1 && LOCATION_HEADS.has(last))
+  ) {
     return 'LOCATION';
   }
   if (looksLikePerson(words, lower, before)) return 'PERSON';

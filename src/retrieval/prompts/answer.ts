@@ -50,19 +50,11 @@ export function answerPrompt(input: AnswerPromptInput): ChatMessage[] {
   } else {
     parts.push(`---Role---\n${ROLE}`, `---Rules---\n${RULES}`, `---Context---\n${input.context || NO_CONTEXT_TEXT}`);
   }
-  return [
-    { role: 'system', content: parts.join('\n\n') },
-    ...recentHistory(input.history),
-    { role: 'user', content: input.query },
-  ];
+  return [{ role: 'system', content: parts.join('\n\n') }, ...recentHistory(input.history), { role: 'user', content: input.query }];
 }
 
 /** The last turns that fit, oldest first; system turns are dropped (the prompt has its own). */
-export function recentHistory(
-  history: readonly ChatMessage[],
-  maxMessages = HISTORY_MESSAGES,
-  maxTokens = HISTORY_TOKENS,
-): ChatMessage[] {
+export function recentHistory(history: readonly ChatMessage[], maxMessages = HISTORY_MESSAGES, maxTokens = HISTORY_TOKENS): ChatMessage[] {
   const kept: ChatMessage[] = [];
   let used = 0;
   for (let i = history.length - 1; i >= 0 && kept.length < maxMessages; i--) {

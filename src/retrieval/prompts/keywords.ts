@@ -30,10 +30,7 @@ export function keywordsPrompt(query: string, history: readonly ChatMessage[]): 
     .filter((m) => m.role !== 'system')
     .slice(-HISTORY_TURNS)
     .map((m) => `${m.role}: ${m.content.length > HISTORY_CHARS ? `${m.content.slice(0, HISTORY_CHARS)}...` : m.content}`);
-  const user = [
-    turns.length ? `Conversation history:\n${turns.join('\n')}\n` : '',
-    `Question: ${query}`,
-  ].join('\n');
+  const user = [turns.length ? `Conversation history:\n${turns.join('\n')}\n` : '', `Question: ${query}`].join('\n');
   return [
     { role: 'system', content: INSTRUCTIONS },
     { role: 'user', content: user.trim() },

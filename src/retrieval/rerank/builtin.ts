@@ -15,7 +15,12 @@ export function createBuiltinReranker(lexicalWeight = LEXICAL_WEIGHT): Reranker 
     async rerank(query: string, candidates: readonly RerankCandidate[], topK: number): Promise<RerankResult[]> {
       if (candidates.length === 0 || topK <= 0) return [];
       const terms = unique(termsOf(query));
-      const lexical = minMax(bm25Scores(terms, candidates.map((c) => termStats(c.text, terms, c.tokens))));
+      const lexical = minMax(
+        bm25Scores(
+          terms,
+          candidates.map((c) => termStats(c.text, terms, c.tokens)),
+        ),
+      );
       const retrieval = minMax(candidates.map((c) => c.score));
       return candidates
         .map((_, index) => ({ index, score: lexicalWeight * lexical[index] + (1 - lexicalWeight) * retrieval[index] }))

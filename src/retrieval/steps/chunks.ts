@@ -32,7 +32,10 @@ export async function chunksOfSelection(
   });
   if (citations.size === 0) return [];
   const ranked = topCitations(citations.values(), maxChunks);
-  const records = await stores.chunks.getMany(scope, ranked.map((c) => c.id));
+  const records = await stores.chunks.getMany(
+    scope,
+    ranked.map((c) => c.id),
+  );
   const kept = records.filter((r) => !allowed || allowed.has(r.document_id));
   const top = kept.length ? (citations.get(kept[0].id)?.count ?? 1) : 1;
   return kept.map((record) => ({ record, score: (citations.get(record.id)?.count ?? 0) / top }));
@@ -78,9 +81,7 @@ export function fuseChunks(lists: ReadonlyArray<readonly ScoredChunk[]>, maxChun
       else fused.set(chunk.record.id, { record: chunk.record, score: gain });
     });
   }
-  return [...fused.values()]
-    .sort((a, b) => b.score - a.score || compare(a.record.id, b.record.id))
-    .slice(0, maxChunks);
+  return [...fused.values()].sort((a, b) => b.score - a.score || compare(a.record.id, b.record.id)).slice(0, maxChunks);
 }
 
 function compare(a: string, b: string): number {

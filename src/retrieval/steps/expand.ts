@@ -54,9 +54,7 @@ export async function expandFromEntities(
 ): Promise<GraphSelection> {
   if (seeds.length === 0) return { entities: [], relationships: [] };
   const seedScore = new Map(seeds.map((s) => [s.record.id, s.score]));
-  const touching = (await stores.graph.relationshipsOf(scope, [...seedScore.keys()])).filter((r) =>
-    isAllowed(allowed, r.document_ids),
-  );
+  const touching = (await stores.graph.relationshipsOf(scope, [...seedScore.keys()])).filter((r) => isAllowed(allowed, r.document_ids));
   const endpointIds = new Set<string>(seedScore.keys());
   for (const r of touching) endpointIds.add(r.source).add(r.target);
   const degree = await stores.graph.degrees(scope, [...endpointIds]);
@@ -69,17 +67,11 @@ export async function expandFromEntities(
       return { record, score, seedsJoined, rank: degreeOf(record.source) + degreeOf(record.target) };
     })
     .sort(
-      (a, b) =>
-        b.seedsJoined - a.seedsJoined ||
-        b.rank - a.rank ||
-        b.record.weight - a.record.weight ||
-        compare(a.record.id, b.record.id),
+      (a, b) => b.seedsJoined - a.seedsJoined || b.rank - a.rank || b.record.weight - a.record.weight || compare(a.record.id, b.record.id),
     )
     .slice(0, limits.maxRelationships);
 
-  const entities: ScoredEntity[] = seeds
-    .slice(0, limits.maxEntities)
-    .map((s) => ({ ...s, degree: degreeOf(s.record.id) }));
+  const entities: ScoredEntity[] = seeds.slice(0, limits.maxEntities).map((s) => ({ ...s, degree: degreeOf(s.record.id) }));
   const room = limits.maxEntities - entities.length;
   if (room > 0) entities.push(...(await neighboursOf(stores, scope, ranked, seedScore, degreeOf, room, allowed)));
   return { entities, relationships: ranked.map(({ record, score }) => ({ record, score })) };
@@ -135,7 +127,12 @@ export async function expandFromRelationships(
   const ids = [...scoreOf.keys()];
   const records: EntityRecord[] = ids.length ? await stores.graph.getEntities(scope, ids) : [];
   const kept = records.filter((r) => isAllowed(allowed, r.document_ids)).slice(0, limits.maxEntities);
-  const degree = kept.length ? await stores.graph.degrees(scope, kept.map((r) => r.id)) : new Map<string, number>();
+  const degree = kept.length
+    ? await stores.graph.degrees(
+        scope,
+        kept.map((r) => r.id),
+      )
+    : new Map<string, number>();
   const entities = kept.map((record) => ({
     record,
     score: scoreOf.get(record.id) ?? 0,
@@ -153,7 +150,12 @@ export async function withoutExpansion(
   limits: RetrievalLimits,
 ): Promise<GraphSelection> {
   const kept = entities.slice(0, limits.maxEntities);
-  const degree = kept.length ? await stores.graph.degrees(scope, kept.map((e) => e.record.id)) : new Map<string, number>();
+  const degree = kept.length
+    ? await stores.graph.degrees(
+        scope,
+        kept.map((e) => e.record.id),
+      )
+    : new Map<string, number>();
   return {
     entities: kept.map((e) => ({ ...e, degree: degree.get(e.record.id) ?? 0 })),
     relationships: relationships.slice(0, limits.maxRelationships),

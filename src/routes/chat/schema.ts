@@ -1,21 +1,10 @@
 import { z } from 'zod';
-import {
-  contextEventSchema,
-  MAX_QUERY_CHARS,
-  retrievalFields,
-  sourceSchema,
-  statsSchema,
-  tokenEventSchema,
-} from '../query/schema';
+import { contextEventSchema, MAX_QUERY_CHARS, retrievalFields, sourceSchema, statsSchema, tokenEventSchema } from '../query/schema';
 
 /** Chat completions (spec 4.4, 6.2). */
 
 export const chatBodySchema = z.object({
-  message: z
-    .string()
-    .trim()
-    .min(1, 'must not be empty')
-    .max(MAX_QUERY_CHARS, `must be at most ${MAX_QUERY_CHARS} characters`),
+  message: z.string().trim().min(1, 'must not be empty').max(MAX_QUERY_CHARS, `must be at most ${MAX_QUERY_CHARS} characters`),
   conversation_id: z.string().trim().min(1, 'must not be empty').max(200).nullable().optional(),
   stream: z.boolean().optional(),
   ...retrievalFields,

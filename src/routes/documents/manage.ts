@@ -30,7 +30,10 @@ export function manageDocumentRoutes(api: Api, rt: Runtime): void {
       responses: { 200: { description: 'A page of documents', schema: listSchema } },
     },
     async (ctx, { query }) => {
-      const terms = query.document_pattern?.split(',').map((t) => t.trim().toLowerCase()).filter(Boolean);
+      const terms = query.document_pattern
+        ?.split(',')
+        .map((t) => t.trim().toLowerCase())
+        .filter(Boolean);
       const page = await rt.documents.list(ctx.state.scope, {
         limit: query.limit,
         offset: query.offset,

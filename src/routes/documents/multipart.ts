@@ -95,6 +95,7 @@ export function singleFile(ctx: AppContext, name: string): IncomingFile {
     const sentAsText = formFields(ctx)[name] !== undefined;
     throw validationError([{ field: name, message: sentAsText ? 'must be a file part (with a filename), not a text field' : 'required' }]);
   }
-  if (parts.length > 1) throw validationError([{ field: name, message: 'exactly one file is expected; use /documents/upload/batch for several' }]);
+  if (parts.length > 1)
+    throw validationError([{ field: name, message: 'exactly one file is expected; use /documents/upload/batch for several' }]);
   return parts[0];
 }

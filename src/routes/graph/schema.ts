@@ -153,10 +153,7 @@ export const entityPatchSchema = z
 
 export const renameSchema = z.strictObject({
   name: z.string().min(1).max(512),
-  merge: z
-    .boolean()
-    .default(false)
-    .describe('when the new name belongs to another entity: merge into it (true) or answer 409 (false)'),
+  merge: z.boolean().default(false).describe('when the new name belongs to another entity: merge into it (true) or answer 409 (false)'),
 });
 
 export const mergeSchema = z.strictObject({

@@ -23,9 +23,7 @@ export const documentLineageSchema = z.object({
       relationship_count: z.number().int(),
     }),
   ),
-  entities: z.array(
-    z.object({ entity_id: z.string(), entity_name: z.string(), entity_type: z.string(), chunk_ids: z.array(z.string()) }),
-  ),
+  entities: z.array(z.object({ entity_id: z.string(), entity_name: z.string(), entity_type: z.string(), chunk_ids: z.array(z.string()) })),
 });
 
 export const extractionMetadataSchema = z

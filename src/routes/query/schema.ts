@@ -66,7 +66,7 @@ const providerName = z.string().trim().min(1, 'must not be empty').max(200).null
 
 /** Fields shared by /query, /query/stream and chat: how to retrieve and which model answers. */
 export const retrievalFields = {
-  mode: modeSchema.optional().describe('default hybrid (chat: the conversation\'s mode)'),
+  mode: modeSchema.optional().describe("default hybrid (chat: the conversation's mode)"),
   system_prompt: z.string().max(32_000, 'must be at most 32000 characters').nullable().optional().describe('prepended to the instructions'),
   document_filter: documentFilterSchema.describe('restricts retrieval to documents by creation date and title; fields AND-ed'),
   llm_provider: providerName.describe('default: the server default provider'),

@@ -21,9 +21,7 @@ const workspaceStatsSchema = z.object({
 });
 
 const paramsSchema = z.object({
-  id: z
-    .string()
-    .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/, 'must be 1-128 letters, digits, ".", "_" or "-"'),
+  id: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/, 'must be 1-128 letters, digits, ".", "_" or "-"'),
 });
 
 /** Workspace statistics (spec 4.9), for the workspace named in the path within the caller's tenant. */

@@ -108,9 +108,7 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
     const window = HISTORY_MESSAGES * 2;
     const { total } = await conversations.listMessages(scope, conversationId, { limit: 0, offset: 0 });
     const page = await conversations.listMessages(scope, conversationId, { limit: window, offset: Math.max(0, total - window) });
-    return page.items
-      .filter((m) => m.status === 'complete' && m.role !== 'system')
-      .map((m) => ({ role: m.role, content: m.content }));
+    return page.items.filter((m) => m.status === 'complete' && m.role !== 'system').map((m) => ({ role: m.role, content: m.content }));
   }
 
   /** Creates the conversation when new and stores the user's message. */
@@ -142,10 +140,7 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
   }
 
   const retrieveFor = (turn: Turn, signal?: AbortSignal) =>
-    retrieve(
-      { stores, embedder: deps.providers.embedding(), reranker: deps.reranker },
-      { ...turn.plan.retrieval, signal },
-    );
+    retrieve({ stores, embedder: deps.providers.embedding(), reranker: deps.reranker }, { ...turn.plan.retrieval, signal });
 
   const generationOptions = (plan: QueryPlan, signal?: AbortSignal) => ({
     task: 'chat' as const,

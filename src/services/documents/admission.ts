@@ -2,7 +2,13 @@ import { InvalidInputError, MalformedRequestError, TooLargeError } from '../../d
 import path from 'node:path';
 import { contentHash, newId } from '../../domain/ids';
 import type { DocumentRecord, DocumentType, IngestOptions, Scope } from '../../domain/types';
-import { extensionOf as supportedExtensionOf, type PageRange, LoadError, SUPPORTED_EXTENSIONS, loadDocumentFile } from '../../ingest/loaders';
+import {
+  extensionOf as supportedExtensionOf,
+  type PageRange,
+  LoadError,
+  SUPPORTED_EXTENSIONS,
+  loadDocumentFile,
+} from '../../ingest/loaders';
 import { duplicateDocument, FileTooLarge, formatLimit } from './errors';
 import type { AdmissionGate } from './gate';
 import type { ServiceHost } from '../tasks';

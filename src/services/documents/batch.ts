@@ -36,19 +36,20 @@ export interface FileSource {
  * Ingests several files, each on its own: a refused file becomes a `duplicate` or `failed` item and the others
  * go on. Files are admitted one after another (so copies inside the batch are caught), then processed together.
  */
-export async function ingestFiles(
-  deps: CommitDeps,
-  scope: Scope,
-  sources: FileSource[],
-  request: IngestRequest,
-): Promise<BatchResult> {
+export async function ingestFiles(deps: CommitDeps, scope: Scope, sources: FileSource[], request: IngestRequest): Promise<BatchResult> {
   const items: BatchItem[] = sources.map((s) => emptyItem(s.filename));
   const stored: Array<{ index: number; admission: Admission }> = [];
   for (const [index, source] of sources.entries()) {
     try {
       checkFileSize(source.filename, source.size);
       const data = await source.read();
-      const admission = await admitFile(deps.host, deps.gate, scope, { filename: source.filename, data, filePath: source.filePath }, request);
+      const admission = await admitFile(
+        deps.host,
+        deps.gate,
+        scope,
+        { filename: source.filename, data, filePath: source.filePath },
+        request,
+      );
       await storeAdmission(deps, scope, admission);
       stored.push({ index, admission });
     } catch (err) {

@@ -7,8 +7,7 @@ import type { AdmissionGate } from './gate';
 
 /** The outcome of storing an admitted document: queued, or processed within the request. */
 export type CreateOutcome =
-  | { kind: 'queued'; doc: DocumentRecord; taskId: string }
-  | { kind: 'processed'; doc: DocumentRecord; report: RunReport };
+  { kind: 'queued'; doc: DocumentRecord; taskId: string } | { kind: 'processed'; doc: DocumentRecord; report: RunReport };
 
 export interface CommitDeps {
   host: ServiceHost;

@@ -34,9 +34,7 @@ export async function removeDocument(host: ServiceHost, tasks: TaskService, scop
 export async function failedChunksOf(host: ServiceHost, scope: Scope, id: string): Promise<FailedChunk[]> {
   await requireDocument(host, scope, id);
   const chunks = await host.stores.chunks.listByDocument(scope, id);
-  return chunks
-    .filter((c) => c.extraction_status === 'failed')
-    .map((c) => ({ chunk_id: c.id, index: c.index, error: c.extraction_error }));
+  return chunks.filter((c) => c.extraction_status === 'failed').map((c) => ({ chunk_id: c.id, index: c.index, error: c.extraction_error }));
 }
 
 /** Queues a run over only the chunks whose extraction failed; the rest of the document stays as it is. */
@@ -88,7 +86,11 @@ export async function recoverStuckEverywhere(host: ServiceHost, tasks: TaskServi
       const task = doc.task_id ? await tasks.find(scope, doc.task_id) : null;
       if (task?.status !== 'cancelled') stuck.push(doc);
       else if (!(await tasks.isLive(scope, task.id))) {
-        await host.stores.documents.update(scope, doc.id, { status: 'failed', error: CANCELLED_REASON, updated_at: new Date().toISOString() });
+        await host.stores.documents.update(scope, doc.id, {
+          status: 'failed',
+          error: CANCELLED_REASON,
+          updated_at: new Date().toISOString(),
+        });
         cancelled += 1;
       }
     }

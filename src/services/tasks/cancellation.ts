@@ -22,7 +22,12 @@ export class Cancellations {
 
   async cancel(scope: Scope, task: TaskRecord): Promise<void> {
     const now = new Date().toISOString();
-    await this.host.stores.tasks.update(scope, task.id, { status: 'cancelled', error: CANCELLED_REASON, finished_at: now, updated_at: now });
+    await this.host.stores.tasks.update(scope, task.id, {
+      status: 'cancelled',
+      error: CANCELLED_REASON,
+      finished_at: now,
+      updated_at: now,
+    });
     if (this.queue.cancelRunning(task.id)) {
       // The answer comes after the rollback, so the document reads as settled as soon as the task reads cancelled.
       await Promise.race([this.queue.settled(task.id), delay(LOCAL_SETTLE_MS)]);

@@ -170,7 +170,12 @@ export class TaskQueue {
     // A cancel that arrives after the run completed is too late: the document is whole, the task completed.
     if (cancelled && !finishedOk) {
       await settleCancelledDocument(host, scope, task);
-      await tasks.update(scope, task.id, { ...released, status: 'cancelled', error: CANCELLED_REASON, finished_at: current.finished_at ?? now });
+      await tasks.update(scope, task.id, {
+        ...released,
+        status: 'cancelled',
+        error: CANCELLED_REASON,
+        finished_at: current.finished_at ?? now,
+      });
       return { status: 'cancelled', error: CANCELLED_REASON };
     }
     if (!cancelled && !ownsLease) return { status: 'interrupted', error: 'lease lost' };

@@ -20,7 +20,6 @@ export interface ServiceHost {
   entityLocks: EntityLocks;
 }
 
-
 export type TaskMode = TaskRecord['mode'];
 
 export function emptyStats(): TaskStats {
@@ -31,13 +30,7 @@ export function pendingStages(): Record<StageName, StageStatus> {
   return { chunking: 'pending', extraction: 'pending', merging: 'pending', embedding: 'pending' };
 }
 
-export function newTaskRecord(props: {
-  id: string;
-  documentId: string;
-  mode: TaskMode;
-  now: string;
-  retryOf?: string | null;
-}): TaskRecord {
+export function newTaskRecord(props: { id: string; documentId: string; mode: TaskMode; now: string; retryOf?: string | null }): TaskRecord {
   return {
     id: props.id,
     type: 'document_processing',

@@ -4,7 +4,17 @@ import type { Page, Scope, TaskRecord, TaskStatus } from '../../domain/types';
 import { nearestRank } from './metrics';
 import { Cancellations } from './cancellation';
 import { type RunReport, TaskQueue } from './queue';
-import { claimedByInstance, claimOwner, holdsDocument, type ServiceHost, isLiveTask, isUnsettledCancel, newTaskRecord, requeuedTask, type TaskMode } from './records';
+import {
+  claimedByInstance,
+  claimOwner,
+  holdsDocument,
+  type ServiceHost,
+  isLiveTask,
+  isUnsettledCancel,
+  newTaskRecord,
+  requeuedTask,
+  type TaskMode,
+} from './records';
 
 export interface TaskActionResult {
   id: string;
@@ -126,7 +136,8 @@ export function createTaskService(host: ServiceHost): TaskService {
       if (task.status !== 'failed' && task.status !== 'cancelled') {
         throw new ConflictError(`task '${id}' is ${task.status}; only failed or cancelled tasks can be retried`);
       }
-      if (isUnsettledCancel(task)) throw new ConflictError(`task '${id}' is still rolling back its cancelled run; retry once it has stopped`);
+      if (isUnsettledCancel(task))
+        throw new ConflictError(`task '${id}' is still rolling back its cancelled run; retry once it has stopped`);
       const doc = await host.stores.documents.get(scope, task.document_id);
       if (!doc) throw new ConflictError(`document '${task.document_id}' of task '${id}' no longer exists`);
       if (doc.task_id !== task.id && (await service.isLive(scope, doc.task_id))) {

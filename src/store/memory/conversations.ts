@@ -92,11 +92,7 @@ export class MemoryConversationStore implements ConversationStore {
   }
 
   /** Oldest first. */
-  async listMessages(
-    scope: Scope,
-    conversationId: string,
-    query: { limit: number; offset: number },
-  ): Promise<Page<MessageRecord>> {
+  async listMessages(scope: Scope, conversationId: string, query: { limit: number; offset: number }): Promise<Page<MessageRecord>> {
     const messages = this.workspaces.find(scope)?.messages.get(conversationId) ?? [];
     return pageOf(messages, query.limit, query.offset, (m) => copyMessage(m.message));
   }

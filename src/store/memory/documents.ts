@@ -139,8 +139,7 @@ export class MemoryDocumentStore implements DocumentStore {
     const state = this.workspaces.find(scope);
     if (!state) return [];
     state.newestFirst ??= [...state.byId.values()].sort(newestFirst);
-    const unfiltered =
-      filter.status === undefined && !filter.dateFrom && !filter.dateTo && !filter.titleTerms?.some((t) => t.length > 0);
+    const unfiltered = filter.status === undefined && !filter.dateFrom && !filter.dateTo && !filter.titleTerms?.some((t) => t.length > 0);
     return unfiltered ? state.newestFirst : state.newestFirst.filter(matcher(filter));
   }
 

@@ -48,9 +48,7 @@ class WorkspaceGraph {
     if (!this.degreeOrder) {
       const degree = new Map<string, number>();
       this.graph.forEachNode((id) => degree.set(id, this.graph.degree(id)));
-      this.degreeOrder = [...degree.keys()].sort(
-        (a, b) => (degree.get(b) as number) - (degree.get(a) as number) || compareIds(a, b),
-      );
+      this.degreeOrder = [...degree.keys()].sort((a, b) => (degree.get(b) as number) - (degree.get(a) as number) || compareIds(a, b));
     }
     return this.degreeOrder;
   }

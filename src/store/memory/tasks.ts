@@ -82,8 +82,7 @@ export class MemoryTaskStore implements TaskStore {
     let bestRank = 2;
     for (const entry of this.open) {
       const { status, lease_expires_at } = entry.task;
-      const rank =
-        status === 'pending' ? 0 : lease_expires_at !== null && time(lease_expires_at) <= nowMs ? 1 : Infinity;
+      const rank = status === 'pending' ? 0 : lease_expires_at !== null && time(lease_expires_at) <= nowMs ? 1 : Infinity;
       if (rank < bestRank || (rank === bestRank && best && oldestFirst(entry, best) < 0)) {
         best = entry;
         bestRank = rank;

@@ -203,13 +203,7 @@ export class MemoryVectorStore implements VectorStore {
     for (const point of points) matrix.upsert(point);
   }
 
-  async search(
-    scope: Scope,
-    kind: VectorKind,
-    vector: number[],
-    topK: number,
-    filter?: { documentIds?: string[] },
-  ): Promise<VectorHit[]> {
+  async search(scope: Scope, kind: VectorKind, vector: number[], topK: number, filter?: { documentIds?: string[] }): Promise<VectorHit[]> {
     const matrix = this.workspaces.find(scope)?.get(kind);
     if (!matrix || matrix.count === 0 || topK <= 0) return [];
     if (vector.length !== matrix.dimension) {

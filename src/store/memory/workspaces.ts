@@ -6,9 +6,7 @@ export function workspaceKey(scope: Scope): string {
 }
 
 function copyScope(scope: Scope): Scope {
-  return scope.tenantId === undefined
-    ? { workspaceId: scope.workspaceId }
-    : { workspaceId: scope.workspaceId, tenantId: scope.tenantId };
+  return scope.tenantId === undefined ? { workspaceId: scope.workspaceId } : { workspaceId: scope.workspaceId, tenantId: scope.tenantId };
 }
 
 /**

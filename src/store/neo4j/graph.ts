@@ -189,11 +189,7 @@ export class Neo4jGraphStore implements GraphStore {
     return { total_nodes: sum(node_types), total_edges: sum(edge_types), node_types, edge_types };
   }
 
-  private async writeEntities(
-    tx: CypherTransaction,
-    params: ReturnType<typeof scopeParams>,
-    entities: EntityRecord[],
-  ): Promise<void> {
+  private async writeEntities(tx: CypherTransaction, params: ReturnType<typeof scopeParams>, entities: EntityRecord[]): Promise<void> {
     const rows = entities.map((e) => ({ label: entityTypeLabel(e.entity_type), props: encode(ENTITY_FIELDS, e) }));
     await tx.run('entities/upsert', { ...params, rows });
   }

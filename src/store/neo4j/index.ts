@@ -99,9 +99,7 @@ export async function createNeo4jStores(options: Neo4jStoresOptions): Promise<St
       for (const label of WORKSPACE_LABELS) {
         for (;;) {
           const [row] = await db.write((tx) =>
-            DROP_QUERIES[label]
-              ? tx.run(DROP_QUERIES[label], params)
-              : tx.runTemplate('workspaces/drop-batch', { LABEL: label }, params),
+            DROP_QUERIES[label] ? tx.run(DROP_QUERIES[label], params) : tx.runTemplate('workspaces/drop-batch', { LABEL: label }, params),
           );
           if (num(row?.deleted) < DROP_BATCH) break;
         }

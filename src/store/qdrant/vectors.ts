@@ -142,13 +142,7 @@ export class QdrantVectorStore implements VectorStore {
     });
   }
 
-  async search(
-    scope: Scope,
-    kind: VectorKind,
-    vector: number[],
-    topK: number,
-    filter?: { documentIds?: string[] },
-  ): Promise<VectorHit[]> {
+  async search(scope: Scope, kind: VectorKind, vector: number[], topK: number, filter?: { documentIds?: string[] }): Promise<VectorHit[]> {
     const k = Math.floor(topK);
     if (k <= 0 || vector.length === 0 || filter?.documentIds?.length === 0) return [];
     const name = collectionName(kind, vector.length);
