@@ -15,7 +15,7 @@ import type { Runtime } from './runtime';
 export const API_PREFIX = '/api/v1';
 
 /**
- * The HTTP application. Middleware order (spec 5.3): request id and problem mapping wrap everything,
+ * The HTTP application. Middleware order (docs/api.md §5.3): request id and problem mapping wrap everything,
  * then rate limiter -> authentication -> tenant/workspace context -> handler -> JSON or SSE.
  */
 export function createApp(rt: Runtime): { app: Koa<AppState>; openapi: Record<string, unknown> } {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** The models.toml schema (spec 1.3). Every key but names and types has a default; unknown keys are errors. */
+/** The models.toml schema (docs/api.md §1.3). Every key but names and types has a default; unknown keys are errors. */
 
 const capabilitiesSchema = z
   .strictObject({

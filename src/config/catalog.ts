@@ -7,7 +7,7 @@ import { type CatalogFile, catalogFileSchema, formatKeyPath } from './catalog-sc
 import { ConfigError } from './errors';
 import type { CatalogModel, CatalogProvider, ModelCatalog, ProviderType } from './types';
 
-/** models.toml: lookup, parsing, validation and resolution of api keys (spec 1.3). */
+/** models.toml: lookup, parsing, validation and resolution of api keys (docs/api.md §1.3). */
 
 export type Env = Record<string, string | undefined>;
 

@@ -182,7 +182,7 @@ export function loadConfig(env: Env = process.env, opts: LoadConfigOptions = {})
       summaryTokenThreshold: vars.SERVICE_SUMMARY_TOKENS ?? 1200,
       scanRoots: parseScanRoots(vars.SERVICE_SCAN_ROOTS, cwd),
     },
-    // Spec 8.2: per API key or address, per minute; 0 disables a category.
+    // docs/api.md §8.2: per API key or address, per minute; 0 disables a category.
     rateLimits: {
       windowMs: vars.SERVICE_RATE_LIMIT_WINDOW_MS ?? 60_000,
       upload: vars.SERVICE_RATE_LIMIT_UPLOAD ?? 10,

@@ -1,6 +1,6 @@
 import type { AppConfig } from './types';
 
-/** Storage mode from NEO4J_URI / DATABASE_URL (DESIGN.md 3): Neo4j when either names a Bolt/Neo4j URL, else memory. */
+/** Storage mode from NEO4J_URI / DATABASE_URL (docs/architecture.md §3): Neo4j when either names a Bolt/Neo4j URL, else memory. */
 
 const NEO4J_SCHEMES = ['neo4j', 'neo4j+s', 'neo4j+ssc', 'bolt', 'bolt+s', 'bolt+ssc'];
 

@@ -1,6 +1,6 @@
 import type { EntityRecord, RelationshipRecord } from '../domain/types';
 
-/** API shapes of graph records (spec 2.3), shared by /graph, the graph stream and the list endpoints. */
+/** API shapes of graph records (docs/api.md §2.3), shared by /graph, the graph stream and the list endpoints. */
 
 export interface GraphNode {
   id: string;

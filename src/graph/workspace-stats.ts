@@ -25,7 +25,7 @@ async function documentBytes(stores: Stores, scope: Scope): Promise<number> {
   }
 }
 
-/** Statistics of one workspace (spec 4.9); an unknown workspace has all counts at zero. */
+/** Statistics of one workspace (docs/api.md §4.9); an unknown workspace has all counts at zero. */
 export async function workspaceStats(stores: Stores, scope: Scope): Promise<WorkspaceStats> {
   const [byStatus, chunkTotal, graph, documentsBytes, embeddingsBytes] = await Promise.all([
     stores.documents.countByStatus(scope),

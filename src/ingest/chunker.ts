@@ -13,7 +13,7 @@ import {
 import { countTokens, type TokenLayout, tokenLayout } from '../llm/tokens';
 
 /**
- * Token chunking (DESIGN.md 5.2): chunks of at most `chunkTokens` cl100k tokens with `overlapTokens` of
+ * Token chunking (docs/architecture.md §5.2): chunks of at most `chunkTokens` cl100k tokens with `overlapTokens` of
  * overlap, cut at the best natural boundary near the limit and never inside a code fence when a boundary
  * outside it exists. The text is encoded once; a chunk's exact token count reuses that encoding and
  * re-encodes only the few pieces next to its end.

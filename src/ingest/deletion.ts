@@ -10,7 +10,7 @@ import { deletePageMap } from './pages';
 import type { SummaryPolicy } from './summary';
 
 /**
- * Removing a document's data (DESIGN.md 5.8): its chunks, chunk vectors, cached extractions and page map;
+ * Removing a document's data (docs/architecture.md §5): its chunks, chunk vectors, cached extractions and page map;
  * every entity and relationship only it supported (and their vectors); shared ones rebuilt from the cached
  * extractions of their remaining source chunks and re-embedded; analysts' edits of the entities that are
  * gone then are forgotten. Idempotent.

@@ -3,7 +3,7 @@ import { fragmentKey, type RecordState } from './record-state';
 import { joinFragments, needsSummary, type SummaryPolicy } from './summary';
 
 /**
- * How a record's description follows its fragments (DESIGN.md 5.5). Below the fragment and token thresholds,
+ * How a record's description follows its fragments (docs/architecture.md §5.5). Below the fragment and token thresholds,
  * or with LLM summaries off, it is the fragments joined. Past them an LLM writes a summary (outside the
  * entity lock, ./summary-stage.ts), which then heads the description, followed by the newest fragments
  * merged since that fit a bounded tail. A summary is rewritten only once the fragments merged since are at

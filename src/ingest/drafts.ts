@@ -5,7 +5,7 @@ import { addVotes, entityKey, fragmentKey, type RecordState, relationshipKey, to
 import type { SummarySubject } from './summary-prompt';
 
 /**
- * A record's next version before its description is decided (DESIGN.md 5.5). `rebuild*` derives it from
+ * A record's next version before its description is decided (docs/architecture.md §5.5). `rebuild*` derives it from
  * the statements of all its source chunks; `accumulate*` adds one document's chunks to the current record
  * and its merge state, and gives the same result without reading the other sources.
  */

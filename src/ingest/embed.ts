@@ -5,7 +5,7 @@ import type { Stores, VectorStore } from '../store/ports';
 import { entityText, relationshipText } from './record-diff';
 
 /**
- * Embedding (DESIGN.md 5.6): chunks (content), entities (`name: description`) and relationships
+ * Embedding (docs/architecture.md §5.6): chunks (content), entities (`name: description`) and relationships
  * (`keywords\nsource - target\ndescription`), in batches, each point carrying its documents.
  */
 

@@ -19,7 +19,7 @@ export type { MergeOutcome };
 export { entityText, relationshipText };
 
 /**
- * Merging a document into the graph (DESIGN.md 5.5), batched per document. A record the document is new
+ * Merging a document into the graph (docs/architecture.md §5.5), batched per document. A record the document is new
  * to is extended with the document's chunks (sources, votes, keywords, description parts). A record that
  * already lists the document (a rerun), or has no merge state, is rebuilt from the cached extractions of
  * all its source chunks: the other documents' plus this one's. Weight is the number of distinct source

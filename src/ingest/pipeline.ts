@@ -21,7 +21,7 @@ export { discardDocumentRun } from './deletion';
 export { isAbortError, IngestCancelledError, RunSupersededError };
 
 /**
- * The ingestion pipeline (DESIGN.md 5): chunking, extraction, merging, embedding of one stored document.
+ * The ingestion pipeline (docs/architecture.md §5): chunking, extraction, merging, embedding of one stored document.
  * A chunk that fails extraction fails the document, which then contributes nothing to the graph; its
  * successful chunks stay cached so that `retry_chunks` only extracts the failed ones before merging.
  */

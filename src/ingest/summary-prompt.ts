@@ -2,7 +2,7 @@ import type { ChatMessage } from '../llm/ports';
 import { TEXT_MARKER } from './extract/prompt';
 
 /**
- * The description summary prompt (DESIGN.md 5.5): several description fragments of one entity or
+ * The description summary prompt (docs/architecture.md §5.5): several description fragments of one entity or
  * relationship, one per line after `---TEXT---`, become one description.
  */
 

@@ -52,7 +52,7 @@ export interface ChunkDetail {
   extraction_metadata: ExtractionMetadata | null;
 }
 
-/** Chunk detail (spec 2.2): the text, where it sits, and what was extracted from it. */
+/** Chunk detail (docs/api.md §2.2): the text, where it sits, and what was extracted from it. */
 export async function chunkDetail(stores: Stores, scope: Scope, chunkId: string): Promise<ChunkDetail> {
   const { chunk, document } = await requireChunk(stores, scope, chunkId);
   const [entities, relationships, cached] = await Promise.all([
@@ -97,7 +97,7 @@ function embeddingDimension(config: AppConfig, model: string | null): number {
   return config.embedding.dimension;
 }
 
-/** Chunk lineage (spec 2.2): where the chunk came from and which models processed it. */
+/** Chunk lineage (docs/api.md §2.2): where the chunk came from and which models processed it. */
 export async function chunkLineage(deps: LineageDeps, scope: Scope, chunkId: string) {
   const { stores, config } = deps;
   const { chunk, document } = await requireChunk(stores, scope, chunkId);

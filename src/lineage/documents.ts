@@ -30,7 +30,7 @@ async function loadDocumentGraph(stores: Stores, scope: Scope, documentId: strin
   };
 }
 
-/** Document lineage (spec 4.10), built from the chunk and entity records themselves. */
+/** Document lineage (docs/api.md §4.10), built from the chunk and entity records themselves. */
 export async function documentLineage(stores: Stores, scope: Scope, documentId: string) {
   const { document, chunks, entities, own } = await loadDocumentGraph(stores, scope, documentId);
   return {

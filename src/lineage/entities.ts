@@ -71,7 +71,7 @@ async function requireEntity(stores: Stores, scope: Scope, rawId: string, follow
   return entity;
 }
 
-/** Entity provenance (spec 4.10): the passages it was extracted from, and the entities related to it. */
+/** Entity provenance (docs/api.md §4.10): the passages it was extracted from, and the entities related to it. */
 export async function entityProvenance(stores: Stores, scope: Scope, rawId: string) {
   const entity = await requireEntity(stores, scope, rawId, false);
   const { groups, extractions } = await loadSources(stores, scope, entity);

@@ -3,7 +3,7 @@ import { type LineageDeps, chunkDetail, chunkLineage } from './chunks';
 import { documentGraphLineage, documentLineage } from './documents';
 import { entityLineage, entityProvenance } from './entities';
 
-/** Lineage from document to chunk to entity and back (spec 4.10), built from the records themselves. */
+/** Lineage from document to chunk to entity and back (docs/api.md §4.10), built from the records themselves. */
 export function createLineageService(deps: LineageDeps) {
   const { stores } = deps;
   return {

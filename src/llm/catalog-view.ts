@@ -1,6 +1,6 @@
 import type { CatalogModel, CatalogProvider, ModelCatalog } from '../config/types';
 
-/** Pure views of the model catalog for /models, /providers and the compatibility layer (spec 2.7, 4.11). */
+/** Pure views of the model catalog for /models, /providers and the compatibility layer (docs/api.md §2.7, §4.11). */
 
 export interface ModelListItem {
   /** `provider/name`, unique across providers. */

@@ -10,7 +10,7 @@ import { retrieve } from './retrieve';
 import { type QueryStats, queryStats, streamStats } from './stats';
 import { DEFAULT_LIMITS, type DocumentFilter, type QuerySource, type RetrievalRequest, type RetrievedContext } from './types';
 
-/** A query as the API takes it (spec 4.3); omitted fields take the documented defaults. */
+/** A query as the API takes it (docs/api.md §4.3); omitted fields take the documented defaults. */
 export interface QueryInput {
   query: string;
   mode?: QueryMode;

@@ -3,7 +3,7 @@ import type { Generation } from './generate';
 import type { QueryMode } from './recipes';
 import type { RetrievedContext } from './types';
 
-/** Measured timings and token counts of one answer (spec 2.4); times in whole ms. */
+/** Measured timings and token counts of one answer (docs/api.md §2.4); times in whole ms. */
 export interface QueryStats {
   embedding_time_ms: number;
   retrieval_time_ms: number;
@@ -34,7 +34,7 @@ export function queryStats(startedAt: number, context: RetrievedContext, generat
   };
 }
 
-/** The `stats` of a v2 `done` event (spec 6.1). */
+/** The `stats` of a v2 `done` event (docs/api.md §6.1). */
 export function streamStats(stats: QueryStats, mode: QueryMode) {
   return {
     retrieval_time_ms: stats.retrieval_time_ms,

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { type TestApp, startTestApp } from '../helpers/app';
 
 /**
- * Rate limits (spec 8.2) over real HTTP: per category, per API key or address, with the X-RateLimit-* headers
+ * Rate limits (docs/api.md §8.2) over real HTTP: per category, per API key or address, with the X-RateLimit-* headers
  * and a 429 `rate-limited` problem carrying Retry-After. Small limits keep the suite quick; every test uses
  * API keys of its own, so counters never carry over between tests or runs.
  */

@@ -115,7 +115,7 @@ describe('loadDocumentFile: text, markdown and JSON', () => {
 });
 
 describe('supported types', () => {
-  test('maps extensions to document types, MIME types and the size limits of the spec', () => {
+  test('maps extensions to document types, MIME types and the documented size limits', () => {
     expect(documentTypeOf('a.PDF')).toBe('pdf');
     expect(documentTypeOf('a.txt')).toBe('text');
     expect(documentTypeOf('a.md')).toBe('markdown');

@@ -8,7 +8,7 @@ import { Problem } from '../problem';
 
 export type RateCategory = 'upload' | 'query' | 'graph';
 
-/** Which limit a request counts against (spec 8.2); health and docs are unlimited. */
+/** Which limit a request counts against (docs/api.md §8.2); health and docs are unlimited. */
 export function rateCategory(method: string, path: string): RateCategory | null {
   const p = path.replace(/^\/api\/v1/, '');
   if (method === 'POST' && /^\/documents(\/upload(\/batch)?|\/scan)?\/?$/.test(p)) return 'upload';

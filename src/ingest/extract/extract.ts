@@ -4,7 +4,7 @@ import { type ExtractionPromptOptions, extractionPrompt, gleaningPrompt } from '
 
 /**
  * One chunk's extraction: a first pass, then up to `maxGleaning` passes asking only for what was missed,
- * stopping at the first pass that adds nothing new (DESIGN.md 5.3).
+ * stopping at the first pass that adds nothing new (docs/architecture.md §5.3).
  */
 
 export interface ExtractOptions extends ExtractionPromptOptions {

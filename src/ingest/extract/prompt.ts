@@ -2,7 +2,7 @@ import type { ChatMessage } from '../../llm/ports';
 import { COMPLETION_MARKER, FIELD_DELIMITER } from '../../prompts/record-format';
 
 /**
- * Extraction and gleaning prompts (DESIGN.md 5.3). The expected output is the record format of ./format;
+ * Extraction and gleaning prompts (docs/architecture.md §5.3). The expected output is the record format of src/prompts/record-format.ts;
  * the text to work on follows a line `---TEXT---`. Bump the version when the wording or format changes:
  * cached extractions of an older version are not reused.
  */

@@ -21,7 +21,7 @@ export class LoadError extends Error {
 
 const MB = 1024 * 1024;
 
-/** Accepted upload types (spec 8.1): MIME type and maximum size per extension. */
+/** Accepted upload types (docs/api.md §8.1): MIME type and maximum size per extension. */
 export const SUPPORTED_EXTENSIONS = {
   '.pdf': { document_type: 'pdf', mime_type: 'application/pdf', max_bytes: 50 * MB },
   '.txt': { document_type: 'text', mime_type: 'text/plain', max_bytes: 10 * MB },

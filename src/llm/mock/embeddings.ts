@@ -2,7 +2,7 @@ import { sleep, throwIfAborted } from '../../domain/abort';
 import type { EmbeddingProvider } from '../ports';
 
 /**
- * Offline embeddings by signed feature hashing (DESIGN.md 7): lower-cased word unigrams and character
+ * Offline embeddings by signed feature hashing (docs/architecture.md §7): lower-cased word unigrams and character
  * 3-grams (with word boundaries) hashed with FNV-1a into `dimension` buckets, then L2-normalised.
  * Texts sharing words or word pieces land near each other; the same text always gives the same vector.
  */

@@ -5,7 +5,7 @@ import { extractRecords, gleanRecords } from './extract';
 import { extractiveAnswer, keywordsJson, summarize } from './respond';
 
 /**
- * The offline, deterministic LLM (DESIGN.md 7). It answers in the format of `options.task`.
+ * The offline, deterministic LLM (docs/architecture.md §7). It answers in the format of `options.task`.
  *
  * Prompt convention: the text to work on (chunk, question, description fragments) follows the last line
  * equal to `---TEXT---` in the latest user message that has one; without the marker it is the whole last

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { contextEventSchema, MAX_QUERY_CHARS, retrievalFields, sourceSchema, statsSchema, tokenEventSchema } from '../query/schema';
 
-/** Chat completions (spec 4.4, 6.2). */
+/** Chat completions (docs/api.md §4.4, §6.2). */
 
 export const chatBodySchema = z.object({
   message: z.string().trim().min(1, 'must not be empty').max(MAX_QUERY_CHARS, `must be at most ${MAX_QUERY_CHARS} characters`),

@@ -23,7 +23,7 @@ import {
 
 const tag = 'graph';
 
-/** Graph exploration, the live graph stream and analyst edits of entities (spec 4.5, 6.3). */
+/** Graph exploration, the live graph stream and analyst edits of entities (docs/api.md §4.5, §6.3). */
 export function graphRoutes(api: Api, rt: Runtime): void {
   api.route(
     {

@@ -18,7 +18,7 @@ import {
 const tag = 'lineage';
 const notFound = { description: 'Unknown id in this workspace: problem details with `error` NotFound and `message`' };
 
-/** Lineage from document to chunk to entity and back (spec 4.10). */
+/** Lineage from document to chunk to entity and back (docs/api.md §4.10). */
 export function lineageRoutes(api: Api, rt: Runtime): void {
   // Every lineage read is a GET of one id that is 404 when the id is unknown in the workspace.
   function read<P extends z.ZodType>(

@@ -6,7 +6,7 @@ import { type Presented, pumpEvents } from '../../http/sse-pump';
 
 const tag = 'query';
 
-/** Retrieval-augmented answers (spec 4.3) and their SSE form (spec 6.1). */
+/** Retrieval-augmented answers (docs/api.md §4.3) and their SSE form (docs/api.md §6.1). */
 export function queryRoutes(api: Api, rt: Runtime): void {
   api.route(
     {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { LIMIT_BOUNDS, QUERY_MODES } from '../../retrieval';
 
-/** Request and response schemas of /query and /query/stream (spec 4.3, 6.1); chat reuses the shared parts. */
+/** Request and response schemas of /query and /query/stream (docs/api.md §4.3, §6.1); chat reuses the shared parts. */
 
 export const MAX_QUERY_CHARS = 8000;
 export const MAX_HISTORY_MESSAGES = 50;

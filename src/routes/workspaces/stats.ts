@@ -24,7 +24,7 @@ const paramsSchema = z.object({
   id: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/, 'must be 1-128 letters, digits, ".", "_" or "-"'),
 });
 
-/** Workspace statistics (spec 4.9), for the workspace named in the path within the caller's tenant. */
+/** Workspace statistics (docs/api.md §4.9), for the workspace named in the path within the caller's tenant. */
 export function workspaceStatsRoutes(api: Api, rt: Runtime): void {
   api.route(
     {

@@ -21,7 +21,7 @@ import {
 import type { Stores } from '../../store/ports';
 import { findConversation, newConversation, titleOf } from './conversations';
 
-/** A chat turn as the API takes it (spec 4.4), with the optional retrieval and model settings of /query. */
+/** A chat turn as the API takes it (docs/api.md §4.4), with the optional retrieval and model settings of /query. */
 export interface ChatInput {
   message: string;
   conversation_id?: string | null;
