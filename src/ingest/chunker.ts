@@ -1,3 +1,4 @@
+import type { ChunkRecord } from '../domain/types';
 import type { PageRange } from './loaders/types';
 import {
   type BoundaryTier,
@@ -20,18 +21,11 @@ import { countTokens, type TokenLayout, tokenLayout } from '../llm/tokens';
  * Every chunk is a slice of the text: `text.slice(char_start, char_end) === content`.
  */
 
-export interface TextChunk {
-  index: number;
-  content: string;
-  tokens: number;
-  char_start: number;
-  char_end: number;
-  /** 1-based, inclusive. */
-  start_line: number;
-  end_line: number;
-  page_start: number | null;
-  page_end: number | null;
-}
+/** A chunk as the chunker cuts it: the text and where it sits, before it becomes a stored `ChunkRecord`. */
+export type TextChunk = Pick<
+  ChunkRecord,
+  'index' | 'content' | 'tokens' | 'char_start' | 'char_end' | 'start_line' | 'end_line' | 'page_start' | 'page_end'
+>;
 
 export interface ChunkOptions {
   chunkTokens?: number;

@@ -1,4 +1,5 @@
-import type { DocumentRecord, DocumentStatus, Page, Scope } from '../../domain/types';
+import type { DocumentQuery } from '../../store/ports';
+import type { DocumentRecord, Page, Scope } from '../../domain/types';
 import { deletionImpact } from '../../ingest/deletion';
 import type { ServiceHost, TaskService } from '../tasks';
 import { admitFile, admitText, type IncomingFile, type IngestRequest } from './admission';
@@ -18,14 +19,8 @@ import {
 } from './maintenance';
 import { type ScanInput, type ScanResult, scanDirectory } from './scan';
 
-export interface DocumentListQuery {
-  limit: number;
-  offset: number;
-  status?: DocumentStatus;
-  dateFrom?: string;
-  dateTo?: string;
-  titleTerms?: string[];
-}
+/** A page of a workspace's documents: the store's query, as the routes build it. */
+export type DocumentListQuery = DocumentQuery;
 
 export type DeletionImpact = Awaited<ReturnType<typeof deletionImpact>>;
 
