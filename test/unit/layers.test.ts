@@ -6,8 +6,15 @@ const CONFIG = path.join(ROOT, '.dependency-cruiser.cjs');
 const BIN = path.join(ROOT, 'node_modules/.bin/depcruise');
 
 function cruise(cwd: string, ...args: string[]) {
-  const run = spawnSync(BIN, ['src', '--config', CONFIG, '--output-type', 'err', ...args], { cwd, encoding: 'utf8' });
-  return { status: run.status, output: `${run.stdout}${run.stderr}` };
+  const run = spawnSync(BIN, ['src', '--config', CONFIG, '--output-type', 'err', ...args], {
+    cwd,
+    encoding: 'utf8',
+    env: { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1' },
+  });
+  // Plain text whatever the terminal: colour codes would split the names the assertions look for.
+  // eslint-disable-next-line no-control-regex -- ANSI escape sequences
+  const output = `${run.stdout}${run.stderr}`.replace(/\u001b\[[0-9;]*m/g, '');
+  return { status: run.status, output };
 }
 
 describe('layer rules (npm run lint:deps)', () => {
