@@ -1,5 +1,5 @@
 import { startTestApp, type TestApp } from '../helpers/app';
-import { form, json, prose, storedCounts, upload } from '../fixtures/documents';
+import { form, json, prose, storedCounts, upload, waitForTask } from '../fixtures/documents';
 import { buildPdf, corruptPdf } from '../fixtures/pdf';
 
 const MB = 1024 * 1024;
@@ -191,6 +191,8 @@ describe('batch upload (POST /documents/upload/batch)', () => {
     const body = await json(await batch(form('files', [{ name: 'q.txt', data: prose('batch-q') }], { async_processing: 'true' })));
     expect(body.results[0]).toMatchObject({ status: 'success', chunk_count: null });
     expect(typeof body.results[0].task_id).toBe('string');
+    // Settled before the next test counts what is stored.
+    expect((await waitForTask(app, body.results[0].task_id)).status).toBe('completed');
   });
 
   it('refuses a batch without files with 422', async () => {
