@@ -14,6 +14,8 @@ export interface TestApp {
   config: AppConfig;
   /** A fresh workspace id, so test files never see each other's data. */
   workspace: string;
+  /** The headers every request of this test app carries (workspace, and credentials once authentication applies); for clients built outside `request`. */
+  headers: Record<string, string>;
   /** fetch against the app with the test workspace header set. */
   request(path: string, init?: TestRequestInit): Promise<Response>;
   close(): Promise<void>;
@@ -50,6 +52,7 @@ export async function startTestApp(env: Record<string, string> = {}, options: { 
     rt,
     config,
     workspace,
+    headers: { 'X-Workspace-ID': workspace },
     request: workspaceRequest(url, workspace),
     async close() {
       server.closeAllConnections();
