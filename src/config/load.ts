@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
+import { authEnvSchema, resolveAuth } from './auth';
 import { type CatalogLookupOptions, type Env, loadCatalog } from './catalog';
 import { ConfigError } from './errors';
 import { parseLogFilter } from './log-level';
@@ -116,6 +117,7 @@ const envSchema = z.object({
   SERVICE_RERANK_API_KEY: text(),
   SERVICE_RERANK_API_KEY_ENV: text(),
   SERVICE_RERANK_MODEL: text(),
+  ...authEnvSchema,
 });
 
 type EnvVars = z.output<typeof envSchema>;
@@ -151,6 +153,7 @@ export function loadConfig(env: Env = process.env, opts: LoadConfigOptions = {})
   }
   const models = catalog ? resolveModels(vars, catalog, sourceOf, problems) : null;
   const rerank = resolveRerank(vars, env, problems);
+  const auth = resolveAuth(vars, problems);
 
   if (problems.length > 0 || !catalog || !models || !storage || !rerank) throw new ConfigError(problems);
 
@@ -189,6 +192,7 @@ export function loadConfig(env: Env = process.env, opts: LoadConfigOptions = {})
       query: vars.SERVICE_RATE_LIMIT_QUERY ?? 60,
       graph: vars.SERVICE_RATE_LIMIT_GRAPH ?? 100,
     },
+    auth,
     errorTypeBase: (vars.SERVICE_ERROR_TYPE_BASE ?? 'https://kgrag.dev/problems').replace(/\/+$/, ''),
     defaultWorkspaceId: vars.SERVICE_DEFAULT_WORKSPACE ?? 'default',
     instanceId: vars.SERVICE_INSTANCE_ID ?? `${os.hostname()}-${process.pid}`,

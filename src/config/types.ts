@@ -72,6 +72,24 @@ export interface RerankConfig {
   model: string | null;
 }
 
+export interface AuthConfig {
+  /** Fail-closed authentication (docs/api.md §5.4); false opens the API. */
+  enabled: boolean;
+  /** An open API for development and demos, announced in the log and in /health. */
+  devMode: boolean;
+  /** Above every tenant; never logged. */
+  masterKey: string | null;
+  /** HS256 secret of access tokens; null: a random one per process (tokens end with the process). */
+  jwtSecret: string | null;
+  jwtIssuer: string;
+  jwtAudience: string;
+  accessTokenTtlS: number;
+  refreshTokenTtlS: number;
+  bootstrapAdmin: { username: string; password: string; email: string } | null;
+  /** Failed logins allowed per user name and per client address within the window. */
+  loginAttempts: { perUser: number; perAddress: number; windowMs: number };
+}
+
 export interface AppConfig {
   version: string;
   host: string;
@@ -110,6 +128,7 @@ export interface AppConfig {
   /** Take the client address from X-Forwarded-For (only behind a proxy that sets it; else clients could forge it). */
   trustProxy: boolean;
   errorTypeBase: string;
+  auth: AuthConfig;
   /** Default workspace used when X-Workspace-ID is absent. */
   defaultWorkspaceId: string;
   instanceId: string;

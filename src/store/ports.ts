@@ -14,6 +14,7 @@ import type {
   VectorKind,
   VectorPoint,
 } from '../domain/types';
+import type { ApiKeyRecord, MetricsSnapshotRecord, RefreshTokenRecord, TenantRecord, UserRecord, WorkspaceRecord } from '../domain/accounts';
 
 /**
  * Store ports. Every call takes a Scope: isolation between workspaces is enforced here, never only in routes.
@@ -174,6 +175,8 @@ export interface Stores {
   conversations: ConversationStore;
   kv: KeyValueStore;
   locks: LockStore;
+  /** Tenants, workspaces, users and credentials. */
+  accounts: AccountStores;
   /** Live check per component, for /health. */
   health(): Promise<{ kv_storage: boolean; vector_storage: boolean; graph_storage: boolean }>;
   schema(): Promise<{ latest_version: number; migrations_applied: number; last_applied_at: string | null }>;
@@ -181,3 +184,47 @@ export interface Stores {
   dropWorkspace(scope: Scope): Promise<void>;
   close(): Promise<void>;
 }
+
+/** An account record: flat fields only (strings, numbers, booleans, nulls; see src/domain/accounts.ts). */
+export interface FlatRecord {
+  id: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/**
+ * One kind of account record (tenants, workspaces, users, API keys, refresh tokens, metrics snapshots), kept
+ * outside any workspace. Unique fields are declared per collection; a write that would duplicate one throws
+ * ConflictError and writes nothing. Lists are ordered by `created_at`, then `id`.
+ */
+export interface RecordCollection<T extends FlatRecord> {
+  insert(record: T): Promise<void>;
+  get(id: string): Promise<T | null>;
+  /** The first record whose fields equal every value of the filter. */
+  findOne(filter: Partial<T>): Promise<T | null>;
+  list(filter: Partial<T>, page: { limit: number; offset: number }): Promise<Page<T>>;
+  count(filter: Partial<T>): Promise<number>;
+  /** The updated record, or null when there is none with this id. */
+  update(id: string, patch: Partial<T>): Promise<T | null>;
+  delete(id: string): Promise<boolean>;
+  deleteWhere(filter: Partial<T>): Promise<number>;
+}
+
+export interface AccountStores {
+  tenants: RecordCollection<TenantRecord>;
+  workspaces: RecordCollection<WorkspaceRecord>;
+  users: RecordCollection<UserRecord>;
+  apiKeys: RecordCollection<ApiKeyRecord>;
+  refreshTokens: RecordCollection<RefreshTokenRecord>;
+  metricsSnapshots: RecordCollection<MetricsSnapshotRecord>;
+}
+
+/** Which fields of each collection are unique, alone or together: the same rule in both stores. */
+export const ACCOUNT_COLLECTIONS: Record<keyof AccountStores, { label: string; unique: string[][] }> = {
+  tenants: { label: 'Tenant', unique: [['slug']] },
+  workspaces: { label: 'Workspace', unique: [['tenant_id', 'slug']] },
+  users: { label: 'User', unique: [['username']] },
+  apiKeys: { label: 'ApiKey', unique: [['key_hash']] },
+  refreshTokens: { label: 'RefreshToken', unique: [['token_hash']] },
+  metricsSnapshots: { label: 'MetricsSnapshot', unique: [] },
+};

@@ -1,3 +1,4 @@
+import { accountStoreContract } from './accounts.contract';
 import { chunkStoreContract } from './chunks.contract';
 import { conversationStoreContract } from './conversations.contract';
 import { documentStoreContract } from './documents.contract';
@@ -9,7 +10,7 @@ import { storesContract } from './stores.contract';
 import { taskStoreContract } from './tasks.contract';
 import { vectorStoreContract } from './vectors.contract';
 
-export { chunkStoreContract, conversationStoreContract, documentStoreContract, graphStoreContract };
+export { accountStoreContract, chunkStoreContract, conversationStoreContract, documentStoreContract, graphStoreContract };
 export { keyValueStoreContract, lockStoreContract, storesContract, taskStoreContract, vectorStoreContract };
 export type { StoresCleanup, StoresFactory };
 
@@ -24,4 +25,5 @@ export function allStoreContracts(name: string, makeStores: StoresFactory, clean
   keyValueStoreContract(name, makeStores, cleanup);
   lockStoreContract(name, makeStores, cleanup);
   storesContract(name, makeStores, cleanup);
+  accountStoreContract(name, makeStores, cleanup);
 }

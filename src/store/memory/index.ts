@@ -1,5 +1,6 @@
 import type { Scope } from '../../domain/types';
 import type { Stores } from '../ports';
+import { createMemoryAccounts } from './accounts';
 import { MemoryChunkStore } from './chunks';
 import { MemoryConversationStore } from './conversations';
 import { MemoryDocumentStore } from './documents';
@@ -25,6 +26,7 @@ export function createMemoryStores(): Stores {
   const conversations = new MemoryConversationStore();
   const kv = new MemoryKeyValueStore();
   const locks = new MemoryLockStore();
+  const accounts = createMemoryAccounts();
   const all = [documents, chunks, graph, vectors, tasks, conversations, kv, locks];
   let open = true;
 
@@ -37,6 +39,7 @@ export function createMemoryStores(): Stores {
     conversations,
     kv,
     locks,
+    accounts,
     async health() {
       return { kv_storage: open, vector_storage: open, graph_storage: open };
     },
@@ -50,6 +53,7 @@ export function createMemoryStores(): Stores {
     async close() {
       open = false;
       for (const store of all) store.clear();
+      accounts.clear();
     },
   };
 }

@@ -2,6 +2,7 @@ import type { Scope } from '../../domain/types';
 import type { Logger } from '../../logger';
 import type { Stores, VectorStore } from '../ports';
 import { QdrantVectorStore } from '../qdrant/vectors';
+import { createNeo4jAccounts } from './accounts';
 import { Neo4jChunkStore } from './chunks';
 import { Neo4jClient, type Neo4jSettings, scopeParams } from './client';
 import { Neo4jConversationStore } from './conversations';
@@ -85,6 +86,7 @@ export async function createNeo4jStores(options: Neo4jStoresOptions): Promise<St
     conversations: new Neo4jConversationStore(db),
     kv: new Neo4jKeyValueStore(db),
     locks: new Neo4jLockStore(db),
+    accounts: createNeo4jAccounts(db),
     async health() {
       const [graph, vector] = await Promise.all([db.ping(), qdrant ? qdrant.ping() : null]);
       return { kv_storage: graph, vector_storage: vector ?? graph, graph_storage: graph };

@@ -1,0 +1,104 @@
+import { ConflictError } from '../../domain/errors';
+import type { Page } from '../../domain/types';
+import { ACCOUNT_COLLECTIONS, type AccountStores, type FlatRecord, type RecordCollection } from '../ports';
+import type { CypherTransaction, Neo4jClient } from './client';
+import { count, num } from './values';
+
+/** Non-null fields become node properties (Neo4j keeps no nulls); the record itself travels as JSON. */
+function fieldsOf(record: FlatRecord): Record<string, unknown> {
+  const fields: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(record as object)) if (value !== null && value !== undefined) fields[key] = value;
+  return fields;
+}
+
+function filterOf(filter: object): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(filter).filter(([, v]) => v !== undefined));
+}
+
+function parse<T>(record: unknown): T | null {
+  return typeof record === 'string' ? (JSON.parse(record) as T) : null;
+}
+
+function isConstraintViolation(err: unknown): boolean {
+  return (err as { code?: string })?.code === 'Neo.ClientError.Schema.ConstraintValidationFailed';
+}
+
+/** Account records as `(:Tenant)`, `(:Workspace)`, ... nodes; constraints (migration 004) keep unique fields unique. */
+export class Neo4jRecordCollection<T extends FlatRecord> implements RecordCollection<T> {
+  constructor(
+    private readonly db: Neo4jClient,
+    private readonly label: string,
+  ) {}
+
+  private run(tx: CypherTransaction, name: string, params: Record<string, unknown>) {
+    return tx.runTemplate(`records/${name}`, { LABEL: this.label }, params);
+  }
+
+  private async writing<R>(work: (tx: CypherTransaction) => Promise<R>): Promise<R> {
+    try {
+      return await this.db.write(work);
+    } catch (err) {
+      if (isConstraintViolation(err)) throw new ConflictError(`a ${this.label} with these values already exists`);
+      throw err;
+    }
+  }
+
+  async insert(record: T): Promise<void> {
+    await this.writing((tx) => this.run(tx, 'insert', { fields: fieldsOf(record), record: JSON.stringify(record) }));
+  }
+
+  async get(id: string): Promise<T | null> {
+    const [row] = await this.db.read((tx) => this.run(tx, 'get', { id }));
+    return parse<T>(row?.record);
+  }
+
+  async findOne(filter: Partial<T>): Promise<T | null> {
+    return (await this.list(filter, { limit: 1, offset: 0 })).items[0] ?? null;
+  }
+
+  async list(filter: Partial<T>, page: { limit: number; offset: number }): Promise<Page<T>> {
+    const [row] = await this.db.read((tx) =>
+      this.run(tx, 'list', { filter: filterOf(filter), offset: count(page.offset), limit: count(page.limit) }),
+    );
+    const records = (row?.records as unknown[] | undefined) ?? [];
+    return { items: records.map((r) => parse<T>(r) as T), total: num(row?.total) };
+  }
+
+  async count(filter: Partial<T>): Promise<number> {
+    const [row] = await this.db.read((tx) => this.run(tx, 'count', { filter: filterOf(filter) }));
+    return num(row?.total);
+  }
+
+  async update(id: string, patch: Partial<T>): Promise<T | null> {
+    return this.writing(async (tx) => {
+      const [row] = await this.run(tx, 'get', { id });
+      const current = parse<T>(row?.record);
+      if (!current) return null;
+      const next = { ...current, ...filterOf(patch), id } as T;
+      await this.run(tx, 'replace', { id, fields: fieldsOf(next), record: JSON.stringify(next) });
+      return next;
+    });
+  }
+
+  async delete(id: string): Promise<boolean> {
+    return (await this.deleteWhere({ id } as Partial<T>)) > 0;
+  }
+
+  async deleteWhere(filter: Partial<T>): Promise<number> {
+    const [row] = await this.db.write((tx) => this.run(tx, 'delete', { filter: filterOf(filter) }));
+    return num(row?.deleted);
+  }
+}
+
+export function createNeo4jAccounts(db: Neo4jClient): AccountStores {
+  const make = <K extends keyof AccountStores>(name: K) =>
+    new Neo4jRecordCollection(db, ACCOUNT_COLLECTIONS[name].label) as unknown as AccountStores[K];
+  return {
+    tenants: make('tenants'),
+    workspaces: make('workspaces'),
+    users: make('users'),
+    apiKeys: make('apiKeys'),
+    refreshTokens: make('refreshTokens'),
+    metricsSnapshots: make('metricsSnapshots'),
+  };
+}
