@@ -7,7 +7,8 @@ import { accessLog } from './http/middleware/access-log';
 import { problems } from './http/middleware/problems';
 import { rateLimiter } from './http/middleware/rate-limit';
 import { requestId } from './http/middleware/request-id';
-import { workspaceContext } from './http/middleware/workspace';
+import { credentials } from './http/middleware/authenticate';
+import { createGuard } from './http/guard';
 import { buildOpenApi } from './http/openapi';
 import { registerRoutes } from './routes';
 import type { Runtime } from './runtime';
@@ -16,15 +17,16 @@ export const API_PREFIX = '/api/v1';
 
 /**
  * The HTTP application. Middleware order (docs/api.md §5.3): request id and problem mapping wrap everything,
- * then rate limiter -> authentication -> tenant/workspace context -> handler -> JSON or SSE.
+ * then credentials -> rate limiter (per caller) -> route guard (401, 403, tenant and workspace context) -> handler -> JSON or SSE.
  */
-export function createApp(rt: Runtime): { app: Koa<AppState>; openapi: Record<string, unknown> } {
+export function createApp(rt: Runtime): { app: Koa<AppState>; openapi: Record<string, unknown>; routes: RegisteredRoute[] } {
   const app = new Koa<AppState>();
   app.proxy = rt.config.trustProxy;
   app.silent = true;
   const registry: RegisteredRoute[] = [];
-  const root = new Api('', registry);
-  const v1 = new Api(API_PREFIX, registry);
+  const guard = createGuard(rt.auth, rt.tenancy);
+  const root = new Api('', registry, guard);
+  const v1 = new Api(API_PREFIX, registry, guard);
   registerRoutes({ root, v1 }, rt);
   const openapi = buildOpenApi(registry, rt.config.version);
   const openapiJson = JSON.stringify(openapi);
@@ -32,9 +34,9 @@ export function createApp(rt: Runtime): { app: Koa<AppState>; openapi: Record<st
   app.use(requestId());
   app.use(problems(rt.log, rt.config.errorTypeBase));
   app.use(accessLog(rt.log));
+  app.use(credentials(rt.auth));
   app.use(rateLimiter(rt.config.rateLimits, rt.redis));
   app.use(jsonBody());
-  app.use(workspaceContext(rt.config.defaultWorkspaceId));
   app.use(async (ctx, next) => {
     if (ctx.method === 'GET' && ctx.path === '/api-docs/openapi.json') {
       ctx.type = 'application/json';
@@ -52,5 +54,5 @@ export function createApp(rt: Runtime): { app: Koa<AppState>; openapi: Record<st
   );
   app.use(root.middleware());
   app.use(v1.middleware());
-  return { app, openapi };
+  return { app, openapi, routes: registry };
 }

@@ -38,6 +38,8 @@ async function main(): Promise<void> {
     },
     `kgrag listening on http://${config.host}:${config.port} (docs at /swagger-ui)`,
   );
+  printFirstAdmin(rt.bootstrap.generatedAdmin, config.port);
+  rt.bootstrap.generatedAdmin = null;
   const shutdown = async (signal: string) => {
     log.info({ signal }, 'shutting down');
     server.close();
@@ -46,6 +48,28 @@ async function main(): Promise<void> {
   };
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
   process.once('SIGINT', () => void shutdown('SIGINT'));
+}
+
+/**
+ * A first administrator created with a random password: its credentials go to the terminal this once, never to
+ * the log, and are not kept anywhere but in the password hash.
+ */
+function printFirstAdmin(admin: { username: string; password: string } | null, port: number): void {
+  if (!admin) return;
+  const line = '-'.repeat(72);
+  process.stderr.write(
+    [
+      line,
+      'First start with authentication on and no user: an administrator was created.',
+      `  user name: ${admin.username}`,
+      `  password:  ${admin.password}`,
+      'This password is shown once. Log in with:',
+      `  curl -s -X POST localhost:${port}/api/v1/auth/login -H 'Content-Type: application/json' \\`,
+      `    -d '{"username":"${admin.username}","password":"<password>"}'`,
+      line,
+      '',
+    ].join('\n'),
+  );
 }
 
 void main();

@@ -8,6 +8,8 @@ import { createProviderRegistry } from './llm/registry';
 import { createQueryService, createReranker } from './retrieval';
 import { createChatService, createConversationService } from './services/chat';
 import { createDocumentService } from './services/documents';
+import { createAuthService } from './services/auth';
+import { createTenancyService } from './services/tenancy';
 import { type ServiceHost, createTaskService } from './services/tasks';
 import type { Logger } from './logger';
 import { createStores } from './store';
@@ -43,6 +45,37 @@ export async function createRuntime(config: AppConfig, log: Logger): Promise<Run
   });
   closers.push(() => tasks.close());
   const reranker = createReranker(config.rerank, log);
+  const graph = createGraphService({ stores, events, providers, entityLocks });
+  const tenancy = createTenancyService({
+    config,
+    stores,
+    providers: () => host.providers,
+    log,
+    stats: (scope) => graph.workspaceStats(scope),
+    async stopTasks(scope) {
+      await tasks.cancelPending(scope);
+      for (const task of (await tasks.list(scope, { limit: 10_000, offset: 0, status: 'running' })).items) {
+        await tasks.cancel(scope, task.id).catch(() => undefined);
+      }
+    },
+    liveTasks: async (scope) => (await tasks.list(scope, { limit: 10_000, offset: 0, status: 'running' })).items,
+  });
+  const auth = createAuthService({ config: config.auth, accounts: stores.accounts, log, operatorTenantId: () => tenancy.operatorTenantId });
+  let bootstrap;
+  try {
+    await tenancy.ensureDefaultTenant();
+    bootstrap = await auth.bootstrap();
+  } catch (err) {
+    await stores.close().catch(() => undefined);
+    redis?.disconnect();
+    throw err;
+  }
+  if (auth.open) {
+    log.warn(
+      { dev_mode: config.auth.devMode, auth_enabled: config.auth.enabled },
+      'THE API IS OPEN: anyone who reaches this port can read, change and delete everything (SERVICE_DEV_MODE=true or SERVICE_AUTH_ENABLED=false); never run it like this in production',
+    );
+  }
 
   const runtime: Runtime = {
     config,
@@ -55,7 +88,7 @@ export async function createRuntime(config: AppConfig, log: Logger): Promise<Run
       host.providers = next;
     },
     events,
-    graph: createGraphService({ stores, events, providers, entityLocks }),
+    graph,
     lineage: createLineageService({ stores, config }),
     query: createQueryService({ stores, providers, reranker }),
     chat: createChatService({ stores, providers, reranker }),
@@ -63,6 +96,9 @@ export async function createRuntime(config: AppConfig, log: Logger): Promise<Run
     tasks,
     documents,
     redis,
+    auth,
+    tenancy,
+    bootstrap,
     async start() {
       for (const start of starters) await start();
     },

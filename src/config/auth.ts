@@ -9,8 +9,14 @@ export const authEnvSchema = {
   SERVICE_JWT_SECRET: z.string().trim().min(32, 'must be at least 32 characters').optional(),
   SERVICE_JWT_ISSUER: z.string().trim().min(1).optional(),
   SERVICE_JWT_AUDIENCE: z.string().trim().min(1).optional(),
-  SERVICE_ACCESS_TOKEN_TTL_S: z.string().regex(/^[0-9]+$/, 'must be a whole number of seconds').optional(),
-  SERVICE_REFRESH_TOKEN_TTL_S: z.string().regex(/^[0-9]+$/, 'must be a whole number of seconds').optional(),
+  SERVICE_ACCESS_TOKEN_TTL_S: z
+    .string()
+    .regex(/^[0-9]+$/, 'must be a whole number of seconds')
+    .optional(),
+  SERVICE_REFRESH_TOKEN_TTL_S: z
+    .string()
+    .regex(/^[0-9]+$/, 'must be a whole number of seconds')
+    .optional(),
   SERVICE_BOOTSTRAP_ADMIN_USERNAME: z.string().trim().min(1).optional(),
   SERVICE_BOOTSTRAP_ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters').optional(),
   SERVICE_BOOTSTRAP_ADMIN_EMAIL: z.string().trim().email('must be an email address').optional(),
@@ -40,9 +46,7 @@ export function resolveAuth(vars: AuthVars, problems: string[]): AuthConfig {
     accessTokenTtlS: accessTtl,
     refreshTokenTtlS: refreshTtl,
     bootstrapAdmin:
-      username && password
-        ? { username, password, email: vars.SERVICE_BOOTSTRAP_ADMIN_EMAIL ?? `${username}@localhost` }
-        : null,
+      username && password ? { username, password, email: vars.SERVICE_BOOTSTRAP_ADMIN_EMAIL ?? `${username}@localhost` } : null,
     loginAttempts: { perUser: 5, perAddress: 20, windowMs: 15 * 60_000 },
   };
 }

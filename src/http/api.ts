@@ -2,6 +2,7 @@ import Router from '@koa/router';
 import type { Middleware } from 'koa';
 import { z } from 'zod';
 import type { AppContext, AppState } from './context';
+import type { Access, Guard } from './guard';
 import { badRequest } from './problem';
 import { parseOrThrow } from './validate';
 
@@ -28,8 +29,22 @@ export interface RouteSpec<B extends z.ZodType, Q extends z.ZodType, P extends z
   query?: Q;
   params?: P;
   responses: Record<number, ResponseSpec>;
-  /** Route-specific middleware run before validation (e.g. a multipart parser). */
+  /** Route-specific middleware run before validation (e.g. a multipart parser), after the guard. */
   before?: Middleware<AppState>[];
+  /** Who may call it (docs/api.md §5); by default `viewer` for GET and `editor` for other methods. */
+  access?: Access;
+  /** Whether it acts in the request's workspace (X-Tenant-ID, X-Workspace-ID); by default every protected route does. */
+  workspace?: boolean;
+}
+
+/** The access a route ends up with, defaults applied. */
+export function accessOf(spec: Pick<RouteSpec<z.ZodType, z.ZodType, z.ZodType>, 'access' | 'method' | 'workspace'>): {
+  access: Access;
+  workspace: boolean;
+} {
+  const access = spec.access ?? (spec.method === 'get' ? 'viewer' : 'editor');
+  const open = access === 'public' || access === 'credentials';
+  return { access, workspace: !open && (spec.workspace ?? true) };
 }
 
 export interface RouteInput<B, Q, P> {
@@ -55,6 +70,7 @@ export class Api {
   constructor(
     readonly prefix: string,
     private readonly registry: RegisteredRoute[],
+    private readonly guard: Guard,
   ) {
     this.router = new Router<AppState>({ prefix: prefix || undefined });
   }
@@ -64,7 +80,7 @@ export class Api {
     handler: (ctx: AppContext, input: RouteInput<z.output<B>, z.output<Q>, z.output<P>>) => Promise<void> | void,
   ): void {
     this.registry.push({ prefix: this.prefix, spec: spec as unknown as RouteSpec<z.ZodType, z.ZodType, z.ZodType> });
-    const chain: Middleware<AppState>[] = [];
+    const chain: Middleware<AppState>[] = [this.guard(accessOf(spec))];
     chain.push(...(spec.before ?? []));
     chain.push(async (ctx) => {
       const c = ctx as AppContext;

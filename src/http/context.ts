@@ -1,9 +1,23 @@
 import type { ParameterizedContext } from 'koa';
+import type { Principal, TenantRecord, WorkspaceRecord } from '../domain/accounts';
 import type { Scope } from '../domain/types';
 
 export interface AppState {
   requestId: string;
+  /** The caller, once credentials were checked (docs/api.md §5); absent when none were presented. */
+  principal?: Principal;
+  /** Why presented credentials were refused; a protected route answers 401 with it. */
+  credentialError?: Error;
+  /** Set on routes that act in a workspace (docs/api.md §5.1). */
   scope: Scope;
+  tenant?: TenantRecord;
+  workspace?: WorkspaceRecord;
 }
 
 export type AppContext = ParameterizedContext<AppState>;
+
+/** The caller of a protected route: the guard has set it before the handler runs. */
+export function principalOf(ctx: AppContext): Principal {
+  if (!ctx.state.principal) throw new Error('principalOf called on a route without a principal');
+  return ctx.state.principal;
+}

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { RegisteredRoute } from './api';
+import { type RegisteredRoute, accessOf } from './api';
 
 const problemSchema = z
   .object({
@@ -61,6 +61,28 @@ function parameters(schema: z.ZodType | undefined, where: 'query' | 'path', comp
   }));
 }
 
+/** docs/api.md §5.1: the tenant and workspace a scoped operation acts in. */
+const SCOPE_HEADERS = [
+  {
+    name: 'X-Workspace-ID',
+    in: 'header',
+    required: false,
+    schema: { type: 'string', format: 'uuid' },
+    description: "Workspace to act in; default: the credential's bound workspace, else the tenant's default workspace",
+  },
+  {
+    name: 'X-Tenant-ID',
+    in: 'header',
+    required: false,
+    schema: { type: 'string', format: 'uuid' },
+    description: "Tenant to act for; must be the credential's own (the master key may name any)",
+  },
+];
+
+function problemResponse(description: string) {
+  return { description, content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } } };
+}
+
 /** The OpenAPI 3.1 document, generated from the zod schemas the routes validate with. */
 export function buildOpenApi(routes: RegisteredRoute[], version: string): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
@@ -74,6 +96,13 @@ export function buildOpenApi(routes: RegisteredRoute[], version: string): Record
         description: r.description,
         ...(r.schema ? { content: { [contentType]: { schema: jsonSchema(r.schema, 'output', components) } } } : {}),
       };
+    }
+    const { access, workspace } = accessOf(spec);
+    const open = access === 'public' || access === 'credentials';
+    if (!open) {
+      responses['401'] ??= problemResponse('Missing, invalid, expired or revoked credentials');
+      responses['403'] ??= problemResponse(access === 'operator' ? 'Needs the master key or an operator' : `Needs the ${access} role`);
+      if (workspace) responses['404'] ??= problemResponse('Unknown workspace (or one of another tenant)');
     }
     responses.default = {
       description: 'Problem details',
@@ -90,8 +119,14 @@ export function buildOpenApi(routes: RegisteredRoute[], version: string): Record
       ...(spec.description ? { description: spec.description } : {}),
       tags: [spec.tag],
       operationId: `${spec.method}${path.replace(/[^A-Za-z0-9]+/g, '_')}`,
-      parameters: [...parameters(spec.params, 'path', components), ...parameters(spec.query, 'query', components)],
+      parameters: [
+        ...parameters(spec.params, 'path', components),
+        ...parameters(spec.query, 'query', components),
+        ...(workspace ? SCOPE_HEADERS : []),
+      ],
       ...(requestBody ? { requestBody } : {}),
+      ...(open ? { security: [] } : {}),
+      ...(workspace ? { 'x-workspace-scoped': true } : {}),
       responses,
     };
   }
@@ -103,10 +138,16 @@ export function buildOpenApi(routes: RegisteredRoute[], version: string): Record
       description: 'Ingest documents into a knowledge graph and vector index; answer questions by graph RAG.',
     },
     servers: [{ url: '/' }],
+    // docs/api.md §5: either presentation of an API key, or a JWT access token as a bearer token.
+    security: [{ ApiKeyHeader: [] }, { Bearer: [] }],
     paths,
     components: {
       schemas: components,
       parameters: {},
+      securitySchemes: {
+        ApiKeyHeader: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'An API key, or the master key' },
+        Bearer: { type: 'http', scheme: 'bearer', description: 'An access token from /api/v1/auth/login, or an API key' },
+      },
     },
   };
 }

@@ -9,14 +9,22 @@ import { lineageRoutes } from './lineage';
 import { pipelineRoutes } from './pipeline';
 import { queryRoutes } from './query';
 import { taskRoutes } from './tasks';
-import { workspaceStatsRoutes } from './workspaces/stats';
+import { workspaceRoutes } from './workspaces';
+import { tenantRoutes } from './tenants';
+import { authRoutes } from './accounts/auth';
+import { userRoutes } from './accounts/users';
+import { apiKeyRoutes } from './accounts/keys';
 
 /** Every resource's routes. Health probes answer at the root and under the API prefix. */
 export function registerRoutes(api: { root: Api; v1: Api }, rt: Runtime): void {
   healthRoutes(api.root, rt);
   graphRoutes(api.v1, rt);
   lineageRoutes(api.v1, rt);
-  workspaceStatsRoutes(api.v1, rt);
+  authRoutes(api.v1, rt);
+  userRoutes(api.v1, rt);
+  apiKeyRoutes(api.v1, rt);
+  tenantRoutes(api.v1, rt);
+  workspaceRoutes(api.v1, rt);
   queryRoutes(api.v1, rt);
   chatRoutes(api.v1, rt);
   conversationRoutes(api.v1, rt);

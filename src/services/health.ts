@@ -45,5 +45,11 @@ export async function checkHealth(rt: Runtime, workspaceId: string) {
     components,
     llm_provider_name: rt.providers.defaultLlmProviderName(),
     schema,
+    auth: { enabled: rt.config.auth.enabled, dev_mode: rt.config.auth.devMode },
+    warnings: rt.auth.open
+      ? [
+          'the API is open: requests need no credentials (SERVICE_DEV_MODE=true or SERVICE_AUTH_ENABLED=false); never run it like this in production',
+        ]
+      : [],
   };
 }

@@ -7,9 +7,11 @@ import type { ProviderRegistry } from '../llm/ports';
 import type { Logger } from '../logger';
 import type { QueryService } from '../retrieval';
 import type { Stores } from '../store/ports';
+import type { AuthService, BootstrapResult } from './auth';
 import type { ChatService, ConversationService } from './chat';
 import type { DocumentService } from './documents';
 import type { TaskService } from './tasks';
+import type { TenancyService } from './tenancy';
 
 /**
  * What the composition root (`src/runtime.ts`) builds and the routes use: configuration, stores and services.
@@ -29,6 +31,10 @@ export interface Runtime {
   tasks: TaskService;
   documents: DocumentService;
   redis: Redis | null;
+  auth: AuthService;
+  tenancy: TenancyService;
+  /** What start-up did about the first administrator (a generated password is printed once by main). */
+  bootstrap: BootstrapResult;
   /** Start background work (task workers); tests may create a runtime without starting it. */
   start(): Promise<void>;
   close(): Promise<void>;

@@ -14,7 +14,14 @@ import type {
   VectorKind,
   VectorPoint,
 } from '../domain/types';
-import type { ApiKeyRecord, MetricsSnapshotRecord, RefreshTokenRecord, TenantRecord, UserRecord, WorkspaceRecord } from '../domain/accounts';
+import type {
+  ApiKeyRecord,
+  MetricsSnapshotRecord,
+  RefreshTokenRecord,
+  TenantRecord,
+  UserRecord,
+  WorkspaceRecord,
+} from '../domain/accounts';
 
 /**
  * Store ports. Every call takes a Scope: isolation between workspaces is enforced here, never only in routes.

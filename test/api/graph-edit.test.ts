@@ -15,11 +15,10 @@ interface Detail {
 describe('entity edits API', () => {
   let app: TestApp;
   let workspace: string;
-  let n = 0;
 
   /** A fresh workspace per test: ALICE ~ ALICE_SMITH (duplicates), both know BOB, ALICE knows CAROL. */
   beforeEach(async () => {
-    workspace = `${app.workspace}-${++n}`;
+    workspace = await app.createWorkspace();
     const scope = { workspaceId: workspace };
     const { graph, documents, chunks } = app.rt.stores;
     await documents.insert(scope, makeDocument({ id: 'doc-1' }));

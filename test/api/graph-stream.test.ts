@@ -80,7 +80,7 @@ describe('graph stream API', () => {
   it('streams analyst edits of its own workspace only, with the current records', async () => {
     const reader = await stream('?max_nodes=5');
     await reader.until(isDone);
-    const other = `${app.workspace}-elsewhere`;
+    const other = await app.workspaceNamed('elsewhere');
     await app.rt.stores.graph.upsertEntities({ workspaceId: other }, world.entities.slice(0, 3));
     expect(
       (await app.request('/api/v1/graph/entities/N0001', { method: 'PATCH', json: { description: 'elsewhere' }, workspace: other })).status,

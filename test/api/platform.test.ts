@@ -69,7 +69,10 @@ describe('platform', () => {
         hasResponseSchema: true,
       });
       if (method === 'post' && !path.endsWith('/cancel') && !path.endsWith('/retry')) {
-        expect({ path, requestBody: Boolean(op.requestBody) || /reprocess|recover-stuck|retry-chunks/.test(path) }).toEqual({
+        expect({
+          path,
+          requestBody: Boolean(op.requestBody) || /reprocess|recover-stuck|retry-chunks|metrics-snapshot/.test(path),
+        }).toEqual({
           path,
           requestBody: true,
         });

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { type TestApp, startTestApp } from '../helpers/app';
 
 /**
@@ -25,7 +24,8 @@ function hit(app: TestApp, category: Category, headers: Record<string, string> =
   return app.request(path, { method: 'POST', json: {}, headers });
 }
 
-const apiKey = () => ({ 'X-API-Key': `key-${randomUUID()}` });
+/** A real API key of its own per test, so counters never carry over between tests or runs. */
+const apiKey = async (app: TestApp) => ({ 'X-API-Key': await app.createApiKey() });
 
 function rateHeaders(res: Response) {
   return {
@@ -75,7 +75,7 @@ describe('rate limits (one instance, counters in process memory)', () => {
   it.each(['upload', 'query', 'graph'] as const)(
     'counts %s requests down in X-RateLimit-Remaining with the limit and an epoch reset time in the window',
     async (category) => {
-      const key = apiKey();
+      const key = await apiKey(app);
       const before = Date.now() / 1000;
       const responses = await spend(app, category, key);
       expect(responses.map((r) => rateHeaders(r).limit)).toEqual([String(LIMIT), String(LIMIT), String(LIMIT)]);
@@ -92,7 +92,7 @@ describe('rate limits (one instance, counters in process memory)', () => {
   it.each(['upload', 'query', 'graph'] as const)(
     'refuses the %s request after the limit with a 429 rate-limited problem and Retry-After',
     async (category) => {
-      const key = apiKey();
+      const key = await apiKey(app);
       await spend(app, category, key);
       await expectRateLimited(await hit(app, category, key));
       await expectRateLimited(await hit(app, category, key));
@@ -100,13 +100,13 @@ describe('rate limits (one instance, counters in process memory)', () => {
   );
 
   it('lets the first requests through to the handler: the limited request is the one past the allowance', async () => {
-    const key = apiKey();
+    const key = await apiKey(app);
     const responses = await spend(app, 'query', key);
     expect(responses.map((r) => r.status)).toEqual([422, 422, 422]);
   });
 
   it('keeps a separate allowance per API key: one exhausted key does not limit another', async () => {
-    const [spent, fresh] = [apiKey(), apiKey()];
+    const [spent, fresh] = [await apiKey(app), await apiKey(app)];
     await spend(app, 'graph', spent);
     await expectRateLimited(await hit(app, 'graph', spent));
     const other = await hit(app, 'graph', fresh);
@@ -115,7 +115,7 @@ describe('rate limits (one instance, counters in process memory)', () => {
   });
 
   it('counts Authorization: Bearer <key> and X-API-Key: <key> as the same API key', async () => {
-    const key = `key-${randomUUID()}`;
+    const key = await app.createApiKey();
     await spend(app, 'graph', { 'X-API-Key': key }, LIMIT - 1);
     const bearer = await hit(app, 'graph', { Authorization: `Bearer ${key}` });
     expect(rateHeaders(bearer).remaining).toBe('0');
@@ -123,7 +123,7 @@ describe('rate limits (one instance, counters in process memory)', () => {
   });
 
   it('keeps the categories apart: an exhausted upload allowance leaves query and graph requests untouched', async () => {
-    const key = apiKey();
+    const key = await apiKey(app);
     await spend(app, 'upload', key);
     await expectRateLimited(await hit(app, 'upload', key));
     for (const category of ['query', 'graph'] as const) {
@@ -134,7 +134,7 @@ describe('rate limits (one instance, counters in process memory)', () => {
   });
 
   it('counts JSON, file, batch and scan uploads against the one upload allowance', async () => {
-    const key = apiKey();
+    const key = await apiKey(app);
     const paths = ['/api/v1/documents', '/api/v1/documents/upload', '/api/v1/documents/upload/batch'];
     const remaining = [];
     for (const path of paths) {
@@ -147,7 +147,7 @@ describe('rate limits (one instance, counters in process memory)', () => {
   });
 
   it('counts /query and /chat/completions against the one query allowance', async () => {
-    const key = apiKey();
+    const key = await apiKey(app);
     await spend(app, 'query', key, LIMIT - 1);
     const chat = await app.request('/api/v1/chat/completions', { method: 'POST', json: {}, headers: key });
     expect(chat.status).toBe(422);
@@ -156,7 +156,7 @@ describe('rate limits (one instance, counters in process memory)', () => {
   });
 
   it('never limits health checks and sends them no rate-limit headers', async () => {
-    const key = apiKey();
+    const key = await apiKey(app);
     for (const path of ['/health', '/live', '/ready', '/health/live', '/health/ready']) {
       for (let i = 0; i < LIMIT + 2; i++) {
         const res = await fetch(app.url + path, { headers: key });
@@ -172,7 +172,7 @@ describe('rate limits: window, disabled categories and separate instances', () =
   it('gives a fresh allowance once the window has passed', async () => {
     const app = await startTestApp({ ...limits, SERVICE_RATE_LIMIT_WINDOW_MS: '1000' });
     try {
-      const key = apiKey();
+      const key = await apiKey(app);
       await spend(app, 'graph', key);
       const refused = await hit(app, 'graph', key);
       await expectRateLimited(refused, 1000);
@@ -189,7 +189,7 @@ describe('rate limits: window, disabled categories and separate instances', () =
   it('does not limit a category whose limit is 0 and sends it no rate-limit headers', async () => {
     const app = await startTestApp({ ...limits, SERVICE_RATE_LIMIT_QUERY: '0' });
     try {
-      const key = apiKey();
+      const key = await apiKey(app);
       for (let i = 0; i < LIMIT + 2; i++) {
         const res = await hit(app, 'query', key);
         expect(res.status).toBe(422);
@@ -204,7 +204,8 @@ describe('rate limits: window, disabled categories and separate instances', () =
   it('counts per instance without REDIS_URL: each instance grants its own allowance', async () => {
     const [a, b] = [await startTestApp(limits), await startTestApp(limits)];
     try {
-      const key = apiKey();
+      // The master key: one identity both embedded instances know.
+      const key = { 'X-API-Key': a.masterKey };
       await spend(a, 'graph', key);
       await expectRateLimited(await hit(a, 'graph', key));
       const res = await hit(b, 'graph', key);
@@ -232,7 +233,7 @@ if (redisUrl) {
     });
 
     it('reaches the limit across both instances: requests to either count against one allowance', async () => {
-      const key = apiKey();
+      const key = await apiKey(a);
       const remaining = [];
       for (const app of [a, b, a]) {
         const res = await hit(app, 'query', key);
@@ -245,7 +246,7 @@ if (redisUrl) {
     });
 
     it('keeps API keys and categories apart in the shared counters', async () => {
-      const [spent, fresh] = [apiKey(), apiKey()];
+      const [spent, fresh] = [await apiKey(a), await apiKey(a)];
       await spend(a, 'graph', spent);
       await expectRateLimited(await hit(b, 'graph', spent));
       const other = await hit(b, 'graph', fresh);

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { GraphStatsView } from '../../src/graph/explore';
 import type { WorkspaceStats } from '../../src/graph/workspace-stats';
 import { type TestApp, startTestApp } from '../helpers/app';
@@ -57,9 +58,10 @@ describe('workspace statistics API', () => {
   it('reports the workspace named in the path, whatever the header says; an unused workspace is all zeros', async () => {
     const viaOther = await app.request(`/api/v1/workspaces/${app.workspace}/stats`, { workspace: 'someone-else' });
     expect(((await viaOther.json()) as { documents: { total: number } }).documents.total).toBe(2);
-    const empty = (await (await app.request('/api/v1/workspaces/never-used/stats')).json()) as Record<string, unknown>;
+    const unused = await app.createWorkspace();
+    const empty = (await (await app.request(`/api/v1/workspaces/${unused}/stats`)).json()) as Record<string, unknown>;
     expect(empty).toEqual({
-      workspace_id: 'never-used',
+      workspace_id: unused,
       documents: { total: 0, completed: 0, processing: 0, failed: 0 },
       chunks: { total: 0, avg_per_document: 0 },
       entities: { total: 0, by_type: {} },
@@ -67,5 +69,6 @@ describe('workspace statistics API', () => {
       storage: { documents_bytes: 0, embeddings_bytes: 0, total_bytes: 0 },
     });
     expect((await app.request('/api/v1/workspaces/bad%20id!/stats')).status).toBe(422);
+    expect((await app.request(`/api/v1/workspaces/${randomUUID()}/stats`)).status).toBe(404);
   });
 });

@@ -101,16 +101,48 @@ export function accountStoreContract(name: string, makeStores: StoresFactory, cl
       const { users, tenants, apiKeys, refreshTokens } = ctx.stores().accounts;
       const at = new Date().toISOString();
       const suffix = randomUUID().slice(0, 8);
-      const user = { id: randomUUID(), tenant_id: tenant, username: `u-${suffix}`, email: 'u@example.com', role: 'viewer' as const, password_hash: 'h', disabled: false, created_at: at, updated_at: at };
+      const user = {
+        id: randomUUID(),
+        tenant_id: tenant,
+        username: `u-${suffix}`,
+        email: 'u@example.com',
+        role: 'viewer' as const,
+        password_hash: 'h',
+        disabled: false,
+        created_at: at,
+        updated_at: at,
+      };
       await users.insert(user);
       await expect(users.insert({ ...user, id: randomUUID() })).rejects.toBeInstanceOf(ConflictError);
       const t = { id: randomUUID(), name: 'T', slug: `t-${suffix}`, plan: 'free', created_at: at, updated_at: at };
       await tenants.insert(t);
       await expect(tenants.insert({ ...t, id: randomUUID() })).rejects.toBeInstanceOf(ConflictError);
-      const key = { id: randomUUID(), tenant_id: tenant, user_id: null, name: 'k', prefix: 'kgr_x', key_hash: `h-${suffix}`, role: 'viewer' as const, workspace_id: null, created_at: at, updated_at: at, last_used_at: null, expires_at: null, revoked_at: null };
+      const key = {
+        id: randomUUID(),
+        tenant_id: tenant,
+        user_id: null,
+        name: 'k',
+        prefix: 'kgr_x',
+        key_hash: `h-${suffix}`,
+        role: 'viewer' as const,
+        workspace_id: null,
+        created_at: at,
+        updated_at: at,
+        last_used_at: null,
+        expires_at: null,
+        revoked_at: null,
+      };
       await apiKeys.insert(key);
       await expect(apiKeys.insert({ ...key, id: randomUUID() })).rejects.toBeInstanceOf(ConflictError);
-      const token = { id: randomUUID(), user_id: user.id, token_hash: `r-${suffix}`, created_at: at, updated_at: at, expires_at: at, revoked_at: null };
+      const token = {
+        id: randomUUID(),
+        user_id: user.id,
+        token_hash: `r-${suffix}`,
+        created_at: at,
+        updated_at: at,
+        expires_at: at,
+        revoked_at: null,
+      };
       await refreshTokens.insert(token);
       await expect(refreshTokens.insert({ ...token, id: randomUUID() })).rejects.toBeInstanceOf(ConflictError);
       expect(await apiKeys.findOne({ key_hash: `h-${suffix}` })).toEqual(key);

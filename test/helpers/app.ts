@@ -6,14 +6,32 @@ import { loadConfig } from '../../src/config/load';
 import type { AppConfig } from '../../src/config/types';
 import { createLogger } from '../../src/logger';
 import { createRuntime, type Runtime } from '../../src/runtime';
+import type { Principal, Role } from '../../src/domain/accounts';
 import { type TestRequestInit, workspaceRequest } from './request';
+
+const PLAIN_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export const TEST_MASTER_KEY = 'test-master-key-0123456789abcdef';
+const MASTER: Principal = { kind: 'master', id: 'master', tenantId: null, role: 'admin', userId: null, workspaceId: null };
 
 export interface TestApp {
   url: string;
   rt: Runtime;
   config: AppConfig;
-  /** A fresh workspace id, so test files never see each other's data. */
+  /** A fresh workspace (created in the default tenant), so test files never see each other's data. */
   workspace: string;
+  /** The master key the test app runs with. */
+  masterKey: string;
+  /** Another fresh workspace of the default tenant. */
+  createWorkspace(): Promise<string>;
+  /**
+   * The workspace a test calls by a name of its own (`{ workspace: 'other' }` in `request`), created on first use;
+   * names that are not plain words (such as 'bad workspace!') and UUIDs are sent as they are.
+   */
+  workspaceNamed(name: string): Promise<string>;
+  /** A new API key (made with the master key): of the default tenant and editor role unless told otherwise. */
+  createApiKey(options?: { role?: Role; tenantId?: string; workspaceId?: string }): Promise<string>;
   /** The headers every request of this test app carries (workspace, and credentials once authentication applies); for clients built outside `request`. */
   headers: Record<string, string>;
   /** fetch against the app with the test workspace header set. */
@@ -35,6 +53,7 @@ export async function startTestApp(env: Record<string, string> = {}, options: { 
     SERVICE_RATE_LIMIT_QUERY: '0',
     SERVICE_RATE_LIMIT_GRAPH: '0',
     WORKER_THREADS: '2',
+    SERVICE_MASTER_API_KEY: TEST_MASTER_KEY,
   };
   if (process.env.TEST_NEO4J_URI) base.NEO4J_URI = process.env.TEST_NEO4J_URI;
   if (process.env.TEST_QDRANT_URL) base.QDRANT_URL = process.env.TEST_QDRANT_URL;
@@ -46,14 +65,37 @@ export async function startTestApp(env: Record<string, string> = {}, options: { 
   });
   if (options.start !== false) await rt.start();
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const workspace = `ws-${randomUUID().slice(0, 8)}`;
+  const createWorkspace = async () => (await rt.tenancy.createWorkspace(MASTER, null, { name: `test ${randomUUID().slice(0, 8)}` })).id;
+  const workspace = await createWorkspace();
+  const masterKey = config.auth.masterKey ?? '';
+  const credentials: Record<string, string> = masterKey ? { 'X-API-Key': masterKey } : {};
+  const named = new Map<string, Promise<string>>();
+  const workspaceNamed = (name: string): Promise<string> => {
+    if (!PLAIN_NAME.test(name) || UUID.test(name)) return Promise.resolve(name);
+    if (!named.has(name)) named.set(name, createWorkspace());
+    return named.get(name)!;
+  };
+  const send = workspaceRequest(url, workspace, credentials);
   return {
     url,
     rt,
     config,
     workspace,
-    headers: { 'X-Workspace-ID': workspace },
-    request: workspaceRequest(url, workspace),
+    masterKey,
+    createWorkspace,
+    workspaceNamed,
+    async createApiKey(options = {}) {
+      const made = await rt.auth.keys.create(MASTER, {
+        name: 'test key',
+        role: options.role ?? 'editor',
+        ...(options.tenantId ? { tenant_id: options.tenantId } : {}),
+        ...(options.workspaceId ? { workspace_id: options.workspaceId } : {}),
+      });
+      return made.key;
+    },
+    headers: { ...credentials, 'X-Workspace-ID': workspace },
+    request: async (path, init = {}) =>
+      send(path, init.workspace === undefined ? init : { ...init, workspace: await workspaceNamed(init.workspace) }),
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

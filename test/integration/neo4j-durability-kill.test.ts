@@ -12,7 +12,7 @@ jest.setTimeout(120_000);
 
 const DOCUMENTS = 20;
 const run = Date.now().toString(36);
-const workspace = `ws-kill-${run}`;
+let workspace = '';
 const env = {
   SERVICE_MOCK_LATENCY_MS: '100',
   SERVICE_TASK_LEASE_MS: '2000',
@@ -56,7 +56,8 @@ async function stored() {
 
 describe('persistent mode: SIGKILL mid-queue and restart under a new instance id', () => {
   it('completes every document exactly once and leaves no data without its document', async () => {
-    const first = await startService(`kill-a-${run}`, workspace, env);
+    const first = await startService(`kill-a-${run}`, null, env);
+    workspace = first.workspace;
     services.push(first);
     for (let i = 0; i < DOCUMENTS; i++) {
       const res = await first.request('/api/v1/documents', {

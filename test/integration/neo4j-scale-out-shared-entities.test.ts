@@ -11,7 +11,7 @@ jest.setTimeout(120_000);
 
 const DOCUMENTS = 12;
 const run = Date.now().toString(36);
-const workspace = `ws-shared-${run}`;
+let workspace = '';
 const env = {
   SERVICE_MOCK_LATENCY_MS: '50',
   SERVICE_CHUNK_TOKENS: '64',
@@ -28,7 +28,10 @@ afterAll(async () => {
 
 describe('persistent mode: two instances merging into the same entities', () => {
   it('keeps every source of the shared entities and writes nothing twice', async () => {
-    for (const id of [`shared-1-${run}`, `shared-2-${run}`]) services.push(await startService(id, workspace, env));
+    for (const id of [`shared-1-${run}`, `shared-2-${run}`]) {
+      services.push(await startService(id, workspace || null, env));
+      workspace = services[0].workspace;
+    }
     const contents = Array.from({ length: DOCUMENTS }, (_, i) => prose(`shared-${run}-${i}`, 10));
     const { taskIds } = await queueAndDrain(services, workspace, contents);
 

@@ -1,6 +1,6 @@
 import { isolatedProse } from '../fixtures/corpus';
 import { integrityProblems, openTestDriver, SOUND, storedTasks } from '../fixtures/graph-integrity';
-import { type LogLine, queueAndDrain, type ServiceProcess, startService, taskEvents } from '../fixtures/service-process';
+import { createWorkspace, type LogLine, queueAndDrain, type ServiceProcess, startService, taskEvents } from '../fixtures/service-process';
 
 /**
  * Scale-out on one Neo4j: the same queue of slow documents is drained by one service instance, then by two
@@ -28,7 +28,7 @@ afterAll(async () => {
 });
 
 async function start(instanceId: string): Promise<ServiceProcess> {
-  const service = await startService(instanceId, `ws-unused-${run}`, env);
+  const service = await startService(instanceId, null, env);
   services.push(service);
   return service;
 }
@@ -39,13 +39,13 @@ const perMinute = (ms: number) => ((DOCUMENTS * 60_000) / ms).toFixed(1);
 describe('persistent mode: two instances share one task queue', () => {
   it('processes every document exactly once with two instances, both taking part', async () => {
     const one = await start(`scale-1-${run}`);
-    const alone = `ws-one-${run}`;
+    const alone = await createWorkspace(one.url);
     const single = await queueAndDrain([one], alone, documents(0));
     expect((await storedTasks(driver, alone)).filter((t) => t.status !== 'completed')).toEqual([]);
     expect(await integrityProblems(driver, alone)).toEqual(SOUND);
 
     const two = await start(`scale-2-${run}`);
-    const together = `ws-two-${run}`;
+    const together = await createWorkspace(one.url);
     const pair = await queueAndDrain([one, two], together, documents(DOCUMENTS));
 
     const tasks = await storedTasks(driver, together);

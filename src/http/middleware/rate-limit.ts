@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { Middleware } from 'koa';
 import ratelimit from 'koa-ratelimit';
 import type Redis from 'ioredis';
@@ -78,8 +77,10 @@ function wholeSeconds(value: string | number): number {
   return Math.ceil(Number(value));
 }
 
-/** The caller a limit applies to: a digest of its API key when it sends one, else its address. */
-function principalOf(ctx: { get(h: string): string; ip: string }): string {
-  const key = ctx.get('X-API-Key') || ctx.get('Authorization').replace(/^Bearer\s+/i, '');
-  return key ? `key:${createHash('sha256').update(key).digest('hex').slice(0, 16)}` : `ip:${ctx.ip}`;
+/**
+ * The caller a limit applies to: the authenticated identity (an API key or a user) when the credentials were
+ * valid, else the client address, so that made-up credentials never open a fresh bucket.
+ */
+function principalOf(ctx: { state: AppState; ip: string }): string {
+  return ctx.state.principal && ctx.state.principal.kind !== 'open' ? ctx.state.principal.id : `ip:${ctx.ip}`;
 }

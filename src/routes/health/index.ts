@@ -7,7 +7,7 @@ const healthSchema = z.object({
   status: z.enum(['healthy', 'degraded']),
   version: z.string(),
   storage_mode: z.enum(['memory', 'neo4j']),
-  workspace_id: z.string(),
+  workspace_id: z.string().describe('The X-Workspace-ID header as sent, or "default"; health is public and resolves no workspace'),
   components: z.object({
     kv_storage: z.boolean(),
     vector_storage: z.boolean(),
@@ -16,6 +16,11 @@ const healthSchema = z.object({
     rate_limit_store: z.boolean().optional().describe('Redis, present when REDIS_URL is set'),
   }),
   llm_provider_name: z.string(),
+  auth: z.object({
+    enabled: z.boolean().describe('SERVICE_AUTH_ENABLED'),
+    dev_mode: z.boolean().describe('SERVICE_DEV_MODE: the API is open without credentials'),
+  }),
+  warnings: z.array(z.string()).describe('Configuration an operator must know about, such as an open API'),
   schema: z.object({
     latest_version: z.number().int(),
     migrations_applied: z.number().int(),
@@ -36,17 +41,18 @@ export function healthRoutes(api: Api, rt: Runtime): void {
     {
       method: 'get',
       path: '/health',
+      access: 'public',
       tag: 'health',
       summary: 'Service health with live component checks',
       responses: { 200: { description: 'Health report', schema: healthSchema } },
     },
     async (ctx) => {
-      ctx.body = await checkHealth(rt, ctx.state.scope.workspaceId);
+      ctx.body = await checkHealth(rt, ctx.get('X-Workspace-ID').trim().slice(0, 128) || 'default');
     },
   );
 
   const ready = async (ctx: Parameters<Parameters<Api['route']>[1]>[0]) => {
-    const health = await checkHealth(rt, ctx.state.scope.workspaceId);
+    const health = await checkHealth(rt, ctx.get('X-Workspace-ID').trim().slice(0, 128) || 'default');
     const { graph_storage, vector_storage, kv_storage, rate_limit_store } = health.components;
     const database = graph_storage && vector_storage && kv_storage && rate_limit_store !== false;
     const llm = health.components.llm_provider;
@@ -61,6 +67,7 @@ export function healthRoutes(api: Api, rt: Runtime): void {
       {
         method: 'get',
         path,
+        access: 'public',
         tag: 'health',
         summary: 'Readiness: 200 when traffic can be accepted, 503 otherwise',
         responses: {
@@ -76,6 +83,7 @@ export function healthRoutes(api: Api, rt: Runtime): void {
       {
         method: 'get',
         path,
+        access: 'public',
         tag: 'health',
         summary: 'Liveness: 200 while the process runs',
         responses: { 200: { description: 'Alive', schema: liveSchema } },

@@ -12,6 +12,7 @@ export function queryRoutes(api: Api, rt: Runtime): void {
     {
       method: 'post',
       path: '/query',
+      access: 'viewer',
       tag,
       summary: 'Answer a question from the knowledge graph and documents',
       description:
@@ -30,6 +31,7 @@ export function queryRoutes(api: Api, rt: Runtime): void {
     {
       method: 'post',
       path: '/query/stream',
+      access: 'viewer',
       tag,
       summary: 'Answer a question as Server-Sent Events',
       description:

@@ -1,0 +1,51 @@
+import type { Middleware } from 'koa';
+import { type Role, roleCovers } from '../domain/accounts';
+import { ForbiddenError, UnauthenticatedError } from '../domain/errors';
+import type { AuthService } from '../services/auth';
+import type { TenancyService } from '../services/tenancy';
+import type { AppContext, AppState } from './context';
+
+/**
+ * Who may call a route: `public` needs nothing (docs/api.md §5.2); a role needs a credential holding at least that
+ * role in the workspace's tenant; `operator` needs the master key or an administrator of the first tenant.
+ * `credentials` routes exchange credentials carried in their body (login, refresh, logout).
+ */
+export type Access = 'public' | 'credentials' | Role | 'operator';
+
+export interface GuardSpec {
+  access: Access;
+  /** The route acts in the workspace of the request's headers (docs/api.md §5.1). */
+  workspace: boolean;
+}
+
+export type Guard = (spec: GuardSpec) => Middleware<AppState>;
+
+const MISSING = 'credentials are required: send X-API-Key or Authorization: Bearer';
+
+/** Authentication (401), role (403), then tenant and workspace context (400/403/404), in that order. */
+export function createGuard(auth: AuthService, tenancy: TenancyService): Guard {
+  return (spec) => async (ctx, next) => {
+    if (spec.access === 'public' || spec.access === 'credentials') return next();
+    const c = ctx as AppContext;
+    if (c.state.credentialError) throw new UnauthenticatedError(c.state.credentialError.message);
+    const principal = c.state.principal ?? (auth.open ? auth.openPrincipal : null);
+    if (!principal) throw new UnauthenticatedError(MISSING);
+    c.state.principal = principal;
+    if (spec.access === 'operator') {
+      if (!tenancy.isOperator(principal))
+        throw new ForbiddenError('this operation needs the master key or an administrator of the first tenant');
+    } else if (!roleCovers(principal.role, spec.access)) {
+      throw new ForbiddenError(`this operation needs the ${spec.access} role; the credential holds ${principal.role}`);
+    }
+    if (spec.workspace) {
+      const resolved = await tenancy.resolve(principal, {
+        tenantId: c.get('X-Tenant-ID').trim() || null,
+        workspaceId: c.get('X-Workspace-ID').trim() || null,
+      });
+      c.state.tenant = resolved.tenant;
+      c.state.workspace = resolved.workspace;
+      c.state.scope = resolved.scope;
+    }
+    await next();
+  };
+}

@@ -1,0 +1,78 @@
+import { type z } from 'zod';
+import type { Api } from '../../http/api';
+import { principalOf } from '../../http/context';
+import type { Runtime } from '../../services/runtime';
+import { loginSchema, meSchema, refreshSchema, sessionSchema } from './schema';
+
+/** Login, token refresh, logout and the current caller (docs/api.md §5.5). */
+export function authRoutes(api: Api, rt: Runtime): void {
+  api.route(
+    {
+      method: 'post',
+      path: '/auth/login',
+      tag: 'auth',
+      access: 'credentials',
+      summary: 'Exchange a user name and password for an access token and a refresh token',
+      description: 'Failed attempts are throttled per user name and per client address (429 with Retry-After).',
+      body: loginSchema,
+      responses: { 200: { description: 'A new session', schema: sessionSchema } },
+    },
+    async (ctx, { body }) => {
+      ctx.body = await rt.auth.login(body.username, body.password, ctx.ip);
+    },
+  );
+
+  api.route(
+    {
+      method: 'post',
+      path: '/auth/refresh',
+      tag: 'auth',
+      access: 'credentials',
+      summary: 'Exchange a refresh token for a new session (the token used is revoked)',
+      body: refreshSchema,
+      responses: { 200: { description: 'A new session', schema: sessionSchema } },
+    },
+    async (ctx, { body }) => {
+      ctx.body = await rt.auth.refresh(body.refresh_token);
+    },
+  );
+
+  api.route(
+    {
+      method: 'post',
+      path: '/auth/logout',
+      tag: 'auth',
+      access: 'credentials',
+      summary: 'Revoke a refresh token',
+      body: refreshSchema,
+      responses: { 204: { description: 'Revoked (or already unknown)' } },
+    },
+    async (ctx, { body }) => {
+      await rt.auth.logout(body.refresh_token);
+      ctx.status = 204;
+    },
+  );
+
+  api.route(
+    {
+      method: 'get',
+      path: '/auth/me',
+      tag: 'auth',
+      workspace: false,
+      summary: 'Who the credential belongs to',
+      responses: { 200: { description: 'The caller', schema: meSchema } },
+    },
+    async (ctx) => {
+      const p = principalOf(ctx);
+      const user = p.kind === 'user' || (p.kind === 'api_key' && p.userId) ? await rt.auth.users.get(p, p.userId!) : null;
+      ctx.body = {
+        kind: p.kind,
+        tenant_id: p.tenantId,
+        role: p.role,
+        operator: rt.tenancy.isOperator(p),
+        workspace_id: p.workspaceId,
+        user,
+      } satisfies z.input<typeof meSchema>;
+    },
+  );
+}

@@ -1,0 +1,155 @@
+import { z } from 'zod';
+import type { Api } from '../../http/api';
+import { principalOf } from '../../http/context';
+import { queryInt } from '../../http/validate';
+import type { Runtime } from '../../services/runtime';
+import { idParams, pageQuery, uuid } from '../accounts/schema';
+import { createWorkspaceSchema, snapshotSchema, updateWorkspaceSchema, workspaceSchema, workspaceStatsSchema } from './schema';
+
+const params = idParams('workspace id');
+
+/** Workspaces (docs/api.md §4.6, §4.9): each call names its workspace in the path, within the caller's tenants. */
+export function workspaceRoutes(api: Api, rt: Runtime): void {
+  api.route(
+    {
+      method: 'post',
+      path: '/workspaces',
+      tag: 'workspaces',
+      access: 'admin',
+      workspace: false,
+      summary: 'Create a workspace in the tenant of X-Tenant-ID, else the caller\u2019s',
+      body: createWorkspaceSchema,
+      responses: { 201: { description: 'The workspace', schema: workspaceSchema } },
+    },
+    async (ctx, { body }) => {
+      ctx.status = 201;
+      ctx.body = await rt.tenancy.createWorkspace(principalOf(ctx), ctx.get('X-Tenant-ID').trim() || null, body);
+    },
+  );
+
+  api.route(
+    {
+      method: 'get',
+      path: '/workspaces',
+      tag: 'workspaces',
+      workspace: false,
+      summary: 'List workspaces of the tenant of tenant_id or X-Tenant-ID (operators without either: every workspace)',
+      query: pageQuery.extend({ tenant_id: uuid('tenant_id').optional() }),
+      responses: {
+        200: { description: 'Workspaces', schema: z.object({ workspaces: z.array(workspaceSchema), total: z.number().int() }) },
+      },
+    },
+    async (ctx, { query }) => {
+      const tenantId = query.tenant_id ?? (ctx.get('X-Tenant-ID').trim() || null);
+      const page = await rt.tenancy.listWorkspaces(principalOf(ctx), tenantId, query);
+      ctx.body = { workspaces: page.items, total: page.total };
+    },
+  );
+
+  api.route(
+    {
+      method: 'get',
+      path: '/workspaces/:id',
+      tag: 'workspaces',
+      workspace: false,
+      summary: 'A workspace',
+      params,
+      responses: { 200: { description: 'The workspace', schema: workspaceSchema } },
+    },
+    async (ctx, { params }) => {
+      ctx.body = await rt.tenancy.getWorkspace(principalOf(ctx), params.id);
+    },
+  );
+
+  api.route(
+    {
+      method: 'patch',
+      path: '/workspaces/:id',
+      tag: 'workspaces',
+      access: 'admin',
+      workspace: false,
+      summary: 'Change a workspace (embedding changes of a workspace holding data need rebuild-embeddings: 409)',
+      params,
+      body: updateWorkspaceSchema,
+      responses: { 200: { description: 'The workspace', schema: workspaceSchema } },
+    },
+    async (ctx, { params, body }) => {
+      ctx.body = await rt.tenancy.updateWorkspace(principalOf(ctx), params.id, body);
+    },
+  );
+
+  api.route(
+    {
+      method: 'delete',
+      path: '/workspaces/:id',
+      tag: 'workspaces',
+      access: 'admin',
+      workspace: false,
+      summary: 'Delete a workspace with all its data (documents, chunks, vectors, graph, tasks, conversations, lineage, snapshots)',
+      params,
+      responses: { 204: { description: 'Deleted' } },
+    },
+    async (ctx, { params }) => {
+      await rt.tenancy.deleteWorkspace(principalOf(ctx), params.id);
+      ctx.status = 204;
+    },
+  );
+
+  api.route(
+    {
+      method: 'get',
+      path: '/workspaces/:id/stats',
+      tag: 'workspaces',
+      workspace: false,
+      summary: 'Document, chunk, entity, relationship and storage statistics of a workspace',
+      params,
+      responses: { 200: { description: 'Workspace statistics', schema: workspaceStatsSchema } },
+    },
+    async (ctx, { params }) => {
+      ctx.body = await rt.tenancy.stats(principalOf(ctx), params.id);
+    },
+  );
+
+  api.route(
+    {
+      method: 'post',
+      path: '/workspaces/:id/metrics-snapshot',
+      tag: 'workspaces',
+      workspace: false,
+      summary: 'Store the workspace statistics of this moment',
+      params,
+      responses: { 201: { description: 'The snapshot', schema: snapshotSchema.extend({ workspace_id: z.string() }) } },
+    },
+    async (ctx, { params }) => {
+      ctx.status = 201;
+      ctx.body = await rt.tenancy.snapshot(principalOf(ctx), params.id);
+    },
+  );
+
+  api.route(
+    {
+      method: 'get',
+      path: '/workspaces/:id/metrics-history',
+      tag: 'workspaces',
+      workspace: false,
+      summary: 'Stored snapshots of the last `days` days, oldest first',
+      params,
+      query: z.object({ days: queryInt(7, 1, 366) }),
+      responses: {
+        200: {
+          description: 'History',
+          schema: z.object({
+            workspace_id: z.string(),
+            days: z.number().int(),
+            since: z.string(),
+            snapshots: z.array(snapshotSchema),
+            total: z.number().int(),
+          }),
+        },
+      },
+    },
+    async (ctx, { params, query }) => {
+      ctx.body = await rt.tenancy.history(principalOf(ctx), params.id, query.days);
+    },
+  );
+}

@@ -1,0 +1,67 @@
+import { z } from 'zod';
+
+const slug = z.string().regex(/^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/, 'must be 1-63 lower-case letters, digits or inner dashes');
+const name = z.string().trim().min(1, 'is required').max(200, 'must be at most 200 characters');
+const modelName = z.string().trim().min(1).max(200);
+
+const models = {
+  llm_provider: modelName.optional(),
+  llm_model: modelName.optional(),
+  embedding_provider: modelName.optional(),
+  embedding_model: modelName.optional(),
+  embedding_dimension: z.number().int().min(1).max(4096).optional(),
+};
+
+/** docs/api.md §4.6: models default to the service's configured ones and are checked against the catalog. */
+export const createWorkspaceSchema = z.object({
+  name,
+  slug: slug.optional().describe('Unique within the tenant; default: from the name'),
+  description: z.string().max(2000).optional(),
+  ...models,
+});
+
+/** `POST /tenants/:tenant_id/workspaces` (docs/api.md §4.6): `{name, slug, llm_provider, llm_model}`. */
+export const tenantWorkspaceSchema = createWorkspaceSchema;
+
+export const updateWorkspaceSchema = z
+  .object({ name: name.optional(), slug: slug.optional(), description: z.string().max(2000).optional(), ...models })
+  .refine((p) => Object.keys(p).length > 0, 'name at least one field to change');
+
+export const workspaceSchema = z
+  .object({
+    id: z.string(),
+    tenant_id: z.string(),
+    name: z.string(),
+    slug: z.string(),
+    description: z.string(),
+    is_default: z.boolean(),
+    llm_provider: z.string(),
+    llm_model: z.string(),
+    embedding_provider: z.string(),
+    embedding_model: z.string(),
+    embedding_dimension: z.number().int(),
+    rebuild_task_id: z.string().nullable(),
+    created_at: z.string(),
+    updated_at: z.string(),
+  })
+  .meta({ id: 'Workspace' });
+
+export const workspaceStatsSchema = z.object({
+  workspace_id: z.string(),
+  documents: z.object({
+    total: z.number().int(),
+    completed: z.number().int(),
+    processing: z.number().int(),
+    failed: z.number().int(),
+  }),
+  chunks: z.object({ total: z.number().int(), avg_per_document: z.number() }),
+  entities: z.object({ total: z.number().int(), by_type: z.record(z.string(), z.number().int()) }),
+  relationships: z.object({ total: z.number().int() }),
+  storage: z.object({
+    documents_bytes: z.number().int().describe('UTF-8 bytes of document and chunk texts'),
+    embeddings_bytes: z.number().int(),
+    total_bytes: z.number().int(),
+  }),
+});
+
+export const snapshotSchema = z.object({ id: z.string(), created_at: z.string(), stats: workspaceStatsSchema });

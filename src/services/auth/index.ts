@@ -1,0 +1,48 @@
+import type { Principal } from '../../domain/accounts';
+import type { AuthConfig } from '../../config/types';
+import type { Logger } from '../../logger';
+import type { AccountStores } from '../../store/ports';
+import { type Credentials, authenticate } from './authenticate';
+import { bootstrapAdmin } from './bootstrap';
+import type { AuthDeps } from './deps';
+import { KeyRing } from './keys';
+import { login, logout, refresh } from './sessions';
+import { LoginThrottle } from './throttle';
+import { AccessTokens } from './tokens';
+import { UserDirectory } from './users';
+
+export type { Credentials } from './authenticate';
+export type { Session } from './sessions';
+export type { PublicApiKey, PublicUser } from './present';
+export type { UserInput, UserPatch } from './users';
+export type { ApiKeyInput } from './keys';
+export type { BootstrapResult } from './bootstrap';
+export { isOperator, reachesTenant } from './access';
+
+export type AuthService = ReturnType<typeof createAuthService>;
+
+/** Credentials, sessions, users and keys (docs/api.md §5). */
+export function createAuthService(options: { config: AuthConfig; accounts: AccountStores; log: Logger; operatorTenantId: () => string }) {
+  const deps: AuthDeps = {
+    config: options.config,
+    accounts: options.accounts,
+    tokens: new AccessTokens(options.config),
+    throttle: new LoginThrottle(options.config.loginAttempts),
+    log: options.log,
+  };
+  const open: Principal = { kind: 'open', id: 'open', tenantId: null, role: 'admin', userId: null, workspaceId: null };
+  return {
+    /** Whether requests without credentials are let in (dev mode, or authentication off). */
+    get open(): boolean {
+      return !options.config.enabled || options.config.devMode;
+    },
+    openPrincipal: open,
+    authenticate: (credentials: Credentials) => authenticate(deps, credentials),
+    login: (username: string, password: string, address: string) => login(deps, username, password, address),
+    refresh: (token: string) => refresh(deps, token),
+    logout: (token: string) => logout(deps, token),
+    users: new UserDirectory(deps, options.operatorTenantId),
+    keys: new KeyRing(deps, options.operatorTenantId),
+    bootstrap: () => bootstrapAdmin(deps, options.operatorTenantId()),
+  };
+}

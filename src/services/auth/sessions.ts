@@ -1,0 +1,81 @@
+import { randomUUID } from 'node:crypto';
+import type { UserRecord } from '../../domain/accounts';
+import { UnauthenticatedError } from '../../domain/errors';
+import type { AuthDeps } from './deps';
+import { decoyHash, verifyPassword } from './passwords';
+import { newRefreshToken, sha256 } from './secrets';
+import { publicUser, type PublicUser } from './present';
+
+export interface Session {
+  access_token: string;
+  refresh_token: string;
+  token_type: 'Bearer';
+  expires_in: number;
+  refresh_expires_in: number;
+  user: PublicUser;
+}
+
+const BAD_LOGIN = 'user name or password is wrong';
+const BAD_REFRESH = 'the refresh token is invalid, expired or revoked';
+
+/** Password login: throttled per user name and address; a missing user costs the same time as a wrong password. */
+export async function login(deps: AuthDeps, username: string, password: string, address: string): Promise<Session> {
+  deps.throttle.check(username, address);
+  const user = await deps.accounts.users.findOne({ username });
+  const ok = user ? await verifyPassword(user.password_hash, password) : (await verifyPassword(await decoyHash(), password), false);
+  if (!user || !ok || user.disabled) {
+    deps.throttle.fail(username, address);
+    throw new UnauthenticatedError(BAD_LOGIN);
+  }
+  deps.throttle.succeed(username);
+  deps.log.info({ user_id: user.id, tenant_id: user.tenant_id }, 'login');
+  return issue(deps, user);
+}
+
+/** Exchanges a refresh token for a new session; the token used is revoked (rotation), so each works once. */
+export async function refresh(deps: AuthDeps, token: string): Promise<Session> {
+  const record = await deps.accounts.refreshTokens.findOne({ token_hash: sha256(token) });
+  const now = new Date().toISOString();
+  if (!record || record.revoked_at !== null || record.expires_at <= now) throw new UnauthenticatedError(BAD_REFRESH);
+  const user = await deps.accounts.users.get(record.user_id);
+  if (!user || user.disabled) throw new UnauthenticatedError(BAD_REFRESH);
+  await deps.accounts.refreshTokens.update(record.id, { revoked_at: now, updated_at: now });
+  return issue(deps, user);
+}
+
+/** Revokes a refresh token; unknown tokens are ignored (logging out twice is not an error). */
+export async function logout(deps: AuthDeps, token: string): Promise<void> {
+  const record = await deps.accounts.refreshTokens.findOne({ token_hash: sha256(token) });
+  if (!record || record.revoked_at !== null) return;
+  const now = new Date().toISOString();
+  await deps.accounts.refreshTokens.update(record.id, { revoked_at: now, updated_at: now });
+}
+
+/** Revokes every refresh token of a user (password change, disabling, deletion). */
+export async function endSessions(deps: AuthDeps, userId: string): Promise<void> {
+  const now = new Date().toISOString();
+  const open = await deps.accounts.refreshTokens.list({ user_id: userId, revoked_at: null }, { limit: 10_000, offset: 0 });
+  for (const token of open.items) await deps.accounts.refreshTokens.update(token.id, { revoked_at: now, updated_at: now });
+}
+
+async function issue(deps: AuthDeps, user: UserRecord): Promise<Session> {
+  const refreshToken = newRefreshToken();
+  const now = new Date();
+  await deps.accounts.refreshTokens.insert({
+    id: randomUUID(),
+    user_id: user.id,
+    token_hash: sha256(refreshToken),
+    created_at: now.toISOString(),
+    updated_at: now.toISOString(),
+    expires_at: new Date(now.getTime() + deps.config.refreshTokenTtlS * 1000).toISOString(),
+    revoked_at: null,
+  });
+  return {
+    access_token: await deps.tokens.sign({ userId: user.id, tenantId: user.tenant_id, role: user.role }),
+    refresh_token: refreshToken,
+    token_type: 'Bearer',
+    expires_in: deps.config.accessTokenTtlS,
+    refresh_expires_in: deps.config.refreshTokenTtlS,
+    user: publicUser(user),
+  };
+}

@@ -1,0 +1,27 @@
+import type { AppConfig } from '../../config/types';
+import type { Scope, TaskRecord } from '../../domain/types';
+import type { ProviderRegistry } from '../../llm/ports';
+import type { Logger } from '../../logger';
+import type { Stores } from '../../store/ports';
+
+export interface TenancyDeps {
+  config: AppConfig;
+  stores: Stores;
+  providers: () => ProviderRegistry;
+  log: Logger;
+  /** The §4.9 statistics of a workspace. */
+  stats(scope: Scope): Promise<WorkspaceStatsBody>;
+  /** Stops a workspace's queued and running tasks before its data goes. */
+  stopTasks(scope: Scope): Promise<void>;
+  /** Tasks of a workspace still queued or running. */
+  liveTasks(scope: Scope): Promise<TaskRecord[]>;
+}
+
+export interface WorkspaceStatsBody {
+  workspace_id: string;
+  documents: { total: number; completed: number; processing: number; failed: number };
+  chunks: { total: number; avg_per_document: number };
+  entities: { total: number; by_type: Record<string, number> };
+  relationships: { total: number };
+  storage: { documents_bytes: number; embeddings_bytes: number; total_bytes: number };
+}
