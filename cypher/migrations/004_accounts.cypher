@@ -13,3 +13,6 @@ CREATE CONSTRAINT metrics_snapshot_id IF NOT EXISTS FOR (n:MetricsSnapshot) REQU
 CREATE INDEX metrics_snapshot_workspace IF NOT EXISTS FOR (n:MetricsSnapshot) ON (n.workspace_id);
 CREATE INDEX api_key_tenant IF NOT EXISTS FOR (n:ApiKey) ON (n.tenant_id);
 CREATE INDEX user_tenant IF NOT EXISTS FOR (n:User) ON (n.tenant_id);
+CREATE INDEX workspace_tenant IF NOT EXISTS FOR (n:Workspace) ON (n.tenant_id);
+CREATE INDEX api_key_user IF NOT EXISTS FOR (n:ApiKey) ON (n.user_id);
+CREATE INDEX refresh_token_user IF NOT EXISTS FOR (n:RefreshToken) ON (n.user_id);

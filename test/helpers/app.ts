@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { createApp } from '../../src/app';
+import type { RegisteredRoute } from '../../src/http/api';
 import { loadConfig } from '../../src/config/load';
 import type { AppConfig } from '../../src/config/types';
 import { createLogger } from '../../src/logger';
@@ -21,6 +22,8 @@ export interface TestApp {
   config: AppConfig;
   /** A fresh workspace (created in the default tenant), so test files never see each other's data. */
   workspace: string;
+  /** The route table of the app (what the router serves and the OpenAPI document lists). */
+  routes: RegisteredRoute[];
   /** The master key the test app runs with. */
   masterKey: string;
   /** Another fresh workspace of the default tenant. */
@@ -59,7 +62,7 @@ export async function startTestApp(env: Record<string, string> = {}, options: { 
   if (process.env.TEST_QDRANT_URL) base.QDRANT_URL = process.env.TEST_QDRANT_URL;
   const config = loadConfig({ ...base, ...env }, { cwd: `${__dirname}/../..`, homeDir: '/nonexistent' });
   const rt = await createRuntime(config, createLogger(config.logLevel));
-  const { app } = createApp(rt);
+  const { app, routes } = createApp(rt);
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
   });
@@ -82,6 +85,7 @@ export async function startTestApp(env: Record<string, string> = {}, options: { 
     config,
     workspace,
     masterKey,
+    routes,
     createWorkspace,
     workspaceNamed,
     async createApiKey(options = {}) {

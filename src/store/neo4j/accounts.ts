@@ -34,6 +34,14 @@ export class Neo4jRecordCollection<T extends FlatRecord> implements RecordCollec
     return tx.runTemplate(`records/${name}`, { LABEL: this.label }, params);
   }
 
+  /** A filtered statement: matched through the first non-null field (its index), the rest checked after. */
+  private runFiltered(tx: CypherTransaction, name: 'list' | 'count' | 'delete', filter: object, params: Record<string, unknown> = {}) {
+    const fields = filterOf(filter);
+    const key = Object.keys(fields).find((k) => fields[k] !== null);
+    if (key === undefined) return this.run(tx, name, { ...params, filter: fields });
+    return tx.runTemplate(`records/${name}-by`, { LABEL: this.label, KEY: key }, { ...params, value: fields[key], filter: fields });
+  }
+
   private async writing<R>(work: (tx: CypherTransaction) => Promise<R>): Promise<R> {
     try {
       return await this.db.write(work);
@@ -58,14 +66,14 @@ export class Neo4jRecordCollection<T extends FlatRecord> implements RecordCollec
 
   async list(filter: Partial<T>, page: { limit: number; offset: number }): Promise<Page<T>> {
     const [row] = await this.db.read((tx) =>
-      this.run(tx, 'list', { filter: filterOf(filter), offset: count(page.offset), limit: count(page.limit) }),
+      this.runFiltered(tx, 'list', filter, { offset: count(page.offset), limit: count(page.limit) }),
     );
     const records = (row?.records as unknown[] | undefined) ?? [];
     return { items: records.map((r) => parse<T>(r) as T), total: num(row?.total) };
   }
 
   async count(filter: Partial<T>): Promise<number> {
-    const [row] = await this.db.read((tx) => this.run(tx, 'count', { filter: filterOf(filter) }));
+    const [row] = await this.db.read((tx) => this.runFiltered(tx, 'count', filter));
     return num(row?.total);
   }
 
@@ -85,7 +93,7 @@ export class Neo4jRecordCollection<T extends FlatRecord> implements RecordCollec
   }
 
   async deleteWhere(filter: Partial<T>): Promise<number> {
-    const [row] = await this.db.write((tx) => this.run(tx, 'delete', { filter: filterOf(filter) }));
+    const [row] = await this.db.write((tx) => this.runFiltered(tx, 'delete', filter));
     return num(row?.deleted);
   }
 }
