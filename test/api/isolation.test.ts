@@ -60,7 +60,7 @@ const MATRIX: Record<string, Entry> = {
   'GET /api/v1/lineage/documents/:document_id': {},
   'GET /api/v1/auth/me': {},
   'POST /api/v1/users': {
-    bodies: [{ username: 'mallory', email: 'm@example.com', password: 'long enough', role: 'admin', tenant_id: '$tenant' }],
+    bodies: [{ username: 'mallory-of-a', email: 'm@example.com', password: 'long enough', role: 'admin', tenant_id: '$tenant' }],
   },
   'GET /api/v1/users': { query: { tenant_id: '$tenant' } },
   'GET /api/v1/users/:id': {},
@@ -157,6 +157,7 @@ describe('tenant isolation matrix (every protected route, from the route table)'
   let app: TestApp;
   let keyA: string;
   let keyB: string;
+  const tenants: string[] = [];
   const asB = (path: string, init: RequestInit = {}) =>
     app.request(path, { ...init, workspace: B.workspace, headers: { 'X-API-Key': keyB, ...(init.headers as Record<string, string>) } });
 
@@ -185,14 +186,16 @@ describe('tenant isolation matrix (every protected route, from the route table)'
   beforeAll(async () => {
     app = await startTestApp();
     const master = { kind: 'master' as const, id: 'master', tenantId: null, role: 'admin' as const, userId: null, workspaceId: null };
-    const a = await app.rt.tenancy.createTenant({ name: 'Tenant A' });
-    const b = await app.rt.tenancy.createTenant({ name: 'Tenant B' });
+    const run = Math.random().toString(36).slice(2, 10);
+    const a = await app.rt.tenancy.createTenant({ name: `Tenant A ${run}` });
+    const b = await app.rt.tenancy.createTenant({ name: `Tenant B ${run}` });
+    tenants.push(a.tenant.id, b.tenant.id);
     B.tenant = b.tenant.id;
     B.workspace = b.default_workspace.id;
     keyA = await app.createApiKey({ role: 'admin', tenantId: a.tenant.id });
     keyB = await app.createApiKey({ role: 'admin', tenantId: B.tenant });
     const user = await app.rt.auth.users.create(master, {
-      username: 'bob-of-b',
+      username: `bob-of-b-${run}`,
       email: 'bob@b.example',
       password: 'password of b',
       role: 'editor',
@@ -230,7 +233,12 @@ describe('tenant isolation matrix (every protected route, from the route table)'
     B.conversation = chat.conversation_id;
     expect(Object.values(B).every((v) => v.length > 0)).toBe(true);
   });
-  afterAll(() => app.close());
+  // Both tenants go with everything they hold: no task of theirs is left for the next suite's workers.
+  afterAll(async () => {
+    const master = { kind: 'master' as const, id: 'master', tenantId: null, role: 'admin' as const, userId: null, workspaceId: null };
+    for (const id of tenants) await app.rt.tenancy.deleteTenant(master, id, true);
+    await app.close();
+  });
 
   it('has a matrix entry for every protected route, and no entry for a route that does not exist', () => {
     const protectedRoutes = app.routes
