@@ -58,6 +58,7 @@ export async function createRuntime(config: AppConfig, log: Logger): Promise<Run
         await tasks.cancel(scope, task.id).catch(() => undefined);
       }
     },
+    reprocessAll: (scope) => documents.reprocessAll(scope),
     liveTasks: async (scope) => (await tasks.list(scope, { limit: 10_000, offset: 0, status: 'running' })).items,
   });
   const auth = createAuthService({ config: config.auth, accounts: stores.accounts, log, operatorTenantId: () => tenancy.operatorTenantId });

@@ -110,7 +110,8 @@ export interface TaskStats {
 
 export interface TaskRecord {
   id: string;
-  type: 'document_processing';
+  /** A document run, or a workspace's embedding rebuild (document_id empty). */
+  type: 'document_processing' | 'rebuild_embeddings';
   status: TaskStatus;
   progress: number;
   document_id: string;

@@ -1,6 +1,7 @@
 import type { Middleware } from 'koa';
 import { type Role, roleCovers } from '../domain/accounts';
 import { ForbiddenError, UnauthenticatedError } from '../domain/errors';
+import { withWorkspaceModels } from '../llm/workspace-models';
 import type { AuthService } from '../services/auth';
 import type { TenancyService } from '../services/tenancy';
 import type { AppContext, AppState } from './context';
@@ -45,6 +46,8 @@ export function createGuard(auth: AuthService, tenancy: TenancyService): Guard {
       c.state.tenant = resolved.tenant;
       c.state.workspace = resolved.workspace;
       c.state.scope = resolved.scope;
+      // Every provider call of this request uses the workspace's models unless the request names its own.
+      return withWorkspaceModels(resolved.workspace, next);
     }
     await next();
   };

@@ -45,7 +45,8 @@ export interface EmbeddingProvider {
 export interface ProviderRegistry {
   /** The LLM for a provider/model, defaults when omitted. Throws UnknownProviderError for unknown names. */
   llm(provider?: string, model?: string): LlmProvider;
-  embedding(provider?: string, model?: string): EmbeddingProvider;
+  /** `dimension` for models that serve several (default: the configured or catalog dimension). */
+  embedding(provider?: string, model?: string, dimension?: number): EmbeddingProvider;
   hasProvider(name: string): boolean;
   defaultLlmProviderName(): string;
   /** Reachability of each enabled provider, for /models/health and /health. */

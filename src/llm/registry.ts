@@ -5,6 +5,7 @@ import { type EmbeddingProvider, type LlmProvider, type ProviderRegistry, Unknow
 import { withResilience } from './resilience';
 import type { Semaphore } from './semaphore';
 import type { UsageRecorder } from './usage';
+import { workspaceModels } from './workspace-models';
 
 /**
  * Builds providers from the catalog on first use and caches one (resilience-wrapped) instance per
@@ -72,6 +73,8 @@ export function createProviderRegistry(config: AppConfig, log?: RegistryLogger, 
 
   const registry: ProviderRegistry = {
     llm(provider, model) {
+      const scoped = provider === undefined && model === undefined ? workspaceModels() : undefined;
+      if (scoped) [provider, model] = [scoped.llm_provider, scoped.llm_model];
       const p = usableProvider(provider ?? config.llm.provider);
       const name = modelFor(p, 'llm', model);
       const key = `${p.name}\u0000${name}`;
@@ -84,15 +87,17 @@ export function createProviderRegistry(config: AppConfig, log?: RegistryLogger, 
       return instance;
     },
 
-    embedding(provider, model) {
+    embedding(provider, model, requestedDimension) {
+      const scoped = provider === undefined && model === undefined ? workspaceModels() : undefined;
+      if (scoped) [provider, model, requestedDimension] = [scoped.embedding_provider, scoped.embedding_model, scoped.embedding_dimension];
       const p = usableProvider(provider ?? config.embedding.provider);
       const name = modelFor(p, 'embedding', model);
-      const key = `${p.name}\u0000${name}`;
+      const isConfigured = p.name === config.embedding.provider && name === config.embedding.model;
+      const listed = p.models.find((m) => m.name === name)?.capabilities.embedding_dimension ?? 0;
+      const dimension = requestedDimension ?? (isConfigured ? config.embedding.dimension : listed);
+      const key = `${p.name}\u0000${name}\u0000${dimension}`;
       let instance = embeddings.get(key);
       if (!instance) {
-        const isConfigured = p.name === config.embedding.provider && name === config.embedding.model;
-        const listed = p.models.find((m) => m.name === name)?.capabilities.embedding_dimension ?? 0;
-        const dimension = isConfigured ? config.embedding.dimension : listed;
         const raw =
           p.type === 'mock'
             ? new MockEmbeddings(p.name, name, dimension, config.mockLatencyMs)

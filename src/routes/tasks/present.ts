@@ -6,10 +6,10 @@ const stageStatus = z.enum(['pending', 'running', 'completed']);
 
 export const taskListItemSchema = z.object({
   id: z.string(),
-  type: z.literal('document_processing'),
+  type: z.enum(['document_processing', 'rebuild_embeddings']),
   status: z.enum(['pending', 'running', 'completed', 'failed', 'cancelled']),
   progress: z.number().int().describe('Percent, 0-100'),
-  document_id: z.string(),
+  document_id: z.string().describe('Empty for a workspace task (rebuild_embeddings)'),
   started_at: timestamp.nullable(),
   updated_at: timestamp,
 });

@@ -4,7 +4,18 @@ import { principalOf } from '../../http/context';
 import { queryInt } from '../../http/validate';
 import type { Runtime } from '../../services/runtime';
 import { idParams, pageQuery, uuid } from '../accounts/schema';
-import { createWorkspaceSchema, snapshotSchema, updateWorkspaceSchema, workspaceSchema, workspaceStatsSchema } from './schema';
+import {
+  createWorkspaceSchema,
+  rebuildEmbeddingsSchema,
+  rebuildGraphSchema,
+  rebuildGraphStartedSchema,
+  rebuildStartedSchema,
+  reprocessStartedSchema,
+  snapshotSchema,
+  updateWorkspaceSchema,
+  workspaceSchema,
+  workspaceStatsSchema,
+} from './schema';
 
 const params = idParams('workspace id');
 
@@ -150,6 +161,60 @@ export function workspaceRoutes(api: Api, rt: Runtime): void {
     },
     async (ctx, { params, query }) => {
       ctx.body = await rt.tenancy.history(principalOf(ctx), params.id, query.days);
+    },
+  );
+
+  api.route(
+    {
+      method: 'post',
+      path: '/workspaces/:id/rebuild-embeddings',
+      tag: 'workspaces',
+      access: 'admin',
+      workspace: false,
+      summary: 'Re-embed every chunk, entity and relationship with another embedding model or dimension, as a task',
+      description:
+        'Queries keep answering from the old vectors until the swap; the workspace then uses the new model. Follow the task at /tasks/{task_id}.',
+      params,
+      body: rebuildEmbeddingsSchema,
+      responses: { 202: { description: 'The rebuild task', schema: rebuildStartedSchema } },
+    },
+    async (ctx, { params, body }) => {
+      ctx.status = 202;
+      ctx.body = await rt.tenancy.rebuildEmbeddings(principalOf(ctx), params.id, body);
+    },
+  );
+
+  api.route(
+    {
+      method: 'post',
+      path: '/workspaces/:id/rebuild-knowledge-graph',
+      tag: 'workspaces',
+      access: 'admin',
+      workspace: false,
+      summary: 'Re-extract the graph of every document with the given LLM (kept as the workspace\u2019s), as document tasks',
+      params,
+      body: rebuildGraphSchema,
+      responses: { 202: { description: 'The queued document tasks', schema: rebuildGraphStartedSchema } },
+    },
+    async (ctx, { params, body }) => {
+      ctx.status = 202;
+      ctx.body = await rt.tenancy.rebuildKnowledgeGraph(principalOf(ctx), params.id, body);
+    },
+  );
+
+  api.route(
+    {
+      method: 'post',
+      path: '/workspaces/:id/reprocess-documents',
+      tag: 'workspaces',
+      workspace: false,
+      summary: 'Process every finished document of the workspace again, as document tasks',
+      params,
+      responses: { 202: { description: 'The queued document tasks', schema: reprocessStartedSchema } },
+    },
+    async (ctx, { params }) => {
+      ctx.status = 202;
+      ctx.body = await rt.tenancy.reprocessDocuments(principalOf(ctx), params.id);
     },
   );
 }

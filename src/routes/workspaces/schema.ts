@@ -65,3 +65,26 @@ export const workspaceStatsSchema = z.object({
 });
 
 export const snapshotSchema = z.object({ id: z.string(), created_at: z.string(), stats: workspaceStatsSchema });
+
+/** docs/api.md §4.6 `{embedding_model, embedding_dimension}`; the provider defaults to the workspace's. */
+export const rebuildEmbeddingsSchema = z.object({
+  embedding_model: modelName,
+  embedding_dimension: z.number().int().min(1).max(4096).optional().describe('Default: the catalog dimension of the model'),
+  embedding_provider: modelName.optional(),
+});
+
+export const rebuildStartedSchema = z.object({
+  task_id: z.string(),
+  status: z.literal('running'),
+  workspace_id: z.string(),
+  embedding_provider: z.string(),
+  embedding_model: z.string(),
+  embedding_dimension: z.number().int(),
+});
+
+/** docs/api.md §4.6 `{llm_model}`. */
+export const rebuildGraphSchema = z.object({ llm_model: modelName, llm_provider: modelName.optional() });
+
+export const reprocessStartedSchema = z.object({ workspace_id: z.string(), queued: z.number().int(), task_ids: z.array(z.string()) });
+
+export const rebuildGraphStartedSchema = reprocessStartedSchema.extend({ llm_provider: z.string(), llm_model: z.string() });

@@ -61,6 +61,12 @@ export async function reprocessFailed(host: ServiceHost, tasks: TaskService, sco
   return requeue(tasks, scope, await documentsWithStatus(host, scope, 'failed'));
 }
 
+/** Queues a full run of every completed or failed document without a live task (a workspace's reprocess). */
+export async function reprocessAll(host: ServiceHost, tasks: TaskService, scope: Scope): Promise<QueuedDocuments> {
+  const docs = [...(await documentsWithStatus(host, scope, 'completed')), ...(await documentsWithStatus(host, scope, 'failed'))];
+  return requeue(tasks, scope, docs);
+}
+
 /** Queues documents left in `processing` with no pending or running task (their worker died or never ran). */
 export async function recoverStuck(host: ServiceHost, tasks: TaskService, scope: Scope): Promise<QueuedDocuments> {
   return requeue(tasks, scope, await documentsWithStatus(host, scope, 'processing'));

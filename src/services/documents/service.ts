@@ -14,6 +14,7 @@ import {
   recoverStuckEverywhere,
   removeDocument,
   reprocessFailed,
+  reprocessAll,
   requireDocument,
   retryFailedChunks,
 } from './maintenance';
@@ -36,6 +37,8 @@ export interface DocumentService {
   failedChunks(scope: Scope, id: string): Promise<FailedChunk[]>;
   retryChunks(scope: Scope, id: string): Promise<{ taskId: string; failedChunks: number }>;
   reprocessFailed(scope: Scope): Promise<QueuedDocuments>;
+  /** Every finished document again, with the workspace's current models. */
+  reprocessAll(scope: Scope): Promise<QueuedDocuments>;
   recoverStuck(scope: Scope): Promise<QueuedDocuments>;
   /** Start-up: documents left in processing without a live task, in every known workspace, are queued again. */
   recoverStuckEverywhere(): Promise<number>;
@@ -68,6 +71,7 @@ export function createDocumentService(host: ServiceHost, tasks: TaskService): Do
     failedChunks: (scope, id) => failedChunksOf(host, scope, id),
     retryChunks: (scope, id) => retryFailedChunks(host, tasks, scope, id),
     reprocessFailed: (scope) => reprocessFailed(host, tasks, scope),
+    reprocessAll: (scope) => reprocessAll(host, tasks, scope),
     recoverStuck: (scope) => recoverStuck(host, tasks, scope),
     recoverStuckEverywhere: () => recoverStuckEverywhere(host, tasks),
   };

@@ -1,4 +1,5 @@
 import type { DocumentRecord, Scope, TaskRecord } from '../../domain/types';
+import { withWorkspaceModels } from '../../llm/workspace-models';
 import { discardDocumentRun, type ProcessResult, processDocument } from '../../ingest/pipeline';
 import type { TaskProgress } from './progress';
 import { CANCELLED_REASON, isLiveTask, type ServiceHost } from './records';
@@ -35,12 +36,16 @@ export async function executeTask(host: ServiceHost, scope: Scope, task: TaskRec
     if (doc.status !== 'processing' || doc.task_id !== task.id || doc.error !== null) {
       await stores.documents.update(scope, doc.id, { status: 'processing', task_id: task.id, error: null });
     }
-    const result = await processDocument(host, scope, doc.id, {
-      mode: task.mode,
-      signal: run.signal,
-      report: (update) => run.progress.report(update),
-      owns: () => ownsRun(host, scope, task.id, run.owner),
-    });
+    // The workspace's models for every provider call of the run (docs/api.md §4.6).
+    const models = await stores.accounts.workspaces.get(scope.workspaceId);
+    const result = await withWorkspaceModels(models, () =>
+      processDocument(host, scope, doc.id, {
+        mode: task.mode,
+        signal: run.signal,
+        report: (update) => run.progress.report(update),
+        owns: () => ownsRun(host, scope, task.id, run.owner),
+      }),
+    );
     return { kind: 'finished', result };
   } catch (err) {
     return { kind: 'crashed', error: err instanceof Error ? err.message : String(err) };

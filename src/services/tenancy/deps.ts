@@ -13,6 +13,8 @@ export interface TenancyDeps {
   stats(scope: Scope): Promise<WorkspaceStatsBody>;
   /** Stops a workspace's queued and running tasks before its data goes. */
   stopTasks(scope: Scope): Promise<void>;
+  /** Queues every finished document of a workspace for a full run with its current models. */
+  reprocessAll(scope: Scope): Promise<{ count: number; task_ids: string[] }>;
   /** Tasks of a workspace still queued or running. */
   liveTasks(scope: Scope): Promise<TaskRecord[]>;
 }

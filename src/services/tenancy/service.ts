@@ -6,6 +6,7 @@ import { isOperator, reachesTenant } from '../auth/access';
 import type { TenancyDeps, WorkspaceStatsBody } from './deps';
 import { type ModelChoice, resolveModels, sameEmbedding } from './models';
 import { slugify } from './slug';
+import { newRebuildTaskId, rebuildTask, runRebuild } from './rebuild';
 
 export const DEFAULT_TENANT_SLUG = 'default';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -296,6 +297,53 @@ export function createTenancyService(deps: TenancyDeps) {
       const record = { id: randomUUID(), workspace_id: id, stats_json: JSON.stringify(stats), created_at: at, updated_at: at };
       await accounts.metricsSnapshots.insert(record);
       return { id: record.id, workspace_id: id, created_at: at, stats };
+    },
+
+    /**
+     * Starts re-embedding the workspace with another embedding model or dimension (a task; queries keep the old
+     * vectors until the swap). One rebuild at a time per workspace.
+     */
+    async rebuildEmbeddings(principal: Principal, id: string, choice: ModelChoice) {
+      const workspace = await visibleWorkspace(principal, id);
+      const models = resolveModels(deps.config, choice, workspace);
+      const scope = scopeOf(workspace);
+      if (workspace.rebuild_task_id) {
+        const running = await deps.stores.tasks.get(scope, workspace.rebuild_task_id);
+        if (running && (running.status === 'running' || running.status === 'pending')) {
+          throw new ConflictError(`workspace '${id}' is already rebuilding its embeddings (task ${running.id})`, running.id);
+        }
+      }
+      const task = rebuildTask(newRebuildTaskId(), deps.config.instanceId, deps.config.taskLeaseMs);
+      await deps.stores.tasks.insert(scope, task);
+      await accounts.workspaces.update(id, { rebuild_task_id: task.id, updated_at: now() });
+      const target = {
+        embedding_provider: models.embedding_provider,
+        embedding_model: models.embedding_model,
+        embedding_dimension: models.embedding_dimension,
+      };
+      void runRebuild(deps, workspace, target, task);
+      return { task_id: task.id, status: 'running' as const, workspace_id: id, ...target };
+    },
+
+    /** Re-extracts every document with the given LLM (stored as the workspace's from now on), as document tasks. */
+    async rebuildKnowledgeGraph(principal: Principal, id: string, choice: Pick<ModelChoice, 'llm_provider' | 'llm_model'>) {
+      const workspace = await visibleWorkspace(principal, id);
+      const models = resolveModels(deps.config, choice, workspace);
+      await accounts.workspaces.update(id, { llm_provider: models.llm_provider, llm_model: models.llm_model, updated_at: now() });
+      const queued = await deps.reprocessAll(scopeOf(workspace));
+      return {
+        workspace_id: id,
+        llm_provider: models.llm_provider,
+        llm_model: models.llm_model,
+        queued: queued.count,
+        task_ids: queued.task_ids,
+      };
+    },
+
+    async reprocessDocuments(principal: Principal, id: string) {
+      const workspace = await visibleWorkspace(principal, id);
+      const queued = await deps.reprocessAll(scopeOf(workspace));
+      return { workspace_id: id, queued: queued.count, task_ids: queued.task_ids };
     },
 
     /** Stored snapshots of the last `days` days, oldest first. */
