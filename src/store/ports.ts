@@ -226,6 +226,20 @@ export interface AccountStores {
   metricsSnapshots: RecordCollection<MetricsSnapshotRecord>;
 }
 
+/** Builds the six account collections with one constructor (each store's). */
+export function buildAccountStores(make: (label: string, unique: string[][]) => RecordCollection<FlatRecord>): AccountStores {
+  const one = <K extends keyof AccountStores>(name: K) =>
+    make(ACCOUNT_COLLECTIONS[name].label, ACCOUNT_COLLECTIONS[name].unique) as unknown as AccountStores[K];
+  return {
+    tenants: one('tenants'),
+    workspaces: one('workspaces'),
+    users: one('users'),
+    apiKeys: one('apiKeys'),
+    refreshTokens: one('refreshTokens'),
+    metricsSnapshots: one('metricsSnapshots'),
+  };
+}
+
 /** Which fields of each collection are unique, alone or together: the same rule in both stores. */
 export const ACCOUNT_COLLECTIONS: Record<keyof AccountStores, { label: string; unique: string[][] }> = {
   tenants: { label: 'Tenant', unique: [['slug']] },

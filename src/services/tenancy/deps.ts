@@ -1,4 +1,5 @@
 import type { AppConfig } from '../../config/types';
+import type { WorkspaceStats } from '../../graph/workspace-stats';
 import type { Scope, TaskRecord } from '../../domain/types';
 import type { ProviderRegistry } from '../../llm/ports';
 import type { Logger } from '../../logger';
@@ -19,11 +20,4 @@ export interface TenancyDeps {
   liveTasks(scope: Scope): Promise<TaskRecord[]>;
 }
 
-export interface WorkspaceStatsBody {
-  workspace_id: string;
-  documents: { total: number; completed: number; processing: number; failed: number };
-  chunks: { total: number; avg_per_document: number };
-  entities: { total: number; by_type: Record<string, number> };
-  relationships: { total: number };
-  storage: { documents_bytes: number; embeddings_bytes: number; total_bytes: number };
-}
+export type WorkspaceStatsBody = WorkspaceStats;

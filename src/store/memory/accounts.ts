@@ -1,6 +1,6 @@
 import { ConflictError } from '../../domain/errors';
 import type { Page } from '../../domain/types';
-import { ACCOUNT_COLLECTIONS, type AccountStores, type FlatRecord, type RecordCollection } from '../ports';
+import { type AccountStores, buildAccountStores, type FlatRecord, type RecordCollection } from '../ports';
 
 function field(record: FlatRecord, key: string): unknown {
   return (record as unknown as Record<string, unknown>)[key];
@@ -91,21 +91,16 @@ export class MemoryRecordCollection<T extends FlatRecord> implements RecordColle
 }
 
 export function createMemoryAccounts(): AccountStores & { clear(): void } {
-  const make = <K extends keyof AccountStores>(name: K) =>
-    new MemoryRecordCollection(ACCOUNT_COLLECTIONS[name].label, ACCOUNT_COLLECTIONS[name].unique) as unknown as AccountStores[K] &
-      MemoryRecordCollection<FlatRecord>;
-  const stores = {
-    tenants: make('tenants'),
-    workspaces: make('workspaces'),
-    users: make('users'),
-    apiKeys: make('apiKeys'),
-    refreshTokens: make('refreshTokens'),
-    metricsSnapshots: make('metricsSnapshots'),
-  };
+  const made: Array<MemoryRecordCollection<FlatRecord>> = [];
+  const stores = buildAccountStores((label, unique) => {
+    const collection = new MemoryRecordCollection<FlatRecord>(label, unique);
+    made.push(collection);
+    return collection;
+  });
   return {
     ...stores,
     clear() {
-      for (const store of Object.values(stores)) store.clear();
+      for (const collection of made) collection.clear();
     },
   };
 }

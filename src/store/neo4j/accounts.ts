@@ -1,6 +1,6 @@
 import { ConflictError } from '../../domain/errors';
 import type { Page } from '../../domain/types';
-import { ACCOUNT_COLLECTIONS, type AccountStores, type FlatRecord, type RecordCollection } from '../ports';
+import { type AccountStores, buildAccountStores, type FlatRecord, type RecordCollection } from '../ports';
 import type { CypherTransaction, Neo4jClient } from './client';
 import { count, num } from './values';
 
@@ -99,14 +99,5 @@ export class Neo4jRecordCollection<T extends FlatRecord> implements RecordCollec
 }
 
 export function createNeo4jAccounts(db: Neo4jClient): AccountStores {
-  const make = <K extends keyof AccountStores>(name: K) =>
-    new Neo4jRecordCollection(db, ACCOUNT_COLLECTIONS[name].label) as unknown as AccountStores[K];
-  return {
-    tenants: make('tenants'),
-    workspaces: make('workspaces'),
-    users: make('users'),
-    apiKeys: make('apiKeys'),
-    refreshTokens: make('refreshTokens'),
-    metricsSnapshots: make('metricsSnapshots'),
-  };
+  return buildAccountStores((label) => new Neo4jRecordCollection(db, label));
 }
