@@ -77,6 +77,16 @@ describe('graph stream API', () => {
     expect((await app.request('/api/v1/graph/stream?depth=9')).status).toBe(422);
   });
 
+  it('accepts a snapshot larger than one /graph answer (max_nodes up to 10000) and refuses more with 422', async () => {
+    expect((await app.request('/api/v1/graph?max_nodes=5000')).status).toBe(422);
+    const reader = await stream('?max_nodes=5000&batch_size=1000');
+    const events = await reader.until(isDone);
+    expect(events[0]).toMatchObject({ type: 'metadata', snapshot_nodes: 150, is_truncated: false });
+    const res = await app.request('/api/v1/graph/stream?max_nodes=10001');
+    expect(res.status).toBe(422);
+    expect(((await res.json()) as { errors: Array<{ field: string }> }).errors.map((e) => e.field)).toContain('max_nodes');
+  });
+
   it('streams analyst edits of its own workspace only, with the current records', async () => {
     const reader = await stream('?max_nodes=5');
     await reader.until(isDone);
