@@ -32,7 +32,7 @@ const REVALIDATE = 'no-cache';
 export function consoleFiles(dir: string): Middleware<AppState> {
   const root = path.resolve(dir);
   return async (ctx, next) => {
-    if (ctx.method !== 'GET' || SERVER_PATHS.test(ctx.path)) return next();
+    if ((ctx.method !== 'GET' && ctx.method !== 'HEAD') || SERVER_PATHS.test(ctx.path)) return next();
     const file = resolveFile(root, ctx.path);
     if (file && (await sendFile(ctx, file, isHashedAsset(root, file) ? IMMUTABLE : REVALIDATE))) return;
     // A page of the console (no file extension) asked for by a browser: the single-page app answers it.
@@ -81,6 +81,7 @@ async function sendFile(ctx: Context, file: string, cacheControl: string): Promi
   }
   ctx.status = 200;
   ctx.length = stat.size;
-  ctx.body = fs.createReadStream(file);
+  // Koa answers HEAD with the headers alone; a stream opened for it would never be read.
+  if (ctx.method === 'GET') ctx.body = fs.createReadStream(file);
   return true;
 }

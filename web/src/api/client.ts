@@ -65,6 +65,21 @@ export function refreshTokens(): Promise<boolean> {
   return refreshing;
 }
 
+/** The headers every API call carries: the session's token and the selected workspace. */
+export function credentialHeaders(): Record<string, string> {
+  const headers: Record<string, string> = {};
+  const session = currentSession();
+  if (session) headers.Authorization = `Bearer ${session.accessToken}`;
+  const workspace = currentWorkspace();
+  if (workspace) headers['X-Workspace-ID'] = workspace;
+  return headers;
+}
+
+/** Parses a failed XMLHttpRequest (used for uploads, which report their progress) like a failed fetch. */
+export async function problemOfText(status: number, statusText: string, text: string): Promise<ApiError> {
+  return problemOf(new Response(text, { status, statusText }));
+}
+
 function withCredentials(init: RequestInit): RequestInit {
   const headers = new Headers(init.headers);
   const session = currentSession();

@@ -8,6 +8,8 @@ import type { EdgeAttributes, ExplorerGraph, NodeAttributes } from './model';
 export interface CanvasView {
   hiddenTypes: Set<string>;
   selected: string | null;
+  /** Node sizes shrink on large graphs so that hubs do not cover their neighbourhoods. */
+  sizeScale: number;
 }
 
 /** What the explorer offers to scripts (the browser tests and the benchmark): the live objects and a frame meter. */
@@ -67,8 +69,8 @@ export function GraphCanvas({ graph, view, layout, onSelect, onReady }: Props) {
       defaultEdgeColor: '#c5cbd6',
       zIndex: true,
       nodeReducer: (node, data) => {
-        const { hiddenTypes, selected } = viewRef.current;
-        const display: Partial<NodeDisplayData> = { ...data };
+        const { hiddenTypes, selected, sizeScale } = viewRef.current;
+        const display: Partial<NodeDisplayData> = { ...data, size: data.size * sizeScale };
         if (hiddenTypes.has(data.entityType)) return { ...display, hidden: true };
         if (data.freshUntil > Date.now()) {
           display.highlighted = true;

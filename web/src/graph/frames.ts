@@ -1,4 +1,5 @@
 import type Sigma from 'sigma';
+import type { Attributes } from 'graphology-types';
 
 /** Frame timing of the explorer: render time per sigma frame, and intervals between animation frames on demand. */
 export interface FrameSample {
@@ -26,7 +27,7 @@ export class FrameMeter {
   private sampling = false;
   private last = 0;
 
-  attach(sigma: Sigma): void {
+  attach<N extends Attributes, E extends Attributes>(sigma: Sigma<N, E>): void {
     sigma.on('beforeRender', () => (this.renderStart = performance.now()));
     sigma.on('afterRender', () => {
       if (this.sampling) this.renders.push(performance.now() - this.renderStart);

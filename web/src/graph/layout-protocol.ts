@@ -9,6 +9,8 @@ export type LayoutCommand =
       edges: Uint32Array;
       maxIterations: number;
     }
+  /** The page drew the last positions: the worker may send the next ones. */
+  | { type: 'ack'; runId: number }
   | { type: 'stop' };
 
 export type LayoutReport =

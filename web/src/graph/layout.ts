@@ -76,6 +76,9 @@ export class LayoutRunner {
         { attributes: ['x', 'y'] },
       );
       this.progress = { ...this.progress, iterations: report.iterations };
+      // Acknowledged once the frame that draws these positions has run: the worker sends no more until then.
+      const runId = report.runId;
+      requestAnimationFrame(() => this.worker.postMessage({ type: 'ack', runId } satisfies LayoutCommand));
     } else {
       this.progress = { running: false, iterations: report.iterations, settledMs: performance.now() - this.started, converged: report.converged };
     }

@@ -16,14 +16,19 @@ const SETTLED_MOVEMENT = 0.0008;
 const SETTLED_SLICES = 4;
 const SLICE_MS = 14;
 
-let runId = 0;
+/** The page's id of the run in progress; 0 when stopped. */
+let current = 0;
+/** Positions are sent one at a time: the next only once the page has drawn the previous (it acks), so a large
+ * graph never queues more redraws than the page can make. Iterations go on meanwhile. */
+let awaitingAck = false;
 
 function post(report: LayoutReport, transfer: Transferable[] = []): void {
   (self as unknown as DedicatedWorkerGlobalScope).postMessage(report, transfer);
 }
 
 function run(command: Extract<LayoutCommand, { type: 'run' }>): void {
-  const id = ++runId;
+  current = command.runId;
+  awaitingAck = false;
   const n = command.positions.length / 2;
   const m = command.edges.length / 2;
   const nodes = new Float32Array(n * PPN);
@@ -51,7 +56,7 @@ function run(command: Extract<LayoutCommand, { type: 'run' }>): void {
   let calm = 0;
 
   const slice = () => {
-    if (id !== runId) return;
+    if (current !== command.runId) return;
     for (let i = 0; i < n; i++) {
       previous[2 * i] = nodes[i * PPN];
       previous[2 * i + 1] = nodes[i * PPN + 1];
@@ -64,14 +69,18 @@ function run(command: Extract<LayoutCommand, { type: 'run' }>): void {
     } while (performance.now() - sliceStart < SLICE_MS && iterations + done < command.maxIterations);
     iterations += done;
     const movement = meanMovement(nodes, previous, n) / done;
-    const positions = new Float32Array(2 * n);
-    for (let i = 0; i < n; i++) {
-      positions[2 * i] = nodes[i * PPN];
-      positions[2 * i + 1] = nodes[i * PPN + 1];
-    }
-    post({ type: 'positions', runId: command.runId, positions, iterations, movement }, [positions.buffer]);
     calm = movement < SETTLED_MOVEMENT ? calm + 1 : 0;
-    if (calm >= SETTLED_SLICES || iterations >= command.maxIterations || n === 0) {
+    const settled = calm >= SETTLED_SLICES || iterations >= command.maxIterations || n === 0;
+    if (!awaitingAck || settled) {
+      const positions = new Float32Array(2 * n);
+      for (let i = 0; i < n; i++) {
+        positions[2 * i] = nodes[i * PPN];
+        positions[2 * i + 1] = nodes[i * PPN + 1];
+      }
+      awaitingAck = true;
+      post({ type: 'positions', runId: command.runId, positions, iterations, movement }, [positions.buffer]);
+    }
+    if (settled) {
       post({ type: 'settled', runId: command.runId, iterations, ms: performance.now() - started, converged: calm >= SETTLED_SLICES || n === 0 });
       return;
     }
@@ -104,5 +113,7 @@ function meanMovement(nodes: Float32Array, previous: Float32Array, n: number): n
 self.onmessage = (event: MessageEvent<LayoutCommand>) => {
   const command = event.data;
   if (command.type === 'run') run(command);
-  else runId++; // stop: the running slice sees a newer run id and ends
+  else if (command.type === 'ack') {
+    if (command.runId === current) awaitingAck = false;
+  } else current = 0; // stop: the running slice sees that it is no longer current and ends
 };
