@@ -53,7 +53,7 @@ export interface ExplorerMeasurement {
 }
 
 /** What the explorer page exposes to scripts (see web/src/graph/GraphCanvas.tsx and GraphPage.tsx). */
-interface ExplorerGlobals {
+export interface ExplorerGlobals {
   kgragGraphLoad?: LoadTimings;
   kgragExplorer?: {
     layout(): { iterations: number; converged: boolean; running: boolean };

@@ -10,7 +10,8 @@ export class ApiError extends Error {
     readonly detail: string,
     readonly fieldErrors: Array<{ field: string; message: string }> = [],
   ) {
-    super(fieldErrors.length ? `${detail}: ${fieldErrors.map((e) => `${e.field} ${e.message}`).join('; ')}` : detail);
+    // The service's detail already lists the field errors ("query: must not be empty; mode: ...").
+    super(detail || fieldErrors.map((e) => `${e.field}: ${e.message}`).join('; '));
   }
 }
 

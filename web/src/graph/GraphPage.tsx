@@ -39,7 +39,9 @@ declare global {
 /** The graph explorer: the workspace graph from the live stream, drawn with WebGL and laid out in a worker. */
 export function GraphPage() {
   const graph = useMemo(createGraph, []);
-  const [query, setQuery] = useState<GraphQuery>({ startNode: '', depth: 2, maxNodes: 1000 });
+  // `/graph?start=ID` opens the neighbourhood of an entity (links from answers and lists) and selects it.
+  const [initialStart] = useState(() => new URLSearchParams(location.search).get('start') ?? '');
+  const [query, setQuery] = useState<GraphQuery>({ startNode: initialStart, depth: 2, maxNodes: 1000 });
   const [form, setForm] = useState(query);
   const [totals, setTotals] = useState<{ total_nodes: number; total_edges: number; is_truncated: boolean } | null>(null);
   const [status, setStatus] = useState<Status>('loading');
@@ -54,7 +56,7 @@ export function GraphPage() {
   const explorer = useRef<ExplorerHandle | null>(null);
   const layoutRef = useRef(layout);
   layoutRef.current = layout;
-  const pendingSelect = useRef<string | null>(null);
+  const pendingSelect = useRef<string | null>(initialStart || null);
   const relayoutTimer = useRef<number | undefined>(undefined);
 
   // Redraw counters at most once a frame however many events arrive.
@@ -361,7 +363,7 @@ export function GraphPage() {
           }
           onOnly={(type) => setHidden(type ? new Set(types.map((t) => t.type).filter((t) => t !== type)) : new Set())}
         />
-        {selected && <NodePanel id={selected} onSelect={select} onExpand={(id) => void expand(id)} onClose={() => setSelected(null)} expanding={expanding} />}
+        {selected && <NodePanel id={selected} label={graph.hasNode(selected) ? graph.getNodeAttribute(selected, 'label') : undefined} onSelect={select} onExpand={(id) => void expand(id)} onClose={() => setSelected(null)} expanding={expanding} />}
       </div>
     </div>
   );

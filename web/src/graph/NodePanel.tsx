@@ -8,6 +8,8 @@ import { typeColor } from './model';
 
 interface Props {
   id: string;
+  /** The name drawn in the graph, shown until the detail arrives. */
+  label?: string;
   onSelect: (id: string) => void;
   onExpand: (id: string) => void;
   onClose: () => void;
@@ -15,7 +17,7 @@ interface Props {
 }
 
 /** A node's detail: description, type, degree, relationships, and provenance down to source lines. */
-export function NodePanel({ id, onSelect, onExpand, onClose, expanding }: Props) {
+export function NodePanel({ id, label, onSelect, onExpand, onClose, expanding }: Props) {
   const entity = useResource((signal) => getJson<EntityDetail>(apiUrl('/api/v1/graph/entities/{id}', { id }), signal), [id]);
   const provenance = useResource(
     (signal) => getJson<Provenance>(apiUrl('/api/v1/entities/{entity_id}/provenance', { entity_id: id }), signal),
@@ -29,7 +31,7 @@ export function NodePanel({ id, onSelect, onExpand, onClose, expanding }: Props)
     <aside className="panel card" data-testid="node-panel" aria-label="Entity detail">
       <div className="panel-head">
         <span className="swatch big" style={{ background: typeColor(e?.entity_type ?? '') }} />
-        <h2 className="grow">{e?.name ?? id}</h2>
+        <h2 className="grow">{e?.name ?? label ?? id}</h2>
         <button className="link" onClick={onClose} aria-label="Close">
           ×
         </button>

@@ -5,6 +5,7 @@ import { QUERY_MODES, type ConversationDetail, type ConversationList, type Query
 import { ChunkDialog } from '../ui/ChunkDialog';
 import { Empty, ErrorNote, Spinner } from '../ui/feedback';
 import { useResource } from '../ui/hooks';
+import { navigate } from '../shell/router';
 import { AnswerText } from './answer';
 
 type Message = ConversationDetail['messages'][number];
@@ -89,7 +90,8 @@ export function ChatPage() {
     }
   };
 
-  const openSource = (source: Source) => source.source_type === 'chunk' && setChunk(source.id);
+  const openSource = (source: Source) =>
+    source.source_type === 'chunk' ? setChunk(source.id) : navigate(`/graph?start=${encodeURIComponent(source.id)}`);
 
   return (
     <div className="chat-page">

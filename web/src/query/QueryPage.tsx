@@ -4,6 +4,7 @@ import { readEvents } from '../api/sse';
 import { QUERY_MODES, type QueryBody, type QueryMode, type QueryResult, type Source } from '../api/types';
 import { ChunkDialog } from '../ui/ChunkDialog';
 import { Empty, ErrorNote, Spinner } from '../ui/feedback';
+import { navigate } from '../shell/router';
 import { AnswerText, SourceList } from './answer';
 
 interface Options {
@@ -105,6 +106,8 @@ export function QueryPage() {
   };
 
   const busy = phase === 'retrieving' || phase === 'streaming';
+  // A chunk opens in place; an entity opens in the graph explorer.
+  const openSource = (source: Source) => (source.source_type === 'chunk' ? setChunk(source) : navigate(`/graph?start=${encodeURIComponent(source.id)}`));
   const set = <K extends keyof Options>(key: K, value: Options[K]) => setOptions({ ...options, [key]: value });
 
   return (
@@ -179,7 +182,7 @@ export function QueryPage() {
               </pre>
             ) : (
               <div className="answer" data-testid="answer" data-state={phase} data-tokens={tokens}>
-                <AnswerText text={answer} sources={sources} onCite={setChunk} />
+                <AnswerText text={answer} sources={sources} onCite={openSource} />
                 {phase === 'streaming' && <span className="caret" aria-hidden />}
               </div>
             )}
@@ -193,7 +196,7 @@ export function QueryPage() {
           </div>
         )}
       </section>
-      <aside className="column-side">{(sources.length > 0 || phase === 'done') && <SourceList sources={sources} onOpen={setChunk} />}</aside>
+      <aside className="column-side">{(sources.length > 0 || phase === 'done') && <SourceList sources={sources} onOpen={openSource} />}</aside>
       {chunk?.source_type === 'chunk' && <ChunkDialog chunkId={chunk.id} onClose={() => setChunk(null)} />}
     </div>
   );

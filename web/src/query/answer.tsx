@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import type { Source } from '../api/types';
+import { Link } from '../ui/Link';
 
 /** Answer text with its `[n]` citations turned into buttons that open the cited source. */
 export function AnswerText({ text, sources, onCite }: { text: string; sources: Source[]; onCite: (source: Source) => void }) {
@@ -52,7 +53,12 @@ export function SourceList({ sources, onOpen }: { sources: Source[]; onOpen: (so
         {entities.map((s) =>
           s.source_type === 'entity' ? (
             <li key={s.id} title={s.snippet}>
-              <strong>{s.id}</strong> <span className="muted small">{s.entity_type} · degree {s.degree}</span>
+              <Link href={`/graph?start=${encodeURIComponent(s.id)}`}>
+                <strong>{s.id}</strong>
+              </Link>{' '}
+              <span className="muted small">
+                [{s.reference_id}] {s.entity_type} · degree {s.degree}
+              </span>
               <div className="small clamp">{s.snippet}</div>
             </li>
           ) : null,
