@@ -16,7 +16,14 @@ import { relationshipId } from '../../src/domain/ids';
 import type { EntityRecord, RelationshipRecord, Scope } from '../../src/domain/types';
 import { createLogger } from '../../src/logger';
 import { createRuntime } from '../../src/runtime';
-import { consoleContext, describeMeasurement, type ExplorerMeasurement, launchChromium, measureExplorer, screenshotPath } from '../web/browser';
+import {
+  consoleContext,
+  describeMeasurement,
+  type ExplorerMeasurement,
+  launchChromium,
+  measureExplorer,
+  screenshotPath,
+} from '../web/browser';
 import { seeded } from './random';
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -120,14 +127,24 @@ async function main() {
     `${m.pan.intervalP50.toFixed(1)} / ${m.pan.intervalP95.toFixed(1)}`,
     `${m.pan.renderP50.toFixed(1)} / ${m.pan.renderP95.toFixed(1)}`,
   ]);
-  const header = ['graph', 'drawn nodes / edges', 'first render ms', 'settled ms', 'iterations', 'pan frame p50 / p95 ms', 'render p50 / p95 ms'];
+  const header = [
+    'graph',
+    'drawn nodes / edges',
+    'first render ms',
+    'settled ms',
+    'iterations',
+    'pan frame p50 / p95 ms',
+    'render p50 / p95 ms',
+  ];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
   console.log(`\nheadless chromium ${browser.version()} (SwiftShader WebGL), panning for ${PAN_MS} ms\n`);
   console.log(line(header));
   console.log(widths.map((w) => '-'.repeat(w)).join('  '));
   for (const row of rows) console.log(line(row));
-  console.log(`\nbundle: ${bundle.files} files, ${(bundle.raw / 1024).toFixed(1)} KiB, ${(bundle.gzip / 1024).toFixed(1)} KiB gzip (web/dist/assets, js + css)`);
+  console.log(
+    `\nbundle: ${bundle.files} files, ${(bundle.raw / 1024).toFixed(1)} KiB, ${(bundle.gzip / 1024).toFixed(1)} KiB gzip (web/dist/assets, js + css)`,
+  );
 }
 
 main().catch((err) => {

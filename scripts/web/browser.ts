@@ -15,7 +15,9 @@ export const SCREENSHOTS = path.resolve(__dirname, '../../build/screenshots');
 /** Headless chromium with WebGL through SwiftShader (test machines have no GPU). */
 export async function launchChromium(): Promise<Browser> {
   if (!fs.existsSync(CHROMIUM)) {
-    throw new Error(`${CHROMIUM} is missing: install Debian's chromium package (apt-get install chromium; .ci/run does) or set CHROMIUM_PATH`);
+    throw new Error(
+      `${CHROMIUM} is missing: install Debian's chromium package (apt-get install chromium; .ci/run does) or set CHROMIUM_PATH`,
+    );
   }
   return chromium.launch({
     executablePath: CHROMIUM,
@@ -49,7 +51,15 @@ export interface ExplorerMeasurement {
   layoutIterations: number;
   layoutConverged: boolean;
   /** Interval between animation frames while panning, and sigma's render time per frame. */
-  pan: { frames: number; intervalP50: number; intervalP95: number; intervalMax: number; renderP50: number; renderP95: number; renderedFrames: number };
+  pan: {
+    frames: number;
+    intervalP50: number;
+    intervalP95: number;
+    intervalMax: number;
+    renderP50: number;
+    renderP95: number;
+    renderedFrames: number;
+  };
 }
 
 /** What the explorer page exposes to scripts (see web/src/graph/GraphCanvas.tsx and GraphPage.tsx). */

@@ -20,7 +20,10 @@ async function main(): Promise<void> {
   const { openapi } = createApp(rt);
   await rt.close();
   fs.writeFileSync(target, `${JSON.stringify(openapi, null, 2)}\n`);
-  for (const args of [['scripts/web/console.mjs', 'deps'], ['web/node_modules/.bin/openapi-typescript', 'web/src/api/openapi.json', '-o', 'web/src/api/schema.d.ts']]) {
+  for (const args of [
+    ['scripts/web/console.mjs', 'deps'],
+    ['web/node_modules/.bin/openapi-typescript', 'web/src/api/openapi.json', '-o', 'web/src/api/schema.d.ts'],
+  ]) {
     const run = spawnSync('node', args, { cwd: ROOT, stdio: 'inherit' });
     if (run.status !== 0) process.exit(run.status ?? 1);
   }

@@ -56,7 +56,8 @@ describe('web console in a browser', () => {
     expect(pageErrors).toEqual([]);
   });
 
-  const documents = async (): Promise<Doc[]> => ((await (await app.request('/api/v1/documents?limit=100')).json()) as { documents: Doc[] }).documents;
+  const documents = async (): Promise<Doc[]> =>
+    ((await (await app.request('/api/v1/documents?limit=100')).json()) as { documents: Doc[] }).documents;
 
   it('loads the pages without a login when the server reports no authentication, and serves client routes on reload', async () => {
     const health = (await (await app.request('/health')).json()) as { auth?: { enabled: boolean; dev_mode: boolean } };
@@ -175,7 +176,9 @@ describe('web console in a browser', () => {
     });
     expect(created.status).toBe(201);
     await page.waitForFunction(() => window.kgragExplorer!.graph.hasNode('ZOE_QUINN'), undefined, { timeout: 30_000 });
-    const fresh = await page.evaluate(() => (window.kgragExplorer!.graph.getNodeAttribute('ZOE_QUINN', 'freshUntil') as number) > Date.now());
+    const fresh = await page.evaluate(
+      () => (window.kgragExplorer!.graph.getNodeAttribute('ZOE_QUINN', 'freshUntil') as number) > Date.now(),
+    );
     expect(fresh).toBe(true);
     await waitUntil(async () => Number(await page.getByTestId('graph-node-count').innerText()) > before, 10_000, 'a larger node count');
     await page.screenshot({ path: screenshotPath('console-graph-live') });
@@ -194,10 +197,14 @@ describe('web console in a browser', () => {
         tokens: Number(el.dataset.tokens),
       }));
     let partial = { text: '', state: '', tokens: 0 } as Awaited<ReturnType<typeof read>>;
-    await waitUntil(async () => {
-      partial = await read();
-      return partial.state === 'streaming' && partial.tokens >= 2;
-    }, 30_000, 'a partly streamed answer');
+    await waitUntil(
+      async () => {
+        partial = await read();
+        return partial.state === 'streaming' && partial.tokens >= 2;
+      },
+      30_000,
+      'a partly streamed answer',
+    );
     await page.locator('[data-testid=answer][data-state=done]').waitFor({ timeout: 60_000 });
     const final = await read();
     expect(partial.text.length).toBeGreaterThan(0);

@@ -3,8 +3,11 @@ import path from 'node:path';
 import type { Context, Middleware } from 'koa';
 import type { AppState } from '../context';
 
-/** Paths that belong to the API, the probes and the docs: the console never answers them, not even as a fallback. */
-const SERVER_PATHS = /^\/(api|v1|health|ready|live|swagger-ui|api-docs)(\/|$)/;
+/**
+ * Paths that belong to the API, the probes and the docs (`/api*` covers `/api-docs`, `/health*` covers `/healthz`):
+ * the console never answers them, not even as a fallback.
+ */
+const SERVER_PATHS = /^\/(api|v1|health|ready|live|swagger-ui)/;
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',

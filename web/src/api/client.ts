@@ -30,7 +30,8 @@ type Query = Record<string, string | number | boolean | undefined | null>;
 export function apiUrl(path: ApiPath | string, params: Params = {}, query: Query = {}): string {
   const filled = path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(String(params[name] ?? '')));
   const search = new URLSearchParams();
-  for (const [key, value] of Object.entries(query)) if (value !== undefined && value !== null && value !== '') search.set(key, String(value));
+  for (const [key, value] of Object.entries(query))
+    if (value !== undefined && value !== null && value !== '') search.set(key, String(value));
   const qs = search.toString();
   return qs ? `${filled}?${qs}` : filled;
 }
@@ -38,7 +39,12 @@ export function apiUrl(path: ApiPath | string, params: Params = {}, query: Query
 async function problemOf(res: Response): Promise<ApiError> {
   const text = await res.text();
   try {
-    const body = JSON.parse(text) as { title?: string; detail?: string; message?: string; errors?: Array<{ field: string; message: string }> };
+    const body = JSON.parse(text) as {
+      title?: string;
+      detail?: string;
+      message?: string;
+      errors?: Array<{ field: string; message: string }>;
+    };
     return new ApiError(res.status, body.title ?? res.statusText, body.detail ?? body.message ?? text, body.errors ?? []);
   } catch {
     return new ApiError(res.status, res.statusText || 'Error', text.slice(0, 300) || `HTTP ${res.status}`);

@@ -1232,6 +1232,7 @@ export interface operations {
                 /** @description entity id or name, any case and spacing */
                 start_node?: string;
                 depth?: number;
+                /** @description snapshot size, at most 10000 */
                 max_nodes?: number;
                 /** @description nodes or edges per snapshot event */
                 batch_size?: number;

@@ -12,13 +12,23 @@ type Responses<P extends ApiPath, M extends Method> = paths[P][M] extends { resp
 
 /** The JSON body of a 200 (or 201, 202) answer. */
 export type Ok<P extends ApiPath, M extends Method = 'get'> =
-  Responses<P, M> extends { 200: infer S } ? JsonOf<S> : Responses<P, M> extends { 201: infer S } ? JsonOf<S> : Responses<P, M> extends { 202: infer S } ? JsonOf<S> : never;
+  Responses<P, M> extends { 200: infer S }
+    ? JsonOf<S>
+    : Responses<P, M> extends { 201: infer S }
+      ? JsonOf<S>
+      : Responses<P, M> extends { 202: infer S }
+        ? JsonOf<S>
+        : never;
 
 /** The JSON request body. */
-export type BodyOf<P extends ApiPath, M extends Method> = paths[P][M] extends { requestBody?: { content: { 'application/json': infer B } } } ? B : never;
+export type BodyOf<P extends ApiPath, M extends Method> = paths[P][M] extends { requestBody?: { content: { 'application/json': infer B } } }
+  ? B
+  : never;
 
 /** The query parameters. */
-export type QueryOf<P extends ApiPath, M extends Method = 'get'> = paths[P][M] extends { parameters: { query?: infer Q } } ? NonNullable<Q> : never;
+export type QueryOf<P extends ApiPath, M extends Method = 'get'> = paths[P][M] extends { parameters: { query?: infer Q } }
+  ? NonNullable<Q>
+  : never;
 
 export type Problem = components['schemas']['Problem'];
 export type Health = Ok<'/health'>;

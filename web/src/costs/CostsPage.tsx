@@ -28,8 +28,8 @@ export function CostsPage() {
   if (!costs.data)
     return (
       <NotAvailable what="Cost accounting">
-        This server does not report LLM costs yet (<span className="mono">/api/v1/costs/summary</span> does not answer). Token usage of each query is
-        shown with its answer on the Query page.
+        This server does not report LLM costs yet (<span className="mono">/api/v1/costs/summary</span> does not answer). Token usage of each
+        query is shown with its answer on the Query page.
       </NotAvailable>
     );
   const { summary, budget, history } = costs.data;
@@ -64,7 +64,11 @@ export function CostsPage() {
         {history.length === 0 ? (
           <div className="muted small">No cost history yet.</div>
         ) : (
-          <TimeChart times={history.map((p) => p.time)} series={[{ label: 'USD', color: '#4f7cff', values: history.map((p) => p.cost) }]} yLabel="USD" />
+          <TimeChart
+            times={history.map((p) => p.time)}
+            series={[{ label: 'USD', color: '#4f7cff', values: history.map((p) => p.cost) }]}
+            yLabel="USD"
+          />
         )}
       </div>
       {budget && (
@@ -72,7 +76,10 @@ export function CostsPage() {
           <h3>Budget {budget.period ? `(${budget.period})` : ''}</h3>
           {budget.budget_usd !== null ? (
             <>
-              <ProgressBar value={budget.percent_used ?? 0} label={`${usd(budget.spent_usd)} of ${usd(budget.budget_usd)} (${(budget.percent_used ?? 0).toFixed(1)}%)`} />
+              <ProgressBar
+                value={budget.percent_used ?? 0}
+                label={`${usd(budget.spent_usd)} of ${usd(budget.budget_usd)} (${(budget.percent_used ?? 0).toFixed(1)}%)`}
+              />
               <div className="muted small">
                 remaining {usd(budget.remaining_usd)} · projected for the period {usd(budget.projected_end_of_period)}
                 {budget.alert_threshold !== null && budget.alert_threshold !== undefined && ` · alert at ${budget.alert_threshold}`}
@@ -88,7 +95,15 @@ export function CostsPage() {
             </label>
             <label>
               Alert threshold
-              <input type="number" min={0} max={1} step="0.05" value={alertInput} onChange={(e) => setAlertInput(e.target.value)} placeholder="0.8" />
+              <input
+                type="number"
+                min={0}
+                max={1}
+                step="0.05"
+                value={alertInput}
+                onChange={(e) => setAlertInput(e.target.value)}
+                placeholder="0.8"
+              />
             </label>
             <button type="submit">Set budget</button>
           </form>

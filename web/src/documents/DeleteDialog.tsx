@@ -35,7 +35,8 @@ export function DeleteDialog({ id, title, onClose, onDeleted }: { id: string; ti
               <tr>
                 <th>Entities</th>
                 <td>
-                  <strong>{data.entities_to_delete}</strong> deleted, <strong>{data.entities_to_update}</strong> rewritten from their other sources
+                  <strong>{data.entities_to_delete}</strong> deleted, <strong>{data.entities_to_update}</strong> rewritten from their other
+                  sources
                 </td>
               </tr>
               <tr>

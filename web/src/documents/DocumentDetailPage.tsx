@@ -19,7 +19,9 @@ export function DocumentDetailPage({ id }: { id: string }) {
         getJson<DocumentLineage>(apiUrl('/api/v1/documents/{document_id}/lineage', { document_id: id }), signal),
       ]);
       const failed =
-        detail.status === 'failed' ? await getJson<FailedChunks>(apiUrl('/api/v1/documents/{id}/failed-chunks', { id }), signal).catch(() => null) : null;
+        detail.status === 'failed'
+          ? await getJson<FailedChunks>(apiUrl('/api/v1/documents/{id}/failed-chunks', { id }), signal).catch(() => null)
+          : null;
       return { detail, metadata, lineage, failed };
     },
     [id],
@@ -95,7 +97,9 @@ export function DocumentDetailPage({ id }: { id: string }) {
           <dt>Added</dt>
           <dd>{new Date(detail.created_at).toLocaleString()}</dd>
           <dt>Processed</dt>
-          <dd>{detail.processed_at ? `${new Date(detail.processed_at).toLocaleString()} in ${detail.processing_time_ms ?? '?'} ms` : '—'}</dd>
+          <dd>
+            {detail.processed_at ? `${new Date(detail.processed_at).toLocaleString()} in ${detail.processing_time_ms ?? '?'} ms` : '—'}
+          </dd>
           <dt>Checksum</dt>
           <dd className="mono small">{metadata.sha256_checksum}</dd>
           {Object.keys(metadata.custom).length > 0 && (
@@ -139,7 +143,9 @@ export function DocumentDetailPage({ id }: { id: string }) {
         ))}
       </div>
       {chunk && <ChunkDialog chunkId={chunk} onClose={() => setChunk(null)} />}
-      {deleting && <DeleteDialog id={id} title={detail.title} onClose={() => setDeleting(false)} onDeleted={() => navigate('/documents')} />}
+      {deleting && (
+        <DeleteDialog id={id} title={detail.title} onClose={() => setDeleting(false)} onDeleted={() => navigate('/documents')} />
+      )}
     </div>
   );
 }

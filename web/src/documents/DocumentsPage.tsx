@@ -21,7 +21,10 @@ export function DocumentsPage() {
   const docs = useResource(
     async (signal) => {
       const [list, tasks] = await Promise.all([
-        getJson<DocumentList>(apiUrl('/api/v1/documents', {}, { limit: 200, status: filter, document_pattern: search.trim() || undefined }), signal),
+        getJson<DocumentList>(
+          apiUrl('/api/v1/documents', {}, { limit: 200, status: filter, document_pattern: search.trim() || undefined }),
+          signal,
+        ),
         taskProgressByDocument(signal),
       ]);
       return { list, tasks };
@@ -53,13 +56,25 @@ export function DocumentsPage() {
           <option value="completed">completed</option>
           <option value="failed">failed</option>
         </select>
-        <input type="search" placeholder="Filter by title…" value={search} onChange={(e) => setSearch(e.target.value)} aria-label="Filter by title" />
+        <input
+          type="search"
+          placeholder="Filter by title…"
+          value={search}
+          onChange={(e) => setSearch(e.target.value)}
+          aria-label="Filter by title"
+        />
         <span className="grow" />
         {processing && <Spinner label="processing…" />}
-        <button onClick={() => run('Failed documents queued', () => sendJson('POST', apiUrl('/api/v1/documents/reprocess')))} disabled={action.busy}>
+        <button
+          onClick={() => run('Failed documents queued', () => sendJson('POST', apiUrl('/api/v1/documents/reprocess')))}
+          disabled={action.busy}
+        >
           Reprocess failed
         </button>
-        <button onClick={() => run('Stuck documents queued', () => sendJson('POST', apiUrl('/api/v1/documents/recover-stuck')))} disabled={action.busy}>
+        <button
+          onClick={() => run('Stuck documents queued', () => sendJson('POST', apiUrl('/api/v1/documents/recover-stuck')))}
+          disabled={action.busy}
+        >
           Recover stuck
         </button>
       </div>
@@ -75,7 +90,9 @@ export function DocumentsPage() {
       {!list && docs.loading && <Spinner label="Loading documents…" />}
       {list && list.documents.length === 0 && (
         <Empty title={filter === 'all' && !search ? 'No documents yet' : 'No document matches'}>
-          {filter === 'all' && !search ? 'Drop a file above or paste some text to build the knowledge graph.' : 'Change the filters to see more.'}
+          {filter === 'all' && !search
+            ? 'Drop a file above or paste some text to build the knowledge graph.'
+            : 'Change the filters to see more.'}
         </Empty>
       )}
       {list && list.documents.length > 0 && (
@@ -103,7 +120,10 @@ export function DocumentsPage() {
                   </td>
                   <td className="progress-cell">
                     {d.status === 'processing' && task ? (
-                      <ProgressBar value={task.progress} label={`${task.stage ?? task.status} ${task.progress}%${task.chunks ? ` · ${task.chunks}` : ''}`} />
+                      <ProgressBar
+                        value={task.progress}
+                        label={`${task.stage ?? task.status} ${task.progress}%${task.chunks ? ` · ${task.chunks}` : ''}`}
+                      />
                     ) : d.status === 'failed' ? (
                       <span className="small error-text">{task?.error ?? 'failed'}</span>
                     ) : (
@@ -116,7 +136,9 @@ export function DocumentsPage() {
                     {d.status === 'failed' && (
                       <button
                         className="link"
-                        onClick={() => run('Retry queued', () => sendJson('POST', apiUrl('/api/v1/documents/{id}/retry-chunks', { id: d.id })))}
+                        onClick={() =>
+                          run('Retry queued', () => sendJson('POST', apiUrl('/api/v1/documents/{id}/retry-chunks', { id: d.id })))
+                        }
                       >
                         retry failed chunks
                       </button>

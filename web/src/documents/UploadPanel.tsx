@@ -26,7 +26,11 @@ export function UploadPanel({ onQueued }: { onQueued: () => void }) {
     setError(null);
     const refused = files.filter((f) => !acceptedFile(f));
     const wanted = files.filter(acceptedFile);
-    const results: Outcome[] = refused.map((f) => ({ name: f.name, status: 'failed', detail: `not a supported file type (${ACCEPTED.join(', ')})` }));
+    const results: Outcome[] = refused.map((f) => ({
+      name: f.name,
+      status: 'failed',
+      detail: `not a supported file type (${ACCEPTED.join(', ')})`,
+    }));
     if (wanted.length === 0) {
       setOutcomes(results);
       return;
@@ -118,7 +122,9 @@ export function UploadPanel({ onQueued }: { onQueued: () => void }) {
           }}
         />
       </div>
-      {progress !== null && <ProgressBar value={progress * 100} label={progress < 1 ? `Uploading… ${Math.round(progress * 100)}%` : 'Processing…'} />}
+      {progress !== null && (
+        <ProgressBar value={progress * 100} label={progress < 1 ? `Uploading… ${Math.round(progress * 100)}%` : 'Processing…'} />
+      )}
       <div className="row">
         <button className="link" onClick={() => setPasteOpen((o) => !o)}>
           {pasteOpen ? 'Cancel pasting' : 'Paste text instead'}
@@ -127,7 +133,13 @@ export function UploadPanel({ onQueued }: { onQueued: () => void }) {
       {pasteOpen && (
         <form className="paste" onSubmit={(e) => void savePasted(e)}>
           <input value={title} onChange={(e) => setTitle(e.target.value)} placeholder="Title (optional)" aria-label="Title" />
-          <textarea value={content} onChange={(e) => setContent(e.target.value)} rows={6} placeholder="Paste the document text…" aria-label="Text" />
+          <textarea
+            value={content}
+            onChange={(e) => setContent(e.target.value)}
+            rows={6}
+            placeholder="Paste the document text…"
+            aria-label="Text"
+          />
           <button type="submit" className="primary" disabled={!content.trim() || saving}>
             {saving ? 'Adding…' : 'Add document'}
           </button>
@@ -138,7 +150,8 @@ export function UploadPanel({ onQueued }: { onQueued: () => void }) {
         <ul className="outcomes" data-testid="upload-outcomes">
           {outcomes.map((o, i) => (
             <li key={i} className={o.status}>
-              <strong>{o.name}</strong> <span className={`badge ${o.status}`}>{o.status}</span> <span className="muted small">{o.detail}</span>
+              <strong>{o.name}</strong> <span className={`badge ${o.status}`}>{o.status}</span>{' '}
+              <span className="muted small">{o.detail}</span>
             </li>
           ))}
         </ul>

@@ -30,7 +30,9 @@ export async function taskProgressByDocument(signal: AbortSignal): Promise<Map<s
   const out = new Map<string, TaskProgress>();
   for (const [documentId, task] of latest) {
     const detail = byId.get(task.id) ?? null;
-    const stage = detail ? (STAGES.find((s) => detail.stages[s] === 'running') ?? STAGES.find((s) => detail.stages[s] === 'pending') ?? null) : null;
+    const stage = detail
+      ? (STAGES.find((s) => detail.stages[s] === 'running') ?? STAGES.find((s) => detail.stages[s] === 'pending') ?? null)
+      : null;
     out.set(documentId, {
       taskId: task.id,
       status: task.status,

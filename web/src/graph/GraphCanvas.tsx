@@ -94,7 +94,10 @@ export function GraphCanvas({ graph, view, layout, onSelect, onReady }: Props) {
         const { hiddenTypes, selected } = viewRef.current;
         const display: Partial<EdgeDisplayData> = { ...data };
         const [source, target] = graph.extremities(edge);
-        if (hiddenTypes.has(graph.getNodeAttribute(source, 'entityType')) || hiddenTypes.has(graph.getNodeAttribute(target, 'entityType'))) {
+        if (
+          hiddenTypes.has(graph.getNodeAttribute(source, 'entityType')) ||
+          hiddenTypes.has(graph.getNodeAttribute(target, 'entityType'))
+        ) {
           return { ...display, hidden: true };
         }
         if (selected) {

@@ -69,14 +69,11 @@ export function GraphPage() {
     });
   }, []);
 
-  const onLayout = useCallback(
-    (progress: LayoutProgress) => {
-      setLayout(progress);
-      const load = window.kgragGraphLoad;
-      if (load && progress.settledMs !== null && load.settledAt === null && load.snapshotAt !== null) load.settledAt = Date.now();
-    },
-    [],
-  );
+  const onLayout = useCallback((progress: LayoutProgress) => {
+    setLayout(progress);
+    const load = window.kgragGraphLoad;
+    if (load && progress.settledMs !== null && load.settledAt === null && load.snapshotAt !== null) load.settledAt = Date.now();
+  }, []);
 
   useEffect(() => {
     const created = new LayoutRunner(graph, onLayout);
@@ -99,7 +96,16 @@ export function GraphPage() {
     setTotals(null);
     setStatus('loading');
     setError(null);
-    const load: LoadTimings = { requestedAt: Date.now(), metadataAt: null, insertMs: 0, snapshotAt: null, firstRenderAt: null, settledAt: null, nodes: 0, edges: 0 };
+    const load: LoadTimings = {
+      requestedAt: Date.now(),
+      metadataAt: null,
+      insertMs: 0,
+      snapshotAt: null,
+      firstRenderAt: null,
+      settledAt: null,
+      nodes: 0,
+      edges: 0,
+    };
     window.kgragGraphLoad = load;
     let live = false;
     streamGraph(
@@ -363,7 +369,16 @@ export function GraphPage() {
           }
           onOnly={(type) => setHidden(type ? new Set(types.map((t) => t.type).filter((t) => t !== type)) : new Set())}
         />
-        {selected && <NodePanel id={selected} label={graph.hasNode(selected) ? graph.getNodeAttribute(selected, 'label') : undefined} onSelect={select} onExpand={(id) => void expand(id)} onClose={() => setSelected(null)} expanding={expanding} />}
+        {selected && (
+          <NodePanel
+            id={selected}
+            label={graph.hasNode(selected) ? graph.getNodeAttribute(selected, 'label') : undefined}
+            onSelect={select}
+            onExpand={(id) => void expand(id)}
+            onClose={() => setSelected(null)}
+            expanding={expanding}
+          />
+        )}
       </div>
     </div>
   );

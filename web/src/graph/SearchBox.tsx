@@ -25,7 +25,8 @@ export function SearchBox({ onPick }: { onPick: (entity: EntityItem) => void }) 
           // Best matches first: names that start with the text, then by degree.
           const lower = term.toLowerCase();
           const ranked = [...body.entities].sort(
-            (a, b) => Number(b.name.toLowerCase().startsWith(lower)) - Number(a.name.toLowerCase().startsWith(lower)) || b.degree - a.degree,
+            (a, b) =>
+              Number(b.name.toLowerCase().startsWith(lower)) - Number(a.name.toLowerCase().startsWith(lower)) || b.degree - a.degree,
           );
           setSuggestions(ranked);
           setActive(0);

@@ -80,7 +80,12 @@ export class LayoutRunner {
       const runId = report.runId;
       requestAnimationFrame(() => this.worker.postMessage({ type: 'ack', runId } satisfies LayoutCommand));
     } else {
-      this.progress = { running: false, iterations: report.iterations, settledMs: performance.now() - this.started, converged: report.converged };
+      this.progress = {
+        running: false,
+        iterations: report.iterations,
+        settledMs: performance.now() - this.started,
+        converged: report.converged,
+      };
     }
     this.onProgress(this.progress);
   }

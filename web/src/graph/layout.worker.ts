@@ -81,7 +81,13 @@ function run(command: Extract<LayoutCommand, { type: 'run' }>): void {
       post({ type: 'positions', runId: command.runId, positions, iterations, movement }, [positions.buffer]);
     }
     if (settled) {
-      post({ type: 'settled', runId: command.runId, iterations, ms: performance.now() - started, converged: calm >= SETTLED_SLICES || n === 0 });
+      post({
+        type: 'settled',
+        runId: command.runId,
+        iterations,
+        ms: performance.now() - started,
+        converged: calm >= SETTLED_SLICES || n === 0,
+      });
       return;
     }
     setTimeout(slice, 0);

@@ -9,7 +9,13 @@ export interface GraphQuery {
 }
 
 export interface StreamHandlers {
-  metadata: (totals: { total_nodes: number; total_edges: number; is_truncated: boolean; snapshot_nodes: number; snapshot_edges: number }) => void;
+  metadata: (totals: {
+    total_nodes: number;
+    total_edges: number;
+    is_truncated: boolean;
+    snapshot_nodes: number;
+    snapshot_edges: number;
+  }) => void;
   nodes: (nodes: GraphNode[]) => void;
   edges: (edges: GraphEdge[]) => void;
   /** The snapshot is complete; live changes follow. */
@@ -26,12 +32,16 @@ export interface StreamHandlers {
  * the stream's limit), then live changes while documents are ingested, deleted or edited. Ends with the signal.
  */
 export async function streamGraph(query: GraphQuery, handlers: StreamHandlers, signal: AbortSignal): Promise<void> {
-  const url = apiUrl('/api/v1/graph/stream', {}, {
-    start_node: query.startNode.trim() || undefined,
-    depth: query.startNode.trim() ? query.depth : undefined,
-    max_nodes: query.maxNodes,
-    batch_size: 1000,
-  });
+  const url = apiUrl(
+    '/api/v1/graph/stream',
+    {},
+    {
+      start_node: query.startNode.trim() || undefined,
+      depth: query.startNode.trim() ? query.depth : undefined,
+      max_nodes: query.maxNodes,
+      batch_size: 1000,
+    },
+  );
   await readEvents(url, { signal }, (event) => {
     switch (event.type) {
       case 'metadata':

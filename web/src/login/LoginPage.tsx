@@ -30,11 +30,25 @@ export function LoginPage({ onSignedIn }: { onSignedIn: () => void }) {
         <p className="muted">Sign in to the console.</p>
         <label>
           Username
-          <input name="username" autoComplete="username" value={username} onChange={(e) => setUsername(e.target.value)} required autoFocus />
+          <input
+            name="username"
+            autoComplete="username"
+            value={username}
+            onChange={(e) => setUsername(e.target.value)}
+            required
+            autoFocus
+          />
         </label>
         <label>
           Password
-          <input name="password" type="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} required />
+          <input
+            name="password"
+            type="password"
+            autoComplete="current-password"
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+            required
+          />
         </label>
         <ErrorNote error={error} />
         <button type="submit" className="primary" disabled={busy}>

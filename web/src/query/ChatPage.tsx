@@ -120,7 +120,9 @@ export function ChatPage() {
       </aside>
       <section className="chat card">
         <div className="messages">
-          {messages.length === 0 && !pending && <Empty title="Start a conversation">Each answer is retrieved from your documents and kept here.</Empty>}
+          {messages.length === 0 && !pending && (
+            <Empty title="Start a conversation">Each answer is retrieved from your documents and kept here.</Empty>
+          )}
           {messages.map((m) => (
             <div key={m.id} className={`message ${m.role}`}>
               <AnswerText text={m.content} sources={m.sources} onCite={openSource} />
@@ -130,7 +132,11 @@ export function ChatPage() {
             <>
               <div className="message user">{pending.question}</div>
               <div className="message assistant" data-testid="chat-pending">
-                {pending.answer ? <AnswerText text={pending.answer} sources={pending.sources} onCite={openSource} /> : <Spinner label="Thinking…" />}
+                {pending.answer ? (
+                  <AnswerText text={pending.answer} sources={pending.sources} onCite={openSource} />
+                ) : (
+                  <Spinner label="Thinking…" />
+                )}
               </div>
             </>
           )}

@@ -76,7 +76,12 @@ export function QueryPage() {
       let failed = false;
       await readEvents(
         apiUrl('/api/v1/query/stream'),
-        { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ ...body(), stream_format: 'v2' }), signal: mine.signal },
+        {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify({ ...body(), stream_format: 'v2' }),
+          signal: mine.signal,
+        },
         (e) => {
           if (e.type === 'context') {
             setSources(e.sources as Source[]);
@@ -107,7 +112,8 @@ export function QueryPage() {
 
   const busy = phase === 'retrieving' || phase === 'streaming';
   // A chunk opens in place; an entity opens in the graph explorer.
-  const openSource = (source: Source) => (source.source_type === 'chunk' ? setChunk(source) : navigate(`/graph?start=${encodeURIComponent(source.id)}`));
+  const openSource = (source: Source) =>
+    source.source_type === 'chunk' ? setChunk(source) : navigate(`/graph?start=${encodeURIComponent(source.id)}`);
   const set = <K extends keyof Options>(key: K, value: Options[K]) => setOptions({ ...options, [key]: value });
 
   return (
@@ -136,7 +142,14 @@ export function QueryPage() {
             </label>
             <label title="Entities, relationships and chunks retrieved (each)">
               Top k
-              <input type="number" min={1} max={200} value={options.topK} onChange={(e) => set('topK', Number(e.target.value))} aria-label="Top k" />
+              <input
+                type="number"
+                min={1}
+                max={200}
+                value={options.topK}
+                onChange={(e) => set('topK', Number(e.target.value))}
+                aria-label="Top k"
+              />
             </label>
             <label>
               <input type="checkbox" checked={options.enableRerank} onChange={(e) => set('enableRerank', e.target.checked)} /> Rerank
@@ -188,15 +201,17 @@ export function QueryPage() {
             )}
             {stats && (
               <div className="muted small stats" data-testid="stats">
-                retrieval {stats.retrieval_time_ms} ms · generation {stats.generation_time_ms} ms · total {stats.total_time_ms} ms · {stats.tokens_used}{' '}
-                tokens · {stats.tokens_per_second.toFixed(1)} tokens/s · {model}
+                retrieval {stats.retrieval_time_ms} ms · generation {stats.generation_time_ms} ms · total {stats.total_time_ms} ms ·{' '}
+                {stats.tokens_used} tokens · {stats.tokens_per_second.toFixed(1)} tokens/s · {model}
               </div>
             )}
             {phase === 'stopped' && <div className="muted small">Stopped.</div>}
           </div>
         )}
       </section>
-      <aside className="column-side">{(sources.length > 0 || phase === 'done') && <SourceList sources={sources} onOpen={openSource} />}</aside>
+      <aside className="column-side">
+        {(sources.length > 0 || phase === 'done') && <SourceList sources={sources} onOpen={openSource} />}
+      </aside>
       {chunk?.source_type === 'chunk' && <ChunkDialog chunkId={chunk.id} onClose={() => setChunk(null)} />}
     </div>
   );

@@ -12,7 +12,12 @@ export function AnswerText({ text, sources, onCite }: { text: string; sources: S
     if (!source) continue;
     parts.push(text.slice(last, match.index));
     parts.push(
-      <button key={match.index} className="cite" onClick={() => onCite(source)} title={source.source_type === 'chunk' ? source.document_title : source.id}>
+      <button
+        key={match.index}
+        className="cite"
+        onClick={() => onCite(source)}
+        title={source.source_type === 'chunk' ? source.document_title : source.id}
+      >
         {match[1]}
       </button>,
     );

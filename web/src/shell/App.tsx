@@ -56,7 +56,8 @@ export function App() {
 
   // Protected pages send a visitor without a session to the login page, which sends them back afterwards.
   useEffect(() => {
-    if (gate.state === 'login' && path !== '/login') navigate(`/login?next=${encodeURIComponent(path + location.search)}`, { replace: true });
+    if (gate.state === 'login' && path !== '/login')
+      navigate(`/login?next=${encodeURIComponent(path + location.search)}`, { replace: true });
     if (gate.state === 'ready' && path === '/login') navigate(query.get('next') || '/', { replace: true });
   }, [gate, path, query]);
 

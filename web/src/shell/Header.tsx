@@ -54,7 +54,10 @@ export function Header({ info, user, workspaces, onSignedOut }: Props) {
             workspace {health.workspace_id}
           </span>
         )}
-        <span className={`status-dot ${health.status}`} title={`${health.status}: ${health.storage_mode} storage, ${health.llm_provider_name} provider`} />
+        <span
+          className={`status-dot ${health.status}`}
+          title={`${health.status}: ${health.storage_mode} storage, ${health.llm_provider_name} provider`}
+        />
         <span className="muted">
           {health.storage_mode} · {health.llm_provider_name}
         </span>

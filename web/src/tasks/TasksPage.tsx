@@ -13,7 +13,11 @@ const HISTORY = 120;
 export function TasksPage() {
   const [filter, setFilter] = useState<Filter>('all');
   const [notice, setNotice] = useState<string | null>(null);
-  const [history, setHistory] = useState<{ times: number[]; pending: number[]; running: number[] }>({ times: [], pending: [], running: [] });
+  const [history, setHistory] = useState<{ times: number[]; pending: number[]; running: number[] }>({
+    times: [],
+    pending: [],
+    running: [],
+  });
   const action = useAction();
   const data = useResource(
     async (signal) => {

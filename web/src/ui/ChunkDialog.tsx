@@ -7,7 +7,10 @@ import { useResource } from './hooks';
 
 /** A chunk's text with its line numbers, the entities extracted from it and the extraction record (`/chunks/{id}`). */
 export function ChunkDialog({ chunkId, highlight, onClose }: { chunkId: string; highlight?: string; onClose: () => void }) {
-  const { data, error, loading } = useResource((signal) => getJson<ChunkDetail>(apiUrl('/api/v1/chunks/{chunk_id}', { chunk_id: chunkId }), signal), [chunkId]);
+  const { data, error, loading } = useResource(
+    (signal) => getJson<ChunkDetail>(apiUrl('/api/v1/chunks/{chunk_id}', { chunk_id: chunkId }), signal),
+    [chunkId],
+  );
 
   useEffect(() => {
     const close = (e: KeyboardEvent) => e.key === 'Escape' && onClose();
@@ -52,8 +55,8 @@ export function ChunkDialog({ chunkId, highlight, onClose }: { chunkId: string; 
             )}
             {data.extraction_metadata && (
               <div className="muted small">
-                extracted by {data.extraction_metadata.llm_model ?? 'unknown model'} in {data.extraction_metadata.extraction_passes} pass(es),{' '}
-                {data.extraction_metadata.gleaning_passes} gleaning
+                extracted by {data.extraction_metadata.llm_model ?? 'unknown model'} in {data.extraction_metadata.extraction_passes}{' '}
+                pass(es), {data.extraction_metadata.gleaning_passes} gleaning
               </div>
             )}
           </>

@@ -9,7 +9,17 @@ export interface Series {
 }
 
 /** A small time-series chart (uPlot): x in epoch seconds, one line per series. */
-export function TimeChart({ times, series, height = 180, yLabel }: { times: number[]; series: Series[]; height?: number; yLabel?: string }) {
+export function TimeChart({
+  times,
+  series,
+  height = 180,
+  yLabel,
+}: {
+  times: number[];
+  series: Series[];
+  height?: number;
+  yLabel?: string;
+}) {
   const box = useRef<HTMLDivElement>(null);
   const plot = useRef<uPlot | null>(null);
   const shape = series.map((s) => s.label).join('|');

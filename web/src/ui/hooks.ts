@@ -45,7 +45,7 @@ export function useResource<T>(load: (signal: AbortSignal) => Promise<T>, deps: 
 export function useAction() {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
-  const run = useCallback(async <T,>(action: () => Promise<T>): Promise<T | undefined> => {
+  const run = useCallback(async <T>(action: () => Promise<T>): Promise<T | undefined> => {
     setBusy(true);
     setError(null);
     try {

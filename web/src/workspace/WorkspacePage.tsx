@@ -45,7 +45,10 @@ export function WorkspacePage({ info, workspaces, onWorkspacesChanged }: Props) 
     setCreating(true);
     setError(null);
     try {
-      const created = await sendJson<Workspace>('POST', apiUrl('/api/v1/workspaces'), { name: name.trim(), description: description.trim() || undefined });
+      const created = await sendJson<Workspace>('POST', apiUrl('/api/v1/workspaces'), {
+        name: name.trim(),
+        description: description.trim() || undefined,
+      });
       setName('');
       setDescription('');
       onWorkspacesChanged();
@@ -70,7 +73,10 @@ export function WorkspacePage({ info, workspaces, onWorkspacesChanged }: Props) 
         <>
           <div className="stat-grid">
             <Stat label="Documents" value={s.documents.total} />
-            <Stat label="Completed / processing / failed" value={`${s.documents.completed} / ${s.documents.processing} / ${s.documents.failed}`} />
+            <Stat
+              label="Completed / processing / failed"
+              value={`${s.documents.completed} / ${s.documents.processing} / ${s.documents.failed}`}
+            />
             <Stat label="Chunks" value={s.chunks.total} />
             <Stat label="Chunks per document" value={s.chunks.avg_per_document.toFixed(1)} />
             <Stat label="Entities" value={s.entities.total} />
@@ -93,8 +99,8 @@ export function WorkspacePage({ info, workspaces, onWorkspacesChanged }: Props) 
       <h2>Workspaces</h2>
       {workspaces === null ? (
         <NotAvailable what="Workspace management">
-          This server keeps everything in its default workspace (<span className="mono">{info.health.workspace_id}</span>) and offers no workspace list
-          yet. The statistics above are that workspace's.
+          This server keeps everything in its default workspace (<span className="mono">{info.health.workspace_id}</span>) and offers no
+          workspace list yet. The statistics above are that workspace's.
         </NotAvailable>
       ) : (
         <div className="two-columns">
