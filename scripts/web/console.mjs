@@ -14,7 +14,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const WEB = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web');
-const LOCK = path.join(WEB, 'package-lock.json');
+const LOCKFILE = path.join(WEB, 'package-lock.json');
 const INSTALLED = path.join(WEB, 'node_modules', '.installed-lock');
 const DIST = path.join(WEB, 'dist');
 const STAMP = path.join(DIST, '.inputs');
@@ -52,15 +52,40 @@ function listFiles(dir) {
     });
 }
 
-export function ensureDeps() {
-  const lockHash = hashFiles([LOCK]);
+const LOCK = path.join(WEB, '.build-lock');
+const LOCK_STALE_MS = 10 * 60 * 1000;
+
+/** One install or build at a time (test files in parallel workers all ask for the build): a lock directory. */
+function withLock(action) {
+  const deadline = Date.now() + LOCK_STALE_MS;
+  for (;;) {
+    try {
+      fs.mkdirSync(LOCK);
+      break;
+    } catch (err) {
+      if (err.code !== 'EEXIST') throw err;
+      const age = Date.now() - fs.statSync(LOCK, { throwIfNoEntry: false })?.mtimeMs;
+      if (age > LOCK_STALE_MS) fs.rmSync(LOCK, { recursive: true, force: true });
+      else if (Date.now() > deadline) throw new Error(`${LOCK} is held too long; remove it if no build is running`);
+      else Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 200);
+    }
+  }
+  try {
+    action();
+  } finally {
+    fs.rmSync(LOCK, { recursive: true, force: true });
+  }
+}
+
+function ensureDeps() {
+  const lockHash = hashFiles([LOCKFILE]);
   if (fs.existsSync(INSTALLED) && fs.readFileSync(INSTALLED, 'utf8') === lockHash) return;
   log('installing the console packages (npm ci in web/) ...');
   run('npm', ['ci', '--no-audit', '--no-fund']);
   fs.writeFileSync(INSTALLED, lockHash);
 }
 
-export function build() {
+function build() {
   ensureDeps();
   const inputs = [
     ...listFiles(path.join(WEB, 'src')),
@@ -77,10 +102,10 @@ export function build() {
 }
 
 const command = process.argv[2];
-if (command === 'deps') ensureDeps();
-else if (command === 'build') build();
+if (command === 'deps') withLock(ensureDeps);
+else if (command === 'build') withLock(build);
 else if (command === 'typecheck') {
-  ensureDeps();
+  withLock(ensureDeps);
   run('npm', ['run', 'typecheck']);
 } else {
   process.stderr.write('usage: node scripts/web/console.mjs deps | build | typecheck\n');

@@ -130,7 +130,13 @@ export function GraphCanvas({ graph, view, layout, onSelect, onReady }: Props) {
       },
       focusNode: (id) => {
         const data = sigma.getNodeDisplayData(id);
-        if (data) void sigma.getCamera().animate({ x: data.x, y: data.y, ratio: 0.35 }, { duration: 400 });
+        if (!data) return;
+        const camera = sigma.getCamera();
+        // Zoom in on large graphs only; keep the node clear of the detail panel on the right.
+        const ratio = graph.order > 150 ? Math.min(camera.ratio, 0.35) : Math.min(camera.ratio, 1);
+        const panel = element.querySelector('.panel') ?? element.parentElement?.querySelector('.panel');
+        const shift = panel ? (panel.getBoundingClientRect().width / 2 / Math.max(1, element.clientWidth)) * ratio : 0;
+        void camera.animate({ x: data.x + shift, y: data.y, ratio }, { duration: 400 });
       },
     };
     window.kgragExplorer = handle;
