@@ -7,6 +7,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import zlib from 'node:zlib';
@@ -69,17 +70,21 @@ function randomGraph(nodes: number, edges: number): { entities: EntityRecord[]; 
   return { entities, relationships: [...relationships.values()] };
 }
 
-function bundleSize(): { raw: number; gzip: number; files: number } {
+/** Sizes of the production bundle: every script and style sheet, and the entry chunk a first visit loads before any page. */
+function bundleSize(): { raw: number; gzip: number; files: number; entryGzip: number } {
   const assets = path.join(ROOT, 'web/dist/assets');
   let raw = 0;
   let gzip = 0;
+  let entryGzip = 0;
   const files = fs.readdirSync(assets).filter((f) => /\.(js|css)$/.test(f));
   for (const file of files) {
     const bytes = fs.readFileSync(path.join(assets, file));
+    const zipped = zlib.gzipSync(bytes, { level: 9 }).length;
     raw += bytes.length;
-    gzip += zlib.gzipSync(bytes, { level: 9 }).length;
+    gzip += zipped;
+    if (file.startsWith('index-')) entryGzip += zipped;
   }
-  return { raw, gzip, files: files.length };
+  return { raw, gzip, files: files.length, entryGzip };
 }
 
 async function main() {
@@ -138,7 +143,11 @@ async function main() {
   ];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
-  console.log(`\nheadless chromium ${browser.version()} (SwiftShader WebGL), panning for ${PAN_MS} ms\n`);
+  const load = os
+    .loadavg()
+    .map((n) => n.toFixed(1))
+    .join(' ');
+  console.log(`\nheadless chromium ${browser.version()} (SwiftShader WebGL), panning for ${PAN_MS} ms, load average ${load}\n`);
   console.log(line(header));
   console.log(widths.map((w) => '-'.repeat(w)).join('  '));
   for (const row of rows) console.log(line(row));

@@ -1,7 +1,7 @@
 import { type FormEvent, useState } from 'react';
 import { apiUrl, getJson, getOptional, sendJson } from '../api/client';
 import { type CostBudget, type CostSummary, readCostHistory } from '../api/pending';
-import { Stat } from '../tasks/TasksPage';
+import { Stat } from '../ui/Stat';
 import { ErrorNote, NotAvailable, ProgressBar, Spinner } from '../ui/feedback';
 import { useResource } from '../ui/hooks';
 import { TimeChart } from '../ui/TimeChart';

@@ -6,7 +6,7 @@ import { ChunkDialog } from '../ui/ChunkDialog';
 import { Empty, ErrorNote, Spinner } from '../ui/feedback';
 import { useAction, useResource } from '../ui/hooks';
 import { Link } from '../ui/Link';
-import { typeColor } from '../graph/model';
+import { typeColor } from '../graph/colors';
 import { DeleteDialog } from './DeleteDialog';
 
 /** One document: metadata, its chunks with line ranges, the entities drawn from each, failed chunks and actions. */

@@ -4,7 +4,7 @@ import type { EntityDetail, Provenance } from '../api/types';
 import { ChunkDialog } from '../ui/ChunkDialog';
 import { ErrorNote, Spinner } from '../ui/feedback';
 import { useResource } from '../ui/hooks';
-import { typeColor } from './model';
+import { typeColor } from './colors';
 
 interface Props {
   id: string;

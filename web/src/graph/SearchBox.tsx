@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { apiUrl, getJson } from '../api/client';
 import type { EntityItem } from '../api/types';
-import { typeColor } from './model';
+import { typeColor } from './colors';
 
 /** Entity search by name with suggestions from `/graph/entities?search=` as you type. */
 export function SearchBox({ onPick }: { onPick: (entity: EntityItem) => void }) {

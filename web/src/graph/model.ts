@@ -1,7 +1,10 @@
 import Graph from 'graphology';
 import type { GraphEdge, GraphNode } from '../api/types';
+import { typeColor } from './colors';
 
 /** Node attributes the explorer keeps in graphology (sigma reads x, y, size, color, label). */
+export { typeColor };
+
 export interface NodeAttributes {
   x: number;
   y: number;
@@ -26,27 +29,6 @@ export type ExplorerGraph = Graph<NodeAttributes, EdgeAttributes>;
 
 export function createGraph(): ExplorerGraph {
   return new Graph<NodeAttributes, EdgeAttributes>({ type: 'undirected', multi: false, allowSelfLoops: false });
-}
-
-const KNOWN: Record<string, string> = {
-  PERSON: '#4f7cff',
-  ORGANIZATION: '#f2a541',
-  LOCATION: '#47b881',
-  CONCEPT: '#a66cff',
-  EVENT: '#ef5d60',
-  TECHNOLOGY: '#23b5d3',
-  PRODUCT: '#e86fb4',
-  DOCUMENT: '#8d99ae',
-};
-const EXTRA = ['#c9a227', '#6c8ead', '#b56576', '#2a9d8f', '#e76f51', '#8ab17d', '#7b6d8d', '#d4a373'];
-
-/** A stable colour per entity type: fixed for the common types, hashed for the rest. */
-export function typeColor(type: string): string {
-  const key = type.toUpperCase();
-  if (KNOWN[key]) return KNOWN[key];
-  let hash = 0;
-  for (let i = 0; i < key.length; i++) hash = (hash * 31 + key.charCodeAt(i)) >>> 0;
-  return EXTRA[hash % EXTRA.length];
 }
 
 /** Area grows with degree, so hubs stand out without hiding their neighbours. */

@@ -1,16 +1,19 @@
+import { lazy, Suspense } from 'react';
 import type { Workspace } from '../api/pending';
-import { CostsPage } from '../costs/CostsPage';
-import { DocumentDetailPage } from '../documents/DocumentDetailPage';
-import { DocumentsPage } from '../documents/DocumentsPage';
-import { GraphPage } from '../graph/GraphPage';
-import { ChatPage } from '../query/ChatPage';
-import { QueryPage } from '../query/QueryPage';
-import { TasksPage } from '../tasks/TasksPage';
-import { Empty } from '../ui/feedback';
+import { Empty, Spinner } from '../ui/feedback';
 import { Link } from '../ui/Link';
-import { WorkspacePage } from '../workspace/WorkspacePage';
 import { navigate } from './router';
 import type { ServerInfo } from './server';
+
+// Each page is its own chunk: the graph libraries load with the explorer, the chart library with its pages.
+const GraphPage = lazy(() => import('../graph/GraphPage').then((m) => ({ default: m.GraphPage })));
+const QueryPage = lazy(() => import('../query/QueryPage').then((m) => ({ default: m.QueryPage })));
+const ChatPage = lazy(() => import('../query/ChatPage').then((m) => ({ default: m.ChatPage })));
+const DocumentsPage = lazy(() => import('../documents/DocumentsPage').then((m) => ({ default: m.DocumentsPage })));
+const DocumentDetailPage = lazy(() => import('../documents/DocumentDetailPage').then((m) => ({ default: m.DocumentDetailPage })));
+const TasksPage = lazy(() => import('../tasks/TasksPage').then((m) => ({ default: m.TasksPage })));
+const WorkspacePage = lazy(() => import('../workspace/WorkspacePage').then((m) => ({ default: m.WorkspacePage })));
+const CostsPage = lazy(() => import('../costs/CostsPage').then((m) => ({ default: m.CostsPage })));
 
 interface Props {
   path: string;
@@ -20,7 +23,15 @@ interface Props {
 }
 
 /** The page for a path. */
-export function Pages({ path, info, workspaces, onWorkspacesChanged }: Props) {
+export function Pages(props: Props) {
+  return (
+    <Suspense fallback={<Spinner label="Loading…" />}>
+      <Page {...props} />
+    </Suspense>
+  );
+}
+
+function Page({ path, info, workspaces, onWorkspacesChanged }: Props) {
   if (path === '/' || path === '') {
     queueMicrotask(() => navigate('/graph', { replace: true }));
     return null;

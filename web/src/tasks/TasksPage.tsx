@@ -4,6 +4,7 @@ import type { PipelineStatus, QueueMetrics, TaskList } from '../api/types';
 import { Empty, ErrorNote, ProgressBar, Spinner } from '../ui/feedback';
 import { useAction, useResource } from '../ui/hooks';
 import { Link } from '../ui/Link';
+import { Stat } from '../ui/Stat';
 import { TimeChart } from '../ui/TimeChart';
 
 type Filter = 'all' | 'pending' | 'running' | 'completed' | 'failed' | 'cancelled';
@@ -147,13 +148,4 @@ export function TasksPage() {
 
 function fmtMs(ms: number): string {
   return ms >= 1000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.round(ms)} ms`;
-}
-
-export function Stat({ label, value }: { label: string; value: string | number }) {
-  return (
-    <div className="stat card">
-      <div className="muted small">{label}</div>
-      <div className="stat-value">{value}</div>
-    </div>
-  );
 }

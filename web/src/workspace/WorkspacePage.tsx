@@ -3,9 +3,9 @@ import { apiUrl, getJson, sendJson } from '../api/client';
 import type { Workspace } from '../api/pending';
 import { currentWorkspace, selectWorkspace } from '../api/session';
 import type { GraphStats, WorkspaceStats } from '../api/types';
-import { typeColor } from '../graph/model';
+import { typeColor } from '../graph/colors';
 import type { ServerInfo } from '../shell/server';
-import { Stat } from '../tasks/TasksPage';
+import { Stat } from '../ui/Stat';
 import { ErrorNote, NotAvailable, Spinner } from '../ui/feedback';
 import { useResource } from '../ui/hooks';
 
