@@ -152,7 +152,8 @@ async function main() {
   console.log(widths.map((w) => '-'.repeat(w)).join('  '));
   for (const row of rows) console.log(line(row));
   console.log(
-    `\nbundle: ${bundle.files} files, ${(bundle.raw / 1024).toFixed(1)} KiB, ${(bundle.gzip / 1024).toFixed(1)} KiB gzip (web/dist/assets, js + css)`,
+    `\nbundle: ${bundle.files} files, ${(bundle.raw / 1024).toFixed(1)} KiB, ${(bundle.gzip / 1024).toFixed(1)} KiB gzip in all; ` +
+      `entry (index js + css) ${(bundle.entryGzip / 1024).toFixed(1)} KiB gzip`,
   );
 }
 

@@ -104,17 +104,17 @@ export async function measureExplorer(page: Page, maxNodes: number, panMs = 3000
   const box = (await page.getByTestId('graph-canvas').boundingBox())!;
   const cx = box.x + box.width / 2;
   const cy = box.y + box.height / 2;
+  // One continuous drag around a circle, as a user pans: frames are counted while the button is held.
+  await page.mouse.move(cx + 150, cy);
+  await page.mouse.down();
   await page.evaluate(() => window.kgragExplorer!.frames.start());
   const started = Date.now();
-  let direction = 1;
-  while (Date.now() - started < panMs) {
-    await page.mouse.move(cx, cy);
-    await page.mouse.down();
-    await page.mouse.move(cx + direction * 260, cy + direction * 120, { steps: 24 });
-    await page.mouse.up();
-    direction = -direction;
+  for (let step = 1; Date.now() - started < panMs; step++) {
+    const angle = (step / 40) * 2 * Math.PI;
+    await page.mouse.move(cx + 150 * Math.cos(angle), cy + 150 * Math.sin(angle), { steps: 2 });
   }
   const pan = await page.evaluate(() => window.kgragExplorer!.frames.stop());
+  await page.mouse.up();
   return {
     nodes: load.nodes,
     edges: load.edges,
