@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { describeError, onUnauthorized } from '../api/client';
 import type { AuthUser, Workspace } from '../api/pending';
-import { currentSession } from '../api/session';
+import { currentSession, currentWorkspace, onSessionChange } from '../api/session';
 import { LoginPage } from '../login/LoginPage';
 import { Spinner } from '../ui/feedback';
 import { Header } from './Header';
@@ -20,6 +20,9 @@ export function App() {
   const [info, setInfo] = useState<ServerInfo | null>(null);
   const [gate, setGate] = useState<Gate>({ state: 'loading' });
   const [workspaces, setWorkspaces] = useState<Workspace[] | null>(null);
+  // The pages are remounted when the workspace changes, so that each loads the new workspace's data.
+  const [workspace, setWorkspace] = useState(currentWorkspace());
+  useEffect(() => onSessionChange(() => setWorkspace(currentWorkspace())), []);
 
   const enter = useCallback(async (server: ServerInfo) => {
     let user: AuthUser | null = null;
@@ -82,7 +85,13 @@ export function App() {
         onSignedOut={() => setGate({ state: 'login' })}
       />
       <main className="page">
-        <Pages path={path} info={info} workspaces={workspaces} onWorkspacesChanged={() => void loadWorkspaces().then(setWorkspaces)} />
+        <Pages
+          key={workspace ?? ''}
+          path={path}
+          info={info}
+          workspaces={workspaces}
+          onWorkspacesChanged={() => void loadWorkspaces().then(setWorkspaces)}
+        />
       </main>
     </div>
   );
