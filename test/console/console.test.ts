@@ -39,8 +39,8 @@ describe('web console in a browser', () => {
   beforeAll(async () => {
     const build = spawnSync('node', ['scripts/web/console.mjs', 'build'], { cwd: ROOT, encoding: 'utf8' });
     if (build.status !== 0) throw new Error(`console build failed:\n${build.stderr}`);
-    // Fragments of mock answers arrive 25 ms apart, so the stream can be watched filling the page.
-    app = await startTestApp({ SERVICE_MOCK_TOKEN_DELAY_MS: '25' });
+    // Fragments of mock answers arrive 40 ms apart, so the stream can be watched filling the page.
+    app = await startTestApp({ SERVICE_MOCK_TOKEN_DELAY_MS: '40' });
     browser = await launchChromium();
     context = await consoleContext(browser, app.headers);
     page = await context.newPage();
