@@ -1,10 +1,13 @@
-# The service image: build the TypeScript once, run the compiled JavaScript on Node 20.
+# The service image: build the TypeScript and the web console once, run the compiled JavaScript on Node 20.
 FROM node:20-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
+COPY scripts/web ./scripts/web
 COPY src ./src
+COPY web ./web
+# `npm run build` installs the console's own packages (web/package-lock.json) and builds web/dist.
 RUN npm run build && npm prune --omit=dev
 
 FROM node:20-slim
@@ -12,6 +15,7 @@ ENV NODE_ENV=production HOST=0.0.0.0 PORT=8080
 WORKDIR /app
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
+COPY --from=build /app/web/dist ./web/dist
 # Cypher queries and migrations are read at run time; models.toml is the default model catalog.
 COPY package.json models.toml ./
 COPY cypher ./cypher

@@ -4,6 +4,7 @@ import { Api, type RegisteredRoute } from './http/api';
 import { jsonBody } from './http/body';
 import type { AppState } from './http/context';
 import { accessLog } from './http/middleware/access-log';
+import { consoleFiles } from './http/middleware/console';
 import { problems } from './http/middleware/problems';
 import { rateLimiter } from './http/middleware/rate-limit';
 import { requestId } from './http/middleware/request-id';
@@ -34,6 +35,8 @@ export function createApp(rt: Runtime): { app: Koa<AppState>; openapi: Record<st
   app.use(requestId());
   app.use(problems(rt.log, rt.config.errorTypeBase));
   app.use(accessLog(rt.log));
+  // The web console is public static content: served before rate limits and authentication, never on API paths.
+  app.use(consoleFiles(rt.config.consoleDir));
   app.use(credentials(rt.auth));
   app.use(rateLimiter(rt.config.rateLimits, rt.redis));
   app.use(jsonBody());

@@ -88,6 +88,7 @@ const envSchema = z.object({
   SERVICE_EMBEDDING_MODEL: text(),
   SERVICE_EMBEDDING_DIMENSION: intVar(1, 65536),
   SERVICE_MOCK_LATENCY_MS: intVar(0, 600_000),
+  SERVICE_MOCK_TOKEN_DELAY_MS: intVar(0, 10_000),
   SERVICE_CHUNK_TOKENS: intVar(16, 1_000_000),
   SERVICE_CHUNK_OVERLAP_TOKENS: intVar(0, 1_000_000),
   SERVICE_ASYNC_THRESHOLD_BYTES: intVar(0),
@@ -117,6 +118,7 @@ const envSchema = z.object({
   SERVICE_RERANK_API_KEY: text(),
   SERVICE_RERANK_API_KEY_ENV: text(),
   SERVICE_RERANK_MODEL: text(),
+  SERVICE_CONSOLE_DIR: text(),
   ...authEnvSchema,
 });
 
@@ -171,6 +173,7 @@ export function loadConfig(env: Env = process.env, opts: LoadConfigOptions = {})
     embedding: models.embedding,
     catalog,
     mockLatencyMs: vars.SERVICE_MOCK_LATENCY_MS ?? 0,
+    mockTokenDelayMs: vars.SERVICE_MOCK_TOKEN_DELAY_MS ?? 0,
     rerank,
     ingest: {
       chunkTokens,
@@ -198,6 +201,7 @@ export function loadConfig(env: Env = process.env, opts: LoadConfigOptions = {})
     instanceId: vars.SERVICE_INSTANCE_ID ?? `${os.hostname()}-${process.pid}`,
     taskLeaseMs: vars.SERVICE_TASK_LEASE_MS ?? 30_000,
     trustProxy: vars.SERVICE_TRUST_PROXY === 'true' || vars.SERVICE_TRUST_PROXY === '1',
+    consoleDir: vars.SERVICE_CONSOLE_DIR ? path.resolve(cwd, vars.SERVICE_CONSOLE_DIR) : path.join(packageRoot(), 'web', 'dist'),
   };
 }
 
@@ -323,18 +327,26 @@ function parseScanRoots(raw: string | undefined, cwd: string): string[] {
     .map((p) => path.resolve(cwd, p));
 }
 
-let cachedVersion: string | undefined;
+let cachedPackage: { root: string; version: string } | undefined;
 
-/** package.json sits two levels above this file both in src/config and in dist/config. */
-function readVersion(): string {
-  if (cachedVersion) return cachedVersion;
+/** Our package.json sits two levels above this file both in src/config and in dist/config. */
+function findPackage(): { root: string; version: string } {
+  if (cachedPackage) return cachedPackage;
   for (let dir = __dirname, i = 0; i < 4; i++, dir = path.dirname(dir)) {
     try {
       const pkg = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')) as { name?: string; version?: string };
-      if (pkg.name === 'kgrag' && pkg.version) return (cachedVersion = pkg.version);
+      if (pkg.name === 'kgrag' && pkg.version) return (cachedPackage = { root: dir, version: pkg.version });
     } catch {
       // not here; look one level up
     }
   }
-  return (cachedVersion = '0.0.0');
+  return (cachedPackage = { root: path.resolve(__dirname, '../..'), version: '0.0.0' });
+}
+
+function readVersion(): string {
+  return findPackage().version;
+}
+
+function packageRoot(): string {
+  return findPackage().root;
 }

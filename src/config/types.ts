@@ -105,6 +105,8 @@ export interface AppConfig {
   catalog: ModelCatalog;
   /** Simulated latency of every mock provider call, in ms (benchmarks). */
   mockLatencyMs: number;
+  /** Simulated pause between the streamed tokens of a mock answer, in ms (demos and streaming tests). */
+  mockTokenDelayMs: number;
   rerank: RerankConfig;
   ingest: {
     chunkTokens: number;
@@ -137,4 +139,6 @@ export interface AppConfig {
    * move on, and merges waiting on its entities go ahead, after it.
    */
   taskLeaseMs: number;
+  /** The built web console (index.html and hashed assets) served at `/`; web/dist of the package by default. */
+  consoleDir: string;
 }

@@ -6,6 +6,8 @@ import { type GraphEdge, type GraphNode, toGraphEdge, toGraphNode } from './pres
 
 export const GRAPH_DEPTH = { default: 2, max: 5 } as const;
 export const GRAPH_MAX_NODES = { default: 100, max: 1000 } as const;
+/** The stream sends its snapshot in batches, so it may carry a larger view than one /graph answer (the console's). */
+export const GRAPH_STREAM_MAX_NODES = 10_000;
 
 export interface GraphQuery {
   /** Entity id or name in any case and spacing; absent means "the most connected nodes". */

@@ -80,7 +80,8 @@ export function createProviderRegistry(config: AppConfig, log?: RegistryLogger, 
       const key = `${p.name}\u0000${name}`;
       let instance = llms.get(key);
       if (!instance) {
-        const raw = p.type === 'mock' ? new MockLlm(p.name, name, config.mockLatencyMs) : createLangChainLlm(p, name);
+        const raw =
+          p.type === 'mock' ? new MockLlm(p.name, name, config.mockLatencyMs, config.mockTokenDelayMs) : createLangChainLlm(p, name);
         instance = withResilience(raw, resilience('llm'));
         llms.set(key, instance);
       }

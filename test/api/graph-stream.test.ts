@@ -77,6 +77,26 @@ describe('graph stream API', () => {
     expect((await app.request('/api/v1/graph/stream?depth=9')).status).toBe(422);
   });
 
+  it('accepts a snapshot larger than one /graph answer (max_nodes up to 10000) and refuses more with 422', async () => {
+    const workspace = `${app.workspace}-large`;
+    const large = randomGraph(9, 1500, 2500);
+    await app.rt.stores.graph.upsertEntities({ workspaceId: workspace }, large.entities);
+    await app.rt.stores.graph.upsertRelationships({ workspaceId: workspace }, large.relationships);
+    expect((await app.request('/api/v1/graph?max_nodes=5000', { workspace })).status).toBe(422);
+    const reader = await stream('?max_nodes=5000&batch_size=1000', workspace);
+    const events = await reader.until(isDone);
+    expect(events[0]).toMatchObject({
+      type: 'metadata',
+      snapshot_nodes: 1500,
+      snapshot_edges: large.relationships.length,
+      is_truncated: false,
+    });
+    expect(events.filter((e) => e.type === 'nodes').flatMap((e) => e.nodes as unknown[])).toHaveLength(1500);
+    const res = await app.request('/api/v1/graph/stream?max_nodes=10001');
+    expect(res.status).toBe(422);
+    expect(((await res.json()) as { errors: Array<{ field: string }> }).errors.map((e) => e.field)).toContain('max_nodes');
+  });
+
   it('streams analyst edits of its own workspace only, with the current records', async () => {
     const reader = await stream('?max_nodes=5');
     await reader.until(isDone);

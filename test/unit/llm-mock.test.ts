@@ -197,6 +197,34 @@ describe('MockLlm latency', () => {
     const stream = new MockLlm('mock', 'mock-llm', 60_000).stream([{ role: 'user', content: 'hi' }], { signal: AbortSignal.abort() });
     await expect(stream.next()).rejects.toMatchObject({ name: 'AbortError' });
   });
+
+  test('a token delay spaces the streamed fragments out, with the same text as without it', async () => {
+    const messages = [{ role: 'user' as const, content: 'Alice Johnson works with Bob Smith at Acme.' }];
+    const arrivals: number[] = [];
+    const parts: string[] = [];
+    for await (const part of new MockLlm('mock', 'mock-llm', 0, 25).stream(messages, { task: 'answer' })) {
+      arrivals.push(performance.now());
+      parts.push(part);
+    }
+    const plain = await collect(new MockLlm().stream(messages, { task: 'answer' }));
+    expect(parts).toEqual(plain.parts);
+    expect(parts.length).toBeGreaterThan(2);
+    // Each fragment after the first waited for the delay (timers never fire early).
+    const gaps = arrivals.slice(1).map((t, i) => t - arrivals[i]);
+    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(20);
+  });
+
+  test('aborting between delayed fragments stops the stream with an AbortError', async () => {
+    const controller = new AbortController();
+    const stream = new MockLlm('mock', 'mock-llm', 0, 60_000).stream([{ role: 'user', content: 'Alice works at Acme in Berlin.' }], {
+      task: 'answer',
+      signal: controller.signal,
+    });
+    expect((await stream.next()).done).toBe(false);
+    const next = stream.next();
+    controller.abort();
+    await expect(next).rejects.toMatchObject({ name: 'AbortError' });
+  });
 });
 
 describe('MockEmbeddings', () => {

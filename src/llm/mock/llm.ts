@@ -20,6 +20,8 @@ export class MockLlm implements LlmProvider {
     readonly provider = 'mock',
     readonly model = 'mock-llm',
     private readonly latencyMs = 0,
+    /** Pause between streamed fragments, so that a stream can be watched arriving. */
+    private readonly tokenDelayMs = 0,
   ) {}
 
   async complete(messages: ChatMessage[], options: CompletionOptions = {}): Promise<Completion> {
@@ -33,7 +35,10 @@ export class MockLlm implements LlmProvider {
     // Latency before the first token only, like a real model's time to first token.
     await sleep(this.latencyMs, options.signal);
     const text = respond(messages, options);
+    let first = true;
     for (const fragment of text.match(/\S+\s*|\s+/g) ?? []) {
+      if (!first && this.tokenDelayMs > 0) await sleep(this.tokenDelayMs, options.signal);
+      first = false;
       throwIfAborted(options.signal);
       yield fragment;
     }

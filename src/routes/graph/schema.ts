@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { GRAPH_DEPTH, GRAPH_MAX_NODES } from '../../graph/explore';
+import { GRAPH_DEPTH, GRAPH_MAX_NODES, GRAPH_STREAM_MAX_NODES } from '../../graph/explore';
 import { queryInt } from '../../http/validate';
 
 const timestamps = { created_at: z.string(), updated_at: z.string() };
@@ -45,6 +45,7 @@ export const graphQuerySchema = z.object({
 });
 
 export const graphStreamQuerySchema = graphQuerySchema.extend({
+  max_nodes: queryInt(GRAPH_MAX_NODES.default, 1, GRAPH_STREAM_MAX_NODES).describe(`snapshot size, at most ${GRAPH_STREAM_MAX_NODES}`),
   batch_size: queryInt(100, 1, 1000).describe('nodes or edges per snapshot event'),
 });
 

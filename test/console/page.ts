@@ -1,0 +1,55 @@
+import type { Page } from 'playwright-core';
+import type { ExplorerGlobals } from '../../scripts/web/browser';
+
+/** The page's globals as the tests read them inside `page.evaluate`. */
+export type InPage = ExplorerGlobals;
+
+export interface DroppedFile {
+  name: string;
+  type: string;
+  data: Buffer;
+}
+
+/** Drops files on an element the way a user's drag and drop does: a `drop` event carrying a DataTransfer. */
+export async function dropFiles(page: Page, selector: string, files: DroppedFile[]): Promise<void> {
+  const payload = files.map((f) => ({ name: f.name, type: f.type, base64: f.data.toString('base64') }));
+  const dataTransfer = await page.evaluateHandle(`(() => {
+    const transfer = new DataTransfer();
+    for (const f of ${JSON.stringify(payload)}) {
+      const bytes = Uint8Array.from(atob(f.base64), (c) => c.charCodeAt(0));
+      transfer.items.add(new File([bytes], f.name, { type: f.type }));
+    }
+    return transfer;
+  })()`);
+  await page.dispatchEvent(selector, 'dragover', { dataTransfer });
+  await page.dispatchEvent(selector, 'drop', { dataTransfer });
+}
+
+/** Pixels of a PNG whose colour is saturated (the node palette), counted in the page's own image decoder. */
+export async function countSaturatedPixels(page: Page, png: Buffer): Promise<number> {
+  return (await page.evaluate(`(async () => {
+    const image = new Image();
+    image.src = 'data:image/png;base64,${png.toString('base64')}';
+    await image.decode();
+    const canvas = document.createElement('canvas');
+    canvas.width = image.width;
+    canvas.height = image.height;
+    const context = canvas.getContext('2d');
+    context.drawImage(image, 0, 0);
+    const data = context.getImageData(0, 0, canvas.width, canvas.height).data;
+    let count = 0;
+    for (let i = 0; i < data.length; i += 4) {
+      if (Math.max(data[i], data[i + 1], data[i + 2]) - Math.min(data[i], data[i + 1], data[i + 2]) > 60) count++;
+    }
+    return count;
+  })()`)) as number;
+}
+
+/** Polls until the condition holds (or fails after `timeoutMs`). */
+export async function waitUntil(condition: () => Promise<boolean>, timeoutMs = 30_000, what = 'condition'): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}

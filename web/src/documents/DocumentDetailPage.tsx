@@ -1,0 +1,151 @@
+import { useState } from 'react';
+import { apiUrl, getJson, sendJson } from '../api/client';
+import type { DocumentDetail, DocumentLineage, DocumentMetadata, FailedChunks } from '../api/types';
+import { navigate } from '../shell/router';
+import { ChunkDialog } from '../ui/ChunkDialog';
+import { Empty, ErrorNote, Spinner } from '../ui/feedback';
+import { useAction, useResource } from '../ui/hooks';
+import { Link } from '../ui/Link';
+import { typeColor } from '../graph/colors';
+import { DeleteDialog } from './DeleteDialog';
+
+/** One document: metadata, its chunks with line ranges, the entities drawn from each, failed chunks and actions. */
+export function DocumentDetailPage({ id }: { id: string }) {
+  const doc = useResource(
+    async (signal) => {
+      const [detail, metadata, lineage] = await Promise.all([
+        getJson<DocumentDetail>(apiUrl('/api/v1/documents/{id}', { id }), signal),
+        getJson<DocumentMetadata>(apiUrl('/api/v1/documents/{id}/metadata', { id }), signal),
+        getJson<DocumentLineage>(apiUrl('/api/v1/documents/{document_id}/lineage', { document_id: id }), signal),
+      ]);
+      const failed =
+        detail.status === 'failed'
+          ? await getJson<FailedChunks>(apiUrl('/api/v1/documents/{id}/failed-chunks', { id }), signal).catch(() => null)
+          : null;
+      return { detail, metadata, lineage, failed };
+    },
+    [id],
+  );
+  const [deleting, setDeleting] = useState(false);
+  const [chunk, setChunk] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const action = useAction();
+
+  if (doc.loading && !doc.data) return <Spinner label="Loading document…" />;
+  if (!doc.data)
+    return (
+      <>
+        <ErrorNote error={doc.error} />
+        <Link href="/documents">Back to documents</Link>
+      </>
+    );
+  const { detail, metadata, lineage, failed } = doc.data;
+  const entitiesByChunk = new Map<string, DocumentLineage['entities']>();
+  for (const e of lineage.entities) for (const c of e.chunk_ids) entitiesByChunk.set(c, [...(entitiesByChunk.get(c) ?? []), e]);
+
+  return (
+    <div className="document-detail">
+      <div className="toolbar">
+        <Link href="/documents">← Documents</Link>
+        <h2 className="grow">{detail.title}</h2>
+        <span className={`badge ${detail.status}`}>{detail.status}</span>
+        {detail.status === 'failed' && (
+          <button
+            onClick={() =>
+              void action.run(async () => {
+                const r = await sendJson<{ message: string }>('POST', apiUrl('/api/v1/documents/{id}/retry-chunks', { id }));
+                setNotice(r.message);
+                doc.reload();
+              })
+            }
+            disabled={action.busy}
+          >
+            Retry failed chunks
+          </button>
+        )}
+        <button className="danger" onClick={() => setDeleting(true)}>
+          Delete…
+        </button>
+      </div>
+      {notice && <div className="note info">{notice}</div>}
+      <ErrorNote error={action.error ?? doc.error} />
+      {detail.error && <div className="note error">{detail.error}</div>}
+      <div className="card">
+        <dl className="meta">
+          <dt>Type</dt>
+          <dd>{metadata.document_type}</dd>
+          <dt>File</dt>
+          <dd>{metadata.file_path || '—'}</dd>
+          <dt>Size</dt>
+          <dd>{metadata.file_size_bytes.toLocaleString()} bytes</dd>
+          {metadata.page_count !== undefined && (
+            <>
+              <dt>Pages</dt>
+              <dd>{metadata.page_count}</dd>
+            </>
+          )}
+          <dt>Chunks</dt>
+          <dd>{detail.chunk_count}</dd>
+          <dt>Entities</dt>
+          <dd>{detail.entity_count}</dd>
+          <dt>Relationships</dt>
+          <dd>{detail.relationship_count}</dd>
+          <dt>Models</dt>
+          <dd>
+            {metadata.llm_model ?? '—'} / {metadata.embedding_model ?? '—'}
+          </dd>
+          <dt>Added</dt>
+          <dd>{new Date(detail.created_at).toLocaleString()}</dd>
+          <dt>Processed</dt>
+          <dd>
+            {detail.processed_at ? `${new Date(detail.processed_at).toLocaleString()} in ${detail.processing_time_ms ?? '?'} ms` : '—'}
+          </dd>
+          <dt>Checksum</dt>
+          <dd className="mono small">{metadata.sha256_checksum}</dd>
+          {Object.keys(metadata.custom).length > 0 && (
+            <>
+              <dt>Metadata</dt>
+              <dd className="mono small">{JSON.stringify(metadata.custom)}</dd>
+            </>
+          )}
+        </dl>
+      </div>
+      {failed && failed.failed_chunks.length > 0 && (
+        <div className="card">
+          <h3>Failed chunks ({failed.total})</h3>
+          <ul>
+            {failed.failed_chunks.map((c) => (
+              <li key={c.chunk_id}>
+                chunk {c.index}: <span className="error-text">{c.error ?? 'failed'}</span>
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+      <h3>Lineage: chunks and the entities drawn from them</h3>
+      {lineage.chunks.length === 0 && <Empty title="No chunks yet">The document has not been chunked yet.</Empty>}
+      <div className="lineage">
+        {lineage.chunks.map((c) => (
+          <div key={c.chunk_id} className="card lineage-chunk">
+            <button className="link" onClick={() => setChunk(c.chunk_id)}>
+              chunk {c.chunk_index} · lines {c.start_line}–{c.end_line} · {c.tokens} tokens
+            </button>
+            <div className="quote small">{c.content_preview}</div>
+            <div className="chips">
+              {(entitiesByChunk.get(c.chunk_id) ?? []).map((e) => (
+                <span key={e.entity_id} className="chip">
+                  <span className="swatch" style={{ background: typeColor(e.entity_type) }} />
+                  {e.entity_name}
+                </span>
+              ))}
+            </div>
+          </div>
+        ))}
+      </div>
+      {chunk && <ChunkDialog chunkId={chunk} onClose={() => setChunk(null)} />}
+      {deleting && (
+        <DeleteDialog id={id} title={detail.title} onClose={() => setDeleting(false)} onDeleted={() => navigate('/documents')} />
+      )}
+    </div>
+  );
+}

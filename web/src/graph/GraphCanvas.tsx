@@ -1,0 +1,165 @@
+import { useEffect, useRef } from 'react';
+import Sigma from 'sigma';
+import type { EdgeDisplayData, NodeDisplayData } from 'sigma/types';
+import { FrameMeter } from './frames';
+import type { LayoutProgress } from './layout';
+import type { EdgeAttributes, ExplorerGraph, NodeAttributes } from './model';
+
+export interface CanvasView {
+  hiddenTypes: Set<string>;
+  selected: string | null;
+  /** Node sizes shrink on large graphs so that hubs do not cover their neighbourhoods. */
+  sizeScale: number;
+}
+
+/** What the explorer offers to scripts (the browser tests and the benchmark): the live objects and a frame meter. */
+export interface ExplorerHandle {
+  graph: ExplorerGraph;
+  sigma: Sigma<NodeAttributes, EdgeAttributes>;
+  frames: FrameMeter;
+  layout: () => LayoutProgress;
+  /** Page coordinates of a node's centre, for clicking it. */
+  nodePagePosition: (id: string) => { x: number; y: number } | null;
+  focusNode: (id: string) => void;
+}
+
+declare global {
+  interface Window {
+    kgragExplorer?: ExplorerHandle;
+  }
+}
+
+const DIM_NODE = '#e3e6ec';
+const DIM_EDGE = '#eef0f4';
+
+interface Props {
+  graph: ExplorerGraph;
+  view: CanvasView;
+  layout: () => LayoutProgress;
+  onSelect: (id: string | null) => void;
+  onReady?: (handle: ExplorerHandle) => void;
+}
+
+/** The WebGL drawing of the graph (sigma): colours by type, sizes by degree, selection and type filters as reducers. */
+export function GraphCanvas({ graph, view, layout, onSelect, onReady }: Props) {
+  const container = useRef<HTMLDivElement>(null);
+  const sigmaRef = useRef<Sigma<NodeAttributes, EdgeAttributes> | null>(null);
+  const viewRef = useRef(view);
+  viewRef.current = view;
+  const selectRef = useRef(onSelect);
+  selectRef.current = onSelect;
+
+  useEffect(() => {
+    const element = container.current!;
+    // The selected node's neighbours, recomputed when the selection or the graph's edges change.
+    let aroundKey = '';
+    let around = new Set<string>();
+    const neighbours = (selected: string) => {
+      const key = `${selected}\u0000${graph.size}`;
+      if (key !== aroundKey) {
+        aroundKey = key;
+        around = graph.hasNode(selected) ? new Set(graph.neighbors(selected)) : new Set();
+      }
+      return around;
+    };
+    const sigma = new Sigma<NodeAttributes, EdgeAttributes>(graph, element, {
+      renderEdgeLabels: false,
+      labelRenderedSizeThreshold: 9,
+      labelDensity: 0.6,
+      defaultEdgeColor: '#c5cbd6',
+      zIndex: true,
+      nodeReducer: (node, data) => {
+        const { hiddenTypes, selected, sizeScale } = viewRef.current;
+        const display: Partial<NodeDisplayData> = { ...data, size: data.size * sizeScale };
+        if (hiddenTypes.has(data.entityType)) return { ...display, hidden: true };
+        if (data.freshUntil > Date.now()) {
+          display.highlighted = true;
+          display.zIndex = 2;
+        }
+        if (selected) {
+          if (node === selected) {
+            display.highlighted = true;
+            display.zIndex = 3;
+          } else if (!neighbours(selected).has(node)) {
+            display.color = DIM_NODE;
+            display.label = '';
+            display.zIndex = 0;
+          } else {
+            display.zIndex = 1;
+          }
+        }
+        return display;
+      },
+      edgeReducer: (edge, data) => {
+        const { hiddenTypes, selected } = viewRef.current;
+        const display: Partial<EdgeDisplayData> = { ...data };
+        const [source, target] = graph.extremities(edge);
+        if (
+          hiddenTypes.has(graph.getNodeAttribute(source, 'entityType')) ||
+          hiddenTypes.has(graph.getNodeAttribute(target, 'entityType'))
+        ) {
+          return { ...display, hidden: true };
+        }
+        if (selected) {
+          if (source === selected || target === selected) {
+            display.color = '#6b7a99';
+            display.zIndex = 1;
+          } else display.color = DIM_EDGE;
+        }
+        return display;
+      },
+    });
+    sigma.on('clickNode', ({ node }) => selectRef.current(node));
+    sigma.on('clickStage', () => selectRef.current(null));
+    sigma.on('enterNode', () => (element.style.cursor = 'pointer'));
+    sigma.on('leaveNode', () => (element.style.cursor = ''));
+    sigmaRef.current = sigma;
+
+    const frames = new FrameMeter();
+    frames.attach(sigma);
+    const handle: ExplorerHandle = {
+      graph,
+      sigma,
+      frames,
+      layout,
+      nodePagePosition: (id) => {
+        if (!graph.hasNode(id)) return null;
+        const point = sigma.graphToViewport(graph.getNodeAttributes(id));
+        const rect = element.getBoundingClientRect();
+        return { x: rect.left + point.x, y: rect.top + point.y };
+      },
+      focusNode: (id) => {
+        const data = sigma.getNodeDisplayData(id);
+        if (!data) return;
+        const camera = sigma.getCamera();
+        // Zoom in on large graphs only; keep the node clear of the detail panel on the right.
+        const ratio = graph.order > 150 ? Math.min(camera.ratio, 0.35) : Math.min(camera.ratio, 1);
+        const panel = element.querySelector('.panel') ?? element.parentElement?.querySelector('.panel');
+        const shift = panel ? (panel.getBoundingClientRect().width / 2 / Math.max(1, element.clientWidth)) * ratio : 0;
+        void camera.animate({ x: data.x + shift, y: data.y, ratio }, { duration: 400 });
+      },
+    };
+    window.kgragExplorer = handle;
+    onReady?.(handle);
+
+    // Live highlights fade: redraw while any node is still marked fresh.
+    const fade = setInterval(() => {
+      const now = Date.now();
+      if (graph.someNode((_key, attributes) => attributes.freshUntil > now - 1500)) sigma.refresh({ skipIndexation: true });
+    }, 1000);
+
+    return () => {
+      clearInterval(fade);
+      if (window.kgragExplorer === handle) delete window.kgragExplorer;
+      sigma.kill();
+      sigmaRef.current = null;
+    };
+    // One renderer per graph object; the view is read through a ref.
+  }, [graph, layout, onReady]);
+
+  useEffect(() => {
+    sigmaRef.current?.refresh({ skipIndexation: true });
+  }, [view]);
+
+  return <div ref={container} className="graph-canvas" data-testid="graph-canvas" />;
+}

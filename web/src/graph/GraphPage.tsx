@@ -1,0 +1,385 @@
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { apiUrl, getJson } from '../api/client';
+import type { EntityItem, GraphView } from '../api/types';
+import { ErrorNote, Spinner } from '../ui/feedback';
+import { Link } from '../ui/Link';
+import { type ExplorerHandle, GraphCanvas } from './GraphCanvas';
+import { Legend } from './Legend';
+import { type LayoutProgress, LayoutRunner } from './layout';
+import { createGraph, putEdge, putNode, typeCounts } from './model';
+import { NodePanel } from './NodePanel';
+import { SearchBox } from './SearchBox';
+import { type GraphQuery, streamGraph } from './stream';
+
+const SIZES = [100, 500, 1000, 2000, 5000, 10000];
+const FRESH_MS = 8000;
+
+type Status = 'loading' | 'live' | 'closed' | 'failed';
+
+/** When the current view was asked for, arrived, was first drawn and settled (epoch ms; the benchmark reads them). */
+export interface LoadTimings {
+  requestedAt: number;
+  /** The stream's first event (the server has built the view). */
+  metadataAt: number | null;
+  snapshotAt: number | null;
+  /** Time spent adding the snapshot's nodes and edges to the graph. */
+  insertMs: number;
+  firstRenderAt: number | null;
+  settledAt: number | null;
+  nodes: number;
+  edges: number;
+}
+
+declare global {
+  interface Window {
+    kgragGraphLoad?: LoadTimings;
+  }
+}
+
+/** The graph explorer: the workspace graph from the live stream, drawn with WebGL and laid out in a worker. */
+export function GraphPage() {
+  const graph = useMemo(createGraph, []);
+  // `/graph?start=ID` opens the neighbourhood of an entity (links from answers and lists) and selects it.
+  const [initialStart] = useState(() => new URLSearchParams(location.search).get('start') ?? '');
+  const [query, setQuery] = useState<GraphQuery>({ startNode: initialStart, depth: 2, maxNodes: 1000 });
+  const [form, setForm] = useState(query);
+  const [totals, setTotals] = useState<{ total_nodes: number; total_edges: number; is_truncated: boolean } | null>(null);
+  const [status, setStatus] = useState<Status>('loading');
+  const [error, setError] = useState<unknown>(null);
+  const [, setVersion] = useState(0);
+  const [hidden, setHidden] = useState<Set<string>>(new Set());
+  const [selected, setSelected] = useState<string | null>(null);
+  const [expanding, setExpanding] = useState(false);
+  const [layout, setLayout] = useState<LayoutProgress>({ running: false, iterations: 0, settledMs: null, converged: false });
+  const [reconnects, setReconnects] = useState(0);
+  const runner = useRef<LayoutRunner | null>(null);
+  const explorer = useRef<ExplorerHandle | null>(null);
+  const layoutRef = useRef(layout);
+  layoutRef.current = layout;
+  const pendingSelect = useRef<string | null>(initialStart || null);
+  const relayoutTimer = useRef<number | undefined>(undefined);
+
+  // Redraw counters at most once a frame however many events arrive.
+  const frame = useRef(0);
+  const bump = useCallback(() => {
+    if (frame.current) return;
+    frame.current = requestAnimationFrame(() => {
+      frame.current = 0;
+      setVersion((v) => v + 1);
+    });
+  }, []);
+
+  const onLayout = useCallback((progress: LayoutProgress) => {
+    setLayout(progress);
+    const load = window.kgragGraphLoad;
+    if (load && progress.settledMs !== null && load.settledAt === null && load.snapshotAt !== null) load.settledAt = Date.now();
+  }, []);
+
+  useEffect(() => {
+    const created = new LayoutRunner(graph, onLayout);
+    runner.current = created;
+    return () => {
+      created.dispose();
+      runner.current = null;
+    };
+  }, [graph, onLayout]);
+
+  /** Re-runs the layout shortly after a burst of changes, for a short while. */
+  const relayoutSoon = useCallback(() => {
+    window.clearTimeout(relayoutTimer.current);
+    relayoutTimer.current = window.setTimeout(() => runner.current?.run(400), 500);
+  }, []);
+
+  useEffect(() => {
+    const controller = new AbortController();
+    graph.clear();
+    setTotals(null);
+    setStatus('loading');
+    setError(null);
+    const load: LoadTimings = {
+      requestedAt: Date.now(),
+      metadataAt: null,
+      insertMs: 0,
+      snapshotAt: null,
+      firstRenderAt: null,
+      settledAt: null,
+      nodes: 0,
+      edges: 0,
+    };
+    window.kgragGraphLoad = load;
+    let live = false;
+    streamGraph(
+      query,
+      {
+        metadata: (meta) => {
+          load.metadataAt = Date.now();
+          setTotals(meta);
+        },
+        nodes: (nodes) => {
+          const t0 = performance.now();
+          const radius = Math.sqrt(nodes.length + graph.order) * 8;
+          for (const node of nodes) {
+            putNode(graph, node);
+            const angle = Math.random() * 2 * Math.PI;
+            const r = radius * Math.sqrt(Math.random());
+            graph.mergeNodeAttributes(node.id, { x: r * Math.cos(angle), y: r * Math.sin(angle) });
+          }
+          load.insertMs += performance.now() - t0;
+        },
+        edges: (edges) => {
+          const t0 = performance.now();
+          for (const edge of edges) putEdge(graph, edge);
+          load.insertMs += performance.now() - t0;
+        },
+        snapshotDone: () => {
+          live = true;
+          load.snapshotAt = Date.now();
+          load.nodes = graph.order;
+          load.edges = graph.size;
+          setStatus('live');
+          bump();
+          const sigma = explorer.current?.sigma;
+          if (sigma) sigma.once('afterRender', () => (load.firstRenderAt = Date.now()));
+          else requestAnimationFrame(() => (load.firstRenderAt = Date.now()));
+          runner.current?.run();
+          if (pendingSelect.current && graph.hasNode(pendingSelect.current)) setSelected(pendingSelect.current);
+          pendingSelect.current = null;
+        },
+        nodeChanged: (node, added) => {
+          putNode(graph, node, { freshMs: FRESH_MS });
+          setTotals((t) => (t && added ? { ...t, total_nodes: t.total_nodes + 1 } : t));
+          bump();
+          relayoutSoon();
+        },
+        nodeRemoved: (id) => {
+          if (graph.hasNode(id)) graph.dropNode(id);
+          setTotals((t) => (t ? { ...t, total_nodes: Math.max(0, t.total_nodes - 1) } : t));
+          setSelected((s) => (s === id ? null : s));
+          bump();
+        },
+        edgeChanged: (edge) => {
+          // A node that arrived alone moves next to the first node it connects to.
+          const source = graph.hasNode(edge.source) ? graph.getNodeAttributes(edge.source) : null;
+          const target = graph.hasNode(edge.target) ? graph.getNodeAttributes(edge.target) : null;
+          if (putEdge(graph, edge) && source && target) {
+            if (graph.degree(edge.target) === 1 && target.freshUntil > Date.now())
+              graph.mergeNodeAttributes(edge.target, { x: source.x + Math.random() - 0.5, y: source.y + Math.random() - 0.5 });
+            else if (graph.degree(edge.source) === 1 && source.freshUntil > Date.now())
+              graph.mergeNodeAttributes(edge.source, { x: target.x + Math.random() - 0.5, y: target.y + Math.random() - 0.5 });
+          }
+          bump();
+          relayoutSoon();
+        },
+        edgeRemoved: (id) => {
+          if (graph.hasEdge(id)) graph.dropEdge(id);
+          bump();
+        },
+        failed: (message) => {
+          setError(new Error(message));
+          setStatus('failed');
+        },
+      },
+      controller.signal,
+    )
+      .then(() => !controller.signal.aborted && setStatus(live ? 'closed' : 'failed'))
+      .catch((err: unknown) => {
+        if (controller.signal.aborted) return;
+        setError(err);
+        setStatus('failed');
+      });
+    return () => {
+      controller.abort();
+      runner.current?.stop();
+      window.clearTimeout(relayoutTimer.current);
+    };
+  }, [graph, query, reconnects, bump, relayoutSoon]);
+
+  const expand = useCallback(
+    async (id: string) => {
+      setExpanding(true);
+      try {
+        const view = await getJson<GraphView>(apiUrl('/api/v1/graph', {}, { start_node: id, depth: 1, max_nodes: 200 }));
+        for (const node of view.nodes) putNode(graph, node, { near: id, freshMs: graph.hasNode(node.id) ? 0 : FRESH_MS });
+        for (const edge of view.edges) putEdge(graph, edge);
+        bump();
+        runner.current?.run(400);
+      } catch (err) {
+        setError(err);
+      } finally {
+        setExpanding(false);
+      }
+    },
+    [graph, bump],
+  );
+
+  const select = useCallback(
+    (id: string | null) => {
+      setSelected(id);
+      if (id && graph.hasNode(id)) explorer.current?.focusNode(id);
+    },
+    [graph],
+  );
+
+  const pick = (entity: EntityItem) => {
+    if (graph.hasNode(entity.id)) {
+      select(entity.id);
+      return;
+    }
+    // Not drawn yet: load its neighbourhood, then select it.
+    pendingSelect.current = entity.id;
+    const next = { ...form, startNode: entity.id };
+    setForm(next);
+    setQuery(next);
+  };
+
+  // Small graphs show every label; large ones only those of nodes drawn big enough, and draw no edges or labels
+  // while the view moves, which keeps panning fluid at thousands of nodes.
+  const large = graph.order > 2000;
+  const labelThreshold = graph.order <= 300 ? 0 : 9;
+  useEffect(() => {
+    const sigma = explorer.current?.sigma;
+    if (!sigma) return;
+    if (sigma.getSetting('labelRenderedSizeThreshold') !== labelThreshold) sigma.setSetting('labelRenderedSizeThreshold', labelThreshold);
+    if (sigma.getSetting('hideEdgesOnMove') !== large) {
+      sigma.setSetting('hideEdgesOnMove', large);
+      sigma.setSetting('hideLabelsOnMove', large);
+    }
+  });
+
+  const types = typeCounts(graph);
+  const sizeScale = graph.order > 2000 ? 0.55 : graph.order > 500 ? 0.75 : 1;
+  const view = useMemo(() => ({ hiddenTypes: hidden, selected, sizeScale }), [hidden, selected, sizeScale]);
+  const getLayout = useCallback(() => layoutRef.current, []);
+  const onReady = useCallback((handle: ExplorerHandle) => (explorer.current = handle), []);
+
+  return (
+    <div className="graph-page">
+      <div className="toolbar">
+        <SearchBox onPick={pick} />
+        <form
+          className="row"
+          onSubmit={(e) => {
+            e.preventDefault();
+            setQuery({ ...form });
+          }}
+        >
+          <label>
+            Start
+            <input
+              value={form.startNode}
+              placeholder="most connected"
+              onChange={(e) => setForm({ ...form, startNode: e.target.value })}
+              aria-label="Start node"
+              size={16}
+            />
+          </label>
+          <label>
+            Depth
+            <input
+              type="number"
+              min={0}
+              max={5}
+              value={form.depth}
+              onChange={(e) => setForm({ ...form, depth: Number(e.target.value) })}
+              aria-label="Depth"
+              disabled={!form.startNode.trim()}
+            />
+          </label>
+          <label>
+            Max nodes
+            <select value={form.maxNodes} onChange={(e) => setForm({ ...form, maxNodes: Number(e.target.value) })} aria-label="Max nodes">
+              {SIZES.map((n) => (
+                <option key={n} value={n}>
+                  {n.toLocaleString()}
+                </option>
+              ))}
+            </select>
+          </label>
+          <button type="submit">Load</button>
+        </form>
+        <span className="grow" />
+        <span className="counts" data-testid="graph-counts">
+          <strong data-testid="graph-node-count">{graph.order.toLocaleString()}</strong> nodes ·{' '}
+          <strong data-testid="graph-edge-count">{graph.size.toLocaleString()}</strong> edges
+          {totals && (
+            <span className="muted">
+              {' '}
+              of {totals.total_nodes.toLocaleString()} · {totals.total_edges.toLocaleString()} in the workspace
+            </span>
+          )}
+        </span>
+        <span className={`live ${status}`} data-testid="graph-status">
+          {status === 'loading' && <Spinner label="Loading graph…" />}
+          {status === 'live' && '● live'}
+          {status === 'closed' && (
+            <>
+              updates stopped{' '}
+              <button className="link" onClick={() => setReconnects((n) => n + 1)}>
+                reconnect
+              </button>
+            </>
+          )}
+          {status === 'failed' && (
+            <button className="link" onClick={() => setReconnects((n) => n + 1)}>
+              retry
+            </button>
+          )}
+        </span>
+        <span className="muted small layout-status" data-testid="layout-status">
+          {layout.running ? (
+            <>
+              layout… {layout.iterations} it.{' '}
+              <button className="link small" onClick={() => runner.current?.stop()}>
+                stop
+              </button>
+            </>
+          ) : layout.settledMs !== null ? (
+            <>
+              <span title={layout.converged ? 'nodes stopped moving' : 'iteration limit reached'}>
+                layout done in {(layout.settledMs / 1000).toFixed(1)} s
+              </span>{' '}
+              <button className="link small" onClick={() => runner.current?.run()}>
+                re-run
+              </button>
+            </>
+          ) : null}
+        </span>
+      </div>
+      <ErrorNote error={error} onDismiss={() => setError(null)} />
+      <div className="graph-stage">
+        <GraphCanvas graph={graph} view={view} layout={getLayout} onSelect={select} onReady={onReady} />
+        {status !== 'loading' && graph.order === 0 && (
+          <div className="graph-empty empty">
+            <strong>The graph is empty.</strong>
+            <div>
+              Add a document on the <Link href="/documents">Documents</Link> page: its entities appear here as it is processed.
+            </div>
+          </div>
+        )}
+        <Legend
+          types={types}
+          hidden={hidden}
+          onToggle={(type) =>
+            setHidden((h) => {
+              const next = new Set(h);
+              if (next.has(type)) next.delete(type);
+              else next.add(type);
+              return next;
+            })
+          }
+          onOnly={(type) => setHidden(type ? new Set(types.map((t) => t.type).filter((t) => t !== type)) : new Set())}
+        />
+        {selected && (
+          <NodePanel
+            id={selected}
+            label={graph.hasNode(selected) ? graph.getNodeAttribute(selected, 'label') : undefined}
+            onSelect={select}
+            onExpand={(id) => void expand(id)}
+            onClose={() => setSelected(null)}
+            expanding={expanding}
+          />
+        )}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,80 @@
+import type { AuthUser, Workspace } from '../api/pending';
+import { currentWorkspace, selectWorkspace } from '../api/session';
+import { Link } from '../ui/Link';
+import { useLocation } from './router';
+import { type ServerInfo, logout } from './server';
+
+export const NAV: Array<{ href: string; label: string }> = [
+  { href: '/graph', label: 'Graph' },
+  { href: '/query', label: 'Query' },
+  { href: '/chat', label: 'Chat' },
+  { href: '/documents', label: 'Documents' },
+  { href: '/tasks', label: 'Tasks' },
+  { href: '/workspace', label: 'Workspace' },
+  { href: '/costs', label: 'Costs' },
+];
+
+interface Props {
+  info: ServerInfo;
+  user: AuthUser | null;
+  workspaces: Workspace[] | null;
+  onWorkspacesChanged: () => void;
+  onSignedOut: () => void;
+}
+
+export function Header({ info, user, workspaces, onSignedOut }: Props) {
+  const { path } = useLocation();
+  const { health } = info;
+  return (
+    <header className="topbar">
+      <Link href="/" className="brand">
+        kgrag
+      </Link>
+      <nav>
+        {NAV.map((item) => (
+          <Link key={item.href} href={item.href} className={path.startsWith(item.href) ? 'active' : undefined}>
+            {item.label}
+          </Link>
+        ))}
+      </nav>
+      <div className="topbar-right">
+        {workspaces && workspaces.length > 0 ? (
+          <label className="workspace-switch">
+            <span>Workspace</span>
+            <select value={currentWorkspace() ?? ''} onChange={(e) => selectWorkspace(e.target.value)} aria-label="Workspace">
+              {workspaces.map((w) => (
+                <option key={w.id} value={w.id}>
+                  {w.name}
+                </option>
+              ))}
+            </select>
+          </label>
+        ) : (
+          <span className="muted" title="X-Workspace-ID is not sent; the service uses its default workspace">
+            workspace {health.workspace_id}
+          </span>
+        )}
+        <span
+          className={`status-dot ${health.status}`}
+          title={`${health.status}: ${health.storage_mode} storage, ${health.llm_provider_name} provider`}
+        />
+        <span className="muted">
+          {health.storage_mode} · {health.llm_provider_name}
+        </span>
+        {user && (
+          <span className="user">
+            {user.username}
+            <button
+              className="link"
+              onClick={() => {
+                void logout().then(onSignedOut);
+              }}
+            >
+              Sign out
+            </button>
+          </span>
+        )}
+      </div>
+    </header>
+  );
+}
