@@ -2,6 +2,8 @@ import Koa from 'koa';
 import { koaSwagger } from 'koa2-swagger-ui';
 import { Api, type RegisteredRoute } from './http/api';
 import { jsonBody } from './http/body';
+import { compatErrors } from './http/compat-errors';
+import { compatFlavourOf, compatWorkspaceOf } from './http/compat-paths';
 import type { AppState } from './http/context';
 import { accessLog } from './http/middleware/access-log';
 import { problems } from './http/middleware/problems';
@@ -31,10 +33,12 @@ export function createApp(rt: Runtime): { app: Koa<AppState>; openapi: Record<st
 
   app.use(requestId());
   app.use(problems(rt.log, rt.config.errorTypeBase));
+  // The Ollama- and OpenAI-compatible paths answer errors in their own shapes (docs/api.md §4.12).
+  app.use(compatErrors(rt.log));
   app.use(accessLog(rt.log));
   app.use(rateLimiter(rt.config.rateLimits, rt.redis));
-  app.use(jsonBody());
-  app.use(workspaceContext(rt.config.defaultWorkspaceId));
+  app.use(jsonBody(undefined, (path) => compatFlavourOf(path) !== null));
+  app.use(workspaceContext(rt.config.defaultWorkspaceId, compatWorkspaceOf));
   app.use(async (ctx, next) => {
     if (ctx.method === 'GET' && ctx.path === '/api-docs/openapi.json') {
       ctx.type = 'application/json';

@@ -2,6 +2,7 @@ import type { Api } from '../http/api';
 import type { Runtime } from '../services/runtime';
 import { graphRoutes } from './graph';
 import { chatRoutes } from './chat';
+import { compatRoutes } from './compat';
 import { conversationRoutes } from './conversations';
 import { documentRoutes } from './documents';
 import { healthRoutes } from './health';
@@ -11,9 +12,10 @@ import { queryRoutes } from './query';
 import { taskRoutes } from './tasks';
 import { workspaceStatsRoutes } from './workspaces/stats';
 
-/** Every resource's routes. Health probes answer at the root and under the API prefix. */
+/** Every resource's routes. Health probes and the compatibility APIs answer at the root. */
 export function registerRoutes(api: { root: Api; v1: Api }, rt: Runtime): void {
   healthRoutes(api.root, rt);
+  compatRoutes(api.root, rt);
   graphRoutes(api.v1, rt);
   lineageRoutes(api.v1, rt);
   workspaceStatsRoutes(api.v1, rt);

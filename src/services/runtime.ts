@@ -8,6 +8,7 @@ import type { Logger } from '../logger';
 import type { QueryService } from '../retrieval';
 import type { Stores } from '../store/ports';
 import type { ChatService, ConversationService } from './chat';
+import type { CompatService } from './compat';
 import type { DocumentService } from './documents';
 import type { TaskService } from './tasks';
 
@@ -26,6 +27,8 @@ export interface Runtime {
   query: QueryService;
   chat: ChatService;
   conversations: ConversationService;
+  /** The local-runtime (Ollama) and OpenAI-compatible APIs. */
+  compat: CompatService;
   tasks: TaskService;
   documents: DocumentService;
   redis: Redis | null;
