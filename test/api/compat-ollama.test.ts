@@ -137,7 +137,11 @@ describe('chat through the ollama client', () => {
 
   it.each(MODES.map((m) => [m, m]))('/%s as a prefix and kgrag:%s as the model both answer in that mode', async (mode) => {
     const expected = (await queryAnswer(mode)).answer;
-    const byPrefix = await ollama.chat({ model: 'kgrag:hybrid', messages: [{ role: 'user', content: `/${mode} ${QUESTION}` }] as never, stream: false });
+    const byPrefix = await ollama.chat({
+      model: 'kgrag:hybrid',
+      messages: [{ role: 'user', content: `/${mode} ${QUESTION}` }] as never,
+      stream: false,
+    });
     const byName = await ollama.chat({ model: `kgrag:${mode}`, messages: [{ role: 'user', content: QUESTION }], stream: false });
     expect(byPrefix.message.content).toBe(expected);
     expect(byName.message.content).toBe(expected);
@@ -163,7 +167,11 @@ describe('chat through the ollama client', () => {
   it('/context answers with the retrieved context and calls no model for an answer', async () => {
     const rec = recordLlmCalls(app.rt);
     try {
-      const reply = await ollama.chat({ model: 'kgrag:hybrid', messages: [{ role: 'user', content: `/context ${QUESTION}` }], stream: false });
+      const reply = await ollama.chat({
+        model: 'kgrag:hybrid',
+        messages: [{ role: 'user', content: `/context ${QUESTION}` }],
+        stream: false,
+      });
       expect(reply.message.content).toBe((await queryAnswer('hybrid', { context_only: true })).context);
       expect(reply.message.content).toContain('Acme Corporation');
       expect(rec.calls.filter((c) => c.task !== 'keywords')).toEqual([]);
@@ -202,7 +210,12 @@ describe('chat through the ollama client', () => {
   });
 
   it('stops at num_predict tokens with done_reason length', async () => {
-    const reply = await ollama.chat({ model: 'kgrag:hybrid', messages: [{ role: 'user', content: QUESTION }], options: { num_predict: 4 }, stream: false });
+    const reply = await ollama.chat({
+      model: 'kgrag:hybrid',
+      messages: [{ role: 'user', content: QUESTION }],
+      options: { num_predict: 4 },
+      stream: false,
+    });
     expect(reply.done_reason).toBe('length');
     expect(reply.eval_count).toBe(4);
   });
@@ -264,7 +277,13 @@ describe('generate through the ollama client', () => {
 
     const rec = recordLlmCalls(app.rt);
     try {
-      await ollama.generate({ model: 'kgrag:hybrid', prompt: 'And what does it build?', context: first.context, system: 'Be brief.', stream: false });
+      await ollama.generate({
+        model: 'kgrag:hybrid',
+        prompt: 'And what does it build?',
+        context: first.context,
+        system: 'Be brief.',
+        stream: false,
+      });
       const answer = rec.calls.find((c) => c.task === 'chat')!;
       expect(answer.messages[0].content.startsWith('Be brief.')).toBe(true);
       expect(answer.messages.slice(1)).toEqual([
@@ -332,9 +351,18 @@ describe('errors through the ollama client', () => {
   it('answers a bad request with 400: no question, tools, thinking, a missing model', async () => {
     const cases: Array<[() => Promise<unknown>, RegExp]> = [
       [() => ollama.chat({ model: 'kgrag:hybrid', messages: [{ role: 'assistant', content: 'hello' }], stream: false }), /no user message/],
-      [() => ollama.chat({ model: 'kgrag:hybrid', messages: [{ role: 'user', content: '/local   ' }], stream: false }), /holds no question/],
       [
-        () => ollama.chat({ model: 'kgrag:hybrid', messages: [{ role: 'user', content: 'hi' }], tools: [{ type: 'function', function: { name: 'f' } }], stream: false }),
+        () => ollama.chat({ model: 'kgrag:hybrid', messages: [{ role: 'user', content: '/local   ' }], stream: false }),
+        /holds no question/,
+      ],
+      [
+        () =>
+          ollama.chat({
+            model: 'kgrag:hybrid',
+            messages: [{ role: 'user', content: 'hi' }],
+            tools: [{ type: 'function', function: { name: 'f' } }],
+            stream: false,
+          }),
         /does not support tools/,
       ],
       [() => ollama.generate({ model: 'kgrag:hybrid', prompt: 'hi', think: true, stream: false }), /does not support thinking/],
@@ -369,7 +397,11 @@ describe('workspace selection through the model name', () => {
 
   it('kgrag:<mode>@<workspace> answers from that workspace', async () => {
     const client = new Ollama({ host: app.url, headers: noWorkspaceHeader() });
-    const named = await client.chat({ model: `kgrag:hybrid@${app.workspace}`, messages: [{ role: 'user', content: QUESTION }], stream: false });
+    const named = await client.chat({
+      model: `kgrag:hybrid@${app.workspace}`,
+      messages: [{ role: 'user', content: QUESTION }],
+      stream: false,
+    });
     expect(named.model).toBe(`kgrag:hybrid@${app.workspace}`);
     expect(named.message.content).toBe((await queryAnswer('hybrid')).answer);
     const show = await client.show({ model: `kgrag:hybrid@${app.workspace}` });
@@ -378,15 +410,22 @@ describe('workspace selection through the model name', () => {
     const empty = `${app.workspace}-empty`;
     const other = await client.chat({ model: `kgrag:hybrid@${empty}`, messages: [{ role: 'user', content: QUESTION }], stream: false });
     expect(other.message.content).toMatch(/no information/);
-    expect((await client.show({ model: `kgrag:hybrid@${empty}` })).model_info).toMatchObject({ 'kgrag.workspace': empty, 'kgrag.entity_count': 0 });
+    expect((await client.show({ model: `kgrag:hybrid@${empty}` })).model_info).toMatchObject({
+      'kgrag.workspace': empty,
+      'kgrag.entity_count': 0,
+    });
   });
 
   it('refuses a model suffix that contradicts X-Workspace-ID, and a malformed workspace id', async () => {
-    await expect(ollama.chat({ model: 'kgrag:hybrid@someone-else', messages: [{ role: 'user', content: 'hi' }], stream: false })).rejects.toMatchObject({
+    await expect(
+      ollama.chat({ model: 'kgrag:hybrid@someone-else', messages: [{ role: 'user', content: 'hi' }], stream: false }),
+    ).rejects.toMatchObject({
       status_code: 400,
       error: expect.stringContaining("names workspace 'someone-else'"),
     });
-    await expect(ollama.chat({ model: 'kgrag:hybrid@bad/ws', messages: [{ role: 'user', content: 'hi' }], stream: false })).rejects.toMatchObject({
+    await expect(
+      ollama.chat({ model: 'kgrag:hybrid@bad/ws', messages: [{ role: 'user', content: 'hi' }], stream: false }),
+    ).rejects.toMatchObject({
       status_code: 400,
       error: expect.stringContaining('is not a workspace id'),
     });

@@ -39,7 +39,14 @@ describe('chat completions through the openai client', () => {
       object: 'chat.completion',
       model: 'kgrag:hybrid',
       created: expect.any(Number),
-      choices: [{ index: 0, message: { role: 'assistant', content: await queryAnswer('hybrid'), refusal: null }, finish_reason: 'stop', logprobs: null }],
+      choices: [
+        {
+          index: 0,
+          message: { role: 'assistant', content: await queryAnswer('hybrid'), refusal: null },
+          finish_reason: 'stop',
+          logprobs: null,
+        },
+      ],
     });
     const usage = completion.usage!;
     expect(usage.prompt_tokens).toBeGreaterThan(0);
@@ -72,20 +79,30 @@ describe('chat completions through the openai client', () => {
   });
 
   it('streams without a usage chunk unless asked for', async () => {
-    const stream = await client.chat.completions.create({ model: 'kgrag:naive', messages: [{ role: 'user', content: QUESTION }], stream: true });
+    const stream = await client.chat.completions.create({
+      model: 'kgrag:naive',
+      messages: [{ role: 'user', content: QUESTION }],
+      stream: true,
+    });
     const chunks = [];
     for await (const chunk of stream) chunks.push(chunk);
     expect(chunks.every((c) => c.choices.length === 1 && !('usage' in c))).toBe(true);
     expect(chunks[chunks.length - 1].choices[0].finish_reason).toBe('stop');
   });
 
-  it.each(['naive', 'local', 'global', 'hybrid', 'mix', 'bypass'].map((m) => [m, m]))('answers /%s and kgrag:%s in that mode', async (mode) => {
-    const expected = await queryAnswer(mode);
-    const byPrefix = await client.chat.completions.create({ model: 'kgrag:hybrid', messages: [{ role: 'user', content: `/${mode} ${QUESTION}` }] });
-    const byName = await client.chat.completions.create({ model: `kgrag:${mode}`, messages: [{ role: 'user', content: QUESTION }] });
-    expect(byPrefix.choices[0].message.content).toBe(expected);
-    expect(byName.choices[0].message.content).toBe(expected);
-  });
+  it.each(['naive', 'local', 'global', 'hybrid', 'mix', 'bypass'].map((m) => [m, m]))(
+    'answers /%s and kgrag:%s in that mode',
+    async (mode) => {
+      const expected = await queryAnswer(mode);
+      const byPrefix = await client.chat.completions.create({
+        model: 'kgrag:hybrid',
+        messages: [{ role: 'user', content: `/${mode} ${QUESTION}` }],
+      });
+      const byName = await client.chat.completions.create({ model: `kgrag:${mode}`, messages: [{ role: 'user', content: QUESTION }] });
+      expect(byPrefix.choices[0].message.content).toBe(expected);
+      expect(byName.choices[0].message.content).toBe(expected);
+    },
+  );
 
   it('passes sampling settings, a developer message and text parts through, and stops at max_tokens with length', async () => {
     const rec = recordLlmCalls(app.rt);
@@ -94,7 +111,13 @@ describe('chat completions through the openai client', () => {
         model: 'kgrag:hybrid',
         messages: [
           { role: 'developer', content: 'Cite sources.' },
-          { role: 'user', content: [{ type: 'text', text: 'Where is ' }, { type: 'text', text: 'Acme Corporation headquartered?' }] },
+          {
+            role: 'user',
+            content: [
+              { type: 'text', text: 'Where is ' },
+              { type: 'text', text: 'Acme Corporation headquartered?' },
+            ],
+          },
         ],
         temperature: 0.2,
         top_p: 0.9,
@@ -122,7 +145,10 @@ describe('chat completions through the openai client', () => {
         response_format: { type: 'json_object' },
       });
       expect(rec.calls).toHaveLength(1);
-      expect(rec.calls[0]).toMatchObject({ task: undefined, messages: [{ role: 'user', content: 'Keywords of: graph databases in Berlin' }] });
+      expect(rec.calls[0]).toMatchObject({
+        task: undefined,
+        messages: [{ role: 'user', content: 'Keywords of: graph databases in Berlin' }],
+      });
       expect(rec.calls[0].options.json).toBe(true);
       expect(JSON.parse(completion.choices[0].message.content!)).toHaveProperty('low_level_keywords');
     } finally {
@@ -187,7 +213,11 @@ describe('embeddings through the openai client', () => {
     >;
     expect(err).toBeInstanceOf(OpenAI.BadRequestError);
     expect(err.status).toBe(400);
-    expect(err.error).toMatchObject({ type: 'invalid_request_error', param: 'model', message: expect.stringContaining('does not support embeddings') });
+    expect(err.error).toMatchObject({
+      type: 'invalid_request_error',
+      param: 'model',
+      message: expect.stringContaining('does not support embeddings'),
+    });
   });
 });
 
@@ -218,7 +248,12 @@ describe('errors through the openai client', () => {
     ]) {
       const err = (await call().catch((e: unknown) => e)) as InstanceType<typeof OpenAI.NotFoundError>;
       expect(err).toBeInstanceOf(OpenAI.NotFoundError);
-      expect(err.error).toEqual({ message: expect.stringContaining('model "gpt-9" not found'), type: 'invalid_request_error', param: 'model', code: 'model_not_found' });
+      expect(err.error).toEqual({
+        message: expect.stringContaining('model "gpt-9" not found'),
+        type: 'invalid_request_error',
+        param: 'model',
+        code: 'model_not_found',
+      });
     }
   });
 
@@ -228,10 +263,15 @@ describe('errors through the openai client', () => {
       [{ model: 'kgrag:hybrid', messages: [{ role: 'user', content: 'hi' }], temperature: 3 }, 'temperature'],
       [{ model: 'kgrag:hybrid', messages: [{ role: 'user', content: 'hi' }], n: 2 }, 'n'],
       [{ model: 'kgrag:hybrid', messages: [{ role: 'system', content: 'only a system message' }] }, 'messages'],
-      [{ model: 'kgrag:hybrid', messages: [{ role: 'user', content: [{ type: 'image_url', image_url: { url: 'x' } }] }] }, 'messages.0.content.0'],
+      [
+        { model: 'kgrag:hybrid', messages: [{ role: 'user', content: [{ type: 'image_url', image_url: { url: 'x' } }] }] },
+        'messages.0.content.0',
+      ],
     ];
     for (const [body, param] of cases) {
-      const err = (await client.chat.completions.create(body as never).catch((e: unknown) => e)) as InstanceType<typeof OpenAI.BadRequestError>;
+      const err = (await client.chat.completions.create(body as never).catch((e: unknown) => e)) as InstanceType<
+        typeof OpenAI.BadRequestError
+      >;
       expect(err).toBeInstanceOf(OpenAI.BadRequestError);
       expect(err.error).toMatchObject({ type: 'invalid_request_error', param });
     }
@@ -240,7 +280,11 @@ describe('errors through the openai client', () => {
   it('ends a stream whose model fails with an error frame, which the client throws as APIError', async () => {
     const rec = recordLlmCalls(app.rt, () => new ScriptedLlm(['one ', 'two ', 'three '], { failAfter: 2 }));
     try {
-      const stream = await client.chat.completions.create({ model: 'kgrag:naive', messages: [{ role: 'user', content: QUESTION }], stream: true });
+      const stream = await client.chat.completions.create({
+        model: 'kgrag:naive',
+        messages: [{ role: 'user', content: QUESTION }],
+        stream: true,
+      });
       const seen: string[] = [];
       const err = await (async () => {
         for await (const chunk of stream) seen.push(chunk.choices[0]?.delta.content ?? '');
@@ -257,9 +301,9 @@ describe('errors through the openai client', () => {
   it('answers a model that fails before the answer with InternalServerError 503', async () => {
     const rec = recordLlmCalls(app.rt, () => new ScriptedLlm(['x'], { failAfter: 0 }));
     try {
-      const err = (await client.chat.completions.create({ model: 'kgrag:naive', messages: [{ role: 'user', content: QUESTION }] }).catch((e: unknown) => e)) as InstanceType<
-        typeof OpenAI.InternalServerError
-      >;
+      const err = (await client.chat.completions
+        .create({ model: 'kgrag:naive', messages: [{ role: 'user', content: QUESTION }] })
+        .catch((e: unknown) => e)) as InstanceType<typeof OpenAI.InternalServerError>;
       expect(err).toBeInstanceOf(OpenAI.InternalServerError);
       expect(err.status).toBe(503);
     } finally {

@@ -80,7 +80,11 @@ describe('NDJSON streams of the local-runtime API', () => {
 
 describe('SSE streams of the OpenAI-compatible API', () => {
   it('sends data: frames only, each a JSON chunk, ending with data: [DONE]', async () => {
-    const res = await post('/v1/chat/completions', { model: 'kgrag:hybrid', messages: [{ role: 'user', content: QUESTION }], stream: true });
+    const res = await post('/v1/chat/completions', {
+      model: 'kgrag:hybrid',
+      messages: [{ role: 'user', content: QUESTION }],
+      stream: true,
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
     expect(res.headers.get('cache-control')).toContain('no-cache');
@@ -89,7 +93,9 @@ describe('SSE streams of the OpenAI-compatible API', () => {
     expect(raw.endsWith('data: [DONE]\n\n')).toBe(true);
     const frames = raw.split('\n\n').filter(Boolean);
     expect(frames.every((f) => /^data: [^\n]+$/.test(f))).toBe(true);
-    const chunks = frames.slice(0, -1).map((f) => JSON.parse(f.slice(6)) as { object: string; choices: Array<{ finish_reason: string | null }> });
+    const chunks = frames
+      .slice(0, -1)
+      .map((f) => JSON.parse(f.slice(6)) as { object: string; choices: Array<{ finish_reason: string | null }> });
     expect(chunks.every((c) => c.object === 'chat.completion.chunk')).toBe(true);
     expect(chunks[chunks.length - 1].choices[0].finish_reason).toBe('stop');
     expect(chunks.slice(0, -1).every((c) => c.choices[0].finish_reason === null)).toBe(true);
@@ -111,7 +117,11 @@ describe('SSE streams of the OpenAI-compatible API', () => {
   });
 
   it('answers refusals made before the handler in the OpenAI error shape', async () => {
-    const bad = await app.request('/v1/chat/completions', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: 'nope' });
+    const bad = await app.request('/v1/chat/completions', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: 'nope',
+    });
     expect(bad.status).toBe(400);
     expect(await bad.json()).toEqual({
       error: { message: 'failed to parse the request body as JSON', type: 'invalid_request_error', param: null, code: null },
@@ -141,7 +151,11 @@ describe('query rate limit on the compatibility paths', () => {
     expect(first.headers.get('x-ratelimit-limit')).toBe('2');
     const second = await limited.request('/api/v1/query', { method: 'POST', json: { query: 'hi', mode: 'bypass' }, headers: key });
     expect(second.status).toBe(200);
-    const ollama = await limited.request('/api/generate', { method: 'POST', json: { model: 'kgrag:bypass', prompt: 'hi', stream: false }, headers: key });
+    const ollama = await limited.request('/api/generate', {
+      method: 'POST',
+      json: { model: 'kgrag:bypass', prompt: 'hi', stream: false },
+      headers: key,
+    });
     expect(ollama.status).toBe(429);
     expect(Number(ollama.headers.get('retry-after'))).toBeGreaterThanOrEqual(0);
     expect(await ollama.json()).toEqual({ error: expect.stringMatching(/rate limit of 2 query requests/) });
@@ -152,6 +166,8 @@ describe('query rate limit on the compatibility paths', () => {
     });
     // Listing models and embedding are not queries.
     expect((await limited.request('/api/tags', { headers: key })).status).toBe(200);
-    expect((await limited.request('/v1/embeddings', { method: 'POST', json: { model: 'kgrag:hybrid', input: 'x' }, headers: key })).status).toBe(200);
+    expect(
+      (await limited.request('/v1/embeddings', { method: 'POST', json: { model: 'kgrag:hybrid', input: 'x' }, headers: key })).status,
+    ).toBe(200);
   });
 });
