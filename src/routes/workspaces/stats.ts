@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Api } from '../../http/api';
+import type { WorkspaceStats } from '../../graph/workspace-stats';
 import type { Runtime } from '../../services/runtime';
 
 const workspaceStatsSchema = z.object({
@@ -18,7 +19,24 @@ const workspaceStatsSchema = z.object({
     embeddings_bytes: z.number().int(),
     total_bytes: z.number().int(),
   }),
+  document_count: z.number().int().describe('= documents.total'),
+  chunk_count: z.number().int().describe('= chunks.total'),
+  entity_count: z.number().int().describe('= entities.total'),
+  relationship_count: z.number().int().describe('= relationships.total'),
+  storage_size_bytes: z.number().int().describe('= storage.total_bytes'),
 });
+
+/** The statistics with EdgeQuake's flat names beside the spec's. */
+function presentStats(s: WorkspaceStats) {
+  return {
+    ...s,
+    document_count: s.documents.total,
+    chunk_count: s.chunks.total,
+    entity_count: s.entities.total,
+    relationship_count: s.relationships.total,
+    storage_size_bytes: s.storage.total_bytes,
+  };
+}
 
 const paramsSchema = z.object({
   id: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/, 'must be 1-128 letters, digits, ".", "_" or "-"'),
@@ -37,7 +55,7 @@ export function workspaceStatsRoutes(api: Api, rt: Runtime): void {
     },
     async (ctx, { params }) => {
       const { tenantId } = ctx.state.scope;
-      ctx.body = await rt.graph.workspaceStats(tenantId ? { workspaceId: params.id, tenantId } : { workspaceId: params.id });
+      ctx.body = presentStats(await rt.graph.workspaceStats(tenantId ? { workspaceId: params.id, tenantId } : { workspaceId: params.id }));
     },
   );
 }
