@@ -58,7 +58,10 @@ export function lineageRoutes(api: Api, rt: Runtime): void {
     'A chunk with its text, position, entities, relationships and extraction metadata',
     chunkParamsSchema,
     { description: 'Chunk detail', schema: chunkDetailSchema },
-    async (scope, p) => presentChunkDetail(await rt.lineage.chunkDetail(scope, p.chunk_id)),
+    async (scope, p) => {
+      const [detail, lineage] = await Promise.all([rt.lineage.chunkDetail(scope, p.chunk_id), rt.lineage.chunkLineage(scope, p.chunk_id)]);
+      return presentChunkDetail(detail, lineage.embedding_model);
+    },
   );
 
   read(

@@ -29,8 +29,8 @@ export function presentDocumentLineage(l: DocumentLineage, metadata: Record<stri
   return { ...l, metadata, lineage: { chunks: l.chunks, entities: l.entities } };
 }
 
-export function presentChunkDetail(d: ChunkDetail) {
-  return { ...d, id: d.chunk_id, chunk_index: d.index };
+export function presentChunkDetail(d: ChunkDetail, embeddingModel: string | null) {
+  return { ...d, id: d.chunk_id, chunk_index: d.index, embedding_model: embeddingModel };
 }
 
 export function presentChunkLineage(l: ChunkLineage) {

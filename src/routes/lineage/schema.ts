@@ -79,6 +79,7 @@ export const chunkDetailSchema = z.object({
   extraction_metadata: extractionMetadataSchema,
   id: z.string().describe('= chunk_id'),
   chunk_index: z.number().int().describe('= index'),
+  embedding_model: z.string().nullable(),
 });
 
 export const chunkLineageSchema = z.object({
