@@ -126,6 +126,11 @@ describe('SSE streams of the OpenAI-compatible API', () => {
     expect(await bad.json()).toEqual({
       error: { message: 'failed to parse the request body as JSON', type: 'invalid_request_error', param: null, code: null },
     });
+    const other = await app.request('/v1/models/kgrag:hybrid@someone-else');
+    expect(other.status).toBe(400);
+    expect(await other.json()).toMatchObject({
+      error: { type: 'invalid_request_error', message: expect.stringContaining("names workspace 'someone-else'") },
+    });
     const missing = await app.request('/v1/completions', { method: 'POST', json: {} });
     expect(missing.status).toBe(404);
     expect(await missing.json()).toMatchObject({ error: { type: 'invalid_request_error', code: 'not_found' } });
