@@ -2,6 +2,8 @@ import Koa from 'koa';
 import { koaSwagger } from 'koa2-swagger-ui';
 import { Api, type RegisteredRoute } from './http/api';
 import { jsonBody } from './http/body';
+import { compatErrors } from './http/compat-errors';
+import { compatFlavourOf, compatWorkspaceOf } from './http/compat-paths';
 import type { AppState } from './http/context';
 import { accessLog } from './http/middleware/access-log';
 import { consoleFiles } from './http/middleware/console';
@@ -25,7 +27,7 @@ export function createApp(rt: Runtime): { app: Koa<AppState>; openapi: Record<st
   app.proxy = rt.config.trustProxy;
   app.silent = true;
   const registry: RegisteredRoute[] = [];
-  const guard = createGuard(rt.auth, rt.tenancy);
+  const guard = createGuard(rt.auth, rt.tenancy, compatWorkspaceOf);
   const root = new Api('', registry, guard);
   const v1 = new Api(API_PREFIX, registry, guard);
   registerRoutes({ root, v1 }, rt);
@@ -34,12 +36,14 @@ export function createApp(rt: Runtime): { app: Koa<AppState>; openapi: Record<st
 
   app.use(requestId());
   app.use(problems(rt.log, rt.config.errorTypeBase));
+  // The Ollama- and OpenAI-compatible paths answer errors in their own shapes (docs/api.md §4.12).
+  app.use(compatErrors(rt.log));
   app.use(accessLog(rt.log));
   // The web console is public static content: served before rate limits and authentication, never on API paths.
   app.use(consoleFiles(rt.config.consoleDir));
   app.use(credentials(rt.auth));
   app.use(rateLimiter(rt.config.rateLimits, rt.redis));
-  app.use(jsonBody());
+  app.use(jsonBody(undefined, (path) => compatFlavourOf(path) !== null));
   app.use(async (ctx, next) => {
     if (ctx.method === 'GET' && ctx.path === '/api-docs/openapi.json') {
       ctx.type = 'application/json';

@@ -7,6 +7,7 @@ import { createLineageService } from './lineage/service';
 import { createProviderRegistry } from './llm/registry';
 import { createQueryService, createReranker } from './retrieval';
 import { createChatService, createConversationService } from './services/chat';
+import { createCompatService } from './services/compat';
 import { createDocumentService } from './services/documents';
 import { createAuthService } from './services/auth';
 import { createTenancyService } from './services/tenancy';
@@ -94,6 +95,7 @@ export async function createRuntime(config: AppConfig, log: Logger): Promise<Run
     query: createQueryService({ stores, providers, reranker }),
     chat: createChatService({ stores, providers, reranker }),
     conversations: createConversationService(stores.conversations),
+    compat: createCompatService({ config, stores, providers, reranker }),
     tasks,
     documents,
     redis,

@@ -16,6 +16,8 @@ export interface RelationshipListQuery {
   limit: number;
   offset: number;
   type?: string;
+  /** Only the relationships of this entity (id or name). */
+  entity?: string;
 }
 
 export interface SourceChunk {
@@ -58,6 +60,15 @@ export async function listEntities(stores: Stores, scope: Scope, query: EntityLi
 }
 
 export async function listRelationships(stores: Stores, scope: Scope, query: RelationshipListQuery) {
+  if (query.entity !== undefined) {
+    // One entity's relationships are few: filtered and paged here.
+    const type = typeFilter(query.type);
+    const all = (await stores.graph.relationshipsOf(scope, [normalizeEntityId(query.entity)]))
+      .filter((r) => !type || r.relation_type.toUpperCase() === type)
+      .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    const items = all.slice(query.offset, query.offset + query.limit).map(toRelationshipItem);
+    return { relationships: items, total: all.length, limit: query.limit, offset: query.offset };
+  }
   const page = await stores.graph.listRelationships(scope, {
     limit: query.limit,
     offset: query.offset,

@@ -52,6 +52,7 @@ export interface RelationshipItem {
   source: string;
   target: string;
   relation_type: string;
+  relationship_type: string;
   keywords: string[];
   description: string;
   weight: number;
@@ -117,6 +118,8 @@ export function toRelationshipItem(relationship: RelationshipRecord): Relationsh
     source: relationship.source,
     target: relationship.target,
     relation_type: relationship.relation_type,
+    // EdgeQuake's name of relation_type.
+    relationship_type: relationship.relation_type,
     keywords: relationship.keywords,
     description: relationship.description,
     weight: relationship.weight,

@@ -4,6 +4,7 @@ import type { GraphDeps } from './deps';
 import { type EntityPatch, type RenameInput, renameEntity, updateEntity } from './edit';
 import { type EntityListQuery, type RelationshipListQuery, entityDetail, listEntities, listRelationships } from './entities';
 import { type GraphQuery, exploreGraph, graphStats } from './explore';
+import { degreesOf, entityExists, graphNode, neighborhood, popularLabels, searchLabels, searchNodes } from './lookup';
 import { type MergeInput, mergeEntities } from './merge';
 import { type GraphStreamQuery, streamGraph } from './stream';
 import { workspaceStats } from './workspace-stats';
@@ -38,6 +39,13 @@ export function createGraphService(deps: GraphDeps, settings: GraphSettings = { 
       return { ...outcome, entity: await entityDetail(stores, scope, outcome.entity.id) };
     },
     workspaceStats: (scope: Scope) => workspaceStats(stores, scope),
+    searchNodes: (scope: Scope, query: { text?: string; type?: string; limit: number }) => searchNodes(stores.graph, scope, query),
+    searchLabels: (scope: Scope, query: { text?: string; limit: number }) => searchLabels(stores.graph, scope, query),
+    popularLabels: (scope: Scope, limit: number) => popularLabels(stores.graph, scope, limit),
+    entityExists: (scope: Scope, name: string) => entityExists(stores.graph, scope, name),
+    neighborhood: (scope: Scope, id: string, depth: number, maxNodes: number) => neighborhood(stores.graph, scope, id, depth, maxNodes),
+    node: (scope: Scope, id: string) => graphNode(stores.graph, scope, id),
+    degrees: (scope: Scope, names: string[]) => degreesOf(stores.graph, scope, names),
   };
 }
 

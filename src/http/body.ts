@@ -5,9 +5,12 @@ import { bodyError } from './errors';
 
 const MB = 1024 * 1024;
 
-/** JSON bodies everywhere (multipart is parsed only by the upload routes). */
-export function jsonBody(limitBytes = 12 * MB): Middleware<AppState> {
-  return koaBody({
+/**
+ * JSON bodies everywhere (multipart is parsed only by the upload routes). On the paths `alwaysJson` accepts, a
+ * body is JSON whatever its Content-Type says: clients of the local runtime often send none (`curl -d`).
+ */
+export function jsonBody(limitBytes = 12 * MB, alwaysJson: (path: string) => boolean = () => false): Middleware<AppState> {
+  const parse = koaBody({
     json: true,
     jsonLimit: limitBytes,
     jsonStrict: true,
@@ -18,4 +21,10 @@ export function jsonBody(limitBytes = 12 * MB): Middleware<AppState> {
       throw bodyError(err, limitBytes);
     },
   }) as unknown as Middleware<AppState>;
+  return (ctx, next) => {
+    if (alwaysJson(ctx.path) && ctx.request.length !== 0 && !ctx.is('application/json')) {
+      ctx.req.headers['content-type'] = 'application/json';
+    }
+    return parse(ctx, next);
+  };
 }

@@ -1,6 +1,6 @@
 import type { Middleware } from 'koa';
 import { type Role, roleCovers } from '../domain/accounts';
-import { ForbiddenError, UnauthenticatedError } from '../domain/errors';
+import { ForbiddenError, MalformedRequestError, UnauthenticatedError } from '../domain/errors';
 import { withWorkspaceModels } from '../llm/workspace-models';
 import type { AuthService } from '../services/auth';
 import type { TenancyService } from '../services/tenancy';
@@ -23,8 +23,12 @@ export type Guard = (spec: GuardSpec) => Middleware<AppState>;
 
 const MISSING = 'credentials are required: send X-API-Key or Authorization: Bearer';
 
-/** Authentication (401), role (403), then tenant and workspace context (400/403/404), in that order. */
-export function createGuard(auth: AuthService, tenancy: TenancyService): Guard {
+/**
+ * Authentication (401), role (403), then tenant and workspace context (400/403/404), in that order. `named` reads
+ * a workspace a request names in another way than X-Workspace-ID (a compatibility model `kgrag:hybrid@<workspace>`);
+ * it goes through the same access check, and must agree with the header when both are given.
+ */
+export function createGuard(auth: AuthService, tenancy: TenancyService, named: (ctx: AppContext) => string | null = () => null): Guard {
   return (spec) => async (ctx, next) => {
     if (spec.access === 'public' || spec.access === 'credentials') return next();
     const c = ctx as AppContext;
@@ -39,9 +43,14 @@ export function createGuard(auth: AuthService, tenancy: TenancyService): Guard {
       throw new ForbiddenError(`this operation needs the ${spec.access} role; the credential holds ${principal.role}`);
     }
     if (spec.workspace) {
+      const header = c.get('X-Workspace-ID').trim() || null;
+      const fromRequest = named(c);
+      if (fromRequest && header && fromRequest !== header) {
+        throw new MalformedRequestError(`the model names workspace '${fromRequest}' but X-Workspace-ID is '${header}'`);
+      }
       const resolved = await tenancy.resolve(principal, {
         tenantId: c.get('X-Tenant-ID').trim() || null,
-        workspaceId: c.get('X-Workspace-ID').trim() || null,
+        workspaceId: fromRequest ?? header,
       });
       c.state.tenant = resolved.tenant;
       c.state.workspace = resolved.workspace;

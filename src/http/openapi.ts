@@ -42,9 +42,9 @@ function jsonSchema(schema: z.ZodType, io: 'input' | 'output', components?: Comp
   return out;
 }
 
-/** `/documents/:id` -> `/documents/{id}` */
+/** `/documents/:id` -> `/documents/{id}`; a rest parameter `/models/*id` -> `/models/{id}` */
 function openApiPath(prefix: string, path: string): string {
-  return (prefix + path).replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, '{$1}') || '/';
+  return (prefix + path).replace(/[:*]([A-Za-z_][A-Za-z0-9_]*)/g, '{$1}') || '/';
 }
 
 function parameters(schema: z.ZodType | undefined, where: 'query' | 'path', components: Components): unknown[] {

@@ -38,6 +38,8 @@ export class Problem extends Error {
       status: this.status,
       detail: this.detail,
       instance,
+      // EdgeQuake's clients read the explanation from `message`.
+      message: this.detail,
       ...this.extra,
     };
   }

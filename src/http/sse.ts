@@ -1,6 +1,6 @@
-import { PassThrough } from 'node:stream';
 import type { SseStream } from '../domain/sse';
 import type { AppContext } from './context';
+import { openStreamBody } from './stream';
 
 export type { SseStream };
 
@@ -9,60 +9,26 @@ export type { SseStream };
  * and the signal aborts when the client disconnects so that work for nobody stops.
  */
 export function openSse(ctx: AppContext, keepAliveMs = 15_000): SseStream {
-  const stream = new PassThrough();
-  const controller = new AbortController();
-  let closed = false;
-  let lastWrite = Date.now();
-  ctx.req.socket.setTimeout(0);
-  ctx.req.socket.setNoDelay(true);
-  ctx.status = 200;
-  ctx.set({
-    'Content-Type': 'text/event-stream; charset=utf-8',
-    'Cache-Control': 'no-cache, no-transform',
-    Connection: 'keep-alive',
-    'X-Accel-Buffering': 'no',
+  const body = openStreamBody(ctx, {
+    contentType: 'text/event-stream; charset=utf-8',
+    headers: { Connection: 'keep-alive' },
+    keepAlive: { everyMs: keepAliveMs, text: ': keep-alive\n\n' },
   });
-  ctx.body = stream;
-
-  const write = (chunk: string): boolean => {
-    if (closed) return false;
-    lastWrite = Date.now();
-    stream.write(chunk);
-    return true;
-  };
-  const timer = setInterval(
-    () => {
-      if (Date.now() - lastWrite >= keepAliveMs) write(': keep-alive\n\n');
-    },
-    Math.max(50, Math.floor(keepAliveMs / 2)),
-  );
-  timer.unref();
-
-  const close = () => {
-    if (closed) return;
-    closed = true;
-    clearInterval(timer);
-    controller.abort();
-    stream.end();
-  };
-  ctx.req.on('close', close);
-  ctx.res.on('close', close);
-
   return {
     send: (data, raw = false) => {
       const text = raw ? String(data) : JSON.stringify(data);
-      return write(
+      return body.write(
         text
           .split('\n')
           .map((line) => `data: ${line}`)
           .join('\n') + '\n\n',
       );
     },
-    comment: (text) => void write(`: ${text}\n\n`),
-    close,
+    comment: (text) => void body.write(`: ${text}\n\n`),
+    close: body.close,
     get closed() {
-      return closed;
+      return body.closed;
     },
-    signal: controller.signal,
+    signal: body.signal,
   };
 }

@@ -29,3 +29,19 @@ export const queryBool = (def: boolean) =>
     .enum(['true', 'false', '1', '0'])
     .transform((v) => v === 'true' || v === '1')
     .default(def);
+
+/** EdgeQuake's paging beside `limit`/`offset`: a 1-based `page` and a `page_size`. */
+export const pagingAliases = {
+  page: z.coerce.number().int().min(1).optional().describe('1-based page (with page_size); overrides offset'),
+  page_size: z.coerce.number().int().min(1).optional().describe('Page size; overrides limit'),
+};
+
+/** The window a list request asks for: `page`/`page_size` when given (page size capped at `max`), else `limit`/`offset`. */
+export function pageWindow(
+  q: { limit: number; offset?: number; page?: number; page_size?: number },
+  max: number,
+): { limit: number; offset: number } {
+  const limit = Math.min(max, q.page_size ?? q.limit);
+  const offset = q.page !== undefined ? (q.page - 1) * limit : (q.offset ?? 0);
+  return { limit, offset };
+}

@@ -13,7 +13,14 @@ import { countMessageTokens, countTokens } from './tokens';
  * LangChain's own retries are off: the resilience wrapper retries.
  */
 
-type ChatFactory = (params: { temperature?: number; maxTokens?: number }) => BaseChatModel;
+interface SamplingParams {
+  temperature?: number;
+  maxTokens?: number;
+  topP?: number;
+  seed?: number;
+}
+
+type ChatFactory = (params: SamplingParams) => BaseChatModel;
 
 /** OpenAI's client refuses to start without a key; OpenAI-compatible local servers ignore it. */
 const NO_KEY = 'not-needed';
@@ -21,17 +28,27 @@ const NO_KEY = 'not-needed';
 export function createLangChainLlm(provider: CatalogProvider, model: string): LlmProvider {
   const factory: ChatFactory =
     provider.type === 'openai'
-      ? ({ temperature, maxTokens }) =>
+      ? ({ temperature, maxTokens, topP, seed }) =>
           new ChatOpenAI({
             model,
             apiKey: provider.api_key ?? NO_KEY,
             configuration: { baseURL: provider.api_base ?? undefined },
             temperature,
             maxTokens,
+            topP,
+            modelKwargs: seed === undefined ? undefined : { seed },
             maxRetries: 0,
           })
-      : ({ temperature, maxTokens }) =>
-          new ChatOllama({ model, baseUrl: provider.api_base ?? undefined, temperature, numPredict: maxTokens, maxRetries: 0 });
+      : ({ temperature, maxTokens, topP, seed }) =>
+          new ChatOllama({
+            model,
+            baseUrl: provider.api_base ?? undefined,
+            temperature,
+            numPredict: maxTokens,
+            topP,
+            seed,
+            maxRetries: 0,
+          });
   return new LangChainLlm(provider.name, model, provider.type === 'openai' ? 'openai' : 'ollama', factory);
 }
 
@@ -86,10 +103,11 @@ class LangChainLlm implements LlmProvider {
   }
 
   private client(options: CompletionOptions): BaseChatModel {
-    const key = `${options.temperature ?? ''}|${options.maxTokens ?? ''}`;
+    const { temperature, maxTokens, topP, seed } = options;
+    const key = [temperature, maxTokens, topP, seed].map((v) => v ?? '').join('|');
     let client = this.clients.get(key);
     if (!client) {
-      client = this.factory({ temperature: options.temperature, maxTokens: options.maxTokens });
+      client = this.factory({ temperature, maxTokens, topP, seed });
       this.clients.set(key, client);
     }
     return client;
@@ -97,6 +115,7 @@ class LangChainLlm implements LlmProvider {
 
   private callOptions(options: CompletionOptions): Record<string, unknown> {
     const call: Record<string, unknown> = { signal: options.signal };
+    if (options.stop?.length) call.stop = options.stop;
     if (options.json) {
       if (this.flavour === 'openai') call.response_format = { type: 'json_object' };
       else call.format = 'json';

@@ -12,6 +12,12 @@ export interface CompletionOptions {
   task?: PromptTask;
   temperature?: number;
   maxTokens?: number;
+  /** Nucleus sampling, where the provider supports it. */
+  topP?: number;
+  /** Sequences that end the output where they would appear. */
+  stop?: string[];
+  /** Sampling seed, where the provider supports it. */
+  seed?: number;
   /** Ask for a JSON object (keyword extraction). */
   json?: boolean;
   signal?: AbortSignal;

@@ -1,13 +1,15 @@
 import { UnavailableError, isDomainError } from '../domain/errors';
 import { isAbortError, throwIfAborted } from '../domain/abort';
-import type { ChatMessage, LlmProvider, TokenUsage } from '../llm/ports';
+import type { ChatMessage, CompletionOptions, LlmProvider, TokenUsage } from '../llm/ports';
 import type { PromptTask } from '../llm/tasks';
 import { countTokens } from '../llm/tokens';
 
-export interface GenerationOptions {
-  task: PromptTask;
-  temperature: number;
-  maxTokens: number;
+/** The options of a generation; sampling settings a provider does not support are ignored by it. */
+export interface GenerationOptions extends Pick<CompletionOptions, 'topP' | 'stop' | 'seed' | 'json'> {
+  /** Undefined when the prompt is a client's own, which the model reads as it is. */
+  task: PromptTask | undefined;
+  temperature?: number;
+  maxTokens?: number;
   signal?: AbortSignal;
 }
 
@@ -40,10 +42,12 @@ export async function* streamGeneration(
 ): AsyncGenerator<string, Generation, void> {
   const started = performance.now();
   const iterator = llm.stream(messages, options);
+  let finished = false;
   try {
     for (;;) {
       const next = await iterator.next();
       if (next.done) {
+        finished = true;
         return { text: partial.text, usage: usageOf(next.value, messages, partial.text), ms: performance.now() - started };
       }
       if (!next.value) continue;
@@ -53,8 +57,10 @@ export async function* streamGeneration(
       throwIfAborted(options.signal);
     }
   } catch (err) {
-    await iterator.return?.(undefined as unknown as TokenUsage).catch(() => undefined);
     throw modelFailure(llm, err);
+  } finally {
+    // A failure, or a consumer that stopped reading: the provider's stream (and its concurrency slot) ends here.
+    if (!finished) await iterator.return?.(undefined as unknown as TokenUsage).catch(() => undefined);
   }
 }
 

@@ -12,7 +12,7 @@ export {
   type QueryResult,
   type QueryService,
 } from './service';
-export { generate, streamGeneration, modelFailure, type Generation } from './generate';
+export { generate, streamGeneration, modelFailure, type Generation, type GenerationOptions } from './generate';
 export { queryStats, streamStats, type QueryStats } from './stats';
 export { resolveLlm } from './model';
 export { HISTORY_MESSAGES, HISTORY_TOKENS, NO_CONTEXT, renderPrompt } from './prompts/answer';

@@ -2,6 +2,7 @@ import type { Api } from '../http/api';
 import type { Runtime } from '../services/runtime';
 import { graphRoutes } from './graph';
 import { chatRoutes } from './chat';
+import { compatRoutes } from './compat';
 import { conversationRoutes } from './conversations';
 import { documentRoutes } from './documents';
 import { healthRoutes } from './health';
@@ -15,9 +16,10 @@ import { authRoutes } from './accounts/auth';
 import { userRoutes } from './accounts/users';
 import { apiKeyRoutes } from './accounts/keys';
 
-/** Every resource's routes. Health probes answer at the root and under the API prefix. */
+/** Every resource's routes. Health probes and the compatibility APIs answer at the root. */
 export function registerRoutes(api: { root: Api; v1: Api }, rt: Runtime): void {
   healthRoutes(api.root, rt);
+  compatRoutes(api.root, rt);
   graphRoutes(api.v1, rt);
   lineageRoutes(api.v1, rt);
   authRoutes(api.v1, rt);

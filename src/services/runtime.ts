@@ -9,6 +9,7 @@ import type { QueryService } from '../retrieval';
 import type { Stores } from '../store/ports';
 import type { AuthService, BootstrapResult } from './auth';
 import type { ChatService, ConversationService } from './chat';
+import type { CompatService } from './compat';
 import type { DocumentService } from './documents';
 import type { TaskService } from './tasks';
 import type { TenancyService } from './tenancy';
@@ -28,6 +29,8 @@ export interface Runtime {
   query: QueryService;
   chat: ChatService;
   conversations: ConversationService;
+  /** The local-runtime (Ollama) and OpenAI-compatible APIs. */
+  compat: CompatService;
   tasks: TaskService;
   documents: DocumentService;
   redis: Redis | null;

@@ -52,9 +52,14 @@ describe('POST /chat/completions', () => {
       sources: expect.any(Array),
       stats: expect.objectContaining({ llm_provider: 'mock', llm_model: 'mock-llm', tokens_used: expect.any(Number) }),
       created_at: expect.any(String),
+      // EdgeQuake's names beside the spec's.
+      assistant_message_id: reply.id,
+      user_message_id: expect.any(String),
+      mode: 'hybrid',
     });
     expect(reply.sources.length).toBeGreaterThan(0);
     const messages = await messagesOf(reply.conversation_id);
+    expect(messages[0].id).toBe((reply as Reply & { user_message_id: string }).user_message_id);
     expect(messages.map((m) => [m.role, m.status])).toEqual([
       ['user', 'complete'],
       ['assistant', 'complete'],
@@ -176,7 +181,9 @@ describe('POST /chat/completions with stream true', () => {
       duration_ms: expect.any(Number),
       llm_provider: 'mock',
       llm_model: 'mock-llm',
+      done: true,
     });
+    expect(tokens.every((t) => t.chunk === t.content)).toBe(true);
     const messages = await messagesOf(events[0].conversation_id as string);
     expect(messages.map((m) => m.id)).toEqual([events[0].user_message_id, done.assistant_message_id]);
     expect(messages[1]).toMatchObject({ status: 'complete', content: tokens.map((t) => t.content).join('') });

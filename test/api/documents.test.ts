@@ -189,7 +189,20 @@ describe('GET /documents filters and pagination', () => {
       'Engineering Roadmap',
       'Quarterly Finance',
     ]);
-    expect(Object.keys(body.documents[0]).sort()).toEqual(['chunk_count', 'created_at', 'id', 'status', 'title']);
+    // The spec's list item, and the names EdgeQuake's clients read beside it.
+    expect(Object.keys(body.documents[0]).sort()).toEqual([
+      'chunk_count',
+      'created_at',
+      'entity_count',
+      'error_message',
+      'file_size',
+      'id',
+      'relationship_count',
+      'status',
+      'title',
+      'track_id',
+      'updated_at',
+    ]);
   });
 
   it('pages with limit and offset', async () => {

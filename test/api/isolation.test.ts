@@ -42,6 +42,8 @@ const batch = () => {
   return form;
 };
 
+const ASK = [{ role: 'user', content: 'Who founded Vantablack Foundry?' }];
+
 const MATRIX: Record<string, Entry> = {
   'GET /api/v1/graph': { query: { start_node: '$entity' } },
   'GET /api/v1/graph/stats': {},
@@ -120,6 +122,38 @@ const MATRIX: Record<string, Entry> = {
   'GET /api/v1/pipeline/status': {},
   'POST /api/v1/pipeline/cancel': {},
   'GET /api/v1/pipeline/queue-metrics': {},
+  'GET /api/v1/graph/nodes/search': { query: { q: 'Zorblax' } },
+  'GET /api/v1/graph/nodes/:id': {},
+  'GET /api/v1/graph/labels/search': { query: { q: 'Zorblax' } },
+  'GET /api/v1/graph/labels/popular': {},
+  'GET /api/v1/graph/entities/exists': { query: { name: '$entityName' } },
+  'GET /api/v1/graph/entities/:id/neighborhood': {},
+  'POST /api/v1/graph/degrees/batch': { bodies: [{ node_ids: ['$entity'] }] },
+  'PUT /api/v1/graph/entities/:id': { bodies: [{ description: 'changed by tenant A' }] },
+  'POST /api/v1/chat/completions/stream': { bodies: [{ message: 'Who founded Vantablack Foundry?', conversation_id: '$conversation' }] },
+  // The compatibility APIs: a model naming B's workspace (kgrag:<mode>@<workspace>), and questions in A's own.
+  'GET /api/version': {},
+  'GET /api/tags': {},
+  'GET /api/ps': {},
+  'POST /api/show': { bodies: [{ model: 'kgrag:hybrid@$workspace' }] },
+  'POST /api/chat': {
+    bodies: [
+      { model: 'kgrag:mix@$workspace', messages: ASK, stream: false },
+      { model: 'kgrag:mix', messages: ASK, stream: false },
+    ],
+  },
+  'POST /api/generate': { bodies: [{ model: 'kgrag:mix@$workspace', prompt: 'Who founded Vantablack Foundry?', stream: false }] },
+  'POST /api/embed': { bodies: [{ model: 'kgrag:mix@$workspace', input: ['Zorblax'] }] },
+  'POST /api/embeddings': { bodies: [{ model: 'kgrag:mix@$workspace', prompt: 'Zorblax' }] },
+  'POST /v1/chat/completions': {
+    bodies: [
+      { model: 'kgrag:mix@$workspace', messages: ASK },
+      { model: 'kgrag:mix', messages: ASK },
+    ],
+  },
+  'POST /v1/embeddings': { bodies: [{ model: 'kgrag:mix@$workspace', input: 'Zorblax' }] },
+  'GET /v1/models': {},
+  'GET /v1/models/*id': {},
 };
 
 /** The value of B's object a path parameter names: by its own name, or for `:id` by the collection before it. */
@@ -133,7 +167,7 @@ function paramValue(path: string, name: string): string {
     tenant_id: B.tenant,
   };
   if (name !== 'id') return byName[name] ?? missing(path, name);
-  const collection = /\/([a-z-]+)\/:id/.exec(path)?.[1] ?? '';
+  const collection = /\/([a-z-]+)\/[:*]id/.exec(path)?.[1] ?? '';
   const byCollection: Record<string, string> = {
     entities: B.entity,
     documents: B.document,
@@ -141,6 +175,9 @@ function paramValue(path: string, name: string): string {
     conversations: B.conversation,
     users: B.user,
     'api-keys': B.key,
+    nodes: B.entity,
+    // GET /v1/models/*id: a RAG model of B's workspace.
+    models: `kgrag:hybrid@${B.workspace}`,
     tenants: B.tenant,
     workspaces: B.workspace,
   };
@@ -260,7 +297,7 @@ describe('tenant isolation matrix (every protected route, from the route table)'
       if (access === 'public' || access === 'credentials') continue;
       const key = `${spec.method.toUpperCase()} ${prefix}${spec.path}`;
       const entry = fill(MATRIX[key]);
-      const path = (prefix + spec.path).replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(paramValue(spec.path, name)));
+      const path = (prefix + spec.path).replace(/[:*](\w+)/g, (_, name: string) => encodeURIComponent(paramValue(spec.path, name)));
       const query = entry.query ? `?${new URLSearchParams(entry.query)}` : '';
       const variants: Array<{ label: string; headers: Record<string, string>; expect?: number }> = [
         { label: 'path and filters', headers: {} },
@@ -281,7 +318,7 @@ describe('tenant isolation matrix (every protected route, from the route table)'
           }
           // What the request itself named may be echoed back (a 404 says which id it did not find).
           const sent = decodeURIComponent(
-            `${path}${query} ${JSON.stringify(variant.headers)} ${typeof body === 'function' ? '' : JSON.stringify(body ?? '')} ${JSON.stringify(entry.headers ?? {})}`,
+            `${path}${query.replace(/\+/g, ' ')} ${JSON.stringify(variant.headers)} ${typeof body === 'function' ? '' : JSON.stringify(body ?? '')} ${JSON.stringify(entry.headers ?? {})}`,
           )
             .toLowerCase()
             // ... also in the normalised form of a name (spaces to underscores).
@@ -297,6 +334,7 @@ describe('tenant isolation matrix (every protected route, from the route table)'
             continue;
           }
           const text = await res.text();
+          if (/"exists":true/.test(text)) leaks.push(`${key} [${variant.label}]: says B's entity exists`);
           if (variant.expect !== undefined && res.status !== variant.expect) {
             leaks.push(`${key} [${variant.label}]: ${res.status} instead of ${variant.expect}`);
           }

@@ -24,11 +24,26 @@ describe('pipeline status, bulk cancel and queue metrics', () => {
       queue_depth: 0,
       workers: { total: 2, busy: 0, idle: 2 },
       rates: { documents_per_minute: 0, chunks_per_minute: 0, embeddings_per_minute: 0 },
+      is_busy: false,
+      total_documents: 0,
+      processed_documents: 0,
+      pending_tasks: 0,
+      processing_tasks: 0,
+      completed_tasks: 0,
+      failed_tasks: 0,
+      queued_tasks: 0,
+      worker_count: 2,
     });
     expect(await metrics()).toEqual({
       queue: { pending: 0, running: 0, failed: 0 },
       throughput: { last_minute: 0, last_hour: 0, last_day: 0 },
       latency: { p50_ms: 0, p95_ms: 0, p99_ms: 0 },
+      queue_depth: 0,
+      processing: 0,
+      completed_last_hour: 0,
+      failed_last_hour: 0,
+      avg_processing_time_ms: 0,
+      estimated_wait_time_ms: 0,
     });
   });
 
@@ -66,7 +81,17 @@ describe('pipeline status, bulk cancel and queue metrics', () => {
       queue: { pending: 0, running: 0, failed: 0 },
       throughput: { last_minute: 2, last_hour: 2, last_day: 2 },
       latency: { p50_ms: durations[0], p95_ms: durations[1], p99_ms: durations[1] },
+      queue_depth: 0,
+      processing: 0,
+      completed_last_hour: 2,
+      failed_last_hour: 0,
+      avg_processing_time_ms: Math.round((durations[0] + durations[1]) / 2),
+      estimated_wait_time_ms: 0,
     });
+    // The three documents cancelled earlier count as documents, not as processed ones.
+    const documents = await json(await app.request('/api/v1/documents?limit=1'));
+    expect(documents.total).toBe(5);
+    expect(await status()).toMatchObject({ is_busy: false, completed_tasks: 2, processed_documents: 2, total_documents: 5 });
   });
 
   it('keeps the rates of each workspace apart', async () => {

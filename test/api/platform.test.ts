@@ -113,6 +113,8 @@ describe('platform', () => {
       status: 404,
       detail: 'no route for GET /api/v1/no-such-thing',
       instance: '/api/v1/no-such-thing',
+      // The same text under the name EdgeQuake's clients read.
+      message: 'no route for GET /api/v1/no-such-thing',
     });
   });
 

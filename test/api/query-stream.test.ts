@@ -35,6 +35,8 @@ describe('POST /query/stream (v2)', () => {
     const tokens = events.slice(1, -1);
     expect(tokens.length).toBeGreaterThan(1);
     expect(tokens.every((e) => e.type === 'token' && typeof e.content === 'string')).toBe(true);
+    // EdgeQuake's stream readers take the text from `chunk`.
+    expect(tokens.every((e) => e.chunk === e.content)).toBe(true);
     const done = events[events.length - 1];
     expect(done).toEqual({
       type: 'done',
@@ -49,6 +51,7 @@ describe('POST /query/stream (v2)', () => {
       },
       llm_provider: 'mock',
       llm_model: 'mock-llm',
+      done: true,
     });
     const streamed = tokens.map((e) => e.content).join('');
     const plain = (await (await app.request('/api/v1/query', { method: 'POST', json: question })).json()) as { answer: string };

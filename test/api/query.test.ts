@@ -64,6 +64,11 @@ describe('POST /query', () => {
       tokens_per_second: expect.any(Number),
       llm_provider: 'mock',
       llm_model: 'mock-llm',
+      // EdgeQuake's names beside the spec's.
+      provider: 'mock',
+      model: 'mock-llm',
+      total_tokens: body.stats.tokens_used,
+      retrieval_count: body.sources.length,
     });
     expect(body.stats.tokens_used).toBeGreaterThan(0);
     for (const key of ['embedding_time_ms', 'retrieval_time_ms', 'generation_time_ms', 'total_time_ms']) {

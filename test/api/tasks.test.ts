@@ -30,7 +30,7 @@ describe('tasks (list, detail, cancel, retry)', () => {
     expect((await app.rt.stores.graph.entitiesOfDocument(scope, id)).length).toBeGreaterThan(0);
     const res = await post(`/api/v1/tasks/${task_id}/cancel`);
     expect(res.status).toBe(200);
-    expect(await json(res)).toEqual({ id: task_id, status: 'cancelled', message: 'cancellation requested' });
+    expect(await json(res)).toEqual({ id: task_id, status: 'cancelled', message: 'cancellation requested', track_id: task_id });
 
     // No polling: the cancel answers after the run has rolled back, in either storage mode.
     const task = await json(await app.request(`/api/v1/tasks/${task_id}`));
@@ -80,7 +80,21 @@ describe('tasks (list, detail, cancel, retry)', () => {
   it('lists tasks newest first with status filter and pagination', async () => {
     const all = await json(await app.request('/api/v1/tasks'));
     expect(all.total).toBeGreaterThanOrEqual(4);
-    expect(Object.keys(all.tasks[0]).sort()).toEqual(['document_id', 'id', 'progress', 'started_at', 'status', 'type', 'updated_at']);
+    // The spec's fields, and EdgeQuake's names beside them.
+    expect(Object.keys(all.tasks[0]).sort()).toEqual([
+      'created_at',
+      'document_id',
+      'error_message',
+      'id',
+      'progress',
+      'started_at',
+      'status',
+      'task_type',
+      'track_id',
+      'type',
+      'updated_at',
+    ]);
+    expect(all.tasks[0]).toMatchObject({ track_id: all.tasks[0].id, task_type: all.tasks[0].type });
     const cancelled = await json(await app.request('/api/v1/tasks?status=cancelled'));
     expect(cancelled.total).toBe(2);
     expect(cancelled.tasks.every((t: { status: string }) => t.status === 'cancelled')).toBe(true);
@@ -193,7 +207,7 @@ describe('tasks left by an instance that died', () => {
     await app.rt.stores.tasks.update(scope(), taskId, runningElsewhere(1500));
 
     const res = await app.request(`/api/v1/tasks/${taskId}/cancel`, { method: 'POST' });
-    expect(await json(res)).toEqual({ id: taskId, status: 'cancelled', message: 'cancellation requested' });
+    expect(await json(res)).toEqual({ id: taskId, status: 'cancelled', message: 'cancellation requested', track_id: taskId });
     // The owner may still be rolling back: a retry now could be undone by that rollback.
     const early = await app.request(`/api/v1/tasks/${taskId}/retry`, { method: 'POST' });
     expect(early.status).toBe(409);

@@ -49,6 +49,11 @@ describe('workspace statistics API', () => {
         embeddings_bytes: embeddings,
         total_bytes: contentBytes + chunkBytes + embeddings,
       },
+      document_count: 2,
+      chunk_count: chunkTotal,
+      entity_count: graph.total_nodes,
+      relationship_count: graph.total_edges,
+      storage_size_bytes: contentBytes + chunkBytes + embeddings,
     });
     expect(graph.total_nodes).toBeGreaterThan(0);
     expect(embeddings).toBeGreaterThan(0);
@@ -67,6 +72,11 @@ describe('workspace statistics API', () => {
       entities: { total: 0, by_type: {} },
       relationships: { total: 0 },
       storage: { documents_bytes: 0, embeddings_bytes: 0, total_bytes: 0 },
+      document_count: 0,
+      chunk_count: 0,
+      entity_count: 0,
+      relationship_count: 0,
+      storage_size_bytes: 0,
     });
     expect((await app.request('/api/v1/workspaces/bad%20id!/stats')).status).toBe(422);
     expect((await app.request(`/api/v1/workspaces/${randomUUID()}/stats`)).status).toBe(404);

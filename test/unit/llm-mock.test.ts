@@ -180,6 +180,54 @@ describe('MockLlm keywords, summaries and answers', () => {
   });
 });
 
+describe('MockLlm prompts without a task (as they arrive over HTTP)', () => {
+  const recordFormatSystem = `Write records: entity${FIELD_DELIMITER}NAME${FIELD_DELIMITER}TYPE, then ${COMPLETION_MARKER}.`;
+
+  test('reads extraction from a system message that asks for the record format, and gleaning when output follows', async () => {
+    const llm = new MockLlm();
+    const messages: ChatMessage[] = [
+      { role: 'system', content: recordFormatSystem },
+      { role: 'user', content: `${MOCK_TEXT_MARKER}\n${PARAGRAPH}` },
+    ];
+    const asked = await llm.complete(messages, { task: 'extract' });
+    const read = await llm.complete(messages);
+    expect(read.text).toBe(asked.text);
+    expect(parseRecords(read.text).entities.size).toBeGreaterThan(2);
+    const more = [
+      ...messages,
+      { role: 'assistant' as const, content: asked.text },
+      { role: 'user' as const, content: 'Add what was missed.' },
+    ];
+    expect((await llm.complete(more)).text).toBe((await llm.complete(more, { task: 'glean' })).text);
+  });
+
+  test('reads keywords from JSON mode and an answer from anything else', async () => {
+    const question: ChatMessage[] = [{ role: 'user', content: 'Question: How does Acme Corp use knowledge graphs?' }];
+    const llm = new MockLlm();
+    expect((await llm.complete(question, { json: true })).text).toBe((await llm.complete(question, { task: 'keywords' })).text);
+    expect((await llm.complete(question)).text).toBe((await llm.complete(question, { task: 'answer' })).text);
+  });
+
+  test('an answer stops after maxTokens tokens and before a stop sequence, streamed or not', async () => {
+    const messages: ChatMessage[] = [
+      { role: 'system', content: '[1] Acme Corp is located in Paris. Acme Corp builds graph databases for banks.' },
+      { role: 'user', content: 'Where is Acme Corp and what does it build?' },
+    ];
+    const llm = new MockLlm();
+    const whole = (await llm.complete(messages, { task: 'answer' })).text;
+    const short = await llm.complete(messages, { task: 'answer', maxTokens: 3 });
+    expect(short.usage.output_tokens).toBe(3);
+    expect(whole.startsWith(short.text)).toBe(true);
+    const { parts } = await collect(llm.stream(messages, { task: 'answer', maxTokens: 3 }));
+    expect(parts.join('')).toBe(short.text);
+    const stopped = await llm.complete(messages, { task: 'answer', stop: ['Paris'] });
+    expect(stopped.text).toBe(whole.slice(0, whole.indexOf('Paris')));
+    // Structured outputs are never cut: their format would break.
+    const keywords = await llm.complete([{ role: 'user', content: 'Question: Acme Corp in Paris' }], { task: 'keywords', maxTokens: 2 });
+    expect(() => JSON.parse(keywords.text) as unknown).not.toThrow();
+  });
+});
+
 describe('MockLlm latency', () => {
   test('simulated latency is applied: a zero-latency call started later finishes first', async () => {
     const order: string[] = [];

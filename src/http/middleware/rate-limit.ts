@@ -12,6 +12,8 @@ export function rateCategory(method: string, path: string): RateCategory | null 
   const p = path.replace(/^\/api\/v1/, '');
   if (method === 'POST' && /^\/documents(\/upload(\/batch)?|\/scan)?\/?$/.test(p)) return 'upload';
   if (method === 'POST' && /^\/(query|chat)(\/|$)/.test(p)) return 'query';
+  // The compatibility APIs' answers are queries too (docs/api.md §4.12).
+  if (method === 'POST' && /^\/(api\/(chat|generate)|v1\/chat\/completions)\/?$/.test(p)) return 'query';
   if (/^\/graph(\/|$)/.test(p)) return 'graph';
   return null;
 }

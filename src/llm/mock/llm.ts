@@ -1,6 +1,8 @@
 import { sleep, throwIfAborted } from '../../domain/abort';
+import { COMPLETION_MARKER, FIELD_DELIMITER } from '../../prompts/record-format';
 import type { ChatMessage, Completion, CompletionOptions, LlmProvider, TokenUsage } from '../ports';
-import { countMessageTokens, countTokens } from '../tokens';
+import type { PromptTask } from '../tasks';
+import { countMessageTokens, countTokens, tokenLayout } from '../tokens';
 import { extractRecords, gleanRecords } from './extract';
 import { extractiveAnswer, keywordsJson, summarize } from './respond';
 
@@ -11,6 +13,11 @@ import { extractiveAnswer, keywordsJson, summarize } from './respond';
  * equal to `---TEXT---` in the latest user message that has one; without the marker it is the whole last
  * user message. Keywords and answers also accept a last `Question:` line as the start of the question.
  * For answers, everything else in the conversation is the context.
+ *
+ * Without `options.task` (a prompt that came over HTTP, e.g. through the OpenAI-compatible API) the task is read
+ * from the prompt as a real model would: JSON mode asks for keywords, a system message describing the record
+ * format asks for extraction (gleaning when earlier output follows), anything else for an answer. Answers stop at
+ * `maxTokens` tokens and before the first `stop` sequence, like a real model's.
  */
 
 export const MOCK_TEXT_MARKER = '---TEXT---';
@@ -67,9 +74,40 @@ function workingMessage(messages: ChatMessage[]): ChatMessage | undefined {
 }
 
 function respond(messages: ChatMessage[], options: CompletionOptions): string {
+  const task = taskOf(messages, options);
+  const output = respondTo(task, messages);
+  return task === 'answer' || task === 'chat' ? limitAnswer(output, options) : output;
+}
+
+/** The task a prompt asks for: the caller's word when given, else read from the prompt itself. */
+export function taskOf(messages: ChatMessage[], options: CompletionOptions): PromptTask {
+  if (options.task) return options.task;
+  if (options.json) return 'keywords';
+  const system = messages.find((m) => m.role === 'system')?.content ?? '';
+  if (system.includes(FIELD_DELIMITER) && system.includes(COMPLETION_MARKER)) {
+    return messages.some((m) => m.role === 'assistant') ? 'glean' : 'extract';
+  }
+  return 'answer';
+}
+
+/** An answer cut before the first stop sequence and after `maxTokens` tokens. */
+function limitAnswer(text: string, options: CompletionOptions): string {
+  let out = text;
+  for (const stop of options.stop ?? []) {
+    const at = stop ? out.indexOf(stop) : -1;
+    if (at >= 0) out = out.slice(0, at);
+  }
+  if (options.maxTokens !== undefined && options.maxTokens >= 0) {
+    const layout = tokenLayout(out);
+    if (layout.count > options.maxTokens) out = out.slice(0, layout.starts[options.maxTokens]);
+  }
+  return out;
+}
+
+function respondTo(task: PromptTask, messages: ChatMessage[]): string {
   const working = workingMessage(messages);
   const text = working ? splitAtMarker(working.content).text : '';
-  switch (options.task) {
+  switch (task) {
     case 'extract':
       return extractRecords(text);
     case 'glean':
@@ -82,7 +120,6 @@ function respond(messages: ChatMessage[], options: CompletionOptions): string {
     case 'summarize':
       return summarize(text);
     default:
-      if (options.task === undefined && options.json) return keywordsJson(afterQuestionLabel(text).question);
       return answer(messages);
   }
 }

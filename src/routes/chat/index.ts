@@ -1,11 +1,30 @@
 import { z } from 'zod';
 import type { Api } from '../../http/api';
-import type { Runtime } from '../../services/runtime';
+import type { AppContext } from '../../http/context';
 import { pumpEvents } from '../../http/sse-pump';
-import { chatBodySchema, chatEventSchema, chatReplySchema } from './schema';
+import type { ChatReply } from '../../services/chat';
+import type { Runtime } from '../../services/runtime';
+import { presentStats, presentStreamEvent, withRetrievalAliases } from '../query/present';
+import { type ChatBody, chatBodySchema, chatEventSchema, chatReplySchema } from './schema';
+
+/** The reply with EdgeQuake's names beside the spec's: `assistant_message_id` (= `id`) and the stats aliases. */
+function presentReply(reply: ChatReply) {
+  return { ...reply, assistant_message_id: reply.id, stats: presentStats(reply.stats) };
+}
+
+/** EdgeQuake's `provider`/`model` are our `llm_provider`/`llm_model`; `max_results` our `max_chunks`. */
+function chatInput(body: ChatBody) {
+  const { provider, model, ...rest } = withRetrievalAliases(body);
+  return { ...rest, llm_provider: rest.llm_provider ?? provider, llm_model: rest.llm_model ?? model };
+}
 
 /** Chat completions over stored conversations. */
 export function chatRoutes(api: Api, rt: Runtime): void {
+  const streamTurn = async (ctx: AppContext, body: ChatBody) => {
+    const events = await rt.chat.stream(ctx.state.scope, chatInput(body));
+    pumpEvents(ctx, { log: rt.log, errorTypeBase: rt.config.errorTypeBase }, events, (event) => ({ data: presentStreamEvent(event) }));
+  };
+
   api.route(
     {
       method: 'post',
@@ -27,11 +46,28 @@ export function chatRoutes(api: Api, rt: Runtime): void {
     },
     async (ctx, { body }) => {
       if (!body.stream) {
-        ctx.body = await rt.chat.complete(ctx.state.scope, body);
+        ctx.body = presentReply(await rt.chat.complete(ctx.state.scope, chatInput(body)));
         return;
       }
-      const events = await rt.chat.stream(ctx.state.scope, body);
-      pumpEvents(ctx, { log: rt.log, errorTypeBase: rt.config.errorTypeBase }, events, (event) => ({ data: event }));
+      await streamTurn(ctx, body);
+    },
+  );
+
+  api.route(
+    {
+      method: 'post',
+      path: '/chat/completions/stream',
+      tag: 'chat',
+      summary: 'Answer a chat message as SSE events (POST /chat/completions with stream true)',
+      description: 'The path EdgeQuake clients stream from; the body is that of /chat/completions, and the answer always streams.',
+      body: chatBodySchema,
+      responses: {
+        200: { description: 'text/event-stream of chat events', schema: chatEventSchema, contentType: 'text/event-stream' },
+        404: { description: 'Unknown conversation' },
+      },
+    },
+    async (ctx, { body }) => {
+      await streamTurn(ctx, body);
     },
   );
 }

@@ -1,5 +1,13 @@
 import { z } from 'zod';
-import { contextEventSchema, MAX_QUERY_CHARS, retrievalFields, sourceSchema, statsSchema, tokenEventSchema } from '../query/schema';
+import {
+  contextEventSchema,
+  MAX_QUERY_CHARS,
+  modeSchema,
+  retrievalFields,
+  sourceSchema,
+  statsSchema,
+  tokenEventSchema,
+} from '../query/schema';
 
 /** Chat completions (docs/api.md §4.4, §6.2). */
 
@@ -8,6 +16,8 @@ export const chatBodySchema = z.object({
   conversation_id: z.string().trim().min(1, 'must not be empty').max(200).nullable().optional(),
   stream: z.boolean().optional(),
   ...retrievalFields,
+  provider: z.string().trim().min(1).max(200).optional().describe('EdgeQuake name of llm_provider'),
+  model: z.string().trim().min(1).max(200).optional().describe('EdgeQuake name of llm_model'),
 });
 
 export type ChatBody = z.output<typeof chatBodySchema>;
@@ -15,6 +25,9 @@ export type ChatBody = z.output<typeof chatBodySchema>;
 export const chatReplySchema = z.object({
   id: z.string().describe('the assistant message id'),
   conversation_id: z.string(),
+  user_message_id: z.string(),
+  assistant_message_id: z.string().describe('= id'),
+  mode: modeSchema,
   role: z.literal('assistant'),
   content: z.string(),
   sources: z.array(sourceSchema),
@@ -33,6 +46,7 @@ export const chatEventSchema = z.discriminatedUnion('type', [
     duration_ms: z.number().int(),
     llm_provider: z.string(),
     llm_model: z.string(),
+    done: z.literal(true).describe('EdgeQuake marker of the last event'),
   }),
   z.object({
     type: z.literal('error'),

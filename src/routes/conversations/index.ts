@@ -12,6 +12,24 @@ import {
 
 const tag = 'conversations';
 
+function pageOf(query: { limit: number; offset: number; cursor?: string }) {
+  return { limit: query.limit, offset: query.cursor !== undefined ? Number(query.cursor) : query.offset };
+}
+
+/** A page with EdgeQuake's cursor pagination beside total/limit/offset. */
+function withPagination<P extends { total: number; limit: number; offset: number }>(page: P) {
+  const next = page.offset + page.limit;
+  return {
+    ...page,
+    pagination: {
+      total: page.total,
+      has_more: next < page.total,
+      next_cursor: next < page.total ? String(next) : null,
+      prev_cursor: page.offset > 0 ? String(Math.max(0, page.offset - page.limit)) : null,
+    },
+  };
+}
+
 /** Stored chat conversations and their messages, per workspace. */
 export function conversationRoutes(api: Api, rt: Runtime): void {
   api.route(
@@ -24,7 +42,7 @@ export function conversationRoutes(api: Api, rt: Runtime): void {
       responses: { 200: { description: 'A page of conversations', schema: conversationListSchema } },
     },
     async (ctx, { query }) => {
-      ctx.body = await rt.conversations.list(ctx.state.scope, query);
+      ctx.body = withPagination(await rt.conversations.list(ctx.state.scope, pageOf(query)));
     },
   );
 
@@ -89,7 +107,7 @@ export function conversationRoutes(api: Api, rt: Runtime): void {
       },
     },
     async (ctx, { params, query }) => {
-      ctx.body = await rt.conversations.messages(ctx.state.scope, params.id, query);
+      ctx.body = withPagination(await rt.conversations.messages(ctx.state.scope, params.id, pageOf(query)));
     },
   );
 }

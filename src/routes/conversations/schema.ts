@@ -7,6 +7,15 @@ export const conversationParamsSchema = z.object({ id: z.string().min(1) });
 export const pageQuerySchema = z.object({
   limit: queryInt(50, 1, 500),
   offset: queryInt(0, 0, Number.MAX_SAFE_INTEGER),
+  cursor: z.string().regex(/^\d+$/, 'must be a cursor this service returned').optional().describe("a page's next_cursor; overrides offset"),
+});
+
+/** EdgeQuake's cursor paging beside limit/offset: the cursor is the offset of the next page. */
+const paginationSchema = z.object({
+  total: z.number().int(),
+  has_more: z.boolean(),
+  next_cursor: z.string().nullable(),
+  prev_cursor: z.string().nullable(),
 });
 
 export const createConversationSchema = z.object({
@@ -38,6 +47,7 @@ export const conversationListSchema = z.object({
   total: z.number().int(),
   limit: z.number().int(),
   offset: z.number().int(),
+  pagination: paginationSchema,
 });
 
 export const conversationDetailSchema = conversationSchema.extend({ messages: z.array(messageSchema) });
@@ -47,4 +57,5 @@ export const messageListSchema = z.object({
   total: z.number().int(),
   limit: z.number().int(),
   offset: z.number().int(),
+  pagination: paginationSchema,
 });

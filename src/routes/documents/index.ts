@@ -4,7 +4,7 @@ import { validationError } from '../../http/problem';
 import type { Runtime } from '../../services/runtime';
 import { manageDocumentRoutes } from './manage';
 import { fileParts, formFields, MAX_BATCH_BYTES, MAX_PART_BYTES, multipartBody, singleFile } from './multipart';
-import { presentCreated, requestFromBody, requestFromForm } from './present';
+import { presentBatch, presentCreated, presentScan, requestFromBody, requestFromForm } from './present';
 import {
   asyncCreatedSchema,
   batchFields,
@@ -70,9 +70,10 @@ export function documentRoutes(api: Api, rt: Runtime): void {
       responses: createdResponses,
     },
     async (ctx) => {
-      const fields = parseOrThrow(uploadFields, formFields(ctx));
+      const raw = formFields(ctx);
+      const fields = parseOrThrow(uploadFields, raw);
       const file = singleFile(ctx, 'file');
-      const outcome = await rt.documents.createFromFile(ctx.state.scope, file, requestFromForm(fields));
+      const outcome = await rt.documents.createFromFile(ctx.state.scope, file, requestFromForm(fields, raw));
       const { status, body } = presentCreated(outcome);
       ctx.status = status;
       ctx.body = body;
@@ -94,10 +95,11 @@ export function documentRoutes(api: Api, rt: Runtime): void {
       responses: { 200: { description: 'Per-file results and counts', schema: batchSchema } },
     },
     async (ctx) => {
-      const fields = parseOrThrow(batchFields, formFields(ctx));
+      const raw = formFields(ctx);
+      const fields = parseOrThrow(batchFields, raw);
       const files = fileParts(ctx, 'files');
       if (files.length === 0) throw validationError([{ field: 'files', message: 'at least one file part is required' }]);
-      ctx.body = await rt.documents.uploadBatch(ctx.state.scope, files, requestFromForm(fields));
+      ctx.body = presentBatch(await rt.documents.uploadBatch(ctx.state.scope, files, requestFromForm(fields, raw)), files.length);
     },
   );
 
@@ -116,12 +118,13 @@ export function documentRoutes(api: Api, rt: Runtime): void {
       responses: { 200: { description: 'Scan results', schema: scanSchema } },
     },
     async (ctx, { body }) => {
-      ctx.body = await rt.documents.scan(ctx.state.scope, body, {
+      const scanned = await rt.documents.scan(ctx.state.scope, body, {
         metadata: {},
         trackId: null,
         asyncProcessing: true,
         options: { enable_gleaning: true, max_gleaning: 1, use_llm_summarization: true },
       });
+      ctx.body = presentScan(scanned);
     },
   );
 

@@ -1,7 +1,8 @@
 import type { Api } from '../../http/api';
 import type { Runtime } from '../../services/runtime';
 import { presentTaskDetail, taskDetailSchema } from '../tasks/present';
-import { presentDetail, presentListItem, presentMetadata } from './present';
+import { pageWindow } from '../../http/validate';
+import { presentDeletionImpact, presentDetail, presentList, presentMetadata } from './present';
 import {
   deletionImpactSchema,
   detailSchema,
@@ -34,15 +35,16 @@ export function manageDocumentRoutes(api: Api, rt: Runtime): void {
         ?.split(',')
         .map((t) => t.trim().toLowerCase())
         .filter(Boolean);
+      const { limit, offset } = pageWindow(query, 1000);
       const page = await rt.documents.list(ctx.state.scope, {
-        limit: query.limit,
-        offset: query.offset,
+        limit,
+        offset,
         status: query.status === 'all' ? undefined : query.status,
         dateFrom: query.date_from,
         dateTo: query.date_to,
         titleTerms: terms?.length ? terms : undefined,
       });
-      ctx.body = { documents: page.items.map(presentListItem), total: page.total, limit: query.limit, offset: query.offset };
+      ctx.body = presentList(page.items, page.total, limit, offset);
     },
   );
 
@@ -142,7 +144,11 @@ export function manageDocumentRoutes(api: Api, rt: Runtime): void {
       responses: { 200: { description: 'Impact', schema: deletionImpactSchema } },
     },
     async (ctx, { params }) => {
-      ctx.body = await rt.documents.deletionImpact(ctx.state.scope, params.id);
+      const [impact, doc] = await Promise.all([
+        rt.documents.deletionImpact(ctx.state.scope, params.id),
+        rt.documents.get(ctx.state.scope, params.id),
+      ]);
+      ctx.body = presentDeletionImpact(impact, doc.chunk_count);
     },
   );
 

@@ -2,7 +2,11 @@ import type { DocumentRecord } from '../../domain/types';
 import type { CreateOutcome, IngestRequest } from '../../services/documents';
 import type { BatchFields, CreateDocumentBody, UploadFields } from './schemas';
 
-/** 201 with the stored result of a synchronous run; 202 with the task of a queued (or interrupted) one. */
+/**
+ * 201 with the stored result of a synchronous run; 202 with the task of a queued (or interrupted) one.
+ * EdgeQuake's names ride beside the spec's: `document_id` (= `id`), and `track_id`, which is the task to follow
+ * (`GET /documents/track/{track_id}`) unless the client chose its own.
+ */
 export function presentCreated(outcome: CreateOutcome): { status: number; body: Record<string, unknown> } {
   const { doc } = outcome;
   if (outcome.kind === 'queued' || outcome.report.status === 'interrupted') {
@@ -10,11 +14,12 @@ export function presentCreated(outcome: CreateOutcome): { status: number; body: 
       status: 202,
       body: {
         id: doc.id,
+        document_id: doc.id,
         title: doc.title,
         status: 'processing',
         task_id: doc.task_id,
         message: `document queued for processing; follow GET /api/v1/tasks/${doc.task_id}`,
-        track_id: doc.track_id,
+        track_id: doc.track_id ?? doc.task_id,
       },
     };
   }
@@ -23,6 +28,7 @@ export function presentCreated(outcome: CreateOutcome): { status: number; body: 
     status: 201,
     body: {
       id: doc.id,
+      document_id: doc.id,
       title: doc.title,
       status: completed ? 'completed' : 'failed',
       content_hash: doc.content_hash,
@@ -38,12 +44,45 @@ export function presentCreated(outcome: CreateOutcome): { status: number; body: 
 }
 
 export function presentListItem(doc: DocumentRecord) {
-  return { id: doc.id, title: doc.title, status: doc.status, chunk_count: doc.chunk_count, created_at: doc.created_at };
+  return {
+    id: doc.id,
+    title: doc.title,
+    status: doc.status,
+    chunk_count: doc.chunk_count,
+    created_at: doc.created_at,
+    // Beside the spec's fields, what EdgeQuake's clients read from a list item.
+    entity_count: doc.entity_count,
+    relationship_count: doc.relationship_count,
+    file_size: doc.file_size,
+    updated_at: doc.updated_at,
+    track_id: doc.track_id,
+    error_message: doc.error,
+  };
+}
+
+/** A page of documents: `limit`/`offset` as the spec has them, `page`/`page_size` as EdgeQuake's clients ask. */
+export function presentList(items: DocumentRecord[], total: number, limit: number, offset: number) {
+  const pageSize = limit;
+  return {
+    documents: items.map(presentListItem),
+    total,
+    limit,
+    offset,
+    page: Math.floor(offset / pageSize) + 1,
+    page_size: pageSize,
+    total_pages: Math.ceil(total / pageSize),
+    has_more: offset + items.length < total,
+  };
 }
 
 export function presentDetail(doc: DocumentRecord) {
   return {
     ...presentListItem(doc),
+    // EdgeQuake's detail carries the text and these names too.
+    content: doc.content,
+    file_name: doc.file_path.split('/').pop() ?? doc.file_path,
+    file_type: doc.document_type,
+    completed_at: doc.processed_at,
     content_hash: doc.content_hash,
     entity_count: doc.entity_count,
     relationship_count: doc.relationship_count,
@@ -99,8 +138,25 @@ export function requestFromBody(body: CreateDocumentBody): IngestRequest {
   };
 }
 
-export function requestFromForm(fields: UploadFields | BatchFields): IngestRequest {
-  const metadata: Record<string, unknown> = { ...(fields.metadata ?? {}) };
+/**
+ * The ingest request of an upload form. Text fields the form does not define are metadata entries, as
+ * EdgeQuake's clients send metadata (`author=...`), beside the `metadata` JSON field.
+ */
+export function requestFromForm(fields: UploadFields | BatchFields, raw: Record<string, unknown> = {}): IngestRequest {
+  const known = new Set([
+    'file',
+    'files',
+    'title',
+    'metadata',
+    'config',
+    'async_processing',
+    'track_id',
+    'enable_gleaning',
+    'max_gleaning',
+    'use_llm_summarization',
+  ]);
+  const extra = Object.entries(raw).filter(([k, v]) => !known.has(k) && typeof v === 'string');
+  const metadata: Record<string, unknown> = { ...Object.fromEntries(extra), ...(fields.metadata ?? {}) };
   if ('config' in fields && fields.config) metadata.pdf_config = fields.config;
   return {
     title: 'title' in fields ? fields.title : undefined,
@@ -113,4 +169,37 @@ export function requestFromForm(fields: UploadFields | BatchFields): IngestReque
       use_llm_summarization: fields.use_llm_summarization,
     },
   };
+}
+
+/** What deleting a document would do, with EdgeQuake's names beside the spec's. */
+export function presentDeletionImpact(
+  impact: {
+    document_id: string;
+    entities_affected: number;
+    entities_to_delete: number;
+    entities_to_update: number;
+    relationships_affected: number;
+    relationships_to_delete: number;
+    relationships_to_update: number;
+  },
+  chunkCount: number,
+) {
+  return {
+    ...impact,
+    entity_count: impact.entities_affected,
+    relationship_count: impact.relationships_affected,
+    chunk_count: chunkCount,
+    exclusive_entities: impact.entities_to_delete,
+    exclusive_relationships: impact.relationships_to_delete,
+  };
+}
+
+/** Batch results with EdgeQuake's `total_files` beside the counts. */
+export function presentBatch<T extends { results: unknown[] }>(batch: T, totalFiles: number) {
+  return { ...batch, total_files: totalFiles };
+}
+
+/** Scan results with EdgeQuake's names beside: `files_queued` (admitted) and `files_skipped`. */
+export function presentScan<T extends { results: Array<{ status: string }>; skipped: number }>(scan: T) {
+  return { ...scan, files_queued: scan.results.filter((r) => r.status === 'success').length, files_skipped: scan.skipped };
 }

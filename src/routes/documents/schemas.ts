@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { queryInt } from '../../http/validate';
+import { pagingAliases, queryInt } from '../../http/validate';
 
 const nonBlank = (s: string) => s.trim().length > 0;
 
@@ -117,6 +117,7 @@ const isoDate = z
 export const listQuery = z.object({
   limit: queryInt(50, 1, 1000),
   offset: queryInt(0, 0, Number.MAX_SAFE_INTEGER),
+  ...pagingAliases,
   status: z.enum(['processing', 'completed', 'failed', 'all']).default('all'),
   date_from: isoDate.optional().describe('Created on or after (inclusive)'),
   date_to: isoDate.optional().describe('Created on or before (inclusive; a bare date covers the whole day)'),
@@ -131,6 +132,7 @@ const documentStatus = z.enum(['processing', 'completed', 'failed']);
 
 export const syncCreatedSchema = z.object({
   id: z.string(),
+  document_id: z.string().describe('= id'),
   title: z.string(),
   status: z.enum(['completed', 'failed']).describe('`failed` when processing failed within the request; see `error`'),
   content_hash: z.string(),
@@ -145,11 +147,12 @@ export const syncCreatedSchema = z.object({
 
 export const asyncCreatedSchema = z.object({
   id: z.string(),
+  document_id: z.string().describe('= id'),
   title: z.string(),
   status: z.literal('processing'),
   task_id: z.string(),
   message: z.string(),
-  track_id: z.string().nullable(),
+  track_id: z.string().describe('the client-chosen track_id, else the task id'),
 });
 
 export const batchItemSchema = z.object({
@@ -167,12 +170,15 @@ export const batchSchema = z.object({
   processed: z.number().int(),
   duplicates: z.number().int(),
   failed: z.number().int(),
+  total_files: z.number().int(),
 });
 
-export const scanSchema = batchSchema.extend({
+export const scanSchema = batchSchema.omit({ total_files: true }).extend({
   path: z.string(),
   files_found: z.number().int(),
   skipped: z.number().int().describe('Files found but not ingested: other extensions, links outside the roots, beyond max_files'),
+  files_queued: z.number().int().describe('Files admitted (queued)'),
+  files_skipped: z.number().int().describe('= skipped'),
 });
 
 export const listItemSchema = z.object({
@@ -181,6 +187,12 @@ export const listItemSchema = z.object({
   status: documentStatus,
   chunk_count: z.number().int(),
   created_at: timestamp,
+  entity_count: z.number().int(),
+  relationship_count: z.number().int(),
+  file_size: z.number().int(),
+  updated_at: timestamp,
+  track_id: z.string().nullable(),
+  error_message: z.string().nullable(),
 });
 
 export const listSchema = z.object({
@@ -188,9 +200,17 @@ export const listSchema = z.object({
   total: z.number().int(),
   limit: z.number().int(),
   offset: z.number().int(),
+  page: z.number().int(),
+  page_size: z.number().int(),
+  total_pages: z.number().int(),
+  has_more: z.boolean(),
 });
 
 export const detailSchema = listItemSchema.extend({
+  content: z.string(),
+  file_name: z.string(),
+  file_type: z.string(),
+  completed_at: timestamp.nullable(),
   content_hash: z.string(),
   entity_count: z.number().int(),
   relationship_count: z.number().int(),
@@ -235,6 +255,11 @@ export const deletionImpactSchema = z.object({
   relationships_affected: z.number().int(),
   relationships_to_delete: z.number().int(),
   relationships_to_update: z.number().int(),
+  entity_count: z.number().int().describe('= entities_affected'),
+  relationship_count: z.number().int().describe('= relationships_affected'),
+  chunk_count: z.number().int().describe('Chunks deleted with the document'),
+  exclusive_entities: z.number().int().describe('= entities_to_delete'),
+  exclusive_relationships: z.number().int().describe('= relationships_to_delete'),
 });
 
 export const requeuedSchema = (countField: 'queued' | 'recovered') =>

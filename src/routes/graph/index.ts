@@ -1,6 +1,8 @@
 import type { Api } from '../../http/api';
 import { openSse } from '../../http/sse';
+import { pageWindow } from '../../http/validate';
 import type { Runtime } from '../../services/runtime';
+import { graphLookupRoutes } from './lookup';
 import {
   entityDetailSchema,
   entityListQuerySchema,
@@ -36,12 +38,14 @@ export function graphRoutes(api: Api, rt: Runtime): void {
     },
     async (ctx, { query }) => {
       ctx.body = await rt.graph.explore(ctx.state.scope, {
-        startNode: query.start_node,
+        startNode: query.start_node ?? query.label,
         depth: query.depth,
-        maxNodes: query.max_nodes,
+        maxNodes: query.limit ?? query.max_nodes,
       });
     },
   );
+
+  graphLookupRoutes(api, rt);
 
   api.route(
     {
@@ -87,7 +91,13 @@ export function graphRoutes(api: Api, rt: Runtime): void {
       responses: { 200: { description: 'A page of entities', schema: entityListSchema } },
     },
     async (ctx, { query }) => {
-      ctx.body = await rt.graph.listEntities(ctx.state.scope, query);
+      const { limit, offset } = pageWindow(query, 1000);
+      ctx.body = await rt.graph.listEntities(ctx.state.scope, {
+        limit,
+        offset,
+        type: query.type ?? query.entity_type,
+        search: query.search,
+      });
     },
   );
 
@@ -101,11 +111,18 @@ export function graphRoutes(api: Api, rt: Runtime): void {
       responses: { 200: { description: 'The survivor and what moved', schema: mergeResultSchema } },
     },
     async (ctx, { body }) => {
-      ctx.body = await rt.graph.mergeEntities(ctx.state.scope, {
+      const outcome = await rt.graph.mergeEntities(ctx.state.scope, {
         sourceIds: body.source_ids,
         targetId: body.target_id,
         reason: body.reason,
       });
+      // EdgeQuake's names beside the spec's.
+      ctx.body = {
+        ...outcome,
+        merged_entity: outcome.entity,
+        merged_count: outcome.merged_from.length,
+        message: `merged ${outcome.merged_from.length} entit${outcome.merged_from.length === 1 ? 'y' : 'ies'} into ${outcome.entity.id}`,
+      };
     },
   );
 
@@ -140,6 +157,21 @@ export function graphRoutes(api: Api, rt: Runtime): void {
 
   api.route(
     {
+      method: 'put',
+      path: '/graph/entities/:id',
+      tag,
+      summary: 'Same as PATCH (the method EdgeQuake clients use)',
+      params: entityParamsSchema,
+      body: entityPatchSchema,
+      responses: { 200: { description: 'The updated entity', schema: entityDetailSchema } },
+    },
+    async (ctx, { params, body }) => {
+      ctx.body = await rt.graph.updateEntity(ctx.state.scope, params.id, body);
+    },
+  );
+
+  api.route(
+    {
       method: 'post',
       path: '/graph/entities/:id/rename',
       tag,
@@ -163,7 +195,8 @@ export function graphRoutes(api: Api, rt: Runtime): void {
       responses: { 200: { description: 'A page of relationships', schema: relationshipListSchema } },
     },
     async (ctx, { query }) => {
-      ctx.body = await rt.graph.listRelationships(ctx.state.scope, query);
+      const { limit, offset } = pageWindow(query, 1000);
+      ctx.body = await rt.graph.listRelationships(ctx.state.scope, { limit, offset, type: query.type, entity: query.source });
     },
   );
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { GRAPH_DEPTH, GRAPH_MAX_NODES, GRAPH_STREAM_MAX_NODES } from '../../graph/explore';
-import { queryInt } from '../../http/validate';
+import { pagingAliases, queryInt } from '../../http/validate';
 
 const timestamps = { created_at: z.string(), updated_at: z.string() };
 
@@ -42,6 +42,8 @@ export const graphQuerySchema = z.object({
   start_node: z.string().max(512).optional().describe('entity id or name, any case and spacing'),
   depth: queryInt(GRAPH_DEPTH.default, 0, GRAPH_DEPTH.max),
   max_nodes: queryInt(GRAPH_MAX_NODES.default, 1, GRAPH_MAX_NODES.max),
+  label: z.string().max(512).optional().describe('EdgeQuake name of start_node'),
+  limit: z.coerce.number().int().min(1).max(GRAPH_MAX_NODES.max).optional().describe('EdgeQuake name of max_nodes'),
 });
 
 export const graphStreamQuerySchema = graphQuerySchema.extend({
@@ -86,6 +88,7 @@ export const relationshipItemSchema = z
     source: z.string(),
     target: z.string(),
     relation_type: z.string(),
+    relationship_type: z.string().describe('= relation_type'),
     keywords: z.array(z.string()),
     description: z.string(),
     weight: z.number(),
@@ -99,13 +102,17 @@ const page = { limit: queryInt(50, 1, 1000), offset: queryInt(0, 0, 1_000_000_00
 
 export const entityListQuerySchema = z.object({
   ...page,
+  ...pagingAliases,
   type: z.string().max(64).optional().describe('entity type, any case'),
+  entity_type: z.string().max(64).optional().describe('EdgeQuake name of type'),
   search: z.string().max(256).optional().describe('case-insensitive substring of the name or id'),
 });
 
 export const relationshipListQuerySchema = z.object({
   ...page,
+  ...pagingAliases,
   type: z.string().max(64).optional().describe('relation type, any case'),
+  source: z.string().max(512).optional().describe('only the relationships of this entity (id or name)'),
 });
 
 export const entityListSchema = z.object({
@@ -157,11 +164,23 @@ export const renameSchema = z.strictObject({
   merge: z.boolean().default(false).describe('when the new name belongs to another entity: merge into it (true) or answer 409 (false)'),
 });
 
-export const mergeSchema = z.strictObject({
-  source_ids: z.array(z.string().min(1).max(512)).min(1).max(100),
-  target_id: z.string().min(1).max(512),
-  reason: z.string().max(1000).optional(),
-});
+export const mergeSchema = z
+  .strictObject({
+    source_ids: z.array(z.string().min(1).max(512)).min(1).max(100).optional(),
+    target_id: z.string().min(1).max(512).optional(),
+    source: z.string().min(1).max(512).optional().describe('EdgeQuake form: one entity to merge into target'),
+    target: z.string().min(1).max(512).optional().describe('EdgeQuake name of target_id'),
+    strategy: z.string().max(64).nullish().describe('accepted for EdgeQuake clients; descriptions are always merged'),
+    reason: z.string().max(1000).optional(),
+  })
+  .transform((b, ctx) => {
+    const sourceIds = b.source_ids ?? (b.source ? [b.source] : undefined);
+    const targetId = b.target_id ?? b.target;
+    if (!sourceIds) ctx.addIssue({ code: 'custom', path: ['source_ids'], message: 'required' });
+    if (!targetId) ctx.addIssue({ code: 'custom', path: ['target_id'], message: 'required' });
+    if (!sourceIds || !targetId) return z.NEVER;
+    return { source_ids: sourceIds, target_id: targetId, reason: b.reason };
+  });
 
 const mergeCounts = {
   merged_from: z.array(z.string()),
@@ -170,7 +189,63 @@ const mergeCounts = {
   self_loops_dropped: z.number().int(),
 };
 
-export const mergeResultSchema = z.object({ entity: entityDetailSchema, ...mergeCounts });
+export const mergeResultSchema = z.object({
+  entity: entityDetailSchema,
+  ...mergeCounts,
+  merged_entity: entityDetailSchema.describe('= entity'),
+  merged_count: z.number().int().describe('entities merged into the survivor'),
+  message: z.string(),
+});
+
+const labelParams = { limit: queryInt(20, 1, 1000) };
+
+export const nodeSearchQuerySchema = z.object({
+  q: z.string().max(256).optional().describe('case-insensitive substring of the name or id'),
+  query: z.string().max(256).optional().describe('= q'),
+  label: z.string().max(64).optional().describe('entity type, any case'),
+  ...labelParams,
+});
+
+export const nodeSearchSchema = z.object({
+  nodes: z.array(graphNodeSchema),
+  edges: z.array(graphEdgeSchema),
+  total_matches: z.number().int(),
+  is_truncated: z.boolean(),
+});
+
+export const labelSearchQuerySchema = z.object({
+  query: z.string().max(256).optional().describe('case-insensitive substring of the name'),
+  q: z.string().max(256).optional().describe('= query'),
+  limit: queryInt(50, 1, 1000),
+});
+
+export const popularLabelsQuerySchema = z.object(labelParams);
+
+export const popularLabelsSchema = z.object({
+  labels: z.array(
+    z.object({ label: z.string(), entity_id: z.string(), entity_type: z.string(), degree: z.number().int(), description: z.string() }),
+  ),
+});
+
+export const existsQuerySchema = z.object({ name: z.string().min(1).max(512).describe('entity name or id, any case and spacing') });
+
+export const existsSchema = z.object({ exists: z.boolean(), entity_name: z.string(), entity_id: z.string().nullable() });
+
+export const neighborhoodQuerySchema = z.object({
+  depth: queryInt(1, 0, GRAPH_DEPTH.max),
+  max_nodes: queryInt(GRAPH_MAX_NODES.default, 1, GRAPH_MAX_NODES.max),
+});
+
+export const neighborhoodSchema = z.object({
+  center: entityItemSchema,
+  nodes: z.array(graphNodeSchema),
+  edges: z.array(graphEdgeSchema),
+  depth: z.number().int(),
+  is_truncated: z.boolean(),
+});
+
+export const degreesBodySchema = z.object({ node_ids: z.array(z.string().min(1).max(512)).min(1).max(1000) });
+export const degreesSchema = z.object({ degrees: z.record(z.string(), z.number().int()) });
 
 export const renameResultSchema = z.object({
   entity: entityDetailSchema,

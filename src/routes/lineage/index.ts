@@ -2,6 +2,14 @@ import type { z } from 'zod';
 import type { Scope } from '../../domain/types';
 import type { Api, ResponseSpec } from '../../http/api';
 import type { Runtime } from '../../services/runtime';
+import { presentMetadata } from '../documents/present';
+import {
+  presentChunkDetail,
+  presentChunkLineage,
+  presentDocumentGraphLineage,
+  presentDocumentLineage,
+  presentEntityLineage,
+} from './present';
 import {
   chunkDetailSchema,
   chunkLineageSchema,
@@ -39,7 +47,10 @@ export function lineageRoutes(api: Api, rt: Runtime): void {
     "A document's chunks and the entities extracted from each",
     documentParamsSchema,
     { description: 'Document lineage', schema: documentLineageSchema },
-    (scope, p) => rt.lineage.documentLineage(scope, p.document_id),
+    async (scope, p) => {
+      const lineage = await rt.lineage.documentLineage(scope, p.document_id);
+      return presentDocumentLineage(lineage, presentMetadata(await rt.documents.get(scope, p.document_id)));
+    },
   );
 
   read(
@@ -47,7 +58,10 @@ export function lineageRoutes(api: Api, rt: Runtime): void {
     'A chunk with its text, position, entities, relationships and extraction metadata',
     chunkParamsSchema,
     { description: 'Chunk detail', schema: chunkDetailSchema },
-    (scope, p) => rt.lineage.chunkDetail(scope, p.chunk_id),
+    async (scope, p) => {
+      const [detail, lineage] = await Promise.all([rt.lineage.chunkDetail(scope, p.chunk_id), rt.lineage.chunkLineage(scope, p.chunk_id)]);
+      return presentChunkDetail(detail, lineage.embedding_model);
+    },
   );
 
   read(
@@ -55,7 +69,7 @@ export function lineageRoutes(api: Api, rt: Runtime): void {
     'Where a chunk came from and which models processed it',
     chunkParamsSchema,
     { description: 'Chunk lineage', schema: chunkLineageSchema },
-    (scope, p) => rt.lineage.chunkLineage(scope, p.chunk_id),
+    async (scope, p) => presentChunkLineage(await rt.lineage.chunkLineage(scope, p.chunk_id)),
   );
 
   read(
@@ -71,7 +85,7 @@ export function lineageRoutes(api: Api, rt: Runtime): void {
     'Entity lineage: sources, description versions and merge history (both documented shapes in one)',
     entityNameParamsSchema,
     { description: 'Entity lineage', schema: entityLineageSchema },
-    (scope, p) => rt.lineage.entityLineage(scope, p.entity_name),
+    async (scope, p) => presentEntityLineage(await rt.lineage.entityLineage(scope, p.entity_name)),
   );
 
   read(
@@ -79,6 +93,6 @@ export function lineageRoutes(api: Api, rt: Runtime): void {
     'Document graph lineage: what a document contributed (both documented shapes in one)',
     documentParamsSchema,
     { description: 'Document graph lineage', schema: documentGraphLineageSchema },
-    (scope, p) => rt.lineage.documentGraphLineage(scope, p.document_id),
+    async (scope, p) => presentDocumentGraphLineage(await rt.lineage.documentGraphLineage(scope, p.document_id)),
   );
 }

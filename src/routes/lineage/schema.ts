@@ -24,7 +24,23 @@ export const documentLineageSchema = z.object({
     }),
   ),
   entities: z.array(z.object({ entity_id: z.string(), entity_name: z.string(), entity_type: z.string(), chunk_ids: z.array(z.string()) })),
+  metadata: z.record(z.string(), z.unknown()).describe('The document metadata, as GET /documents/{id}/metadata'),
+  lineage: z.object({ chunks: z.array(z.unknown()), entities: z.array(z.unknown()) }).describe('chunks and entities again, under one key'),
 });
+
+/** The lineage as a graph: document -HAS_CHUNK-> chunk -MENTIONS-> entity (and relationships between entities). */
+const lineageGraphFields = {
+  nodes: z.array(
+    z.object({
+      id: z.string(),
+      name: z.string(),
+      node_type: z.enum(['document', 'chunk', 'entity']),
+      properties: z.record(z.string(), z.unknown()),
+    }),
+  ),
+  edges: z.array(z.object({ source: z.string(), target: z.string(), relationship: z.string() })),
+  root_id: z.string(),
+};
 
 export const extractionMetadataSchema = z
   .object({
@@ -61,6 +77,9 @@ export const chunkDetailSchema = z.object({
     }),
   ),
   extraction_metadata: extractionMetadataSchema,
+  id: z.string().describe('= chunk_id'),
+  chunk_index: z.number().int().describe('= index'),
+  embedding_model: z.string().nullable(),
 });
 
 export const chunkLineageSchema = z.object({
@@ -84,6 +103,8 @@ export const chunkLineageSchema = z.object({
   relationship_count: z.number().int(),
   file_path: z.string(),
   created_at: z.string(),
+  index: z.number().int().describe('= chunk_index'),
+  token_count: z.number().int().describe('= tokens'),
 });
 
 export const provenanceSchema = z.object({
@@ -155,6 +176,7 @@ export const entityLineageSchema = z.object({
     }),
   ),
   merge_history: z.array(mergeRecordSchema),
+  ...lineageGraphFields,
 });
 
 export const documentGraphLineageSchema = z.object({
@@ -197,4 +219,5 @@ export const documentGraphLineageSchema = z.object({
   ),
   entities_contributed: z.array(z.object({ id: z.string(), type: z.string(), is_primary_source: z.boolean() })),
   relationships_contributed: z.array(z.object({ id: z.string(), source: z.string(), target: z.string(), type: z.string() })),
+  ...lineageGraphFields,
 });

@@ -3,6 +3,7 @@ import type { QueryEvent } from '../../retrieval';
 import type { Runtime } from '../../services/runtime';
 import { queryBodySchema, queryResponseSchema, streamBodySchema, streamEventSchema } from './schema';
 import { type Presented, pumpEvents } from '../../http/sse-pump';
+import { presentQueryResult, presentStreamEvent, withRetrievalAliases } from './present';
 
 const tag = 'query';
 
@@ -23,7 +24,7 @@ export function queryRoutes(api: Api, rt: Runtime): void {
       responses: { 200: { description: 'The answer with its sources and measured stats', schema: queryResponseSchema } },
     },
     async (ctx, { body }) => {
-      ctx.body = await rt.query.answer(ctx.state.scope, body);
+      ctx.body = presentQueryResult(await rt.query.answer(ctx.state.scope, withRetrievalAliases(body)));
     },
   );
 
@@ -46,14 +47,14 @@ export function queryRoutes(api: Api, rt: Runtime): void {
       },
     },
     (ctx, { body }) => {
-      const events = rt.query.stream(ctx.state.scope, body);
+      const events = rt.query.stream(ctx.state.scope, withRetrievalAliases(body));
       pumpEvents(ctx, { log: rt.log, errorTypeBase: rt.config.errorTypeBase }, events, body.stream_format === 'v1' ? presentV1 : presentV2);
     },
   );
 }
 
 function presentV2(event: QueryEvent): Presented {
-  return { data: event };
+  return { data: presentStreamEvent(event) };
 }
 
 /** Raw text only: the context and the stats have no place in the v1 format. */

@@ -76,6 +76,7 @@ export const retrievalFields = {
   max_entities: retrievalSize().describe('default 20'),
   max_relationships: retrievalSize().describe('default 20'),
   max_chunks: retrievalSize().describe('default 20'),
+  max_results: retrievalSize().describe('EdgeQuake name of max_chunks (max_chunks wins when both are given)'),
   temperature: z.number().min(0, 'must be between 0 and 2').max(2, 'must be between 0 and 2').optional().describe('default 0.7'),
   max_tokens: boundedInt(1, 32_768).optional().describe('maximum answer tokens; default 4096'),
 };
@@ -134,6 +135,10 @@ export const statsSchema = z.object({
   tokens_per_second: z.number().describe('output tokens per second of generation'),
   llm_provider: z.string(),
   llm_model: z.string(),
+  provider: z.string().describe('= llm_provider'),
+  model: z.string().describe('= llm_model'),
+  total_tokens: z.number().int().describe('= tokens_used'),
+  retrieval_count: z.number().int().describe('= sources_retrieved'),
 });
 
 export const queryResponseSchema = z.object({
@@ -162,7 +167,11 @@ export const contextEventSchema = z.object({
   query_mode: modeSchema,
   retrieval_time_ms: z.number().int(),
 });
-export const tokenEventSchema = z.object({ type: z.literal('token'), content: z.string() });
+export const tokenEventSchema = z.object({
+  type: z.literal('token'),
+  content: z.string(),
+  chunk: z.string().describe('= content (EdgeQuake name)'),
+});
 
 export const streamEventSchema = z.discriminatedUnion('type', [
   contextEventSchema,
@@ -180,6 +189,7 @@ export const streamEventSchema = z.discriminatedUnion('type', [
     }),
     llm_provider: z.string(),
     llm_model: z.string(),
+    done: z.literal(true).describe('EdgeQuake marker of the last event'),
   }),
   z.object({
     type: z.literal('error'),

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import type { Api } from '../../http/api';
-import { queryInt } from '../../http/validate';
+import { pageWindow, pagingAliases, queryInt } from '../../http/validate';
 import type { Runtime } from '../../services/runtime';
-import { presentTaskDetail, presentTaskListItem, taskDetailSchema, taskListItemSchema } from './present';
+import { presentTaskAction, presentTaskDetail, presentTaskListItem, taskDetailSchema, taskListItemSchema } from './present';
 
 const TAG = 'tasks';
 const idParams = z.object({ id: z.string().min(1).max(256) });
@@ -10,8 +10,14 @@ const listQuery = z.object({
   status: z.enum(['pending', 'running', 'completed', 'failed', 'cancelled', 'all']).default('all'),
   limit: queryInt(50, 1, 1000),
   offset: queryInt(0, 0, Number.MAX_SAFE_INTEGER),
+  ...pagingAliases,
 });
-const actionSchema = z.object({ id: z.string(), status: z.enum(['pending', 'cancelled']), message: z.string() });
+const actionSchema = z.object({
+  id: z.string(),
+  status: z.enum(['pending', 'cancelled']),
+  message: z.string(),
+  track_id: z.string().describe('= id'),
+});
 
 /** Background document tasks: list, detail, cancel, retry. */
 export function taskRoutes(api: Api, rt: Runtime): void {
@@ -28,7 +34,7 @@ export function taskRoutes(api: Api, rt: Runtime): void {
     },
     async (ctx, { query }) => {
       const status = query.status === 'all' ? undefined : query.status;
-      const page = await rt.tasks.list(ctx.state.scope, { status, limit: query.limit, offset: query.offset });
+      const page = await rt.tasks.list(ctx.state.scope, { status, ...pageWindow(query, 1000) });
       ctx.body = { tasks: page.items.map(presentTaskListItem), total: page.total };
     },
   );
@@ -64,7 +70,7 @@ export function taskRoutes(api: Api, rt: Runtime): void {
       responses: { 200: { description: 'Cancellation requested', schema: actionSchema } },
     },
     async (ctx, { params }) => {
-      ctx.body = await rt.tasks.cancel(ctx.state.scope, params.id);
+      ctx.body = presentTaskAction(await rt.tasks.cancel(ctx.state.scope, params.id));
     },
   );
 
@@ -79,7 +85,7 @@ export function taskRoutes(api: Api, rt: Runtime): void {
       responses: { 200: { description: 'Queued for retry; `id` is the new task', schema: actionSchema } },
     },
     async (ctx, { params }) => {
-      ctx.body = await rt.tasks.retry(ctx.state.scope, params.id);
+      ctx.body = presentTaskAction(await rt.tasks.retry(ctx.state.scope, params.id));
     },
   );
 }

@@ -12,6 +12,10 @@ export const taskListItemSchema = z.object({
   document_id: z.string().describe('Empty for a workspace task (rebuild_embeddings)'),
   started_at: timestamp.nullable(),
   updated_at: timestamp,
+  track_id: z.string().describe('= id (EdgeQuake name: GET /documents/track/{track_id})'),
+  task_type: z.literal('document_processing').describe('= type'),
+  created_at: timestamp,
+  error_message: z.string().nullable().describe('= error'),
 });
 
 export const taskDetailSchema = taskListItemSchema.extend({
@@ -25,8 +29,8 @@ export const taskDetailSchema = taskListItemSchema.extend({
   }),
   error: z.string().nullable(),
   retry_of: z.string().nullable().describe('The task this one retries'),
-  created_at: timestamp,
   finished_at: timestamp.nullable(),
+  completed_at: timestamp.nullable().describe('= finished_at'),
 });
 
 export function presentTaskListItem(task: TaskRecord) {
@@ -38,7 +42,17 @@ export function presentTaskListItem(task: TaskRecord) {
     document_id: task.document_id,
     started_at: task.started_at,
     updated_at: task.updated_at,
+    // EdgeQuake's names beside the spec's.
+    track_id: task.id,
+    task_type: task.type,
+    created_at: task.created_at,
+    error_message: task.error,
   };
+}
+
+/** The answer of a cancel or retry, with EdgeQuake's `track_id` (the task to follow) beside `id`. */
+export function presentTaskAction(action: { id: string; status: string; message: string }) {
+  return { ...action, track_id: action.id };
 }
 
 export function presentTaskDetail(task: TaskRecord) {
@@ -49,7 +63,7 @@ export function presentTaskDetail(task: TaskRecord) {
     stats: { ...task.stats },
     error: task.error,
     retry_of: task.retry_of,
-    created_at: task.created_at,
     finished_at: task.finished_at,
+    completed_at: task.finished_at,
   };
 }

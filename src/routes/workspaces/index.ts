@@ -6,6 +6,7 @@ import type { Runtime } from '../../services/runtime';
 import { idParams, pageQuery, uuid } from '../accounts/schema';
 import {
   createWorkspaceSchema,
+  presentStats,
   rebuildEmbeddingsSchema,
   rebuildGraphSchema,
   rebuildGraphStartedSchema,
@@ -117,7 +118,7 @@ export function workspaceRoutes(api: Api, rt: Runtime): void {
       responses: { 200: { description: 'Workspace statistics', schema: workspaceStatsSchema } },
     },
     async (ctx, { params }) => {
-      ctx.body = await rt.tenancy.stats(principalOf(ctx), params.id);
+      ctx.body = presentStats(await rt.tenancy.stats(principalOf(ctx), params.id));
     },
   );
 

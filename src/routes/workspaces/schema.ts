@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { WorkspaceStats } from '../../graph/workspace-stats';
 
 const slug = z.string().regex(/^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/, 'must be 1-63 lower-case letters, digits or inner dashes');
 const name = z.string().trim().min(1, 'is required').max(200, 'must be at most 200 characters');
@@ -62,7 +63,24 @@ export const workspaceStatsSchema = z.object({
     embeddings_bytes: z.number().int(),
     total_bytes: z.number().int(),
   }),
+  document_count: z.number().int().describe('= documents.total'),
+  chunk_count: z.number().int().describe('= chunks.total'),
+  entity_count: z.number().int().describe('= entities.total'),
+  relationship_count: z.number().int().describe('= relationships.total'),
+  storage_size_bytes: z.number().int().describe('= storage.total_bytes'),
 });
+
+/** The statistics with EdgeQuake's flat names beside the spec's (docs/api.md §10). */
+export function presentStats(s: WorkspaceStats) {
+  return {
+    ...s,
+    document_count: s.documents.total,
+    chunk_count: s.chunks.total,
+    entity_count: s.entities.total,
+    relationship_count: s.relationships.total,
+    storage_size_bytes: s.storage.total_bytes,
+  };
+}
 
 export const snapshotSchema = z.object({ id: z.string(), created_at: z.string(), stats: workspaceStatsSchema });
 

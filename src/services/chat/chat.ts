@@ -42,6 +42,8 @@ export interface ChatInput {
 export interface ChatReply {
   id: string;
   conversation_id: string;
+  user_message_id: string;
+  mode: QueryMode;
   role: 'assistant';
   content: string;
   sources: QuerySource[];
@@ -152,7 +154,7 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
   return {
     async complete(scope, input) {
       const turn = await prepare(scope, input);
-      const { conversation } = await begin(turn);
+      const { conversation, userMessage } = await begin(turn);
       let context: RetrievedContext | null = null;
       let generation: Generation;
       try {
@@ -169,6 +171,8 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
       return {
         id: reply.id,
         conversation_id: conversation.id,
+        user_message_id: userMessage.id,
+        mode: turn.plan.retrieval.mode,
         role: 'assistant',
         content: reply.content,
         sources: context.sources,

@@ -28,12 +28,18 @@ export interface PipelineStatus {
   queue_depth: number;
   workers: { total: number; busy: number; idle: number };
   rates: { documents_per_minute: number; chunks_per_minute: number; embeddings_per_minute: number };
+  /** Tasks of the workspace by status, and its documents. */
+  counts: { pending: number; running: number; completed: number; failed: number; documents: number; documents_completed: number };
 }
 
 export interface QueueMetrics {
   queue: { pending: number; running: number; failed: number };
   throughput: { last_minute: number; last_hour: number; last_day: number };
   latency: { p50_ms: number; p95_ms: number; p99_ms: number };
+  /** Tasks that failed within the last hour, and the mean queued-to-finished time of completed tasks (0 when none). */
+  failed_last_hour: number;
+  mean_ms: number;
+  workers: number;
 }
 
 export interface TaskService {
@@ -171,7 +177,13 @@ export function createTaskService(host: ServiceHost): TaskService {
     },
 
     async pipelineStatus(scope) {
-      const [running, pending] = await Promise.all([countByStatus(scope, 'running'), countByStatus(scope, 'pending')]);
+      const [running, pending, completed, failed, documents] = await Promise.all([
+        countByStatus(scope, 'running'),
+        countByStatus(scope, 'pending'),
+        countByStatus(scope, 'completed'),
+        countByStatus(scope, 'failed'),
+        host.stores.documents.countByStatus(scope),
+      ]);
       const total = queue.workerCount;
       const busy = Math.min(total, queue.busyWorkers);
       const rates = queue.completions.lastMinute(scope.workspaceId);
@@ -186,15 +198,24 @@ export function createTaskService(host: ServiceHost): TaskService {
           chunks_per_minute: rates.chunks,
           embeddings_per_minute: rates.embeddings,
         },
+        counts: {
+          pending,
+          running,
+          completed,
+          failed,
+          documents: documents.completed + documents.processing + documents.failed,
+          documents_completed: documents.completed,
+        },
       };
     },
 
     async queueMetrics(scope) {
-      const [pending, running, failed, completed] = await Promise.all([
+      const [pending, running, failed, completed, failedTasks] = await Promise.all([
         countByStatus(scope, 'pending'),
         countByStatus(scope, 'running'),
         countByStatus(scope, 'failed'),
         listAllWithStatus(scope, 'completed', METRICS_WINDOW),
+        listAllWithStatus(scope, 'failed', METRICS_WINDOW),
       ]);
       const now = Date.now();
       const finishedWithin = (ms: number) =>
@@ -207,6 +228,9 @@ export function createTaskService(host: ServiceHost): TaskService {
         queue: { pending, running, failed },
         throughput: { last_minute: finishedWithin(60_000), last_hour: finishedWithin(3_600_000), last_day: finishedWithin(86_400_000) },
         latency: { p50_ms: nearestRank(durations, 50), p95_ms: nearestRank(durations, 95), p99_ms: nearestRank(durations, 99) },
+        failed_last_hour: failedTasks.filter((t) => t.finished_at !== null && now - Date.parse(t.finished_at) <= 3_600_000).length,
+        mean_ms: durations.length ? Math.round(durations.reduce((a, b) => a + b, 0) / durations.length) : 0,
+        workers: queue.workerCount,
       };
     },
 

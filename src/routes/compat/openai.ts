@@ -1,0 +1,136 @@
+import type { Api } from '../../http/api';
+import { pumpCompatStream } from '../../http/compat-stream';
+import { requestSignal } from '../../http/stream';
+import {
+  answerFrames,
+  completionMeta,
+  DEFAULT_KEEP_ALIVE_MS,
+  openAiChatRequest,
+  openAiChunk,
+  openAiClosingChunks,
+  openAiCompletion,
+  openAiEmbeddings,
+  openAiEmbeddingTexts,
+  openAiModel,
+  SSE_DONE,
+  sseData,
+} from '../../services/compat';
+import type { Runtime } from '../../services/runtime';
+import {
+  openAiChatBodySchema,
+  openAiChunkSchema,
+  openAiCompletionSchema,
+  openAiEmbeddingsBodySchema,
+  openAiEmbeddingsSchema,
+  openAiErrorSchema,
+  openAiModelListSchema,
+  openAiModelParamsSchema,
+  openAiModelSchema,
+} from './openai-schema';
+
+const tag = 'compat: OpenAI';
+const errors = {
+  400: { description: 'Invalid request', schema: openAiErrorSchema },
+  404: { description: 'Unknown model', schema: openAiErrorSchema },
+};
+
+/** The OpenAI-compatible API (docs/api.md §4.12), for the OpenAI SDKs and the tools built on them. */
+export function openAiRoutes(api: Api, rt: Runtime): void {
+  api.route(
+    {
+      method: 'post',
+      path: '/v1/chat/completions',
+      // A question or an embedding: reading the knowledge, as POST /query.
+      access: 'viewer',
+      tag,
+      summary: 'Answer the last user message from the knowledge graph, as a chat completion (SSE when stream is true)',
+      description:
+        'Messages map as in /api/chat: the last user message is the question, a /local, /global, /naive, /hybrid, ' +
+        '/mix, /bypass or /context prefix or the model kgrag:<mode> picks the mode, a provider model answers the ' +
+        'conversation as it is. The stream is `data:` frames only, ending with `data: [DONE]`; ' +
+        'stream_options.include_usage adds a last chunk with usage. A failure after the stream began is a last ' +
+        'frame `data: {"error": {...}}`.',
+      body: openAiChatBodySchema,
+      responses: {
+        200: {
+          description: 'The completion; with stream true, a text/event-stream of chunks',
+          schema: openAiCompletionSchema.or(openAiChunkSchema),
+        },
+        ...errors,
+        503: { description: 'The model failed', schema: openAiErrorSchema },
+      },
+    },
+    async (ctx, { body }) => {
+      const turn = rt.compat.prepare(ctx.state.scope, openAiChatRequest(body));
+      const meta = completionMeta(body.model, rt.compat.version);
+      if (!body.stream) {
+        ctx.body = openAiCompletion(meta, await rt.compat.complete(turn, requestSignal(ctx)));
+        return;
+      }
+      const usage = body.stream_options?.include_usage === true;
+      pumpCompatStream(ctx, rt.log, 'openai', (signal) =>
+        answerFrames(turn.run(signal), {
+          opening: [sseData(openAiChunk(meta, { role: 'assistant', content: '' }, null, usage))],
+          fragment: (text) => sseData(openAiChunk(meta, { content: text }, null, usage)),
+          closing: (answer) => [...openAiClosingChunks(meta, answer, usage).map(sseData), SSE_DONE],
+        }),
+      );
+    },
+  );
+
+  api.route(
+    {
+      method: 'post',
+      path: '/v1/embeddings',
+      // A question or an embedding: reading the knowledge, as POST /query.
+      access: 'viewer',
+      tag,
+      summary: "Embed texts with the workspace's embedding model (kgrag models) or a provider embedding model",
+      description: 'input: a string, strings, or cl100k token arrays. encoding_format float (default) or base64 (little-endian float32).',
+      body: openAiEmbeddingsBodySchema,
+      responses: { 200: { description: 'Embeddings', schema: openAiEmbeddingsSchema }, ...errors },
+    },
+    async (ctx, { body }) => {
+      const embedded = await rt.compat.embed(
+        ctx.state.scope,
+        {
+          model: body.model,
+          inputs: openAiEmbeddingTexts(body.input),
+          truncate: false,
+          dimensions: body.dimensions,
+          keepAliveMs: DEFAULT_KEEP_ALIVE_MS,
+          field: 'input',
+        },
+        requestSignal(ctx),
+      );
+      ctx.body = openAiEmbeddings(body.model, embedded, body.encoding_format);
+    },
+  );
+
+  api.route(
+    {
+      method: 'get',
+      path: '/v1/models',
+      tag,
+      summary: 'The models: kgrag:<mode> per mode, then the provider models',
+      responses: { 200: { description: 'Models', schema: openAiModelListSchema } },
+    },
+    async (ctx) => {
+      ctx.body = { object: 'list', data: (await rt.compat.models(ctx.state.scope)).map(openAiModel) };
+    },
+  );
+
+  api.route(
+    {
+      method: 'get',
+      path: '/v1/models/*id',
+      tag,
+      summary: 'One model (ids may hold a slash: openai/gpt-4o-mini)',
+      params: openAiModelParamsSchema,
+      responses: { 200: { description: 'Model', schema: openAiModelSchema }, 404: errors[404] },
+    },
+    async (ctx, { params }) => {
+      ctx.body = openAiModel(await rt.compat.model(ctx.state.scope, params.id));
+    },
+  );
+}
