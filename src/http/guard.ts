@@ -3,7 +3,7 @@ import { type Role, roleCovers } from '../domain/accounts';
 import { ForbiddenError, MalformedRequestError, UnauthenticatedError } from '../domain/errors';
 import { withWorkspaceModels } from '../llm/workspace-models';
 import type { AuthService } from '../services/auth';
-import type { TenancyService } from '../services/tenancy';
+import { type TenancyService, checkUuid } from '../services/tenancy';
 import type { AppContext, AppState } from './context';
 
 /**
@@ -48,6 +48,7 @@ export function createGuard(auth: AuthService, tenancy: TenancyService, named: (
       if (fromRequest && header && fromRequest !== header) {
         throw new MalformedRequestError(`the model names workspace '${fromRequest}' but X-Workspace-ID is '${header}'`);
       }
+      if (fromRequest) checkUuid(fromRequest, 'the workspace the model names');
       const resolved = await tenancy.resolve(principal, {
         tenantId: c.get('X-Tenant-ID').trim() || null,
         workspaceId: fromRequest ?? header,

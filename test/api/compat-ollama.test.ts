@@ -407,7 +407,7 @@ describe('workspace selection through the model name', () => {
     const show = await client.show({ model: `kgrag:hybrid@${app.workspace}` });
     expect((show.model_info as unknown as Record<string, unknown>)['kgrag.workspace']).toBe(app.workspace);
     // Another workspace named the same way knows nothing of Acme.
-    const empty = `${app.workspace}-empty`;
+    const empty = await app.createWorkspace();
     const other = await client.chat({ model: `kgrag:hybrid@${empty}`, messages: [{ role: 'user', content: QUESTION }], stream: false });
     expect(other.message.content).toMatch(/no information/);
     expect((await client.show({ model: `kgrag:hybrid@${empty}` })).model_info).toMatchObject({

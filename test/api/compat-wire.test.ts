@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { startSeededApp } from '../helpers/seeded-app';
 
@@ -149,7 +148,7 @@ describe('query rate limit on the compatibility paths', () => {
   });
 
   it('counts /api/chat, /api/generate and /v1/chat/completions against the one query allowance, and refuses in each shape', async () => {
-    const key = { Authorization: `Bearer key-${randomUUID()}` };
+    const key = { Authorization: `Bearer ${await limited.createApiKey()}` };
     const chat = { model: 'kgrag:bypass', messages: [{ role: 'user', content: 'hi' }], stream: false };
     const first = await limited.request('/api/chat', { method: 'POST', json: chat, headers: key });
     expect(first.status).toBe(200);

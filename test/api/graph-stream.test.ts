@@ -78,7 +78,7 @@ describe('graph stream API', () => {
   });
 
   it('accepts a snapshot larger than one /graph answer (max_nodes up to 10000) and refuses more with 422', async () => {
-    const workspace = `${app.workspace}-large`;
+    const workspace = await app.createWorkspace();
     const large = randomGraph(9, 1500, 2500);
     await app.rt.stores.graph.upsertEntities({ workspaceId: workspace }, large.entities);
     await app.rt.stores.graph.upsertRelationships({ workspaceId: workspace }, large.relationships);

@@ -18,7 +18,6 @@ jest.setTimeout(120_000);
 let upstream: TestApp;
 let downstream: ServiceProcess;
 let dir: string;
-const workspace = `ws-down-${randomUUID().slice(0, 8)}`;
 const embedded: string[] = [];
 
 /** The credential the first instance expects, as an OpenAI API key (sent as `Authorization: Bearer`). */
@@ -74,7 +73,7 @@ beforeAll(async () => {
       '',
     ].join('\n'),
   );
-  downstream = await startService(`downstream-${randomUUID().slice(0, 8)}`, workspace, {
+  downstream = await startService(`downstream-${randomUUID().slice(0, 8)}`, null, {
     SERVICE_MODELS_CONFIG: catalog,
     UPSTREAM_API_KEY: upstreamKey(upstream.headers),
     SERVICE_EMBEDDING_DIMENSION: '256',

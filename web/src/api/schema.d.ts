@@ -89,6 +89,222 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/version": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The service version */
+        get: operations["get_api_version"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/tags": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The models: one RAG model per mode (kgrag:<mode>), then the provider models */
+        get: operations["get_api_tags"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/ps": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The models the workspace used within their keep-alive */
+        get: operations["get_api_ps"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/show": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A model: details, parameters, capabilities, and for RAG models the workspace graph */
+        post: operations["post_api_show"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/chat": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Answer the last user message from the knowledge graph (NDJSON stream unless stream is false)
+         * @description The last user message is the question and earlier messages the history. A leading /local, /global, /naive, /hybrid, /mix, /bypass or /context picks the mode, else the model name does (kgrag:<mode>); a provider model answers the conversation as it is unless a prefix asks for retrieval. No messages: the model is loaded (done_reason load). A failure after the stream began is a last line {"error": "..."}.
+         */
+        post: operations["post_api_chat"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/generate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Answer a prompt from the knowledge graph (NDJSON stream unless stream is false)
+         * @description The prompt is the question (a mode prefix applies as in /api/chat); `system` is the system prompt and `context` (returned by the previous answer) the conversation so far. An empty prompt loads the model.
+         */
+        post: operations["post_api_generate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/embed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Embed texts with the workspace's embedding model (kgrag models) or a provider embedding model */
+        post: operations["post_api_embed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/embeddings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Embed one prompt (the older form of /api/embed) */
+        post: operations["post_api_embeddings"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/chat/completions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Answer the last user message from the knowledge graph, as a chat completion (SSE when stream is true)
+         * @description Messages map as in /api/chat: the last user message is the question, a /local, /global, /naive, /hybrid, /mix, /bypass or /context prefix or the model kgrag:<mode> picks the mode, a provider model answers the conversation as it is. The stream is `data:` frames only, ending with `data: [DONE]`; stream_options.include_usage adds a last chunk with usage. A failure after the stream began is a last frame `data: {"error": {...}}`.
+         */
+        post: operations["post_v1_chat_completions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/embeddings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Embed texts with the workspace's embedding model (kgrag models) or a provider embedding model
+         * @description input: a string, strings, or cl100k token arrays. encoding_format float (default) or base64 (little-endian float32).
+         */
+        post: operations["post_v1_embeddings"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/models": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The models: kgrag:<mode> per mode, then the provider models */
+        get: operations["get_v1_models"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/models/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One model (ids may hold a slash: openai/gpt-4o-mini) */
+        get: operations["get_v1_models_id_"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/graph": {
         parameters: {
             query?: never;
@@ -100,6 +316,125 @@ export interface paths {
         get: operations["get_api_v1_graph"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/graph/nodes/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Entities whose name or id holds the text, with the edges among them */
+        get: operations["get_api_v1_graph_nodes_search"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/graph/nodes/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One node of the graph */
+        get: operations["get_api_v1_graph_nodes_id_"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/graph/labels/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Entity names holding the text */
+        get: operations["get_api_v1_graph_labels_search"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/graph/labels/popular": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The most connected entities, most connected first */
+        get: operations["get_api_v1_graph_labels_popular"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/graph/entities/exists": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whether an entity of that name exists */
+        get: operations["get_api_v1_graph_entities_exists"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/graph/entities/{id}/neighborhood": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An entity and the nodes within depth hops of it (default 1), with the edges among them */
+        get: operations["get_api_v1_graph_entities_id_neighborhood"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/graph/degrees/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Degrees of several nodes (ids or names); unknown nodes have degree 0 */
+        post: operations["post_api_v1_graph_degrees_batch"];
         delete?: never;
         options?: never;
         head?: never;
@@ -186,7 +521,8 @@ export interface paths {
         };
         /** One entity with its relationships and source chunks */
         get: operations["get_api_v1_graph_entities_id_"];
-        put?: never;
+        /** Same as PATCH (the method EdgeQuake clients use) */
+        put: operations["put_api_v1_graph_entities_id_"];
         post?: never;
         delete?: never;
         options?: never;
@@ -730,6 +1066,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/chat/completions/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Answer a chat message as SSE events (POST /chat/completions with stream true)
+         * @description The path EdgeQuake clients stream from; the body is that of /chat/completions, and the answer always streams.
+         */
+        post: operations["post_api_v1_chat_completions_stream"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/conversations": {
         parameters: {
             query?: never;
@@ -1219,6 +1575,8 @@ export interface components {
             source: string;
             target: string;
             relation_type: string;
+            /** @description = relation_type */
+            relationship_type: string;
             keywords: string[];
             description: string;
             weight: number;
@@ -1536,6 +1894,1265 @@ export interface operations {
             };
         };
     };
+    get_api_version: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Workspace to act in; default: the credential's bound workspace, else the tenant's default workspace */
+                "X-Workspace-ID"?: string;
+                /** @description Tenant to act for; must be the credential's own (the master key may name any) */
+                "X-Tenant-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Version */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        version: string;
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Needs the viewer role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown workspace (or one of another tenant) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    get_api_tags: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Workspace to act in; default: the credential's bound workspace, else the tenant's default workspace */
+                "X-Workspace-ID"?: string;
+                /** @description Tenant to act for; must be the credential's own (the master key may name any) */
+                "X-Tenant-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Models */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        models: {
+                            name: string;
+                            model: string;
+                            modified_at: string;
+                            size: number;
+                            digest: string;
+                            details: {
+                                parent_model: string;
+                                format: string;
+                                family: string;
+                                families: string[];
+                                parameter_size: string;
+                                quantization_level: string;
+                            };
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Needs the viewer role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown workspace (or one of another tenant) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    get_api_ps: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Workspace to act in; default: the credential's bound workspace, else the tenant's default workspace */
+                "X-Workspace-ID"?: string;
+                /** @description Tenant to act for; must be the credential's own (the master key may name any) */
+                "X-Tenant-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Running models */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        models: {
+                            name: string;
+                            model: string;
+                            size: number;
+                            digest: string;
+                            details: {
+                                parent_model: string;
+                                format: string;
+                                family: string;
+                                families: string[];
+                                parameter_size: string;
+                                quantization_level: string;
+                            };
+                            expires_at: string;
+                            size_vram: number;
+                            context_length: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Needs the viewer role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown workspace (or one of another tenant) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    post_api_show: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Workspace to act in; default: the credential's bound workspace, else the tenant's default workspace */
+                "X-Workspace-ID"?: string;
+                /** @description Tenant to act for; must be the credential's own (the master key may name any) */
+                "X-Tenant-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    model?: string;
+                    name?: string;
+                    verbose?: boolean | null;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Model information */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        license: string;
+                        modelfile: string;
+                        parameters: string;
+                        template: string;
+                        system: string;
+                        details: {
+                            parent_model: string;
+                            format: string;
+                            family: string;
+                            families: string[];
+                            parameter_size: string;
+                            quantization_level: string;
+                        };
+                        model_info: {
+                            [key: string]: string | number;
+                        };
+                        capabilities: string[];
+                        modified_at: string;
+                    };
+                };
+            };
+            /** @description Invalid request: {"error": "..."} */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Needs the viewer role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown model: {"error": "..."} */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                    };
+                };
+            };
+            /** @description Problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    post_api_chat: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Workspace to act in; default: the credential's bound workspace, else the tenant's default workspace */
+                "X-Workspace-ID"?: string;
+                /** @description Tenant to act for; must be the credential's own (the master key may name any) */
+                "X-Tenant-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description `kgrag:<mode>` (RAG), `<provider>/<model>` (a provider model); `@<workspace>` selects the workspace */
+                    model: string;
+                    /** @description the last user message is the question; a /local, /global, ... prefix picks the mode */
+                    messages?: ({
+                        /** @enum {string} */
+                        role: "system" | "user" | "assistant" | "tool";
+                        /** @default  */
+                        content?: string;
+                        images?: string[] | null;
+                    } & {
+                        [key: string]: unknown;
+                    })[] | null;
+                    /** @description NDJSON stream unless false */
+                    stream?: boolean;
+                    format?: ("" | "json" | {
+                        [key: string]: unknown;
+                    }) | null;
+                    options?: ({
+                        temperature?: number;
+                        /** @description maximum tokens to generate; -1 or -2: no limit */
+                        num_predict?: number;
+                        top_p?: number;
+                        seed?: number;
+                        stop?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    }) | null;
+                    /** @description how long /api/ps lists the model: 5m (default), 0 unloads, -1 keeps */
+                    keep_alive?: string | number | null;
+                    tools?: unknown[] | null;
+                    think?: (boolean | ("high" | "medium" | "low")) | null;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description The answer */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": {
+                        model: string;
+                        created_at: string;
+                        message: {
+                            role: string;
+                            content: string;
+                        };
+                        done: boolean;
+                        /** @enum {string} */
+                        done_reason?: "stop" | "length" | "load" | "unload";
+                        /** @description nanoseconds */
+                        total_duration?: number;
+                        /** @description nanoseconds until generation started (retrieval included) */
+                        load_duration?: number;
+                        prompt_eval_count?: number;
+                        /** @description nanoseconds to the first token */
+                        prompt_eval_duration?: number;
+                        eval_count?: number;
+                        eval_duration?: number;
+                    };
+                };
+            };
+            /** @description Invalid request: {"error": "..."} */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Needs the viewer role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown model: {"error": "..."} */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                    };
+                };
+            };
+            /** @description The model failed: {"error": "..."} */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                    };
+                };
+            };
+            /** @description Problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    post_api_generate: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Workspace to act in; default: the credential's bound workspace, else the tenant's default workspace */
+                "X-Workspace-ID"?: string;
+                /** @description Tenant to act for; must be the credential's own (the master key may name any) */
+                "X-Tenant-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description `kgrag:<mode>` (RAG), `<provider>/<model>` (a provider model); `@<workspace>` selects the workspace */
+                    model: string;
+                    /** @default  */
+                    prompt?: string;
+                    suffix?: string | null;
+                    system?: string | null;
+                    template?: string | null;
+                    /** @description the `context` of the previous answer, to continue the conversation */
+                    context?: number[] | null;
+                    stream?: boolean;
+                    raw?: boolean | null;
+                    format?: ("" | "json" | {
+                        [key: string]: unknown;
+                    }) | null;
+                    images?: string[] | null;
+                    options?: ({
+                        temperature?: number;
+                        /** @description maximum tokens to generate; -1 or -2: no limit */
+                        num_predict?: number;
+                        top_p?: number;
+                        seed?: number;
+                        stop?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    }) | null;
+                    /** @description how long /api/ps lists the model: 5m (default), 0 unloads, -1 keeps */
+                    keep_alive?: string | number | null;
+                    think?: (boolean | ("high" | "medium" | "low")) | null;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description The answer */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": {
+                        model: string;
+                        created_at: string;
+                        response: string;
+                        done: boolean;
+                        /** @enum {string} */
+                        done_reason?: "stop" | "length" | "load" | "unload";
+                        /** @description nanoseconds */
+                        total_duration?: number;
+                        /** @description nanoseconds until generation started (retrieval included) */
+                        load_duration?: number;
+                        prompt_eval_count?: number;
+                        /** @description nanoseconds to the first token */
+                        prompt_eval_duration?: number;
+                        eval_count?: number;
+                        eval_duration?: number;
+                        context?: number[];
+                    };
+                };
+            };
+            /** @description Invalid request: {"error": "..."} */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Needs the viewer role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown model: {"error": "..."} */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                    };
+                };
+            };
+            /** @description The model failed: {"error": "..."} */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                    };
+                };
+            };
+            /** @description Problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    post_api_embed: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Workspace to act in; default: the credential's bound workspace, else the tenant's default workspace */
+                "X-Workspace-ID"?: string;
+                /** @description Tenant to act for; must be the credential's own (the master key may name any) */
+                "X-Tenant-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description `kgrag:<mode>` (RAG), `<provider>/<model>` (a provider model); `@<workspace>` selects the workspace */
+                    model: string;
+                    input: string | string[];
+                    /**
+                     * @description cut inputs longer than the context length (else 400)
+                     * @default true
+                     */
+                    truncate?: boolean;
+                    dimensions?: number;
+                    /** @description how long /api/ps lists the model: 5m (default), 0 unloads, -1 keeps */
+                    keep_alive?: string | number | null;
+                    options?: ({
+                        temperature?: number;
+                        /** @description maximum tokens to generate; -1 or -2: no limit */
+                        num_predict?: number;
+                        top_p?: number;
+                        seed?: number;
+                        stop?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    }) | null;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Embeddings */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        model: string;
+                        embeddings: number[][];
+                        total_duration: number;
+                        load_duration: number;
+                        prompt_eval_count: number;
+                    };
+                };
+            };
+            /** @description Invalid request: {"error": "..."} */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Needs the viewer role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown model: {"error": "..."} */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                    };
+                };
+            };
+            /** @description Problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    post_api_embeddings: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Workspace to act in; default: the credential's bound workspace, else the tenant's default workspace */
+                "X-Workspace-ID"?: string;
+                /** @description Tenant to act for; must be the credential's own (the master key may name any) */
+                "X-Tenant-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description `kgrag:<mode>` (RAG), `<provider>/<model>` (a provider model); `@<workspace>` selects the workspace */
+                    model: string;
+                    /** @default  */
+                    prompt?: string;
+                    /** @description how long /api/ps lists the model: 5m (default), 0 unloads, -1 keeps */
+                    keep_alive?: string | number | null;
+                    options?: ({
+                        temperature?: number;
+                        /** @description maximum tokens to generate; -1 or -2: no limit */
+                        num_predict?: number;
+                        top_p?: number;
+                        seed?: number;
+                        stop?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    }) | null;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Embedding */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        embedding: number[];
+                    };
+                };
+            };
+            /** @description Invalid request: {"error": "..."} */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Needs the viewer role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown model: {"error": "..."} */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                    };
+                };
+            };
+            /** @description Problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    post_v1_chat_completions: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Workspace to act in; default: the credential's bound workspace, else the tenant's default workspace */
+                "X-Workspace-ID"?: string;
+                /** @description Tenant to act for; must be the credential's own (the master key may name any) */
+                "X-Tenant-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description `kgrag:<mode>` (RAG), `<provider>/<model>` (a provider model); `@<workspace>` selects the workspace */
+                    model: string;
+                    messages: ({
+                        /** @enum {string} */
+                        role: "system" | "developer" | "user" | "assistant" | "tool" | "function";
+                        content?: (string | ({
+                            type: string;
+                            text?: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[]) | null;
+                        name?: string;
+                    } & {
+                        [key: string]: unknown;
+                    })[];
+                    stream?: boolean | null;
+                    stream_options?: ({
+                        include_usage?: boolean | null;
+                    } & {
+                        [key: string]: unknown;
+                    }) | null;
+                    temperature?: number | null;
+                    top_p?: number | null;
+                    max_tokens?: number | null;
+                    max_completion_tokens?: number | null;
+                    stop?: (string | string[]) | null;
+                    seed?: number | null;
+                    n?: number | null;
+                    response_format?: ({
+                        /** @enum {string} */
+                        type: "text" | "json_object" | "json_schema";
+                    } & {
+                        [key: string]: unknown;
+                    }) | null;
+                    tools?: unknown[] | null;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description The completion; with stream true, a text/event-stream of chunks */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        created: number;
+                        model: string;
+                        system_fingerprint: string;
+                        /** @constant */
+                        object: "chat.completion";
+                        choices: {
+                            index: number;
+                            message: {
+                                /** @constant */
+                                role: "assistant";
+                                content: string;
+                                refusal: null;
+                                annotations: unknown[];
+                            };
+                            logprobs: null;
+                            /** @enum {string} */
+                            finish_reason: "stop" | "length";
+                        }[];
+                        usage: {
+                            prompt_tokens: number;
+                            completion_tokens: number;
+                            total_tokens: number;
+                        };
+                    } | {
+                        id: string;
+                        created: number;
+                        model: string;
+                        system_fingerprint: string;
+                        /** @constant */
+                        object: "chat.completion.chunk";
+                        choices: {
+                            index: number;
+                            delta: {
+                                /** @constant */
+                                role?: "assistant";
+                                content?: string;
+                            };
+                            logprobs: null;
+                            finish_reason: ("stop" | "length") | null;
+                        }[];
+                        usage?: {
+                            prompt_tokens: number;
+                            completion_tokens: number;
+                            total_tokens: number;
+                        } | null;
+                    };
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            message: string;
+                            type: string;
+                            param: string | null;
+                            code: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Needs the viewer role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown model */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            message: string;
+                            type: string;
+                            param: string | null;
+                            code: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description The model failed */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            message: string;
+                            type: string;
+                            param: string | null;
+                            code: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    post_v1_embeddings: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Workspace to act in; default: the credential's bound workspace, else the tenant's default workspace */
+                "X-Workspace-ID"?: string;
+                /** @description Tenant to act for; must be the credential's own (the master key may name any) */
+                "X-Tenant-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description `kgrag:<mode>` (RAG), `<provider>/<model>` (a provider model); `@<workspace>` selects the workspace */
+                    model: string;
+                    input: string | string[] | number[] | number[][];
+                    /**
+                     * @default float
+                     * @enum {string}
+                     */
+                    encoding_format?: "float" | "base64";
+                    dimensions?: number;
+                    user?: string;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Embeddings */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        object: "list";
+                        data: {
+                            /** @constant */
+                            object: "embedding";
+                            index: number;
+                            embedding: number[] | string;
+                        }[];
+                        model: string;
+                        usage: {
+                            prompt_tokens: number;
+                            total_tokens: number;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            message: string;
+                            type: string;
+                            param: string | null;
+                            code: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Needs the viewer role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown model */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            message: string;
+                            type: string;
+                            param: string | null;
+                            code: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    get_v1_models: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Workspace to act in; default: the credential's bound workspace, else the tenant's default workspace */
+                "X-Workspace-ID"?: string;
+                /** @description Tenant to act for; must be the credential's own (the master key may name any) */
+                "X-Tenant-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Models */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        object: "list";
+                        data: {
+                            id: string;
+                            /** @constant */
+                            object: "model";
+                            created: number;
+                            owned_by: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Needs the viewer role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown workspace (or one of another tenant) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    get_v1_models_id_: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Workspace to act in; default: the credential's bound workspace, else the tenant's default workspace */
+                "X-Workspace-ID"?: string;
+                /** @description Tenant to act for; must be the credential's own (the master key may name any) */
+                "X-Tenant-ID"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Model */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @constant */
+                        object: "model";
+                        created: number;
+                        owned_by: string;
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Needs the viewer role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown model */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            message: string;
+                            type: string;
+                            param: string | null;
+                            code: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     get_api_v1_graph: {
         parameters: {
             query?: {
@@ -1543,6 +3160,10 @@ export interface operations {
                 start_node?: string;
                 depth?: number;
                 max_nodes?: number;
+                /** @description EdgeQuake name of start_node */
+                label?: string;
+                /** @description EdgeQuake name of max_nodes */
+                limit?: number;
             };
             header?: {
                 /** @description Workspace to act in; default: the credential's bound workspace, else the tenant's default workspace */
@@ -1580,6 +3201,490 @@ export interface operations {
                 };
             };
             /** @description Needs the viewer role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown workspace (or one of another tenant) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    get_api_v1_graph_nodes_search: {
+        parameters: {
+            query?: {
+                /** @description case-insensitive substring of the name or id */
+                q?: string;
+                /** @description = q */
+                query?: string;
+                /** @description entity type, any case */
+                label?: string;
+                limit?: number;
+            };
+            header?: {
+                /** @description Workspace to act in; default: the credential's bound workspace, else the tenant's default workspace */
+                "X-Workspace-ID"?: string;
+                /** @description Tenant to act for; must be the credential's own (the master key may name any) */
+                "X-Tenant-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Matching nodes */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        nodes: components["schemas"]["GraphNode"][];
+                        edges: components["schemas"]["GraphEdge"][];
+                        total_matches: number;
+                        is_truncated: boolean;
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Needs the viewer role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown workspace (or one of another tenant) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    get_api_v1_graph_nodes_id_: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Workspace to act in; default: the credential's bound workspace, else the tenant's default workspace */
+                "X-Workspace-ID"?: string;
+                /** @description Tenant to act for; must be the credential's own (the master key may name any) */
+                "X-Tenant-ID"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The node */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GraphNode"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Needs the viewer role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown entity */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    get_api_v1_graph_labels_search: {
+        parameters: {
+            query?: {
+                /** @description case-insensitive substring of the name */
+                query?: string;
+                /** @description = query */
+                q?: string;
+                limit?: number;
+            };
+            header?: {
+                /** @description Workspace to act in; default: the credential's bound workspace, else the tenant's default workspace */
+                "X-Workspace-ID"?: string;
+                /** @description Tenant to act for; must be the credential's own (the master key may name any) */
+                "X-Tenant-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Names */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        labels: string[];
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Needs the viewer role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown workspace (or one of another tenant) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    get_api_v1_graph_labels_popular: {
+        parameters: {
+            query?: {
+                limit?: number;
+            };
+            header?: {
+                /** @description Workspace to act in; default: the credential's bound workspace, else the tenant's default workspace */
+                "X-Workspace-ID"?: string;
+                /** @description Tenant to act for; must be the credential's own (the master key may name any) */
+                "X-Tenant-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Labels */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        labels: {
+                            label: string;
+                            entity_id: string;
+                            entity_type: string;
+                            degree: number;
+                            description: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Needs the viewer role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown workspace (or one of another tenant) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    get_api_v1_graph_entities_exists: {
+        parameters: {
+            query: {
+                /** @description entity name or id, any case and spacing */
+                name: string;
+            };
+            header?: {
+                /** @description Workspace to act in; default: the credential's bound workspace, else the tenant's default workspace */
+                "X-Workspace-ID"?: string;
+                /** @description Tenant to act for; must be the credential's own (the master key may name any) */
+                "X-Tenant-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Existence */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        exists: boolean;
+                        entity_name: string;
+                        entity_id: string | null;
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Needs the viewer role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown workspace (or one of another tenant) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    get_api_v1_graph_entities_id_neighborhood: {
+        parameters: {
+            query?: {
+                depth?: number;
+                max_nodes?: number;
+            };
+            header?: {
+                /** @description Workspace to act in; default: the credential's bound workspace, else the tenant's default workspace */
+                "X-Workspace-ID"?: string;
+                /** @description Tenant to act for; must be the credential's own (the master key may name any) */
+                "X-Tenant-ID"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Neighbourhood */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        center: components["schemas"]["EntityItem"];
+                        nodes: components["schemas"]["GraphNode"][];
+                        edges: components["schemas"]["GraphEdge"][];
+                        depth: number;
+                        is_truncated: boolean;
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Needs the viewer role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown entity */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    post_api_v1_graph_degrees_batch: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Workspace to act in; default: the credential's bound workspace, else the tenant's default workspace */
+                "X-Workspace-ID"?: string;
+                /** @description Tenant to act for; must be the credential's own (the master key may name any) */
+                "X-Tenant-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    node_ids: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Degrees by the names given */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        degrees: {
+                            [key: string]: number;
+                        };
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Needs the editor role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1692,6 +3797,10 @@ export interface operations {
                 depth?: number;
                 /** @description snapshot size, at most 10000 */
                 max_nodes?: number;
+                /** @description EdgeQuake name of start_node */
+                label?: string;
+                /** @description EdgeQuake name of max_nodes */
+                limit?: number;
                 /** @description nodes or edges per snapshot event */
                 batch_size?: number;
             };
@@ -1806,8 +3915,14 @@ export interface operations {
             query?: {
                 limit?: number;
                 offset?: number;
+                /** @description 1-based page (with page_size); overrides offset */
+                page?: number;
+                /** @description Page size; overrides limit */
+                page_size?: number;
                 /** @description entity type, any case */
                 type?: string;
+                /** @description EdgeQuake name of type */
+                entity_type?: string;
                 /** @description case-insensitive substring of the name or id */
                 search?: string;
             };
@@ -1889,8 +4004,14 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    source_ids: string[];
-                    target_id: string;
+                    source_ids?: string[];
+                    target_id?: string;
+                    /** @description EdgeQuake form: one entity to merge into target */
+                    source?: string;
+                    /** @description EdgeQuake name of target_id */
+                    target?: string;
+                    /** @description accepted for EdgeQuake clients; descriptions are always merged */
+                    strategy?: string | null;
                     reason?: string;
                 };
             };
@@ -1908,6 +4029,11 @@ export interface operations {
                         relationships_moved: number;
                         relationships_merged: number;
                         self_loops_dropped: number;
+                        /** @description = entity */
+                        merged_entity: components["schemas"]["EntityDetail"];
+                        /** @description entities merged into the survivor */
+                        merged_count: number;
+                        message: string;
                     };
                 };
             };
@@ -1984,6 +4110,76 @@ export interface operations {
                 };
             };
             /** @description Needs the viewer role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown workspace (or one of another tenant) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    put_api_v1_graph_entities_id_: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Workspace to act in; default: the credential's bound workspace, else the tenant's default workspace */
+                "X-Workspace-ID"?: string;
+                /** @description Tenant to act for; must be the credential's own (the master key may name any) */
+                "X-Tenant-ID"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    description?: string;
+                    entity_type?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The updated entity */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EntityDetail"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Needs the editor role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2165,8 +4361,14 @@ export interface operations {
             query?: {
                 limit?: number;
                 offset?: number;
+                /** @description 1-based page (with page_size); overrides offset */
+                page?: number;
+                /** @description Page size; overrides limit */
+                page_size?: number;
                 /** @description relation type, any case */
                 type?: string;
+                /** @description only the relationships of this entity (id or name) */
+                source?: string;
             };
             header?: {
                 /** @description Workspace to act in; default: the credential's bound workspace, else the tenant's default workspace */
@@ -2273,6 +4475,15 @@ export interface operations {
                             entity_type: string;
                             chunk_ids: string[];
                         }[];
+                        /** @description The document metadata, as GET /documents/{id}/metadata */
+                        metadata: {
+                            [key: string]: unknown;
+                        };
+                        /** @description chunks and entities again, under one key */
+                        lineage: {
+                            chunks: unknown[];
+                            entities: unknown[];
+                        };
                     };
                 };
             };
@@ -2371,6 +4582,11 @@ export interface operations {
                             extraction_passes: number;
                             gleaning_passes: number;
                         } | null;
+                        /** @description = chunk_id */
+                        id: string;
+                        /** @description = index */
+                        chunk_index: number;
+                        embedding_model: string | null;
                     };
                 };
             };
@@ -2453,6 +4669,10 @@ export interface operations {
                         relationship_count: number;
                         file_path: string;
                         created_at: string;
+                        /** @description = chunk_index */
+                        index: number;
+                        /** @description = tokens */
+                        token_count: number;
                     };
                 };
             };
@@ -2644,6 +4864,21 @@ export interface operations {
                             merged_from: string[];
                             reason: string;
                         }[];
+                        nodes: {
+                            id: string;
+                            name: string;
+                            /** @enum {string} */
+                            node_type: "document" | "chunk" | "entity";
+                            properties: {
+                                [key: string]: unknown;
+                            };
+                        }[];
+                        edges: {
+                            source: string;
+                            target: string;
+                            relationship: string;
+                        }[];
+                        root_id: string;
                     };
                 };
             };
@@ -2752,6 +4987,21 @@ export interface operations {
                             target: string;
                             type: string;
                         }[];
+                        nodes: {
+                            id: string;
+                            name: string;
+                            /** @enum {string} */
+                            node_type: "document" | "chunk" | "entity";
+                            properties: {
+                                [key: string]: unknown;
+                            };
+                        }[];
+                        edges: {
+                            source: string;
+                            target: string;
+                            relationship: string;
+                        }[];
+                        root_id: string;
                     };
                 };
             };
@@ -4084,6 +6334,16 @@ export interface operations {
                             embeddings_bytes: number;
                             total_bytes: number;
                         };
+                        /** @description = documents.total */
+                        document_count: number;
+                        /** @description = chunks.total */
+                        chunk_count: number;
+                        /** @description = entities.total */
+                        entity_count: number;
+                        /** @description = relationships.total */
+                        relationship_count: number;
+                        /** @description = storage.total_bytes */
+                        storage_size_bytes: number;
                     };
                 };
             };
@@ -4163,6 +6423,16 @@ export interface operations {
                                 embeddings_bytes: number;
                                 total_bytes: number;
                             };
+                            /** @description = documents.total */
+                            document_count: number;
+                            /** @description = chunks.total */
+                            chunk_count: number;
+                            /** @description = entities.total */
+                            entity_count: number;
+                            /** @description = relationships.total */
+                            relationship_count: number;
+                            /** @description = storage.total_bytes */
+                            storage_size_bytes: number;
                         };
                         workspace_id: string;
                     };
@@ -4250,6 +6520,16 @@ export interface operations {
                                     embeddings_bytes: number;
                                     total_bytes: number;
                                 };
+                                /** @description = documents.total */
+                                document_count: number;
+                                /** @description = chunks.total */
+                                chunk_count: number;
+                                /** @description = entities.total */
+                                entity_count: number;
+                                /** @description = relationships.total */
+                                relationship_count: number;
+                                /** @description = storage.total_bytes */
+                                storage_size_bytes: number;
                             };
                         }[];
                         total: number;
@@ -4509,6 +6789,8 @@ export interface operations {
                     max_relationships?: number;
                     /** @description default 20 */
                     max_chunks?: number;
+                    /** @description EdgeQuake name of max_chunks (max_chunks wins when both are given) */
+                    max_results?: number;
                     /** @description default 0.7 */
                     temperature?: number;
                     /** @description maximum answer tokens; default 4096 */
@@ -4577,6 +6859,14 @@ export interface operations {
                             tokens_per_second: number;
                             llm_provider: string;
                             llm_model: string;
+                            /** @description = llm_provider */
+                            provider: string;
+                            /** @description = llm_model */
+                            model: string;
+                            /** @description = tokens_used */
+                            total_tokens: number;
+                            /** @description = sources_retrieved */
+                            retrieval_count: number;
                         };
                         reranked: boolean;
                         /** @description context_only: the context text the model would read */
@@ -4686,6 +6976,8 @@ export interface operations {
                     max_relationships?: number;
                     /** @description default 20 */
                     max_chunks?: number;
+                    /** @description EdgeQuake name of max_chunks (max_chunks wins when both are given) */
+                    max_results?: number;
                     /** @description default 0.7 */
                     temperature?: number;
                     /** @description maximum answer tokens; default 4096 */
@@ -4747,6 +7039,8 @@ export interface operations {
                         /** @constant */
                         type: "token";
                         content: string;
+                        /** @description = content (EdgeQuake name) */
+                        chunk: string;
                     } | {
                         /** @constant */
                         type: "done";
@@ -4762,6 +7056,11 @@ export interface operations {
                         };
                         llm_provider: string;
                         llm_model: string;
+                        /**
+                         * @description EdgeQuake marker of the last event
+                         * @constant
+                         */
+                        done: true;
                     } | {
                         /** @constant */
                         type: "error";
@@ -4857,10 +7156,16 @@ export interface operations {
                     max_relationships?: number;
                     /** @description default 20 */
                     max_chunks?: number;
+                    /** @description EdgeQuake name of max_chunks (max_chunks wins when both are given) */
+                    max_results?: number;
                     /** @description default 0.7 */
                     temperature?: number;
                     /** @description maximum answer tokens; default 4096 */
                     max_tokens?: number;
+                    /** @description EdgeQuake name of llm_provider */
+                    provider?: string;
+                    /** @description EdgeQuake name of llm_model */
+                    model?: string;
                 };
             };
         };
@@ -4875,6 +7180,11 @@ export interface operations {
                         /** @description the assistant message id */
                         id: string;
                         conversation_id: string;
+                        user_message_id: string;
+                        /** @description = id */
+                        assistant_message_id: string;
+                        /** @enum {string} */
+                        mode: "naive" | "local" | "global" | "hybrid" | "mix" | "bypass";
                         /** @constant */
                         role: "assistant";
                         content: string;
@@ -4919,6 +7229,14 @@ export interface operations {
                             tokens_per_second: number;
                             llm_provider: string;
                             llm_model: string;
+                            /** @description = llm_provider */
+                            provider: string;
+                            /** @description = llm_model */
+                            model: string;
+                            /** @description = tokens_used */
+                            total_tokens: number;
+                            /** @description = sources_retrieved */
+                            retrieval_count: number;
                         };
                         created_at: string;
                     } | ({
@@ -4963,6 +7281,8 @@ export interface operations {
                         /** @constant */
                         type: "token";
                         content: string;
+                        /** @description = content (EdgeQuake name) */
+                        chunk: string;
                     } | {
                         /** @constant */
                         type: "done";
@@ -4971,6 +7291,11 @@ export interface operations {
                         duration_ms: number;
                         llm_provider: string;
                         llm_model: string;
+                        /**
+                         * @description EdgeQuake marker of the last event
+                         * @constant
+                         */
+                        done: true;
                     } | {
                         /** @constant */
                         type: "error";
@@ -5019,11 +7344,183 @@ export interface operations {
             };
         };
     };
+    post_api_v1_chat_completions_stream: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Workspace to act in; default: the credential's bound workspace, else the tenant's default workspace */
+                "X-Workspace-ID"?: string;
+                /** @description Tenant to act for; must be the credential's own (the master key may name any) */
+                "X-Tenant-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    message: string;
+                    conversation_id?: string | null;
+                    stream?: boolean;
+                    /**
+                     * @description default hybrid (chat: the conversation's mode)
+                     * @enum {string}
+                     */
+                    mode?: "naive" | "local" | "global" | "hybrid" | "mix" | "bypass";
+                    /** @description prepended to the instructions */
+                    system_prompt?: string | null;
+                    /** @description restricts retrieval to documents by creation date and title; fields AND-ed */
+                    document_filter?: {
+                        date_from?: string;
+                        date_to?: string;
+                        document_pattern?: string;
+                    } | null;
+                    /** @description default: the server default provider */
+                    llm_provider?: string | null;
+                    /** @description default: the provider's default model */
+                    llm_model?: string | null;
+                    /** @description default true */
+                    enable_rerank?: boolean;
+                    /** @description chunks kept after reranking; default 5 */
+                    rerank_top_k?: number;
+                    /** @description default 20 */
+                    max_entities?: number;
+                    /** @description default 20 */
+                    max_relationships?: number;
+                    /** @description default 20 */
+                    max_chunks?: number;
+                    /** @description EdgeQuake name of max_chunks (max_chunks wins when both are given) */
+                    max_results?: number;
+                    /** @description default 0.7 */
+                    temperature?: number;
+                    /** @description maximum answer tokens; default 4096 */
+                    max_tokens?: number;
+                    /** @description EdgeQuake name of llm_provider */
+                    provider?: string;
+                    /** @description EdgeQuake name of llm_model */
+                    model?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description text/event-stream of chat events */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": {
+                        /** @constant */
+                        type: "conversation";
+                        conversation_id: string;
+                        user_message_id: string;
+                    } | {
+                        /** @constant */
+                        type: "context";
+                        sources: ({
+                            /** @constant */
+                            source_type: "chunk";
+                            id: string;
+                            score: number;
+                            /** @description present when the chunks were reranked */
+                            rerank_score?: number;
+                            snippet: string;
+                            /** @description the [n] the context and the answer cite */
+                            reference_id: number;
+                            document_id: string;
+                            document_title: string;
+                            file_path: string;
+                            start_line: number;
+                            end_line: number;
+                            chunk_index: number;
+                        } | {
+                            /** @constant */
+                            source_type: "entity";
+                            id: string;
+                            score: number;
+                            /** @description the entity description */
+                            snippet: string;
+                            reference_id: number;
+                            entity_type: string;
+                            degree: number;
+                        })[];
+                        /** @enum {string} */
+                        query_mode: "naive" | "local" | "global" | "hybrid" | "mix" | "bypass";
+                        retrieval_time_ms: number;
+                    } | {
+                        /** @constant */
+                        type: "token";
+                        content: string;
+                        /** @description = content (EdgeQuake name) */
+                        chunk: string;
+                    } | {
+                        /** @constant */
+                        type: "done";
+                        assistant_message_id: string;
+                        tokens_used: number;
+                        duration_ms: number;
+                        llm_provider: string;
+                        llm_model: string;
+                        /**
+                         * @description EdgeQuake marker of the last event
+                         * @constant
+                         */
+                        done: true;
+                    } | {
+                        /** @constant */
+                        type: "error";
+                        error: {
+                            type: string;
+                            title: string;
+                            status: number;
+                            detail: string;
+                        };
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Needs the editor role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown conversation */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     get_api_v1_conversations: {
         parameters: {
             query?: {
                 limit?: number;
                 offset?: number;
+                /** @description a page's next_cursor; overrides offset */
+                cursor?: string;
             };
             header?: {
                 /** @description Workspace to act in; default: the credential's bound workspace, else the tenant's default workspace */
@@ -5056,6 +7553,12 @@ export interface operations {
                         total: number;
                         limit: number;
                         offset: number;
+                        pagination: {
+                            total: number;
+                            has_more: boolean;
+                            next_cursor: string | null;
+                            prev_cursor: string | null;
+                        };
                     };
                 };
             };
@@ -5348,6 +7851,8 @@ export interface operations {
             query?: {
                 limit?: number;
                 offset?: number;
+                /** @description a page's next_cursor; overrides offset */
+                cursor?: string;
             };
             header?: {
                 /** @description Workspace to act in; default: the credential's bound workspace, else the tenant's default workspace */
@@ -5412,6 +7917,12 @@ export interface operations {
                         total: number;
                         limit: number;
                         offset: number;
+                        pagination: {
+                            total: number;
+                            has_more: boolean;
+                            next_cursor: string | null;
+                            prev_cursor: string | null;
+                        };
                     };
                 };
             };
@@ -5456,6 +7967,10 @@ export interface operations {
             query?: {
                 limit?: number;
                 offset?: number;
+                /** @description 1-based page (with page_size); overrides offset */
+                page?: number;
+                /** @description Page size; overrides limit */
+                page_size?: number;
                 status?: "processing" | "completed" | "failed" | "all";
                 /** @description Created on or after (inclusive) */
                 date_from?: string;
@@ -5490,10 +8005,21 @@ export interface operations {
                             chunk_count: number;
                             /** @description ISO 8601 timestamp */
                             created_at: string;
+                            entity_count: number;
+                            relationship_count: number;
+                            file_size: number;
+                            /** @description ISO 8601 timestamp */
+                            updated_at: string;
+                            track_id: string | null;
+                            error_message: string | null;
                         }[];
                         total: number;
                         limit: number;
                         offset: number;
+                        page: number;
+                        page_size: number;
+                        total_pages: number;
+                        has_more: boolean;
                     };
                 };
             };
@@ -5594,6 +8120,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         id: string;
+                        /** @description = id */
+                        document_id: string;
                         title: string;
                         /**
                          * @description `failed` when processing failed within the request; see `error`
@@ -5620,12 +8148,15 @@ export interface operations {
                 content: {
                     "application/json": {
                         id: string;
+                        /** @description = id */
+                        document_id: string;
                         title: string;
                         /** @constant */
                         status: "processing";
                         task_id: string;
                         message: string;
-                        track_id: string | null;
+                        /** @description the client-chosen track_id, else the task id */
+                        track_id: string;
                     };
                 };
             };
@@ -5713,6 +8244,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         id: string;
+                        /** @description = id */
+                        document_id: string;
                         title: string;
                         /**
                          * @description `failed` when processing failed within the request; see `error`
@@ -5739,12 +8272,15 @@ export interface operations {
                 content: {
                     "application/json": {
                         id: string;
+                        /** @description = id */
+                        document_id: string;
                         title: string;
                         /** @constant */
                         status: "processing";
                         task_id: string;
                         message: string;
-                        track_id: string | null;
+                        /** @description the client-chosen track_id, else the task id */
+                        track_id: string;
                     };
                 };
             };
@@ -5838,6 +8374,7 @@ export interface operations {
                         processed: number;
                         duplicates: number;
                         failed: number;
+                        total_files: number;
                     };
                 };
             };
@@ -5931,6 +8468,10 @@ export interface operations {
                         files_found: number;
                         /** @description Files found but not ingested: other extensions, links outside the roots, beyond max_files */
                         skipped: number;
+                        /** @description Files admitted (queued) */
+                        files_queued: number;
+                        /** @description = skipped */
+                        files_skipped: number;
                     };
                 };
             };
@@ -6137,6 +8678,17 @@ export interface operations {
                         started_at: string | null;
                         /** @description ISO 8601 timestamp */
                         updated_at: string;
+                        /** @description = id (EdgeQuake name: GET /documents/track/{track_id}) */
+                        track_id: string;
+                        /**
+                         * @description = type
+                         * @constant
+                         */
+                        task_type: "document_processing";
+                        /** @description ISO 8601 timestamp */
+                        created_at: string;
+                        /** @description = error */
+                        error_message: string | null;
                         /**
                          * @description A full run, or a retry of the failed chunks only
                          * @enum {string}
@@ -6161,9 +8713,9 @@ export interface operations {
                         error: string | null;
                         /** @description The task this one retries */
                         retry_of: string | null;
-                        /** @description ISO 8601 timestamp */
-                        created_at: string;
                         finished_at: string | null;
+                        /** @description = finished_at */
+                        completed_at: string | null;
                     };
                 };
             };
@@ -6235,22 +8787,27 @@ export interface operations {
                         chunk_count: number;
                         /** @description ISO 8601 timestamp */
                         created_at: string;
-                        content_hash: string;
                         entity_count: number;
                         relationship_count: number;
-                        file_path: string;
                         file_size: number;
+                        /** @description ISO 8601 timestamp */
+                        updated_at: string;
+                        track_id: string | null;
+                        error_message: string | null;
+                        content: string;
+                        file_name: string;
+                        file_type: string;
+                        completed_at: string | null;
+                        content_hash: string;
+                        file_path: string;
                         document_type: string;
                         source: string | null;
                         metadata: {
                             [key: string]: unknown;
                         };
-                        /** @description ISO 8601 timestamp */
-                        updated_at: string;
                         processed_at: string | null;
                         processing_time_ms: number | null;
                         error: string | null;
-                        track_id: string | null;
                         task_id: string | null;
                     };
                 };
@@ -6473,6 +9030,16 @@ export interface operations {
                         relationships_affected: number;
                         relationships_to_delete: number;
                         relationships_to_update: number;
+                        /** @description = entities_affected */
+                        entity_count: number;
+                        /** @description = relationships_affected */
+                        relationship_count: number;
+                        /** @description Chunks deleted with the document */
+                        chunk_count: number;
+                        /** @description = entities_to_delete */
+                        exclusive_entities: number;
+                        /** @description = relationships_to_delete */
+                        exclusive_relationships: number;
                     };
                 };
             };
@@ -6660,6 +9227,10 @@ export interface operations {
                 status?: "pending" | "running" | "completed" | "failed" | "cancelled" | "all";
                 limit?: number;
                 offset?: number;
+                /** @description 1-based page (with page_size); overrides offset */
+                page?: number;
+                /** @description Page size; overrides limit */
+                page_size?: number;
             };
             header?: {
                 /** @description Workspace to act in; default: the credential's bound workspace, else the tenant's default workspace */
@@ -6692,6 +9263,17 @@ export interface operations {
                             started_at: string | null;
                             /** @description ISO 8601 timestamp */
                             updated_at: string;
+                            /** @description = id (EdgeQuake name: GET /documents/track/{track_id}) */
+                            track_id: string;
+                            /**
+                             * @description = type
+                             * @constant
+                             */
+                            task_type: "document_processing";
+                            /** @description ISO 8601 timestamp */
+                            created_at: string;
+                            /** @description = error */
+                            error_message: string | null;
                         }[];
                         total: number;
                     };
@@ -6770,6 +9352,17 @@ export interface operations {
                         started_at: string | null;
                         /** @description ISO 8601 timestamp */
                         updated_at: string;
+                        /** @description = id (EdgeQuake name: GET /documents/track/{track_id}) */
+                        track_id: string;
+                        /**
+                         * @description = type
+                         * @constant
+                         */
+                        task_type: "document_processing";
+                        /** @description ISO 8601 timestamp */
+                        created_at: string;
+                        /** @description = error */
+                        error_message: string | null;
                         /**
                          * @description A full run, or a retry of the failed chunks only
                          * @enum {string}
@@ -6794,9 +9387,9 @@ export interface operations {
                         error: string | null;
                         /** @description The task this one retries */
                         retry_of: string | null;
-                        /** @description ISO 8601 timestamp */
-                        created_at: string;
                         finished_at: string | null;
+                        /** @description = finished_at */
+                        completed_at: string | null;
                     };
                 };
             };
@@ -6865,6 +9458,8 @@ export interface operations {
                         /** @enum {string} */
                         status: "pending" | "cancelled";
                         message: string;
+                        /** @description = id */
+                        track_id: string;
                     };
                 };
             };
@@ -6933,6 +9528,8 @@ export interface operations {
                         /** @enum {string} */
                         status: "pending" | "cancelled";
                         message: string;
+                        /** @description = id */
+                        track_id: string;
                     };
                 };
             };
@@ -7016,6 +9613,19 @@ export interface operations {
                             chunks_per_minute: number;
                             embeddings_per_minute: number;
                         };
+                        /** @description Tasks pending or running */
+                        is_busy: boolean;
+                        total_documents: number;
+                        /** @description Completed documents */
+                        processed_documents: number;
+                        pending_tasks: number;
+                        processing_tasks: number;
+                        completed_tasks: number;
+                        failed_tasks: number;
+                        /** @description = queue_depth */
+                        queued_tasks: number;
+                        /** @description = workers.total */
+                        worker_count: number;
                     };
                 };
             };
@@ -7159,6 +9769,17 @@ export interface operations {
                             p95_ms: number;
                             p99_ms: number;
                         };
+                        /** @description = queue.pending */
+                        queue_depth: number;
+                        /** @description = queue.running */
+                        processing: number;
+                        /** @description = throughput.last_hour */
+                        completed_last_hour: number;
+                        failed_last_hour: number;
+                        /** @description Mean queued-to-finished time of completed tasks */
+                        avg_processing_time_ms: number;
+                        /** @description Pending tasks times the mean time, over the workers of this instance */
+                        estimated_wait_time_ms: number;
                     };
                 };
             };
