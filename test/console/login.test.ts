@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
-import { consoleContext, launchChromium } from '../../scripts/web/browser';
+import { consoleContext, launchChromium, screenshotPath } from '../../scripts/web/browser';
 import { type TestApp, startTestApp } from '../helpers/app';
 
 /**
@@ -50,6 +50,7 @@ describe('web console sign-in', () => {
     await page.getByLabel('Password').fill('not the password');
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByText('user name or password is wrong').waitFor();
+    await page.screenshot({ path: screenshotPath('login-refused') });
 
     await page.getByLabel('Password').fill('console password');
     await page.getByRole('button', { name: 'Sign in' }).click();
@@ -57,6 +58,10 @@ describe('web console sign-in', () => {
     expect(new URL(page.url()).pathname).toBe('/documents');
     await page.getByTestId('dropzone').waitFor();
     expect(authorized.length).toBeGreaterThan(0);
+    // Signed in, the header offers the tenant's workspaces.
+    await page.goto(`${app.url}/workspace`);
+    await page.getByRole('heading', { name: 'Workspace' }).first().waitFor();
+    await page.screenshot({ path: screenshotPath('login-signed-in-workspace') });
     await context.close();
   }, 120_000);
 });
