@@ -1,39 +1,18 @@
+import type { components } from './schema';
+
 /**
- * Shapes of endpoints the console uses where the server may not publish them (authentication, the workspace list,
- * costs): written from the interface contract, used only after the endpoint has answered. When the server
- * publishes them in its OpenAPI document, these give way to the generated types.
+ * Sign-in and workspace shapes, from the generated types; cost shapes, which the server does not publish yet,
+ * written from the interface contract and used only after the endpoint has answered.
  */
 
-/** `GET /health` carries this when authentication is configured. */
-export interface AuthSwitches {
-  enabled: boolean;
-  dev_mode: boolean;
-}
+type Schemas = components['schemas'];
 
-export interface AuthUser {
-  id: string;
-  username: string;
-  email: string;
-  role: string;
-  tenant_id: string;
-}
-
+/** `GET /health` `auth`. */
+export type AuthSwitches = { enabled: boolean; dev_mode: boolean };
+export type AuthUser = Schemas['User'];
 /** `POST /auth/login` and `POST /auth/refresh`. */
-export interface TokenPair {
-  access_token: string;
-  refresh_token: string;
-  token_type: 'Bearer';
-  expires_in: number;
-  user: AuthUser;
-}
-
-export interface Workspace {
-  id: string;
-  name: string;
-  tenant_id?: string;
-  description?: string;
-  created_at?: string;
-}
+export type TokenPair = Schemas['Session'];
+export type Workspace = Schemas['Workspace'];
 
 export interface CostSummary {
   period?: string | { start?: string; end?: string };
