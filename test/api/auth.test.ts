@@ -289,6 +289,30 @@ describe('authentication', () => {
   });
 });
 
+describe('login throttle per client address', () => {
+  it('locks an address out after 20 failed logins under any user names, the right password included', async () => {
+    const app = await startTestApp();
+    try {
+      const made = await fetch(
+        `${app.url}/api/v1/users`,
+        post(
+          { username: `addr-${Date.now()}`, email: 'a@example.com', password: 'the right password', role: 'viewer' },
+          { 'X-API-Key': app.masterKey },
+        ),
+      );
+      const { username } = await json(made);
+      for (let i = 0; i < 20; i++) {
+        expect((await fetch(`${app.url}/api/v1/auth/login`, post({ username: `guess-${i}`, password: 'wrong' }))).status).toBe(401);
+      }
+      const locked = await fetch(`${app.url}/api/v1/auth/login`, post({ username, password: 'the right password' }));
+      expect(locked.status).toBe(429);
+      expect(Number(locked.headers.get('retry-after'))).toBeGreaterThan(0);
+    } finally {
+      await app.close();
+    }
+  });
+});
+
 describe('rate limits count per identity, and per address for requests without valid credentials', () => {
   let app: TestApp;
   beforeAll(async () => {
