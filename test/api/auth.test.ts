@@ -117,6 +117,36 @@ describe('authentication', () => {
     expect((await login('nobody-at-all', 'whatever')).status).toBe(401);
   });
 
+  it("logs out without a body on a user's access token: every refresh token of that user ends", async () => {
+    const u = await user('viewer');
+    const first = await json(await login(u.username, u.password));
+    const second = await json(await login(u.username, u.password));
+    const other = await user('viewer');
+    const others = await json(await login(other.username, other.password));
+    const bearer = { Authorization: `Bearer ${first.access_token}` };
+    const res = await app.request('/api/v1/auth/logout', { method: 'POST', headers: bearer });
+    expect(res.status).toBe(200);
+    expect(await json(res)).toEqual({ user_id: u.id, revoked_sessions: 2 });
+    for (const s of [first, second]) {
+      expect((await raw('/api/v1/auth/refresh', post({ refresh_token: s.refresh_token }))).status).toBe(401);
+    }
+    // Another user's session is untouched; the access token itself lives until it expires.
+    expect((await raw('/api/v1/auth/refresh', post({ refresh_token: others.refresh_token }))).status).toBe(200);
+    expect((await app.request('/api/v1/auth/me', { headers: bearer })).status).toBe(200);
+    const again = await json(await app.request('/api/v1/auth/logout', { method: 'POST', headers: bearer }));
+    expect(again).toEqual({ user_id: u.id, revoked_sessions: 0 });
+
+    // Without a body, only a user's valid access token will do.
+    const byKey = await app.request('/api/v1/auth/logout', { method: 'POST' });
+    expect(byKey.status).toBe(422);
+    expect((await json(byKey)).detail).toMatch(/^refresh_token: is required/);
+    expect((await raw('/api/v1/auth/logout', { method: 'POST' })).status).toBe(422);
+    expect((await raw('/api/v1/auth/logout', { method: 'POST', headers: { Authorization: 'Bearer not-a-token' } })).status).toBe(401);
+    // A body that is there must be JSON and valid, as before.
+    expect((await app.request('/api/v1/auth/logout', { method: 'POST', headers: bearer, body: 'x' })).status).toBe(400);
+    expect((await app.request('/api/v1/auth/logout', { method: 'POST', headers: bearer, json: {} })).status).toBe(422);
+  });
+
   it('refuses expired, tampered, alg none, wrong-algorithm, wrong issuer or audience, and malformed tokens', async () => {
     const u = await user('viewer');
     const valid = (await json(await login(u.username, u.password))).access_token as string;
