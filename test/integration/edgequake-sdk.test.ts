@@ -443,7 +443,12 @@ describe('the EdgeQuake SDK on accounts, tenants and workspaces', () => {
   it("creates a workspace in the tenant, lists the tenant's workspaces, reads and updates one with PUT", async () => {
     const held = await api<Workspace>(`/api/v1/workspaces/${ids.workspace}`);
     expect(held).toMatchObject({ tenant_id: ids.tenant, name: 'SDK notes', slug: 'sdk-notes', description: 'Changed by the SDK' });
-    expect(parsed('workspaces.create')).toMatchObject({ id: held.id, tenant_id: ids.tenant, slug: 'sdk-notes', description: 'Made by the SDK' });
+    expect(parsed('workspaces.create')).toMatchObject({
+      id: held.id,
+      tenant_id: ids.tenant,
+      slug: 'sdk-notes',
+      description: 'Made by the SDK',
+    });
     const listed = await api<{ workspaces: Workspace[]; total: number }>(`/api/v1/workspaces?tenant_id=${ids.tenant}`);
     expect(listed.total).toBe(2);
     expect(parsed<Workspace[]>('workspaces.list').map((w) => [w.id, w.slug])).toEqual(listed.workspaces.map((w) => [w.id, w.slug]));
@@ -545,7 +550,7 @@ describe('the EdgeQuake SDK on accounts, tenants and workspaces', () => {
     expect((await app.request('/api/v1/auth/me', { headers: { 'X-API-Key': created.key } })).status).toBe(200);
   });
 
-  it("revokes the key, logs out without a body (every refresh token of the user ends), deletes a user, the workspace and the tenant", async () => {
+  it('revokes the key, logs out without a body (every refresh token of the user ends), deletes a user, the workspace and the tenant', async () => {
     Object.assign(session, await runSession('accounts-end', ids));
     // The SDK's revoke and logout return nothing: what they did is read from the API.
     expect(parsed('api_keys.revoke')).toBeNull();
@@ -559,7 +564,7 @@ describe('the EdgeQuake SDK on accounts, tenants and workspaces', () => {
     expect((await app.request(`/api/v1/users/${ids.editor}`)).status).toBe(404);
     expect(parsed('workspaces.delete')).toBeNull();
     expect((await app.request(`/api/v1/workspaces/${ids.workspace}`)).status).toBe(404);
-    expect(parsed('tenants.delete')).toMatchObject({ id: ids.tenant });
+    expect(parsed('tenants.delete')).toBeNull();
     expect((await app.request(`/api/v1/tenants/${ids.tenant}`)).status).toBe(404);
   });
 });

@@ -66,7 +66,9 @@ export function authRoutes(api: Api, rt: Runtime): void {
       if (p?.kind !== 'user' || !p.userId) {
         throw InvalidInputError.field('refresh_token', "is required (or send a user's access token to end all their sessions)");
       }
-      ctx.body = { user_id: p.userId, revoked_sessions: await rt.auth.logoutEverywhere(p.userId) } satisfies z.input<typeof logoutAllSchema>;
+      ctx.body = { user_id: p.userId, revoked_sessions: await rt.auth.logoutEverywhere(p.userId) } satisfies z.input<
+        typeof logoutAllSchema
+      >;
     },
   );
 
