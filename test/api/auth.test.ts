@@ -251,6 +251,44 @@ describe('authentication', () => {
     expect((await raw('/api/v1/graph/stats', { headers: { 'X-API-Key': key.key } })).status).toBe(401);
   });
 
+  it("accepts EdgeQuake's request names: role `user` is an editor, `expires_in` sets expires_at; bad values are 422", async () => {
+    const name = `u${Math.random().toString(36).slice(2, 10)}`;
+    const made = await app.request('/api/v1/users', {
+      method: 'POST',
+      json: { username: name, email: `${name}@example.com`, password: 'password of the user', role: 'user' },
+    });
+    expect(made.status).toBe(201);
+    const u = await json(made);
+    expect(u.role).toBe('editor');
+    expect((await json(await app.request(`/api/v1/users/${u.id}`))).role).toBe('editor');
+    const bearer = { Authorization: `Bearer ${(await json(await login(name, 'password of the user'))).access_token}` };
+    const created = await json(
+      await app.request('/api/v1/api-keys', { method: 'POST', headers: bearer, json: { name: 'ttl', expires_in: 120 } }),
+    );
+    const lifetime = Date.parse(created.expires_at) - Date.parse(created.created_at);
+    expect(lifetime).toBeGreaterThan(115_000);
+    expect(lifetime).toBeLessThanOrEqual(120_000);
+    const listed = await json(await app.request('/api/v1/api-keys', { headers: bearer }));
+    expect(listed.keys).toEqual(listed.api_keys);
+    expect(listed.keys[0]).toMatchObject({ id: created.id, last_used: listed.keys[0].last_used_at });
+    for (const [body, detail] of [
+      [{ name: 'k', expires_in: 0 }, /^expires_in: must be at least 1/],
+      [{ name: 'k', expires_in: 1.5 }, /^expires_in: must be an integer/],
+      [{ name: 'k', expires_in: 60, expires_at: '2999-01-01T00:00:00Z' }, /^expires_in: give expires_at or expires_in, not both/],
+    ] as const) {
+      const res = await app.request('/api/v1/api-keys', { method: 'POST', headers: bearer, json: body });
+      expect(res.status).toBe(422);
+      expect((await json(res)).detail).toMatch(detail);
+    }
+    const bad = await app.request('/api/v1/users', {
+      method: 'POST',
+      json: { username: 'x1', email: 'x1@example.com', password: 'long enough', role: 'owner' },
+    });
+    expect(bad.status).toBe(422);
+    expect((await json(bad)).detail).toMatch(/^role: /);
+    expect((await json(await app.request('/api/v1/api-keys', { headers: bearer }))).total).toBe(1);
+  });
+
   it('gives a viewer 403 on every write and an editor 403 on every administration route', async () => {
     const viewer = await app.createApiKey({ role: 'viewer' });
     const editor = await app.createApiKey({ role: 'editor' });
