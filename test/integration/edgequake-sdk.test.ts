@@ -436,7 +436,12 @@ describe('the EdgeQuake SDK on accounts, tenants and workspaces', () => {
     const listed = await api<{ tenants: Tenant[] }>('/api/v1/tenants');
     expect(parsed<Tenant[]>('tenants.list').map((t) => t.id)).toEqual(listed.tenants.map((t) => t.id));
     expect(listed.tenants.map((t) => t.id)).toContain(ids.tenant);
-    expect(parsed('tenants.get')).toMatchObject({ id: held.id, name: 'Initrode', slug: held.slug });
+    // Read before the rename and before the second workspace: the default workspace, no users.
+    expect(parsed('tenants.get')).toMatchObject({ id: held.id, name: 'Initrode', slug: held.slug, workspace_count: 1, user_count: 0 });
+    const now = await api<{ workspace_count: number; user_count: number }>(`/api/v1/tenants/${ids.tenant}`);
+    const workspaces = await api<{ total: number }>(`/api/v1/workspaces?tenant_id=${ids.tenant}`);
+    expect(now).toMatchObject({ workspace_count: workspaces.total, user_count: 0 });
+    expect(workspaces.total).toBe(2);
     expect(parsed('tenants.update')).toMatchObject({ id: held.id, name: 'Initrode Labs', updated_at: held.updated_at });
   });
 

@@ -64,12 +64,17 @@ export function tenantRoutes(api: Api, rt: Runtime): void {
       path: '/tenants/:id',
       tag: 'tenants',
       workspace: false,
-      summary: 'A tenant',
+      summary: 'A tenant, with how many workspaces and users it holds',
       params: idParams('tenant id'),
-      responses: { 200: { description: 'The tenant', schema: tenantSchema } },
+      responses: {
+        200: {
+          description: 'The tenant',
+          schema: tenantSchema.extend({ workspace_count: z.number().int(), user_count: z.number().int() }),
+        },
+      },
     },
     async (ctx, { params }) => {
-      ctx.body = await rt.tenancy.getTenant(principalOf(ctx), params.id);
+      ctx.body = await rt.tenancy.tenantDetail(principalOf(ctx), params.id);
     },
   );
 

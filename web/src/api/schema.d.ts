@@ -838,7 +838,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A tenant */
+        /** A tenant, with how many workspaces and users it holds */
         get: operations["get_api_v1_tenants_id_"];
         /** Same as PATCH (EdgeQuake name) */
         put: operations["put_api_v1_tenants_id_"];
@@ -5833,7 +5833,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Tenant"];
+                    "application/json": {
+                        id: string;
+                        name: string;
+                        slug: string;
+                        plan: string;
+                        created_at: string;
+                        updated_at: string;
+                        workspace_count: number;
+                        user_count: number;
+                    };
                 };
             };
             /** @description Missing, invalid, expired or revoked credentials */
