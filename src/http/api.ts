@@ -24,6 +24,8 @@ export interface RouteSpec<B extends z.ZodType, Q extends z.ZodType, P extends z
   description?: string;
   /** JSON body: a non-JSON request is refused with 400 before validation. */
   body?: B;
+  /** The body may be left out altogether (no Content-Type, no content): the handler then gets `undefined`. */
+  bodyOptional?: boolean;
   /** Multipart form: documented with this schema, parsed by the handler. */
   multipart?: z.ZodType;
   query?: Q;
@@ -87,7 +89,8 @@ export class Api {
       const params = parseOrThrow(spec.params ?? empty, c.params) as z.output<P>;
       const query = parseOrThrow(spec.query ?? empty, c.query) as z.output<Q>;
       let body = undefined as z.output<B>;
-      if (spec.body) {
+      const absent = spec.bodyOptional === true && !c.request.length && !c.get('Content-Type');
+      if (spec.body && !absent) {
         if (!c.is('application/json')) throw badRequest('expects Content-Type: application/json');
         body = parseOrThrow(spec.body, (c.request as { body?: unknown }).body) as z.output<B>;
       }

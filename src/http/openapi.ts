@@ -109,7 +109,7 @@ export function buildOpenApi(routes: RegisteredRoute[], version: string): Record
       content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
     };
     const requestBody = spec.body
-      ? { required: true, content: { 'application/json': { schema: jsonSchema(spec.body, 'input', components) } } }
+      ? { required: spec.bodyOptional !== true, content: { 'application/json': { schema: jsonSchema(spec.body, 'input', components) } } }
       : spec.multipart
         ? { required: true, content: { 'multipart/form-data': { schema: jsonSchema(spec.multipart, 'input', components) } } }
         : undefined;

@@ -117,6 +117,36 @@ describe('authentication', () => {
     expect((await login('nobody-at-all', 'whatever')).status).toBe(401);
   });
 
+  it("logs out without a body on a user's access token: every refresh token of that user ends", async () => {
+    const u = await user('viewer');
+    const first = await json(await login(u.username, u.password));
+    const second = await json(await login(u.username, u.password));
+    const other = await user('viewer');
+    const others = await json(await login(other.username, other.password));
+    const bearer = { Authorization: `Bearer ${first.access_token}` };
+    const res = await app.request('/api/v1/auth/logout', { method: 'POST', headers: bearer });
+    expect(res.status).toBe(200);
+    expect(await json(res)).toEqual({ user_id: u.id, revoked_sessions: 2 });
+    for (const s of [first, second]) {
+      expect((await raw('/api/v1/auth/refresh', post({ refresh_token: s.refresh_token }))).status).toBe(401);
+    }
+    // Another user's session is untouched; the access token itself lives until it expires.
+    expect((await raw('/api/v1/auth/refresh', post({ refresh_token: others.refresh_token }))).status).toBe(200);
+    expect((await app.request('/api/v1/auth/me', { headers: bearer })).status).toBe(200);
+    const again = await json(await app.request('/api/v1/auth/logout', { method: 'POST', headers: bearer }));
+    expect(again).toEqual({ user_id: u.id, revoked_sessions: 0 });
+
+    // Without a body, only a user's valid access token will do.
+    const byKey = await app.request('/api/v1/auth/logout', { method: 'POST' });
+    expect(byKey.status).toBe(422);
+    expect((await json(byKey)).detail).toMatch(/^refresh_token: is required/);
+    expect((await raw('/api/v1/auth/logout', { method: 'POST' })).status).toBe(422);
+    expect((await raw('/api/v1/auth/logout', { method: 'POST', headers: { Authorization: 'Bearer not-a-token' } })).status).toBe(401);
+    // A body that is there must be JSON and valid, as before.
+    expect((await app.request('/api/v1/auth/logout', { method: 'POST', headers: bearer, body: 'x' })).status).toBe(400);
+    expect((await app.request('/api/v1/auth/logout', { method: 'POST', headers: bearer, json: {} })).status).toBe(422);
+  });
+
   it('refuses expired, tampered, alg none, wrong-algorithm, wrong issuer or audience, and malformed tokens', async () => {
     const u = await user('viewer');
     const valid = (await json(await login(u.username, u.password))).access_token as string;
@@ -219,6 +249,44 @@ describe('authentication', () => {
     const revoked = await raw(`/api/v1/api-keys/${key.id}`, { method: 'DELETE', headers: bearer });
     expect((await json(revoked)).revoked_at).not.toBeNull();
     expect((await raw('/api/v1/graph/stats', { headers: { 'X-API-Key': key.key } })).status).toBe(401);
+  });
+
+  it("accepts EdgeQuake's request names: role `user` is an editor, `expires_in` sets expires_at; bad values are 422", async () => {
+    const name = `u${Math.random().toString(36).slice(2, 10)}`;
+    const made = await app.request('/api/v1/users', {
+      method: 'POST',
+      json: { username: name, email: `${name}@example.com`, password: 'password of the user', role: 'user' },
+    });
+    expect(made.status).toBe(201);
+    const u = await json(made);
+    expect(u.role).toBe('editor');
+    expect((await json(await app.request(`/api/v1/users/${u.id}`))).role).toBe('editor');
+    const bearer = { Authorization: `Bearer ${(await json(await login(name, 'password of the user'))).access_token}` };
+    const created = await json(
+      await app.request('/api/v1/api-keys', { method: 'POST', headers: bearer, json: { name: 'ttl', expires_in: 120 } }),
+    );
+    const lifetime = Date.parse(created.expires_at) - Date.parse(created.created_at);
+    expect(lifetime).toBeGreaterThan(115_000);
+    expect(lifetime).toBeLessThanOrEqual(120_000);
+    const listed = await json(await app.request('/api/v1/api-keys', { headers: bearer }));
+    expect(listed.keys).toEqual(listed.api_keys);
+    expect(listed.keys[0]).toMatchObject({ id: created.id, last_used: listed.keys[0].last_used_at });
+    for (const [body, detail] of [
+      [{ name: 'k', expires_in: 0 }, /^expires_in: must be at least 1/],
+      [{ name: 'k', expires_in: 1.5 }, /^expires_in: must be an integer/],
+      [{ name: 'k', expires_in: 60, expires_at: '2999-01-01T00:00:00Z' }, /^expires_in: give expires_at or expires_in, not both/],
+    ] as const) {
+      const res = await app.request('/api/v1/api-keys', { method: 'POST', headers: bearer, json: body });
+      expect(res.status).toBe(422);
+      expect((await json(res)).detail).toMatch(detail);
+    }
+    const bad = await app.request('/api/v1/users', {
+      method: 'POST',
+      json: { username: 'x1', email: 'x1@example.com', password: 'long enough', role: 'owner' },
+    });
+    expect(bad.status).toBe(422);
+    expect((await json(bad)).detail).toMatch(/^role: /);
+    expect((await json(await app.request('/api/v1/api-keys', { headers: bearer }))).total).toBe(1);
   });
 
   it('gives a viewer 403 on every write and an editor 403 on every administration route', async () => {

@@ -55,9 +55,10 @@ beforeAll(async () => {
   session = await runSession('reads');
 });
 
-/** Runs one phase of the SDK session against the app: `reads` (uploads, then reads), or `edits`. */
-async function runSession(phase: 'reads' | 'edits'): Promise<Session> {
-  const { stdout } = await run(python, [path.join(__dirname, '../fixtures/edgequake/sdk_session.py'), app.url, dir, phase], {
+/** Runs one phase of the SDK session against the app: `reads` (uploads, then reads), `edits`, `accounts` or `accounts-end` (given the ids `accounts` made). */
+async function runSession(phase: 'reads' | 'edits' | 'accounts' | 'accounts-end', ids?: Record<string, string>): Promise<Session> {
+  const script = path.join(__dirname, '../fixtures/edgequake/sdk_session.py');
+  const { stdout } = await run(python, [script, app.url, dir, phase, ...(ids ? [JSON.stringify(ids)] : [])], {
     env: { ...process.env, KGRAG_HEADERS: JSON.stringify(app.headers) },
     timeout: 240_000,
     maxBuffer: 64 * 1024 * 1024,
@@ -402,5 +403,173 @@ describe('the EdgeQuake SDK on errors and edits', () => {
     expect((await api<{ description: string }>('/api/v1/graph/entities/BERLIN')).description).toBe('Berlin is the capital of Germany.');
     expect(parsed('entities.merge')).toMatchObject({ merged_count: 1, merged_entity: { id: 'ACME_CORPORATION' } });
     expect((await app.request('/api/v1/graph/entities/FALCON_ENGINE')).status).toBe(404);
+  });
+});
+
+type User = { id: string; username: string; email: string; role: string; tenant_id: string; created_at: string };
+type Tenant = { id: string; name: string; slug: string; created_at: string; updated_at: string };
+type Workspace = { id: string; tenant_id: string; name: string; slug: string; description: string; llm_model: string; updated_at: string };
+type ApiKey = {
+  id: string;
+  name: string;
+  prefix: string;
+  created_at: string;
+  expires_at: string | null;
+  last_used_at: string | null;
+  revoked_at: string | null;
+};
+
+describe('the EdgeQuake SDK on accounts, tenants and workspaces', () => {
+  let ids: Record<string, string>;
+
+  beforeAll(async () => {
+    Object.assign(session, await runSession('accounts'));
+    ids = parsed<Record<string, string>>('ids');
+  });
+
+  it('creates, lists, reads and renames a tenant with PUT', async () => {
+    const held = await api<Tenant>(`/api/v1/tenants/${ids.tenant}`);
+    expect(held.name).toBe('Initrode Labs');
+    const created = parsed<Tenant>('tenants.create');
+    expect(created).toMatchObject({ id: held.id, name: 'Initrode', slug: held.slug, created_at: held.created_at });
+    expect(held.slug).toMatch(/^initrode-/);
+    const listed = await api<{ tenants: Tenant[] }>('/api/v1/tenants');
+    expect(parsed<Tenant[]>('tenants.list').map((t) => t.id)).toEqual(listed.tenants.map((t) => t.id));
+    expect(listed.tenants.map((t) => t.id)).toContain(ids.tenant);
+    // Read before the rename and before the second workspace: the default workspace, no users.
+    expect(parsed('tenants.get')).toMatchObject({ id: held.id, name: 'Initrode', slug: held.slug, workspace_count: 1, user_count: 0 });
+    const now = await api<{ workspace_count: number; user_count: number }>(`/api/v1/tenants/${ids.tenant}`);
+    const workspaces = await api<{ total: number }>(`/api/v1/workspaces?tenant_id=${ids.tenant}`);
+    expect(now).toMatchObject({ workspace_count: workspaces.total, user_count: 0 });
+    expect(workspaces.total).toBe(2);
+    expect(parsed('tenants.update')).toMatchObject({ id: held.id, name: 'Initrode Labs', updated_at: held.updated_at });
+  });
+
+  it("creates a workspace in the tenant, lists the tenant's workspaces, reads and updates one with PUT", async () => {
+    const held = await api<Workspace>(`/api/v1/workspaces/${ids.workspace}`);
+    expect(held).toMatchObject({ tenant_id: ids.tenant, name: 'SDK notes', slug: 'sdk-notes', description: 'Changed by the SDK' });
+    expect(parsed('workspaces.create')).toMatchObject({
+      id: held.id,
+      tenant_id: ids.tenant,
+      slug: 'sdk-notes',
+      description: 'Made by the SDK',
+    });
+    const listed = await api<{ workspaces: Workspace[]; total: number }>(`/api/v1/workspaces?tenant_id=${ids.tenant}`);
+    expect(listed.total).toBe(2);
+    expect(parsed<Workspace[]>('workspaces.list').map((w) => [w.id, w.slug])).toEqual(listed.workspaces.map((w) => [w.id, w.slug]));
+    expect(parsed('workspaces.get')).toMatchObject({ id: held.id, tenant_id: ids.tenant, name: held.name, llm_model: held.llm_model });
+    expect(parsed('workspaces.update')).toMatchObject({ id: held.id, description: 'Changed by the SDK', updated_at: held.updated_at });
+  });
+
+  it('takes a snapshot of the workspace statistics and reads it back as a history entry', async () => {
+    const snapshot = parsed<{ id: string; created_at: string; workspace_id: string }>('workspaces.trigger_metrics_snapshot');
+    expect(snapshot.workspace_id).toBe(app.workspace);
+    const held = await api<{
+      snapshots: Array<{ id: string; created_at: string; stats: Record<string, { total: number }> }>;
+    }>(`/api/v1/workspaces/${app.workspace}/metrics-history`);
+    expect(held.snapshots.map((s) => s.id)).toEqual([snapshot.id]);
+    const { stats } = held.snapshots[0];
+    const history = parsed<{ workspace_id: string; entries: Array<Record<string, unknown>> }>('workspaces.metrics_history');
+    expect(history.workspace_id).toBe(app.workspace);
+    expect(history.entries).toEqual([
+      {
+        timestamp: snapshot.created_at,
+        document_count: stats.documents.total,
+        entity_count: stats.entities.total,
+        relationship_count: stats.relationships.total,
+        query_count: null,
+      },
+    ]);
+    expect(stats.documents.total).toBe(5);
+    expect(stats.relationships.total).toBeGreaterThan(0);
+  });
+
+  it('creates users (the default role `user` is an editor), lists and reads them', async () => {
+    const admin = await api<User>(`/api/v1/users/${ids.admin}`);
+    const editor = await api<User>(`/api/v1/users/${ids.editor}`);
+    expect(admin.role).toBe('admin');
+    expect(editor.role).toBe('editor');
+    for (const [name, held] of [
+      ['users.create', admin],
+      ['users.create.default_role', editor],
+      ['users.get', admin],
+    ] as const) {
+      expect(parsed(name)).toMatchObject({
+        id: held.id,
+        username: held.username,
+        email: held.email,
+        role: held.role,
+        tenant_id: held.tenant_id,
+        created_at: held.created_at,
+      });
+    }
+    const listed = await api<{ users: User[] }>('/api/v1/users');
+    expect(parsed<User[]>('users.list').map((u) => [u.id, u.username])).toEqual(listed.users.map((u) => [u.id, u.username]));
+    expect(listed.users.map((u) => u.id)).toEqual(expect.arrayContaining([ids.admin, ids.editor]));
+  });
+
+  it('logs in, reads who it is, refreshes once (the used refresh token is refused again)', async () => {
+    const login = parsed<{ access_token: string; refresh_token: string; token_type: string; expires_in: number }>('auth.login');
+    expect(login.token_type).toBe('Bearer');
+    const me = await api<{ user: User }>('/api/v1/auth/me', { headers: { Authorization: `Bearer ${ids.access_token}` } });
+    expect(me.user.id).toBe(ids.admin);
+    expect(parsed('auth.me')).toEqual({
+      id: me.user.id,
+      username: me.user.username,
+      email: me.user.email,
+      role: 'admin',
+      tenant_id: me.user.tenant_id,
+      created_at: me.user.created_at,
+      last_login: null,
+    });
+    // The renewed access token (ids.access_token) is the one /auth/me accepted above; its lifetime is the token's own.
+    const renewed = parsed<{ expires_in: number; refresh_token: string }>('auth.refresh');
+    const claims = JSON.parse(Buffer.from(ids.access_token.split('.')[1], 'base64url').toString()) as { iat: number; exp: number };
+    expect(renewed.expires_in).toBe(claims.exp - claims.iat);
+    expect(login.expires_in).toBe(renewed.expires_in);
+    expect(renewed.refresh_token).not.toBe(login.refresh_token);
+    expect(session['auth.refresh.reused']).toMatchObject({ error: 'UnauthorizedError', status: 401 });
+  });
+
+  it("creates an API key with expires_in and lists it under the SDK's names", async () => {
+    const created = parsed<{ id: string; key: string; name: string; expires_at: string }>('api_keys.create');
+    const listed = await api<{ api_keys: ApiKey[] }>('/api/v1/api-keys', {
+      headers: { Authorization: `Bearer ${ids.access_token}` },
+    });
+    const held = listed.api_keys.find((k) => k.id === created.id)!;
+    expect(created).toMatchObject({ id: held.id, name: 'SDK key', created_at: held.created_at, expires_at: held.expires_at });
+    expect(Date.parse(held.expires_at!) - Date.parse(held.created_at)).toBeGreaterThan(3500_000);
+    expect(Date.parse(held.expires_at!) - Date.parse(held.created_at)).toBeLessThanOrEqual(3600_000);
+    expect(created.key.startsWith(held.prefix)).toBe(true);
+    expect(parsed('api_keys.list')).toEqual(
+      listed.api_keys.map((k) => ({
+        id: k.id,
+        name: k.name,
+        prefix: k.prefix,
+        created_at: k.created_at,
+        expires_at: k.expires_at,
+        last_used: k.last_used_at,
+      })),
+    );
+    // The key works.
+    expect((await app.request('/api/v1/auth/me', { headers: { 'X-API-Key': created.key } })).status).toBe(200);
+  });
+
+  it('revokes the key, logs out without a body (every refresh token of the user ends), deletes a user, the workspace and the tenant', async () => {
+    Object.assign(session, await runSession('accounts-end', ids));
+    // The SDK's revoke and logout return nothing: what they did is read from the API.
+    expect(parsed('api_keys.revoke')).toBeNull();
+    const keys = await api<{ api_keys: ApiKey[] }>('/api/v1/api-keys?limit=500');
+    expect(keys.api_keys.find((k) => k.id === ids.key)?.revoked_at).toEqual(expect.any(String));
+    expect((await app.request('/api/v1/auth/me', { headers: { 'X-API-Key': ids.key_secret } })).status).toBe(401);
+    expect(parsed('auth.logout')).toBeNull();
+    expect(session['auth.refresh.after_logout']).toMatchObject({ error: 'UnauthorizedError', status: 401 });
+    expect(parsed('users.delete')).toBeNull();
+    expect(session['users.get.deleted']).toMatchObject({ error: 'NotFoundError', status: 404 });
+    expect((await app.request(`/api/v1/users/${ids.editor}`)).status).toBe(404);
+    expect(parsed('workspaces.delete')).toBeNull();
+    expect((await app.request(`/api/v1/workspaces/${ids.workspace}`)).status).toBe(404);
+    expect(parsed('tenants.delete')).toBeNull();
+    expect((await app.request(`/api/v1/tenants/${ids.tenant}`)).status).toBe(404);
   });
 });

@@ -2,7 +2,8 @@ import { type z } from 'zod';
 import type { Api } from '../../http/api';
 import { principalOf } from '../../http/context';
 import type { Runtime } from '../../services/runtime';
-import { loginSchema, meSchema, refreshSchema, sessionSchema } from './schema';
+import { InvalidInputError, UnauthenticatedError } from '../../domain/errors';
+import { loginSchema, logoutAllSchema, meSchema, presentMe, refreshSchema, sessionSchema } from './schema';
 
 /** Login, token refresh, logout and the current caller (docs/api.md §5.5). */
 export function authRoutes(api: Api, rt: Runtime): void {
@@ -44,12 +45,30 @@ export function authRoutes(api: Api, rt: Runtime): void {
       tag: 'auth',
       access: 'credentials',
       summary: 'Revoke a refresh token',
+      description:
+        "Without a body, a request carrying a user's access token revokes every refresh token of that user and answers " +
+        'how many (the access token itself lives until it expires).',
       body: refreshSchema,
-      responses: { 204: { description: 'Revoked (or already unknown)' } },
+      bodyOptional: true,
+      responses: {
+        200: { description: 'Without a body: every session of the user ended', schema: logoutAllSchema },
+        204: { description: 'Revoked (or already unknown)' },
+      },
     },
     async (ctx, { body }) => {
-      await rt.auth.logout(body.refresh_token);
-      ctx.status = 204;
+      if (body) {
+        await rt.auth.logout(body.refresh_token);
+        ctx.status = 204;
+        return;
+      }
+      const p = ctx.state.principal;
+      if (ctx.state.credentialError) throw new UnauthenticatedError(ctx.state.credentialError.message);
+      if (p?.kind !== 'user' || !p.userId) {
+        throw InvalidInputError.field('refresh_token', "is required (or send a user's access token to end all their sessions)");
+      }
+      ctx.body = { user_id: p.userId, revoked_sessions: await rt.auth.logoutEverywhere(p.userId) } satisfies z.input<
+        typeof logoutAllSchema
+      >;
     },
   );
 
@@ -65,14 +84,7 @@ export function authRoutes(api: Api, rt: Runtime): void {
     async (ctx) => {
       const p = principalOf(ctx);
       const user = p.kind === 'user' || (p.kind === 'api_key' && p.userId) ? await rt.auth.users.get(p, p.userId!) : null;
-      ctx.body = {
-        kind: p.kind,
-        tenant_id: p.tenantId,
-        role: p.role,
-        operator: rt.tenancy.isOperator(p),
-        workspace_id: p.workspaceId,
-        user,
-      } satisfies z.input<typeof meSchema>;
+      ctx.body = presentMe(p, rt.tenancy.isOperator(p), user) satisfies z.input<typeof meSchema>;
     },
   );
 }

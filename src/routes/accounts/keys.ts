@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Api } from '../../http/api';
 import { principalOf } from '../../http/context';
 import type { Runtime } from '../../services/runtime';
-import { apiKeySchema, createApiKeySchema, idParams, pageQuery } from './schema';
+import { apiKeySchema, createApiKeySchema, idParams, pageQuery, presentApiKey } from './schema';
 
 /** API keys (docs/api.md §5.5): every caller manages the keys it made; administrators their tenant's. */
 export function apiKeyRoutes(api: Api, rt: Runtime): void {
@@ -35,11 +35,21 @@ export function apiKeyRoutes(api: Api, rt: Runtime): void {
       workspace: false,
       summary: 'List API keys (never the keys themselves)',
       query: pageQuery,
-      responses: { 200: { description: 'Keys', schema: z.object({ api_keys: z.array(apiKeySchema), total: z.number().int() }) } },
+      responses: {
+        200: {
+          description: 'Keys',
+          schema: z.object({
+            api_keys: z.array(apiKeySchema),
+            total: z.number().int(),
+            keys: z.array(apiKeySchema).describe('EdgeQuake name: = api_keys'),
+          }),
+        },
+      },
     },
     async (ctx, { query }) => {
       const page = await rt.auth.keys.list(principalOf(ctx), query);
-      ctx.body = { api_keys: page.items, total: page.total };
+      const keys = page.items.map(presentApiKey);
+      ctx.body = { api_keys: keys, total: page.total, keys };
     },
   );
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { ROLES } from '../../domain/accounts';
+import { type Principal, ROLES } from '../../domain/accounts';
+import type { PublicUser } from '../../services/auth';
 import { queryInt } from '../../http/validate';
 
 export const uuid = (what: string) => z.string().uuid(`${what} must be a UUID`);
@@ -11,6 +12,9 @@ export const pageQuery = z.object({
 });
 
 export const roleSchema = z.enum(ROLES);
+
+/** A role in a request: EdgeQuake's `user` (its SDK's default) is our `editor` (docs/api.md §10). */
+const requestRole = z.preprocess((v) => (v === 'user' ? 'editor' : v), roleSchema);
 
 export const userSchema = z
   .object({
@@ -50,6 +54,31 @@ export const meSchema = z.object({
   operator: z.boolean().describe('May manage every tenant'),
   workspace_id: z.string().nullable().describe('The workspace a key is bound to'),
   user: userSchema.nullable(),
+  id: z.string().describe("EdgeQuake name: the user's id (= user.id), else the key's id, else `master` or `open`"),
+  username: z.string().nullable().describe('EdgeQuake name: = user.username'),
+  email: z.string().nullable().describe('EdgeQuake name: = user.email'),
+  created_at: z.string().nullable().describe('EdgeQuake name: = user.created_at'),
+});
+
+/** The caller, with EdgeQuake's flat user fields beside the spec's (docs/api.md §10). */
+export function presentMe(p: Principal, operator: boolean, user: PublicUser | null): z.input<typeof meSchema> {
+  return {
+    kind: p.kind,
+    tenant_id: p.tenantId,
+    role: p.role,
+    operator,
+    workspace_id: p.workspaceId,
+    user,
+    id: user?.id ?? p.id,
+    username: user?.username ?? null,
+    email: user?.email ?? null,
+    created_at: user?.created_at ?? null,
+  };
+}
+
+export const logoutAllSchema = z.object({
+  user_id: z.string(),
+  revoked_sessions: z.number().int().describe('Refresh tokens revoked'),
 });
 
 const username = z
@@ -62,7 +91,7 @@ export const createUserSchema = z.object({
   username,
   email: z.string().trim().email('must be an email address').max(254),
   password,
-  role: roleSchema,
+  role: requestRole,
   tenant_id: uuid('tenant_id').optional().describe('Master key and operators only; default: the caller\u2019s tenant'),
 });
 
@@ -70,7 +99,7 @@ export const updateUserSchema = z
   .object({
     email: z.string().trim().email('must be an email address').max(254).optional(),
     password: password.optional(),
-    role: roleSchema.optional(),
+    role: requestRole.optional(),
     disabled: z.boolean().optional(),
   })
   .refine((p) => Object.keys(p).length > 0, 'name at least one of email, password, role, disabled');
@@ -89,15 +118,36 @@ export const apiKeySchema = z
     created_at: z.string(),
     updated_at: z.string(),
     last_used_at: z.string().nullable(),
+    last_used: z.string().nullable().optional().describe('EdgeQuake name: = last_used_at (in lists)'),
     expires_at: z.string().nullable(),
     revoked_at: z.string().nullable(),
   })
   .meta({ id: 'ApiKey' });
 
-export const createApiKeySchema = z.object({
-  name: z.string().trim().min(1, 'is required').max(100),
-  role: roleSchema.optional().describe('At most the creator\u2019s role; default: the creator\u2019s role'),
-  workspace_id: uuid('workspace_id').optional().describe('Bind the key to one workspace'),
-  expires_at: z.string().datetime({ offset: true, message: 'must be an ISO 8601 date-time' }).optional(),
-  tenant_id: uuid('tenant_id').optional(),
-});
+export const createApiKeySchema = z
+  .object({
+    name: z.string().trim().min(1, 'is required').max(100),
+    role: requestRole.optional().describe('At most the creator\u2019s role; default: the creator\u2019s role'),
+    workspace_id: uuid('workspace_id').optional().describe('Bind the key to one workspace'),
+    expires_at: z.string().datetime({ offset: true, message: 'must be an ISO 8601 date-time' }).optional(),
+    expires_in: z
+      .number()
+      .int('must be an integer')
+      .min(1, 'must be at least 1')
+      .max(10 * 366 * 86_400, 'must be at most ten years')
+      .optional()
+      .describe('EdgeQuake name: seconds from now, instead of expires_at'),
+    tenant_id: uuid('tenant_id').optional(),
+  })
+  .refine((b) => b.expires_at === undefined || b.expires_in === undefined, {
+    message: 'give expires_at or expires_in, not both',
+    path: ['expires_in'],
+  })
+  .transform(({ expires_in, ...rest }) =>
+    expires_in === undefined ? rest : { ...rest, expires_at: new Date(Date.now() + expires_in * 1000).toISOString() },
+  );
+
+/** A key as listed, with EdgeQuake's `last_used` beside `last_used_at` (docs/api.md §10). */
+export function presentApiKey<K extends { last_used_at: string | null }>(key: K): K & { last_used: string | null } {
+  return { ...key, last_used: key.last_used_at };
+}

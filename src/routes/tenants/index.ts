@@ -8,6 +8,8 @@ import { createWorkspaceSchema, tenantWorkspaceSchema, workspaceSchema } from '.
 
 const slug = z.string().regex(/^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/, 'must be 1-63 lower-case letters, digits or inner dashes');
 
+const tenantParams = z.object({ tenant_id: z.string().uuid('tenant id must be a UUID') });
+
 const tenantSchema = z
   .object({ id: z.string(), name: z.string(), slug: z.string(), plan: z.string(), created_at: z.string(), updated_at: z.string() })
   .meta({ id: 'Tenant' });
@@ -62,31 +64,39 @@ export function tenantRoutes(api: Api, rt: Runtime): void {
       path: '/tenants/:id',
       tag: 'tenants',
       workspace: false,
-      summary: 'A tenant',
+      summary: 'A tenant, with how many workspaces and users it holds',
       params: idParams('tenant id'),
-      responses: { 200: { description: 'The tenant', schema: tenantSchema } },
+      responses: {
+        200: {
+          description: 'The tenant',
+          schema: tenantSchema.extend({ workspace_count: z.number().int(), user_count: z.number().int() }),
+        },
+      },
     },
     async (ctx, { params }) => {
-      ctx.body = await rt.tenancy.getTenant(principalOf(ctx), params.id);
+      ctx.body = await rt.tenancy.tenantDetail(principalOf(ctx), params.id);
     },
   );
 
-  api.route(
-    {
-      method: 'patch',
-      path: '/tenants/:id',
-      tag: 'tenants',
-      access: 'admin',
-      workspace: false,
-      summary: "Change a tenant's name, slug or plan",
-      params: idParams('tenant id'),
-      body: updateTenantSchema,
-      responses: { 200: { description: 'The tenant', schema: tenantSchema } },
-    },
-    async (ctx, { params, body }) => {
-      ctx.body = await rt.tenancy.updateTenant(principalOf(ctx), params.id, body);
-    },
-  );
+  // PUT is EdgeQuake's name for the same change (docs/api.md §10).
+  for (const method of ['patch', 'put'] as const) {
+    api.route(
+      {
+        method,
+        path: '/tenants/:id',
+        tag: 'tenants',
+        access: 'admin',
+        workspace: false,
+        summary: method === 'patch' ? "Change a tenant's name, slug or plan" : 'Same as PATCH (EdgeQuake name)',
+        params: idParams('tenant id'),
+        body: updateTenantSchema,
+        responses: { 200: { description: 'The tenant', schema: tenantSchema } },
+      },
+      async (ctx, { params, body }) => {
+        ctx.body = await rt.tenancy.updateTenant(principalOf(ctx), params.id, body);
+      },
+    );
+  }
 
   api.route(
     {
@@ -118,13 +128,32 @@ export function tenantRoutes(api: Api, rt: Runtime): void {
       access: 'admin',
       workspace: false,
       summary: 'Create a workspace in a tenant',
-      params: z.object({ tenant_id: z.string().uuid('tenant id must be a UUID') }),
+      params: tenantParams,
       body: tenantWorkspaceSchema.or(createWorkspaceSchema),
       responses: { 201: { description: 'The workspace', schema: workspaceSchema } },
     },
     async (ctx, { params, body }) => {
       ctx.status = 201;
       ctx.body = await rt.tenancy.createWorkspace(principalOf(ctx), params.tenant_id, body);
+    },
+  );
+
+  api.route(
+    {
+      method: 'get',
+      path: '/tenants/:tenant_id/workspaces',
+      tag: 'workspaces',
+      workspace: false,
+      summary: 'List the workspaces of a tenant (= GET /workspaces?tenant_id=; EdgeQuake path)',
+      params: tenantParams,
+      query: pageQuery,
+      responses: {
+        200: { description: 'Workspaces', schema: z.object({ workspaces: z.array(workspaceSchema), total: z.number().int() }) },
+      },
+    },
+    async (ctx, { params, query }) => {
+      const page = await rt.tenancy.listWorkspaces(principalOf(ctx), params.tenant_id, query);
+      ctx.body = { workspaces: page.items, total: page.total };
     },
   );
 }

@@ -6,6 +6,8 @@ import type { Runtime } from '../../services/runtime';
 import { idParams, pageQuery, uuid } from '../accounts/schema';
 import {
   createWorkspaceSchema,
+  historyEntrySchema,
+  presentHistory,
   presentStats,
   rebuildEmbeddingsSchema,
   rebuildGraphSchema,
@@ -73,22 +75,28 @@ export function workspaceRoutes(api: Api, rt: Runtime): void {
     },
   );
 
-  api.route(
-    {
-      method: 'patch',
-      path: '/workspaces/:id',
-      tag: 'workspaces',
-      access: 'admin',
-      workspace: false,
-      summary: 'Change a workspace (embedding changes of a workspace holding data need rebuild-embeddings: 409)',
-      params,
-      body: updateWorkspaceSchema,
-      responses: { 200: { description: 'The workspace', schema: workspaceSchema } },
-    },
-    async (ctx, { params, body }) => {
-      ctx.body = await rt.tenancy.updateWorkspace(principalOf(ctx), params.id, body);
-    },
-  );
+  // PUT is EdgeQuake's name for the same change (docs/api.md §10).
+  for (const method of ['patch', 'put'] as const) {
+    api.route(
+      {
+        method,
+        path: '/workspaces/:id',
+        tag: 'workspaces',
+        access: 'admin',
+        workspace: false,
+        summary:
+          method === 'patch'
+            ? 'Change a workspace (embedding changes of a workspace holding data need rebuild-embeddings: 409)'
+            : 'Same as PATCH (EdgeQuake name)',
+        params,
+        body: updateWorkspaceSchema,
+        responses: { 200: { description: 'The workspace', schema: workspaceSchema } },
+      },
+      async (ctx, { params, body }) => {
+        ctx.body = await rt.tenancy.updateWorkspace(principalOf(ctx), params.id, body);
+      },
+    );
+  }
 
   api.route(
     {
@@ -156,12 +164,13 @@ export function workspaceRoutes(api: Api, rt: Runtime): void {
             since: z.string(),
             snapshots: z.array(snapshotSchema),
             total: z.number().int(),
+            entries: z.array(historyEntrySchema).describe('EdgeQuake name: the snapshots as flat counts'),
           }),
         },
       },
     },
     async (ctx, { params, query }) => {
-      ctx.body = await rt.tenancy.history(principalOf(ctx), params.id, query.days);
+      ctx.body = presentHistory(await rt.tenancy.history(principalOf(ctx), params.id, query.days));
     },
   );
 

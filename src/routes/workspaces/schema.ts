@@ -84,6 +84,33 @@ export function presentStats(s: WorkspaceStats) {
 
 export const snapshotSchema = z.object({ id: z.string(), created_at: z.string(), stats: workspaceStatsSchema });
 
+export const historyEntrySchema = z.object({
+  timestamp: z.string().describe('= created_at of the snapshot'),
+  document_count: z.number().int(),
+  chunk_count: z.number().int(),
+  entity_count: z.number().int(),
+  relationship_count: z.number().int(),
+  storage_size_bytes: z.number().int(),
+});
+
+/** The history, with EdgeQuake's flat `entries` beside the snapshots (docs/api.md §10). */
+export function presentHistory<H extends { snapshots: Array<{ created_at: string; stats: WorkspaceStats }> }>(h: H) {
+  return {
+    ...h,
+    entries: h.snapshots.map((s): z.input<typeof historyEntrySchema> => {
+      const flat = presentStats(s.stats);
+      return {
+        timestamp: s.created_at,
+        document_count: flat.document_count,
+        chunk_count: flat.chunk_count,
+        entity_count: flat.entity_count,
+        relationship_count: flat.relationship_count,
+        storage_size_bytes: flat.storage_size_bytes,
+      };
+    }),
+  };
+}
+
 /** docs/api.md §4.6 `{embedding_model, embedding_dimension}`; the provider defaults to the workspace's. */
 export const rebuildEmbeddingsSchema = z.object({
   embedding_model: modelName,

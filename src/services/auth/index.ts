@@ -6,7 +6,7 @@ import { type Credentials, authenticate } from './authenticate';
 import { bootstrapAdmin } from './bootstrap';
 import type { AuthDeps } from './deps';
 import { KeyRing } from './keys';
-import { login, logout, refresh } from './sessions';
+import { endSessions, login, logout, refresh } from './sessions';
 import { LoginThrottle } from './throttle';
 import { AccessTokens } from './tokens';
 import { UserDirectory } from './users';
@@ -41,6 +41,8 @@ export function createAuthService(options: { config: AuthConfig; accounts: Accou
     login: (username: string, password: string, address: string) => login(deps, username, password, address),
     refresh: (token: string) => refresh(deps, token),
     logout: (token: string) => logout(deps, token),
+    /** Revokes every refresh token of a user (logout with the access token alone); answers how many. */
+    logoutEverywhere: (userId: string) => endSessions(deps, userId),
     users: new UserDirectory(deps, options.operatorTenantId),
     keys: new KeyRing(deps, options.operatorTenantId),
     bootstrap: () => bootstrapAdmin(deps, options.operatorTenantId()),

@@ -51,11 +51,12 @@ export async function logout(deps: AuthDeps, token: string): Promise<void> {
   await deps.accounts.refreshTokens.update(record.id, { revoked_at: now, updated_at: now });
 }
 
-/** Revokes every refresh token of a user (password change, disabling, deletion). */
-export async function endSessions(deps: AuthDeps, userId: string): Promise<void> {
+/** Revokes every refresh token of a user (password change, disabling, deletion, logout without a token); answers how many. */
+export async function endSessions(deps: AuthDeps, userId: string): Promise<number> {
   const now = new Date().toISOString();
   const open = await deps.accounts.refreshTokens.list({ user_id: userId, revoked_at: null }, { limit: 10_000, offset: 0 });
   for (const token of open.items) await deps.accounts.refreshTokens.update(token.id, { revoked_at: now, updated_at: now });
+  return open.items.length;
 }
 
 async function issue(deps: AuthDeps, user: UserRecord): Promise<Session> {

@@ -190,6 +190,17 @@ export function createTenancyService(deps: TenancyDeps) {
 
     getTenant: visibleTenant,
 
+    /** A tenant with how many workspaces and users it holds. */
+    async tenantDetail(principal: Principal, id: string) {
+      const tenant = await visibleTenant(principal, id);
+      const one = { limit: 1, offset: 0 };
+      const [workspaces, users] = await Promise.all([
+        accounts.workspaces.list({ tenant_id: id }, one),
+        accounts.users.list({ tenant_id: id }, one),
+      ]);
+      return { ...tenant, workspace_count: workspaces.total, user_count: users.total };
+    },
+
     async updateTenant(
       principal: Principal,
       id: string,

@@ -713,7 +713,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Revoke a refresh token */
+        /**
+         * Revoke a refresh token
+         * @description Without a body, a request carrying a user's access token revokes every refresh token of that user and answers how many (the access token itself lives until it expires).
+         */
         post: operations["post_api_v1_auth_logout"];
         delete?: never;
         options?: never;
@@ -835,9 +838,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A tenant */
+        /** A tenant, with how many workspaces and users it holds */
         get: operations["get_api_v1_tenants_id_"];
-        put?: never;
+        /** Same as PATCH (EdgeQuake name) */
+        put: operations["put_api_v1_tenants_id_"];
         post?: never;
         /** Delete a tenant; refused (409) while it holds workspaces or data unless force=true, which removes everything */
         delete: operations["delete_api_v1_tenants_id_"];
@@ -854,7 +858,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** List the workspaces of a tenant (= GET /workspaces?tenant_id=; EdgeQuake path) */
+        get: operations["get_api_v1_tenants_tenant_id_workspaces"];
         put?: never;
         /** Create a workspace in a tenant */
         post: operations["post_api_v1_tenants_tenant_id_workspaces"];
@@ -891,7 +896,8 @@ export interface paths {
         };
         /** A workspace */
         get: operations["get_api_v1_workspaces_id_"];
-        put?: never;
+        /** Same as PATCH (EdgeQuake name) */
+        put: operations["put_api_v1_workspaces_id_"];
         post?: never;
         /** Delete a workspace with all its data (documents, chunks, vectors, graph, tasks, conversations, lineage, snapshots) */
         delete: operations["delete_api_v1_workspaces_id_"];
@@ -1621,6 +1627,8 @@ export interface components {
             created_at: string;
             updated_at: string;
             last_used_at: string | null;
+            /** @description EdgeQuake name: = last_used_at (in lists) */
+            last_used?: string | null;
             expires_at: string | null;
             revoked_at: string | null;
         };
@@ -5119,7 +5127,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     refresh_token: string;
@@ -5127,6 +5135,19 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Without a body: every session of the user ended */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user_id: string;
+                        /** @description Refresh tokens revoked */
+                        revoked_sessions: number;
+                    };
+                };
+            };
             /** @description Revoked (or already unknown) */
             204: {
                 headers: {
@@ -5172,6 +5193,14 @@ export interface operations {
                         /** @description The workspace a key is bound to */
                         workspace_id: string | null;
                         user: components["schemas"]["User"] | null;
+                        /** @description EdgeQuake name: the user's id (= user.id), else the key's id, else `master` or `open` */
+                        id: string;
+                        /** @description EdgeQuake name: = user.username */
+                        username: string | null;
+                        /** @description EdgeQuake name: = user.email */
+                        email: string | null;
+                        /** @description EdgeQuake name: = user.created_at */
+                        created_at: string | null;
                     };
                 };
             };
@@ -5498,6 +5527,8 @@ export interface operations {
                     "application/json": {
                         api_keys: components["schemas"]["ApiKey"][];
                         total: number;
+                        /** @description EdgeQuake name: = api_keys */
+                        keys: components["schemas"]["ApiKey"][];
                     };
                 };
             };
@@ -5553,6 +5584,8 @@ export interface operations {
                     workspace_id?: string;
                     /** Format: date-time */
                     expires_at?: string;
+                    /** @description EdgeQuake name: seconds from now, instead of expires_at */
+                    expires_in?: number;
                     /** Format: uuid */
                     tenant_id?: string;
                 };
@@ -5578,6 +5611,8 @@ export interface operations {
                         created_at: string;
                         updated_at: string;
                         last_used_at: string | null;
+                        /** @description EdgeQuake name: = last_used_at (in lists) */
+                        last_used?: string | null;
                         expires_at: string | null;
                         revoked_at: string | null;
                         /** @description Shown once; store it now */
@@ -5798,7 +5833,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Tenant"];
+                    "application/json": {
+                        id: string;
+                        name: string;
+                        slug: string;
+                        plan: string;
+                        created_at: string;
+                        updated_at: string;
+                        workspace_count: number;
+                        user_count: number;
+                    };
                 };
             };
             /** @description Missing, invalid, expired or revoked credentials */
@@ -5811,6 +5855,65 @@ export interface operations {
                 };
             };
             /** @description Needs the viewer role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    put_api_v1_tenants_id_: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    /** @description Default: from the name */
+                    slug?: string;
+                    /** @description Free text; default "free" */
+                    plan?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The tenant */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Tenant"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Needs the admin role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5925,6 +6028,61 @@ export interface operations {
                 };
             };
             /** @description Needs the admin role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    get_api_v1_tenants_tenant_id_workspaces: {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                tenant_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Workspaces */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        workspaces: components["schemas"]["Workspace"][];
+                        total: number;
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Needs the viewer role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6162,6 +6320,68 @@ export interface operations {
                 };
             };
             /** @description Needs the viewer role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    put_api_v1_workspaces_id_: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    slug?: string;
+                    description?: string;
+                    llm_provider?: string;
+                    llm_model?: string;
+                    embedding_provider?: string;
+                    embedding_model?: string;
+                    embedding_dimension?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The workspace */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Workspace"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Needs the admin role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6533,6 +6753,16 @@ export interface operations {
                             };
                         }[];
                         total: number;
+                        /** @description EdgeQuake name: the snapshots as flat counts */
+                        entries: {
+                            /** @description = created_at of the snapshot */
+                            timestamp: string;
+                            document_count: number;
+                            chunk_count: number;
+                            entity_count: number;
+                            relationship_count: number;
+                            storage_size_bytes: number;
+                        }[];
                     };
                 };
             };
