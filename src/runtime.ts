@@ -1,6 +1,7 @@
 import Redis from 'ioredis';
 import type { AppConfig } from './config/types';
 import { GraphEvents } from './graph/events';
+import { trackGraphVersions } from './graph/llm-cache';
 import { createGraphService } from './graph/service';
 import { createEntityLocks } from './graph/locks';
 import { createLineageService } from './lineage/service';
@@ -32,6 +33,9 @@ export async function createRuntime(config: AppConfig, log: Logger): Promise<Run
   // Entity leases last as long as task leases: a dead instance's locks and tasks come free together.
   const entityLocks = createEntityLocks(stores.locks, config.taskLeaseMs);
   const starters: Array<() => Promise<void>> = [];
+  // Cached keywords are stale once a workspace's graph changes.
+  const untrackGraph = trackGraphVersions(events, stores.kv, (err) => log.warn({ err }, 'graph version not recorded'));
+  closers.push(async () => untrackGraph());
   // What tasks and documents use; a provider registry swapped at run time (runtime.providers) lands here,
   // so the next task runs with it.
   const host: ServiceHost = { config, stores, providers, events, log, entityLocks };

@@ -96,6 +96,16 @@ export function buildCorpus(count: number): Array<{ title: string; content: stri
 export function countingProviders(inner: ProviderRegistry) {
   const llmCalls = new Map<string, number>();
   let embeddingCalls = 0;
+  let textsEmbedded = 0;
+  // One wrapper per provider instance, as the registry hands out one instance per provider and model.
+  const wrapped = new WeakMap<object, LlmProvider | EmbeddingProvider>();
+  const once = <T extends object>(inner: T, wrap: (inner: T) => T): T => {
+    const hit = wrapped.get(inner) as T | undefined;
+    if (hit) return hit;
+    const made = wrap(inner);
+    wrapped.set(inner, made as unknown as LlmProvider);
+    return made;
+  };
   const wrapLlm = (llm: LlmProvider): LlmProvider => ({
     provider: llm.provider,
     model: llm.model,
@@ -110,19 +120,21 @@ export function countingProviders(inner: ProviderRegistry) {
     provider: e.provider,
     model: e.model,
     dimension: e.dimension,
+    batchSize: e.batchSize,
     embed(texts, signal) {
       embeddingCalls += 1;
+      textsEmbedded += texts.length;
       return e.embed(texts, signal);
     },
   });
   const registry: ProviderRegistry = {
-    llm: (provider, model) => wrapLlm(inner.llm(provider, model)),
-    embedding: (provider, model) => wrapEmbedding(inner.embedding(provider, model)),
+    llm: (provider, model) => once(inner.llm(provider, model), wrapLlm),
+    embedding: (provider, model) => once(inner.embedding(provider, model), wrapEmbedding),
     hasProvider: (name) => inner.hasProvider(name),
     defaultLlmProviderName: () => inner.defaultLlmProviderName(),
     check: () => inner.check(),
   };
-  return { registry, llmCalls, embeddingCalls: () => embeddingCalls };
+  return { registry, llmCalls, embeddingCalls: () => embeddingCalls, textsEmbedded: () => textsEmbedded };
 }
 
 async function main(): Promise<void> {
@@ -201,7 +213,7 @@ async function main(): Promise<void> {
       `${llmCalls} (${by('extract')} + ${by('glean')} + ${by('summarize')} + ${llmCalls - by('extract') - by('glean') - by('summarize')})`,
     ],
     ['LLM calls per chunk', (llmCalls / Math.max(1, chunks)).toFixed(2)],
-    ['embedding calls', String(counting.embeddingCalls())],
+    ['embedding calls / texts embedded', `${counting.embeddingCalls()} / ${counting.textsEmbedded()}`],
     ['simulated latency per call', `${LATENCY_MS} ms`],
     ['LLM description summaries', args['no-summaries'] ? 'off' : 'on'],
     [

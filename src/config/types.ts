@@ -99,10 +99,13 @@ export interface AppConfig {
     embeddingConcurrency: number;
     llmTimeoutMs: number;
     llmRetries: number;
-    /** Description fragments (count) above which an LLM summary is written. */
+    /** Entity description fragments (count) above which an LLM summary is written. */
     summaryFragmentThreshold: number;
-    /** Description tokens above which an LLM summary is written. */
+    /** Entity description tokens above which an LLM summary is written. */
     summaryTokenThreshold: number;
+    /** The same two thresholds for relationships, whose fragments are single sentences. */
+    summaryRelationshipFragmentThreshold: number;
+    summaryRelationshipTokenThreshold: number;
     scanRoots: string[];
   };
   /** Requests per window and category, per API key or address; 0 disables a category. */

@@ -34,12 +34,16 @@ export interface ChunkOptions {
   pages?: PageRange[] | null;
 }
 
-/** A boundary tier is used when it lies in the last part of the token window: [fraction, 1]. */
+/**
+ * A boundary tier is used when it lies in the last part of the token window: [fraction, 1]. The windows are
+ * narrow so chunks come close to the full size (every chunk costs an extraction and a gleaning call): a
+ * paragraph end in the last tenth, else a line end, else a sentence end in the last twentieth.
+ */
 const TIERS: Array<[BoundaryTier, number]> = [
-  ['paragraph', 0.6],
-  ['line', 0.75],
-  ['sentence', 0.85],
-  ['word', 0.9],
+  ['paragraph', 0.9],
+  ['line', 0.92],
+  ['sentence', 0.95],
+  ['word', 0.97],
 ];
 const MAX_SHRINKS = 8;
 

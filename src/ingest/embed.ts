@@ -2,6 +2,7 @@ import type { ChunkRecord, EntityRecord, RelationshipRecord, Scope, VectorKind, 
 import { throwIfAborted } from '../domain/abort';
 import type { EmbeddingProvider } from '../llm/ports';
 import type { Stores, VectorStore } from '../store/ports';
+import { embeddingQueue } from './embed-queue';
 import { entityText, relationshipText } from './record-diff';
 
 /**
@@ -24,7 +25,7 @@ export interface EmbedOptions {
   onProgress?: (done: number) => void | Promise<void>;
 }
 
-/** Embeds and upserts items batch by batch, at most `concurrency` batches at a time. */
+/** Embeds and upserts items through the provider's shared queue, a batch at a time as each is embedded. */
 export async function embedInto(
   vectors: VectorStore,
   scope: Scope,
@@ -33,37 +34,37 @@ export async function embedInto(
   items: EmbedItem[],
   options: EmbedOptions,
 ): Promise<void> {
-  await embedBatches(embedder, items, options, (points) => vectors.upsert(scope, kind, points));
+  await embedBatches(embedder, scope, kind, items, options, (points) => vectors.upsert(scope, kind, points));
 }
 
-/** Embeds items batch by batch, at most `concurrency` batches at a time, handing each batch's points to `sink`. */
+/**
+ * Queues every item on the provider's embedding queue (./embed-queue.ts) and hands the points of each slice
+ * of EMBED_BATCH_SIZE items to `sink` as it is embedded, with the text each vector was computed from.
+ */
 async function embedBatches(
   embedder: EmbeddingProvider,
+  scope: Scope,
+  kind: VectorKind,
   items: EmbedItem[],
   options: EmbedOptions,
-  sink: (points: VectorPoint[]) => Promise<void> | void,
+  sink: (points: VectorPoint[], texts: string[]) => Promise<void> | void,
 ): Promise<void> {
-  const batches: EmbedItem[][] = [];
-  for (let i = 0; i < items.length; i += EMBED_BATCH_SIZE) batches.push(items.slice(i, i + EMBED_BATCH_SIZE));
-  let next = 0;
+  const queue = embeddingQueue(embedder, options.concurrency);
   let done = 0;
-  const worker = async () => {
-    while (next < batches.length) {
-      const batch = batches[next++];
-      const embedded = await embedder.embed(
-        batch.map((item) => item.text),
-        options.signal,
-      );
-      if (embedded.length !== batch.length) {
-        throw new Error(`embedding provider returned ${embedded.length} vectors for ${batch.length} texts`);
-      }
+  const slices: EmbedItem[][] = [];
+  for (let i = 0; i < items.length; i += EMBED_BATCH_SIZE) slices.push(items.slice(i, i + EMBED_BATCH_SIZE));
+  await Promise.all(
+    slices.map(async (slice) => {
+      const embedded = await queue.embed(scope, kind, slice, options.signal);
       throwIfAborted(options.signal);
-      await sink(batch.map((item, i) => ({ id: item.id, vector: embedded[i], document_ids: item.document_ids })));
-      done += batch.length;
+      await sink(
+        slice.map((item, i) => ({ id: item.id, vector: embedded[i].vector, document_ids: item.document_ids })),
+        embedded.map((e) => e.text),
+      );
+      done += slice.length;
       await options.onProgress?.(done);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(options.concurrency, batches.length)) }, worker));
+    }),
+  );
 }
 
 export function chunkItems(chunks: ChunkRecord[]): EmbedItem[] {
@@ -104,6 +105,7 @@ export interface GraphVectors {
 /** Embeds the records to re-embed; no lock is needed, nothing is written. */
 export async function embedGraphRecords(
   embedder: () => EmbeddingProvider,
+  scope: Scope,
   change: GraphVectorChange,
   options: EmbedOptions,
 ): Promise<GraphVectors> {
@@ -112,14 +114,14 @@ export async function embedGraphRecords(
   const out: GraphVectors = { entities: [], relationships: [], lockIds: [...lockIds] };
   if (entities.length === 0 && relationships.length === 0) return out;
   const provider = embedder();
-  const collect = (items: EmbedItem[], into: GraphVectors['entities']) => {
-    const texts = new Map(items.map((item) => [item.id, item.text]));
-    return embedBatches(provider, items, options, (points) => {
-      for (const point of points) into.push({ point, text: texts.get(point.id) ?? '' });
+  const collect = (kind: VectorKind, items: EmbedItem[], into: GraphVectors['entities']) =>
+    embedBatches(provider, scope, kind, items, options, (points, texts) => {
+      points.forEach((point, i) => into.push({ point, text: texts[i] }));
     });
-  };
-  await collect(entityItems(entities), out.entities);
-  await collect(relationshipItems(relationships), out.relationships);
+  await Promise.all([
+    collect('entity', entityItems(entities), out.entities),
+    collect('relationship', relationshipItems(relationships), out.relationships),
+  ]);
   return out;
 }
 

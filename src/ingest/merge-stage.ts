@@ -60,7 +60,7 @@ export async function mergeIntoGraph(
   await options.onMerged?.();
 
   try {
-    const vectors = await embedGraphRecords(options.embedder, outcome, options.embed);
+    const vectors = await embedGraphRecords(options.embedder, scope, outcome, options.embed);
     if (vectors.lockIds.length) await lock(vectors.lockIds, () => storeGraphVectors(stores, scope, vectors));
   } catch (err) {
     if (!options.embeddingOptional || isAbortError(err)) throw err;

@@ -25,6 +25,8 @@ export interface TokenUsage {
 export interface Completion {
   text: string;
   usage: TokenUsage;
+  /** Answered from a response cache: no provider call was made. */
+  cached?: boolean;
 }
 
 export interface LlmProvider {
@@ -39,6 +41,8 @@ export interface EmbeddingProvider {
   readonly provider: string;
   readonly model: string;
   readonly dimension: number;
+  /** Texts per call the provider takes best (batches are cut at this size); 64 when absent. */
+  readonly batchSize?: number;
   embed(texts: string[], signal?: AbortSignal): Promise<number[][]>;
 }
 

@@ -1,5 +1,6 @@
 import { UnavailableError } from '../domain/errors';
 import { isAbortError, throwIfAborted } from '../domain/abort';
+import { cachedLlm } from '../graph/llm-cache';
 import type { EmbeddingProvider } from '../llm/ports';
 import type { Stores } from '../store/ports';
 import { applyTokenBudget } from './budget';
@@ -64,7 +65,8 @@ export async function retrieve(deps: RetrieverDeps, req: RetrievalRequest): Prom
 
   if (recipe.keywords) {
     const t = performance.now();
-    const extracted = await extractKeywords(req.llm, req.query, req.history, req.signal);
+    const llm = cachedLlm(req.llm, stores.kv, req.scope, { followGraph: true });
+    const extracted = await extractKeywords(llm, req.query, req.history, req.signal);
     timings.keywords_ms = performance.now() - t;
     result.keywords = extracted.keywords;
     result.keywordTokens = extracted.tokens;
