@@ -1,6 +1,6 @@
 /**
  * Ingestion benchmark: `npx tsx scripts/bench/ingest.ts [--latency 200] [--documents 220] [--workers N] [--no-summaries]`
- * (`--workers`, else WORKER_THREADS, else SERVICE_LLM_CONCURRENCY).
+ * (`--workers`, else WORKER_THREADS, else the service's default).
  * Generates a deterministic corpus (about 1 MB of prose with recurring people, organisations, places and
  * technologies), boots the service in-process on the embedded stores with the mock provider at a simulated
  * latency per call, queues every document at once over real HTTP (async_processing) and waits for the tasks.
@@ -150,8 +150,6 @@ async function main(): Promise<void> {
   };
   delete env.DATABASE_URL;
   delete env.NEO4J_URI;
-  // Workers are documents in flight, each making its LLM calls mostly one after another: as many as the LLM takes at once.
-  env.WORKER_THREADS ??= String(loadConfig(env).ingest.llmConcurrency);
   const config = loadConfig(env);
   const rt = await createRuntime(config, createLogger(config.logLevel));
   const counting = countingProviders(rt.providers);

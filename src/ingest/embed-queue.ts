@@ -7,7 +7,7 @@ import type { EmbeddingProvider } from '../llm/ports';
  * wait while the provider's slots are busy; a record queued again before its turn (another document
  * changed it meanwhile) keeps one place with its latest text, and every document waiting on it gets that
  * embedding. A record whose same text is already being embedded joins that call. Batches are the provider's
- * batch size, so the documents in flight share calls too.
+ * batch size, so the documents in flight share calls too; a partial batch waits while another call is out.
  */
 
 export const DEFAULT_EMBED_BATCH_SIZE = 64;
@@ -67,8 +67,12 @@ export class EmbeddingQueue {
     });
   }
 
+  /**
+   * Sends full batches while slots are free, and a partial one only when nothing is being embedded: while a
+   * call is out, what is queued waits, so records that more documents change meanwhile are embedded once.
+   */
   private pump(): void {
-    while (this.active < this.concurrency && this.pending.size > 0) {
+    while (this.active < this.concurrency && this.pending.size > 0 && (this.active === 0 || this.pending.size >= this.batchSize)) {
       const batch: Entry[] = [];
       for (const entry of this.pending.values()) {
         if (this.running.has(entry.key)) continue;
