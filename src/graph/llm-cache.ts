@@ -34,8 +34,19 @@ export interface LlmCacheOptions {
 const NO_USAGE: TokenUsage = { input_tokens: 0, output_tokens: 0 };
 const inFlight = new Map<string, Promise<Completion>>();
 
-export function llmCacheKey(llm: Pick<LlmProvider, 'provider' | 'model'>, messages: ChatMessage[], options: CompletionOptions = {}): string {
-  const shape = [llm.provider, llm.model, options.task ?? '', options.json ?? false, options.temperature ?? null, options.maxTokens ?? null];
+export function llmCacheKey(
+  llm: Pick<LlmProvider, 'provider' | 'model'>,
+  messages: ChatMessage[],
+  options: CompletionOptions = {},
+): string {
+  const shape = [
+    llm.provider,
+    llm.model,
+    options.task ?? '',
+    options.json ?? false,
+    options.temperature ?? null,
+    options.maxTokens ?? null,
+  ];
   return createHash('sha256')
     .update(JSON.stringify([shape, messages.map((m) => [m.role, m.content])]))
     .digest('base64url');

@@ -1,5 +1,6 @@
 import type { Scope } from '../domain/types';
 import { isAbortError } from '../domain/abort';
+import { bumpGraphVersion } from '../graph/llm-cache';
 import type { EmbeddingProvider } from '../llm/ports';
 import { withAliasedEntityLock } from './aliases';
 import type { IngestDeps } from './deps';
@@ -41,19 +42,22 @@ export async function mergeIntoGraph(
 ): Promise<MergeOutcome> {
   const { stores, events, log } = deps;
   const lock: EntityLocker = (ids, fn) => deps.entityLocks.run(scope, ids, fn);
-  const publish = (changes: MergeOutcome['changes']) =>
+  const publish = async (changes: MergeOutcome['changes']) => {
+    // Before the change is announced: a query after this merge never answers from keywords cached before it.
+    if (changes.length) await bumpGraphVersion(stores.kv, scope);
     events.publish({ scope, changes: [...changes], cause: options.cause, document_id: documentId });
+  };
 
   const outcome = await withAliasedEntityLock(stores.kv, deps.entityLocks, scope, options.lockIds, async () => {
     options.onWrite?.();
     const committed = await commitMerge(deps, scope, documentId, contributions, options.policy);
     await deleteGraphVectors(stores.vectors, scope, committed);
-    publish(committed.changes);
+    await publish(committed.changes);
     return committed;
   });
 
   const summarised = await summariseOutcome(deps, scope, outcome, options.policy, lock);
-  if (summarised.length) publish(summarised);
+  if (summarised.length) await publish(summarised);
   if (outcome.summaryFailures.length) {
     log.warn({ document_id: documentId, failures: outcome.summaryFailures }, 'description summaries fell back to joined fragments');
   }

@@ -62,7 +62,8 @@ describe('retrieve', () => {
   });
 
   it('local mode finds entities by low-level keywords and brings their relationships, neighbours and chunks', async () => {
-    const llm = new RecordingLlm('mock', 'mock-llm', () =>
+    // Scripted answers differ per test: a model name of their own keeps them apart in the response cache.
+    const llm = new RecordingLlm('mock', 'scripted-1', () =>
       JSON.stringify({ high_level_keywords: ['company locations'], low_level_keywords: ['Acme Corporation'] }),
     );
     const ctx = await run(request({ mode: 'local', llm }));
@@ -80,7 +81,7 @@ describe('retrieve', () => {
   });
 
   it('global mode finds relationships by high-level keywords and brings their endpoint entities', async () => {
-    const llm = new RecordingLlm('mock', 'mock-llm', () =>
+    const llm = new RecordingLlm('mock', 'scripted-2', () =>
       JSON.stringify({ high_level_keywords: ['museum art located in Paris'], low_level_keywords: ['x'] }),
     );
     const ctx = await run(request({ mode: 'global', query: 'Which museums are there?', llm }));
@@ -96,7 +97,7 @@ describe('retrieve', () => {
   });
 
   it('hybrid mode embeds both keyword sets in one call and merges both sides', async () => {
-    const llm = new RecordingLlm('mock', 'mock-llm', () =>
+    const llm = new RecordingLlm('mock', 'scripted-3', () =>
       JSON.stringify({ high_level_keywords: ['quantum research'], low_level_keywords: ['Alice Smith'] }),
     );
     const ctx = await run(request({ mode: 'hybrid', llm }));
@@ -107,7 +108,7 @@ describe('retrieve', () => {
   });
 
   it('mix mode fuses graph chunks with vector chunks by reciprocal rank', async () => {
-    const llm = new RecordingLlm('mock', 'mock-llm', () =>
+    const llm = new RecordingLlm('mock', 'scripted-4', () =>
       JSON.stringify({ high_level_keywords: ['museum'], low_level_keywords: ['Louvre'] }),
     );
     const ctx = await run(request({ mode: 'mix', query: 'superconducting qubits', llm }));
@@ -201,7 +202,7 @@ describe('retrieve', () => {
   });
 
   it('falls back to terms of the question when the keyword answer is not JSON', async () => {
-    const llm = new RecordingLlm('mock', 'mock-llm', () => 'Sorry, I cannot do that.');
+    const llm = new RecordingLlm('mock', 'scripted-5', () => 'Sorry, I cannot do that.');
     const ctx = await run(request({ mode: 'local', query: 'What does Bob Jones lead?', llm }));
     expect(ctx.keywords.origin).toBe('fallback');
     expect(ctx.keywords.low).toContain('Bob Jones');
