@@ -10,6 +10,11 @@ export interface ModelCapabilities {
   supports_system_message: boolean;
   /** 0 for LLMs, > 0 for embedding models. */
   embedding_dimension: number;
+  /**
+   * Embedding models: the cosine similarity below which a vector hit is noise for this model (retrieval's
+   * cut-off); 0.2 when absent. Hashing embeddings score related texts lower than trained models do.
+   */
+  similarity_threshold?: number;
 }
 
 export interface ModelCost {

@@ -43,6 +43,8 @@ export interface EmbeddingProvider {
   readonly dimension: number;
   /** Texts per call the provider takes best (batches are cut at this size); 64 when absent. */
   readonly batchSize?: number;
+  /** Cosine similarity below which a hit is noise for this model (from the catalog); retrieval's default when absent. */
+  readonly similarityThreshold?: number;
   embed(texts: string[], signal?: AbortSignal): Promise<number[][]>;
 }
 

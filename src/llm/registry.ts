@@ -97,7 +97,8 @@ export function createProviderRegistry(config: AppConfig, log?: RegistryLogger, 
           p.type === 'mock'
             ? new MockEmbeddings(p.name, name, dimension, config.mockLatencyMs)
             : createLangChainEmbeddings(p, name, dimension);
-        instance = withResilience(raw, resilience('embedding'));
+        const threshold = p.models.find((m) => m.name === name)?.capabilities.similarity_threshold;
+        instance = withSimilarityThreshold(withResilience(raw, resilience('embedding')), threshold);
         embeddings.set(key, instance);
       }
       return instance;
@@ -132,6 +133,19 @@ export function createProviderRegistry(config: AppConfig, log?: RegistryLogger, 
       : 'model providers configured',
   );
   return registry;
+}
+
+/** The provider carrying its catalog similarity threshold, when the catalog gives one. */
+function withSimilarityThreshold(inner: EmbeddingProvider, similarityThreshold: number | undefined): EmbeddingProvider {
+  if (similarityThreshold === undefined) return inner;
+  return {
+    provider: inner.provider,
+    model: inner.model,
+    dimension: inner.dimension,
+    batchSize: inner.batchSize,
+    similarityThreshold,
+    embed: (texts, signal) => inner.embed(texts, signal),
+  };
 }
 
 type CheckResult = Awaited<ReturnType<ProviderRegistry['check']>>[number];

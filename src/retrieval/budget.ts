@@ -16,8 +16,9 @@ export interface BudgetedContext {
 
 /**
  * Keeps each section within its budget and the whole within the total: entities and relationships first
- * (they are short), chunks get what is left of the total. Items are kept in rank order and a section stops
- * at the first item that does not fit, so a lower-ranked item never displaces a higher one.
+ * (they are short), chunks get what is left of the total. Items are kept in rank order; one that does not
+ * fit is passed over and the next ones still tried, so the budget fills up while a lower-ranked item never
+ * displaces a higher one.
  */
 export function applyTokenBudget(
   entities: readonly ScoredEntity[],
@@ -45,7 +46,7 @@ function takeWithin<T>(items: readonly T[], cost: (item: T) => number, budget: n
   let used = 0;
   for (const item of items) {
     const tokens = cost(item);
-    if (used + tokens > budget) break;
+    if (used + tokens > budget) continue;
     used += tokens;
     kept.push(item);
   }

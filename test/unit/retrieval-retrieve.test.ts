@@ -2,7 +2,7 @@ import { MockEmbeddings } from '../../src/llm/mock';
 import { createBuiltinReranker, QUERY_MODES, RECIPES, retrieve } from '../../src/retrieval';
 import type { RetrievalRequest } from '../../src/retrieval';
 import type { Stores } from '../../src/store/ports';
-import { entityIdOf, freshStores, RecordingLlm, seedKnowledgeBase } from './retrieval-fixtures';
+import { DOCUMENTS, entityIdOf, freshStores, RecordingLlm, seedKnowledgeBase } from './retrieval-fixtures';
 
 const scope = { workspaceId: 'ws-retrieve' };
 
@@ -68,7 +68,8 @@ describe('retrieve', () => {
     );
     const ctx = await run(request({ mode: 'local', llm }));
     expect(llm.calls.map((c) => c.options.task)).toEqual(['keywords']);
-    expect(embedder.calls).toEqual([['Acme Corporation']]);
+    // The question is embedded too: the chunks the entities cite are ranked by similarity to it.
+    expect(embedder.calls).toEqual([['Where is Acme Corporation headquartered?', 'Acme Corporation']]);
     const entityIds = ctx.entities.map((e) => e.record.id);
     expect(entityIds[0]).toBe('ACME_CORPORATION');
     expect(entityIds).toEqual(expect.arrayContaining(['BERLIN', 'ALICE_SMITH', 'GRAPH_DATABASES']));
@@ -85,7 +86,7 @@ describe('retrieve', () => {
       JSON.stringify({ high_level_keywords: ['museum art located in Paris'], low_level_keywords: ['x'] }),
     );
     const ctx = await run(request({ mode: 'global', query: 'Which museums are there?', llm }));
-    expect(embedder.calls).toEqual([['museum art located in Paris']]);
+    expect(embedder.calls).toEqual([['Which museums are there?', 'museum art located in Paris']]);
     expect(ctx.relationships[0].record.id).toBe('LOUVRE|PARIS');
     expect(
       ctx.entities
@@ -101,7 +102,7 @@ describe('retrieve', () => {
       JSON.stringify({ high_level_keywords: ['quantum research'], low_level_keywords: ['Alice Smith'] }),
     );
     const ctx = await run(request({ mode: 'hybrid', llm }));
-    expect(embedder.calls).toEqual([['Alice Smith', 'quantum research']]);
+    expect(embedder.calls).toEqual([['Where is Acme Corporation headquartered?', 'Alice Smith', 'quantum research']]);
     const ids = ctx.entities.map((e) => e.record.id);
     expect(ids).toContain('ALICE_SMITH');
     expect(ids).toContain('GLOBEX');
@@ -190,6 +191,17 @@ describe('retrieve', () => {
     expect(ctx.chunks.map((c) => c.record.id)).toEqual(['doc-globex-chunk-1']);
     const loose = await run(request({ mode: 'naive', query: 'superconducting qubits cooled', minSimilarity: -1 }));
     expect(loose.chunks).toHaveLength(5);
+  });
+
+  it("takes the embedding model's similarity threshold as the cut-off unless the request sets one", async () => {
+    const strict = Object.assign(new CountingEmbeddings(), { similarityThreshold: 0.999 });
+    const lenient = Object.assign(new CountingEmbeddings(), { similarityThreshold: -1 });
+    const naive = request({ mode: 'naive', query: 'Acme Corporation headquarters' });
+    expect((await retrieve({ stores, embedder: strict, reranker: null }, naive)).chunks).toEqual([]);
+    expect((await retrieve({ stores, embedder: lenient, reranker: null }, naive)).chunks).toHaveLength(
+      DOCUMENTS.flatMap((d) => d.chunks).length,
+    );
+    expect((await retrieve({ stores, embedder: lenient, reranker: null }, { ...naive, minSimilarity: 0.999 })).chunks).toEqual([]);
   });
 
   it('keeps each context section within its token budget', async () => {

@@ -1,5 +1,5 @@
 import type { Scope, VectorHit, VectorKind, VectorPoint } from '../../domain/types';
-import type { VectorStore } from '../ports';
+import type { VectorFilter, VectorStore } from '../ports';
 import { compareIds } from './records';
 import { WorkspaceStates } from './workspaces';
 
@@ -60,9 +60,17 @@ class VectorMatrix {
    * Best `topK` rows by dot product with a normalised query (padded to the stride), optionally only rows of
    * the given documents.
    */
-  search(query: Float32Array, topK: number, documents: Set<string> | null): VectorHit[] {
+  search(query: Float32Array, topK: number, documents: Set<string> | null, only: string[] | null = null): VectorHit[] {
     const { rows, stride, ids } = this;
     const heap = new TopK(topK);
+    if (only) {
+      for (const id of new Set(only)) {
+        const row = this.rowById.get(id);
+        if (row === undefined || (documents && !belongsTo(this.documentIds[row], documents))) continue;
+        heap.offer(dot(rows, row * stride, query, stride), row, ids);
+      }
+      return heap.drain(ids);
+    }
     for (let row = 0, n = ids.length; row < n; row++) {
       if (documents && !belongsTo(this.documentIds[row], documents)) continue;
       heap.offer(dot(rows, row * stride, query, stride), row, ids);
@@ -203,7 +211,7 @@ export class MemoryVectorStore implements VectorStore {
     for (const point of points) matrix.upsert(point);
   }
 
-  async search(scope: Scope, kind: VectorKind, vector: number[], topK: number, filter?: { documentIds?: string[] }): Promise<VectorHit[]> {
+  async search(scope: Scope, kind: VectorKind, vector: number[], topK: number, filter?: VectorFilter): Promise<VectorHit[]> {
     const matrix = this.workspaces.find(scope)?.get(kind);
     if (!matrix || matrix.count === 0 || topK <= 0) return [];
     if (vector.length !== matrix.dimension) {
@@ -212,8 +220,8 @@ export class MemoryVectorStore implements VectorStore {
     const query = new Float32Array(matrix.stride);
     writeNormalised(vector, query, 0);
     const documents = filter?.documentIds ? new Set(filter.documentIds) : null;
-    if (documents?.size === 0) return [];
-    return matrix.search(query, Math.floor(topK), documents);
+    if (documents?.size === 0 || filter?.ids?.length === 0) return [];
+    return matrix.search(query, Math.floor(topK), documents, filter?.ids ?? null);
   }
 
   async delete(scope: Scope, kind: VectorKind, ids: string[]): Promise<void> {
