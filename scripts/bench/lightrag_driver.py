@@ -10,6 +10,7 @@ The tokenizer is cl100k_base built from a ranks file the caller writes (tiktoken
 import argparse
 import asyncio
 import json
+import logging
 import os
 import resource
 import shutil
@@ -46,6 +47,7 @@ async def main() -> None:
     parser.add_argument("--workdir", required=True)
     parser.add_argument("--ranks", required=True)
     args = parser.parse_args()
+    logging.getLogger("lightrag").setLevel(logging.WARNING)
 
     with open(args.input, encoding="utf-8") as f:
         spec = json.load(f)

@@ -29,7 +29,8 @@ import { loadConfig } from '../../src/config/load';
 import { createLogger } from '../../src/logger';
 import { createRuntime } from '../../src/runtime';
 import { ARTICLES, ARTICLE_QUESTIONS } from './corpus/articles';
-import { buildCorpus, countingProviders } from './ingest';
+import type { ProviderRegistry } from '../../src/llm/ports';
+import { buildCorpus } from './ingest';
 import { startBridge } from './lightrag-bridge';
 import { seeded } from './random';
 
@@ -160,8 +161,7 @@ async function runKgrag(spec: Spec): Promise<EngineReport> {
   delete env.NEO4J_URI;
   const config = loadConfig(env);
   const rt = await createRuntime(config, createLogger(config.logLevel));
-  const counting = countingProviders(rt.providers);
-  rt.providers = counting.registry;
+  const counting = countCalls(rt.providers);
   const { app } = createApp(rt);
   const server = app.listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
@@ -188,8 +188,8 @@ async function runKgrag(spec: Spec): Promise<EngineReport> {
     await new Promise((r) => setTimeout(r, 50));
   }
   const ingest_s = (performance.now() - started) / 1000;
-  const calls = Object.fromEntries(counting.llmCalls);
-  const keywordsBefore = counting.llmCalls.get('keywords') ?? 0;
+  const calls = { ...counting.llmCalls };
+  const keywordsBefore = counting.llmCalls.keywords ?? 0;
 
   const queries: QueryRun[] = [];
   for (const mode of spec.settings.modes) {
@@ -222,11 +222,34 @@ async function runKgrag(spec: Spec): Promise<EngineReport> {
     chunks,
     peak_rss_mb: process.resourceUsage().maxRSS / 1024,
     calls,
-    keyword_calls_queries: (counting.llmCalls.get('keywords') ?? 0) - keywordsBefore,
-    embedding_calls: counting.embeddingCalls(),
-    texts_embedded: counting.textsEmbedded(),
+    keyword_calls_queries: (counting.llmCalls.keywords ?? 0) - keywordsBefore,
+    embedding_calls: counting.embeddingCalls,
+    texts_embedded: counting.textsEmbedded,
     queries,
   };
+}
+
+/**
+ * Counts provider calls on the registry's instances (one per provider and model, shared by ingestion and
+ * queries): calls by prompt task, embedding calls and texts. Cache hits never reach them.
+ */
+function countCalls(registry: ProviderRegistry) {
+  const counts = { llmCalls: {} as Record<string, number>, embeddingCalls: 0, textsEmbedded: 0 };
+  const llm = registry.llm();
+  const complete = llm.complete.bind(llm);
+  llm.complete = (messages, options) => {
+    const task = options?.task ?? 'other';
+    counts.llmCalls[task] = (counts.llmCalls[task] ?? 0) + 1;
+    return complete(messages, options);
+  };
+  const embedder = registry.embedding();
+  const embed = embedder.embed.bind(embedder);
+  embedder.embed = (texts, signal) => {
+    counts.embeddingCalls += 1;
+    counts.textsEmbedded += texts.length;
+    return embed(texts, signal);
+  };
+  return counts;
 }
 
 // ---------------------------------------------------------------------------------------------------------

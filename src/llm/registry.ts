@@ -1,5 +1,4 @@
 import type { AppConfig, CatalogProvider } from '../config/types';
-import { createLangChainEmbeddings, createLangChainLlm } from './langchain';
 import { MockEmbeddings, MockLlm } from './mock';
 import { type EmbeddingProvider, type LlmProvider, type ProviderRegistry, UnknownProviderError } from './ports';
 import { withResilience } from './resilience';
@@ -37,6 +36,16 @@ export class ProviderDisabledError extends UnknownProviderError {
 }
 
 const CHECK_TIMEOUT_MS = 3000;
+
+/**
+ * The LangChain adapters, loaded on first use: the LangChain packages take about 30 MB that a service on the
+ * mock provider never needs.
+ */
+/* eslint-disable @typescript-eslint/no-require-imports, @typescript-eslint/consistent-type-imports -- loaded on first use, see above */
+function langchain(): typeof import('./langchain') {
+  return require('./langchain') as typeof import('./langchain');
+}
+/* eslint-enable @typescript-eslint/no-require-imports, @typescript-eslint/consistent-type-imports */
 
 export function createProviderRegistry(config: AppConfig, log?: RegistryLogger, options: RegistryOptions = {}): ProviderRegistry {
   const llms = new Map<string, LlmProvider>();
@@ -77,7 +86,7 @@ export function createProviderRegistry(config: AppConfig, log?: RegistryLogger, 
       const key = `${p.name}\u0000${name}`;
       let instance = llms.get(key);
       if (!instance) {
-        const raw = p.type === 'mock' ? new MockLlm(p.name, name, config.mockLatencyMs) : createLangChainLlm(p, name);
+        const raw = p.type === 'mock' ? new MockLlm(p.name, name, config.mockLatencyMs) : langchain().createLangChainLlm(p, name);
         instance = withResilience(raw, resilience('llm'));
         llms.set(key, instance);
       }
@@ -96,7 +105,7 @@ export function createProviderRegistry(config: AppConfig, log?: RegistryLogger, 
         const raw =
           p.type === 'mock'
             ? new MockEmbeddings(p.name, name, dimension, config.mockLatencyMs)
-            : createLangChainEmbeddings(p, name, dimension);
+            : langchain().createLangChainEmbeddings(p, name, dimension);
         const threshold = p.models.find((m) => m.name === name)?.capabilities.similarity_threshold;
         instance = withSimilarityThreshold(withResilience(raw, resilience('embedding')), threshold);
         embeddings.set(key, instance);
