@@ -103,11 +103,26 @@ interface EngineReport {
 // Corpora and questions
 
 const BENCH_QUESTIONS: Array<[RegExp, (m: RegExpExecArray) => string]> = [
-  [/^(.+) joined (.+) in (.+) to lead the work on (.+)\.$/, (m) => `Which organisation did ${m[1]} join in ${m[3]} to lead the work on ${m[4]}?`],
-  [/^At a workshop in (.+), (.+) presented results on (.+) built with (.+)\.$/, (m) => `Where did ${m[2]} present results on ${m[3]} built with ${m[4]}?`],
-  [/^(.+) opened an office in (.+), where (.+) studies (.+)\.$/, (m) => `Where did ${m[1]} open the office in which ${m[3]} studies ${m[4]}?`],
-  [/^The (.+) programme of (.+) relies on ideas from (.+), who lives in (.+)\.$/, (m) => `Where does ${m[3]}, whose ideas the ${m[1]} programme of ${m[2]} relies on, live?`],
-  [/^Engineers in (.+) compared (.+) benchmarks with (.+) and the team from (.+)\.$/, (m) => `Where did engineers compare ${m[2]} benchmarks with ${m[3]} and the team from ${m[4]}?`],
+  [
+    /^(.+) joined (.+) in (.+) to lead the work on (.+)\.$/,
+    (m) => `Which organisation did ${m[1]} join in ${m[3]} to lead the work on ${m[4]}?`,
+  ],
+  [
+    /^At a workshop in (.+), (.+) presented results on (.+) built with (.+)\.$/,
+    (m) => `Where did ${m[2]} present results on ${m[3]} built with ${m[4]}?`,
+  ],
+  [
+    /^(.+) opened an office in (.+), where (.+) studies (.+)\.$/,
+    (m) => `Where did ${m[1]} open the office in which ${m[3]} studies ${m[4]}?`,
+  ],
+  [
+    /^The (.+) programme of (.+) relies on ideas from (.+), who lives in (.+)\.$/,
+    (m) => `Where does ${m[3]}, whose ideas the ${m[1]} programme of ${m[2]} relies on, live?`,
+  ],
+  [
+    /^Engineers in (.+) compared (.+) benchmarks with (.+) and the team from (.+)\.$/,
+    (m) => `Where did engineers compare ${m[2]} benchmarks with ${m[3]} and the team from ${m[4]}?`,
+  ],
 ];
 
 function benchSpec(documents: number, questionCount: number): Spec {
@@ -358,7 +373,10 @@ function printReport(spec: Spec, reports: Record<string, EngineReport>): void {
     ['documents per minute', ...engines.map((e) => ((reports[e].documents / reports[e].ingest_s) * 60).toFixed(1))],
     ['LLM calls (ingestion)', ...engines.map((e) => String(total(reports[e])))],
     ...kinds.map((k): [string, ...string[]] => [`  ${k}`, ...engines.map((e) => String(reports[e].calls[k] ?? 0))]),
-    ['wall / LLM floor', ...engines.map((e) => `${(reports[e].ingest_s / floor(reports[e])).toFixed(2)} (floor ${floor(reports[e]).toFixed(1)} s)`)],
+    [
+      'wall / LLM floor',
+      ...engines.map((e) => `${(reports[e].ingest_s / floor(reports[e])).toFixed(2)} (floor ${floor(reports[e]).toFixed(1)} s)`),
+    ],
     ['embedding calls / texts embedded', ...engines.map((e) => `${reports[e].embedding_calls} / ${reports[e].texts_embedded}`)],
     ['peak RSS', ...engines.map((e) => `${reports[e].peak_rss_mb.toFixed(0)} MB`)],
     [
@@ -373,7 +391,10 @@ function printReport(spec: Spec, reports: Record<string, EngineReport>): void {
       }),
     ]),
   ];
-  const widths = [Math.max(...rows.map((r) => r[0].length)), ...engines.map((e, i) => Math.max(e.length, ...rows.map((r) => r[i + 1].length)))];
+  const widths = [
+    Math.max(...rows.map((r) => r[0].length)),
+    ...engines.map((e, i) => Math.max(e.length, ...rows.map((r) => r[i + 1].length))),
+  ];
   const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i])).join('  ');
   process.stdout.write(
     `\n${spec.corpus} corpus: ${spec.documents.length} documents, ${spec.questions.length} questions, ` +

@@ -122,5 +122,5 @@ function fitBudget(fragments: string[], budget: number): string[] {
 function truncateTokens(text: string, budget: number): string {
   if (countTokens(text) <= budget) return text;
   const enc = tokenEncoder();
-  return enc.decode(enc.encode(text, [], []).slice(0, budget));
+  return enc.decode(enc.encode(text).slice(0, budget));
 }

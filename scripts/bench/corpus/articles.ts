@@ -18,7 +18,7 @@ export const ARTICLES: Article[] = [
       'Augusta Ada King, Countess of Lovelace, was an English mathematician and writer born in London on 10 December 1815. She was the only legitimate child of the poet Lord Byron and Anne Isabella Milbanke. Her parents separated a few weeks after her birth, and Lord Byron left England a few months later; he died in Greece when Ada was eight years old.',
       'Anne Isabella Milbanke, who had a keen interest in mathematics herself, arranged for her daughter to be tutored in mathematics and science. Among her teachers were William Frend, William King and later Augustus De Morgan, the first professor of mathematics at University College London. Mary Somerville, the Scottish astronomer and mathematician, became a friend and correspondent.',
       'In June 1833, at a party given by Charles Babbage, Ada met the inventor of the Difference Engine, a mechanical calculator for tabulating polynomial functions. Babbage later designed a far more general machine, the Analytical Engine, which was to be programmed with punched cards borrowed from the Jacquard loom. Ada and Babbage corresponded for many years about mathematics and about his machines.',
-      'In 1842 the Italian engineer Luigi Menabrea published a paper in French describing the Analytical Engine, based on a lecture Babbage had given in Turin. Ada translated the paper into English for Taylor\'s Scientific Memoirs and added a series of notes, labelled A to G, that were three times as long as the original article. The translation and notes were published in 1843 under her initials, A.A.L.',
+      "In 1842 the Italian engineer Luigi Menabrea published a paper in French describing the Analytical Engine, based on a lecture Babbage had given in Turin. Ada translated the paper into English for Taylor's Scientific Memoirs and added a series of notes, labelled A to G, that were three times as long as the original article. The translation and notes were published in 1843 under her initials, A.A.L.",
       'Note G describes an algorithm for the Analytical Engine to compute Bernoulli numbers. It is often called the first computer program, because it was written for a machine that was never built and sets out the sequence of operations step by step. In the same notes Ada suggested that the engine might act upon things other than numbers, such as musical notes, if their relations could be expressed in symbols.',
       'Ada married William King in 1835; he became Earl of Lovelace in 1838, and she became Countess of Lovelace. The couple had three children. Ada suffered from poor health for much of her life and died of uterine cancer on 27 November 1852, at the age of 36. At her request she was buried beside her father in the Church of St Mary Magdalene in Hucknall, Nottinghamshire.',
       'Her work was rediscovered in the twentieth century, when B. V. Bowden republished her notes in 1953. The United States Department of Defense named the programming language Ada after her in 1980. Ada Lovelace Day, held on the second Tuesday of October, celebrates the achievements of women in science, technology, engineering and mathematics.',
@@ -118,13 +118,11 @@ export const ARTICLE_QUESTIONS: Array<{ question: string; answer: string }> = [
   },
   {
     question: 'Where is Ada Lovelace buried?',
-    answer:
-      'At her request she was buried beside her father in the Church of St Mary Magdalene in Hucknall, Nottinghamshire.',
+    answer: 'At her request she was buried beside her father in the Church of St Mary Magdalene in Hucknall, Nottinghamshire.',
   },
   {
     question: 'Which is the largest waterfall in Europe by volume?',
-    answer:
-      'Leaving the lake, the High Rhine runs west past the Rhine Falls at Schaffhausen, the largest waterfall in Europe by volume.',
+    answer: 'Leaving the lake, the High Rhine runs west past the Rhine Falls at Schaffhausen, the largest waterfall in Europe by volume.',
   },
   {
     question: 'What is the Lorelei?',
@@ -156,11 +154,13 @@ export const ARTICLE_QUESTIONS: Array<{ question: string; answer: string }> = [
   },
   {
     question: 'Where did Maria Skłodowska study in Warsaw?',
-    answer: 'Because women could not attend university in Russian-controlled Poland, Maria studied at the clandestine Flying University in Warsaw.',
+    answer:
+      'Because women could not attend university in Russian-controlled Poland, Maria studied at the clandestine Flying University in Warsaw.',
   },
   {
     question: 'What were the four principal Kontore of the Hanseatic League?',
-    answer: 'The four principal Kontore were the Steelyard in London, the Peterhof in Novgorod, the Bryggen in Bergen and the Kontor in Bruges.',
+    answer:
+      'The four principal Kontore were the Steelyard in London, the Peterhof in Novgorod, the Bryggen in Bergen and the Kontor in Bruges.',
   },
   {
     question: 'What did the Treaty of Stralsund give the Hanseatic towns?',
@@ -186,7 +186,8 @@ export const ARTICLE_QUESTIONS: Array<{ question: string; answer: string }> = [
   },
   {
     question: 'How do CAM plants such as cacti store carbon dioxide?',
-    answer: 'CAM plants such as cacti and pineapples open their stomata at night and store carbon dioxide as malic acid for use during the day.',
+    answer:
+      'CAM plants such as cacti and pineapples open their stomata at night and store carbon dioxide as malic acid for use during the day.',
   },
   {
     question: 'What did Joseph Priestley find in 1771?',
@@ -216,7 +217,8 @@ export const ARTICLE_QUESTIONS: Array<{ question: string; answer: string }> = [
   },
   {
     question: 'Who made movable type of baked clay?',
-    answer: 'The Chinese artisan Bi Sheng made movable type of baked clay around 1040, and in Korea the book Jikji was printed with movable metal type in 1377.',
+    answer:
+      'The Chinese artisan Bi Sheng made movable type of baked clay around 1040, and in Korea the book Jikji was printed with movable metal type in 1377.',
   },
   {
     question: 'Where did William Caxton set up his printing press?',
