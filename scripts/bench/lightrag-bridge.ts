@@ -8,6 +8,7 @@
  *
  *   POST /llm    {prompt, system_prompt, history}  -> {text, kind}
  *   POST /embed  {texts}                           -> {vectors}
+ *   POST /latency {ms}                             -> sets the simulated latency (queries are timed without it)
  *   GET  /stats                                    -> calls by kind, texts embedded
  */
 import http from 'node:http';
@@ -76,6 +77,7 @@ function summaryInput(prompt: string): { kind: 'entity' | 'relationship'; name: 
 }
 
 export async function startBridge(options: { latencyMs: number }): Promise<Bridge> {
+  let latencyMs = options.latencyMs;
   const llm = new MockLlm();
   const embeddings = new MockEmbeddings();
   const stats: BridgeStats = { calls: {}, embeddingCalls: 0, textsEmbedded: 0 };
@@ -113,16 +115,19 @@ export async function startBridge(options: { latencyMs: number }): Promise<Bridg
           const body = chunks.length ? (JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>) : {};
           let out: unknown;
           if (req.url === '/llm') {
-            await sleep(options.latencyMs);
+            await sleep(latencyMs);
             const a = await answer(body as unknown as LlmRequest);
             count(a.kind);
             out = a;
           } else if (req.url === '/embed') {
-            await sleep(options.latencyMs);
+            await sleep(latencyMs);
             const texts = body.texts as string[];
             stats.embeddingCalls += 1;
             stats.textsEmbedded += texts.length;
             out = { vectors: await embeddings.embed(texts) };
+          } else if (req.url === '/latency') {
+            latencyMs = Number(body.ms);
+            out = { latency_ms: latencyMs };
           } else if (req.url === '/stats') out = stats;
           else {
             res.writeHead(404).end();

@@ -86,7 +86,7 @@ export function createProviderRegistry(config: AppConfig, log?: RegistryLogger, 
       const key = `${p.name}\u0000${name}`;
       let instance = llms.get(key);
       if (!instance) {
-        const raw = p.type === 'mock' ? new MockLlm(p.name, name, config.mockLatencyMs) : langchain().createLangChainLlm(p, name);
+        const raw = p.type === 'mock' ? new MockLlm(p.name, name, () => config.mockLatencyMs) : langchain().createLangChainLlm(p, name);
         instance = withResilience(raw, resilience('llm'));
         llms.set(key, instance);
       }
@@ -104,7 +104,7 @@ export function createProviderRegistry(config: AppConfig, log?: RegistryLogger, 
         const dimension = isConfigured ? config.embedding.dimension : listed;
         const raw =
           p.type === 'mock'
-            ? new MockEmbeddings(p.name, name, dimension, config.mockLatencyMs)
+            ? new MockEmbeddings(p.name, name, dimension, () => config.mockLatencyMs)
             : langchain().createLangChainEmbeddings(p, name, dimension);
         const threshold = p.models.find((m) => m.name === name)?.capabilities.similarity_threshold;
         instance = withSimilarityThreshold(withResilience(raw, resilience('embedding')), threshold);
