@@ -2,6 +2,7 @@ import Redis from 'ioredis';
 import type { AppConfig } from './config/types';
 import { GraphEvents } from './graph/events';
 import { trackGraphVersions } from './graph/llm-cache';
+import { settleEmbeddingRefreshes } from './ingest/merge-stage';
 import { createGraphService } from './graph/service';
 import { createEntityLocks } from './graph/locks';
 import { createLineageService } from './lineage/service';
@@ -36,6 +37,8 @@ export async function createRuntime(config: AppConfig, log: Logger): Promise<Run
   // Cached keywords are stale once a workspace's graph changes.
   const untrackGraph = trackGraphVersions(events, stores.kv, (err) => log.warn({ err }, 'graph version not recorded'));
   closers.push(async () => untrackGraph());
+  // Runs after the task workers stop (closers run last first): vectors refreshed in the background are written.
+  closers.push(() => settleEmbeddingRefreshes());
   // What tasks and documents use; a provider registry swapped at run time (runtime.providers) lands here,
   // so the next task runs with it.
   const host: ServiceHost = { config, stores, providers, events, log, entityLocks };

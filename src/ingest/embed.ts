@@ -2,7 +2,7 @@ import type { ChunkRecord, EntityRecord, RelationshipRecord, Scope, VectorKind, 
 import { throwIfAborted } from '../domain/abort';
 import type { EmbeddingProvider } from '../llm/ports';
 import type { Stores, VectorStore } from '../store/ports';
-import { embeddingQueue } from './embed-queue';
+import { embeddingQueue, type Lane } from './embed-queue';
 import { entityText, relationshipText } from './record-diff';
 
 /**
@@ -48,6 +48,7 @@ async function embedBatches(
   items: EmbedItem[],
   options: EmbedOptions,
   sink: (points: VectorPoint[], texts: string[]) => Promise<void> | void,
+  lane: Lane = 'now',
 ): Promise<void> {
   const queue = embeddingQueue(embedder, options.concurrency);
   let done = 0;
@@ -55,7 +56,7 @@ async function embedBatches(
   for (let i = 0; i < items.length; i += EMBED_BATCH_SIZE) slices.push(items.slice(i, i + EMBED_BATCH_SIZE));
   await Promise.all(
     slices.map(async (slice) => {
-      const embedded = await queue.embed(scope, kind, slice, options.signal);
+      const embedded = await queue.embed(scope, kind, slice, options.signal, lane);
       throwIfAborted(options.signal);
       await sink(
         slice.map((item, i) => ({ id: item.id, vector: embedded[i].vector, document_ids: item.document_ids })),
@@ -102,12 +103,16 @@ export interface GraphVectors {
   lockIds: string[];
 }
 
-/** Embeds the records to re-embed; no lock is needed, nothing is written. */
+/**
+ * Embeds the records to re-embed; no lock is needed, nothing is written. In the `later` lane the queue may
+ * hold them back to coalesce refreshes (./embed-queue.ts).
+ */
 export async function embedGraphRecords(
   embedder: () => EmbeddingProvider,
   scope: Scope,
-  change: GraphVectorChange,
+  change: Pick<GraphVectorChange, 'reembed'>,
   options: EmbedOptions,
+  lane: Lane = 'now',
 ): Promise<GraphVectors> {
   const { entities, relationships } = change.reembed;
   const lockIds = new Set([...entities.map((e) => e.id), ...relationships.flatMap((r) => [r.source, r.target])]);
@@ -115,9 +120,17 @@ export async function embedGraphRecords(
   if (entities.length === 0 && relationships.length === 0) return out;
   const provider = embedder();
   const collect = (kind: VectorKind, items: EmbedItem[], into: GraphVectors['entities']) =>
-    embedBatches(provider, scope, kind, items, options, (points, texts) => {
-      points.forEach((point, i) => into.push({ point, text: texts[i] }));
-    });
+    embedBatches(
+      provider,
+      scope,
+      kind,
+      items,
+      options,
+      (points, texts) => {
+        points.forEach((point, i) => into.push({ point, text: texts[i] }));
+      },
+      lane,
+    );
   await Promise.all([
     collect('entity', entityItems(entities), out.entities),
     collect('relationship', relationshipItems(relationships), out.relationships),

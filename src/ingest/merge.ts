@@ -216,6 +216,7 @@ export async function commitMerge(
       entities: entities.map((d) => d.record).filter((e) => embeddingChanged(oldEntity.get(e.id), e, entityText)),
       relationships: relationships.map((d) => d.record).filter((r) => embeddingChanged(oldRelation.get(r.id), r, relationshipText)),
     },
+    existing: new Set([...entities, ...relationships].map((d) => d.record.id).filter((id) => oldEntity.has(id) || oldRelation.has(id))),
     removed: { entities: removedEntities, relationships: removedRelations },
     changes,
     due,

@@ -115,6 +115,7 @@ async function execute(run: Run): Promise<ProcessResult> {
     cause: 'ingest',
     embedder: () => run.embedder,
     embed: embedOptions(run),
+    deferRefresh: true,
     // Set before the writes: a merge that fails half-way is rolled back too.
     onWrite: () => (run.merged = true),
     onMerged: async () => {

@@ -1,5 +1,6 @@
 import type { Scope, VectorHit, VectorKind, VectorPoint } from '../../domain/types';
 import type { VectorFilter, VectorStore } from '../ports';
+import { HnswIndex } from './hnsw';
 import { compareIds } from './records';
 import { WorkspaceStates } from './workspaces';
 
@@ -8,9 +9,14 @@ function strideOf(dimension: number): number {
   return Math.ceil(dimension / 4) * 4;
 }
 
+/** Below this many points a kind is searched exactly; from it on, through an HNSW index (./hnsw.ts). */
+export const DEFAULT_ANN_MIN_ROWS = 5000;
+
 /**
  * The vectors of one workspace and kind: rows of a contiguous Float32Array, each normalised at insert so a
- * cosine is a dot product, scanned in order. Deleting moves the last row into the hole.
+ * cosine is a dot product, scanned in order. Deleting moves the last row into the hole. From `annMinRows`
+ * points on, unfiltered searches go through an HNSW index kept beside the rows (built once when the kind
+ * reaches that size, then updated with every upsert and delete); filtered ones stay exact.
  */
 class VectorMatrix {
   readonly stride: number;
@@ -18,8 +24,12 @@ class VectorMatrix {
   private readonly ids: string[] = [];
   private readonly documentIds: string[][] = [];
   private readonly rowById = new Map<string, number>();
+  private ann: HnswIndex | null = null;
 
-  constructor(readonly dimension: number) {
+  constructor(
+    readonly dimension: number,
+    private readonly annMinRows: number,
+  ) {
     this.stride = strideOf(dimension);
   }
 
@@ -38,6 +48,14 @@ class VectorMatrix {
     }
     this.documentIds[row] = [...point.document_ids];
     writeNormalised(point.vector, this.rows, row * this.stride);
+    if (this.ann) this.ann.add(point.id, this.rows, row * this.stride);
+    else if (this.ids.length >= this.annMinRows) this.buildAnn();
+  }
+
+  private buildAnn(): void {
+    const ann = new HnswIndex(this.stride);
+    for (let row = 0; row < this.ids.length; row++) ann.add(this.ids[row], this.rows, row * this.stride);
+    this.ann = ann;
   }
 
   delete(id: string): void {
@@ -54,6 +72,11 @@ class VectorMatrix {
     this.ids.pop();
     this.documentIds.pop();
     this.rowById.delete(id);
+    if (this.ann) {
+      this.ann.delete(id);
+      if (this.ids.length < this.annMinRows / 2) this.ann = null;
+      else if (this.ann.worn) this.buildAnn();
+    }
   }
 
   /**
@@ -62,6 +85,7 @@ class VectorMatrix {
    */
   search(query: Float32Array, topK: number, documents: Set<string> | null, only: string[] | null = null): VectorHit[] {
     const { rows, stride, ids } = this;
+    if (this.ann && !documents && !only) return this.ann.search(query, topK);
     const heap = new TopK(topK);
     if (only) {
       for (const id of new Set(only)) {
@@ -190,8 +214,15 @@ class TopK {
 
 type WorkspaceVectors = Map<VectorKind, VectorMatrix>;
 
+export interface MemoryVectorOptions {
+  /** Points of one workspace and kind from which searches go through the HNSW index. */
+  annMinRows?: number;
+}
+
 export class MemoryVectorStore implements VectorStore {
   private readonly workspaces = new WorkspaceStates<WorkspaceVectors>(() => new Map());
+
+  constructor(private readonly options: MemoryVectorOptions = {}) {}
 
   /**
    * The first point of a kind fixes its dimension; points of another dimension are refused (the whole batch,
@@ -202,7 +233,7 @@ export class MemoryVectorStore implements VectorStore {
     const kinds = this.workspaces.obtain(scope);
     let matrix = kinds.get(kind);
     if (!matrix || matrix.count === 0) {
-      matrix = new VectorMatrix(points[0].vector.length);
+      matrix = new VectorMatrix(points[0].vector.length, this.options.annMinRows ?? DEFAULT_ANN_MIN_ROWS);
       kinds.set(kind, matrix);
     }
     const dim = matrix.dimension;
