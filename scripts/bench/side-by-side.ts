@@ -26,6 +26,7 @@ import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { createApp } from '../../src/app';
 import { loadConfig } from '../../src/config/load';
+import { tuneHeap } from '../../src/heap';
 import { createLogger } from '../../src/logger';
 import { createRuntime } from '../../src/runtime';
 import { ARTICLES, ARTICLE_QUESTIONS } from './corpus/articles';
@@ -160,6 +161,8 @@ function proseSpec(): Spec {
 // kgrag, in a child process of its own (its peak RSS is the service's alone)
 
 async function runKgrag(spec: Spec): Promise<EngineReport> {
+  // As src/main.ts does for the service.
+  tuneHeap();
   const env: Record<string, string | undefined> = {
     ...process.env,
     HOST: '127.0.0.1',
