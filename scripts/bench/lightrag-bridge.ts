@@ -34,6 +34,8 @@ export interface BridgeStats {
 export interface Bridge {
   url: string;
   stats(): BridgeStats;
+  /** The counts when the latency was last set (the driver sets it to 0 once ingestion is over). */
+  ingestStats(): BridgeStats | null;
   close(): Promise<void>;
 }
 
@@ -81,6 +83,7 @@ export async function startBridge(options: { latencyMs: number }): Promise<Bridg
   const llm = new MockLlm();
   const embeddings = new MockEmbeddings();
   const stats: BridgeStats = { calls: {}, embeddingCalls: 0, textsEmbedded: 0 };
+  let atLatencyChange: BridgeStats | null = null;
   const count = (kind: string) => (stats.calls[kind] = (stats.calls[kind] ?? 0) + 1);
 
   const answer = async ({ prompt, system_prompt, history = [] }: LlmRequest): Promise<{ kind: string; text: string }> => {
@@ -127,6 +130,7 @@ export async function startBridge(options: { latencyMs: number }): Promise<Bridg
             out = { vectors: await embeddings.embed(texts) };
           } else if (req.url === '/latency') {
             latencyMs = Number(body.ms);
+            atLatencyChange = structuredClone(stats);
             out = { latency_ms: latencyMs };
           } else if (req.url === '/stats') out = stats;
           else {
@@ -146,6 +150,7 @@ export async function startBridge(options: { latencyMs: number }): Promise<Bridg
   return {
     url: `http://127.0.0.1:${port}`,
     stats: () => structuredClone(stats),
+    ingestStats: () => structuredClone(atLatencyChange),
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }
