@@ -1,7 +1,6 @@
 import Redis from 'ioredis';
 import type { AppConfig } from './config/types';
 import { GraphEvents } from './graph/events';
-import { trackGraphVersions } from './graph/llm-cache';
 import { settleEmbeddingRefreshes } from './ingest/merge-stage';
 import { createGraphService } from './graph/service';
 import { createEntityLocks } from './graph/locks';
@@ -34,9 +33,6 @@ export async function createRuntime(config: AppConfig, log: Logger): Promise<Run
   // Entity leases last as long as task leases: a dead instance's locks and tasks come free together.
   const entityLocks = createEntityLocks(stores.locks, config.taskLeaseMs);
   const starters: Array<() => Promise<void>> = [];
-  // Cached keywords are stale once a workspace's graph changes.
-  const untrackGraph = trackGraphVersions(events, stores.kv, (err) => log.warn({ err }, 'graph version not recorded'));
-  closers.push(async () => untrackGraph());
   // Runs after the task workers stop (closers run last first): vectors refreshed in the background are written.
   closers.push(() => settleEmbeddingRefreshes());
   // What tasks and documents use; a provider registry swapped at run time (runtime.providers) lands here,

@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import type { Scope } from '../domain/types';
 import type { ChatMessage, Completion, CompletionOptions, LlmProvider, TokenUsage } from '../llm/ports';
 import type { KeyValueStore } from '../store/ports';
-import type { GraphEvents } from './events';
 
 /**
  * LLM responses cached per workspace (KV namespace `llm_response`), keyed by provider, model, prompt and the
@@ -84,15 +83,11 @@ export function cachedLlm(llm: LlmProvider, kv: KeyValueStore, scope: Scope, opt
   return { provider: llm.provider, model: llm.model, complete, stream: (m, o) => llm.stream(m, o) };
 }
 
-/** Marks the workspace graph as changed: cache entries that follow the graph written before are stale. */
+/**
+ * Marks the workspace graph as changed: cache entries that follow the graph written before are stale. Every
+ * writer of the graph calls it before announcing its change (ingestion, deletion, entity edits and merges).
+ */
 export function bumpGraphVersion(kv: KeyValueStore, scope: Scope): Promise<void> {
   const version: GraphVersion = { version: `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}` };
   return kv.set(scope, LLM_CACHE_NAMESPACE, GRAPH_VERSION_KEY, version);
-}
-
-/** Every published graph change bumps its workspace's graph version. Returns the unsubscribe function. */
-export function trackGraphVersions(events: GraphEvents, kv: KeyValueStore, onError: (err: unknown) => void): () => void {
-  return events.subscribe((batch) => {
-    bumpGraphVersion(kv, batch.scope).catch(onError);
-  });
 }
