@@ -3,8 +3,11 @@
  * vectors, where similarity is the dot product. Nodes are added one at a time; a deleted or replaced point
  * leaves a tombstone that searches pass through but never return, and the index is rebuilt from its live
  * nodes once tombstones are a third of it. Written here rather than taken from a native addon: it needs no
- * build step, shares the process's memory accounting, and at the sizes this store serves (up to some hundred
- * thousand points per workspace and kind) searches in well under a millisecond (scripts/bench/ann.ts).
+ * build step (npm skips install scripts of dependencies) and shares the process's memory accounting.
+ * Measured by scripts/bench/ann.ts: on 40,000 mock embeddings of synthetic text, 3.9 ms p50 against 9.8 ms
+ * for the exact scan, recall@10 0.93 (the mock's hashing vectors are close to random, the hardest case for
+ * graph indexes); on low-dimensional data, like real text embeddings, recall@10 is above 0.98 (its test).
+ * Building costs about 2.5 ms per point at 256 dimensions.
  */
 
 export interface HnswOptions {
@@ -16,7 +19,7 @@ export interface HnswOptions {
   efSearch: number;
 }
 
-export const DEFAULT_HNSW: HnswOptions = { m: 16, efConstruction: 120, efSearch: 96 };
+export const DEFAULT_HNSW: HnswOptions = { m: 16, efConstruction: 120, efSearch: 128 };
 
 /** A binary heap of (score, node) ordered by `higherFirst`. */
 class Heap {
