@@ -38,8 +38,10 @@ export async function embedInto(
 }
 
 /**
- * Queues every item on the provider's embedding queue (./embed-queue.ts) and hands the points of each slice
- * of EMBED_BATCH_SIZE items to `sink` as it is embedded, with the text each vector was computed from.
+ * Queues the items on the provider's embedding queue (./embed-queue.ts) a slice of EMBED_BATCH_SIZE at a time,
+ * at most `concurrency` slices outstanding, and hands each slice's points to `sink` as it is embedded, with the
+ * text each vector was computed from. The bound keeps a large document from opening one store write per
+ * slice at once.
  */
 async function embedBatches(
   embedder: EmbeddingProvider,
@@ -54,8 +56,10 @@ async function embedBatches(
   let done = 0;
   const slices: EmbedItem[][] = [];
   for (let i = 0; i < items.length; i += EMBED_BATCH_SIZE) slices.push(items.slice(i, i + EMBED_BATCH_SIZE));
-  await Promise.all(
-    slices.map(async (slice) => {
+  let next = 0;
+  const worker = async () => {
+    while (next < slices.length) {
+      const slice = slices[next++];
       const embedded = await queue.embed(scope, kind, slice, options.signal, lane);
       throwIfAborted(options.signal);
       await sink(
@@ -64,8 +68,9 @@ async function embedBatches(
       );
       done += slice.length;
       await options.onProgress?.(done);
-    }),
-  );
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(options.concurrency, slices.length)) }, worker));
 }
 
 export function chunkItems(chunks: ChunkRecord[]): EmbedItem[] {
