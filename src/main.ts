@@ -1,10 +1,12 @@
 import { once } from 'node:events';
 import { createApp } from './app';
 import { ConfigError, loadConfig } from './config/load';
+import { tuneHeap } from './heap';
 import { createLogger } from './logger';
 import { createRuntime } from './runtime';
 
 async function main(): Promise<void> {
+  tuneHeap();
   let config;
   try {
     config = loadConfig();

@@ -1,6 +1,7 @@
 import Redis from 'ioredis';
 import type { AppConfig } from './config/types';
 import { GraphEvents } from './graph/events';
+import { settleEmbeddingRefreshes } from './ingest/merge-stage';
 import { createGraphService } from './graph/service';
 import { createEntityLocks } from './graph/locks';
 import { createLineageService } from './lineage/service';
@@ -35,6 +36,8 @@ export async function createRuntime(config: AppConfig, log: Logger): Promise<Run
   // Entity leases last as long as task leases: a dead instance's locks and tasks come free together.
   const entityLocks = createEntityLocks(stores.locks, config.taskLeaseMs);
   const starters: Array<() => Promise<void>> = [];
+  // Runs after the task workers stop (closers run last first): vectors refreshed in the background are written.
+  closers.push(() => settleEmbeddingRefreshes());
   // What tasks and documents use; a provider registry swapped at run time (runtime.providers) lands here,
   // so the next task runs with it.
   const host: ServiceHost = { config, stores, providers, events, log, entityLocks };

@@ -1,6 +1,6 @@
 /**
  * Ingestion benchmark: `npx tsx scripts/bench/ingest.ts [--latency 200] [--documents 220] [--workers N] [--no-summaries]`
- * (`--workers`, else WORKER_THREADS, else SERVICE_LLM_CONCURRENCY).
+ * (`--workers`, else WORKER_THREADS, else the service's default).
  * Generates a deterministic corpus (about 1 MB of prose with recurring people, organisations, places and
  * technologies), boots the service in-process on the embedded stores with the mock provider at a simulated
  * latency per call, queues every document at once over real HTTP (async_processing) and waits for the tasks.
@@ -12,6 +12,7 @@ import { parseArgs } from 'node:util';
 import { createApp } from '../../src/app';
 import { loadConfig } from '../../src/config/load';
 import type { ChatMessage, CompletionOptions, EmbeddingProvider, LlmProvider, ProviderRegistry } from '../../src/llm/ports';
+import { tuneHeap } from '../../src/heap';
 import { createLogger } from '../../src/logger';
 import { createRuntime } from '../../src/runtime';
 import { seeded } from './random';
@@ -96,6 +97,16 @@ export function buildCorpus(count: number): Array<{ title: string; content: stri
 export function countingProviders(inner: ProviderRegistry) {
   const llmCalls = new Map<string, number>();
   let embeddingCalls = 0;
+  let textsEmbedded = 0;
+  // One wrapper per provider instance, as the registry hands out one instance per provider and model.
+  const wrapped = new WeakMap<object, LlmProvider | EmbeddingProvider>();
+  const once = <T extends object>(inner: T, wrap: (inner: T) => T): T => {
+    const hit = wrapped.get(inner) as T | undefined;
+    if (hit) return hit;
+    const made = wrap(inner);
+    wrapped.set(inner, made as unknown as LlmProvider);
+    return made;
+  };
   const wrapLlm = (llm: LlmProvider): LlmProvider => ({
     provider: llm.provider,
     model: llm.model,
@@ -110,22 +121,26 @@ export function countingProviders(inner: ProviderRegistry) {
     provider: e.provider,
     model: e.model,
     dimension: e.dimension,
+    batchSize: e.batchSize,
     embed(texts, signal) {
       embeddingCalls += 1;
+      textsEmbedded += texts.length;
       return e.embed(texts, signal);
     },
   });
   const registry: ProviderRegistry = {
-    llm: (provider, model) => wrapLlm(inner.llm(provider, model)),
-    embedding: (provider, model) => wrapEmbedding(inner.embedding(provider, model)),
+    llm: (provider, model) => once(inner.llm(provider, model), wrapLlm),
+    embedding: (provider, model) => once(inner.embedding(provider, model), wrapEmbedding),
     hasProvider: (name) => inner.hasProvider(name),
     defaultLlmProviderName: () => inner.defaultLlmProviderName(),
     check: () => inner.check(),
   };
-  return { registry, llmCalls, embeddingCalls: () => embeddingCalls };
+  return { registry, llmCalls, embeddingCalls: () => embeddingCalls, textsEmbedded: () => textsEmbedded };
 }
 
 async function main(): Promise<void> {
+  // As src/main.ts does for the service.
+  tuneHeap();
   const env: Record<string, string | undefined> = {
     ...process.env,
     HOST: '127.0.0.1',
@@ -138,8 +153,6 @@ async function main(): Promise<void> {
   };
   delete env.DATABASE_URL;
   delete env.NEO4J_URI;
-  // Workers are documents in flight, each making its LLM calls mostly one after another: as many as the LLM takes at once.
-  env.WORKER_THREADS ??= String(loadConfig(env).ingest.llmConcurrency);
   const config = loadConfig(env);
   const rt = await createRuntime(config, createLogger(config.logLevel));
   const counting = countingProviders(rt.providers);
@@ -201,7 +214,7 @@ async function main(): Promise<void> {
       `${llmCalls} (${by('extract')} + ${by('glean')} + ${by('summarize')} + ${llmCalls - by('extract') - by('glean') - by('summarize')})`,
     ],
     ['LLM calls per chunk', (llmCalls / Math.max(1, chunks)).toFixed(2)],
-    ['embedding calls', String(counting.embeddingCalls())],
+    ['embedding calls / texts embedded', `${counting.embeddingCalls()} / ${counting.textsEmbedded()}`],
     ['simulated latency per call', `${LATENCY_MS} ms`],
     ['LLM description summaries', args['no-summaries'] ? 'off' : 'on'],
     [

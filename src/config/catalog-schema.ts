@@ -12,6 +12,7 @@ const capabilitiesSchema = z
     supports_streaming: z.boolean().default(true),
     supports_system_message: z.boolean().default(true),
     embedding_dimension: z.int().nonnegative().default(0),
+    similarity_threshold: z.number().min(-1).max(1).optional(),
   })
   .prefault({});
 

@@ -66,6 +66,17 @@ function urlVar(schemes: string[]) {
     .optional();
 }
 
+/**
+ * Summary thresholds per record kind (docs/architecture.md §5.5): an entity is summarised from its 8th
+ * fragment; a relationship's fragments are single sentences, so it waits for about 30 of them (by tokens).
+ */
+const DEFAULT_LLM_CONCURRENCY = 8;
+
+const DEFAULT_SUMMARY = {
+  entity: { fragments: 7, tokens: 1200 },
+  relationship: { fragments: 30, tokens: 600 },
+};
+
 const text = () => z.string().trim().min(1).optional();
 
 const envSchema = z.object({
@@ -99,6 +110,8 @@ const envSchema = z.object({
   SERVICE_LLM_RETRIES: intVar(0, 10),
   SERVICE_SUMMARY_FRAGMENTS: intVar(1, 1000),
   SERVICE_SUMMARY_TOKENS: intVar(1, 1_000_000),
+  SERVICE_SUMMARY_RELATIONSHIP_FRAGMENTS: intVar(1, 1000),
+  SERVICE_SUMMARY_RELATIONSHIP_TOKENS: intVar(1, 1_000_000),
   SERVICE_SCAN_ROOTS: z.string().optional(),
   SERVICE_RATE_LIMIT_WINDOW_MS: intVar(1000, 86_400_000),
   SERVICE_RATE_LIMIT_UPLOAD: intVar(0),
@@ -164,7 +177,9 @@ export function loadConfig(env: Env = process.env, opts: LoadConfigOptions = {})
     host: vars.HOST ?? '0.0.0.0',
     port: vars.PORT ?? 8080,
     logLevel,
-    workerThreads: vars.WORKER_THREADS ?? os.availableParallelism(),
+    // Documents in flight: ingestion waits on the LLM, not the CPU, so enough documents to keep every LLM slot
+    // busy while others merge and embed (twice the LLM concurrency), whatever the CPU count.
+    workerThreads: vars.WORKER_THREADS ?? 2 * (vars.SERVICE_LLM_CONCURRENCY ?? DEFAULT_LLM_CONCURRENCY),
     storage,
     qdrantUrl: vars.QDRANT_URL?.replace(/\/+$/, '') ?? null,
     qdrantApiKey: vars.QDRANT_API_KEY ?? null,
@@ -180,12 +195,14 @@ export function loadConfig(env: Env = process.env, opts: LoadConfigOptions = {})
       chunkOverlapTokens,
       asyncThresholdBytes: vars.SERVICE_ASYNC_THRESHOLD_BYTES ?? DEFAULT_ASYNC_THRESHOLD_BYTES,
       maxGleaning: vars.SERVICE_MAX_GLEANING ?? 1,
-      llmConcurrency: vars.SERVICE_LLM_CONCURRENCY ?? 8,
+      llmConcurrency: vars.SERVICE_LLM_CONCURRENCY ?? DEFAULT_LLM_CONCURRENCY,
       embeddingConcurrency: vars.SERVICE_EMBEDDING_CONCURRENCY ?? 4,
       llmTimeoutMs: vars.SERVICE_LLM_TIMEOUT_MS ?? 120_000,
       llmRetries: vars.SERVICE_LLM_RETRIES ?? 2,
-      summaryFragmentThreshold: vars.SERVICE_SUMMARY_FRAGMENTS ?? 6,
-      summaryTokenThreshold: vars.SERVICE_SUMMARY_TOKENS ?? 1200,
+      summaryFragmentThreshold: vars.SERVICE_SUMMARY_FRAGMENTS ?? DEFAULT_SUMMARY.entity.fragments,
+      summaryTokenThreshold: vars.SERVICE_SUMMARY_TOKENS ?? DEFAULT_SUMMARY.entity.tokens,
+      summaryRelationshipFragmentThreshold: vars.SERVICE_SUMMARY_RELATIONSHIP_FRAGMENTS ?? DEFAULT_SUMMARY.relationship.fragments,
+      summaryRelationshipTokenThreshold: vars.SERVICE_SUMMARY_RELATIONSHIP_TOKENS ?? DEFAULT_SUMMARY.relationship.tokens,
       scanRoots: parseScanRoots(vars.SERVICE_SCAN_ROOTS, cwd),
     },
     // docs/api.md §8.2: per API key or address, per minute; 0 disables a category.

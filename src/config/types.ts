@@ -10,6 +10,11 @@ export interface ModelCapabilities {
   supports_system_message: boolean;
   /** 0 for LLMs, > 0 for embedding models. */
   embedding_dimension: number;
+  /**
+   * Embedding models: the cosine similarity below which a vector hit is noise for this model (retrieval's
+   * cut-off); 0.2 when absent. Hashing embeddings score related texts lower than trained models do.
+   */
+  similarity_threshold?: number;
 }
 
 export interface ModelCost {
@@ -119,10 +124,13 @@ export interface AppConfig {
     embeddingConcurrency: number;
     llmTimeoutMs: number;
     llmRetries: number;
-    /** Description fragments (count) above which an LLM summary is written. */
+    /** Entity description fragments (count) above which an LLM summary is written. */
     summaryFragmentThreshold: number;
-    /** Description tokens above which an LLM summary is written. */
+    /** Entity description tokens above which an LLM summary is written. */
     summaryTokenThreshold: number;
+    /** The same two thresholds for relationships, whose fragments are single sentences. */
+    summaryRelationshipFragmentThreshold: number;
+    summaryRelationshipTokenThreshold: number;
     scanRoots: string[];
   };
   /** Requests per window and category, per API key or address; 0 disables a category. */

@@ -1,4 +1,5 @@
 import { ConflictError, InvalidInputError, NotFoundError } from '../domain/errors';
+import { bumpGraphVersion } from './llm-cache';
 import { normalizeEntityId } from '../domain/ids';
 import type { EntityRecord, Scope } from '../domain/types';
 import { type EntityOverride, recordOverride } from './aliases';
@@ -48,6 +49,7 @@ async function editInPlace(
     await deps.stores.graph.upsertEntities(scope, [entity]);
     await deps.stores.vectors.upsert(scope, 'entity', points);
     await recordOverride(deps.stores.kv, scope, entity.id, override, now);
+    await bumpGraphVersion(deps.stores.kv, scope);
     deps.events.publish({ scope, changes: [{ kind: 'node_updated', id: entity.id }], cause });
     return entity;
   });

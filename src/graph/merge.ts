@@ -1,4 +1,5 @@
 import { ConflictError, InvalidInputError, NotFoundError } from '../domain/errors';
+import { bumpGraphVersion } from './llm-cache';
 import { normalizeEntityId, relationshipId } from '../domain/ids';
 import type { ChunkRecord, EntityRecord, RelationshipRecord, Scope } from '../domain/types';
 import type { GraphStore, Stores } from '../store/ports';
@@ -178,6 +179,7 @@ async function mergeLocked(deps: GraphDeps, scope: Scope, input: MergeInput, tar
     await kv.delete(scope, OVERRIDES_NAMESPACE, sourceIds);
   }
   await recountDocuments(deps.stores, scope, union(survivor.document_ids, ...plan.touching.map((r) => r.document_ids)));
+  await bumpGraphVersion(kv, scope);
   deps.events.publish({ scope, changes: mergeChanges(targetId, Boolean(input.newTarget), sourceIds, plan), cause: input.cause ?? 'merge' });
 
   return {

@@ -34,12 +34,17 @@ export interface ChunkOptions {
   pages?: PageRange[] | null;
 }
 
-/** A boundary tier is used when it lies in the last part of the token window: [fraction, 1]. */
-const TIERS: Array<[BoundaryTier, number]> = [
-  ['paragraph', 0.6],
-  ['line', 0.75],
-  ['sentence', 0.85],
-  ['word', 0.9],
+/**
+ * A boundary tier is used when it lies in the last part of the token window: `fraction` of the window but at
+ * least `floor` tokens, and at most `cap` of the window. Large windows thus end close to their full size
+ * (every chunk costs an extraction and a gleaning call): a paragraph end in the last tenth, else a line end,
+ * else a sentence end in the last twentieth. Small windows keep to paragraph and line ends.
+ */
+const TIERS: Array<{ tier: BoundaryTier; fraction: number; floor: number; cap: number }> = [
+  { tier: 'paragraph', fraction: 0.1, floor: 20, cap: 0.4 },
+  { tier: 'line', fraction: 0.08, floor: 16, cap: 0.25 },
+  { tier: 'sentence', fraction: 0.05, floor: 10, cap: 0.15 },
+  { tier: 'word', fraction: 0.03, floor: 5, cap: 0.1 },
 ];
 const MAX_SHRINKS = 8;
 
@@ -104,9 +109,12 @@ function chooseCut({ text, starts, fences }: Layout, t0: number, budget: number)
   let limit = safeCut(text, starts[last]);
   if (limit <= s) limit = starts[last];
   if (limit >= text.length) return text.length;
-  const span = limit - s;
-  for (const [tier, fraction] of TIERS) {
-    const p = lastBoundary(text, tier, s + Math.max(1, Math.floor(span * fraction)), limit, fences);
+  for (const { tier, fraction, floor, cap } of TIERS) {
+    const slack = Math.min(Math.max(Math.floor(budget * fraction), floor), Math.floor(budget * cap));
+    // One token more: the token ending at a boundary may hold its punctuation and the line break together.
+    const first = t0 + budget - slack - 1;
+    const from = first > t0 ? starts[Math.min(first, last)] : s + 1;
+    const p = lastBoundary(text, tier, Math.max(s + 1, from), limit, fences);
     if (p > s) return p;
   }
   // The limit falls inside a fence that fits in one chunk: end before it, the next chunk holds it whole.

@@ -121,6 +121,10 @@ export function summaryPolicy(deps: Pick<IngestDeps, 'config' | 'providers'>, en
     enabled: enabled && llm !== undefined,
     fragmentThreshold: deps.config.ingest.summaryFragmentThreshold,
     tokenThreshold: deps.config.ingest.summaryTokenThreshold,
+    relationship: {
+      fragmentThreshold: deps.config.ingest.summaryRelationshipFragmentThreshold,
+      tokenThreshold: deps.config.ingest.summaryRelationshipTokenThreshold,
+    },
     signal,
   };
 }

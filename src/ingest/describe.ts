@@ -65,19 +65,30 @@ function push<T>(map: Map<string, T[]>, key: string, value: T): void {
   else map.set(key, [value]);
 }
 
-/** Distinct non-empty fragments in order (compared ignoring case and spacing), each on one line. */
+/**
+ * Distinct non-empty fragments in order, each on one line. Fragments that differ only in case, spacing or
+ * punctuation are one fragment (the first wins): they would only cost summary calls.
+ */
 export function distinctFragments(fragments: string[]): string[] {
   const seen = new Set<string>();
   const out: string[] = [];
   for (const f of fragments) {
     const text = f.replace(/\s+/g, ' ').trim();
-    const key = text.toLowerCase();
+    const key = foldedFragment(text);
     if (text && !seen.has(key)) {
       seen.add(key);
       out.push(text);
     }
   }
   return out;
+}
+
+/** A fragment's text compared for duplicates: lower case, letters and digits only, single spaces. */
+export function foldedFragment(text: string): string {
+  return text
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
 }
 
 /** Chunk ids are `{document_id}-chunk-{N}`. */

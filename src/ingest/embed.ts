@@ -2,6 +2,7 @@ import type { ChunkRecord, EntityRecord, RelationshipRecord, Scope, VectorKind, 
 import { throwIfAborted } from '../domain/abort';
 import type { EmbeddingProvider } from '../llm/ports';
 import type { Stores, VectorStore } from '../store/ports';
+import { embeddingQueue, type Lane } from './embed-queue';
 import { entityText, relationshipText } from './record-diff';
 
 /**
@@ -24,7 +25,7 @@ export interface EmbedOptions {
   onProgress?: (done: number) => void | Promise<void>;
 }
 
-/** Embeds and upserts items batch by batch, at most `concurrency` batches at a time. */
+/** Embeds and upserts items through the provider's shared queue, a batch at a time as each is embedded. */
 export async function embedInto(
   vectors: VectorStore,
   scope: Scope,
@@ -33,37 +34,43 @@ export async function embedInto(
   items: EmbedItem[],
   options: EmbedOptions,
 ): Promise<void> {
-  await embedBatches(embedder, items, options, (points) => vectors.upsert(scope, kind, points));
+  await embedBatches(embedder, scope, kind, items, options, (points) => vectors.upsert(scope, kind, points));
 }
 
-/** Embeds items batch by batch, at most `concurrency` batches at a time, handing each batch's points to `sink`. */
+/**
+ * Queues the items on the provider's embedding queue (./embed-queue.ts) a slice of EMBED_BATCH_SIZE at a time,
+ * at most `concurrency` slices outstanding, and hands each slice's points to `sink` as it is embedded, with the
+ * text each vector was computed from. The bound keeps a large document from opening one store write per
+ * slice at once.
+ */
 async function embedBatches(
   embedder: EmbeddingProvider,
+  scope: Scope,
+  kind: VectorKind,
   items: EmbedItem[],
   options: EmbedOptions,
-  sink: (points: VectorPoint[]) => Promise<void> | void,
+  sink: (points: VectorPoint[], texts: string[]) => Promise<void> | void,
+  lane: Lane = 'now',
 ): Promise<void> {
-  const batches: EmbedItem[][] = [];
-  for (let i = 0; i < items.length; i += EMBED_BATCH_SIZE) batches.push(items.slice(i, i + EMBED_BATCH_SIZE));
-  let next = 0;
+  const queue = embeddingQueue(embedder, options.concurrency);
   let done = 0;
+  const slices: EmbedItem[][] = [];
+  for (let i = 0; i < items.length; i += EMBED_BATCH_SIZE) slices.push(items.slice(i, i + EMBED_BATCH_SIZE));
+  let next = 0;
   const worker = async () => {
-    while (next < batches.length) {
-      const batch = batches[next++];
-      const embedded = await embedder.embed(
-        batch.map((item) => item.text),
-        options.signal,
-      );
-      if (embedded.length !== batch.length) {
-        throw new Error(`embedding provider returned ${embedded.length} vectors for ${batch.length} texts`);
-      }
+    while (next < slices.length) {
+      const slice = slices[next++];
+      const embedded = await queue.embed(scope, kind, slice, options.signal, lane);
       throwIfAborted(options.signal);
-      await sink(batch.map((item, i) => ({ id: item.id, vector: embedded[i], document_ids: item.document_ids })));
-      done += batch.length;
+      await sink(
+        slice.map((item, i) => ({ id: item.id, vector: embedded[i].vector, document_ids: item.document_ids })),
+        embedded.map((e) => e.text),
+      );
+      done += slice.length;
       await options.onProgress?.(done);
     }
   };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(options.concurrency, batches.length)) }, worker));
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(options.concurrency, slices.length)) }, worker));
 }
 
 export function chunkItems(chunks: ChunkRecord[]): EmbedItem[] {
@@ -101,25 +108,38 @@ export interface GraphVectors {
   lockIds: string[];
 }
 
-/** Embeds the records to re-embed; no lock is needed, nothing is written. */
+/**
+ * Embeds the records to re-embed; no lock is needed, nothing is written. In the `later` lane the queue may
+ * hold them back to coalesce refreshes (./embed-queue.ts).
+ */
 export async function embedGraphRecords(
   embedder: () => EmbeddingProvider,
-  change: GraphVectorChange,
+  scope: Scope,
+  change: Pick<GraphVectorChange, 'reembed'>,
   options: EmbedOptions,
+  lane: Lane = 'now',
 ): Promise<GraphVectors> {
   const { entities, relationships } = change.reembed;
   const lockIds = new Set([...entities.map((e) => e.id), ...relationships.flatMap((r) => [r.source, r.target])]);
   const out: GraphVectors = { entities: [], relationships: [], lockIds: [...lockIds] };
   if (entities.length === 0 && relationships.length === 0) return out;
   const provider = embedder();
-  const collect = (items: EmbedItem[], into: GraphVectors['entities']) => {
-    const texts = new Map(items.map((item) => [item.id, item.text]));
-    return embedBatches(provider, items, options, (points) => {
-      for (const point of points) into.push({ point, text: texts.get(point.id) ?? '' });
-    });
-  };
-  await collect(entityItems(entities), out.entities);
-  await collect(relationshipItems(relationships), out.relationships);
+  const collect = (kind: VectorKind, items: EmbedItem[], into: GraphVectors['entities']) =>
+    embedBatches(
+      provider,
+      scope,
+      kind,
+      items,
+      options,
+      (points, texts) => {
+        points.forEach((point, i) => into.push({ point, text: texts[i] }));
+      },
+      lane,
+    );
+  await Promise.all([
+    collect('entity', entityItems(entities), out.entities),
+    collect('relationship', relationshipItems(relationships), out.relationships),
+  ]);
   return out;
 }
 

@@ -26,6 +26,8 @@ export interface MergeOutcome {
   chunks: Map<string, { entity_ids: string[]; relationship_ids: string[] }>;
   /** Records written whose embedding text or document set changed (or that are new), as last written. */
   reembed: { entities: EntityRecord[]; relationships: RelationshipRecord[] };
+  /** Ids of the records to re-embed that existed before the merge (they have a vector already). */
+  existing: Set<string>;
   removed: { entities: string[]; relationships: RelationshipRecord[] };
   changes: GraphChange[];
   /** Records whose description is due for an LLM summary, written after the commit. */

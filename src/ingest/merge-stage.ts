@@ -1,9 +1,11 @@
 import type { Scope } from '../domain/types';
 import { isAbortError } from '../domain/abort';
+import { bumpGraphVersion } from '../graph/llm-cache';
 import type { EmbeddingProvider } from '../llm/ports';
 import { withAliasedEntityLock } from './aliases';
 import type { IngestDeps } from './deps';
 import { deleteGraphVectors, type EmbedOptions, embedGraphRecords, storeGraphVectors } from './embed';
+import { settleEmbeddingQueues } from './embed-queue';
 import { commitMerge, type Contribution, type MergeOutcome } from './merge';
 import type { SummaryPolicy } from './summary';
 import { type EntityLocker, summariseOutcome } from './summary-stage';
@@ -30,6 +32,23 @@ export interface MergeStageOptions {
   onMerged?: () => Promise<void>;
   /** Embedding failures are logged rather than thrown (taking a document out must not depend on them). */
   embeddingOptional?: boolean;
+  /**
+   * Records that had a vector before the merge are re-embedded in the background, in the queue's `later`
+   * lane: the document does not wait for them, and a record many documents touch is embedded once per
+   * refresh delay. New records are embedded before the merge returns.
+   */
+  deferRefresh?: boolean;
+}
+
+/** Background refreshes still writing their vectors; settled before the stores close. */
+const refreshing = new Set<Promise<void>>();
+
+/** Waits until every queued embedding is embedded and every background refresh has written its vectors. */
+export async function settleEmbeddingRefreshes(): Promise<void> {
+  do {
+    await settleEmbeddingQueues();
+    await Promise.all([...refreshing]);
+  } while (refreshing.size > 0);
 }
 
 export async function mergeIntoGraph(
@@ -41,30 +60,54 @@ export async function mergeIntoGraph(
 ): Promise<MergeOutcome> {
   const { stores, events, log } = deps;
   const lock: EntityLocker = (ids, fn) => deps.entityLocks.run(scope, ids, fn);
-  const publish = (changes: MergeOutcome['changes']) =>
+  const publish = async (changes: MergeOutcome['changes']) => {
+    // Before the change is announced: a query after this merge never answers from keywords cached before it.
+    if (changes.length) await bumpGraphVersion(stores.kv, scope);
     events.publish({ scope, changes: [...changes], cause: options.cause, document_id: documentId });
+  };
 
   const outcome = await withAliasedEntityLock(stores.kv, deps.entityLocks, scope, options.lockIds, async () => {
     options.onWrite?.();
     const committed = await commitMerge(deps, scope, documentId, contributions, options.policy);
     await deleteGraphVectors(stores.vectors, scope, committed);
-    publish(committed.changes);
+    await publish(committed.changes);
     return committed;
   });
 
   const summarised = await summariseOutcome(deps, scope, outcome, options.policy, lock);
-  if (summarised.length) publish(summarised);
+  if (summarised.length) await publish(summarised);
   if (outcome.summaryFailures.length) {
     log.warn({ document_id: documentId, failures: outcome.summaryFailures }, 'description summaries fell back to joined fragments');
   }
   await options.onMerged?.();
 
+  const [now, later] = options.deferRefresh ? splitByAge(outcome) : [outcome, null];
+  if (later) {
+    const refresh = embedGraphRecords(options.embedder, scope, later, { ...options.embed, signal: undefined }, 'later')
+      .then((vectors) => (vectors.lockIds.length ? lock(vectors.lockIds, () => storeGraphVectors(stores, scope, vectors)) : undefined))
+      .catch((err: unknown) =>
+        log.warn({ err, document_id: documentId }, 'records could not be re-embedded; they keep their previous vectors'),
+      )
+      .finally(() => refreshing.delete(refresh));
+    refreshing.add(refresh);
+  }
   try {
-    const vectors = await embedGraphRecords(options.embedder, outcome, options.embed);
+    const vectors = await embedGraphRecords(options.embedder, scope, now, options.embed);
     if (vectors.lockIds.length) await lock(vectors.lockIds, () => storeGraphVectors(stores, scope, vectors));
   } catch (err) {
     if (!options.embeddingOptional || isAbortError(err)) throw err;
     log.warn({ err, document_id: documentId }, 'shared records could not be re-embedded after removing a document');
   }
   return outcome;
+}
+
+/** The records new to the graph, and those that had a vector before the merge. */
+function splitByAge(outcome: MergeOutcome): [Pick<MergeOutcome, 'reembed'>, Pick<MergeOutcome, 'reembed'>] {
+  const fresh = <R extends { id: string }>(records: R[]) => records.filter((r) => !outcome.existing.has(r.id));
+  const old = <R extends { id: string }>(records: R[]) => records.filter((r) => outcome.existing.has(r.id));
+  const { entities, relationships } = outcome.reembed;
+  return [
+    { reembed: { entities: fresh(entities), relationships: fresh(relationships) } },
+    { reembed: { entities: old(entities), relationships: old(relationships) } },
+  ];
 }

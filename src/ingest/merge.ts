@@ -10,7 +10,7 @@ import { entityEvidence, relationEvidence, sourceStatements } from './evidence';
 import type { ParsedEntity, ParsedRelation } from './extract/parser';
 import { changedEntity, changedRelationship, embeddingChanged, entityText, relationshipText } from './record-diff';
 import { deleteStates, entityKey, readStates, recordFingerprint, relationshipKey, writeStates } from './record-state';
-import type { SummaryPolicy } from './summary';
+import { policyFor, type SummaryPolicy } from './summary';
 import type { MergeOutcome } from './merge-outcome';
 import { summariseOutcome, summaryJob } from './summary-stage';
 
@@ -145,10 +145,14 @@ export async function commitMerge(
     }
   }
 
-  for (const draft of [...entityDrafts, ...relationDrafts]) describeDraft(draft, policy);
+  const relationPolicy = policyFor(policy, 'relationship');
+  for (const draft of entityDrafts) describeDraft(draft, policy);
+  for (const draft of relationDrafts) describeDraft(draft, relationPolicy);
   const due = [
     ...entityDrafts.filter((d) => summaryDue(d, policy)).map((d) => summaryJob('entity', d, [d.record.id])),
-    ...relationDrafts.filter((d) => summaryDue(d, policy)).map((d) => summaryJob('relationship', d, [d.record.source, d.record.target])),
+    ...relationDrafts
+      .filter((d) => summaryDue(d, relationPolicy))
+      .map((d) => summaryJob('relationship', d, [d.record.source, d.record.target])),
   ];
   await applyOverrides(kv, scope, entityDrafts);
   const entities = entityDrafts.filter((d) => changedEntity(oldEntity.get(d.record.id), d.record));
@@ -212,6 +216,7 @@ export async function commitMerge(
       entities: entities.map((d) => d.record).filter((e) => embeddingChanged(oldEntity.get(e.id), e, entityText)),
       relationships: relationships.map((d) => d.record).filter((r) => embeddingChanged(oldRelation.get(r.id), r, relationshipText)),
     },
+    existing: new Set([...entities, ...relationships].map((d) => d.record.id).filter((id) => oldEntity.has(id) || oldRelation.has(id))),
     removed: { entities: removedEntities, relationships: removedRelations },
     changes,
     due,

@@ -2,6 +2,7 @@ import { chunkId } from '../domain/ids';
 import type { ChunkRecord, Scope } from '../domain/types';
 import { isAbortError } from '../domain/abort';
 import type { TokenUsage } from '../llm/ports';
+import { cachedLlm } from '../graph/llm-cache';
 import { chunkText } from './chunker';
 import { discardDocumentRun, removeDocumentFromGraph, summaryPolicy } from './deletion';
 import type { IngestDeps } from './deps';
@@ -58,7 +59,7 @@ export async function processDocument(deps: IngestDeps, scope: Scope, documentId
     scope,
     doc,
     options,
-    llm: deps.providers.llm(),
+    llm: cachedLlm(deps.providers.llm(), deps.stores.kv, scope),
     embedder: deps.providers.embedding(),
     policy: summaryPolicy(deps, doc.options?.use_llm_summarization ?? true, options.signal),
     progress: new ProgressTracker(options.report, deps.log),
@@ -114,6 +115,7 @@ async function execute(run: Run): Promise<ProcessResult> {
     cause: 'ingest',
     embedder: () => run.embedder,
     embed: embedOptions(run),
+    deferRefresh: true,
     // Set before the writes: a merge that fails half-way is rolled back too.
     onWrite: () => (run.merged = true),
     onMerged: async () => {

@@ -1,6 +1,7 @@
 import type { EntityRecord, RelationshipRecord, Scope } from '../domain/types';
 import type { GraphChange } from '../graph/events';
 import { isAbortError } from '../domain/abort';
+import { cachedLlm } from '../graph/llm-cache';
 import type { IngestDeps } from './deps';
 import { withSummary } from './descriptions';
 import { type Draft, rebuildEntity, rebuildRelationship, type Summary } from './drafts';
@@ -9,7 +10,7 @@ import type { MergeOutcome, SummaryJob } from './merge-outcome';
 
 export type { SummaryJob };
 import { entityKey, fragmentKey, readStates, type RecordState, recordFingerprint, relationshipKey, writeStates } from './record-state';
-import { summarizeFragments, type SummaryPolicy } from './summary';
+import { policyFor, summarizeFragments, type SummaryPolicy } from './summary';
 
 /**
  * LLM summaries of descriptions, written outside the entity lock. A merge commits the joined fragments and
@@ -73,6 +74,7 @@ async function writeSummaries(
   const mine = jobs.filter((job) => !underway.has(workspace + job.key));
   for (const job of mine) underway.add(workspace + job.key);
   const written: Written[] = [];
+  const cached = { ...policy, llm: policy.llm && cachedLlm(policy.llm, deps.stores.kv, scope) };
   try {
     const complete = await completeParts(
       deps,
@@ -87,7 +89,7 @@ async function writeSummaries(
           const result = await summarizeFragments(
             job.subject,
             parts.summary ? [parts.summary.text, ...parts.fragments] : parts.fragments,
-            policy,
+            cached,
           );
           outcome.llm_calls += result.llm_calls;
           outcome.usage.input_tokens += result.usage.input_tokens;
@@ -164,7 +166,7 @@ async function applySummaries(deps: Deps, scope: Scope, written: Written[], poli
     // An analyst changed the record since its merge: the next merge rebuilds it.
     if (!record || !state || state.written !== recordFingerprint(record)) continue;
     const overridden = state.description !== undefined;
-    const next = withSummary(state.description ?? record.description, state, summary, policy);
+    const next = withSummary(state.description ?? record.description, state, summary, policyFor(policy, job.kind));
     if (!next) continue;
     state.summary = next.summary;
     if (overridden) state.description = next.description;

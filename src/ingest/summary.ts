@@ -1,18 +1,26 @@
 import type { LlmProvider, TokenUsage } from '../llm/ports';
 import { type SummarySubject, summaryPrompt } from './summary-prompt';
 import { countTokens, tokenEncoder } from '../llm/tokens';
+import { distinctFragments } from './describe';
 
 /**
  * Descriptions from fragments: joined as they are, or, past the fragment or token threshold and when
  * LLM summarisation is on, written by the LLM (map-reduce when the fragments do not fit in one call).
  */
 
-export interface SummaryPolicy {
+export interface SummaryThresholds {
+  /** Fragments (count) above which a summary is written. */
+  fragmentThreshold: number;
+  /** Tokens of the joined fragments above which a summary is written. */
+  tokenThreshold: number;
+}
+
+export interface SummaryPolicy extends SummaryThresholds {
   /** Needed when `enabled`. */
   llm?: LlmProvider;
   enabled: boolean;
-  fragmentThreshold: number;
-  tokenThreshold: number;
+  /** Thresholds of relationships when they differ from the entities' (the fields above). */
+  relationship?: SummaryThresholds;
   /** Input budget of one summary call, in tokens. */
   maxInputTokens?: number;
   signal?: AbortSignal;
@@ -36,17 +44,27 @@ export function joinFragments(fragments: string[]): string {
   return fragments.join(FRAGMENT_SEPARATOR);
 }
 
+/** The policy with the thresholds of one record kind. */
+export function policyFor(policy: SummaryPolicy, kind: 'entity' | 'relationship'): SummaryPolicy {
+  return kind === 'relationship' && policy.relationship ? { ...policy, ...policy.relationship } : policy;
+}
+
 export function needsSummary(fragments: string[], policy: SummaryPolicy): boolean {
-  if (!policy.enabled || !policy.llm || fragments.length < 2) return false;
+  if (!policy.enabled || !policy.llm || distinctFragments(fragments).length < 2) return false;
   return fragments.length > policy.fragmentThreshold || countTokens(joinFragments(fragments)) > policy.tokenThreshold;
 }
 
-/** One LLM-written description of the fragments. */
-export async function summarizeFragments(subject: SummarySubject, fragments: string[], policy: SummaryPolicy): Promise<Described> {
+/**
+ * One LLM-written description of the fragments. Duplicates (up to case, spacing and punctuation) are folded
+ * first and never reach the LLM; a single distinct fragment is its own description.
+ */
+export async function summarizeFragments(subject: SummarySubject, all: string[], policy: SummaryPolicy): Promise<Described> {
   const llm = policy.llm;
   if (!llm) throw new Error('no LLM to write the summary');
-  const budget = Math.max(64, policy.maxInputTokens ?? DEFAULT_MAX_INPUT_TOKENS);
   const usage = { input_tokens: 0, output_tokens: 0 };
+  const fragments = distinctFragments(all);
+  if (fragments.length <= 1) return { description: fragments[0] ?? '', summarised: false, llm_calls: 0, usage };
+  const budget = Math.max(64, policy.maxInputTokens ?? DEFAULT_MAX_INPUT_TOKENS);
   let calls = 0;
   const call = async (parts: string[]): Promise<string> => {
     const out = await llm.complete(summaryPrompt(subject, parts, SUMMARY_MAX_WORDS), {
@@ -55,7 +73,7 @@ export async function summarizeFragments(subject: SummarySubject, fragments: str
       maxTokens: SUMMARY_MAX_OUTPUT_TOKENS,
       signal: policy.signal,
     });
-    calls++;
+    if (!out.cached) calls++;
     usage.input_tokens += out.usage.input_tokens;
     usage.output_tokens += out.usage.output_tokens;
     return out.text.trim() || joinFragments(parts);
@@ -104,5 +122,5 @@ function fitBudget(fragments: string[], budget: number): string[] {
 function truncateTokens(text: string, budget: number): string {
   if (countTokens(text) <= budget) return text;
   const enc = tokenEncoder();
-  return enc.decode(enc.encode(text, [], []).slice(0, budget));
+  return enc.decode(enc.encode(text).slice(0, budget));
 }

@@ -31,6 +31,8 @@ export interface TokenUsage {
 export interface Completion {
   text: string;
   usage: TokenUsage;
+  /** Answered from a response cache: no provider call was made. */
+  cached?: boolean;
 }
 
 export interface LlmProvider {
@@ -45,6 +47,10 @@ export interface EmbeddingProvider {
   readonly provider: string;
   readonly model: string;
   readonly dimension: number;
+  /** Texts per call the provider takes best (batches are cut at this size); 64 when absent. */
+  readonly batchSize?: number;
+  /** Cosine similarity below which a hit is noise for this model (from the catalog); retrieval's default when absent. */
+  readonly similarityThreshold?: number;
   embed(texts: string[], signal?: AbortSignal): Promise<number[][]>;
 }
 

@@ -1,5 +1,4 @@
 import type { AppConfig, CatalogProvider } from '../config/types';
-import { createLangChainEmbeddings, createLangChainLlm } from './langchain';
 import { MockEmbeddings, MockLlm } from './mock';
 import { type EmbeddingProvider, type LlmProvider, type ProviderRegistry, UnknownProviderError } from './ports';
 import { withResilience } from './resilience';
@@ -38,6 +37,16 @@ export class ProviderDisabledError extends UnknownProviderError {
 }
 
 const CHECK_TIMEOUT_MS = 3000;
+
+/**
+ * The LangChain adapters, loaded on first use: the LangChain packages take about 30 MB that a service on the
+ * mock provider never needs.
+ */
+/* eslint-disable @typescript-eslint/no-require-imports, @typescript-eslint/consistent-type-imports -- loaded on first use, see above */
+function langchain(): typeof import('./langchain') {
+  return require('./langchain') as typeof import('./langchain');
+}
+/* eslint-enable @typescript-eslint/no-require-imports, @typescript-eslint/consistent-type-imports */
 
 export function createProviderRegistry(config: AppConfig, log?: RegistryLogger, options: RegistryOptions = {}): ProviderRegistry {
   const llms = new Map<string, LlmProvider>();
@@ -81,7 +90,9 @@ export function createProviderRegistry(config: AppConfig, log?: RegistryLogger, 
       let instance = llms.get(key);
       if (!instance) {
         const raw =
-          p.type === 'mock' ? new MockLlm(p.name, name, config.mockLatencyMs, config.mockTokenDelayMs) : createLangChainLlm(p, name);
+          p.type === 'mock'
+            ? new MockLlm(p.name, name, () => config.mockLatencyMs, config.mockTokenDelayMs)
+            : langchain().createLangChainLlm(p, name);
         instance = withResilience(raw, resilience('llm'));
         llms.set(key, instance);
       }
@@ -101,9 +112,10 @@ export function createProviderRegistry(config: AppConfig, log?: RegistryLogger, 
       if (!instance) {
         const raw =
           p.type === 'mock'
-            ? new MockEmbeddings(p.name, name, dimension, config.mockLatencyMs)
-            : createLangChainEmbeddings(p, name, dimension);
-        instance = withResilience(raw, resilience('embedding'));
+            ? new MockEmbeddings(p.name, name, dimension, () => config.mockLatencyMs)
+            : langchain().createLangChainEmbeddings(p, name, dimension);
+        const threshold = p.models.find((m) => m.name === name)?.capabilities.similarity_threshold;
+        instance = withSimilarityThreshold(withResilience(raw, resilience('embedding')), threshold);
         embeddings.set(key, instance);
       }
       return instance;
@@ -138,6 +150,19 @@ export function createProviderRegistry(config: AppConfig, log?: RegistryLogger, 
       : 'model providers configured',
   );
   return registry;
+}
+
+/** The provider carrying its catalog similarity threshold, when the catalog gives one. */
+function withSimilarityThreshold(inner: EmbeddingProvider, similarityThreshold: number | undefined): EmbeddingProvider {
+  if (similarityThreshold === undefined) return inner;
+  return {
+    provider: inner.provider,
+    model: inner.model,
+    dimension: inner.dimension,
+    batchSize: inner.batchSize,
+    similarityThreshold,
+    embed: (texts, signal) => inner.embed(texts, signal),
+  };
 }
 
 type CheckResult = Awaited<ReturnType<ProviderRegistry['check']>>[number];

@@ -223,6 +223,10 @@ class ResilientEmbeddings extends Resilient implements EmbeddingProvider {
     return this.inner.dimension;
   }
 
+  get batchSize(): number | undefined {
+    return this.inner.batchSize;
+  }
+
   protected get label() {
     return { provider: this.inner.provider, model: this.inner.model };
   }

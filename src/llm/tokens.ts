@@ -1,4 +1,4 @@
-import type { Tiktoken, TiktokenBPE } from 'js-tiktoken/lite';
+import { type BpeRankData, CompactBpe } from './bpe';
 
 /**
  * cl100k_base token counts (offline), shared by chunking, description budgets, prompt budgets and usage
@@ -10,7 +10,7 @@ import type { Tiktoken, TiktokenBPE } from 'js-tiktoken/lite';
  * starts.
  */
 
-let encoder: { enc: Tiktoken; pattern: RegExp } | undefined;
+let encoder: { enc: CompactBpe; pattern: RegExp } | undefined;
 const pieceCache = new Map<string, Int32Array>();
 const PIECE_CACHE_MAX = 200_000;
 /**
@@ -21,20 +21,19 @@ const PIECE_CACHE_MAX = 200_000;
 const MAX_PIECE_CHARS = 256;
 const SINGLE = Int32Array.of(0);
 
-function load(): { enc: Tiktoken; pattern: RegExp } {
+function load(): { enc: CompactBpe; pattern: RegExp } {
   if (!encoder) {
     // Loaded lazily: building the rank table takes a fraction of a second and many processes never count.
-    /* eslint-disable @typescript-eslint/no-require-imports, @typescript-eslint/consistent-type-imports -- loaded on first use, see above */
-    const { Tiktoken: Encoder } = require('js-tiktoken/lite') as typeof import('js-tiktoken/lite');
-    const module = require('js-tiktoken/ranks/cl100k_base') as TiktokenBPE & { default?: TiktokenBPE };
-    /* eslint-enable @typescript-eslint/no-require-imports, @typescript-eslint/consistent-type-imports */
+    /* eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use, see above */
+    const module = require('js-tiktoken/ranks/cl100k_base') as BpeRankData & { default?: BpeRankData };
     const ranks = module.default ?? module;
-    encoder = { enc: new Encoder(ranks), pattern: new RegExp(ranks.pat_str, 'gu') };
+    encoder = { enc: new CompactBpe(ranks), pattern: new RegExp(ranks.pat_str, 'gu') };
   }
   return encoder;
 }
 
-export function tokenEncoder(): Tiktoken {
+/** Encodes and decodes cl100k tokens; special-token strings are plain text. */
+export function tokenEncoder(): Pick<CompactBpe, 'encode' | 'decode'> {
   return load().enc;
 }
 
@@ -45,7 +44,7 @@ function pieceTokenStarts(piece: string): Int32Array {
   if (piece.length > MAX_PIECE_CHARS) return longPieceTokenStarts(piece);
   const { enc } = load();
   // Special-token strings inside documents are plain text, never control tokens.
-  const tokens = enc.encode(piece, [], []);
+  const tokens = enc.encodePiece(piece);
   starts = tokens.length === 1 ? SINGLE : alignTokens(enc, piece, tokens);
   if (pieceCache.size >= PIECE_CACHE_MAX) pieceCache.clear();
   pieceCache.set(piece, starts);
@@ -68,7 +67,7 @@ function longPieceTokenStarts(piece: string): Int32Array {
  * Start offset of each token of a short text. A token holding part of a multi-byte character is decoded
  * together with its neighbours until the group matches the text; all of them start where the group does.
  */
-function alignTokens(enc: Tiktoken, text: string, tokens: number[]): Int32Array {
+function alignTokens(enc: CompactBpe, text: string, tokens: number[]): Int32Array {
   const starts = new Int32Array(tokens.length);
   let pos = 0;
   for (let i = 0; i < tokens.length;) {

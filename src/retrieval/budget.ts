@@ -16,8 +16,9 @@ export interface BudgetedContext {
 
 /**
  * Keeps each section within its budget and the whole within the total: entities and relationships first
- * (they are short), chunks get what is left of the total. Items are kept in rank order and a section stops
- * at the first item that does not fit, so a lower-ranked item never displaces a higher one.
+ * (they are short), chunks get what is left of the total. Items are kept in rank order; one that does not
+ * fit is passed over and the next ones still tried, so the budget fills up while a lower-ranked item never
+ * displaces a higher one.
  */
 export function applyTokenBudget(
   entities: readonly ScoredEntity[],
@@ -25,10 +26,19 @@ export function applyTokenBudget(
   chunks: readonly ScoredChunk[],
   budget: TokenBudget,
 ): BudgetedContext {
-  const e = takeWithin(entities, (x) => cachedTokens(entityLine(x.record)) + REFERENCE_TOKENS, Math.min(budget.entities, budget.total));
+  const e = takeWithin(
+    entities,
+    (x) =>
+      cachedTokens(`e\u0000${x.record.id}\u0000${x.record.updated_at}\u0000${x.record.description.length}`, () => entityLine(x.record)) +
+      REFERENCE_TOKENS,
+    Math.min(budget.entities, budget.total),
+  );
   const r = takeWithin(
     relationships,
-    (x) => cachedTokens(relationshipLine(x.record)),
+    (x) =>
+      cachedTokens(`r\u0000${x.record.id}\u0000${x.record.updated_at}\u0000${x.record.description.length}`, () =>
+        relationshipLine(x.record),
+      ),
     Math.min(budget.relationships, budget.total - e.used),
   );
   const c = takeWithin(chunks, chunkTokens, Math.min(budget.chunks, budget.total - e.used - r.used));
@@ -45,7 +55,7 @@ function takeWithin<T>(items: readonly T[], cost: (item: T) => number, budget: n
   let used = 0;
   for (const item of items) {
     const tokens = cost(item);
-    if (used + tokens > budget) break;
+    if (used + tokens > budget) continue;
     used += tokens;
     kept.push(item);
   }
@@ -59,17 +69,19 @@ function chunkTokens(chunk: ScoredChunk): number {
 }
 
 /**
- * Entity and relationship lines recur across queries; counting them once saves most of the tokenising.
- * Bounded: the oldest entries go first.
+ * Entity and relationship lines recur across queries; counting them once saves most of the tokenising. Keyed
+ * by the record's id and version (a line follows from its record), so a key costs a few bytes whatever the
+ * description's length and the cache can hold every record of a large workspace. Bounded: the oldest entries
+ * go first.
  */
 const tokenCache = new Map<string, number>();
-const TOKEN_CACHE_SIZE = 20_000;
+const TOKEN_CACHE_SIZE = 200_000;
 
-function cachedTokens(text: string): number {
-  const hit = tokenCache.get(text);
+function cachedTokens(key: string, line: () => string): number {
+  const hit = tokenCache.get(key);
   if (hit !== undefined) return hit;
-  const tokens = countTokens(text);
+  const tokens = countTokens(line());
   if (tokenCache.size >= TOKEN_CACHE_SIZE) tokenCache.delete(tokenCache.keys().next().value as string);
-  tokenCache.set(text, tokens);
+  tokenCache.set(key, tokens);
   return tokens;
 }

@@ -18,6 +18,11 @@ export interface RetrievalRecipe {
   chunkVectorSearch: boolean;
   /** Entities bring their relationships and neighbours; relationships bring their endpoints. */
   graphExpansion: boolean;
+  /**
+   * How the chunks the selected entities and relationships cite are ranked: by how many of them cite each
+   * chunk, or by the chunk's similarity to the question among the most cited (its vector scored by id).
+   */
+  graphChunkRanking: 'citations' | 'similarity';
   /** How graph-derived chunks and vector chunks combine when both exist. */
   fuse: 'none' | 'rrf';
   /** No retrieval at all: the LLM answers alone. */
@@ -30,6 +35,7 @@ const none: RetrievalRecipe = {
   relationshipSearch: null,
   chunkVectorSearch: false,
   graphExpansion: false,
+  graphChunkRanking: 'similarity',
   fuse: 'none',
   llmOnly: false,
 };

@@ -1,5 +1,6 @@
 import { UnavailableError } from '../domain/errors';
 import { isAbortError, throwIfAborted } from '../domain/abort';
+import { cachedLlm } from '../graph/llm-cache';
 import type { EmbeddingProvider } from '../llm/ports';
 import type { Stores } from '../store/ports';
 import { applyTokenBudget } from './budget';
@@ -64,7 +65,8 @@ export async function retrieve(deps: RetrieverDeps, req: RetrievalRequest): Prom
 
   if (recipe.keywords) {
     const t = performance.now();
-    const extracted = await extractKeywords(req.llm, req.query, req.history, req.signal);
+    const llm = cachedLlm(req.llm, stores.kv, req.scope, { followGraph: true });
+    const extracted = await extractKeywords(llm, req.query, req.history, req.signal);
     timings.keywords_ms = performance.now() - t;
     result.keywords = extracted.keywords;
     result.keywordTokens = extracted.tokens;
@@ -73,22 +75,24 @@ export async function retrieve(deps: RetrieverDeps, req: RetrievalRequest): Prom
 
   const t = performance.now();
   const vectors = await embedQueries(deps.embedder, recipe, req.query, result.keywords, req.signal);
+  const similarTo = (r: RetrievalRecipe, question: number[] | null) => (r.graphChunkRanking === 'similarity' ? question : null);
   timings.embedding_ms = performance.now() - t;
   throwIfAborted(req.signal);
 
   const { scope, limits } = req;
-  const search = { stores, scope, allowed, minScore: req.minSimilarity ?? DEFAULT_MIN_SIMILARITY };
+  const minScore = req.minSimilarity ?? deps.embedder.similarityThreshold ?? DEFAULT_MIN_SIMILARITY;
+  const search = { stores, scope, allowed, minScore };
   const [entityHits, relationshipHits, vectorChunks] = await Promise.all([
     vectors.entity ? searchEntities(search, vectors.entity, limits.maxEntities) : [],
     vectors.relationship ? searchRelationships(search, vectors.relationship, limits.maxRelationships) : [],
-    vectors.chunk ? searchChunks(search, vectors.chunk, limits.maxChunks) : [],
+    vectors.question && recipe.chunkVectorSearch ? searchChunks(search, vectors.question, limits.maxChunks) : [],
   ]);
   throwIfAborted(req.signal);
 
   const selection = await selectFromGraph(stores, scope, recipe, entityHits, relationshipHits, limits, allowed);
   const graphChunks =
     selection.entities.length || selection.relationships.length
-      ? await chunksOfSelection(stores, scope, selection, limits.maxChunks, allowed)
+      ? await chunksOfSelection(stores, scope, selection, limits.maxChunks, allowed, similarTo(recipe, vectors.question))
       : [];
   const candidates =
     recipe.fuse === 'rrf'
@@ -120,7 +124,8 @@ export async function retrieve(deps: RetrieverDeps, req: RetrievalRequest): Prom
 }
 
 interface QueryVectors {
-  chunk: number[] | null;
+  /** The question itself: chunk vector search, and graph-derived chunks ranked by similarity. */
+  question: number[] | null;
   entity: number[] | null;
   relationship: number[] | null;
 }
@@ -133,13 +138,14 @@ async function embedQueries(
   keywords: Keywords,
   signal?: AbortSignal,
 ): Promise<QueryVectors> {
+  const graphChunksBySimilarity = recipe.graphExpansion && recipe.graphChunkRanking === 'similarity';
   const wanted = {
-    chunk: recipe.chunkVectorSearch ? query : null,
+    question: recipe.chunkVectorSearch || graphChunksBySimilarity ? query : null,
     entity: recipe.entitySearch ? keywords.low.join(', ') || query : null,
     relationship: recipe.relationshipSearch ? keywords.high.join(', ') || query : null,
   };
   const texts = [...new Set(Object.values(wanted).filter((t): t is string => t !== null))];
-  if (texts.length === 0) return { chunk: null, entity: null, relationship: null };
+  if (texts.length === 0) return { question: null, entity: null, relationship: null };
   let embedded: number[][];
   try {
     embedded = await embedder.embed(texts, signal);
@@ -149,7 +155,7 @@ async function embedQueries(
     throw new UnavailableError(`the embedding model ${embedder.provider}/${embedder.model} failed: ${reason.slice(0, 300)}`, 'embedding');
   }
   const vectorOf = (text: string | null) => (text === null ? null : embedded[texts.indexOf(text)]);
-  return { chunk: vectorOf(wanted.chunk), entity: vectorOf(wanted.entity), relationship: vectorOf(wanted.relationship) };
+  return { question: vectorOf(wanted.question), entity: vectorOf(wanted.entity), relationship: vectorOf(wanted.relationship) };
 }
 
 async function rerankChunks(

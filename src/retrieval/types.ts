@@ -32,7 +32,8 @@ export interface TokenBudget {
  */
 export const DEFAULT_MIN_SIMILARITY = 0.2;
 
-export const DEFAULT_BUDGET: TokenBudget = { entities: 4000, relationships: 4000, chunks: 8000, total: 12000 };
+/** Chunks may fill whatever entities and relationships leave of the total (all of it in `naive`). */
+export const DEFAULT_BUDGET: TokenBudget = { entities: 4000, relationships: 4000, chunks: 12000, total: 12000 };
 
 export interface RetrievalRequest {
   scope: Scope;

@@ -1,7 +1,6 @@
 import type { AppConfig } from '../config/types';
 import type { Logger } from '../logger';
 import { createMemoryStores } from './memory';
-import { createNeo4jStores } from './neo4j';
 import type { Stores } from './ports';
 
 /**
@@ -14,6 +13,10 @@ export async function createStores(config: AppConfig, log: Logger): Promise<Stor
     return createMemoryStores();
   }
   const { uri, user, password, database } = config.storage;
+  // Loaded only in persistent mode: the driver and the Qdrant client take about 17 MB the embedded mode never needs.
+  /* eslint-disable @typescript-eslint/no-require-imports, @typescript-eslint/consistent-type-imports -- see above */
+  const { createNeo4jStores } = require('./neo4j') as typeof import('./neo4j');
+  /* eslint-enable @typescript-eslint/no-require-imports, @typescript-eslint/consistent-type-imports */
   return createNeo4jStores({
     neo4j: { uri, user, password, database },
     dimension: config.embedding.dimension,

@@ -107,10 +107,18 @@ export interface GraphStore {
   stats(scope: Scope): Promise<GraphStats>;
 }
 
+export interface VectorFilter {
+  documentIds?: string[];
+  ids?: string[];
+}
+
 export interface VectorStore {
   upsert(scope: Scope, kind: VectorKind, points: VectorPoint[]): Promise<void>;
-  /** Cosine similarity, best first. `documentIds` restricts hits to points of those documents. */
-  search(scope: Scope, kind: VectorKind, vector: number[], topK: number, filter?: { documentIds?: string[] }): Promise<VectorHit[]>;
+  /**
+   * Cosine similarity, best first. `documentIds` restricts hits to points of those documents, `ids` to those
+   * points (scoring known candidates against a query).
+   */
+  search(scope: Scope, kind: VectorKind, vector: number[], topK: number, filter?: VectorFilter): Promise<VectorHit[]>;
   delete(scope: Scope, kind: VectorKind, ids: string[]): Promise<void>;
   count(scope: Scope, kind: VectorKind): Promise<number>;
   /** Bytes held by the vectors of a workspace (dimension x 4 x count for float32 storage). */

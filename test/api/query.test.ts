@@ -106,7 +106,8 @@ describe('POST /query', () => {
   it('context_only returns the sources and the context text without an answer call', async () => {
     const rec = recordLlmCalls(app.rt);
     try {
-      const body = await answer({ query: 'Who leads Globex?', context_only: true });
+      // A question of its own: a repeated one would take its keywords from the response cache.
+      const body = await answer({ query: 'Who is in charge of Globex?', context_only: true });
       expect(body.answer).toBe('');
       expect(body.context).toContain('Bob Jones leads Globex');
       expect(body.sources.length).toBeGreaterThan(0);
@@ -120,12 +121,33 @@ describe('POST /query', () => {
   it('prompt_only returns the formatted prompt, system prompt included, without an answer call', async () => {
     const rec = recordLlmCalls(app.rt);
     try {
-      const body = await answer({ query: 'Who leads Globex?', prompt_only: true, system_prompt: 'Always answer in French.' });
+      const body = await answer({ query: 'Who runs Globex?', prompt_only: true, system_prompt: 'Always answer in French.' });
       expect(body.answer).toBe('');
       expect(body.prompt).toContain('Always answer in French.');
       expect(body.prompt).toContain('Bob Jones leads Globex');
-      expect(body.prompt).toMatch(/\[user\]\nWho leads Globex\?$/);
+      expect(body.prompt).toMatch(/\[user\]\nWho runs Globex\?$/);
       expect(rec.calls.map((c) => c.task)).toEqual(['keywords']);
+    } finally {
+      rec.restore();
+    }
+  });
+
+  it('a repeated question takes its keywords from the cache until the workspace graph changes', async () => {
+    const workspace = 'keyword-cache';
+    const ingest = (title: string, content: string) =>
+      app.request('/api/v1/documents', { method: 'POST', json: { title, content }, workspace });
+    expect((await ingest('Globex', 'Bob Jones leads Globex Laboratories in Boston.')).status).toBe(201);
+    const rec = recordLlmCalls(app.rt);
+    try {
+      const ask = () => answer({ query: 'Who leads Globex Laboratories?', context_only: true }, workspace);
+      const keywordCalls = () => rec.calls.filter((c) => c.task === 'keywords').length;
+      await ask();
+      await ask();
+      expect(keywordCalls()).toBe(1);
+      expect((await ingest('Initech', 'Carol White leads Initech Systems in Denver.')).status).toBe(201);
+      const body = await ask();
+      expect(body.context).toContain('Bob Jones');
+      expect(keywordCalls()).toBe(2);
     } finally {
       rec.restore();
     }

@@ -83,6 +83,22 @@ export function vectorStoreContract(name: string, makeStores: StoresFactory, cle
       expectSameHits(await vectors().search(scope, 'chunk', query, 8, {}), bruteForce(points, query, 8));
     });
 
+    it('scores only the given points when ids are named, with the document filter still applied', async () => {
+      const scope = ctx.scope();
+      const points = randomPoints(12, 60, 16);
+      await vectors().upsert(scope, 'chunk', points);
+      const query = randomVector(seededRandom(13), 16);
+      const ids = ['p-3', 'p-17', 'p-40', 'p-59', 'p-unknown'];
+      const named = points.filter((p) => ids.includes(p.id));
+      expectSameHits(await vectors().search(scope, 'chunk', query, 10, { ids }), bruteForce(named, query, 10));
+      expectSameHits(await vectors().search(scope, 'chunk', query, 2, { ids }), bruteForce(named, query, 2));
+      expectSameHits(
+        await vectors().search(scope, 'chunk', query, 10, { ids, documentIds: ['doc-1'] }),
+        bruteForce(named, query, 10, ['doc-1']),
+      );
+      expect(await vectors().search(scope, 'chunk', query, 10, { ids: [] })).toEqual([]);
+    });
+
     it('replaces a point upserted again under the same id', async () => {
       const scope = ctx.scope();
       const points = randomPoints(11, 30, 8);

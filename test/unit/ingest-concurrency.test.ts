@@ -5,6 +5,7 @@ import { deleteDocumentData, summaryPolicy } from '../../src/ingest/deletion';
 import { EXTRACTION_NAMESPACE } from '../../src/ingest/extract/cache';
 import { parseExtraction } from '../../src/ingest/extract/parser';
 import { entityText, mergeDocument, relationshipText } from '../../src/ingest/merge';
+import { settleEmbeddingRefreshes } from '../../src/ingest/merge-stage';
 import { processDocument } from '../../src/ingest/pipeline';
 import { MERGE_STATE_NAMESPACE } from '../../src/ingest/record-state';
 import { MemoryLockStore } from '../../src/store/memory';
@@ -21,8 +22,9 @@ function sharedDocuments(count: number): string[] {
   );
 }
 
-/** Every entity and relationship vector is the embedding of the record as it stands. */
+/** Every entity and relationship vector is the embedding of the record as it stands, once background refreshes settle. */
 async function expectVectorsMatchRecords(f: IngestFixture): Promise<void> {
+  await settleEmbeddingRefreshes();
   const { graph, vectors } = f.deps.stores;
   const embedder = f.deps.providers.embedding();
   const entities = (await graph.listEntities(f.scope, { limit: 1000, offset: 0 })).items;

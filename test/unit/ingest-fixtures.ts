@@ -38,7 +38,12 @@ export function createIngestFixture(ingest: Partial<AppConfig['ingest']> = {}): 
     { RUST_LOG: 'silent', SERVICE_MODELS_CONFIG: `${__dirname}/../../models.toml` },
     { cwd: `${__dirname}/../..`, homeDir: '/nonexistent' },
   );
-  const config: AppConfig = { ...base, ingest: { ...base.ingest, llmRetries: 0, ...ingest } };
+  // Relationships follow the entity thresholds a test sets unless it sets theirs.
+  const relationship = {
+    summaryRelationshipFragmentThreshold: ingest.summaryFragmentThreshold ?? base.ingest.summaryRelationshipFragmentThreshold,
+    summaryRelationshipTokenThreshold: ingest.summaryTokenThreshold ?? base.ingest.summaryRelationshipTokenThreshold,
+  };
+  const config: AppConfig = { ...base, ingest: { ...base.ingest, llmRetries: 0, ...relationship, ...ingest } };
   const log = createLogger('silent');
   const inner = createProviderRegistry(config);
   const events = new GraphEvents();

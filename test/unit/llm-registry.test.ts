@@ -37,6 +37,11 @@ describe('createProviderRegistry', () => {
     expect(registry.defaultLlmProviderName()).toBe('mock');
   });
 
+  test('an embedding model carries the similarity threshold of its catalog entry', () => {
+    const registry = createProviderRegistry(configWith());
+    expect(registry.embedding('mock', 'mock-embedding').similarityThreshold).toBe(0.05);
+  });
+
   test('the default LLM answers through the resilience wrapper', async () => {
     const registry = createProviderRegistry(configWith());
     const vectors = await registry.embedding().embed(['a graph', 'a tree']);

@@ -2,7 +2,7 @@ import { MockEmbeddings } from '../../src/llm/mock';
 import { createBuiltinReranker, QUERY_MODES, RECIPES, retrieve } from '../../src/retrieval';
 import type { RetrievalRequest } from '../../src/retrieval';
 import type { Stores } from '../../src/store/ports';
-import { entityIdOf, freshStores, RecordingLlm, seedKnowledgeBase } from './retrieval-fixtures';
+import { DOCUMENTS, entityIdOf, freshStores, RecordingLlm, seedKnowledgeBase } from './retrieval-fixtures';
 
 const scope = { workspaceId: 'ws-retrieve' };
 
@@ -62,12 +62,14 @@ describe('retrieve', () => {
   });
 
   it('local mode finds entities by low-level keywords and brings their relationships, neighbours and chunks', async () => {
-    const llm = new RecordingLlm('mock', 'mock-llm', () =>
+    // Scripted answers differ per test: a model name of their own keeps them apart in the response cache.
+    const llm = new RecordingLlm('mock', 'scripted-1', () =>
       JSON.stringify({ high_level_keywords: ['company locations'], low_level_keywords: ['Acme Corporation'] }),
     );
     const ctx = await run(request({ mode: 'local', llm }));
     expect(llm.calls.map((c) => c.options.task)).toEqual(['keywords']);
-    expect(embedder.calls).toEqual([['Acme Corporation']]);
+    // The question is embedded too: the chunks the entities cite are ranked by similarity to it.
+    expect(embedder.calls).toEqual([['Where is Acme Corporation headquartered?', 'Acme Corporation']]);
     const entityIds = ctx.entities.map((e) => e.record.id);
     expect(entityIds[0]).toBe('ACME_CORPORATION');
     expect(entityIds).toEqual(expect.arrayContaining(['BERLIN', 'ALICE_SMITH', 'GRAPH_DATABASES']));
@@ -80,11 +82,11 @@ describe('retrieve', () => {
   });
 
   it('global mode finds relationships by high-level keywords and brings their endpoint entities', async () => {
-    const llm = new RecordingLlm('mock', 'mock-llm', () =>
+    const llm = new RecordingLlm('mock', 'scripted-2', () =>
       JSON.stringify({ high_level_keywords: ['museum art located in Paris'], low_level_keywords: ['x'] }),
     );
     const ctx = await run(request({ mode: 'global', query: 'Which museums are there?', llm }));
-    expect(embedder.calls).toEqual([['museum art located in Paris']]);
+    expect(embedder.calls).toEqual([['Which museums are there?', 'museum art located in Paris']]);
     expect(ctx.relationships[0].record.id).toBe('LOUVRE|PARIS');
     expect(
       ctx.entities
@@ -96,18 +98,18 @@ describe('retrieve', () => {
   });
 
   it('hybrid mode embeds both keyword sets in one call and merges both sides', async () => {
-    const llm = new RecordingLlm('mock', 'mock-llm', () =>
+    const llm = new RecordingLlm('mock', 'scripted-3', () =>
       JSON.stringify({ high_level_keywords: ['quantum research'], low_level_keywords: ['Alice Smith'] }),
     );
     const ctx = await run(request({ mode: 'hybrid', llm }));
-    expect(embedder.calls).toEqual([['Alice Smith', 'quantum research']]);
+    expect(embedder.calls).toEqual([['Where is Acme Corporation headquartered?', 'Alice Smith', 'quantum research']]);
     const ids = ctx.entities.map((e) => e.record.id);
     expect(ids).toContain('ALICE_SMITH');
     expect(ids).toContain('GLOBEX');
   });
 
   it('mix mode fuses graph chunks with vector chunks by reciprocal rank', async () => {
-    const llm = new RecordingLlm('mock', 'mock-llm', () =>
+    const llm = new RecordingLlm('mock', 'scripted-4', () =>
       JSON.stringify({ high_level_keywords: ['museum'], low_level_keywords: ['Louvre'] }),
     );
     const ctx = await run(request({ mode: 'mix', query: 'superconducting qubits', llm }));
@@ -191,6 +193,17 @@ describe('retrieve', () => {
     expect(loose.chunks).toHaveLength(5);
   });
 
+  it("takes the embedding model's similarity threshold as the cut-off unless the request sets one", async () => {
+    const strict = Object.assign(new CountingEmbeddings(), { similarityThreshold: 0.999 });
+    const lenient = Object.assign(new CountingEmbeddings(), { similarityThreshold: -1 });
+    const naive = request({ mode: 'naive', query: 'Acme Corporation headquarters' });
+    expect((await retrieve({ stores, embedder: strict, reranker: null }, naive)).chunks).toEqual([]);
+    expect((await retrieve({ stores, embedder: lenient, reranker: null }, naive)).chunks).toHaveLength(
+      DOCUMENTS.flatMap((d) => d.chunks).length,
+    );
+    expect((await retrieve({ stores, embedder: lenient, reranker: null }, { ...naive, minSimilarity: 0.999 })).chunks).toEqual([]);
+  });
+
   it('keeps each context section within its token budget', async () => {
     const ctx = await run(request({ mode: 'hybrid', budget: { entities: 30, relationships: 30, chunks: 60, total: 1000 } }));
     expect(ctx.entities.length).toBeGreaterThan(0);
@@ -201,7 +214,7 @@ describe('retrieve', () => {
   });
 
   it('falls back to terms of the question when the keyword answer is not JSON', async () => {
-    const llm = new RecordingLlm('mock', 'mock-llm', () => 'Sorry, I cannot do that.');
+    const llm = new RecordingLlm('mock', 'scripted-5', () => 'Sorry, I cannot do that.');
     const ctx = await run(request({ mode: 'local', query: 'What does Bob Jones lead?', llm }));
     expect(ctx.keywords.origin).toBe('fallback');
     expect(ctx.keywords.low).toContain('Bob Jones');

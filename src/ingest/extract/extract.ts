@@ -35,6 +35,7 @@ export async function extractChunk(llm: LlmProvider, chunk: { content: string },
   });
   const outputs = [first.text];
   const usage = { ...first.usage };
+  let calls = first.cached ? 0 : 1;
   const parsed = parseExtraction(first.text);
   const records = new ExtractionSet();
   records.addAll(parsed);
@@ -49,11 +50,12 @@ export async function extractChunk(llm: LlmProvider, chunk: { content: string },
       signal,
     });
     outputs.push(more.text);
+    if (!more.cached) calls++;
     usage.input_tokens += more.usage.input_tokens;
     usage.output_tokens += more.usage.output_tokens;
     const gleaned = parseExtraction(more.text);
     dropped += gleaned.dropped;
     if (records.addAll(gleaned) === 0) break;
   }
-  return { ...records.result(), raw_outputs: outputs, dropped_records: dropped, llm_calls: outputs.length, usage };
+  return { ...records.result(), raw_outputs: outputs, dropped_records: dropped, llm_calls: calls, usage };
 }

@@ -31,7 +31,8 @@ export class MockEmbeddings implements EmbeddingProvider {
     readonly provider = 'mock',
     readonly model = 'mock-embedding',
     readonly dimension = 256,
-    private readonly latencyMs = 0,
+    /** Simulated latency per call: a number, or read at every call (benchmarks change it between phases). */
+    private readonly latencyMs: number | (() => number) = 0,
   ) {
     if (!Number.isInteger(dimension) || dimension <= 0)
       throw new RangeError(`embedding dimension must be a positive integer, got ${dimension}`);
@@ -39,7 +40,7 @@ export class MockEmbeddings implements EmbeddingProvider {
   }
 
   async embed(texts: string[], signal?: AbortSignal): Promise<number[][]> {
-    await sleep(this.latencyMs, signal);
+    await sleep(typeof this.latencyMs === 'number' ? this.latencyMs : this.latencyMs(), signal);
     throwIfAborted(signal);
     return texts.map((t) => this.embedOne(t));
   }

@@ -26,13 +26,18 @@ export class MockLlm implements LlmProvider {
   constructor(
     readonly provider = 'mock',
     readonly model = 'mock-llm',
-    private readonly latencyMs = 0,
+    /** Simulated latency per call: a number, or read at every call (benchmarks change it between phases). */
+    private readonly latencyMs: number | (() => number) = 0,
     /** Pause between streamed fragments, so that a stream can be watched arriving. */
     private readonly tokenDelayMs = 0,
   ) {}
 
+  private latency(): number {
+    return typeof this.latencyMs === 'number' ? this.latencyMs : this.latencyMs();
+  }
+
   async complete(messages: ChatMessage[], options: CompletionOptions = {}): Promise<Completion> {
-    await sleep(this.latencyMs, options.signal);
+    await sleep(this.latency(), options.signal);
     throwIfAborted(options.signal);
     const text = respond(messages, options);
     return { text, usage: usageOf(messages, text) };
@@ -40,7 +45,7 @@ export class MockLlm implements LlmProvider {
 
   async *stream(messages: ChatMessage[], options: CompletionOptions = {}): AsyncGenerator<string, TokenUsage, void> {
     // Latency before the first token only, like a real model's time to first token.
-    await sleep(this.latencyMs, options.signal);
+    await sleep(this.latency(), options.signal);
     const text = respond(messages, options);
     let first = true;
     for (const fragment of text.match(/\S+\s*|\s+/g) ?? []) {

@@ -9,9 +9,14 @@ interface Citation {
   bestRank: number;
 }
 
+/** With a question vector, this many times `maxChunks` of the most cited chunks are ranked by similarity. */
+const SIMILARITY_POOL = 4;
+
 /**
  * The chunks the selected entities and relationships came from, ranked by how many selected items cite them,
- * then by the rank of the best item citing them. Score: citations relative to the most cited chunk.
+ * then by the rank of the best item citing them. Score: citations relative to the most cited chunk. With a
+ * question vector, the most cited chunks are ranked by their similarity to the question instead (score:
+ * the cosine), so the chunk that answers comes before the one that merely names the same entities.
  * Under a document filter, chunks of other documents are skipped before ranking (chunk ids name their document).
  */
 export async function chunksOfSelection(
@@ -20,6 +25,7 @@ export async function chunksOfSelection(
   selection: GraphSelection,
   maxChunks: number,
   allowed: Set<string> | null,
+  question: number[] | null = null,
 ): Promise<ScoredChunk[]> {
   const citations = new Map<string, Citation>();
   const items = [...selection.entities, ...selection.relationships];
@@ -31,6 +37,8 @@ export async function chunksOfSelection(
     }
   });
   if (citations.size === 0) return [];
+  if (question)
+    return bySimilarity(stores, scope, topCitations(citations.values(), maxChunks * SIMILARITY_POOL), question, maxChunks, allowed);
   const ranked = topCitations(citations.values(), maxChunks);
   const records = await stores.chunks.getMany(
     scope,
@@ -39,6 +47,27 @@ export async function chunksOfSelection(
   const kept = records.filter((r) => !allowed || allowed.has(r.document_id));
   const top = kept.length ? (citations.get(kept[0].id)?.count ?? 1) : 1;
   return kept.map((record) => ({ record, score: (citations.get(record.id)?.count ?? 0) / top }));
+}
+
+/** The cited chunks best first by cosine to the question; chunks without a vector follow in citation order. */
+async function bySimilarity(
+  stores: Stores,
+  scope: Scope,
+  pool: Citation[],
+  question: number[],
+  maxChunks: number,
+  allowed: Set<string> | null,
+): Promise<ScoredChunk[]> {
+  const hits = await stores.vectors.search(scope, 'chunk', question, pool.length, { ids: pool.map((c) => c.id) });
+  const scored = new Map(hits.map((h) => [h.id, h.score]));
+  const order = [...hits.map((h) => h.id), ...pool.filter((c) => !scored.has(c.id)).map((c) => c.id)].slice(0, maxChunks);
+  const records = new Map((await stores.chunks.getMany(scope, order)).map((r) => [r.id, r]));
+  const out: ScoredChunk[] = [];
+  for (const id of order) {
+    const record = records.get(id);
+    if (record && (!allowed || allowed.has(record.document_id))) out.push({ record, score: scored.get(id) ?? 0 });
+  }
+  return out;
 }
 
 /** `{document_id}-chunk-{N}` (domain/ids.ts). */

@@ -17,8 +17,8 @@ export function encodeContext(turns: ChatMessage[]): number[] {
   const out: number[] = [];
   for (const turn of turns) {
     if (turn.role === 'system') continue;
-    // Special-token strings inside the text are text, never markers.
-    out.push(...enc.encode(turn.content, [], []), turn.role === 'user' ? END_OF_PROMPT : END_OF_TEXT);
+    // Special-token strings inside the text are text, never markers (the encoder never reads them as special).
+    out.push(...enc.encode(turn.content), turn.role === 'user' ? END_OF_PROMPT : END_OF_TEXT);
   }
   return out;
 }

@@ -1,5 +1,5 @@
 import type { Scope, VectorHit, VectorKind, VectorPoint } from '../../domain/types';
-import type { VectorStore } from '../ports';
+import type { VectorFilter, VectorStore } from '../ports';
 import { type Neo4jClient, type Row, scopeParams } from './client';
 import { cypherTemplate, cypherText } from './cypher';
 import { count, int, num } from './values';
@@ -107,9 +107,9 @@ export class Neo4jVectorStore implements VectorStore {
     });
   }
 
-  async search(scope: Scope, kind: VectorKind, vector: number[], topK: number, filter?: { documentIds?: string[] }): Promise<VectorHit[]> {
+  async search(scope: Scope, kind: VectorKind, vector: number[], topK: number, filter?: VectorFilter): Promise<VectorHit[]> {
     const k = Math.floor(topK);
-    if (k <= 0 || vector.length === 0 || filter?.documentIds?.length === 0) return [];
+    if (k <= 0 || vector.length === 0 || filter?.documentIds?.length === 0 || filter?.ids?.length === 0) return [];
     const dimension = vector.length;
     const params = {
       ...scopeParams(scope),
@@ -121,6 +121,10 @@ export class Neo4jVectorStore implements VectorStore {
       query_norm: norm(vector),
     };
     const label = { LABEL: VECTOR_LABELS[kind] };
+    if (filter?.ids) {
+      const ids = [...new Set(filter.ids)];
+      return this.db.read(async (tx) => hitsFrom(await tx.runTemplate('vectors/search-ids', label, { ...params, ids })));
+    }
     return this.db.read(async (tx) => {
       if (dimension === this.indexedDimension && !filter?.documentIds && params.query_norm > 0) {
         const [size] = await tx.runTemplate('vectors/count', label, params);

@@ -1,13 +1,13 @@
 import { QdrantClient } from '@qdrant/js-client-rest';
 import type { Scope, VectorHit, VectorKind, VectorPoint } from '../../domain/types';
-import type { VectorStore } from '../ports';
+import type { VectorFilter, VectorStore } from '../ports';
 import { pointId } from './point-id';
 
 const KINDS: VectorKind[] = ['chunk', 'entity', 'relationship'];
 const BATCH = 256;
 const PREFIX = 'kgrag';
 
-type Filter = { must: Array<{ key: string; match: { value: string } | { any: string[] } }> };
+type Filter = { must: Array<{ key: string; match: { value: string } | { any: string[] } } | { has_id: string[] }> };
 
 interface Payload {
   tenant_id: string;
@@ -50,12 +50,13 @@ function unavailable(err: unknown): unknown {
   return new QdrantUnavailableError(`Qdrant is unreachable: ${reason}`);
 }
 
-function workspaceFilter(scope: Scope, documentIds?: string[]): Filter {
+function workspaceFilter(scope: Scope, documentIds?: string[], pointIds?: string[]): Filter {
   const must: Filter['must'] = [
     { key: 'workspace_id', match: { value: scope.workspaceId } },
     { key: 'tenant_id', match: { value: scope.tenantId ?? '' } },
   ];
   if (documentIds) must.push({ key: 'document_ids', match: { any: documentIds } });
+  if (pointIds) must.push({ has_id: pointIds });
   return { must };
 }
 
@@ -142,15 +143,19 @@ export class QdrantVectorStore implements VectorStore {
     });
   }
 
-  async search(scope: Scope, kind: VectorKind, vector: number[], topK: number, filter?: { documentIds?: string[] }): Promise<VectorHit[]> {
+  async search(scope: Scope, kind: VectorKind, vector: number[], topK: number, filter?: VectorFilter): Promise<VectorHit[]> {
     const k = Math.floor(topK);
-    if (k <= 0 || vector.length === 0 || filter?.documentIds?.length === 0) return [];
+    if (k <= 0 || vector.length === 0 || filter?.documentIds?.length === 0 || filter?.ids?.length === 0) return [];
     const name = collectionName(kind, vector.length);
     return this.call(async () => {
       try {
         const result = await this.client.query(name, {
           query: vector,
-          filter: workspaceFilter(scope, filter?.documentIds),
+          filter: workspaceFilter(
+            scope,
+            filter?.documentIds,
+            filter?.ids?.map((id) => pointId(scope, kind, id)),
+          ),
           limit: k,
           with_payload: ['record_id'],
         });

@@ -1,0 +1,113 @@
+/**
+ * Approximate against exact vector search in the embedded store: `npx tsx scripts/bench/ann.ts [--sizes 10000]
+ * [--kind chunk|relationship] [--queries 200]`.
+ *
+ * Embeds the texts of the query benchmark's synthetic corpus (scripts/bench/query-corpus.ts) with the mock
+ * embedding (256 dimensions), loads them into two memory vector stores, one searching exactly and one through
+ * its HNSW index, and prints per size: load time of each, search p50 / p99 of each for the corpus's queries
+ * (top 10), and recall@10 of the index against the exact results. Runs in one process, CPU-bound: read the
+ * times beside the machine's load average printed with them.
+ */
+import fs from 'node:fs';
+import { performance } from 'node:perf_hooks';
+import { parseArgs } from 'node:util';
+import type { VectorPoint } from '../../src/domain/types';
+import { MockEmbeddings } from '../../src/llm/mock';
+import { MemoryVectorStore } from '../../src/store/memory/vectors';
+import { buildCorpus } from './query-corpus';
+
+const { values: args } = parseArgs({
+  options: {
+    sizes: { type: 'string', default: '10000' },
+    kind: { type: 'string', default: 'chunk' },
+    queries: { type: 'string', default: '200' },
+  },
+});
+
+const scope = { workspaceId: 'bench-ann' };
+const embedder = new MockEmbeddings();
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+async function embedAll(texts: string[]): Promise<number[][]> {
+  const out: number[][] = [];
+  for (let i = 0; i < texts.length; i += 256) out.push(...(await embedder.embed(texts.slice(i, i + 256))));
+  return out;
+}
+
+async function main(): Promise<void> {
+  const kind = args.kind === 'relationship' ? 'relationship' : 'chunk';
+  const rows: string[][] = [];
+  for (const size of (args.sizes as string).split(',').map(Number)) {
+    const corpus = buildCorpus(size);
+    const items =
+      kind === 'chunk'
+        ? corpus.chunks.map((c) => ({ id: c.id, text: c.content, document_ids: [c.document_id] }))
+        : corpus.relationships.map((r) => ({
+            id: r.id,
+            text: `${r.keywords.join(', ')}\n${r.source} - ${r.target}\n${r.description}`,
+            document_ids: r.document_ids,
+          }));
+    const vectors = await embedAll(items.map((i) => i.text));
+    const points: VectorPoint[] = items.map((item, i) => ({ id: item.id, vector: vectors[i], document_ids: item.document_ids }));
+    const queryVectors = await embedAll(
+      Array.from(
+        { length: Number(args.queries) },
+        (_, i) => corpus.queries[i % corpus.queries.length] + (i >= corpus.queries.length ? ` ${i}` : ''),
+      ),
+    );
+
+    const exact = new MemoryVectorStore({ annMinRows: Number.MAX_SAFE_INTEGER });
+    const ann = new MemoryVectorStore();
+    const load = async (store: MemoryVectorStore) => {
+      const t = performance.now();
+      for (let i = 0; i < points.length; i += 1000) await store.upsert(scope, kind, points.slice(i, i + 1000));
+      return performance.now() - t;
+    };
+    const exactLoad = await load(exact);
+    const annLoad = await load(ann);
+    const time = async (store: MemoryVectorStore) => {
+      const ms: number[] = [];
+      const hits: string[][] = [];
+      for (const q of queryVectors) {
+        const t = performance.now();
+        hits.push((await store.search(scope, kind, q, 10)).map((h) => h.id));
+        ms.push(performance.now() - t);
+      }
+      return { ms, hits };
+    };
+    await time(exact);
+    await time(ann);
+    const e = await time(exact);
+    const a = await time(ann);
+    let found = 0;
+    let wanted = 0;
+    a.hits.forEach((hits, i) => {
+      const truth = new Set(e.hits[i]);
+      wanted += truth.size;
+      found += hits.filter((id) => truth.has(id)).length;
+    });
+    rows.push([
+      `${size} ${kind}s`,
+      `${(exactLoad / 1000).toFixed(2)} s / ${(annLoad / 1000).toFixed(2)} s`,
+      `${percentile(e.ms, 50).toFixed(2)} / ${percentile(e.ms, 99).toFixed(2)} ms`,
+      `${percentile(a.ms, 50).toFixed(2)} / ${percentile(a.ms, 99).toFixed(2)} ms`,
+      (found / Math.max(1, wanted)).toFixed(3),
+    ]);
+  }
+  const header = ['points', 'load exact / HNSW', 'exact p50 / p99', 'HNSW p50 / p99', 'recall@10'];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i])).join('  ');
+  const load = fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+  process.stdout.write(`\nexact and HNSW search, embedded store, mock embedding (256 dims), load average ${load}\n`);
+  process.stdout.write(`${line(header)}\n${line(widths.map((w) => '-'.repeat(w)))}\n`);
+  for (const r of rows) process.stdout.write(`${line(r)}\n`);
+}
+
+main().catch((err) => {
+  process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,93 @@
+import { createHash } from 'node:crypto';
+import type { Scope } from '../domain/types';
+import type { ChatMessage, Completion, CompletionOptions, LlmProvider, TokenUsage } from '../llm/ports';
+import type { KeyValueStore } from '../store/ports';
+
+/**
+ * LLM responses cached per workspace (KV namespace `llm_response`), keyed by provider, model, prompt and the
+ * options that shape the answer. Every call type goes through it: extraction, gleaning, summaries, keywords.
+ * Re-ingesting identical text or repeating a question costs no call. Entries that follow the graph (keywords)
+ * are stale once the workspace's graph changed after they were written. Identical calls in flight at once
+ * share one provider call.
+ */
+
+export const LLM_CACHE_NAMESPACE = 'llm_response';
+const GRAPH_VERSION_KEY = 'graph-version';
+
+interface CachedCompletion {
+  text: string;
+  usage: TokenUsage;
+  /** The workspace graph version the entry was written under (entries that follow the graph). */
+  graph_version?: string;
+}
+
+interface GraphVersion {
+  version: string;
+}
+
+export interface LlmCacheOptions {
+  /** The entry is stale once the workspace graph changed after it was written. */
+  followGraph?: boolean;
+}
+
+const NO_USAGE: TokenUsage = { input_tokens: 0, output_tokens: 0 };
+const inFlight = new Map<string, Promise<Completion>>();
+
+export function llmCacheKey(
+  llm: Pick<LlmProvider, 'provider' | 'model'>,
+  messages: ChatMessage[],
+  options: CompletionOptions = {},
+): string {
+  const shape = [
+    llm.provider,
+    llm.model,
+    options.task ?? '',
+    options.json ?? false,
+    options.temperature ?? null,
+    options.maxTokens ?? null,
+  ];
+  return createHash('sha256')
+    .update(JSON.stringify([shape, messages.map((m) => [m.role, m.content])]))
+    .digest('base64url');
+}
+
+/** `llm` answering from the workspace's response cache first; streams are never cached. */
+export function cachedLlm(llm: LlmProvider, kv: KeyValueStore, scope: Scope, options: LlmCacheOptions = {}): LlmProvider {
+  const complete = async (messages: ChatMessage[], callOptions?: CompletionOptions): Promise<Completion> => {
+    const key = llmCacheKey(llm, messages, callOptions);
+    const found = await kv.getMany<CachedCompletion | GraphVersion>(
+      scope,
+      LLM_CACHE_NAMESPACE,
+      options.followGraph ? [key, GRAPH_VERSION_KEY] : [key],
+    );
+    const hit = found.get(key) as CachedCompletion | undefined;
+    const version = options.followGraph ? ((found.get(GRAPH_VERSION_KEY) as GraphVersion | undefined)?.version ?? '') : undefined;
+    if (hit && hit.graph_version === version) return { text: hit.text, usage: { ...NO_USAGE }, cached: true };
+
+    const flightKey = `${scope.tenantId ?? ''}\u0000${scope.workspaceId}\u0000${key}\u0000${version ?? ''}`;
+    const pending = inFlight.get(flightKey);
+    if (pending) return pending.then((c) => ({ text: c.text, usage: { ...NO_USAGE }, cached: true }));
+    const call = (async () => {
+      const out = await llm.complete(messages, callOptions);
+      const entry: CachedCompletion = { text: out.text, usage: out.usage, ...(version !== undefined ? { graph_version: version } : {}) };
+      await kv.set(scope, LLM_CACHE_NAMESPACE, key, entry);
+      return out;
+    })();
+    inFlight.set(flightKey, call);
+    try {
+      return await call;
+    } finally {
+      inFlight.delete(flightKey);
+    }
+  };
+  return { provider: llm.provider, model: llm.model, complete, stream: (m, o) => llm.stream(m, o) };
+}
+
+/**
+ * Marks the workspace graph as changed: cache entries that follow the graph written before are stale. Every
+ * writer of the graph calls it before announcing its change (ingestion, deletion, entity edits and merges).
+ */
+export function bumpGraphVersion(kv: KeyValueStore, scope: Scope): Promise<void> {
+  const version: GraphVersion = { version: `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}` };
+  return kv.set(scope, LLM_CACHE_NAMESPACE, GRAPH_VERSION_KEY, version);
+}

@@ -1,0 +1,204 @@
+import { throwIfAborted } from '../domain/abort';
+import type { Scope, VectorKind } from '../domain/types';
+import type { EmbeddingProvider } from '../llm/ports';
+
+/**
+ * One embedding queue per provider, shared by every document in flight (docs/architecture.md §5.6). Texts
+ * wait while the provider's slots are busy; a record queued again before its turn (another document
+ * changed it meanwhile) keeps one place with its latest text, and every caller waiting on it gets that
+ * embedding. A record whose same text is already being embedded joins that call. Batches are the provider's
+ * batch size, so the documents in flight share calls too; a partial batch waits while another call is out.
+ *
+ * Two lanes: `now` for texts a caller waits on (chunks, records new to the graph), `later` for refreshes of
+ * records that already have a vector (their old one still serves queries). A refresh is sent once nothing
+ * waits in the `now` lane and no call is out, or once it has waited REFRESH_DELAY_MS: records that many
+ * documents touch in a row are embedded once per delay, not once per document.
+ */
+
+export const DEFAULT_EMBED_BATCH_SIZE = 64;
+export const REFRESH_DELAY_MS = 3000;
+
+export type Lane = 'now' | 'later';
+
+export interface QueuedText {
+  id: string;
+  text: string;
+}
+
+export interface Embedded {
+  vector: number[];
+  /** The text the vector was computed from: the latest queued for the record, maybe not the caller's. */
+  text: string;
+}
+
+interface Waiter {
+  resolve: (value: Embedded) => void;
+  reject: (err: unknown) => void;
+}
+
+interface Entry {
+  key: string;
+  text: string;
+  lane: Lane;
+  since: number;
+  waiters: Waiter[];
+  result?: Promise<Embedded>;
+}
+
+export class EmbeddingQueue {
+  private readonly now = new Map<string, Entry>();
+  private readonly later = new Map<string, Entry>();
+  private readonly running = new Map<string, Entry>();
+  private active = 0;
+  private timer: NodeJS.Timeout | null = null;
+  private draining = 0;
+  private idleWaiters: Array<() => void> = [];
+
+  constructor(
+    private readonly provider: EmbeddingProvider,
+    private readonly concurrency: number,
+    private readonly batchSize: number,
+    private readonly refreshDelayMs = REFRESH_DELAY_MS,
+  ) {}
+
+  /** Embeds the texts of one kind of record in a workspace; resolves in the order given. */
+  embed(scope: Scope, kind: VectorKind, items: QueuedText[], signal?: AbortSignal, lane: Lane = 'now'): Promise<Embedded[]> {
+    throwIfAborted(signal);
+    const prefix = `${scope.tenantId ?? ''}\u0000${scope.workspaceId}\u0000${kind}\u0000`;
+    const all = Promise.all(items.map((item) => this.enqueue(prefix + item.id, item.text, lane)));
+    this.pump();
+    return all;
+  }
+
+  /** Resolves once nothing is queued or being embedded, refreshes sent at once meanwhile. */
+  async settle(): Promise<void> {
+    this.draining++;
+    try {
+      this.pump();
+      while (this.now.size + this.later.size + this.running.size > 0) {
+        await new Promise<void>((resolve) => this.idleWaiters.push(resolve));
+      }
+    } finally {
+      this.draining--;
+    }
+  }
+
+  private enqueue(key: string, text: string, lane: Lane): Promise<Embedded> {
+    const inFlight = this.running.get(key);
+    if (inFlight?.text === text && inFlight.result) return inFlight.result;
+    return new Promise<Embedded>((resolve, reject) => {
+      const waiter = { resolve, reject };
+      const entry = this.now.get(key) ?? this.later.get(key);
+      if (!entry) {
+        (lane === 'now' ? this.now : this.later).set(key, { key, text, lane, since: Date.now(), waiters: [waiter] });
+        return;
+      }
+      entry.text = text;
+      entry.waiters.push(waiter);
+      if (lane === 'now' && entry.lane === 'later') {
+        this.later.delete(key);
+        entry.lane = 'now';
+        this.now.set(key, entry);
+      }
+    });
+  }
+
+  /**
+   * Sends full batches while slots are free, and a partial one only when nothing is being embedded; refreshes
+   * join when the `now` lane is empty and nothing is out, or once they are due.
+   */
+  private pump(): void {
+    while (this.active < this.concurrency) {
+      const batch = this.nextBatch();
+      if (batch.length === 0) break;
+      for (const entry of batch) {
+        (entry.lane === 'now' ? this.now : this.later).delete(entry.key);
+        this.running.set(entry.key, entry);
+      }
+      this.active++;
+      void this.run(batch);
+    }
+    this.schedule();
+    if (this.active === 0 && this.now.size + this.later.size === 0) {
+      const waiters = this.idleWaiters;
+      this.idleWaiters = [];
+      for (const wake of waiters) wake();
+    }
+  }
+
+  private nextBatch(): Entry[] {
+    const batch: Entry[] = [];
+    const take = (entries: Iterable<Entry>, eligible: (e: Entry) => boolean) => {
+      for (const entry of entries) {
+        if (batch.length >= this.batchSize) return;
+        if (!this.running.has(entry.key) && eligible(entry)) batch.push(entry);
+      }
+    };
+    take(this.now.values(), () => true);
+    const quiet = this.now.size === 0 && this.active === 0;
+    const due = Date.now() - this.refreshDelayMs;
+    take(this.later.values(), (e) => this.draining > 0 || quiet || e.since <= due);
+    if (batch.length === 0) return batch;
+    // A partial batch waits while a call is out: what arrives meanwhile joins it.
+    const full = batch.length >= this.batchSize;
+    const forced = this.draining > 0 || batch.some((e) => e.lane === 'later' && e.since <= due);
+    return full || forced || this.active === 0 ? batch : [];
+  }
+
+  /** Wakes the queue when its oldest refresh comes due. */
+  private schedule(): void {
+    if (this.timer || this.later.size === 0) return;
+    const oldest = this.later.values().next().value as Entry;
+    const wait = Math.max(0, oldest.since + this.refreshDelayMs - Date.now());
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      this.pump();
+    }, wait);
+    this.timer.unref();
+  }
+
+  private async run(batch: Entry[]): Promise<void> {
+    const call = Promise.resolve()
+      .then(() => this.provider.embed(batch.map((e) => e.text)))
+      .then((vectors) => {
+        if (vectors.length !== batch.length) {
+          throw new Error(`embedding provider returned ${vectors.length} vectors for ${batch.length} texts`);
+        }
+        return vectors;
+      });
+    batch.forEach((entry, i) => {
+      entry.result = call.then((vectors) => ({ vector: vectors[i], text: entry.text }));
+      // Joiners attach to `result`; the waiters are settled below.
+      entry.result.catch(() => undefined);
+    });
+    try {
+      const vectors = await call;
+      batch.forEach((entry, i) => {
+        for (const w of entry.waiters) w.resolve({ vector: vectors[i], text: entry.text });
+      });
+    } catch (err) {
+      for (const entry of batch) for (const w of entry.waiters) w.reject(err);
+    } finally {
+      for (const entry of batch) if (this.running.get(entry.key) === entry) this.running.delete(entry.key);
+      this.active--;
+      this.pump();
+    }
+  }
+}
+
+const queues = new Map<EmbeddingProvider, EmbeddingQueue>();
+
+/** The queue of a provider instance (the registry hands out one instance per provider and model). */
+export function embeddingQueue(provider: EmbeddingProvider, concurrency: number): EmbeddingQueue {
+  let queue = queues.get(provider);
+  if (!queue) {
+    queue = new EmbeddingQueue(provider, Math.max(1, concurrency), provider.batchSize ?? DEFAULT_EMBED_BATCH_SIZE);
+    queues.set(provider, queue);
+  }
+  return queue;
+}
+
+/** Waits until every queue is empty, refreshes sent at once (before the stores close). */
+export async function settleEmbeddingQueues(): Promise<void> {
+  await Promise.all([...queues.values()].map((q) => q.settle()));
+}

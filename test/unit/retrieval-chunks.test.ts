@@ -1,0 +1,72 @@
+import type { ChunkRecord } from '../../src/domain/types';
+import { MockEmbeddings } from '../../src/llm/mock';
+import { applyTokenBudget } from '../../src/retrieval/budget';
+import { chunksOfSelection } from '../../src/retrieval/steps/chunks';
+import type { GraphSelection } from '../../src/retrieval/steps/expand';
+import { DEFAULT_BUDGET, type ScoredChunk } from '../../src/retrieval/types';
+import type { Stores } from '../../src/store/ports';
+import { entityIdOf, freshStores, seedKnowledgeBase } from './retrieval-fixtures';
+
+const scope = { workspaceId: 'ws-graph-chunks' };
+const embedder = new MockEmbeddings();
+let stores: Stores;
+
+beforeAll(async () => {
+  stores = freshStores();
+  await seedKnowledgeBase(stores, scope, embedder);
+});
+
+async function selectionOf(names: string[]): Promise<GraphSelection> {
+  const records = await stores.graph.getEntities(scope, names.map(entityIdOf));
+  return { entities: records.map((record, i) => ({ record, score: 1 - i / 10, degree: 0 })), relationships: [] };
+}
+
+describe('chunks of the graph selection', () => {
+  // Alice Smith and Acme Corporation both cite chunk 0; only Acme Corporation cites chunk 1, the one that answers.
+  const names = ['Alice Smith', 'Acme Corporation'];
+  const question = 'Where is Acme Corporation headquartered in Berlin?';
+
+  it('ranks by citations without a question vector', async () => {
+    const chunks = await chunksOfSelection(stores, scope, await selectionOf(names), 5, null);
+    expect(chunks.map((c) => c.record.id)).toEqual(['doc-acme-chunk-0', 'doc-acme-chunk-1']);
+  });
+
+  it('ranks the cited chunks by similarity to the question when given its vector, score being the cosine', async () => {
+    const [vector] = await embedder.embed([question]);
+    const chunks = await chunksOfSelection(stores, scope, await selectionOf(names), 5, null, vector);
+    expect(chunks.map((c) => c.record.id)).toEqual(['doc-acme-chunk-1', 'doc-acme-chunk-0']);
+    const [hit] = await stores.vectors.search(scope, 'chunk', vector, 1, { ids: ['doc-acme-chunk-1'] });
+    expect(chunks[0].score).toBeCloseTo(hit.score, 6);
+    expect(chunks[0].score).toBeGreaterThan(chunks[1].score);
+  });
+
+  it('keeps to maxChunks and to the allowed documents', async () => {
+    const [vector] = await embedder.embed([question]);
+    const selection = await selectionOf([...names, 'Bob Jones']);
+    expect(await chunksOfSelection(stores, scope, selection, 1, null, vector)).toHaveLength(1);
+    const onlyGlobex = await chunksOfSelection(stores, scope, selection, 5, new Set(['doc-globex']), vector);
+    expect(onlyGlobex.map((c) => c.record.id)).toEqual(['doc-globex-chunk-0']);
+  });
+});
+
+describe('token budget', () => {
+  const chunk = (id: string, tokens: number): ScoredChunk => ({ record: { id, content: 'x', tokens } as ChunkRecord, score: 1 });
+
+  it('gives chunks the whole total when there are no entities or relationships', () => {
+    const chunks = Array.from({ length: 12 }, (_, i) => chunk(`c${i}`, 1000));
+    const kept = applyTokenBudget([], [], chunks, DEFAULT_BUDGET);
+    // 1000 tokens plus the heading and reference marker each: 11 fit in 12,000.
+    expect(kept.chunks).toHaveLength(11);
+    expect(kept.tokens.chunks).toBeGreaterThan(DEFAULT_BUDGET.total - 1100);
+  });
+
+  it('passes over a chunk that does not fit and keeps the smaller ones after it, in rank order', () => {
+    const kept = applyTokenBudget([], [], [chunk('a', 500), chunk('big', 900), chunk('b', 300)], {
+      entities: 0,
+      relationships: 0,
+      chunks: 1000,
+      total: 1000,
+    });
+    expect(kept.chunks.map((c) => c.record.id)).toEqual(['a', 'b']);
+  });
+});

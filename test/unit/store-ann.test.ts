@@ -1,0 +1,92 @@
+import type { VectorPoint } from '../../src/domain/types';
+import { MemoryVectorStore } from '../../src/store/memory/vectors';
+
+const scope = { workspaceId: 'ann' };
+
+/** Deterministic pseudo-random numbers (mulberry32). */
+function random(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * Points on a low-dimensional manifold with a little noise, as embeddings of texts are (a few latent factors
+ * spread over many dimensions), not uniform noise in every dimension.
+ */
+function points(count: number, dimension: number, seed: number): VectorPoint[] {
+  // One basis per dimension, shared by the points and the queries of a test.
+  const basisRandom = random(dimension);
+  const basis = Array.from({ length: 8 }, () => Array.from({ length: dimension }, () => basisRandom() * 2 - 1));
+  const next = random(seed);
+  return Array.from({ length: count }, (_, i) => {
+    const factors = basis.map(() => next() * 2 - 1);
+    const vector = Array.from(
+      { length: dimension },
+      (_, d) => factors.reduce((sum, f, k) => sum + f * basis[k][d], 0) + (next() - 0.5) * 0.1,
+    );
+    return { id: `p-${i}`, vector, document_ids: [`doc-${i % 7}`] };
+  });
+}
+
+async function stores(annMinRows: number, data: VectorPoint[]) {
+  const ann = new MemoryVectorStore({ annMinRows });
+  const exact = new MemoryVectorStore({ annMinRows: Number.MAX_SAFE_INTEGER });
+  await ann.upsert(scope, 'chunk', data);
+  await exact.upsert(scope, 'chunk', data);
+  return { ann, exact };
+}
+
+const ids = (hits: Array<{ id: string }>) => hits.map((h) => h.id);
+
+describe('approximate nearest neighbours in the embedded vector store', () => {
+  it('gives the exact results on a small set', async () => {
+    const data = points(300, 32, 1);
+    const { ann, exact } = await stores(1, data);
+    for (const query of points(20, 32, 2)) {
+      expect(ids(await ann.search(scope, 'chunk', query.vector, 10))).toEqual(ids(await exact.search(scope, 'chunk', query.vector, 10)));
+    }
+  });
+
+  it('finds at least 98% of the exact top 10 on a larger set', async () => {
+    const data = points(4000, 64, 3);
+    const { ann, exact } = await stores(1000, data);
+    let found = 0;
+    const queries = points(60, 64, 4);
+    for (const query of queries) {
+      const truth = new Set(ids(await exact.search(scope, 'chunk', query.vector, 10)));
+      found += ids(await ann.search(scope, 'chunk', query.vector, 10)).filter((id) => truth.has(id)).length;
+    }
+    expect(found / (queries.length * 10)).toBeGreaterThanOrEqual(0.98);
+  });
+
+  it('follows deletes and replaced vectors, and never returns a deleted point', async () => {
+    const data = points(400, 16, 5);
+    const { ann, exact } = await stores(1, data);
+    const gone = data.filter((_, i) => i % 3 === 0).map((p) => p.id);
+    const moved = points(50, 16, 6).map((p, i) => ({ ...p, id: `p-${i * 3 + 1}` }));
+    for (const store of [ann, exact]) {
+      await store.delete(scope, 'chunk', gone);
+      await store.upsert(scope, 'chunk', moved);
+    }
+    expect(await ann.count(scope, 'chunk')).toBe(await exact.count(scope, 'chunk'));
+    for (const query of [...points(10, 16, 7), ...moved.slice(0, 5)]) {
+      const hits = await ann.search(scope, 'chunk', query.vector, 10);
+      expect(ids(hits)).toEqual(ids(await exact.search(scope, 'chunk', query.vector, 10)));
+      expect(ids(hits).some((id) => gone.includes(id))).toBe(false);
+    }
+  });
+
+  it('keeps document filters exact', async () => {
+    const data = points(300, 16, 8);
+    const { ann, exact } = await stores(1, data);
+    const [query] = points(1, 16, 9);
+    const filter = { documentIds: ['doc-3'] };
+    expect(await ann.search(scope, 'chunk', query.vector, 5, filter)).toEqual(await exact.search(scope, 'chunk', query.vector, 5, filter));
+  });
+});
