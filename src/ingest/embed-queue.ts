@@ -34,6 +34,7 @@ export interface Embedded {
 interface Waiter {
   resolve: (value: Embedded) => void;
   reject: (err: unknown) => void;
+  signal?: AbortSignal;
 }
 
 interface Entry {
@@ -43,6 +44,8 @@ interface Entry {
   since: number;
   waiters: Waiter[];
   result?: Promise<Embedded>;
+  /** While being embedded: the call's shared signal, which later joiners hold on to as well. */
+  call?: SharedSignal;
 }
 
 export class EmbeddingQueue {
@@ -65,7 +68,7 @@ export class EmbeddingQueue {
   embed(scope: Scope, kind: VectorKind, items: QueuedText[], signal?: AbortSignal, lane: Lane = 'now'): Promise<Embedded[]> {
     throwIfAborted(signal);
     const prefix = `${scope.tenantId ?? ''}\u0000${scope.workspaceId}\u0000${kind}\u0000`;
-    const all = Promise.all(items.map((item) => this.enqueue(prefix + item.id, item.text, lane)));
+    const all = Promise.all(items.map((item) => this.enqueue(prefix + item.id, item.text, lane, signal)));
     this.pump();
     return all;
   }
@@ -83,11 +86,14 @@ export class EmbeddingQueue {
     }
   }
 
-  private enqueue(key: string, text: string, lane: Lane): Promise<Embedded> {
+  private enqueue(key: string, text: string, lane: Lane, signal?: AbortSignal): Promise<Embedded> {
     const inFlight = this.running.get(key);
-    if (inFlight?.text === text && inFlight.result) return inFlight.result;
+    if (inFlight?.text === text && inFlight.result) {
+      inFlight.call?.hold(signal);
+      return inFlight.result;
+    }
     return new Promise<Embedded>((resolve, reject) => {
-      const waiter = { resolve, reject };
+      const waiter = { resolve, reject, signal };
       const entry = this.now.get(key) ?? this.later.get(key);
       if (!entry) {
         (lane === 'now' ? this.now : this.later).set(key, { key, text, lane, since: Date.now(), waiters: [waiter] });
@@ -158,8 +164,15 @@ export class EmbeddingQueue {
   }
 
   private async run(batch: Entry[]): Promise<void> {
+    const shared = new SharedSignal(batch.flatMap((e) => e.waiters.map((w) => w.signal)));
+    for (const entry of batch) entry.call = shared;
     const call = Promise.resolve()
-      .then(() => this.provider.embed(batch.map((e) => e.text)))
+      .then(() =>
+        this.provider.embed(
+          batch.map((e) => e.text),
+          shared.signal,
+        ),
+      )
       .then((vectors) => {
         if (vectors.length !== batch.length) {
           throw new Error(`embedding provider returned ${vectors.length} vectors for ${batch.length} texts`);
@@ -183,6 +196,40 @@ export class EmbeddingQueue {
       this.active--;
       this.pump();
     }
+  }
+}
+
+/**
+ * The signal of a call several callers share: aborted once every caller's own signal is (a caller without one
+ * always wants the answer), with the reason of the last. Callers joining the call later hold on to it too.
+ */
+class SharedSignal {
+  private readonly controller = new AbortController();
+  private readonly signals: AbortSignal[] = [];
+  private forever = false;
+
+  constructor(signals: Array<AbortSignal | undefined>) {
+    for (const s of signals) this.hold(s);
+  }
+
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  hold(signal: AbortSignal | undefined): void {
+    if (this.controller.signal.aborted) return;
+    if (!signal) {
+      this.forever = true;
+      return;
+    }
+    this.signals.push(signal);
+    signal.addEventListener('abort', () => this.check(signal), { once: true });
+    this.check(signal);
+  }
+
+  private check(last: AbortSignal): void {
+    if (this.forever || this.controller.signal.aborted) return;
+    if (this.signals.every((s) => s.aborted)) this.controller.abort(last.reason);
   }
 }
 

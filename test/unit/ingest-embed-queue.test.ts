@@ -75,4 +75,38 @@ describe('the shared embedding queue', () => {
     await Promise.all([busy, refresh, settled]);
     expect(calls).toEqual([['a chunk'], ['Acme']]);
   });
+
+  it('aborts a shared call only once every caller waiting on it has given up', async () => {
+    const seen: Array<AbortSignal | undefined> = [];
+    const provider: EmbeddingProvider = {
+      provider: 'test',
+      model: 'signals',
+      dimension: 1,
+      embed: (texts, signal) => {
+        seen.push(signal);
+        return new Promise(() => undefined);
+      },
+    };
+    const queue = new EmbeddingQueue(provider, 1, 64);
+    const [a, b] = [new AbortController(), new AbortController()];
+    void queue
+      .embed(
+        scope,
+        'chunk',
+        [
+          { id: 'c1', text: 'one' },
+          { id: 'c2', text: 'two' },
+        ],
+        a.signal,
+      )
+      .catch(() => undefined);
+    // Queued before the call goes out: both callers share it.
+    void queue.embed(scope, 'chunk', [{ id: 'c2', text: 'two' }], b.signal).catch(() => undefined);
+    await new Promise((r) => setImmediate(r));
+    expect(seen).toHaveLength(1);
+    a.abort();
+    expect(seen[0]?.aborted).toBe(false);
+    b.abort();
+    expect(seen[0]?.aborted).toBe(true);
+  });
 });
