@@ -9,8 +9,7 @@ import v8 from 'node:v8';
  */
 export const HEAP_GROWING_PERCENT = 20;
 
-export function tuneHeap(): void {
-  const given = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)];
+export function tuneHeap(given: string[]): void {
   if (given.some((arg) => arg.startsWith('--heap-growing-percent'))) return;
   v8.setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
 }

@@ -1,12 +1,13 @@
 import { once } from 'node:events';
 import { createApp } from './app';
 import { ConfigError, loadConfig } from './config/load';
+import { nodeFlags } from './config/node-flags';
 import { tuneHeap } from './heap';
 import { createLogger } from './logger';
 import { createRuntime } from './runtime';
 
 async function main(): Promise<void> {
-  tuneHeap();
+  tuneHeap(nodeFlags());
   let config;
   try {
     config = loadConfig();

@@ -12,6 +12,7 @@ import { parseArgs } from 'node:util';
 import { createApp } from '../../src/app';
 import { loadConfig } from '../../src/config/load';
 import type { ChatMessage, CompletionOptions, EmbeddingProvider, LlmProvider, ProviderRegistry } from '../../src/llm/ports';
+import { nodeFlags } from '../../src/config/node-flags';
 import { tuneHeap } from '../../src/heap';
 import { createLogger } from '../../src/logger';
 import { createRuntime } from '../../src/runtime';
@@ -140,7 +141,7 @@ export function countingProviders(inner: ProviderRegistry) {
 
 async function main(): Promise<void> {
   // As src/main.ts does for the service.
-  tuneHeap();
+  tuneHeap(nodeFlags());
   const env: Record<string, string | undefined> = {
     ...process.env,
     HOST: '127.0.0.1',

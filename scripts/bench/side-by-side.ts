@@ -26,6 +26,7 @@ import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { createApp } from '../../src/app';
 import { loadConfig } from '../../src/config/load';
+import { nodeFlags } from '../../src/config/node-flags';
 import { tuneHeap } from '../../src/heap';
 import { settleEmbeddingRefreshes } from '../../src/ingest/merge-stage';
 import { createLogger } from '../../src/logger';
@@ -163,7 +164,7 @@ function proseSpec(): Spec {
 
 async function runKgrag(spec: Spec): Promise<EngineReport> {
   // As src/main.ts does for the service.
-  tuneHeap();
+  tuneHeap(nodeFlags());
   const env: Record<string, string | undefined> = {
     ...process.env,
     HOST: '127.0.0.1',
