@@ -6,10 +6,13 @@ import { createGraphService } from './graph/service';
 import { createEntityLocks } from './graph/locks';
 import { createLineageService } from './lineage/service';
 import { createProviderRegistry } from './llm/registry';
-import { createQueryService, createReranker } from './retrieval';
+import type { UsageRecorder } from './llm/usage';
+import { createQueryService, createReranker, DEFAULT_QUERY_MODE, QUERY_DEFAULTS } from './retrieval';
 import { createChatService, createConversationService } from './services/chat';
 import { createCompatService } from './services/compat';
 import { createDocumentService } from './services/documents';
+import { createModelService } from './services/models';
+import { createSettingsService, withChatDefaults, withQueryDefaults } from './services/settings';
 import { createAuthService } from './services/auth';
 import { createTenancyService } from './services/tenancy';
 import { type ServiceHost, createTaskService } from './services/tasks';
@@ -19,13 +22,18 @@ import type { Runtime } from './services/runtime';
 
 export type { Runtime };
 
+export interface RuntimeOptions {
+  /** Told about every provider call (provider, model, tokens). */
+  recorder?: UsageRecorder;
+}
+
 /**
  * The composition root: picks store and provider implementations from the configuration and wires services.
  * Routes receive the result and call services only.
  */
-export async function createRuntime(config: AppConfig, log: Logger): Promise<Runtime> {
+export async function createRuntime(config: AppConfig, log: Logger, options: RuntimeOptions = {}): Promise<Runtime> {
   const stores = await createStores(config, log);
-  const providers = createProviderRegistry(config, log);
+  const providers = createProviderRegistry(config, log, { recorder: options.recorder });
   const events = new GraphEvents();
   const redis = config.redisUrl
     ? // No offline queue: while Redis is down, limited requests fail fast with 503 instead of hanging.
@@ -36,6 +44,16 @@ export async function createRuntime(config: AppConfig, log: Logger): Promise<Run
   // Entity leases last as long as task leases: a dead instance's locks and tasks come free together.
   const entityLocks = createEntityLocks(stores.locks, config.taskLeaseMs);
   const starters: Array<() => Promise<void>> = [];
+  const models = createModelService({ config, providers: () => host.providers, log });
+  const settings = createSettingsService({
+    config,
+    records: stores.accounts.settings,
+    log,
+    queryDefaults: { default_mode: DEFAULT_QUERY_MODE, enable_rerank: true, rerank_top_k: QUERY_DEFAULTS.rerank_top_k },
+  });
+  starters.push(async () => {
+    await models.probeDefaults();
+  });
   // Runs after the task workers stop (closers run last first): vectors refreshed in the background are written.
   closers.push(() => settleEmbeddingRefreshes());
   // What tasks and documents use; a provider registry swapped at run time (runtime.providers) lands here,
@@ -68,6 +86,8 @@ export async function createRuntime(config: AppConfig, log: Logger): Promise<Run
   const auth = createAuthService({ config: config.auth, accounts: stores.accounts, log, operatorTenantId: () => tenancy.operatorTenantId });
   let bootstrap;
   try {
+    // Stored settings apply before anything is ingested or served.
+    await settings.load();
     await tenancy.ensureDefaultTenant();
     bootstrap = await auth.bootstrap();
   } catch (err) {
@@ -95,8 +115,8 @@ export async function createRuntime(config: AppConfig, log: Logger): Promise<Run
     events,
     graph,
     lineage: createLineageService({ stores, config }),
-    query: createQueryService({ stores, providers, reranker }),
-    chat: createChatService({ stores, providers, reranker }),
+    query: withQueryDefaults(createQueryService({ stores, providers, reranker }), () => settings.current().query),
+    chat: withChatDefaults(createChatService({ stores, providers, reranker }), () => settings.current().query),
     conversations: createConversationService(stores.conversations),
     compat: createCompatService({ config, stores, providers, reranker }),
     tasks,
@@ -104,6 +124,8 @@ export async function createRuntime(config: AppConfig, log: Logger): Promise<Run
     redis,
     auth,
     tenancy,
+    models,
+    settings,
     bootstrap,
     async start() {
       for (const start of starters) await start();

@@ -86,7 +86,17 @@ async function main(): Promise<void> {
   const chunks = Number(values.chunks);
   const requests = Number(values.requests);
   const warmup = Number(values.warmup);
-  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', RUST_LOG: 'warn', SERVICE_RATE_LIMIT_QUERY: '0' }, { cwd: process.cwd() });
+  const config = loadConfig(
+    {
+      SERVICE_LLM_PROVIDER: 'mock',
+      SERVICE_EMBEDDING_PROVIDER: 'mock',
+      PORT: '0',
+      HOST: '127.0.0.1',
+      RUST_LOG: 'warn',
+      SERVICE_RATE_LIMIT_QUERY: '0',
+    },
+    { cwd: process.cwd() },
+  );
   const rt = await createRuntime(config, createLogger(config.logLevel));
   const corpus = buildCorpus(chunks);
   await loadCorpus(rt, { workspaceId: WORKSPACE }, corpus);

@@ -91,7 +91,14 @@ async function main() {
   const build = spawnSync('node', ['scripts/web/console.mjs', 'build'], { cwd: ROOT, stdio: 'inherit' });
   if (build.status !== 0) process.exit(build.status ?? 1);
   const config = loadConfig(
-    { PORT: '0', HOST: '127.0.0.1', RUST_LOG: 'silent', SERVICE_RATE_LIMIT_GRAPH: '0' },
+    {
+      SERVICE_LLM_PROVIDER: 'mock',
+      SERVICE_EMBEDDING_PROVIDER: 'mock',
+      PORT: '0',
+      HOST: '127.0.0.1',
+      RUST_LOG: 'silent',
+      SERVICE_RATE_LIMIT_GRAPH: '0',
+    },
     { cwd: ROOT, homeDir: '/nonexistent' },
   );
   const rt = await createRuntime(config, createLogger(config.logLevel));

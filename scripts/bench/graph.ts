@@ -88,7 +88,14 @@ async function time(url: string): Promise<{ p50: number; p95: number; p99: numbe
 
 async function main() {
   const config = loadConfig(
-    { PORT: '0', HOST: '127.0.0.1', RUST_LOG: 'silent', SERVICE_RATE_LIMIT_GRAPH: '0' },
+    {
+      SERVICE_LLM_PROVIDER: 'mock',
+      SERVICE_EMBEDDING_PROVIDER: 'mock',
+      PORT: '0',
+      HOST: '127.0.0.1',
+      RUST_LOG: 'silent',
+      SERVICE_RATE_LIMIT_GRAPH: '0',
+    },
     { cwd: `${__dirname}/../..`, homeDir: '/nonexistent' },
   );
   const rt = await createRuntime(config, createLogger(config.logLevel));

@@ -143,6 +143,8 @@ async function main(): Promise<void> {
   // As src/main.ts does for the service.
   tuneHeap(nodeFlags());
   const env: Record<string, string | undefined> = {
+    SERVICE_LLM_PROVIDER: 'mock',
+    SERVICE_EMBEDDING_PROVIDER: 'mock',
     ...process.env,
     HOST: '127.0.0.1',
     PORT: '0',

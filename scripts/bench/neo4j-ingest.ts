@@ -48,6 +48,8 @@ async function ingestAll(base: string, workspace: string, documents: Document[])
  */
 export async function benchNeo4jIngest(neo4jUri: string, options: IngestOptions): Promise<Array<[string, string]>> {
   const env: Record<string, string | undefined> = {
+    SERVICE_LLM_PROVIDER: 'mock',
+    SERVICE_EMBEDDING_PROVIDER: 'mock',
     ...process.env,
     NEO4J_URI: neo4jUri,
     HOST: '127.0.0.1',

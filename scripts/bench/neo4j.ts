@@ -160,7 +160,16 @@ async function main(): Promise<void> {
       printRows('ingest benchmark (Neo4j stores, mock provider)', rows);
     }
     if (!parts.has('query') && !parts.has('entities')) return;
-    const env = { ...process.env, NEO4J_URI: neo4j.uri, PORT: '0', HOST: '127.0.0.1', RUST_LOG: 'error', SERVICE_RATE_LIMIT_QUERY: '0' };
+    const env = {
+      SERVICE_LLM_PROVIDER: 'mock',
+      SERVICE_EMBEDDING_PROVIDER: 'mock',
+      ...process.env,
+      NEO4J_URI: neo4j.uri,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      RUST_LOG: 'error',
+      SERVICE_RATE_LIMIT_QUERY: '0',
+    };
     const config = loadConfig(env, { cwd: process.cwd() });
     const rt = await createRuntime(config, createLogger('error'));
     const scope = { workspaceId: `bench-query-${stamp}` };

@@ -175,7 +175,15 @@ interface SizeRun {
 
 async function benchSize(size: number, args: { requests: number; concurrency: number[]; warmup: number }): Promise<SizeRun> {
   const config = loadConfig(
-    { ...process.env, PORT: '0', HOST: '127.0.0.1', RUST_LOG: 'error', SERVICE_RATE_LIMIT_QUERY: '0' },
+    {
+      SERVICE_LLM_PROVIDER: 'mock',
+      SERVICE_EMBEDDING_PROVIDER: 'mock',
+      ...process.env,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      RUST_LOG: 'error',
+      SERVICE_RATE_LIMIT_QUERY: '0',
+    },
     { cwd: process.cwd() },
   );
   const rt = await createRuntime(config, createLogger('error'));

@@ -166,6 +166,8 @@ async function runKgrag(spec: Spec): Promise<EngineReport> {
   // As src/main.ts does for the service.
   tuneHeap(nodeFlags());
   const env: Record<string, string | undefined> = {
+    SERVICE_LLM_PROVIDER: 'mock',
+    SERVICE_EMBEDDING_PROVIDER: 'mock',
     ...process.env,
     HOST: '127.0.0.1',
     PORT: '0',

@@ -15,7 +15,10 @@ const ROOT = path.resolve(__dirname, '../..');
 const target = path.join(ROOT, 'web/src/api/openapi.json');
 
 async function main(): Promise<void> {
-  const config = loadConfig({ RUST_LOG: 'off' }, { cwd: ROOT, homeDir: '/nonexistent' });
+  const config = loadConfig(
+    { SERVICE_LLM_PROVIDER: 'mock', SERVICE_EMBEDDING_PROVIDER: 'mock', RUST_LOG: 'off' },
+    { cwd: ROOT, homeDir: '/nonexistent' },
+  );
   const rt = await createRuntime(config, createLogger(config.logLevel));
   const { openapi } = createApp(rt);
   await rt.close();

@@ -45,7 +45,10 @@ const DOCUMENTS: Array<[string, string]> = [
 async function main() {
   const build = spawnSync('node', ['scripts/web/console.mjs', 'build'], { cwd: ROOT, stdio: 'inherit' });
   if (build.status !== 0) process.exit(build.status ?? 1);
-  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', RUST_LOG: 'silent' }, { cwd: ROOT, homeDir: '/nonexistent' });
+  const config = loadConfig(
+    { SERVICE_LLM_PROVIDER: 'mock', SERVICE_EMBEDDING_PROVIDER: 'mock', PORT: '0', HOST: '127.0.0.1', RUST_LOG: 'silent' },
+    { cwd: ROOT, homeDir: '/nonexistent' },
+  );
   const rt = await createRuntime(config, createLogger(config.logLevel));
   const { app } = createApp(rt);
   const server = app.listen(0, '127.0.0.1');

@@ -5,12 +5,6 @@ import type { CatalogFileInput } from './catalog-schema';
  * (a unit test compares them).
  */
 export const BUILT_IN_CATALOG: CatalogFileInput = {
-  defaults: {
-    llm_provider: 'mock',
-    llm_model: 'mock-llm',
-    embedding_provider: 'mock',
-    embedding_model: 'mock-embedding',
-  },
   providers: [
     {
       name: 'mock',

@@ -83,7 +83,8 @@ export function buildCatalog(data: unknown, source: string, env: Env): ModelCata
   }
   const defaults = resolveDefaults(parsed.data.defaults, providers, problems, source);
   if (problems.length > 0) throw new ConfigError(problems);
-  return { source, defaults, providers };
+  const given = parsed.data.defaults;
+  return { source, defaults, providers, defaultsGiven: { llm: !!given.llm_provider, embedding: !!given.embedding_provider } };
 }
 
 function resolveProvider(p: CatalogFile['providers'][number], env: Env): CatalogProvider {
@@ -140,10 +141,12 @@ function resolveDefaults(
   problems: string[],
   source: string,
 ): ModelCatalog['defaults'] {
-  const pick = (kind: 'llm' | 'embedding'): [string, string] => {
+  const pick = (kind: 'llm' | 'embedding', follow?: string): [string, string] => {
     const providerKey = `${kind}_provider` as const;
     const modelKey = `${kind}_model` as const;
-    let provider = given[providerKey] ? providers.find((p) => p.name === given[providerKey]) : preferredProvider(providers, kind);
+    let provider = given[providerKey]
+      ? providers.find((p) => p.name === given[providerKey])
+      : (sameProvider(providers, follow, kind) ?? preferredProvider(providers, kind));
     if (given[providerKey] && !provider) {
       problems.push(`${source}: defaults.${providerKey}: unknown provider '${given[providerKey]}'`);
       return [given[providerKey]!, given[modelKey] ?? ''];
@@ -163,17 +166,33 @@ function resolveDefaults(
     return [provider.name, model];
   };
   const [llmProvider, llmModel] = pick('llm');
-  const [embeddingProvider, embeddingModel] = pick('embedding');
+  const [embeddingProvider, embeddingModel] = pick('embedding', llmProvider);
   return { llm_provider: llmProvider, llm_model: llmModel, embedding_provider: embeddingProvider, embedding_model: embeddingModel };
 }
 
-/** Without [defaults]: the mock provider when listed (offline start), else the best enabled provider. */
+/** The named provider when it serves models of the kind (embeddings follow the LLM provider when they can). */
+export function sameProvider(
+  providers: CatalogProvider[],
+  name: string | undefined,
+  kind: 'llm' | 'embedding',
+): CatalogProvider | undefined {
+  const p = name === undefined ? undefined : providers.find((x) => x.name === name);
+  return p && firstModel(p, kind) ? p : undefined;
+}
+
+/**
+ * The built-in default (docs/api.md §1.2): a hosted OpenAI-type provider whose API key is set, else the local
+ * runtime (Ollama), else the offline mock when the catalog lists no other, else the enabled provider with the
+ * lowest priority. Only an explicit choice (env or [defaults]) selects `mock` when a real provider is listed.
+ */
 function preferredProvider(providers: CatalogProvider[], kind: 'llm' | 'embedding'): CatalogProvider | undefined {
   const withModel = providers.filter((p) => firstModel(p, kind));
-  const mock = withModel.find((p) => p.type === 'mock' && p.enabled);
-  if (mock) return mock;
-  const sorted = [...withModel].sort((a, b) => Number(b.enabled) - Number(a.enabled) || a.priority - b.priority);
-  return sorted[0];
+  const byPriority = (list: CatalogProvider[]) => [...list].sort((a, b) => a.priority - b.priority)[0];
+  const hosted = byPriority(withModel.filter((p) => p.type === 'openai' && p.enabled && p.api_key !== null));
+  const local = byPriority(withModel.filter((p) => p.type === 'ollama' && p.enabled));
+  const mock = byPriority(withModel.filter((p) => p.type === 'mock' && p.enabled));
+  if (hosted ?? local ?? mock) return hosted ?? local ?? mock;
+  return [...withModel].sort((a, b) => Number(b.enabled) - Number(a.enabled) || a.priority - b.priority)[0];
 }
 
 function firstModel(p: CatalogProvider, kind: 'llm' | 'embedding'): CatalogModel | undefined {

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { authEnvSchema, resolveAuth } from './auth';
-import { type CatalogLookupOptions, type Env, loadCatalog } from './catalog';
+import { type CatalogLookupOptions, type Env, loadCatalog, sameProvider } from './catalog';
 import { ConfigError } from './errors';
 import { parseLogFilter } from './log-level';
 import { resolveRerank } from './rerank';
@@ -276,10 +276,26 @@ function resolveModels(
   const defaultsKey = (key: string) => `${catalog.source} [defaults] ${key}`;
 
   const pick = (kind: 'llm' | 'embedding', providerVar: string, modelVar: string) => {
-    const envProvider = vars[providerVar as keyof EnvVars] as string | undefined;
+    // Embeddings follow an LLM provider chosen by env when nothing names their own and that provider serves them.
+    const follow =
+      kind === 'embedding' && !catalog.defaultsGiven.embedding && vars.SERVICE_LLM_PROVIDER
+        ? sameProvider(
+            catalog.providers.filter((p) => p.enabled),
+            vars.SERVICE_LLM_PROVIDER,
+            'embedding',
+          )?.name
+        : undefined;
+    const ownProvider = vars[providerVar as keyof EnvVars] as string | undefined;
+    const envProvider = ownProvider ?? follow;
     const envModel = vars[modelVar as keyof EnvVars] as string | undefined;
     const providerName = envProvider ?? catalog.defaults[`${kind}_provider`];
-    const providerSource = envProvider ? sourceOf(providerVar) : defaultsKey(`${kind}_provider`);
+    const providerSource = ownProvider
+      ? sourceOf(providerVar)
+      : follow
+        ? sourceOf('SERVICE_LLM_PROVIDER')
+        : catalog.defaultsGiven[kind]
+          ? defaultsKey(`${kind}_provider`)
+          : `built-in default ${kind} provider`;
     const provider = catalog.providers.find((p) => p.name === providerName);
     if (!provider) {
       const known = catalog.providers.map((p) => p.name).join(', ');

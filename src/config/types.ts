@@ -62,6 +62,8 @@ export interface ModelCatalog {
     embedding_model: string;
   };
   providers: CatalogProvider[];
+  /** Whether [defaults] named the provider of each kind; when not, the built-in rule chose it (docs/api.md §1.2). */
+  defaultsGiven: { llm: boolean; embedding: boolean };
 }
 
 /** Which reranker orders retrieved chunks: the offline BM25 blend, a Cohere/Jina-compatible API, or none. */

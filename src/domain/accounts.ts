@@ -92,6 +92,14 @@ export interface MetricsSnapshotRecord {
   updated_at: string;
 }
 
+/** The service's runtime settings: one record (id `service`), the values as JSON (docs/api.md §4.11). */
+export interface SettingsRecord {
+  id: string;
+  values_json: string;
+  created_at: string;
+  updated_at: string;
+}
+
 /**
  * Who is calling. `tenantId` null means every tenant (the master key, or an open API in dev mode or with
  * authentication off). `id` names the caller for rate limits.

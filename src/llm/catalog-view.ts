@@ -1,4 +1,4 @@
-import type { CatalogModel, CatalogProvider, ModelCatalog } from '../config/types';
+import type { CatalogModel, CatalogProvider, ModelCatalog, ModelCost } from '../config/types';
 
 /** Pure views of the model catalog for /models, /providers and the compatibility layer (docs/api.md §2.7, §4.11). */
 
@@ -18,6 +18,10 @@ export interface ModelListItem {
   deprecated: boolean;
   tags: string[];
   description: string;
+  /** What the model supports beyond chat or embeddings (models.toml capabilities). */
+  supports: { vision: boolean; function_calling: boolean; json_mode: boolean; streaming: boolean; system_message: boolean };
+  /** US dollars per 1,000 tokens (images: per image), from the catalog. */
+  cost: ModelCost;
 }
 
 export interface ProviderListItem {
@@ -66,6 +70,14 @@ export function toModelListItem(provider: CatalogProvider, m: CatalogModel): Mod
     deprecated: m.deprecated,
     tags: [...m.tags],
     description: m.description,
+    supports: {
+      vision: m.capabilities.supports_vision,
+      function_calling: m.capabilities.supports_function_calling,
+      json_mode: m.capabilities.supports_json_mode,
+      streaming: m.capabilities.supports_streaming,
+      system_message: m.capabilities.supports_system_message,
+    },
+    cost: { ...m.cost },
   };
 }
 

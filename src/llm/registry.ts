@@ -1,6 +1,8 @@
 import type { AppConfig, CatalogProvider } from '../config/types';
+export { ProviderDisabledError } from './resolve';
 import { MockEmbeddings, MockLlm } from './mock';
-import { type EmbeddingProvider, type LlmProvider, type ProviderRegistry, UnknownProviderError } from './ports';
+import type { EmbeddingProvider, LlmProvider, ProviderRegistry } from './ports';
+import { resolveModel } from './resolve';
 import { withResilience } from './resilience';
 import type { Semaphore } from './semaphore';
 import type { UsageRecorder } from './usage';
@@ -23,17 +25,6 @@ export interface RegistryOptions {
   semaphores?: { llm?: Semaphore; embedding?: Semaphore };
   /** Reachability probe timeout. */
   checkTimeoutMs?: number;
-}
-
-/** A catalog provider that cannot be used (its api key variable is unset, or enabled = false). */
-export class ProviderDisabledError extends UnknownProviderError {
-  constructor(provider: CatalogProvider) {
-    super('provider', provider.name);
-    this.message =
-      provider.api_key_env && !provider.api_key
-        ? `provider '${provider.name}' is disabled: ${provider.api_key_env} is not set`
-        : `provider '${provider.name}' is disabled`;
-  }
 }
 
 const CHECK_TIMEOUT_MS = 3000;
@@ -59,33 +50,9 @@ export function createProviderRegistry(config: AppConfig, log?: RegistryLogger, 
     semaphore: options.semaphores?.[kind],
   });
 
-  const usableProvider = (name: string): CatalogProvider => {
-    const p = config.catalog.providers.find((x) => x.name === name);
-    if (!p) throw new UnknownProviderError('provider', name);
-    if (!p.enabled) throw new ProviderDisabledError(p);
-    return p;
-  };
-
-  /** The model to use: the given one, else the configured default, else the provider's first of the kind. */
-  const modelFor = (p: CatalogProvider, kind: 'llm' | 'embedding', requested?: string): string => {
-    const configured = kind === 'llm' ? config.llm : config.embedding;
-    const name =
-      requested ??
-      (p.name === configured.provider ? configured.model : undefined) ??
-      (p.name === config.catalog.defaults[`${kind}_provider`] ? config.catalog.defaults[`${kind}_model`] : undefined) ??
-      p.models.find((m) => m.model_type === kind && !m.deprecated)?.name;
-    if (!name) throw new UnknownProviderError('model', `${p.name}/(no ${kind} model)`);
-    const listed = p.models.find((m) => m.name === name);
-    if (listed ? listed.model_type !== kind : p.type === 'mock') throw new UnknownProviderError('model', name);
-    return name;
-  };
-
   const registry: ProviderRegistry = {
     llm(provider, model) {
-      const scoped = provider === undefined && model === undefined ? workspaceModels() : undefined;
-      if (scoped) [provider, model] = [scoped.llm_provider, scoped.llm_model];
-      const p = usableProvider(provider ?? config.llm.provider);
-      const name = modelFor(p, 'llm', model);
+      const { provider: p, model: name } = resolveModel(config, 'llm', { provider, model }, workspaceModels());
       const key = `${p.name}\u0000${name}`;
       let instance = llms.get(key);
       if (!instance) {
@@ -100,13 +67,8 @@ export function createProviderRegistry(config: AppConfig, log?: RegistryLogger, 
     },
 
     embedding(provider, model, requestedDimension) {
-      const scoped = provider === undefined && model === undefined ? workspaceModels() : undefined;
-      if (scoped) [provider, model, requestedDimension] = [scoped.embedding_provider, scoped.embedding_model, scoped.embedding_dimension];
-      const p = usableProvider(provider ?? config.embedding.provider);
-      const name = modelFor(p, 'embedding', model);
-      const isConfigured = p.name === config.embedding.provider && name === config.embedding.model;
-      const listed = p.models.find((m) => m.name === name)?.capabilities.embedding_dimension ?? 0;
-      const dimension = requestedDimension ?? (isConfigured ? config.embedding.dimension : listed);
+      const resolved = resolveModel(config, 'embedding', { provider, model, dimension: requestedDimension }, workspaceModels());
+      const { provider: p, model: name, dimension } = resolved;
       const key = `${p.name}\u0000${name}\u0000${dimension}`;
       let instance = embeddings.get(key);
       if (!instance) {
@@ -146,8 +108,8 @@ export function createProviderRegistry(config: AppConfig, log?: RegistryLogger, 
       catalog: config.catalog.source,
     },
     llmType === 'mock'
-      ? 'using the offline mock LLM provider; set SERVICE_LLM_PROVIDER (and models.toml) for a real model'
-      : 'model providers configured',
+      ? 'using the offline mock LLM provider; set SERVICE_LLM_PROVIDER to a provider of the catalog (models.toml) for a real model'
+      : 'model providers configured (SERVICE_LLM_PROVIDER=mock selects the offline mock provider)',
   );
   return registry;
 }

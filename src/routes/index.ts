@@ -15,6 +15,8 @@ import { tenantRoutes } from './tenants';
 import { authRoutes } from './accounts/auth';
 import { userRoutes } from './accounts/users';
 import { apiKeyRoutes } from './accounts/keys';
+import { modelRoutes } from './models';
+import { settingsRoutes } from './settings';
 
 /** Every resource's routes. Health probes and the compatibility APIs answer at the root. */
 export function registerRoutes(api: { root: Api; v1: Api }, rt: Runtime): void {
@@ -33,4 +35,6 @@ export function registerRoutes(api: { root: Api; v1: Api }, rt: Runtime): void {
   documentRoutes(api.v1, rt);
   taskRoutes(api.v1, rt);
   pipelineRoutes(api.v1, rt);
+  modelRoutes(api.v1, rt);
+  settingsRoutes(api.v1, rt);
 }

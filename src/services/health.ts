@@ -46,10 +46,14 @@ export async function checkHealth(rt: Runtime, workspaceId: string) {
     llm_provider_name: rt.providers.defaultLlmProviderName(),
     schema,
     auth: { enabled: rt.config.auth.enabled, dev_mode: rt.config.auth.devMode },
-    warnings: rt.auth.open
-      ? [
-          'the API is open: requests need no credentials (SERVICE_DEV_MODE=true or SERVICE_AUTH_ENABLED=false); never run it like this in production',
-        ]
-      : [],
+    warnings: [
+      ...(rt.auth.open
+        ? [
+            'the API is open: requests need no credentials (SERVICE_DEV_MODE=true or SERVICE_AUTH_ENABLED=false); never run it like this in production',
+          ]
+        : []),
+      // The default provider did not answer the start-up probe and does not answer now either.
+      ...(llm ? [] : rt.models.startupWarnings()),
+    ],
   };
 }

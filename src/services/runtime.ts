@@ -11,6 +11,8 @@ import type { AuthService, BootstrapResult } from './auth';
 import type { ChatService, ConversationService } from './chat';
 import type { CompatService } from './compat';
 import type { DocumentService } from './documents';
+import type { ModelService } from './models';
+import type { SettingsService } from './settings';
 import type { TaskService } from './tasks';
 import type { TenancyService } from './tenancy';
 
@@ -36,6 +38,10 @@ export interface Runtime {
   redis: Redis | null;
   auth: AuthService;
   tenancy: TenancyService;
+  /** The model catalog, provider checks and the start-up probe of the default providers. */
+  models: ModelService;
+  /** Runtime settings (GET/PATCH /settings). */
+  settings: SettingsService;
   /** What start-up did about the first administrator (a generated password is printed once by main). */
   bootstrap: BootstrapResult;
   /** Start background work (task workers); tests may create a runtime without starting it. */

@@ -17,6 +17,7 @@ import type {
 import type {
   ApiKeyRecord,
   MetricsSnapshotRecord,
+  SettingsRecord,
   RefreshTokenRecord,
   TenantRecord,
   UserRecord,
@@ -232,6 +233,7 @@ export interface AccountStores {
   apiKeys: RecordCollection<ApiKeyRecord>;
   refreshTokens: RecordCollection<RefreshTokenRecord>;
   metricsSnapshots: RecordCollection<MetricsSnapshotRecord>;
+  settings: RecordCollection<SettingsRecord>;
 }
 
 /** Builds the six account collections with one constructor (each store's). */
@@ -245,6 +247,7 @@ export function buildAccountStores(make: (label: string, unique: string[][]) => 
     apiKeys: one('apiKeys'),
     refreshTokens: one('refreshTokens'),
     metricsSnapshots: one('metricsSnapshots'),
+    settings: one('settings'),
   };
 }
 
@@ -256,4 +259,5 @@ export const ACCOUNT_COLLECTIONS: Record<keyof AccountStores, { label: string; u
   apiKeys: { label: 'ApiKey', unique: [['key_hash']] },
   refreshTokens: { label: 'RefreshToken', unique: [['token_hash']] },
   metricsSnapshots: { label: 'MetricsSnapshot', unique: [] },
+  settings: { label: 'Settings', unique: [] },
 };

@@ -61,6 +61,8 @@ const MATRIX: Record<string, Entry> = {
   'GET /api/v1/lineage/entities/:entity_name': {},
   'GET /api/v1/lineage/documents/:document_id': {},
   'GET /api/v1/auth/me': {},
+  'GET /api/v1/settings': {},
+  'PATCH /api/v1/settings': { bodies: [{ query: { rerank_top_k: 9 } }] },
   'POST /api/v1/users': {
     bodies: [{ username: 'mallory-of-a', email: 'm@example.com', password: 'long enough', role: 'admin', tenant_id: '$tenant' }],
   },

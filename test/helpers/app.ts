@@ -5,6 +5,7 @@ import { createApp } from '../../src/app';
 import type { RegisteredRoute } from '../../src/http/api';
 import { loadConfig } from '../../src/config/load';
 import type { AppConfig } from '../../src/config/types';
+import type { UsageRecorder } from '../../src/llm/usage';
 import { createLogger } from '../../src/logger';
 import { createRuntime, type Runtime } from '../../src/runtime';
 import type { Principal, Role } from '../../src/domain/accounts';
@@ -46,12 +47,18 @@ export interface TestApp {
  * Boots the real app on 127.0.0.1 port 0 with the given environment on top of the test defaults.
  * Storage follows TEST_NEO4J_URI (persistent mode) when the test runner provides one.
  */
-export async function startTestApp(env: Record<string, string> = {}, options: { start?: boolean } = {}): Promise<TestApp> {
+export async function startTestApp(
+  env: Record<string, string> = {},
+  options: { start?: boolean; recorder?: UsageRecorder } = {},
+): Promise<TestApp> {
   const base: Record<string, string> = {
     PORT: '0',
     HOST: '127.0.0.1',
     RUST_LOG: process.env.TEST_LOG_LEVEL ?? 'silent',
     SERVICE_MODELS_CONFIG: `${__dirname}/../../models.toml`,
+    // Tests run on the offline provider, chosen explicitly (without it the local runtime is the default).
+    SERVICE_LLM_PROVIDER: 'mock',
+    SERVICE_EMBEDDING_PROVIDER: 'mock',
     SERVICE_RATE_LIMIT_UPLOAD: '0',
     SERVICE_RATE_LIMIT_QUERY: '0',
     SERVICE_RATE_LIMIT_GRAPH: '0',
@@ -61,7 +68,7 @@ export async function startTestApp(env: Record<string, string> = {}, options: { 
   if (process.env.TEST_NEO4J_URI) base.NEO4J_URI = process.env.TEST_NEO4J_URI;
   if (process.env.TEST_QDRANT_URL) base.QDRANT_URL = process.env.TEST_QDRANT_URL;
   const config = loadConfig({ ...base, ...env }, { cwd: `${__dirname}/../..`, homeDir: '/nonexistent' });
-  const rt = await createRuntime(config, createLogger(config.logLevel));
+  const rt = await createRuntime(config, createLogger(config.logLevel), { recorder: options.recorder });
   const { app, routes } = createApp(rt);
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));

@@ -75,6 +75,8 @@ beforeAll(async () => {
   );
   downstream = await startService(`downstream-${randomUUID().slice(0, 8)}`, null, {
     SERVICE_MODELS_CONFIG: catalog,
+    SERVICE_LLM_PROVIDER: 'upstream',
+    SERVICE_EMBEDDING_PROVIDER: 'upstream',
     UPSTREAM_API_KEY: upstreamKey(upstream.headers),
     SERVICE_EMBEDDING_DIMENSION: '256',
     WORKER_THREADS: '1',

@@ -201,7 +201,7 @@ embedding_dimension = 1024
     expect(base({ OLLAMA_HOST: 'https://ollama.internal/' })).toBe('https://ollama.internal');
   });
 
-  test('without [defaults] the mock provider is the default when listed, else the enabled provider with the lowest priority', () => {
+  test('without [defaults] a keyed hosted provider, else the local runtime, else the mock, else the lowest priority is the default', () => {
     expect(parseCatalogToml(minimalCatalog('m1'), 't', {}).defaults).toEqual({
       llm_provider: 'mock',
       llm_model: 'm1',
@@ -225,6 +225,27 @@ models = [{ name = "near-llm", model_type = "llm" }, { name = "near-emb", model_
       llm_model: 'near-llm',
       embedding_provider: 'near',
       embedding_model: 'near-emb',
+    });
+    const hostedAndLocal = `${minimalCatalog('m1')}
+[[providers]]
+name = "hosted"
+type = "openai"
+api_base = "http://127.0.0.1:1/v1"
+api_key_env = "HOSTED_KEY"
+priority = 90
+models = [{ name = "h-llm", model_type = "llm" }, { name = "h-emb", model_type = "embedding", capabilities = { embedding_dimension = 8 } }]
+[[providers]]
+name = "local"
+type = "ollama"
+models = [{ name = "l-llm", model_type = "llm" }]
+`;
+    // The local runtime serves no embeddings here: they come from the next choice of the rule, the mock.
+    expect(parseCatalogToml(hostedAndLocal, 't', {}).defaults).toMatchObject({ llm_provider: 'local', embedding_provider: 'mock' });
+    expect(parseCatalogToml(hostedAndLocal, 't', { HOSTED_KEY: 'k' }).defaults).toEqual({
+      llm_provider: 'hosted',
+      llm_model: 'h-llm',
+      embedding_provider: 'hosted',
+      embedding_model: 'h-emb',
     });
   });
 
@@ -282,6 +303,7 @@ colour = "blue"
     const fromFile = parseCatalogToml(fs.readFileSync(file, 'utf8'), 'file', {});
     const builtIn = builtInCatalog({});
     expect({ ...fromFile, source: 'x' }).toEqual({ ...builtIn, source: 'x' });
-    expect(fromFile.defaults.llm_provider).toBe('mock');
+    expect(fromFile.defaultsGiven).toEqual({ llm: false, embedding: false });
+    expect(fromFile.defaults.llm_provider).toBe('ollama');
   });
 });

@@ -61,7 +61,7 @@ capabilities = { embedding_dimension = 768 }
 `;
 
 describe('loadConfig defaults', () => {
-  test('an empty environment gives the documented defaults and the offline mock provider', () => {
+  test('an empty environment gives the documented defaults and the local runtime (Ollama) for both kinds', () => {
     const config = load({});
     const pkg = JSON.parse(fs.readFileSync(path.join(__dirname, '../../package.json'), 'utf8')) as { version: string };
     expect(config).toMatchObject({
@@ -74,8 +74,8 @@ describe('loadConfig defaults', () => {
       qdrantUrl: null,
       qdrantApiKey: null,
       redisUrl: null,
-      llm: { provider: 'mock', model: 'mock-llm' },
-      embedding: { provider: 'mock', model: 'mock-embedding', dimension: 256 },
+      llm: { provider: 'ollama', model: 'llama3.2' },
+      embedding: { provider: 'ollama', model: 'nomic-embed-text', dimension: 768 },
       mockLatencyMs: 0,
       mockTokenDelayMs: 0,
       consoleDir: path.resolve(__dirname, '../../web/dist'),
@@ -104,7 +104,23 @@ describe('loadConfig defaults', () => {
   });
 
   test('blank variables count as unset', () => {
-    expect(load({ PORT: '', SERVICE_LLM_PROVIDER: '  ' })).toMatchObject({ port: 8080, llm: { provider: 'mock' } });
+    expect(load({ PORT: '', SERVICE_LLM_PROVIDER: '  ' })).toMatchObject({ port: 8080, llm: { provider: 'ollama' } });
+  });
+
+  test("with the hosted provider's key set, the hosted provider is the default of both kinds", () => {
+    expect(load({ OPENAI_API_KEY: 'sk-test' })).toMatchObject({
+      llm: { provider: 'openai', model: 'gpt-4o-mini' },
+      embedding: { provider: 'openai', model: 'text-embedding-3-small', dimension: 1536 },
+    });
+  });
+
+  test('SERVICE_LLM_PROVIDER=mock selects the offline provider, and embeddings follow it unless set themselves', () => {
+    expect(load({ SERVICE_LLM_PROVIDER: 'mock' })).toMatchObject({
+      llm: { provider: 'mock', model: 'mock-llm' },
+      embedding: { provider: 'mock', model: 'mock-embedding', dimension: 256 },
+    });
+    expect(load({ SERVICE_LLM_PROVIDER: 'mock', SERVICE_EMBEDDING_PROVIDER: 'ollama' }).embedding.provider).toBe('ollama');
+    expect(load({ SERVICE_LLM_PROVIDER: 'mock', OPENAI_API_KEY: 'sk-test' }).embedding.provider).toBe('mock');
   });
 
   test('numeric and list variables are parsed; scan roots are split on the path delimiter and resolved', () => {
@@ -275,13 +291,13 @@ describe('loadConfig provider and model precedence', () => {
   });
 
   test('the mock provider refuses model names it does not have', () => {
-    expect(problemsOf({ SERVICE_DEFAULT_LLM_MODEL: 'gpt-4o' })).toEqual([
+    expect(problemsOf({ SERVICE_LLM_PROVIDER: 'mock', SERVICE_DEFAULT_LLM_MODEL: 'gpt-4o' })).toEqual([
       expect.stringMatching(/^SERVICE_DEFAULT_LLM_MODEL: provider 'mock' has no llm model 'gpt-4o'/),
     ]);
   });
 
   test('an embedding model given as the LLM is a problem', () => {
-    expect(problemsOf({ CHAT_MODEL: 'mock-embedding' })).toEqual([
+    expect(problemsOf({ MODEL_PROVIDER: 'mock', CHAT_MODEL: 'mock-embedding' })).toEqual([
       expect.stringMatching(/^CHAT_MODEL: 'mock-embedding' is an embedding model/),
     ]);
   });

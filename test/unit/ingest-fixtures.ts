@@ -35,7 +35,12 @@ export interface IngestFixture {
 
 export function createIngestFixture(ingest: Partial<AppConfig['ingest']> = {}): IngestFixture {
   const base = loadConfig(
-    { RUST_LOG: 'silent', SERVICE_MODELS_CONFIG: `${__dirname}/../../models.toml` },
+    {
+      RUST_LOG: 'silent',
+      SERVICE_LLM_PROVIDER: 'mock',
+      SERVICE_EMBEDDING_PROVIDER: 'mock',
+      SERVICE_MODELS_CONFIG: `${__dirname}/../../models.toml`,
+    },
     { cwd: `${__dirname}/../..`, homeDir: '/nonexistent' },
   );
   // Relationships follow the entity thresholds a test sets unless it sets theirs.

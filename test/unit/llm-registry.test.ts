@@ -14,7 +14,8 @@ beforeAll(() => {
 });
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-const configWith = (env: Record<string, string> = {}): AppConfig => loadConfig(env, { cwd: dir, homeDir: dir });
+const configWith = (env: Record<string, string> = {}): AppConfig =>
+  loadConfig({ SERVICE_LLM_PROVIDER: 'mock', ...env }, { cwd: dir, homeDir: dir });
 
 function thrown(fn: () => unknown): unknown {
   try {
@@ -128,7 +129,9 @@ describe('catalog views', () => {
     const providers = listProviders(catalog);
     expect(providers.map((p) => p.name)).toEqual(['ollama', 'openai', 'mock']);
     expect(providers.find((p) => p.name === 'openai')).toMatchObject({ enabled: true, api_key_set: true, api_key_env: 'OPENAI_API_KEY' });
-    expect(providers.find((p) => p.name === 'mock')).toMatchObject({ default_for: ['llm', 'embedding'], llm_models: ['mock-llm'] });
+    // With its key set, the hosted provider is the built-in default of both kinds.
+    expect(providers.find((p) => p.name === 'openai')).toMatchObject({ default_for: ['llm', 'embedding'] });
+    expect(providers.find((p) => p.name === 'mock')).toMatchObject({ default_for: [], llm_models: ['mock-llm'] });
     expect(JSON.stringify(providers)).not.toContain('sk-secret');
   });
 

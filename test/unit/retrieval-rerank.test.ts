@@ -157,7 +157,10 @@ describe('HTTP reranker', () => {
 
 describe('reranker configuration', () => {
   const load = (env: Record<string, string>) =>
-    loadConfig({ SERVICE_MODELS_CONFIG: `${__dirname}/../../models.toml`, ...env }, { cwd: `${__dirname}/../..`, homeDir: '/nonexistent' });
+    loadConfig(
+      { SERVICE_LLM_PROVIDER: 'mock', SERVICE_EMBEDDING_PROVIDER: 'mock', SERVICE_MODELS_CONFIG: `${__dirname}/../../models.toml`, ...env },
+      { cwd: `${__dirname}/../..`, homeDir: '/nonexistent' },
+    );
 
   it('defaults to the built-in reranker', () => {
     expect(load({}).rerank).toEqual({ provider: 'builtin', url: null, apiKey: null, model: null });

@@ -24,27 +24,20 @@ export function rateCategory(method: string, path: string): RateCategory | null 
  */
 export function rateLimiter(limits: AppConfig['rateLimits'], redis: Redis | null): Middleware<AppState> {
   const memory = new Map();
-  const limiters = new Map<RateCategory, Middleware<AppState>>();
-  for (const category of ['upload', 'query', 'graph'] as const) {
-    const max = limits[category];
-    if (max <= 0) continue;
-    const store = redis ? { driver: 'redis' as const, db: redis } : { driver: 'memory' as const, db: memory };
-    limiters.set(
-      category,
-      ratelimit({
-        ...store,
-        duration: limits.windowMs,
-        max,
-        id: (ctx) => `${category}:${principalOf(ctx as never)}`,
-        headers: { remaining: 'X-RateLimit-Remaining', reset: 'X-RateLimit-Reset', total: 'X-RateLimit-Limit' },
-        errorMessage: `rate limit of ${max} ${category} requests per ${Math.round(limits.windowMs / 1000)} s exceeded`,
-        throw: true,
-      }) as unknown as Middleware<AppState>,
-    );
-  }
+  let limiters = new Map<RateCategory, Middleware<AppState>>();
+  let builtFor = '';
+  // The limits may change while the service runs (PATCH /settings writes into `limits`): rebuilt on change.
+  const current = () => {
+    const key = JSON.stringify(limits);
+    if (key !== builtFor) {
+      limiters = buildLimiters(limits, redis, memory);
+      builtFor = key;
+    }
+    return limiters;
+  };
   return async (ctx, next) => {
     const category = rateCategory(ctx.method, ctx.path);
-    const limiter = category && limiters.get(category);
+    const limiter = category && current().get(category);
     if (!limiter) return next();
     let failedDownstream = false;
     const downstream = async () => {
@@ -70,6 +63,32 @@ export function rateLimiter(limits: AppConfig['rateLimits'], redis: Redis | null
       if (reset) ctx.set(RESET, String(wholeSeconds(reset)));
     }
   };
+}
+
+function buildLimiters(
+  limits: AppConfig['rateLimits'],
+  redis: Redis | null,
+  memory: Map<unknown, unknown>,
+): Map<RateCategory, Middleware<AppState>> {
+  const limiters = new Map<RateCategory, Middleware<AppState>>();
+  for (const category of ['upload', 'query', 'graph'] as const) {
+    const max = limits[category];
+    if (max <= 0) continue;
+    const store = redis ? { driver: 'redis' as const, db: redis } : { driver: 'memory' as const, db: memory };
+    limiters.set(
+      category,
+      ratelimit({
+        ...store,
+        duration: limits.windowMs,
+        max,
+        id: (ctx) => `${category}:${principalOf(ctx as never)}`,
+        headers: { remaining: 'X-RateLimit-Remaining', reset: 'X-RateLimit-Reset', total: 'X-RateLimit-Limit' },
+        errorMessage: `rate limit of ${max} ${category} requests per ${Math.round(limits.windowMs / 1000)} s exceeded`,
+        throw: true,
+      }) as unknown as Middleware<AppState>,
+    );
+  }
+  return limiters;
 }
 
 const RESET = 'X-RateLimit-Reset';

@@ -1500,6 +1500,160 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/models": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every model of the enabled providers */
+        get: operations["get_api_v1_models"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/models/llm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Language models */
+        get: operations["get_api_v1_models_llm"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/models/embedding": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Embedding models */
+        get: operations["get_api_v1_models_embedding"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/models/health": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Live reachability of every enabled provider, checked concurrently, each within a timeout */
+        get: operations["get_api_v1_models_health"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/models/{provider}/{model}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One model: capabilities, cost, whether deprecated, whether a default */
+        get: operations["get_api_v1_models_provider_model_"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/providers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every provider of the catalog with its state (enabled, key set, defaults) */
+        get: operations["get_api_v1_providers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/providers/{provider}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One provider with its models and a live reachability check */
+        get: operations["get_api_v1_providers_provider_"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/providers/{provider}/models": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The models of one provider (deprecated ones included and marked) */
+        get: operations["get_api_v1_providers_provider_models"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The runtime settings in force */
+        get: operations["get_api_v1_settings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Change runtime settings; they apply at once (chunking: to documents ingested from now on) */
+        patch: operations["patch_api_v1_settings"];
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1655,6 +1809,141 @@ export interface components {
             plan: string;
             created_at: string;
             updated_at: string;
+        };
+        Model: {
+            /** @description provider/name */
+            id: string;
+            name: string;
+            display_name: string;
+            provider: string;
+            /** @enum {string} */
+            model_type: "llm" | "embedding";
+            context_length: number;
+            max_output_tokens: number;
+            /** @description 0 for LLMs */
+            embedding_dimension: number;
+            /** @description chat (LLMs) or embeddings */
+            capabilities: string[];
+            deprecated: boolean;
+            tags: string[];
+            description: string;
+            supports: {
+                vision: boolean;
+                function_calling: boolean;
+                json_mode: boolean;
+                streaming: boolean;
+                system_message: boolean;
+            };
+            /** @description US dollars per 1,000 tokens (images: per image) */
+            cost: {
+                input_per_1k: number;
+                output_per_1k: number;
+                embedding_per_1k: number;
+                image_per_unit: number;
+            };
+        };
+        ProviderHealth: {
+            name: string;
+            /** @enum {string} */
+            status: "healthy" | "unhealthy";
+            latency_ms: number;
+            error?: string;
+        };
+        Provider: {
+            name: string;
+            display_name: string;
+            /** @enum {string} */
+            type: "mock" | "openai" | "ollama";
+            api_base: string | null;
+            /** @description false when its key variable is unset or the catalog disables it */
+            enabled: boolean;
+            priority: number;
+            description: string;
+            /** @description The name of the key variable; the key itself is never shown */
+            api_key_env: string | null;
+            api_key_set: boolean;
+            llm_models: string[];
+            embedding_models: string[];
+            /** @description The kinds this provider serves by default */
+            default_for: ("llm" | "embedding")[];
+        };
+        Settings: {
+            query: {
+                /**
+                 * @description Mode of a query that names none
+                 * @enum {string}
+                 */
+                default_mode: "naive" | "local" | "global" | "hybrid" | "mix" | "bypass";
+                /** @description Whether a query that does not say reranks its chunks */
+                enable_rerank: boolean;
+                /** @description Chunks kept after reranking when a query does not say */
+                rerank_top_k: number;
+            };
+            ingest: {
+                /** @description Tokens per chunk of documents ingested from now on */
+                chunk_tokens: number;
+                /** @description Tokens shared by neighbouring chunks; smaller than chunk_tokens */
+                chunk_overlap_tokens: number;
+                /** @description Extra extraction passes per chunk asking for what was missed */
+                max_gleaning: number;
+                /** @description Description fragments of an entity above which an LLM summary is written */
+                summary_entity_fragments: number;
+                /** @description Description tokens of an entity above which an LLM summary is written */
+                summary_entity_tokens: number;
+                /** @description The same threshold for relationships (fragments) */
+                summary_relationship_fragments: number;
+                /** @description The same threshold for relationships (tokens) */
+                summary_relationship_tokens: number;
+            };
+            rate_limits: {
+                /** @description Length of the rate-limit window */
+                window_ms: number;
+                /** @description Uploads per window and caller; 0 turns the limit off */
+                upload: number;
+                /** @description Queries and chat turns per window and caller; 0 turns the limit off */
+                query: number;
+                /** @description Graph reads per window and caller; 0 turns the limit off */
+                graph: number;
+            };
+        };
+        SettingsPatch: {
+            query?: {
+                /**
+                 * @description Mode of a query that names none
+                 * @enum {string}
+                 */
+                default_mode?: "naive" | "local" | "global" | "hybrid" | "mix" | "bypass";
+                /** @description Whether a query that does not say reranks its chunks */
+                enable_rerank?: boolean;
+                /** @description Chunks kept after reranking when a query does not say */
+                rerank_top_k?: number;
+            };
+            ingest?: {
+                /** @description Tokens per chunk of documents ingested from now on */
+                chunk_tokens?: number;
+                /** @description Tokens shared by neighbouring chunks; smaller than chunk_tokens */
+                chunk_overlap_tokens?: number;
+                /** @description Extra extraction passes per chunk asking for what was missed */
+                max_gleaning?: number;
+                /** @description Description fragments of an entity above which an LLM summary is written */
+                summary_entity_fragments?: number;
+                /** @description Description tokens of an entity above which an LLM summary is written */
+                summary_entity_tokens?: number;
+                /** @description The same threshold for relationships (fragments) */
+                summary_relationship_fragments?: number;
+                /** @description The same threshold for relationships (tokens) */
+                summary_relationship_tokens?: number;
+            };
+            rate_limits?: {
+                /** @description Length of the rate-limit window */
+                window_ms?: number;
+                /** @description Uploads per window and caller; 0 turns the limit off */
+                upload?: number;
+                /** @description Queries and chat turns per window and caller; 0 turns the limit off */
+                query?: number;
+                /** @description Graph reads per window and caller; 0 turns the limit off */
+                graph?: number;
+            };
         };
     };
     responses: never;
@@ -10039,6 +10328,517 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
+            };
+            /** @description Problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    get_api_v1_models: {
+        parameters: {
+            query?: {
+                /** @description Only this provider */
+                provider?: string;
+                /** @description Also list models of disabled providers (their key variable unset, or enabled = false) */
+                include_disabled?: "true" | "false";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Models */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        models: components["schemas"]["Model"][];
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    get_api_v1_models_llm: {
+        parameters: {
+            query?: {
+                /** @description Only this provider */
+                provider?: string;
+                /** @description Also list models of disabled providers (their key variable unset, or enabled = false) */
+                include_disabled?: "true" | "false";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Models */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        models: components["schemas"]["Model"][];
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    get_api_v1_models_embedding: {
+        parameters: {
+            query?: {
+                /** @description Only this provider */
+                provider?: string;
+                /** @description Also list models of disabled providers (their key variable unset, or enabled = false) */
+                include_disabled?: "true" | "false";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Models */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        models: components["schemas"]["Model"][];
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    get_api_v1_models_health: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One entry per enabled provider */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        providers: components["schemas"]["ProviderHealth"][];
+                        checked_at: string;
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    get_api_v1_models_provider_model_: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Provider name from the catalog */
+                provider: string;
+                /** @description Model name (URL-encode a "/" in it) */
+                model: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The model */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description provider/name */
+                        id: string;
+                        name: string;
+                        display_name: string;
+                        provider: string;
+                        /** @enum {string} */
+                        model_type: "llm" | "embedding";
+                        context_length: number;
+                        max_output_tokens: number;
+                        /** @description 0 for LLMs */
+                        embedding_dimension: number;
+                        /** @description chat (LLMs) or embeddings */
+                        capabilities: string[];
+                        deprecated: boolean;
+                        tags: string[];
+                        description: string;
+                        supports: {
+                            vision: boolean;
+                            function_calling: boolean;
+                            json_mode: boolean;
+                            streaming: boolean;
+                            system_message: boolean;
+                        };
+                        /** @description US dollars per 1,000 tokens (images: per image) */
+                        cost: {
+                            input_per_1k: number;
+                            output_per_1k: number;
+                            embedding_per_1k: number;
+                            image_per_unit: number;
+                        };
+                        default_for: ("llm" | "embedding")[];
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No such provider or model in the catalog */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    get_api_v1_providers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Providers */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        providers: components["schemas"]["Provider"][];
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    get_api_v1_providers_provider_: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Provider name from the catalog */
+                provider: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The provider */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        name: string;
+                        display_name: string;
+                        /** @enum {string} */
+                        type: "mock" | "openai" | "ollama";
+                        api_base: string | null;
+                        /** @description false when its key variable is unset or the catalog disables it */
+                        enabled: boolean;
+                        priority: number;
+                        description: string;
+                        /** @description The name of the key variable; the key itself is never shown */
+                        api_key_env: string | null;
+                        api_key_set: boolean;
+                        llm_models: string[];
+                        embedding_models: string[];
+                        /** @description The kinds this provider serves by default */
+                        default_for: ("llm" | "embedding")[];
+                        models: components["schemas"]["Model"][];
+                        health: components["schemas"]["ProviderHealth"];
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No such provider or model in the catalog */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    get_api_v1_providers_provider_models: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Provider name from the catalog */
+                provider: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Models */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        models: components["schemas"]["Model"][];
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No such provider or model in the catalog */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    get_api_v1_settings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Settings */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Settings"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Needs the master key or an operator */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    patch_api_v1_settings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SettingsPatch"];
+            };
+        };
+        responses: {
+            /** @description The settings now in force */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Settings"];
+                };
+            };
+            /** @description Not a JSON body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Needs the master key or an operator */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A field breaks a rule, or chunk_overlap_tokens is not smaller than chunk_tokens */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Problem details */
             default: {

@@ -1,0 +1,122 @@
+import type { AppConfig, CatalogProvider } from '../../config/types';
+import { NotFoundError } from '../../domain/errors';
+import {
+  type ActiveDefaults,
+  checkProvider,
+  findModel,
+  findProvider,
+  listModels,
+  listProviders,
+  type ModelFilter,
+  type ModelListItem,
+  type ProviderListItem,
+  type ProviderRegistry,
+  toModelListItem,
+} from '../../llm';
+import type { Logger } from '../../logger';
+
+/**
+ * The model catalog as the API shows it (docs/api.md §4.11): models.toml merged with env (keys, hosts, the
+ * default choice), live reachability checks, and the one start-up probe of the default providers (§1.2).
+ */
+
+export type ProviderHealth = Awaited<ReturnType<ProviderRegistry['check']>>[number];
+
+/** Each check waits at most this long; /models/health runs them all at once. */
+export const HEALTH_TIMEOUT_MS = 3_000;
+/** The start-up probe is shorter: an absent local runtime must not hold the start back. */
+export const PROBE_TIMEOUT_MS = 1_500;
+
+export interface ModelService {
+  list(filter?: ModelFilter): ModelListItem[];
+  /** A model of the catalog, or NotFoundError. */
+  model(provider: string, model: string): ModelListItem & { default_for: Array<'llm' | 'embedding'> };
+  providers(): ProviderListItem[];
+  /** A provider with its models and a live check, or NotFoundError. */
+  provider(name: string): Promise<ProviderListItem & { models: ModelListItem[]; health: ProviderHealth }>;
+  providerModels(name: string): ModelListItem[];
+  /** Live checks of every enabled provider, concurrently, each bounded by a timeout. */
+  health(): Promise<{ providers: ProviderHealth[]; checked_at: string }>;
+  /** Checks the default providers once (start-up) and says in the log what to do when one does not answer. */
+  probeDefaults(): Promise<ProviderHealth[]>;
+  /** What the start-up probe found unreachable (for /health), as sentences. */
+  startupWarnings(): string[];
+}
+
+export function createModelService(deps: { config: AppConfig; providers: () => ProviderRegistry; log: Logger }): ModelService {
+  const { config, log } = deps;
+  const catalog = config.catalog;
+  const active = (): ActiveDefaults => ({
+    llm: { provider: config.llm.provider, model: config.llm.model },
+    embedding: { provider: config.embedding.provider, model: config.embedding.model },
+  });
+  const providerOf = (name: string): CatalogProvider => {
+    const p = findProvider(catalog, name);
+    if (!p) throw new NotFoundError(`provider '${name}' is not in the model catalog`);
+    return p;
+  };
+  const defaultFor = (provider: string, model: string) =>
+    (['llm', 'embedding'] as const).filter((k) => active()[k].provider === provider && active()[k].model === model);
+  let warnings: string[] = [];
+
+  return {
+    list: (filter = {}) => listModels(catalog, filter),
+
+    model(provider, model) {
+      const p = providerOf(provider);
+      const m = findModel(catalog, p.name, model);
+      if (!m) throw new NotFoundError(`model '${model}' is not in the catalog of provider '${p.name}'`);
+      return { ...toModelListItem(p, m), default_for: defaultFor(p.name, m.name) };
+    },
+
+    providers: () => listProviders(catalog, active()),
+
+    async provider(name) {
+      const p = providerOf(name);
+      const item = listProviders(catalog, active()).find((x) => x.name === p.name)!;
+      const health = p.enabled
+        ? await checkProvider(p, HEALTH_TIMEOUT_MS)
+        : { name: p.name, status: 'unhealthy' as const, latency_ms: 0, error: disabledReason(p) };
+      return { ...item, models: p.models.map((m) => toModelListItem(p, m)), health };
+    },
+
+    providerModels: (name) => {
+      const p = providerOf(name);
+      return p.models.map((m) => toModelListItem(p, m));
+    },
+
+    async health() {
+      const enabled = catalog.providers.filter((p) => p.enabled);
+      const providers = await Promise.all(enabled.map((p) => checkProvider(p, HEALTH_TIMEOUT_MS)));
+      return { providers, checked_at: new Date().toISOString() };
+    },
+
+    async probeDefaults() {
+      const names = [...new Set([config.llm.provider, config.embedding.provider])];
+      const probed = names.map((n) => providerOf(n)).filter((p) => p.type !== 'mock');
+      const results = await Promise.all(probed.map((p) => checkProvider(p, PROBE_TIMEOUT_MS)));
+      warnings = [];
+      results.forEach((r, i) => {
+        const p = probed[i];
+        const kinds = (['llm', 'embedding'] as const).filter((k) => active()[k].provider === p.name);
+        if (r.status === 'healthy') {
+          log.info({ provider: p.name, api_base: p.api_base, latency_ms: r.latency_ms, default_for: kinds }, 'model provider reachable');
+          return;
+        }
+        const sentence =
+          `the default ${kinds.join(' and ')} provider '${p.name}' (${p.type} at ${p.api_base}) did not answer at start-up: ${r.error}; ` +
+          'the service runs and its calls fail until the provider answers. SERVICE_LLM_PROVIDER=mock selects the offline mock provider' +
+          (p.type === 'ollama' ? '; OPENAI_API_KEY selects the hosted provider' : '');
+        warnings.push(sentence);
+        log.warn({ provider: p.name, api_base: p.api_base, error: r.error, default_for: kinds }, sentence);
+      });
+      return results;
+    },
+
+    startupWarnings: () => [...warnings],
+  };
+}
+
+function disabledReason(p: CatalogProvider): string {
+  return p.api_key_env && !p.api_key ? `disabled: ${p.api_key_env} is not set` : 'disabled in the catalog';
+}

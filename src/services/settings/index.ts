@@ -1,0 +1,168 @@
+import type { AppConfig } from '../../config/types';
+import type { Scope } from '../../domain/types';
+import { InvalidInputError } from '../../domain/errors';
+import type { SettingsRecord } from '../../domain/accounts';
+import type { Logger } from '../../logger';
+import type { QueryInput, QueryService } from '../../retrieval';
+import type { RecordCollection } from '../../store/ports';
+import type { ChatInput, ChatService } from '../chat';
+import { type RuntimeSettings, type SettingsPatch, settingsPatchSchema } from './schema';
+
+export { settingsSchema, settingsPatchSchema, type RuntimeSettings, type SettingsPatch } from './schema';
+
+/**
+ * Runtime settings (docs/api.md §4.11): start from the environment, then what an operator stored (it outlives
+ * restarts: a `(:Settings)` node in persistent mode), and apply at once. The ingest pipeline and the rate
+ * limiter read the live configuration object this service writes into; queries and chat get their defaults
+ * through `withQueryDefaults`.
+ */
+
+const RECORD_ID = 'service';
+
+export interface SettingsService {
+  current(): RuntimeSettings;
+  /** Reads the stored settings (start-up) and applies them over the environment's. */
+  load(): Promise<RuntimeSettings>;
+  /** Validates the whole result, stores it, then applies it; a refused change changes nothing. */
+  update(patch: SettingsPatch): Promise<RuntimeSettings>;
+}
+
+/** The settings the configuration (env) gives. */
+export function settingsOf(config: AppConfig, query: RuntimeSettings['query']): RuntimeSettings {
+  const i = config.ingest;
+  const r = config.rateLimits;
+  return {
+    query: { ...query },
+    ingest: {
+      chunk_tokens: i.chunkTokens,
+      chunk_overlap_tokens: i.chunkOverlapTokens,
+      max_gleaning: i.maxGleaning,
+      summary_entity_fragments: i.summaryFragmentThreshold,
+      summary_entity_tokens: i.summaryTokenThreshold,
+      summary_relationship_fragments: i.summaryRelationshipFragmentThreshold,
+      summary_relationship_tokens: i.summaryRelationshipTokenThreshold,
+    },
+    rate_limits: { window_ms: r.windowMs, upload: r.upload, query: r.query, graph: r.graph },
+  };
+}
+
+function apply(config: AppConfig, s: RuntimeSettings): void {
+  Object.assign(config.ingest, {
+    chunkTokens: s.ingest.chunk_tokens,
+    chunkOverlapTokens: s.ingest.chunk_overlap_tokens,
+    maxGleaning: s.ingest.max_gleaning,
+    summaryFragmentThreshold: s.ingest.summary_entity_fragments,
+    summaryTokenThreshold: s.ingest.summary_entity_tokens,
+    summaryRelationshipFragmentThreshold: s.ingest.summary_relationship_fragments,
+    summaryRelationshipTokenThreshold: s.ingest.summary_relationship_tokens,
+  });
+  Object.assign(config.rateLimits, {
+    windowMs: s.rate_limits.window_ms,
+    upload: s.rate_limits.upload,
+    query: s.rate_limits.query,
+    graph: s.rate_limits.graph,
+  });
+}
+
+function merged(base: RuntimeSettings, patch: SettingsPatch): RuntimeSettings {
+  return {
+    query: { ...base.query, ...patch.query },
+    ingest: { ...base.ingest, ...patch.ingest },
+    rate_limits: { ...base.rate_limits, ...patch.rate_limits },
+  };
+}
+
+function checkWhole(s: RuntimeSettings): void {
+  if (s.ingest.chunk_overlap_tokens >= s.ingest.chunk_tokens) {
+    throw new InvalidInputError([
+      {
+        field: 'ingest.chunk_overlap_tokens',
+        message: `must be smaller than ingest.chunk_tokens (${s.ingest.chunk_tokens}), got ${s.ingest.chunk_overlap_tokens}`,
+      },
+    ]);
+  }
+}
+
+export function createSettingsService(deps: {
+  config: AppConfig;
+  records: RecordCollection<SettingsRecord>;
+  log: Logger;
+  queryDefaults: RuntimeSettings['query'];
+}): SettingsService {
+  const { config, records, log } = deps;
+  let settings = settingsOf(config, deps.queryDefaults);
+  /** What an operator changed (kept apart, so that the environment still supplies everything else). */
+  let stored: SettingsPatch = {};
+
+  return {
+    current: () => structuredClone(settings),
+
+    async load() {
+      const record = await records.get(RECORD_ID);
+      if (!record) return structuredClone(settings);
+      const parsed = settingsPatchSchema.safeParse(JSON.parse(record.values_json));
+      const next = parsed.success ? merged(settings, parsed.data) : null;
+      if (!parsed.success || !next || next.ingest.chunk_overlap_tokens >= next.ingest.chunk_tokens) {
+        log.warn({ record: record.values_json }, "stored settings are not valid any more; the environment's settings apply");
+        return structuredClone(settings);
+      }
+      stored = parsed.data;
+      settings = next;
+      apply(config, settings);
+      return structuredClone(settings);
+    },
+
+    async update(patch) {
+      const next = merged(settings, patch);
+      checkWhole(next);
+      const nextStored: SettingsPatch = {
+        query: { ...stored.query, ...patch.query },
+        ingest: { ...stored.ingest, ...patch.ingest },
+        rate_limits: { ...stored.rate_limits, ...patch.rate_limits },
+      };
+      const now = new Date().toISOString();
+      const values_json = JSON.stringify(nextStored);
+      const updated = await records.update(RECORD_ID, { values_json, updated_at: now });
+      if (!updated) await records.insert({ id: RECORD_ID, values_json, created_at: now, updated_at: now });
+      stored = nextStored;
+      settings = next;
+      apply(config, settings);
+      log.info({ settings: patch }, 'runtime settings changed');
+      return structuredClone(settings);
+    },
+  };
+}
+
+/** The query service with the current defaults filled into every query that leaves them out. */
+export function withQueryDefaults(query: QueryService, current: () => RuntimeSettings['query']): QueryService {
+  const fill = (input: QueryInput): QueryInput => {
+    const d = current();
+    return {
+      ...input,
+      mode: input.mode ?? d.default_mode,
+      enable_rerank: input.enable_rerank ?? d.enable_rerank,
+      rerank_top_k: input.rerank_top_k ?? d.rerank_top_k,
+    };
+  };
+  return {
+    answer: (scope: Scope, input, signal) => query.answer(scope, fill(input), signal),
+    stream: (scope: Scope, input) => query.stream(scope, fill(input)),
+  };
+}
+
+/** The chat service with the same defaults; a continued conversation keeps its own mode. */
+export function withChatDefaults(chat: ChatService, current: () => RuntimeSettings['query']): ChatService {
+  const fill = (input: ChatInput): ChatInput => {
+    const d = current();
+    return {
+      ...input,
+      mode: input.mode ?? (input.conversation_id ? undefined : d.default_mode),
+      enable_rerank: input.enable_rerank ?? d.enable_rerank,
+      rerank_top_k: input.rerank_top_k ?? d.rerank_top_k,
+    };
+  };
+  return {
+    complete: (scope: Scope, input) => chat.complete(scope, fill(input)),
+    stream: (scope: Scope, input) => chat.stream(scope, fill(input)),
+  };
+}
