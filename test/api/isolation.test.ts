@@ -61,6 +61,14 @@ const MATRIX: Record<string, Entry> = {
   'GET /api/v1/lineage/entities/:entity_name': {},
   'GET /api/v1/lineage/documents/:document_id': {},
   'GET /api/v1/auth/me': {},
+  'GET /api/v1/models': {},
+  'GET /api/v1/models/llm': {},
+  'GET /api/v1/models/embedding': {},
+  'GET /api/v1/models/health': {},
+  'GET /api/v1/models/:provider/:model': {},
+  'GET /api/v1/providers': {},
+  'GET /api/v1/providers/:provider': {},
+  'GET /api/v1/providers/:provider/models': {},
   'GET /api/v1/settings': {},
   'PATCH /api/v1/settings': { bodies: [{ query: { rerank_top_k: 9 } }] },
   'POST /api/v1/users': {
@@ -170,6 +178,9 @@ function paramValue(path: string, name: string): string {
     entity_name: B.entityName,
     task_id: B.task,
     tenant_id: B.tenant,
+    // The model catalog is the same for everyone: these name its entries.
+    provider: 'mock',
+    model: 'mock-llm',
   };
   if (name !== 'id') return byName[name] ?? missing(path, name);
   const collection = /\/([a-z-]+)\/[:*]id/.exec(path)?.[1] ?? '';

@@ -4,12 +4,12 @@ import type { Runtime } from '../../services/runtime';
 import { modelFilterQuery, modelParams, modelSchema, providerHealthSchema, providerParams, providerSchema } from './schema';
 
 const modelsSchema = z.object({ models: z.array(modelSchema) });
-const denied = { 401: { description: 'Missing, invalid, expired or revoked credentials' } };
-const notFound = { ...denied, 404: { description: 'No such provider or model in the catalog' } };
+const notFound = { 404: { description: 'No such provider or model in the catalog' } };
 
-/** Models and providers from the catalog (docs/api.md §4.11): any caller with credentials; nothing secret. */
+/** Models and providers from the catalog (docs/api.md §4.11): any signed-in caller; nothing secret. */
 export function modelRoutes(api: Api, rt: Runtime): void {
-  const read = { method: 'get', tag: 'models', access: 'credentials', workspace: false } as const;
+  // Any role of any tenant may read the catalog: it holds no tenant data and no secret.
+  const read = { method: 'get', tag: 'models', access: 'viewer', workspace: false } as const;
   const filterOf = (q: z.output<typeof modelFilterQuery>) => ({ provider: q.provider, includeDisabled: q.include_disabled === 'true' });
 
   api.route(
@@ -18,7 +18,7 @@ export function modelRoutes(api: Api, rt: Runtime): void {
       path: '/models',
       summary: 'Every model of the enabled providers',
       query: modelFilterQuery,
-      responses: { 200: { description: 'Models', schema: modelsSchema }, ...denied },
+      responses: { 200: { description: 'Models', schema: modelsSchema } },
     },
     (ctx, { query }) => {
       ctx.body = { models: rt.models.list(filterOf(query)) };
@@ -31,7 +31,7 @@ export function modelRoutes(api: Api, rt: Runtime): void {
         path: `/models/${type}`,
         summary: type === 'llm' ? 'Language models' : 'Embedding models',
         query: modelFilterQuery,
-        responses: { 200: { description: 'Models', schema: modelsSchema }, ...denied },
+        responses: { 200: { description: 'Models', schema: modelsSchema } },
       },
       (ctx, { query }) => {
         ctx.body = { models: rt.models.list({ ...filterOf(query), type }) };
@@ -48,7 +48,6 @@ export function modelRoutes(api: Api, rt: Runtime): void {
           description: 'One entry per enabled provider',
           schema: z.object({ providers: z.array(providerHealthSchema), checked_at: z.string() }),
         },
-        ...denied,
       },
     },
     async (ctx) => {
@@ -75,7 +74,7 @@ export function modelRoutes(api: Api, rt: Runtime): void {
       ...read,
       path: '/providers',
       summary: 'Every provider of the catalog with its state (enabled, key set, defaults)',
-      responses: { 200: { description: 'Providers', schema: z.object({ providers: z.array(providerSchema) }) }, ...denied },
+      responses: { 200: { description: 'Providers', schema: z.object({ providers: z.array(providerSchema) }) } },
     },
     (ctx) => {
       ctx.body = { providers: rt.models.providers() };
