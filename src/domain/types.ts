@@ -40,7 +40,8 @@ export interface DocumentRecord {
 
 export interface IngestOptions {
   enable_gleaning: boolean;
-  max_gleaning: number;
+  /** Absent: the service's max_gleaning setting when the document is processed. */
+  max_gleaning?: number;
   use_llm_summarization: boolean;
 }
 

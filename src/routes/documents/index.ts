@@ -122,7 +122,7 @@ export function documentRoutes(api: Api, rt: Runtime): void {
         metadata: {},
         trackId: null,
         asyncProcessing: true,
-        options: { enable_gleaning: true, max_gleaning: 1, use_llm_summarization: true },
+        options: { enable_gleaning: true, use_llm_summarization: true },
       });
       ctx.body = presentScan(scanned);
     },

@@ -7,7 +7,13 @@ const ingestOptionFields = {
   async_processing: z.boolean().default(false).describe('Queue the document as a task instead of processing it within the request'),
   track_id: z.string().max(256).nullish().describe('Client-chosen id echoed in responses and the document'),
   enable_gleaning: z.boolean().default(true).describe('Extra extraction passes asking for missed entities'),
-  max_gleaning: z.number().int().min(0).max(5).default(1).describe('Gleaning passes per chunk (0-5)'),
+  max_gleaning: z
+    .number()
+    .int()
+    .min(0)
+    .max(5)
+    .optional()
+    .describe('Gleaning passes per chunk (0-5); default: the max_gleaning setting (1)'),
   use_llm_summarization: z.boolean().default(true).describe('Let the LLM merge long entity descriptions'),
 };
 
@@ -62,7 +68,7 @@ const uploadOptionFields = {
   async_processing: boolText(false).describe("'true' queues the document as a task"),
   track_id: z.string().max(256).optional(),
   enable_gleaning: boolText(true),
-  max_gleaning: z.coerce.number({ message: 'must be a whole number' }).int().min(0).max(5).default(1),
+  max_gleaning: z.coerce.number({ message: 'must be a whole number' }).int().min(0).max(5).optional(),
   use_llm_summarization: boolText(true),
 };
 

@@ -8617,10 +8617,7 @@ export interface operations {
                      * @default true
                      */
                     enable_gleaning?: boolean;
-                    /**
-                     * @description Gleaning passes per chunk (0-5)
-                     * @default 1
-                     */
+                    /** @description Gleaning passes per chunk (0-5); default: the max_gleaning setting (1) */
                     max_gleaning?: number;
                     /**
                      * @description Let the LLM merge long entity descriptions
