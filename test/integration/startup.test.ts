@@ -32,25 +32,48 @@ describe('service process', () => {
     expect(stderr).not.toContain('u:p@');
   });
 
-  it('starts on the embedded stores and the mock provider with no configuration, and stops on SIGTERM', async () => {
-    const run = startMain({ PORT: '0', RUST_LOG: 'info' });
-    const line = await new Promise<Record<string, unknown>>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no listening line: ${JSON.stringify(run.output())}`)), 45_000);
-      run.child.stdout.on('data', () => {
-        const found = run
-          .output()
-          .stdout.split('\n')
-          .filter((l) => l.startsWith('{'))
-          .map((l) => JSON.parse(l) as Record<string, unknown>)
-          .find((l) => typeof l.msg === 'string' && l.msg.includes('listening'));
-        if (found) {
-          clearTimeout(timer);
-          resolve(found);
-        }
-      });
-    });
+  it('starts on the embedded stores and the mock provider chosen explicitly, and stops on SIGTERM', async () => {
+    const run = startMain({ PORT: '0', RUST_LOG: 'info', SERVICE_LLM_PROVIDER: 'mock' });
+    const line = await logLine(run, (l) => l.msg.includes('listening'));
     expect(line).toMatchObject({ storage: 'memory', llm: 'mock' });
     run.child.kill('SIGTERM');
     expect(await run.exited).toBe(0);
   });
+
+  it('starts without configuration on the local runtime even when it does not answer, and logs which variable selects the mock', async () => {
+    // A loopback port where nothing listens stands for an absent local runtime.
+    const run = startMain({ PORT: '0', RUST_LOG: 'info', OLLAMA_HOST: 'http://127.0.0.1:9' });
+    const warning = await logLine(run, (l) => l.msg.includes('did not answer at start-up'));
+    expect(warning).toMatchObject({ level: 40, provider: 'ollama', api_base: 'http://127.0.0.1:9' });
+    expect(warning.msg).toMatch(/SERVICE_LLM_PROVIDER=mock/);
+    const listening = await logLine(run, (l) => l.msg.includes('listening'));
+    expect(listening).toMatchObject({ llm: 'ollama' });
+    run.child.kill('SIGTERM');
+    expect(await run.exited).toBe(0);
+  });
 });
+
+type LogEntry = Record<string, unknown> & { msg: string };
+
+/** The first JSON log line on stdout that `match` accepts (waits for it). */
+function logLine(run: ReturnType<typeof startMain>, match: (line: LogEntry) => boolean): Promise<LogEntry> {
+  return new Promise((resolve, reject) => {
+    const find = () =>
+      run
+        .output()
+        .stdout.split('\n')
+        .filter((l) => l.startsWith('{'))
+        .map((l) => JSON.parse(l) as LogEntry)
+        .find((l) => typeof l.msg === 'string' && match(l));
+    const timer = setTimeout(() => reject(new Error(`no such log line: ${JSON.stringify(run.output())}`)), 45_000);
+    const check = () => {
+      const found = find();
+      if (!found) return;
+      clearTimeout(timer);
+      run.child.stdout.off('data', check);
+      resolve(found);
+    };
+    run.child.stdout.on('data', check);
+    check();
+  });
+}
