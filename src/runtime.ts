@@ -9,6 +9,7 @@ import { createProviderRegistry } from './llm/registry';
 import { createQueryService, createReranker } from './retrieval';
 import { createChatService, createConversationService } from './services/chat';
 import { createCompatService } from './services/compat';
+import { createCostService } from './services/costs';
 import { createDocumentService } from './services/documents';
 import { createAuthService } from './services/auth';
 import { createTenancyService } from './services/tenancy';
@@ -25,7 +26,13 @@ export type { Runtime };
  */
 export async function createRuntime(config: AppConfig, log: Logger): Promise<Runtime> {
   const stores = await createStores(config, log);
-  const providers = createProviderRegistry(config, log);
+  const costs = createCostService({
+    config,
+    costs: stores.costs,
+    log,
+    tenantOf: async (id) => (await stores.accounts.workspaces.get(id))?.tenant_id ?? null,
+  });
+  const providers = createProviderRegistry(config, log, { recorder: costs.recorder });
   const events = new GraphEvents();
   const redis = config.redisUrl
     ? // No offline queue: while Redis is down, limited requests fail fast with 503 instead of hanging.
@@ -33,6 +40,8 @@ export async function createRuntime(config: AppConfig, log: Logger): Promise<Run
     : null;
   redis?.on('error', (err) => log.warn({ err: err.message }, 'redis error'));
   const closers: Array<() => Promise<void>> = [];
+  // Runs last: usage recorded by everything that stops before it is written.
+  closers.push(() => costs.close());
   // Entity leases last as long as task leases: a dead instance's locks and tasks come free together.
   const entityLocks = createEntityLocks(stores.locks, config.taskLeaseMs);
   const starters: Array<() => Promise<void>> = [];
@@ -104,6 +113,7 @@ export async function createRuntime(config: AppConfig, log: Logger): Promise<Run
     redis,
     auth,
     tenancy,
+    costs,
     bootstrap,
     async start() {
       for (const start of starters) await start();

@@ -36,6 +36,7 @@ export async function checkHealth(rt: Runtime, workspaceId: string) {
     rt.stores.schema().catch(() => ({ latest_version: 0, migrations_applied: 0, last_applied_at: null })),
     redisHealthy(rt),
   ]);
+  const alerts = rt.costs.alerts();
   const components = { ...stores, llm_provider: llm, ...(redis === undefined ? {} : { rate_limit_store: redis }) };
   return {
     status: Object.values(components).every(Boolean) ? ('healthy' as const) : ('degraded' as const),
@@ -46,10 +47,20 @@ export async function checkHealth(rt: Runtime, workspaceId: string) {
     llm_provider_name: rt.providers.defaultLlmProviderName(),
     schema,
     auth: { enabled: rt.config.auth.enabled, dev_mode: rt.config.auth.devMode },
-    warnings: rt.auth.open
-      ? [
-          'the API is open: requests need no credentials (SERVICE_DEV_MODE=true or SERVICE_AUTH_ENABLED=false); never run it like this in production',
-        ]
-      : [],
+    warnings: [
+      ...(rt.auth.open
+        ? [
+            'the API is open: requests need no credentials (SERVICE_DEV_MODE=true or SERVICE_AUTH_ENABLED=false); never run it like this in production',
+          ]
+        : []),
+      ...alerts.map((a) =>
+        a.exhausted
+          ? `workspace ${a.workspace_id} has spent its ${a.period} budget: new ingestion and queries are refused`
+          : `workspace ${a.workspace_id} has used ${a.percent_used}% of its ${a.period} budget`,
+      ),
+    ],
+    operational: {
+      budget_alerts: alerts.map(({ workspace_id, period, percent_used, exhausted }) => ({ workspace_id, period, percent_used, exhausted })),
+    },
   };
 }

@@ -1500,6 +1500,115 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/pipeline/costs/pricing": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Prices of every catalog model, in USD per 1,000 tokens */
+        get: operations["get_api_v1_pipeline_costs_pricing"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/pipeline/costs/estimate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Estimated cost of ingesting a text of `content_length` characters
+         * @description From the current chunking, gleaning and summary settings and the real prompts; the models default to the workspace’s. `estimated_tokens.query` is one typical query over the document, not part of the total.
+         */
+        post: operations["post_api_v1_pipeline_costs_estimate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/costs/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The workspace’s spend over its budget period (a calendar month by default) */
+        get: operations["get_api_v1_costs_summary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/costs/tenant": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The tenant’s spend this calendar month, in total and per workspace */
+        get: operations["get_api_v1_costs_tenant"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/costs/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Spend per hour, day or week over start_date..end_date; buckets without usage are present with zeros */
+        get: operations["get_api_v1_costs_history"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/costs/budget": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The workspace’s budget, spend and projection for the period */
+        get: operations["get_api_v1_costs_budget"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Set the budget, its alert threshold or its period
+         * @description Once the period’s spend reaches `budget_usd`, new ingestion and queries are refused with 402 until the next period.
+         */
+        patch: operations["patch_api_v1_costs_budget"];
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1709,6 +1818,16 @@ export interface operations {
                             latest_version: number;
                             migrations_applied: number;
                             last_applied_at: string | null;
+                        };
+                        operational: {
+                            /** @description Workspaces past the alert threshold of their budget this period (exhausted: refusing new work) */
+                            budget_alerts: {
+                                workspace_id: string;
+                                /** @enum {string} */
+                                period: "day" | "week" | "month";
+                                percent_used: number;
+                                exhausted: boolean;
+                            }[];
                         };
                     };
                 };
@@ -2324,6 +2443,13 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The workspace’s budget for the period is spent */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Needs the viewer role */
             403: {
                 headers: {
@@ -2460,6 +2586,13 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
+            };
+            /** @description The workspace’s budget for the period is spent */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Needs the viewer role */
             403: {
@@ -2846,6 +2979,13 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
+            };
+            /** @description The workspace’s budget for the period is spent */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Needs the viewer role */
             403: {
@@ -7134,6 +7274,13 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The workspace’s budget for the period is spent */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Needs the viewer role */
             403: {
                 headers: {
@@ -7311,6 +7458,13 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
+            };
+            /** @description The workspace’s budget for the period is spent */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Needs the viewer role */
             403: {
@@ -7547,6 +7701,13 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The workspace’s budget for the period is spent */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Needs the editor role */
             403: {
                 headers: {
@@ -7716,6 +7877,13 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
+            };
+            /** @description The workspace’s budget for the period is spent */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Needs the editor role */
             403: {
@@ -8399,6 +8567,13 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The workspace’s budget for the period is spent */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Needs the editor role */
             403: {
                 headers: {
@@ -8523,6 +8698,13 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The workspace’s budget for the period is spent */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Needs the editor role */
             403: {
                 headers: {
@@ -8616,6 +8798,13 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
+            };
+            /** @description The workspace’s budget for the period is spent */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Needs the editor role */
             403: {
@@ -8713,6 +8902,13 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
+            };
+            /** @description The workspace’s budget for the period is spent */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Needs the editor role */
             403: {
@@ -10039,6 +10235,609 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
+            };
+            /** @description Problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    get_api_v1_pipeline_costs_pricing: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Prices */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        models: {
+                            /** @description provider/model */
+                            id: string;
+                            name: string;
+                            provider: string;
+                            /** @enum {string} */
+                            model_type: "llm" | "embedding";
+                            /** @description USD per 1,000 input tokens (embedding models: per 1,000 embedded tokens) */
+                            input_cost_per_1k_tokens: number;
+                            /** @description USD per 1,000 output tokens; absent for embedding models */
+                            output_cost_per_1k_tokens?: number;
+                            deprecated: boolean;
+                            provider_enabled: boolean;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Needs the viewer role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    post_api_v1_pipeline_costs_estimate: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Workspace to act in; default: the credential's bound workspace, else the tenant's default workspace */
+                "X-Workspace-ID"?: string;
+                /** @description Tenant to act for; must be the credential's own (the master key may name any) */
+                "X-Tenant-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Characters of text to ingest */
+                    content_length: number;
+                    /** @description provider/model or a model name; default: the workspace’s LLM */
+                    llm_model?: string;
+                    /** @description provider/model or a model name; default: the workspace’s embedding model */
+                    embedding_model?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The estimate */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        llm_model: string;
+                        embedding_model: string;
+                        estimated_chunks: number;
+                        estimated_tokens: {
+                            /** @description LLM tokens (input and output) of extraction, gleaning and summaries */
+                            extraction: number;
+                            embedding: number;
+                            /** @description Tokens of one typical query over the document */
+                            query: number;
+                        };
+                        estimated_cost_usd: {
+                            extraction: number;
+                            embedding: number;
+                            total: number;
+                        };
+                        assumptions: {
+                            document_tokens: number;
+                            chunk_tokens: number;
+                            chunk_overlap_tokens: number;
+                            max_gleaning: number;
+                            extraction_input_tokens: number;
+                            extraction_output_tokens: number;
+                            query_cost_usd: number;
+                        };
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Needs the viewer role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown workspace (or one of another tenant) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown model or bad length */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    get_api_v1_costs_summary: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Workspace to act in; default: the credential's bound workspace, else the tenant's default workspace */
+                "X-Workspace-ID"?: string;
+                /** @description Tenant to act for; must be the credential's own (the master key may name any) */
+                "X-Tenant-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Summary */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        workspace_id: string;
+                        /** @enum {string} */
+                        period: "day" | "week" | "month";
+                        period_start: string;
+                        period_end: string;
+                        total_cost_usd: number;
+                        breakdown: {
+                            extraction: number;
+                            embedding: number;
+                            queries: number;
+                        };
+                        usage: {
+                            documents_processed: number;
+                            queries_executed: number;
+                            tokens_used: number;
+                            input_tokens: number;
+                            output_tokens: number;
+                            calls: number;
+                        };
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Needs the viewer role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown workspace (or one of another tenant) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    get_api_v1_costs_tenant: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Workspace to act in; default: the credential's bound workspace, else the tenant's default workspace */
+                "X-Workspace-ID"?: string;
+                /** @description Tenant to act for; must be the credential's own (the master key may name any) */
+                "X-Tenant-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Tenant summary */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tenant_id: string;
+                        /** @enum {string} */
+                        period: "day" | "week" | "month";
+                        period_start: string;
+                        period_end: string;
+                        total_cost_usd: number;
+                        breakdown: {
+                            extraction: number;
+                            embedding: number;
+                            queries: number;
+                        };
+                        usage: {
+                            documents_processed: number;
+                            queries_executed: number;
+                            tokens_used: number;
+                            input_tokens: number;
+                            output_tokens: number;
+                            calls: number;
+                        };
+                        workspaces: {
+                            workspace_id: string;
+                            /** @enum {string} */
+                            period: "day" | "week" | "month";
+                            period_start: string;
+                            period_end: string;
+                            total_cost_usd: number;
+                            breakdown: {
+                                extraction: number;
+                                embedding: number;
+                                queries: number;
+                            };
+                            usage: {
+                                documents_processed: number;
+                                queries_executed: number;
+                                tokens_used: number;
+                                input_tokens: number;
+                                output_tokens: number;
+                                calls: number;
+                            };
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Needs the admin role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown workspace (or one of another tenant) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    get_api_v1_costs_history: {
+        parameters: {
+            query?: {
+                /** @description ISO 8601 date or timestamp; default: 30 days ago */
+                start_date?: string;
+                /** @description ISO 8601 date or timestamp; default: now */
+                end_date?: string;
+                granularity?: "hour" | "day" | "week";
+            };
+            header?: {
+                /** @description Workspace to act in; default: the credential's bound workspace, else the tenant's default workspace */
+                "X-Workspace-ID"?: string;
+                /** @description Tenant to act for; must be the credential's own (the master key may name any) */
+                "X-Tenant-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description History */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        granularity: "hour" | "day" | "week";
+                        start_date: string;
+                        end_date: string;
+                        total_cost_usd: number;
+                        buckets: {
+                            /** @description Start of the bucket (UTC) */
+                            timestamp: string;
+                            cost_usd: number;
+                            input_tokens: number;
+                            output_tokens: number;
+                            calls: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Needs the viewer role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown workspace (or one of another tenant) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Bad dates or too many buckets */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    get_api_v1_costs_budget: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Workspace to act in; default: the credential's bound workspace, else the tenant's default workspace */
+                "X-Workspace-ID"?: string;
+                /** @description Tenant to act for; must be the credential's own (the master key may name any) */
+                "X-Tenant-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Budget */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        budget_usd: number | null;
+                        spent_usd: number;
+                        remaining_usd: number | null;
+                        percent_used: number | null;
+                        /** @enum {string} */
+                        period: "day" | "week" | "month";
+                        period_start: string;
+                        period_end: string;
+                        alert_threshold: number;
+                        projected_end_of_period: number;
+                        alert: boolean;
+                        exhausted: boolean;
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Needs the viewer role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown workspace (or one of another tenant) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    patch_api_v1_costs_budget: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Workspace to act in; default: the credential's bound workspace, else the tenant's default workspace */
+                "X-Workspace-ID"?: string;
+                /** @description Tenant to act for; must be the credential's own (the master key may name any) */
+                "X-Tenant-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description USD per period; null removes the budget */
+                    budget_usd?: number | null;
+                    /** @description Fraction of the budget at which a warning is raised */
+                    alert_threshold?: number;
+                    /** @enum {string} */
+                    period?: "day" | "week" | "month";
+                };
+            };
+        };
+        responses: {
+            /** @description Budget */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        budget_usd: number | null;
+                        spent_usd: number;
+                        remaining_usd: number | null;
+                        percent_used: number | null;
+                        /** @enum {string} */
+                        period: "day" | "week" | "month";
+                        period_start: string;
+                        period_end: string;
+                        alert_threshold: number;
+                        projected_end_of_period: number;
+                        alert: boolean;
+                        exhausted: boolean;
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Needs the admin role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown workspace (or one of another tenant) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Bad value */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Problem details */
             default: {
