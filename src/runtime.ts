@@ -10,6 +10,7 @@ import type { UsageRecorder } from './llm/usage';
 import { createQueryService, createReranker, DEFAULT_QUERY_MODE, QUERY_DEFAULTS } from './retrieval';
 import { createChatService, createConversationService } from './services/chat';
 import { createCompatService } from './services/compat';
+import { createCostService } from './services/costs';
 import { createDocumentService } from './services/documents';
 import { createModelService } from './services/models';
 import { createSettingsService, withChatDefaults, withQueryDefaults } from './services/settings';
@@ -33,7 +34,20 @@ export interface RuntimeOptions {
  */
 export async function createRuntime(config: AppConfig, log: Logger, options: RuntimeOptions = {}): Promise<Runtime> {
   const stores = await createStores(config, log);
-  const providers = createProviderRegistry(config, log, { recorder: options.recorder });
+  const costs = createCostService({
+    config,
+    costs: stores.costs,
+    log,
+    tenantOf: async (id) => (await stores.accounts.workspaces.get(id))?.tenant_id ?? null,
+  });
+  const providers = createProviderRegistry(config, log, {
+    recorder: {
+      record(e) {
+        costs.recorder.record(e);
+        options.recorder?.record(e);
+      },
+    },
+  });
   const events = new GraphEvents();
   const redis = config.redisUrl
     ? // No offline queue: while Redis is down, limited requests fail fast with 503 instead of hanging.
@@ -41,6 +55,8 @@ export async function createRuntime(config: AppConfig, log: Logger, options: Run
     : null;
   redis?.on('error', (err) => log.warn({ err: err.message }, 'redis error'));
   const closers: Array<() => Promise<void>> = [];
+  // Runs last: usage recorded by everything that stops before it is written.
+  closers.push(() => costs.close());
   // Entity leases last as long as task leases: a dead instance's locks and tasks come free together.
   const entityLocks = createEntityLocks(stores.locks, config.taskLeaseMs);
   const starters: Array<() => Promise<void>> = [];
@@ -126,6 +142,7 @@ export async function createRuntime(config: AppConfig, log: Logger, options: Run
     tenancy,
     models,
     settings,
+    costs,
     bootstrap,
     async start() {
       for (const start of starters) await start();

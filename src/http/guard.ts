@@ -1,6 +1,7 @@
 import type { Middleware } from 'koa';
 import { type Role, roleCovers } from '../domain/accounts';
 import { ForbiddenError, MalformedRequestError, UnauthenticatedError } from '../domain/errors';
+import { runWithUsageContext } from '../llm/usage';
 import { withWorkspaceModels } from '../llm/workspace-models';
 import type { AuthService } from '../services/auth';
 import { type TenancyService, checkUuid } from '../services/tenancy';
@@ -57,7 +58,9 @@ export function createGuard(auth: AuthService, tenancy: TenancyService, named: (
       c.state.workspace = resolved.workspace;
       c.state.scope = resolved.scope;
       // Every provider call of this request uses the workspace's models unless the request names its own.
-      return withWorkspaceModels(resolved.workspace, next);
+      // ... and is the workspace's cost.
+      const usage = { workspace_id: resolved.scope.workspaceId, tenant_id: resolved.scope.tenantId };
+      return runWithUsageContext(usage, () => withWorkspaceModels(resolved.workspace, next));
     }
     await next();
   };

@@ -3,6 +3,7 @@
 export const PROBLEM_TITLES: Record<number, [slug: string, title: string]> = {
   400: ['bad-request', 'Bad Request'],
   401: ['unauthorized', 'Unauthorized'],
+  402: ['budget-exhausted', 'Budget Exhausted'],
   403: ['forbidden', 'Forbidden'],
   404: ['not-found', 'Resource Not Found'],
   405: ['method-not-allowed', 'Method Not Allowed'],

@@ -1,6 +1,7 @@
 import { throwIfAborted } from '../domain/abort';
 import type { Scope, VectorKind } from '../domain/types';
 import type { EmbeddingProvider } from '../llm/ports';
+import { type UsageContext, currentUsageContext, runInUsageContext } from '../llm/usage';
 
 /**
  * One embedding queue per provider, shared by every document in flight (docs/architecture.md §5.6). Texts
@@ -13,6 +14,9 @@ import type { EmbeddingProvider } from '../llm/ports';
  * records that already have a vector (their old one still serves queries). A refresh is sent once nothing
  * waits in the `now` lane and no call is out, or once it has waited REFRESH_DELAY_MS: records that many
  * documents touch in a row are embedded once per delay, not once per document.
+ *
+ * A call holds the texts of one workspace only, and runs in the usage context of its first text's caller: its cost
+ * is that workspace's.
  */
 
 export const DEFAULT_EMBED_BATCH_SIZE = 64;
@@ -39,6 +43,9 @@ interface Waiter {
 
 interface Entry {
   key: string;
+  /** `tenant\u0000workspace\u0000`: batches never mix workspaces. */
+  workspace: string;
+  usage: UsageContext;
   text: string;
   lane: Lane;
   since: number;
@@ -67,8 +74,10 @@ export class EmbeddingQueue {
   /** Embeds the texts of one kind of record in a workspace; resolves in the order given. */
   embed(scope: Scope, kind: VectorKind, items: QueuedText[], signal?: AbortSignal, lane: Lane = 'now'): Promise<Embedded[]> {
     throwIfAborted(signal);
-    const prefix = `${scope.tenantId ?? ''}\u0000${scope.workspaceId}\u0000${kind}\u0000`;
-    const all = Promise.all(items.map((item) => this.enqueue(prefix + item.id, item.text, lane, signal)));
+    const workspace = `${scope.tenantId ?? ''}\u0000${scope.workspaceId}\u0000`;
+    const prefix = `${workspace}${kind}\u0000`;
+    const usage: UsageContext = { ...currentUsageContext(), workspace_id: scope.workspaceId, tenant_id: scope.tenantId };
+    const all = Promise.all(items.map((item) => this.enqueue({ workspace, usage }, prefix + item.id, item.text, lane, signal)));
     this.pump();
     return all;
   }
@@ -86,7 +95,13 @@ export class EmbeddingQueue {
     }
   }
 
-  private enqueue(key: string, text: string, lane: Lane, signal?: AbortSignal): Promise<Embedded> {
+  private enqueue(
+    owner: Pick<Entry, 'workspace' | 'usage'>,
+    key: string,
+    text: string,
+    lane: Lane,
+    signal?: AbortSignal,
+  ): Promise<Embedded> {
     const inFlight = this.running.get(key);
     if (inFlight?.text === text && inFlight.result) {
       inFlight.call?.hold(signal);
@@ -96,7 +111,7 @@ export class EmbeddingQueue {
       const waiter = { resolve, reject, signal };
       const entry = this.now.get(key) ?? this.later.get(key);
       if (!entry) {
-        (lane === 'now' ? this.now : this.later).set(key, { key, text, lane, since: Date.now(), waiters: [waiter] });
+        (lane === 'now' ? this.now : this.later).set(key, { key, ...owner, text, lane, since: Date.now(), waiters: [waiter] });
         return;
       }
       entry.text = text;
@@ -137,6 +152,7 @@ export class EmbeddingQueue {
     const take = (entries: Iterable<Entry>, eligible: (e: Entry) => boolean) => {
       for (const entry of entries) {
         if (batch.length >= this.batchSize) return;
+        if (batch.length > 0 && entry.workspace !== batch[0].workspace) continue;
         if (!this.running.has(entry.key) && eligible(entry)) batch.push(entry);
       }
     };
@@ -168,9 +184,11 @@ export class EmbeddingQueue {
     for (const entry of batch) entry.call = shared;
     const call = Promise.resolve()
       .then(() =>
-        this.provider.embed(
-          batch.map((e) => e.text),
-          shared.signal,
+        runInUsageContext(batch[0].usage, () =>
+          this.provider.embed(
+            batch.map((e) => e.text),
+            shared.signal,
+          ),
         ),
       )
       .then((vectors) => {

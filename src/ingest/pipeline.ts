@@ -14,6 +14,7 @@ import { mergeIntoGraph } from './merge-stage';
 import { loadPageMap } from './pages';
 import { ProgressTracker, type StageReporter } from './progress';
 import { addUsage, checkCancelled, IngestCancelledError, type Run, RunSupersededError } from './run';
+import { runWithUsageContext } from '../llm/usage';
 
 export type { IngestDeps } from './deps';
 export type { StageReporter } from './progress';
@@ -51,7 +52,13 @@ export interface ProcessResult {
   usage?: TokenUsage;
 }
 
-export async function processDocument(deps: IngestDeps, scope: Scope, documentId: string, options: ProcessOptions): Promise<ProcessResult> {
+export function processDocument(deps: IngestDeps, scope: Scope, documentId: string, options: ProcessOptions): Promise<ProcessResult> {
+  // Every provider call of the run is the document's cost (docs/api.md §4.8).
+  const usage = { workspace_id: scope.workspaceId, tenant_id: scope.tenantId, document_id: documentId };
+  return runWithUsageContext(usage, () => processDocumentRun(deps, scope, documentId, options));
+}
+
+async function processDocumentRun(deps: IngestDeps, scope: Scope, documentId: string, options: ProcessOptions): Promise<ProcessResult> {
   const doc = await deps.stores.documents.get(scope, documentId);
   if (!doc) throw new Error(`document ${documentId} not found`);
   const run: Run = {

@@ -134,7 +134,7 @@ abstract class Resilient {
     const recorder = this.options.recorder;
     if (!recorder) return;
     try {
-      recorder.record({ ...this.label, kind, task, ...usage, workspace_id: currentUsageContext()?.workspace_id });
+      recorder.record({ ...this.label, kind, task, ...usage, ...currentUsageContext(), at: new Date() });
     } catch {
       // Accounting must never fail the call it accounts for.
     }

@@ -3,6 +3,7 @@ import type { Runtime } from '../services/runtime';
 import { graphRoutes } from './graph';
 import { chatRoutes } from './chat';
 import { compatRoutes } from './compat';
+import { costRoutes } from './costs';
 import { conversationRoutes } from './conversations';
 import { documentRoutes } from './documents';
 import { healthRoutes } from './health';
@@ -37,4 +38,5 @@ export function registerRoutes(api: { root: Api; v1: Api }, rt: Runtime): void {
   pipelineRoutes(api.v1, rt);
   modelRoutes(api.v1, rt);
   settingsRoutes(api.v1, rt);
+  costRoutes(api.v1, rt);
 }

@@ -36,6 +36,7 @@ export async function checkHealth(rt: Runtime, workspaceId: string) {
     rt.stores.schema().catch(() => ({ latest_version: 0, migrations_applied: 0, last_applied_at: null })),
     redisHealthy(rt),
   ]);
+  const alerts = rt.costs.alerts();
   const components = { ...stores, llm_provider: llm, ...(redis === undefined ? {} : { rate_limit_store: redis }) };
   return {
     status: Object.values(components).every(Boolean) ? ('healthy' as const) : ('degraded' as const),
@@ -54,6 +55,14 @@ export async function checkHealth(rt: Runtime, workspaceId: string) {
         : []),
       // The default provider did not answer the start-up probe and does not answer now either.
       ...(llm ? [] : rt.models.startupWarnings()),
+      ...alerts.map((a) =>
+        a.exhausted
+          ? `workspace ${a.workspace_id} has spent its ${a.period} budget: new ingestion and queries are refused`
+          : `workspace ${a.workspace_id} has used ${a.percent_used}% of its ${a.period} budget`,
+      ),
     ],
+    operational: {
+      budget_alerts: alerts.map(({ workspace_id, period, percent_used, exhausted }) => ({ workspace_id, period, percent_used, exhausted })),
+    },
   };
 }

@@ -10,6 +10,7 @@ import type { Stores } from '../store/ports';
 import type { AuthService, BootstrapResult } from './auth';
 import type { ChatService, ConversationService } from './chat';
 import type { CompatService } from './compat';
+import type { CostService } from './costs';
 import type { DocumentService } from './documents';
 import type { ModelService } from './models';
 import type { SettingsService } from './settings';
@@ -42,6 +43,8 @@ export interface Runtime {
   models: ModelService;
   /** Runtime settings (GET/PATCH /settings). */
   settings: SettingsService;
+  /** Usage records, cost summaries and budgets. */
+  costs: CostService;
   /** What start-up did about the first administrator (a generated password is printed once by main). */
   bootstrap: BootstrapResult;
   /** Start background work (task workers); tests may create a runtime without starting it. */

@@ -1,6 +1,7 @@
 import { accountStoreContract } from './accounts.contract';
 import { chunkStoreContract } from './chunks.contract';
 import { conversationStoreContract } from './conversations.contract';
+import { costStoreContract } from './costs.contract';
 import { documentStoreContract } from './documents.contract';
 import { graphStoreContract } from './graph.contract';
 import type { StoresCleanup, StoresFactory } from './harness';
@@ -12,6 +13,7 @@ import { vectorStoreContract } from './vectors.contract';
 
 export { accountStoreContract, chunkStoreContract, conversationStoreContract, documentStoreContract, graphStoreContract };
 export { keyValueStoreContract, lockStoreContract, storesContract, taskStoreContract, vectorStoreContract };
+export { costStoreContract };
 export type { StoresCleanup, StoresFactory };
 
 /** Every port's contract against one implementation. */
@@ -26,4 +28,5 @@ export function allStoreContracts(name: string, makeStores: StoresFactory, clean
   lockStoreContract(name, makeStores, cleanup);
   storesContract(name, makeStores, cleanup);
   accountStoreContract(name, makeStores, cleanup);
+  costStoreContract(name, makeStores, cleanup);
 }

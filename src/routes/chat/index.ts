@@ -6,6 +6,7 @@ import type { ChatReply } from '../../services/chat';
 import type { Runtime } from '../../services/runtime';
 import { presentStats, presentStreamEvent, withRetrievalAliases } from '../query/present';
 import { type ChatBody, chatBodySchema, chatEventSchema, chatReplySchema } from './schema';
+import { spending } from '../costs/gate';
 
 /** The reply with EdgeQuake's names beside the spec's: `assistant_message_id` (= `id`) and the stats aliases. */
 function presentReply(reply: ChatReply) {
@@ -20,6 +21,7 @@ function chatInput(body: ChatBody) {
 
 /** Chat completions over stored conversations. */
 export function chatRoutes(api: Api, rt: Runtime): void {
+  const query = spending(rt, 'query');
   const streamTurn = async (ctx: AppContext, body: ChatBody) => {
     const events = await rt.chat.stream(ctx.state.scope, chatInput(body));
     pumpEvents(ctx, { log: rt.log, errorTypeBase: rt.config.errorTypeBase }, events, (event) => ({ data: presentStreamEvent(event) }));
@@ -36,12 +38,14 @@ export function chatRoutes(api: Api, rt: Runtime): void {
         'keyword extraction and the prompt. With stream true the answer comes as SSE events: `conversation`, ' +
         '`context`, `token`..., `done` (or `error`). An answer that breaks off is stored with status `failed`.',
       body: chatBodySchema,
+      before: query.before,
       responses: {
         200: {
           description: 'The assistant message as JSON; with stream true, a text/event-stream of chat events',
           schema: z.union([chatReplySchema, chatEventSchema.describe('one SSE event (stream true)')]),
         },
         404: { description: 'Unknown conversation' },
+        ...query.budgetResponse,
       },
     },
     async (ctx, { body }) => {
@@ -61,9 +65,11 @@ export function chatRoutes(api: Api, rt: Runtime): void {
       summary: 'Answer a chat message as SSE events (POST /chat/completions with stream true)',
       description: 'The path EdgeQuake clients stream from; the body is that of /chat/completions, and the answer always streams.',
       body: chatBodySchema,
+      before: query.before,
       responses: {
         200: { description: 'text/event-stream of chat events', schema: chatEventSchema, contentType: 'text/event-stream' },
         404: { description: 'Unknown conversation' },
+        ...query.budgetResponse,
       },
     },
     async (ctx, { body }) => {

@@ -34,6 +34,7 @@ import {
   ollamaTagsSchema,
   ollamaVersionSchema,
 } from './ollama-schema';
+import { spending } from '../costs/gate';
 
 const tag = 'compat: local runtime (Ollama)';
 const errors = {
@@ -45,6 +46,7 @@ const NDJSON = 'application/x-ndjson';
 
 /** The local-runtime API (docs/api.md §4.12), for chat clients that speak it. */
 export function ollamaRoutes(api: Api, rt: Runtime): void {
+  const query = spending(rt, 'query');
   api.route(
     {
       method: 'get',
@@ -114,7 +116,12 @@ export function ollamaRoutes(api: Api, rt: Runtime): void {
         'provider model answers the conversation as it is unless a prefix asks for retrieval. No messages: the ' +
         'model is loaded (done_reason load). A failure after the stream began is a last line {"error": "..."}.',
       body: ollamaChatBodySchema,
-      responses: { 200: { description: 'The answer', schema: ollamaChatReplySchema, contentType: NDJSON }, ...answerErrors },
+      before: query.before,
+      responses: {
+        200: { description: 'The answer', schema: ollamaChatReplySchema, contentType: NDJSON },
+        ...answerErrors,
+        ...query.budgetResponse,
+      },
     },
     async (ctx, { body }) => {
       const { scope } = ctx.state;
@@ -149,7 +156,12 @@ export function ollamaRoutes(api: Api, rt: Runtime): void {
         'The prompt is the question (a mode prefix applies as in /api/chat); `system` is the system prompt and ' +
         '`context` (returned by the previous answer) the conversation so far. An empty prompt loads the model.',
       body: ollamaGenerateBodySchema,
-      responses: { 200: { description: 'The answer', schema: ollamaGenerateReplySchema, contentType: NDJSON }, ...answerErrors },
+      before: query.before,
+      responses: {
+        200: { description: 'The answer', schema: ollamaGenerateReplySchema, contentType: NDJSON },
+        ...answerErrors,
+        ...query.budgetResponse,
+      },
     },
     async (ctx, { body }) => {
       const { scope } = ctx.state;

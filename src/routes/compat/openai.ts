@@ -27,6 +27,7 @@ import {
   openAiModelParamsSchema,
   openAiModelSchema,
 } from './openai-schema';
+import { spending } from '../costs/gate';
 
 const tag = 'compat: OpenAI';
 const errors = {
@@ -36,6 +37,7 @@ const errors = {
 
 /** The OpenAI-compatible API (docs/api.md §4.12), for the OpenAI SDKs and the tools built on them. */
 export function openAiRoutes(api: Api, rt: Runtime): void {
+  const query = spending(rt, 'query');
   api.route(
     {
       method: 'post',
@@ -51,7 +53,9 @@ export function openAiRoutes(api: Api, rt: Runtime): void {
         'stream_options.include_usage adds a last chunk with usage. A failure after the stream began is a last ' +
         'frame `data: {"error": {...}}`.',
       body: openAiChatBodySchema,
+      before: query.before,
       responses: {
+        ...query.budgetResponse,
         200: {
           description: 'The completion; with stream true, a text/event-stream of chunks',
           schema: openAiCompletionSchema.or(openAiChunkSchema),

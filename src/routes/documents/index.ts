@@ -17,6 +17,7 @@ import {
   uploadFields,
   uploadForm,
 } from './schemas';
+import { spending } from '../costs/gate';
 
 const TAG = 'documents';
 
@@ -40,6 +41,7 @@ const refusals =
 
 /** Document ingestion (JSON text, file, batch, directory scan) and document upkeep. */
 export function documentRoutes(api: Api, rt: Runtime): void {
+  const ingestion = spending(rt, 'ingestion');
   api.route(
     {
       method: 'post',
@@ -48,7 +50,8 @@ export function documentRoutes(api: Api, rt: Runtime): void {
       summary: 'Ingest JSON text',
       description: `Body must be application/json (anything else is 400). ${refusals}`,
       body: createDocumentBody,
-      responses: createdResponses,
+      before: ingestion.before,
+      responses: { ...createdResponses, ...ingestion.budgetResponse },
     },
     async (ctx, { body }) => {
       const outcome = await rt.documents.createFromText(ctx.state.scope, body.content, requestFromBody(body));
@@ -66,8 +69,8 @@ export function documentRoutes(api: Api, rt: Runtime): void {
       summary: 'Upload one file (multipart/form-data)',
       description: `Part \`file\` is required; a part over ${MAX_PART_BYTES / 1024 / 1024} MB is 413. ${refusals}`,
       multipart: uploadForm,
-      before: [multipartBody(MAX_PART_BYTES)],
-      responses: createdResponses,
+      before: [...ingestion.before, multipartBody(MAX_PART_BYTES)],
+      responses: { ...createdResponses, ...ingestion.budgetResponse },
     },
     async (ctx) => {
       const raw = formFields(ctx);
@@ -91,8 +94,8 @@ export function documentRoutes(api: Api, rt: Runtime): void {
         'already stored (or repeated in the batch) a `duplicate` item; the other files are ingested. ' +
         `The files of one request may total ${MAX_BATCH_BYTES / 1024 / 1024} MB. No files is 422.`,
       multipart: batchForm,
-      before: [multipartBody(MAX_BATCH_BYTES)],
-      responses: { 200: { description: 'Per-file results and counts', schema: batchSchema } },
+      before: [...ingestion.before, multipartBody(MAX_BATCH_BYTES)],
+      responses: { 200: { description: 'Per-file results and counts', schema: batchSchema }, ...ingestion.budgetResponse },
     },
     async (ctx) => {
       const raw = formFields(ctx);
@@ -115,7 +118,8 @@ export function documentRoutes(api: Api, rt: Runtime): void {
         'A missing path is 404, a relative path or a file 422. Links inside the directory that lead outside the ' +
         'roots are skipped. Admitted files are queued; follow their `task_id`.',
       body: scanBody,
-      responses: { 200: { description: 'Scan results', schema: scanSchema } },
+      before: ingestion.before,
+      responses: { 200: { description: 'Scan results', schema: scanSchema }, ...ingestion.budgetResponse },
     },
     async (ctx, { body }) => {
       const scanned = await rt.documents.scan(ctx.state.scope, body, {

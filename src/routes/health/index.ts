@@ -26,6 +26,18 @@ const healthSchema = z.object({
     migrations_applied: z.number().int(),
     last_applied_at: z.string().nullable(),
   }),
+  operational: z.object({
+    budget_alerts: z
+      .array(
+        z.object({
+          workspace_id: z.string(),
+          period: z.enum(['day', 'week', 'month']),
+          percent_used: z.number(),
+          exhausted: z.boolean(),
+        }),
+      )
+      .describe('Workspaces past the alert threshold of their budget this period (exhausted: refusing new work)'),
+  }),
 });
 
 const readySchema = z.object({

@@ -4,11 +4,13 @@ import type { Runtime } from '../../services/runtime';
 import { queryBodySchema, queryResponseSchema, streamBodySchema, streamEventSchema } from './schema';
 import { type Presented, pumpEvents } from '../../http/sse-pump';
 import { presentQueryResult, presentStreamEvent, withRetrievalAliases } from './present';
+import { spending } from '../costs/gate';
 
 const tag = 'query';
 
 /** Retrieval-augmented answers (docs/api.md §4.3) and their SSE form (docs/api.md §6.1). */
 export function queryRoutes(api: Api, rt: Runtime): void {
+  const query = spending(rt, 'query');
   api.route(
     {
       method: 'post',
@@ -21,7 +23,11 @@ export function queryRoutes(api: Api, rt: Runtime): void {
         'mix (hybrid fused with chunk vectors), bypass (the model alone). context_only returns the retrieved ' +
         'context without an answer; prompt_only returns the prompt without calling the model.',
       body: queryBodySchema,
-      responses: { 200: { description: 'The answer with its sources and measured stats', schema: queryResponseSchema } },
+      before: query.before,
+      responses: {
+        200: { description: 'The answer with its sources and measured stats', schema: queryResponseSchema },
+        ...query.budgetResponse,
+      },
     },
     async (ctx, { body }) => {
       ctx.body = presentQueryResult(await rt.query.answer(ctx.state.scope, withRetrievalAliases(body)));
@@ -42,8 +48,10 @@ export function queryRoutes(api: Api, rt: Runtime): void {
         'answer (no [DONE] sentinel, which raw-text clients would print). Invalid requests are answered with ' +
         'problem details before the stream opens.',
       body: streamBodySchema,
+      before: query.before,
       responses: {
         200: { description: 'SSE stream of answer events', schema: streamEventSchema, contentType: 'text/event-stream' },
+        ...query.budgetResponse,
       },
     },
     (ctx, { body }) => {

@@ -3,6 +3,7 @@ import type { Stores } from '../ports';
 import { createMemoryAccounts } from './accounts';
 import { MemoryChunkStore } from './chunks';
 import { MemoryConversationStore } from './conversations';
+import { MemoryCostStore } from './costs';
 import { MemoryDocumentStore } from './documents';
 import { MemoryGraphStore } from './graph';
 import { MemoryKeyValueStore } from './kv';
@@ -27,7 +28,8 @@ export function createMemoryStores(): Stores {
   const kv = new MemoryKeyValueStore();
   const locks = new MemoryLockStore();
   const accounts = createMemoryAccounts();
-  const all = [documents, chunks, graph, vectors, tasks, conversations, kv, locks];
+  const costs = new MemoryCostStore();
+  const all = [documents, chunks, graph, vectors, tasks, conversations, kv, locks, costs];
   let open = true;
 
   return {
@@ -40,6 +42,7 @@ export function createMemoryStores(): Stores {
     kv,
     locks,
     accounts,
+    costs,
     async health() {
       return { kv_storage: open, vector_storage: open, graph_storage: open };
     },

@@ -6,6 +6,7 @@ import { createNeo4jAccounts } from './accounts';
 import { Neo4jChunkStore } from './chunks';
 import { Neo4jClient, type Neo4jSettings, scopeParams } from './client';
 import { Neo4jConversationStore } from './conversations';
+import { Neo4jCostStore } from './costs';
 import { Neo4jDocumentStore } from './documents';
 import { Neo4jGraphStore } from './graph';
 import { Neo4jKeyValueStore } from './kv';
@@ -21,6 +22,8 @@ export type { Neo4jSettings };
 
 /** Every label the store writes; dropping a workspace deletes its nodes label by label, in batches. */
 const WORKSPACE_LABELS = [
+  'UsageRecord',
+  'CostBudget',
   'Message',
   'Conversation',
   'Task',
@@ -87,6 +90,7 @@ export async function createNeo4jStores(options: Neo4jStoresOptions): Promise<St
     kv: new Neo4jKeyValueStore(db),
     locks: new Neo4jLockStore(db),
     accounts: createNeo4jAccounts(db),
+    costs: new Neo4jCostStore(db),
     async health() {
       const [graph, vector] = await Promise.all([db.ping(), qdrant ? qdrant.ping() : null]);
       return { kv_storage: graph, vector_storage: vector ?? graph, graph_storage: graph };

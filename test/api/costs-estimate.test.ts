@@ -1,0 +1,64 @@
+import { businessProse, pricedCatalog } from '../fixtures/costs';
+import { json } from '../fixtures/documents';
+import { type TestApp, startTestApp } from '../helpers/app';
+
+/**
+ * POST /pipeline/costs/estimate against the cost measured by ingesting the same text: the mock models priced, the
+ * mock provider's token counts recorded per call and summed by GET /costs/summary.
+ */
+describe('cost estimate against measured ingestion', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startTestApp({ SERVICE_MODELS_CONFIG: pricedCatalog() });
+  });
+  afterAll(() => app?.close());
+
+  it.each([4, 12, 30])('estimates the cost of ingesting %i paragraphs within 15 %% of the measured cost', async (paragraphs) => {
+    const workspace = await app.createWorkspace();
+    const content = businessProse(paragraphs);
+    const estimateRes = await app.request('/api/v1/pipeline/costs/estimate', {
+      method: 'POST',
+      json: { content_length: content.length },
+      workspace,
+    });
+    expect(estimateRes.status).toBe(200);
+    const estimate = await json(estimateRes);
+
+    const created = await app.request('/api/v1/documents', { method: 'POST', json: { content, title: 'priced' }, workspace });
+    expect(created.status).toBe(201);
+    const doc = await json(created);
+    expect(doc.status).toBe('completed');
+    const summary = await json(await app.request('/api/v1/costs/summary', { workspace }));
+
+    expect(estimate.estimated_chunks).toBe(doc.chunk_count);
+    const measured = summary.total_cost_usd;
+    expect(measured).toBeGreaterThan(0);
+    expect(Math.abs(estimate.estimated_cost_usd.total - measured) / measured).toBeLessThan(0.15);
+    expect(Math.abs(estimate.estimated_cost_usd.extraction - summary.breakdown.extraction) / summary.breakdown.extraction).toBeLessThan(
+      0.15,
+    );
+    expect(Math.abs(estimate.estimated_cost_usd.embedding - summary.breakdown.embedding) / summary.breakdown.embedding).toBeLessThan(0.15);
+  });
+
+  it('prices the estimate with the models it names, and refuses an unknown one', async () => {
+    const free = await json(
+      await app.request('/api/v1/pipeline/costs/estimate', {
+        method: 'POST',
+        json: { content_length: 20_000, llm_model: 'mock/mock-llm', embedding_model: 'mock-embedding' },
+      }),
+    );
+    expect(free.llm_model).toBe('mock/mock-llm');
+    expect(free.embedding_model).toBe('mock/mock-embedding');
+    expect(free.estimated_chunks).toBeGreaterThan(1);
+    expect(free.estimated_tokens.extraction).toBeGreaterThan(free.assumptions.document_tokens);
+
+    const unknown = await app.request('/api/v1/pipeline/costs/estimate', {
+      method: 'POST',
+      json: { content_length: 10, llm_model: 'nope/nothing' },
+    });
+    expect(unknown.status).toBe(422);
+    expect((await json(unknown)).errors[0].field).toBe('llm_model');
+    const bad = await app.request('/api/v1/pipeline/costs/estimate', { method: 'POST', json: { content_length: -1 } });
+    expect(bad.status).toBe(422);
+  });
+});
