@@ -12,6 +12,7 @@ import { extractChunks } from './extraction-stage';
 import { affectedEntityIds, type Contribution } from './merge';
 import { mergeIntoGraph } from './merge-stage';
 import { loadPageMap } from './pages';
+import type { PageRange } from './loaders/types';
 import { ProgressTracker, type StageReporter } from './progress';
 import { addUsage, checkCancelled, IngestCancelledError, type Run, RunSupersededError } from './run';
 
@@ -183,12 +184,29 @@ async function chunkDocument(run: Run): Promise<ChunkRecord[]> {
     );
     await deps.stores.chunks.deleteByDocument(scope, doc.id);
   }
-  const pages = await loadPageMap(deps, scope, doc.id);
+  const chunks = buildChunks(deps, doc.id, doc.content, await loadPageMap(deps, scope, doc.id));
+  const kept = new Set(chunks.map((c) => c.id));
+  await deleteExtractions(
+    deps.stores.kv,
+    scope,
+    previous.map((c) => c.id).filter((id) => !kept.has(id)),
+  );
+  await deps.stores.chunks.upsertMany(scope, chunks);
+  return chunks;
+}
+
+/** The chunk records of a document's text (ids by index), not yet extracted. */
+export function buildChunks(
+  deps: Pick<IngestDeps, 'config'>,
+  documentId: string,
+  content: string,
+  pages: PageRange[] | null,
+): ChunkRecord[] {
   const { chunkTokens, chunkOverlapTokens } = deps.config.ingest;
   const now = new Date().toISOString();
-  const chunks: ChunkRecord[] = chunkText(doc.content, { chunkTokens, overlapTokens: chunkOverlapTokens, pages }).map((c) => ({
-    id: chunkId(doc.id, c.index),
-    document_id: doc.id,
+  return chunkText(content, { chunkTokens, overlapTokens: chunkOverlapTokens, pages }).map((c) => ({
+    id: chunkId(documentId, c.index),
+    document_id: documentId,
     index: c.index,
     content: c.content,
     tokens: c.tokens,
@@ -206,14 +224,6 @@ async function chunkDocument(run: Run): Promise<ChunkRecord[]> {
     embedding_model: null,
     created_at: now,
   }));
-  const kept = new Set(chunks.map((c) => c.id));
-  await deleteExtractions(
-    deps.stores.kv,
-    scope,
-    previous.map((c) => c.id).filter((id) => !kept.has(id)),
-  );
-  await deps.stores.chunks.upsertMany(scope, chunks);
-  return chunks;
 }
 
 /** Undoes what a run left in the graph and vector stores (and, with `removeChunks`, its chunks). */

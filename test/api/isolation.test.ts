@@ -115,6 +115,7 @@ const MATRIX: Record<string, Entry> = {
   'GET /api/v1/documents/:id': {},
   'GET /api/v1/documents/:id/metadata': {},
   'DELETE /api/v1/documents/:id': {},
+  'PUT /api/v1/documents/:id': { bodies: [{ content: 'Replaced by tenant A.' }] },
   'GET /api/v1/documents/:id/deletion-impact': {},
   'POST /api/v1/documents/:id/retry-chunks': {},
   'GET /api/v1/documents/:id/failed-chunks': {},

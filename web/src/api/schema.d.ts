@@ -1180,7 +1180,7 @@ export interface paths {
         put?: never;
         /**
          * Upload one file (multipart/form-data)
-         * @description Part `file` is required; a part over 50 MB is 413. Refusals: 409 `conflict` with `duplicate_of` when the same content exists in the workspace; 413 when over the size limit of its type (.pdf 50 MB; .txt, .md, .json 10 MB); 422 `validation-error` for empty, unreadable or corrupt content; 400 for an unsupported file extension. A refused input leaves nothing stored.
+         * @description Part `file` is required; a part over 50 MB is 413. Refusals: 409 `conflict` with `duplicate_of` when the same content exists in the workspace; 413 when over the size limit of its type (.pdf 50 MB; .txt, .md, .json 10 MB); 422 `validation-error` for empty, unreadable or corrupt content; 400 for an unsupported file extension. A refused input leaves nothing stored. With `replace_existing` true and a document of the same file name in the workspace, that document gets the file's content (as PUT /documents/{id}): 200, or 409 when it is not completed.
          */
         post: operations["post_api_v1_documents_upload"];
         delete?: never;
@@ -1289,7 +1289,11 @@ export interface paths {
         };
         /** Document detail */
         get: operations["get_api_v1_documents_id_"];
-        put?: never;
+        /**
+         * Replace a document's content (incremental update)
+         * @description The new text is chunked; chunks whose text the document already had keep their extraction, only new or changed chunks are extracted; what only removed chunks supported leaves the graph, as in deletion. The document keeps its id; `version` goes up by one and `updated_at` is set. Updates of one document run one after the other. The same content again changes nothing (only `title` and `metadata`, when given). Processing runs within the request; when an extraction fails, nothing changes and the answer is 503.
+         */
+        put: operations["put_api_v1_documents_id_"];
         post?: never;
         /**
          * Delete a document with its chunks, vectors and the graph data only it supported
@@ -8462,10 +8466,51 @@ export interface operations {
                     max_gleaning?: string;
                     /** @enum {string} */
                     use_llm_summarization?: "true" | "false";
+                    /**
+                     * @description Replace the document of the same file name (200 with the update)
+                     * @enum {string}
+                     */
+                    replace_existing?: "true" | "false";
                 };
             };
         };
         responses: {
+            /** @description The document of the same file name was updated */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @description = id */
+                        document_id: string;
+                        title: string;
+                        /** @constant */
+                        status: "completed";
+                        content_hash: string;
+                        /** @description 1 at upload, one more at every content change */
+                        version: number;
+                        chunk_count: number;
+                        entity_count: number;
+                        relationship_count: number;
+                        /** @description ISO 8601 timestamp */
+                        created_at: string;
+                        /** @description ISO 8601 timestamp */
+                        updated_at: string;
+                        processing_time_ms: number;
+                        update: {
+                            chunks_total: number;
+                            /** @description Chunks whose text was already there: their extraction is reused */
+                            chunks_reused: number;
+                            chunks_extracted: number;
+                            /** @description Previous chunks whose text is gone */
+                            chunks_removed: number;
+                            llm_calls: number;
+                        };
+                    };
+                };
+            };
             /** @description Processed within the request. `status` is `completed`, or `failed` with `error` when processing failed (the document is kept in `failed` status; retry it with POST /documents/{id}/retry-chunks or /documents/reprocess). */
             201: {
                 headers: {
@@ -9039,6 +9084,8 @@ export interface operations {
                         processing_time_ms: number | null;
                         error: string | null;
                         task_id: string | null;
+                        /** @description 1 at upload, one more at every content change (PUT /documents/{id}) */
+                        version: number;
                     };
                 };
             };
@@ -9068,6 +9115,137 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
+            };
+            /** @description Problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    put_api_v1_documents_id_: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Workspace to act in; default: the credential's bound workspace, else the tenant's default workspace */
+                "X-Workspace-ID"?: string;
+                /** @description Tenant to act for; must be the credential's own (the master key may name any) */
+                "X-Tenant-ID"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The new text (at most 10 MB) */
+                    content: string;
+                    /** @description A new title; the current one is kept when absent */
+                    title?: string | null;
+                    /** @description Replaces the metadata when given */
+                    metadata?: {
+                        [key: string]: unknown;
+                    } | null;
+                    /** @description Refuse with 409 unless the document is at this version */
+                    expected_version?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Updated */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @description = id */
+                        document_id: string;
+                        title: string;
+                        /** @constant */
+                        status: "completed";
+                        content_hash: string;
+                        /** @description 1 at upload, one more at every content change */
+                        version: number;
+                        chunk_count: number;
+                        entity_count: number;
+                        relationship_count: number;
+                        /** @description ISO 8601 timestamp */
+                        created_at: string;
+                        /** @description ISO 8601 timestamp */
+                        updated_at: string;
+                        processing_time_ms: number;
+                        update: {
+                            chunks_total: number;
+                            /** @description Chunks whose text was already there: their extraction is reused */
+                            chunks_reused: number;
+                            chunks_extracted: number;
+                            /** @description Previous chunks whose text is gone */
+                            chunks_removed: number;
+                            llm_calls: number;
+                        };
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Needs the editor role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such document in the workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The document is processing or failed, is not at `expected_version`, or another document has this content (`duplicate_of`) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Content over 10 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Empty content or a field breaking its rule */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The LLM provider failed; the previous version is kept */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Problem details */
             default: {
