@@ -9,7 +9,8 @@ import type { IngestDeps } from './deps';
 import { chunkItems, embedInto } from './embed';
 import { type CachedExtraction, deleteExtractions } from './extract/cache';
 import { extractChunks } from './extraction-stage';
-import { affectedEntityIds, type Contribution } from './merge';
+import { affectedEntityIds, type Contribution, type MergeOutcome } from './merge';
+import { resolveDocumentEntities } from './resolve-stage';
 import { mergeIntoGraph } from './merge-stage';
 import { loadPageMap } from './pages';
 import type { PageRange } from './loaders/types';
@@ -140,13 +141,14 @@ async function execute(run: Run): Promise<ProcessResult> {
     chunk.embedding_model = run.embedder.model;
   }
   await deps.stores.chunks.upsertMany(scope, run.chunks);
+  const counts = await resolveAndCount(run, merged);
 
   const now = new Date();
   const result: ProcessResult = {
     status: 'completed',
     chunk_count: run.chunks.length,
-    entity_count: merged.entityIds.length,
-    relationship_count: merged.relationshipIds.length,
+    entity_count: counts.entities,
+    relationship_count: counts.relationships,
     failed_chunks: [],
     error: null,
     processing_time_ms: now.getTime() - run.started,
@@ -168,6 +170,20 @@ async function execute(run: Run): Promise<ProcessResult> {
   });
   await progress.stage('embedding', 'completed');
   return result;
+}
+
+/** Entity resolution of what the document added; the document's counts after it. */
+async function resolveAndCount(run: Run, merged: MergeOutcome): Promise<{ entities: number; relationships: number }> {
+  const { deps, scope, doc } = run;
+  const resolved = await resolveDocumentEntities(deps, scope, merged);
+  run.llmCalls += resolved.llm_calls;
+  addUsage(run.usage, resolved.usage);
+  if (resolved.merged === 0) return { entities: merged.entityIds.length, relationships: merged.relationshipIds.length };
+  const [entities, relationships] = await Promise.all([
+    deps.stores.graph.entitiesOfDocument(scope, doc.id),
+    deps.stores.graph.relationshipsOfDocument(scope, doc.id),
+  ]);
+  return { entities: entities.length, relationships: relationships.length };
 }
 
 /** A full run starts clean: earlier chunks, their vectors and graph contributions go; the cache stays. */

@@ -13,6 +13,7 @@ import { affectedEntityIds, type Contribution, type MergeOutcome } from './merge
 import { mergeIntoGraph } from './merge-stage';
 import { deletePageMap, loadPageMap, savePageMap } from './pages';
 import { buildChunks } from './pipeline';
+import { resolveDocumentEntities } from './resolve-stage';
 import { addUsage } from './run';
 import type { SummaryPolicy } from './summary';
 
@@ -131,6 +132,15 @@ export async function updateDocumentContent(
   }
   llmCalls += merged.llm_calls;
   addUsage(usage, merged.usage);
+  const resolved = await resolveDocumentEntities(deps, scope, merged);
+  llmCalls += resolved.llm_calls;
+  addUsage(usage, resolved.usage);
+  const counts = resolved.merged
+    ? {
+        entities: (await stores.graph.entitiesOfDocument(scope, doc.id)).length,
+        relationships: (await stores.graph.relationshipsOfDocument(scope, doc.id)).length,
+      }
+    : { entities: merged.entityIds.length, relationships: merged.relationshipIds.length };
 
   const now = new Date();
   const processingTime = now.getTime() - started;
@@ -143,8 +153,8 @@ export async function updateDocumentContent(
     status: 'completed',
     error: null,
     chunk_count: chunks.length,
-    entity_count: merged.entityIds.length,
-    relationship_count: merged.relationshipIds.length,
+    entity_count: counts.entities,
+    relationship_count: counts.relationships,
     version: (doc.version ?? 1) + 1,
     processed_at: now.toISOString(),
     processing_time_ms: processingTime,

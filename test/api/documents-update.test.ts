@@ -130,7 +130,7 @@ describe('incremental document updates', () => {
     const detail = await json(await app.request(`/api/v1/documents/${docU}`, { workspace: 'updated' }));
     expect(detail).toMatchObject({ version: 2, content: after, chunk_count: 8 });
     expect(detail.updated_at > detail.created_at).toBe(true);
-  });
+  }, 120_000);
 
   it('pays at most 15 % of a full ingest in LLM calls for a 10 % edit of a 50-chunk document', async () => {
     const numbers = Array.from({ length: 50 }, (_, i) => 200 + i);
@@ -151,7 +151,7 @@ describe('incremental document updates', () => {
     expect(updateCalls).toBeGreaterThan(0);
     expect(updateCalls).toBeLessThanOrEqual(0.15 * fullCalls);
     expect(body.update.llm_calls).toBe(updateCalls);
-  });
+  }, 120_000);
 
   it('serialises concurrent updates of one document: both apply, one after the other', async () => {
     const id = await create(documentOf([300, 301, 302]));
