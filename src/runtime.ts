@@ -10,6 +10,7 @@ import { createQueryService, createReranker } from './retrieval';
 import { createChatService, createConversationService } from './services/chat';
 import { createCompatService } from './services/compat';
 import { createDocumentService } from './services/documents';
+import { createResolutionService } from './services/resolution';
 import { createAuthService } from './services/auth';
 import { createTenancyService } from './services/tenancy';
 import { type ServiceHost, createTaskService } from './services/tasks';
@@ -101,6 +102,7 @@ export async function createRuntime(config: AppConfig, log: Logger): Promise<Run
     compat: createCompatService({ config, stores, providers, reranker }),
     tasks,
     documents,
+    resolution: createResolutionService(host),
     redis,
     auth,
     tenancy,

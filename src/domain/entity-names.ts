@@ -131,7 +131,8 @@ export function jaroWinkler(a: string, b: string): number {
 
 /**
  * How alike two names are, 0..1: 1 for the same normalised name or an acronym of the other's initials; else
- * the better of the string similarity of the normalised names and an initials match ("J. Smith" ~ "John Smith").
+ * the better of the string similarity of the normalised names and an initials match ("J. Smith" ~ "John Smith"),
+ * at most 0.94.
  */
 export function nameSimilarity(a: string, b: string): number {
   const [ka, kb] = [nameKey(a), nameKey(b)];
@@ -139,7 +140,8 @@ export function nameSimilarity(a: string, b: string): number {
   if (ka === kb) return 1;
   const compact = (k: string) => k.replace(/ /g, '');
   if ((isAcronym(a) && initialsOf(b) === compact(ka)) || (isAcronym(b) && initialsOf(a) === compact(kb))) return 0.95;
-  return Math.max(jaroWinkler(ka, kb) * lengthPenalty(ka, kb), initialsMatch(ka, kb));
+  // Below the acronym's 0.95: only equal names and acronyms count as the same name.
+  return Math.min(0.94, Math.max(jaroWinkler(ka, kb) * lengthPenalty(ka, kb), initialsMatch(ka, kb)));
 }
 
 /** Strings of very different lengths are rarely one name misspelt. */

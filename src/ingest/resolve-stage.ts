@@ -39,6 +39,6 @@ async function resolve(
   const fresh = touched.filter((e) => added.has(e.id));
   const run = await proposeMerges(deps, scope, fresh, settings, { confirm: true });
   const accepted = run.proposals.filter((p) => p.decision === 'merge' || p.decision === 'confirmed');
-  const merged = (await applyMerges(deps, scope, accepted)).length;
+  const merged = (await applyMerges(deps, scope, accepted)).applied.length;
   return { merged, llm_calls: run.llm_calls, usage: run.usage };
 }

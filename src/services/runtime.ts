@@ -11,6 +11,7 @@ import type { AuthService, BootstrapResult } from './auth';
 import type { ChatService, ConversationService } from './chat';
 import type { CompatService } from './compat';
 import type { DocumentService } from './documents';
+import type { ResolutionService } from './resolution';
 import type { TaskService } from './tasks';
 import type { TenancyService } from './tenancy';
 
@@ -33,6 +34,8 @@ export interface Runtime {
   compat: CompatService;
   tasks: TaskService;
   documents: DocumentService;
+  /** Entity resolution settings, dry runs, reviewed merges and splits. */
+  resolution: ResolutionService;
   redis: Redis | null;
   auth: AuthService;
   tenancy: TenancyService;

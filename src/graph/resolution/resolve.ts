@@ -1,4 +1,5 @@
 import { nameKey, nameSimilarity, typesCompatible } from '../../domain/entity-names';
+import { normalizeEntityId } from '../../domain/ids';
 import type { EntityRecord, Scope } from '../../domain/types';
 import type { TokenUsage } from '../../llm/ports';
 import { parseResolutionAnswer, resolutionPrompt } from '../../prompts/entity-resolution';
@@ -107,37 +108,53 @@ export async function proposeMerges(
   return run;
 }
 
-/** Applies merges (source into target) one by one, following earlier merges of the same run; returns those done. */
+export interface AppliedMerges {
+  applied: Array<{ source_id: string; target_id: string }>;
+  skipped: Array<{ source_id: string; target_id: string; reason: string }>;
+}
+
+/** Applies merges (source into target) one by one, following earlier merges of the same run. */
 export async function applyMerges(
   deps: GraphDeps,
   scope: Scope,
-  merges: Array<Pick<MergeProposal, 'source_id' | 'target_id' | 'reason' | 'score'>>,
+  merges: Array<Pick<MergeProposal, 'source_id' | 'target_id' | 'reason'> & { score?: number }>,
   cause = 'resolution',
-): Promise<Array<{ source_id: string; target_id: string }>> {
-  const done: Array<{ source_id: string; target_id: string }> = [];
+): Promise<AppliedMerges> {
+  const out: AppliedMerges = { applied: [], skipped: [] };
   for (const m of merges) {
     const [source, target] = await Promise.all([
-      resolveEntityAlias(deps.stores.kv, scope, m.source_id),
-      resolveEntityAlias(deps.stores.kv, scope, m.target_id),
+      resolveEntityAlias(deps.stores.kv, scope, normalizeEntityId(m.source_id)),
+      resolveEntityAlias(deps.stores.kv, scope, normalizeEntityId(m.target_id)),
     ]);
-    if (source === target) continue;
-    const present = await deps.stores.graph.getEntities(scope, [source, target]);
-    if (present.length < 2) continue;
+    const skip = (reason: string) => out.skipped.push({ source_id: m.source_id, target_id: m.target_id, reason });
+    if (source === target) {
+      skip('already one entity');
+      continue;
+    }
+    const present = new Set((await deps.stores.graph.getEntities(scope, [source, target])).map((e) => e.id));
+    if (!present.has(source) || !present.has(target)) {
+      skip(`entity not found: ${[source, target].filter((id) => !present.has(id)).join(', ')}`);
+      continue;
+    }
     await mergeEntities(deps, scope, {
       sourceIds: [source],
       targetId: target,
-      reason: `entity resolution: ${m.reason} (score ${m.score})`,
+      reason: `entity resolution: ${m.reason}${m.score === undefined ? '' : ` (score ${m.score})`}`,
       cause,
     });
-    done.push({ source_id: source, target_id: target });
+    out.applied.push({ source_id: source, target_id: target });
   }
-  return done;
+  return out;
 }
 
+/**
+ * Equal normalised names (1) and acronyms (0.95) score their name similarity; any other pair at most 0.9 (0.6 of
+ * the name similarity and 0.3 of the embedding similarity), so that with the default thresholds only the LLM
+ * merges names that merely look alike.
+ */
 export function combinedScore(name: number, embedding: number | null): number {
   if (name >= 0.95) return name;
-  if (embedding === null) return name * 0.85;
-  return 0.75 * name + 0.25 * Math.max(0, embedding);
+  return 0.6 * name + 0.3 * Math.max(0, embedding ?? 0.5);
 }
 
 /** [absorbed, survivor]: the entity with more sources survives, else the older, else the smaller id. */

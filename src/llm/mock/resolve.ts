@@ -22,8 +22,11 @@ function same(a: ResolutionSubject, b: ResolutionSubject): boolean {
   if ((isAcronym(a.name) && initialsOf(b.name) === compact(ka)) || (isAcronym(b.name) && initialsOf(a.name) === compact(kb))) return true;
   const [wa, wb] = [nameWords(a.name), nameWords(b.name)];
   if (initialled(wa, wb)) return true;
+  // A qualifier ("Tesla" / "Tesla Motors") only between entities of one known kind: "Paris" the city is not "Paris Hilton".
+  const known = a.type.toUpperCase() !== 'UNKNOWN' && b.type.toUpperCase() !== 'UNKNOWN';
   const [short, long] = wa.length <= wb.length ? [wa, wb] : [wb, wa];
-  if (short.length < long.length && short.join(' ') === long.slice(0, short.length).join(' ') && short.join('').length >= 4) return true;
+  if (known && short.length < long.length && short.join(' ') === long.slice(0, short.length).join(' ') && short.join('').length >= 4)
+    return true;
   return Math.min(ka.length, kb.length) >= 6 && editDistance(ka, kb) <= 2;
 }
 
