@@ -14,6 +14,7 @@ import { createCostService } from './services/costs';
 import { createDocumentService } from './services/documents';
 import { createModelService } from './services/models';
 import { createSettingsService, withChatDefaults, withQueryDefaults } from './services/settings';
+import { createResolutionService } from './services/resolution';
 import { createAuthService } from './services/auth';
 import { createTenancyService } from './services/tenancy';
 import { type ServiceHost, createTaskService } from './services/tasks';
@@ -137,6 +138,7 @@ export async function createRuntime(config: AppConfig, log: Logger, options: Run
     compat: createCompatService({ config, stores, providers, reranker }),
     tasks,
     documents,
+    resolution: createResolutionService(host),
     redis,
     auth,
     tenancy,

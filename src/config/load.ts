@@ -126,6 +126,10 @@ const envSchema = z.object({
   SERVICE_INSTANCE_ID: text(),
   SERVICE_TASK_LEASE_MS: intVar(1000, 3_600_000),
   SERVICE_TRUST_PROXY: z.enum(['true', 'false', '1', '0'], { message: 'must be true or false' }).optional(),
+  SERVICE_ENTITY_RESOLUTION: z.enum(['true', 'false', '1', '0'], { message: 'must be true or false' }).optional(),
+  /** Percent scores: a candidate at or above MERGE merges; between REVIEW and MERGE the LLM confirms. */
+  SERVICE_RESOLUTION_MERGE_SCORE: intVar(1, 100),
+  SERVICE_RESOLUTION_REVIEW_SCORE: intVar(1, 100),
   SERVICE_RERANK_PROVIDER: text(),
   SERVICE_RERANK_URL: urlVar(['http', 'https']),
   SERVICE_RERANK_API_KEY: text(),
@@ -218,6 +222,11 @@ export function loadConfig(env: Env = process.env, opts: LoadConfigOptions = {})
     instanceId: vars.SERVICE_INSTANCE_ID ?? `${os.hostname()}-${process.pid}`,
     taskLeaseMs: vars.SERVICE_TASK_LEASE_MS ?? 30_000,
     trustProxy: vars.SERVICE_TRUST_PROXY === 'true' || vars.SERVICE_TRUST_PROXY === '1',
+    resolution: {
+      enabled: vars.SERVICE_ENTITY_RESOLUTION !== 'false' && vars.SERVICE_ENTITY_RESOLUTION !== '0',
+      mergeScore: (vars.SERVICE_RESOLUTION_MERGE_SCORE ?? 90) / 100,
+      reviewScore: Math.min(vars.SERVICE_RESOLUTION_REVIEW_SCORE ?? 70, vars.SERVICE_RESOLUTION_MERGE_SCORE ?? 90) / 100,
+    },
     consoleDir: vars.SERVICE_CONSOLE_DIR ? path.resolve(cwd, vars.SERVICE_CONSOLE_DIR) : path.join(packageRoot(), 'web', 'dist'),
   };
 }

@@ -137,6 +137,11 @@ export interface AppConfig {
   };
   /** Requests per window and category, per API key or address; 0 disables a category. */
   rateLimits: { windowMs: number; upload: number; query: number; graph: number };
+  /**
+   * Entity resolution at merge time (docs/architecture.md §5.10): on unless turned off here or per workspace;
+   * candidates scoring at least `mergeScore` merge, those from `reviewScore` on are confirmed by the LLM.
+   */
+  resolution: { enabled: boolean; mergeScore: number; reviewScore: number };
   /** Take the client address from X-Forwarded-For (only behind a proxy that sets it; else clients could forge it). */
   trustProxy: boolean;
   errorTypeBase: string;

@@ -36,6 +36,8 @@ export interface DocumentRecord {
   pdf_id: string | null;
   /** Ingestion options kept so that reprocess and retry behave like the first run. */
   options: IngestOptions;
+  /** 1 when ingested, one more at every content update; absent on documents stored before updates existed. */
+  version?: number;
 }
 
 export interface IngestOptions {

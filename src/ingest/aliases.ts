@@ -134,8 +134,18 @@ export async function forgetDocumentNames(
   scope: Scope,
   chunkIds: string[],
 ): Promise<void> {
+  const extractions = [...(await readExtractions(stores.kv, scope, chunkIds)).values()];
+  await forgetNamesOf(stores, entityLocks, scope, extractions);
+}
+
+/** forgetDocumentNames for extractions already read (an update that replaced them). */
+export async function forgetNamesOf(
+  stores: Pick<Stores, 'kv' | 'graph'>,
+  entityLocks: EntityLocks,
+  scope: Scope,
+  extractions: Extraction[],
+): Promise<void> {
   const { kv, graph } = stores;
-  const extractions = [...(await readExtractions(kv, scope, chunkIds)).values()];
   const named = namesIn(extractions);
   if (named.length === 0) return;
   await withAliasedEntityLock(kv, entityLocks, scope, named, async () => {

@@ -9,9 +9,11 @@ import type { IngestDeps } from './deps';
 import { chunkItems, embedInto } from './embed';
 import { type CachedExtraction, deleteExtractions } from './extract/cache';
 import { extractChunks } from './extraction-stage';
-import { affectedEntityIds, type Contribution } from './merge';
+import { affectedEntityIds, type Contribution, type MergeOutcome } from './merge';
+import { resolveDocumentEntities } from './resolve-stage';
 import { mergeIntoGraph } from './merge-stage';
 import { loadPageMap } from './pages';
+import type { PageRange } from './loaders/types';
 import { ProgressTracker, type StageReporter } from './progress';
 import { addUsage, checkCancelled, IngestCancelledError, type Run, RunSupersededError } from './run';
 import { runWithUsageContext } from '../llm/usage';
@@ -146,13 +148,14 @@ async function execute(run: Run): Promise<ProcessResult> {
     chunk.embedding_model = run.embedder.model;
   }
   await deps.stores.chunks.upsertMany(scope, run.chunks);
+  const counts = await resolveAndCount(run, merged);
 
   const now = new Date();
   const result: ProcessResult = {
     status: 'completed',
     chunk_count: run.chunks.length,
-    entity_count: merged.entityIds.length,
-    relationship_count: merged.relationshipIds.length,
+    entity_count: counts.entities,
+    relationship_count: counts.relationships,
     failed_chunks: [],
     error: null,
     processing_time_ms: now.getTime() - run.started,
@@ -176,6 +179,20 @@ async function execute(run: Run): Promise<ProcessResult> {
   return result;
 }
 
+/** Entity resolution of what the document added; the document's counts after it. */
+async function resolveAndCount(run: Run, merged: MergeOutcome): Promise<{ entities: number; relationships: number }> {
+  const { deps, scope, doc } = run;
+  const resolved = await resolveDocumentEntities(deps, scope, merged);
+  run.llmCalls += resolved.llm_calls;
+  addUsage(run.usage, resolved.usage);
+  if (resolved.merged === 0) return { entities: merged.entityIds.length, relationships: merged.relationshipIds.length };
+  const [entities, relationships] = await Promise.all([
+    deps.stores.graph.entitiesOfDocument(scope, doc.id),
+    deps.stores.graph.relationshipsOfDocument(scope, doc.id),
+  ]);
+  return { entities: entities.length, relationships: relationships.length };
+}
+
 /** A full run starts clean: earlier chunks, their vectors and graph contributions go; the cache stays. */
 async function chunkDocument(run: Run): Promise<ChunkRecord[]> {
   const { deps, scope, doc } = run;
@@ -190,12 +207,29 @@ async function chunkDocument(run: Run): Promise<ChunkRecord[]> {
     );
     await deps.stores.chunks.deleteByDocument(scope, doc.id);
   }
-  const pages = await loadPageMap(deps, scope, doc.id);
+  const chunks = buildChunks(deps, doc.id, doc.content, await loadPageMap(deps, scope, doc.id));
+  const kept = new Set(chunks.map((c) => c.id));
+  await deleteExtractions(
+    deps.stores.kv,
+    scope,
+    previous.map((c) => c.id).filter((id) => !kept.has(id)),
+  );
+  await deps.stores.chunks.upsertMany(scope, chunks);
+  return chunks;
+}
+
+/** The chunk records of a document's text (ids by index), not yet extracted. */
+export function buildChunks(
+  deps: Pick<IngestDeps, 'config'>,
+  documentId: string,
+  content: string,
+  pages: PageRange[] | null,
+): ChunkRecord[] {
   const { chunkTokens, chunkOverlapTokens } = deps.config.ingest;
   const now = new Date().toISOString();
-  const chunks: ChunkRecord[] = chunkText(doc.content, { chunkTokens, overlapTokens: chunkOverlapTokens, pages }).map((c) => ({
-    id: chunkId(doc.id, c.index),
-    document_id: doc.id,
+  return chunkText(content, { chunkTokens, overlapTokens: chunkOverlapTokens, pages }).map((c) => ({
+    id: chunkId(documentId, c.index),
+    document_id: documentId,
     index: c.index,
     content: c.content,
     tokens: c.tokens,
@@ -213,14 +247,6 @@ async function chunkDocument(run: Run): Promise<ChunkRecord[]> {
     embedding_model: null,
     created_at: now,
   }));
-  const kept = new Set(chunks.map((c) => c.id));
-  await deleteExtractions(
-    deps.stores.kv,
-    scope,
-    previous.map((c) => c.id).filter((id) => !kept.has(id)),
-  );
-  await deps.stores.chunks.upsertMany(scope, chunks);
-  return chunks;
 }
 
 /** Undoes what a run left in the graph and vector stores (and, with `removeChunks`, its chunks). */

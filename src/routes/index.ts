@@ -1,6 +1,7 @@
 import type { Api } from '../http/api';
 import type { Runtime } from '../services/runtime';
 import { graphRoutes } from './graph';
+import { resolutionRoutes } from './resolution';
 import { chatRoutes } from './chat';
 import { compatRoutes } from './compat';
 import { costRoutes } from './costs';
@@ -24,6 +25,7 @@ export function registerRoutes(api: { root: Api; v1: Api }, rt: Runtime): void {
   healthRoutes(api.root, rt);
   compatRoutes(api.root, rt);
   graphRoutes(api.v1, rt);
+  resolutionRoutes(api.v1, rt);
   lineageRoutes(api.v1, rt);
   authRoutes(api.v1, rt);
   userRoutes(api.v1, rt);

@@ -14,6 +14,7 @@ import type { CostService } from './costs';
 import type { DocumentService } from './documents';
 import type { ModelService } from './models';
 import type { SettingsService } from './settings';
+import type { ResolutionService } from './resolution';
 import type { TaskService } from './tasks';
 import type { TenancyService } from './tenancy';
 
@@ -36,6 +37,8 @@ export interface Runtime {
   compat: CompatService;
   tasks: TaskService;
   documents: DocumentService;
+  /** Entity resolution settings, dry runs, reviewed merges and splits. */
+  resolution: ResolutionService;
   redis: Redis | null;
   auth: AuthService;
   tenancy: TenancyService;

@@ -64,6 +64,8 @@ export async function startTestApp(
     SERVICE_RATE_LIMIT_GRAPH: '0',
     WORKER_THREADS: '2',
     SERVICE_MASTER_API_KEY: TEST_MASTER_KEY,
+    // Entity resolution changes which entities a text yields; its own tests turn it on.
+    SERVICE_ENTITY_RESOLUTION: 'false',
   };
   if (process.env.TEST_NEO4J_URI) base.NEO4J_URI = process.env.TEST_NEO4J_URI;
   if (process.env.TEST_QDRANT_URL) base.QDRANT_URL = process.env.TEST_QDRANT_URL;

@@ -38,6 +38,13 @@ export async function extractWithCache(
   if (isReusable(entry, chunk.content, llm)) {
     return { extraction: entry, cached: true, llm_calls: 0, usage: { input_tokens: 0, output_tokens: 0 } };
   }
+  const { extraction, llm_calls, usage } = await extractFresh(llm, chunk, options);
+  await kv.set(scope, EXTRACTION_NAMESPACE, chunk.id, extraction);
+  return { extraction, cached: false, llm_calls, usage };
+}
+
+/** A fresh extraction of a chunk, in the cache's form, not stored. */
+export async function extractFresh(llm: LlmProvider, chunk: { content: string }, options: ExtractOptions): Promise<ExtractionOutcome> {
   const result = await extractChunk(llm, chunk, options);
   const extraction: CachedExtraction = {
     content_hash: contentHash(chunk.content),
@@ -50,6 +57,5 @@ export async function extractWithCache(
     dropped_records: result.dropped_records,
     created_at: new Date().toISOString(),
   };
-  await kv.set(scope, EXTRACTION_NAMESPACE, chunk.id, extraction);
   return { extraction, cached: false, llm_calls: result.llm_calls, usage: result.usage };
 }

@@ -5,6 +5,7 @@ import type { PromptTask } from '../tasks';
 import { countMessageTokens, countTokens, tokenLayout } from '../tokens';
 import { extractRecords, gleanRecords } from './extract';
 import { extractiveAnswer, keywordsJson, summarize } from './respond';
+import { judgeSameEntity } from './resolve';
 
 /**
  * The offline, deterministic LLM (docs/architecture.md §7). It answers in the format of `options.task`.
@@ -124,6 +125,8 @@ function respondTo(task: PromptTask, messages: ChatMessage[]): string {
       return keywordsJson(afterQuestionLabel(text).question);
     case 'summarize':
       return summarize(text);
+    case 'resolve':
+      return judgeSameEntity(text);
     default:
       return answer(messages);
   }

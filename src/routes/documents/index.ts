@@ -3,8 +3,9 @@ import { parseOrThrow } from '../../http/validate';
 import { validationError } from '../../http/problem';
 import type { Runtime } from '../../services/runtime';
 import { manageDocumentRoutes } from './manage';
+import { updateDocumentRoutes } from './update';
 import { fileParts, formFields, MAX_BATCH_BYTES, MAX_PART_BYTES, multipartBody, singleFile } from './multipart';
-import { presentBatch, presentCreated, presentScan, requestFromBody, requestFromForm } from './present';
+import { presentBatch, presentCreated, presentScan, presentUpdated, requestFromBody, requestFromForm } from './present';
 import {
   asyncCreatedSchema,
   batchFields,
@@ -15,6 +16,7 @@ import {
   scanSchema,
   syncCreatedSchema,
   uploadFields,
+  updatedSchema,
   uploadForm,
 } from './schemas';
 import { spending } from '../costs/gate';
@@ -67,15 +69,33 @@ export function documentRoutes(api: Api, rt: Runtime): void {
       path: '/documents/upload',
       tag: TAG,
       summary: 'Upload one file (multipart/form-data)',
-      description: `Part \`file\` is required; a part over ${MAX_PART_BYTES / 1024 / 1024} MB is 413. ${refusals}`,
+      description:
+        `Part \`file\` is required; a part over ${MAX_PART_BYTES / 1024 / 1024} MB is 413. ${refusals} ` +
+        'With `replace_existing` true and a document of the same file name in the workspace, that document gets the ' +
+        "file's content (as PUT /documents/{id}): 200, or 409 when it is not completed.",
       multipart: uploadForm,
       before: [...ingestion.before, multipartBody(MAX_PART_BYTES)],
-      responses: { ...createdResponses, ...ingestion.budgetResponse },
+      responses: {
+        ...createdResponses,
+        200: { description: 'The document of the same file name was updated', schema: updatedSchema },
+        ...ingestion.budgetResponse,
+      },
     },
     async (ctx) => {
       const raw = formFields(ctx);
       const fields = parseOrThrow(uploadFields, raw);
       const file = singleFile(ctx, 'file');
+      if (fields.replace_existing) {
+        const replaced = await rt.documents.replaceFromFile(ctx.state.scope, file, requestFromForm(fields, raw));
+        if (replaced.kind === 'updated') {
+          ctx.body = presentUpdated(replaced.result);
+          return;
+        }
+        const { status, body } = presentCreated(replaced.outcome);
+        ctx.status = status;
+        ctx.body = body;
+        return;
+      }
       const outcome = await rt.documents.createFromFile(ctx.state.scope, file, requestFromForm(fields, raw));
       const { status, body } = presentCreated(outcome);
       ctx.status = status;
@@ -133,4 +153,5 @@ export function documentRoutes(api: Api, rt: Runtime): void {
   );
 
   manageDocumentRoutes(api, rt);
+  updateDocumentRoutes(api, rt);
 }

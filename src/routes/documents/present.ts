@@ -1,5 +1,5 @@
 import type { DocumentRecord } from '../../domain/types';
-import type { CreateOutcome, IngestRequest } from '../../services/documents';
+import type { CreateOutcome, IngestRequest, UpdateResult } from '../../services/documents';
 import type { BatchFields, CreateDocumentBody, UploadFields } from './schemas';
 
 /**
@@ -97,6 +97,7 @@ export function presentDetail(doc: DocumentRecord) {
     error: doc.error,
     track_id: doc.track_id,
     task_id: doc.task_id,
+    version: doc.version ?? 1,
   };
 }
 
@@ -154,6 +155,7 @@ export function requestFromForm(fields: UploadFields | BatchFields, raw: Record<
     'enable_gleaning',
     'max_gleaning',
     'use_llm_summarization',
+    'replace_existing',
   ]);
   const extra = Object.entries(raw).filter(([k, v]) => !known.has(k) && typeof v === 'string');
   const metadata: Record<string, unknown> = { ...Object.fromEntries(extra), ...(fields.metadata ?? {}) };
@@ -202,4 +204,29 @@ export function presentBatch<T extends { results: unknown[] }>(batch: T, totalFi
 /** Scan results with EdgeQuake's names beside: `files_queued` (admitted) and `files_skipped`. */
 export function presentScan<T extends { results: Array<{ status: string }>; skipped: number }>(scan: T) {
   return { ...scan, files_queued: scan.results.filter((r) => r.status === 'success').length, files_skipped: scan.skipped };
+}
+
+export function presentUpdated(result: UpdateResult) {
+  const { doc } = result;
+  return {
+    id: doc.id,
+    document_id: doc.id,
+    title: doc.title,
+    status: 'completed' as const,
+    content_hash: doc.content_hash,
+    version: doc.version ?? 1,
+    chunk_count: doc.chunk_count,
+    entity_count: doc.entity_count,
+    relationship_count: doc.relationship_count,
+    created_at: doc.created_at,
+    updated_at: doc.updated_at,
+    processing_time_ms: Math.round(result.processing_time_ms),
+    update: {
+      chunks_total: result.chunks_total,
+      chunks_reused: result.chunks_reused,
+      chunks_extracted: result.chunks_extracted,
+      chunks_removed: result.chunks_removed,
+      llm_calls: result.llm_calls,
+    },
+  };
 }

@@ -74,6 +74,9 @@ const uploadOptionFields = {
 
 export const uploadFields = z.object({
   ...uploadOptionFields,
+  replace_existing: boolText(false).describe(
+    "'true' replaces the content of the document uploaded under the same file name in the workspace, if there is one",
+  ),
   config: jsonObjectText(pdfConfig, 'an object with enhance_tables (boolean) and mode (string)')
     .optional()
     .describe('PDF processing configuration as JSON text; kept as metadata.pdf_config'),
@@ -96,6 +99,7 @@ export const uploadForm = z.object({
   enable_gleaning: z.enum(['true', 'false']).optional(),
   max_gleaning: z.string().optional().describe('0-5, default 1'),
   use_llm_summarization: z.enum(['true', 'false']).optional(),
+  replace_existing: z.enum(['true', 'false']).optional().describe('Replace the document of the same file name (200 with the update)'),
 });
 
 export const batchForm = z.object({
@@ -231,6 +235,7 @@ export const detailSchema = listItemSchema.extend({
   error: z.string().nullable(),
   track_id: z.string().nullable(),
   task_id: z.string().nullable(),
+  version: z.number().int().describe('1 at upload, one more at every content change (PUT /documents/{id})'),
 });
 
 export const metadataSchema = z.object({
@@ -282,4 +287,34 @@ export const failedChunksSchema = z.object({
   document_id: z.string(),
   failed_chunks: z.array(z.object({ chunk_id: z.string(), index: z.number().int(), error: z.string().nullable() })),
   total: z.number().int(),
+});
+
+export const updateDocumentBody = z.object({
+  content: z.string().refine(nonBlank, 'must not be empty').describe('The new text (at most 10 MB)'),
+  title: z.string().max(1000).nullish().describe('A new title; the current one is kept when absent'),
+  metadata: z.record(z.string(), z.unknown()).nullish().describe('Replaces the metadata when given'),
+  expected_version: z.number().int().min(1).optional().describe('Refuse with 409 unless the document is at this version'),
+});
+export type UpdateDocumentBody = z.output<typeof updateDocumentBody>;
+
+export const updatedSchema = z.object({
+  id: z.string(),
+  document_id: z.string().describe('= id'),
+  title: z.string(),
+  status: z.literal('completed'),
+  content_hash: z.string(),
+  version: z.number().int().describe('1 at upload, one more at every content change'),
+  chunk_count: z.number().int(),
+  entity_count: z.number().int(),
+  relationship_count: z.number().int(),
+  created_at: timestamp,
+  updated_at: timestamp,
+  processing_time_ms: z.number().int(),
+  update: z.object({
+    chunks_total: z.number().int(),
+    chunks_reused: z.number().int().describe('Chunks whose text was already there: their extraction is reused'),
+    chunks_extracted: z.number().int(),
+    chunks_removed: z.number().int().describe('Previous chunks whose text is gone'),
+    llm_calls: z.number().int(),
+  }),
 });

@@ -187,6 +187,7 @@ function buildRecord(
     page_count: p.pageCount,
     pdf_id: p.pdfId,
     options: { ...p.request.options },
+    version: 1,
   };
 }
 

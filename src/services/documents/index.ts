@@ -1,5 +1,5 @@
 export { createDocumentService } from './service';
-export type { DeletionImpact, DocumentListQuery, DocumentService } from './service';
+export type { DeletionImpact, DocumentListQuery, DocumentService, ReplaceOutcome, TextUpdate, UpdateResult } from './service';
 export type { IncomingFile, IngestRequest } from './admission';
 export type { BatchItem, BatchResult } from './batch';
 export type { CreateOutcome } from './commit';

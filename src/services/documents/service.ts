@@ -18,10 +18,17 @@ import {
   requireDocument,
   retryFailedChunks,
 } from './maintenance';
+import { findByFileName, type TextUpdate, updateFromFile, updateFromText } from './update';
+import type { UpdateResult } from '../../ingest/update';
 import { type ScanInput, type ScanResult, scanDirectory } from './scan';
 
 /** A page of a workspace's documents: the store's query, as the routes build it. */
 export type DocumentListQuery = DocumentQuery;
+
+export type { TextUpdate, UpdateResult };
+
+/** A replacing upload: a new document when no document had the file's name, else the update of that one. */
+export type ReplaceOutcome = { kind: 'created'; outcome: CreateOutcome } | { kind: 'updated'; result: UpdateResult };
 
 export type DeletionImpact = Awaited<ReturnType<typeof deletionImpact>>;
 
@@ -33,6 +40,13 @@ export interface DocumentService {
   list(scope: Scope, query: DocumentListQuery): Promise<Page<DocumentRecord>>;
   get(scope: Scope, id: string): Promise<DocumentRecord>;
   remove(scope: Scope, id: string): Promise<void>;
+  /** Replaces a completed document's content in place (incremental: unchanged chunks are not extracted again). */
+  update(scope: Scope, id: string, update: TextUpdate): Promise<UpdateResult>;
+  /**
+   * An upload that replaces the document of the same file name in the workspace, when there is one; otherwise
+   * an ordinary upload.
+   */
+  replaceFromFile(scope: Scope, file: IncomingFile, request: IngestRequest): Promise<ReplaceOutcome>;
   deletionImpact(scope: Scope, id: string): Promise<DeletionImpact>;
   failedChunks(scope: Scope, id: string): Promise<FailedChunk[]>;
   retryChunks(scope: Scope, id: string): Promise<{ taskId: string; failedChunks: number }>;
@@ -64,6 +78,14 @@ export function createDocumentService(host: ServiceHost, tasks: TaskService): Do
     list: (scope, query) => host.stores.documents.list(scope, query),
     get: (scope, id) => requireDocument(host, scope, id),
     remove: (scope, id) => removeDocument(host, tasks, scope, id),
+    update: (scope, id, update) => updateFromText(host, gate, scope, id, update),
+    async replaceFromFile(scope, file, request) {
+      const existing = await findByFileName(host, scope, file.filename);
+      if (!existing)
+        return { kind: 'created', outcome: await commitAdmission(deps(), scope, await admitFile(host, gate, scope, file, request)) };
+      const given = { title: request.title, metadata: Object.keys(request.metadata).length ? request.metadata : undefined };
+      return { kind: 'updated', result: await updateFromFile(host, gate, scope, existing, file, given) };
+    },
     async deletionImpact(scope, id) {
       await requireDocument(host, scope, id);
       return deletionImpact(host, scope, id);

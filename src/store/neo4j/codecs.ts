@@ -42,6 +42,7 @@ export const DOCUMENT_FIELDS: Spec<DocumentRecord> = {
   page_count: 'int?',
   pdf_id: 'string?',
   options: 'json',
+  version: 'int?',
 };
 
 export const CHUNK_FIELDS: Spec<ChunkRecord> = {

@@ -565,6 +565,87 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/graph/resolution/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The workspace's entity resolution settings */
+        get: operations["get_api_v1_graph_resolution_settings"];
+        /**
+         * Change entity resolution settings of the workspace (turn it off or on, thresholds)
+         * @description Fields left out keep their values. A review_score above merge_score is 422.
+         */
+        put: operations["put_api_v1_graph_resolution_settings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/graph/resolution/dry-run": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Propose entity merges with their scores, changing nothing
+         * @description Each entity is matched through the name index and the entity vector index against the rest of the graph; its best candidate of a compatible type is proposed when it scores at least review_score. `merge`: at or above merge_score; in the band below, `confirmed`/`rejected` by the LLM with `confirm`, else `unconfirmed`.
+         */
+        post: operations["post_api_v1_graph_resolution_dry_run"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/graph/resolution/apply": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Apply a reviewed list of merges (source into target)
+         * @description In order; each merge follows the ones before it (an id already merged stands for its survivor). Pairs that are already one entity, or name a missing entity, are listed under `skipped`. Every merge is recorded in the survivor's merge_history and can be undone with POST /graph/entities/{id}/split.
+         */
+        post: operations["post_api_v1_graph_resolution_apply"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/graph/entities/{id}/split": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Split a merged alias off an entity again
+         * @description The alias leaves the entity's merge_history, is kept apart from it from then on, and gets back its own entity with the relationships and provenance of the chunks that name it. 404 for an unknown entity, 422 when the alias was not merged into it.
+         */
+        post: operations["post_api_v1_graph_entities_id_split"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/documents/{document_id}/lineage": {
         parameters: {
             query?: never;
@@ -1180,7 +1261,7 @@ export interface paths {
         put?: never;
         /**
          * Upload one file (multipart/form-data)
-         * @description Part `file` is required; a part over 50 MB is 413. Refusals: 409 `conflict` with `duplicate_of` when the same content exists in the workspace; 413 when over the size limit of its type (.pdf 50 MB; .txt, .md, .json 10 MB); 422 `validation-error` for empty, unreadable or corrupt content; 400 for an unsupported file extension. A refused input leaves nothing stored.
+         * @description Part `file` is required; a part over 50 MB is 413. Refusals: 409 `conflict` with `duplicate_of` when the same content exists in the workspace; 413 when over the size limit of its type (.pdf 50 MB; .txt, .md, .json 10 MB); 422 `validation-error` for empty, unreadable or corrupt content; 400 for an unsupported file extension. A refused input leaves nothing stored. With `replace_existing` true and a document of the same file name in the workspace, that document gets the file's content (as PUT /documents/{id}): 200, or 409 when it is not completed.
          */
         post: operations["post_api_v1_documents_upload"];
         delete?: never;
@@ -1289,7 +1370,11 @@ export interface paths {
         };
         /** Document detail */
         get: operations["get_api_v1_documents_id_"];
-        put?: never;
+        /**
+         * Replace a document's content (incremental update)
+         * @description The new text is chunked; chunks whose text the document already had keep their extraction, only new or changed chunks are extracted; what only removed chunks supported leaves the graph, as in deletion. The document keeps its id; `version` goes up by one and `updated_at` is set. Updates of one document run one after the other. The same content again changes nothing (only `title` and `metadata`, when given). Processing runs within the request; when an extraction fails, nothing changes and the answer is 503.
+         */
+        put: operations["put_api_v1_documents_id_"];
         post?: never;
         /**
          * Delete a document with its chunks, vectors and the graph data only it supported
@@ -4718,6 +4803,435 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
+            };
+            /** @description Problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    get_api_v1_graph_resolution_settings: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Workspace to act in; default: the credential's bound workspace, else the tenant's default workspace */
+                "X-Workspace-ID"?: string;
+                /** @description Tenant to act for; must be the credential's own (the master key may name any) */
+                "X-Tenant-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Settings */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Resolve the entities each document adds at merge time */
+                        enabled: boolean;
+                        /** @description Candidates scoring at least this are merged */
+                        merge_score: number;
+                        /** @description Candidates from this score up to merge_score are merged when the LLM confirms */
+                        review_score: number;
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Needs the viewer role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown workspace (or one of another tenant) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    put_api_v1_graph_resolution_settings: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Workspace to act in; default: the credential's bound workspace, else the tenant's default workspace */
+                "X-Workspace-ID"?: string;
+                /** @description Tenant to act for; must be the credential's own (the master key may name any) */
+                "X-Tenant-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    enabled?: boolean;
+                    merge_score?: number;
+                    review_score?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The settings now */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Resolve the entities each document adds at merge time */
+                        enabled: boolean;
+                        /** @description Candidates scoring at least this are merged */
+                        merge_score: number;
+                        /** @description Candidates from this score up to merge_score are merged when the LLM confirms */
+                        review_score: number;
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Needs the editor role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown workspace (or one of another tenant) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A field breaking its rule */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    post_api_v1_graph_resolution_dry_run: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Workspace to act in; default: the credential's bound workspace, else the tenant's default workspace */
+                "X-Workspace-ID"?: string;
+                /** @description Tenant to act for; must be the credential's own (the master key may name any) */
+                "X-Tenant-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Entities to resolve (ids or names) */
+                    entity_ids?: string[];
+                    /**
+                     * @description Without entity_ids: how many entities of the listing to resolve
+                     * @default 100
+                     */
+                    limit?: number;
+                    /**
+                     * @description Ask the LLM about the pairs in the review band
+                     * @default false
+                     */
+                    confirm?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Proposed merges */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        proposals: {
+                            /** @description The entity that would be absorbed */
+                            source_id: string;
+                            source_name: string;
+                            /** @description The survivor */
+                            target_id: string;
+                            target_name: string;
+                            score: number;
+                            name_score: number;
+                            embedding_score: number | null;
+                            /** @enum {string} */
+                            decision: "merge" | "confirmed" | "rejected" | "unconfirmed";
+                            reason: string;
+                        }[];
+                        examined: number;
+                        llm_calls: number;
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Needs the editor role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown workspace (or one of another tenant) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A field breaking its rule */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    post_api_v1_graph_resolution_apply: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Workspace to act in; default: the credential's bound workspace, else the tenant's default workspace */
+                "X-Workspace-ID"?: string;
+                /** @description Tenant to act for; must be the credential's own (the master key may name any) */
+                "X-Tenant-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    merges: {
+                        source_id: string;
+                        target_id: string;
+                        reason?: string;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Applied and skipped merges */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        applied: {
+                            source_id: string;
+                            target_id: string;
+                        }[];
+                        skipped: {
+                            source_id: string;
+                            target_id: string;
+                            reason: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Needs the editor role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown workspace (or one of another tenant) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A field breaking its rule */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    post_api_v1_graph_entities_id_split: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Workspace to act in; default: the credential's bound workspace, else the tenant's default workspace */
+                "X-Workspace-ID"?: string;
+                /** @description Tenant to act for; must be the credential's own (the master key may name any) */
+                "X-Tenant-ID"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description An id the entity absorbed (see its merge_history) */
+                    alias: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The entity and the entity split off */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        entity: {
+                            id: string;
+                            name: string;
+                            entity_type: string;
+                            description: string;
+                        } | null;
+                        split_off: {
+                            id: string;
+                            name: string;
+                            entity_type: string;
+                            description: string;
+                        } | null;
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Needs the editor role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown entity */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not an alias of this entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Problem details */
             default: {
@@ -8748,10 +9262,51 @@ export interface operations {
                     max_gleaning?: string;
                     /** @enum {string} */
                     use_llm_summarization?: "true" | "false";
+                    /**
+                     * @description Replace the document of the same file name (200 with the update)
+                     * @enum {string}
+                     */
+                    replace_existing?: "true" | "false";
                 };
             };
         };
         responses: {
+            /** @description The document of the same file name was updated */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @description = id */
+                        document_id: string;
+                        title: string;
+                        /** @constant */
+                        status: "completed";
+                        content_hash: string;
+                        /** @description 1 at upload, one more at every content change */
+                        version: number;
+                        chunk_count: number;
+                        entity_count: number;
+                        relationship_count: number;
+                        /** @description ISO 8601 timestamp */
+                        created_at: string;
+                        /** @description ISO 8601 timestamp */
+                        updated_at: string;
+                        processing_time_ms: number;
+                        update: {
+                            chunks_total: number;
+                            /** @description Chunks whose text was already there: their extraction is reused */
+                            chunks_reused: number;
+                            chunks_extracted: number;
+                            /** @description Previous chunks whose text is gone */
+                            chunks_removed: number;
+                            llm_calls: number;
+                        };
+                    };
+                };
+            };
             /** @description Processed within the request. `status` is `completed`, or `failed` with `error` when processing failed (the document is kept in `failed` status; retry it with POST /documents/{id}/retry-chunks or /documents/reprocess). */
             201: {
                 headers: {
@@ -9325,6 +9880,8 @@ export interface operations {
                         processing_time_ms: number | null;
                         error: string | null;
                         task_id: string | null;
+                        /** @description 1 at upload, one more at every content change (PUT /documents/{id}) */
+                        version: number;
                     };
                 };
             };
@@ -9354,6 +9911,137 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
+            };
+            /** @description Problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    put_api_v1_documents_id_: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Workspace to act in; default: the credential's bound workspace, else the tenant's default workspace */
+                "X-Workspace-ID"?: string;
+                /** @description Tenant to act for; must be the credential's own (the master key may name any) */
+                "X-Tenant-ID"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The new text (at most 10 MB) */
+                    content: string;
+                    /** @description A new title; the current one is kept when absent */
+                    title?: string | null;
+                    /** @description Replaces the metadata when given */
+                    metadata?: {
+                        [key: string]: unknown;
+                    } | null;
+                    /** @description Refuse with 409 unless the document is at this version */
+                    expected_version?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Updated */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @description = id */
+                        document_id: string;
+                        title: string;
+                        /** @constant */
+                        status: "completed";
+                        content_hash: string;
+                        /** @description 1 at upload, one more at every content change */
+                        version: number;
+                        chunk_count: number;
+                        entity_count: number;
+                        relationship_count: number;
+                        /** @description ISO 8601 timestamp */
+                        created_at: string;
+                        /** @description ISO 8601 timestamp */
+                        updated_at: string;
+                        processing_time_ms: number;
+                        update: {
+                            chunks_total: number;
+                            /** @description Chunks whose text was already there: their extraction is reused */
+                            chunks_reused: number;
+                            chunks_extracted: number;
+                            /** @description Previous chunks whose text is gone */
+                            chunks_removed: number;
+                            llm_calls: number;
+                        };
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Needs the editor role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such document in the workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The document is processing or failed, is not at `expected_version`, or another document has this content (`duplicate_of`) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Content over 10 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Empty content or a field breaking its rule */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The LLM provider failed; the previous version is kept */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Problem details */
             default: {

@@ -1,0 +1,22 @@
+import type { Scope } from '../../domain/types';
+import type { KeyValueStore } from '../../store/ports';
+
+/**
+ * Pairs an analyst split apart (KV namespace `entity_distinct`: id -> ids it must not merge with), so that
+ * resolution never merges them again.
+ */
+export const DISTINCT_NAMESPACE = 'entity_distinct';
+
+export async function distinctFrom(kv: KeyValueStore, scope: Scope, id: string): Promise<Set<string>> {
+  return new Set((await kv.get<string[]>(scope, DISTINCT_NAMESPACE, id)) ?? []);
+}
+
+export async function recordDistinct(kv: KeyValueStore, scope: Scope, a: string, b: string): Promise<void> {
+  for (const [x, y] of [
+    [a, b],
+    [b, a],
+  ]) {
+    const current = (await kv.get<string[]>(scope, DISTINCT_NAMESPACE, x)) ?? [];
+    if (!current.includes(y)) await kv.set(scope, DISTINCT_NAMESPACE, x, [...current, y]);
+  }
+}

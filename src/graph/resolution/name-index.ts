@@ -1,0 +1,76 @@
+import { initialsOf, isAcronym, nameKey, nameWords } from '../../domain/entity-names';
+import type { EntityRecord, Scope } from '../../domain/types';
+import type { KeyValueStore } from '../../store/ports';
+import type { EntityLocks } from '../locks';
+
+/**
+ * The entity name index of resolution (KV namespace `entity_name_index`): term -> ids of the entities whose name
+ * has it, newest last, at most TERM_LIMIT per term. Terms: the normalised name (`k:`), the initials of a name of
+ * several words (`i:`), each word of three letters or more (`w:`) and the first four letters (`p:`), so that a
+ * name finds its look-alikes, acronyms and misspellings by a few key reads, never by a scan. Ids of entities
+ * deleted since stay until the term is written again; readers drop the ids they cannot load.
+ */
+
+export const NAME_INDEX_NAMESPACE = 'entity_name_index';
+const TERM_LIMIT = 64;
+
+/** The terms an entity's name is indexed under. */
+export function indexTerms(name: string): string[] {
+  const key = nameKey(name);
+  if (!key) return [];
+  const compact = key.replace(/ /g, '');
+  const terms = new Set([`k:${key}`, `p:${compact.slice(0, 4)}`]);
+  const initials = initialsOf(name);
+  if (initials) terms.add(`i:${initials}`);
+  for (const w of nameWords(name)) if (w.length >= 3) terms.add(`w:${w}`);
+  return [...terms];
+}
+
+/** The terms to read for a name: its own, plus the names its initials or its acronym may stand for. */
+export function lookupTerms(name: string): string[] {
+  const terms = new Set(indexTerms(name));
+  const initials = initialsOf(name);
+  if (initials) terms.add(`k:${initials}`);
+  if (isAcronym(name)) terms.add(`i:${nameKey(name).replace(/ /g, '')}`);
+  return [...terms];
+}
+
+/** Adds entities to the index, under a lock per term (the read-modify-write of a term's list). */
+export async function indexEntities(
+  kv: KeyValueStore,
+  locks: EntityLocks,
+  scope: Scope,
+  entities: Pick<EntityRecord, 'id' | 'name'>[],
+): Promise<void> {
+  const byTerm = new Map<string, string[]>();
+  for (const e of entities) for (const t of indexTerms(e.name)) byTerm.set(t, [...(byTerm.get(t) ?? []), e.id]);
+  if (byTerm.size === 0) return;
+  const terms = [...byTerm.keys()];
+  await locks.run(
+    scope,
+    terms.map((t) => `name-index:${t}`),
+    async () => {
+      const current = await kv.getMany<string[]>(scope, NAME_INDEX_NAMESPACE, terms);
+      for (const term of terms) {
+        const before = current.get(term) ?? [];
+        const added = byTerm.get(term) ?? [];
+        const next = [...before.filter((id) => !added.includes(id)), ...added].slice(-TERM_LIMIT);
+        if (next.length !== before.length || next.some((id, i) => id !== before[i])) await kv.set(scope, NAME_INDEX_NAMESPACE, term, next);
+      }
+    },
+  );
+}
+
+/** Ids indexed under a name's lookup terms, the most terms shared first. */
+export async function lookupName(kv: KeyValueStore, scope: Scope, name: string, limit: number): Promise<string[]> {
+  const lists = await kv.getMany<string[]>(scope, NAME_INDEX_NAMESPACE, lookupTerms(name));
+  const hits = new Map<string, number>();
+  for (const [term, ids] of lists) {
+    const weight = term.startsWith('k:') || term.startsWith('i:') ? 3 : 1;
+    for (const id of ids) hits.set(id, (hits.get(id) ?? 0) + weight);
+  }
+  return [...hits.entries()]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, limit)
+    .map(([id]) => id);
+}

@@ -1,0 +1,184 @@
+import { nameKey, nameSimilarity, typesCompatible } from '../../domain/entity-names';
+import { normalizeEntityId } from '../../domain/ids';
+import type { EntityRecord, Scope } from '../../domain/types';
+import type { TokenUsage } from '../../llm/ports';
+import { parseResolutionAnswer, resolutionPrompt } from '../../prompts/entity-resolution';
+import { resolveEntityAlias } from '../aliases';
+import type { GraphDeps } from '../deps';
+import { entityText } from '../embed-text';
+import { cachedLlm } from '../llm-cache';
+import { mergeEntities } from '../merge';
+import { distinctFrom } from './distinct';
+import { lookupName } from './name-index';
+import type { ResolutionSettings } from './settings';
+
+/**
+ * Entity resolution (docs/architecture.md §5.10), from cheap to costly: candidates come from the name index
+ * (normalised name, initials, words, prefix) and the entity vector index (name + description), both read by key
+ * or nearest-neighbour search, never by a scan; a candidate of an incompatible type is dropped; the score is the
+ * name similarity, weighed with the embedding similarity unless the names are equal in normalised form or as
+ * an acronym. At or above `merge_score` the pair merges; from `review_score` the LLM is asked (task `resolve`).
+ */
+
+export interface MergeProposal {
+  /** The entity absorbed. */
+  source_id: string;
+  source_name: string;
+  /** The survivor: the one with more sources, else the older. */
+  target_id: string;
+  target_name: string;
+  score: number;
+  name_score: number;
+  embedding_score: number | null;
+  /** `merge`: over the merge score; `confirmed`/`rejected`: the LLM's answer in the review band. */
+  decision: 'merge' | 'confirmed' | 'rejected' | 'unconfirmed';
+  reason: string;
+}
+
+export interface ProposalRun {
+  proposals: MergeProposal[];
+  llm_calls: number;
+  usage: TokenUsage;
+}
+
+const NAME_CANDIDATES = 20;
+const VECTOR_CANDIDATES = 8;
+
+/**
+ * The best merge candidate of each entity, scored; with `confirm`, the LLM decides those in the review band
+ * (else they are `unconfirmed`). Each pair is proposed once.
+ */
+export async function proposeMerges(
+  deps: GraphDeps,
+  scope: Scope,
+  entities: EntityRecord[],
+  settings: ResolutionSettings,
+  options: { confirm: boolean },
+): Promise<ProposalRun> {
+  const run: ProposalRun = { proposals: [], llm_calls: 0, usage: { input_tokens: 0, output_tokens: 0 } };
+  if (entities.length === 0) return run;
+  const { stores } = deps;
+  const embedder = deps.providers.embedding();
+  const vectors = await embedder.embed(entities.map(entityText));
+  const seen = new Set<string>();
+  for (const [i, entity] of entities.entries()) {
+    const named = (await lookupName(stores.kv, scope, entity.name, NAME_CANDIDATES)).filter((id) => id !== entity.id);
+    const near = await stores.vectors.search(scope, 'entity', vectors[i], VECTOR_CANDIDATES);
+    const scored = named.length ? await stores.vectors.search(scope, 'entity', vectors[i], named.length, { ids: named }) : [];
+    const similarity = new Map([...near, ...scored].map((h) => [h.id, h.score]));
+    const ids = [...new Set([...named, ...near.map((h) => h.id)])].filter((id) => id !== entity.id);
+    if (ids.length === 0) continue;
+    const distinct = await distinctFrom(stores.kv, scope, entity.id);
+    const candidates = (await stores.graph.getEntities(scope, ids)).filter(
+      (c) => !distinct.has(c.id) && typesCompatible(entity.entity_type, c.entity_type),
+    );
+    let best: { candidate: EntityRecord; score: number; name: number; embedding: number | null } | null = null;
+    for (const candidate of candidates) {
+      const name = nameSimilarity(entity.name, candidate.name);
+      const embedding = similarity.get(candidate.id) ?? null;
+      const score = combinedScore(name, embedding);
+      if (!best || score > best.score) best = { candidate, score, name, embedding };
+    }
+    if (!best || best.score < settings.review_score) continue;
+    const [source, target] = survivorOrder(entity, best.candidate);
+    const pair = [source.id, target.id].sort().join('\u0000');
+    if (seen.has(pair)) continue;
+    seen.add(pair);
+    const proposal: MergeProposal = {
+      source_id: source.id,
+      source_name: source.name,
+      target_id: target.id,
+      target_name: target.name,
+      score: round(best.score),
+      name_score: round(best.name),
+      embedding_score: best.embedding === null ? null : round(best.embedding),
+      decision: 'merge',
+      reason: reasonOf(entity.name, best.candidate.name, best.name),
+    };
+    if (best.score < settings.merge_score) {
+      if (!options.confirm) proposal.decision = 'unconfirmed';
+      else {
+        const same = await confirm(deps, scope, source, target, run);
+        proposal.decision = same ? 'confirmed' : 'rejected';
+        proposal.reason = `${proposal.reason}; ${same ? 'confirmed' : 'rejected'} by the LLM`;
+      }
+    }
+    run.proposals.push(proposal);
+  }
+  return run;
+}
+
+export interface AppliedMerges {
+  applied: Array<{ source_id: string; target_id: string }>;
+  skipped: Array<{ source_id: string; target_id: string; reason: string }>;
+}
+
+/** Applies merges (source into target) one by one, following earlier merges of the same run. */
+export async function applyMerges(
+  deps: GraphDeps,
+  scope: Scope,
+  merges: Array<Pick<MergeProposal, 'source_id' | 'target_id' | 'reason'> & { score?: number }>,
+  cause = 'resolution',
+): Promise<AppliedMerges> {
+  const out: AppliedMerges = { applied: [], skipped: [] };
+  for (const m of merges) {
+    const [source, target] = await Promise.all([
+      resolveEntityAlias(deps.stores.kv, scope, normalizeEntityId(m.source_id)),
+      resolveEntityAlias(deps.stores.kv, scope, normalizeEntityId(m.target_id)),
+    ]);
+    const skip = (reason: string) => out.skipped.push({ source_id: m.source_id, target_id: m.target_id, reason });
+    if (source === target) {
+      skip('already one entity');
+      continue;
+    }
+    const present = new Set((await deps.stores.graph.getEntities(scope, [source, target])).map((e) => e.id));
+    if (!present.has(source) || !present.has(target)) {
+      skip(`entity not found: ${[source, target].filter((id) => !present.has(id)).join(', ')}`);
+      continue;
+    }
+    await mergeEntities(deps, scope, {
+      sourceIds: [source],
+      targetId: target,
+      reason: `entity resolution: ${m.reason}${m.score === undefined ? '' : ` (score ${m.score})`}`,
+      cause,
+    });
+    out.applied.push({ source_id: source, target_id: target });
+  }
+  return out;
+}
+
+/**
+ * Equal normalised names (1) and acronyms (0.95) score their name similarity; any other pair at most 0.9 (0.6 of
+ * the name similarity and 0.3 of the embedding similarity), so that with the default thresholds only the LLM
+ * merges names that merely look alike.
+ */
+export function combinedScore(name: number, embedding: number | null): number {
+  if (name >= 0.95) return name;
+  return 0.6 * name + 0.3 * Math.max(0, embedding ?? 0.5);
+}
+
+/** [absorbed, survivor]: the entity with more sources survives, else the older, else the smaller id. */
+function survivorOrder(a: EntityRecord, b: EntityRecord): [EntityRecord, EntityRecord] {
+  const weight = (e: EntityRecord) => new Set(e.source_chunk_ids).size;
+  if (weight(a) !== weight(b)) return weight(a) > weight(b) ? [b, a] : [a, b];
+  if (a.created_at !== b.created_at) return a.created_at < b.created_at ? [b, a] : [a, b];
+  return a.id < b.id ? [b, a] : [a, b];
+}
+
+function reasonOf(a: string, b: string, nameScore: number): string {
+  if (nameKey(a) === nameKey(b)) return 'same normalised name';
+  if (nameScore >= 0.95) return 'acronym of the other name';
+  return 'similar name and description';
+}
+
+async function confirm(deps: GraphDeps, scope: Scope, a: EntityRecord, b: EntityRecord, run: ProposalRun): Promise<boolean> {
+  const llm = cachedLlm(deps.providers.llm(), deps.stores.kv, scope);
+  const subject = (e: EntityRecord) => ({ name: e.name, type: e.entity_type, description: e.description });
+  const answer = await llm.complete(resolutionPrompt(subject(a), subject(b)), { task: 'resolve', temperature: 0, maxTokens: 32 });
+  if (!answer.cached) run.llm_calls++;
+  run.usage.input_tokens += answer.usage.input_tokens;
+  run.usage.output_tokens += answer.usage.output_tokens;
+  return parseResolutionAnswer(answer.text);
+}
+
+const round = (x: number) => Math.round(x * 1000) / 1000;

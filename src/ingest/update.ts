@@ -1,0 +1,223 @@
+import { contentHash } from '../domain/ids';
+import { UnavailableError } from '../domain/errors';
+import type { ChunkRecord, DocumentRecord, Scope } from '../domain/types';
+import type { TokenUsage } from '../llm/ports';
+import { cachedLlm } from '../graph/llm-cache';
+import { forgetNamesOf } from './aliases';
+import { summaryPolicy } from './deletion';
+import type { IngestDeps } from './deps';
+import { chunkItems, embedInto } from './embed';
+import { type CachedExtraction, deleteExtractions, EXTRACTION_NAMESPACE, extractFresh, isReusable, readExtractions } from './extract/cache';
+import type { PageRange } from './loaders/types';
+import { affectedEntityIds, type Contribution, type MergeOutcome } from './merge';
+import { mergeIntoGraph } from './merge-stage';
+import { deletePageMap, loadPageMap, savePageMap } from './pages';
+import { buildChunks } from './pipeline';
+import { resolveDocumentEntities } from './resolve-stage';
+import { addUsage } from './run';
+import type { SummaryPolicy } from './summary';
+
+/**
+ * Replacing a completed document's content in place (docs/architecture.md §5.9). The new text is chunked;
+ * a chunk whose text equals one of the previous chunks' reuses that chunk's extraction, the others are
+ * extracted. Nothing is written until every extraction succeeded, so a failure leaves the previous version
+ * as it was. Then, like a rerun: the cached extractions of the new chunk ids are written, the document's
+ * records are rebuilt from their remaining sources (records left without a source are deleted, as in
+ * deletion), changed chunks are re-embedded and the document record gets the new content and version.
+ * A failure while writing restores the previous version. The caller serialises updates of one document.
+ */
+
+export interface UpdateInput {
+  content: string;
+  /** Of the content as received (the file's bytes for an upload). */
+  contentHash: string;
+  fileSize: number;
+  title?: string;
+  metadata?: Record<string, unknown>;
+  /** Page ranges of a replaced PDF's text; null for text; undefined keeps the stored map. */
+  pages?: PageRange[] | null;
+}
+
+export interface UpdateResult {
+  doc: DocumentRecord;
+  chunks_total: number;
+  chunks_reused: number;
+  chunks_extracted: number;
+  chunks_removed: number;
+  llm_calls: number;
+  usage: TokenUsage;
+  processing_time_ms: number;
+}
+
+interface Version {
+  chunks: ChunkRecord[];
+  extractions: Map<string, CachedExtraction>;
+  policy: SummaryPolicy;
+}
+
+export async function updateDocumentContent(
+  deps: IngestDeps,
+  scope: Scope,
+  doc: DocumentRecord,
+  input: UpdateInput,
+): Promise<UpdateResult> {
+  const started = Date.now();
+  const { stores } = deps;
+  const llm = cachedLlm(deps.providers.llm(), stores.kv, scope);
+  const previousChunks = (await stores.chunks.listByDocument(scope, doc.id)).sort((a, b) => a.index - b.index);
+  const previous: Version = {
+    chunks: previousChunks,
+    extractions: await readExtractions(
+      stores.kv,
+      scope,
+      previousChunks.map((c) => c.id),
+    ),
+    policy: summaryPolicy(deps, doc.options?.use_llm_summarization ?? true),
+  };
+  const pages = input.pages === undefined ? await loadPageMap(deps, scope, doc.id) : input.pages;
+  const chunks = buildChunks(deps, doc.id, input.content, pages);
+
+  const reusable = new Map<string, CachedExtraction>();
+  for (const chunk of previous.chunks) {
+    const entry = previous.extractions.get(chunk.id);
+    if (chunk.extraction_status === 'completed' && isReusable(entry, chunk.content, llm)) reusable.set(entry.content_hash, entry);
+  }
+  const extractions = new Map<string, CachedExtraction>();
+  const usage: TokenUsage = { input_tokens: 0, output_tokens: 0 };
+  let llmCalls = 0;
+  const fresh = chunks.filter((chunk) => {
+    const reused = reusable.get(contentHash(chunk.content));
+    if (reused) extractions.set(chunk.id, reused);
+    return !reused;
+  });
+  const options = {
+    enableGleaning: doc.options?.enable_gleaning ?? true,
+    maxGleaning: doc.options?.max_gleaning ?? deps.config.ingest.maxGleaning,
+  };
+  const outcomes = await Promise.allSettled(fresh.map((chunk) => extractFresh(llm, chunk, options)));
+  outcomes.forEach((outcome, i) => {
+    if (outcome.status === 'rejected') return;
+    extractions.set(fresh[i].id, outcome.value.extraction);
+    llmCalls += outcome.value.llm_calls;
+    addUsage(usage, outcome.value.usage);
+  });
+  const failed = outcomes.findIndex((o) => o.status === 'rejected');
+  if (failed >= 0) {
+    const reason = (outcomes[failed] as PromiseRejectedResult).reason as Error;
+    throw new UnavailableError(
+      `extraction of chunk ${fresh[failed].index} failed (${reason?.message ?? String(reason)}); the document keeps its previous version`,
+      'llm_provider',
+    );
+  }
+  for (const chunk of chunks) {
+    const extraction = extractions.get(chunk.id) as CachedExtraction;
+    chunk.extraction_status = 'completed';
+    chunk.llm_model = extraction.llm_model;
+  }
+
+  const next: Version = { chunks, extractions, policy: summaryPolicy(deps, doc.options?.use_llm_summarization ?? true) };
+  let merged: MergeOutcome;
+  try {
+    merged = await writeVersion(deps, scope, doc.id, previous, next);
+    if (input.pages !== undefined) {
+      if (input.pages?.length) await savePageMap(deps, scope, doc.id, input.pages);
+      else await deletePageMap(deps, scope, doc.id);
+    }
+  } catch (err) {
+    deps.log.error({ err, document_id: doc.id }, 'document update failed while writing; restoring the previous version');
+    await writeVersion(deps, scope, doc.id, next, previous).catch((restoreErr: unknown) =>
+      deps.log.error({ err: restoreErr, document_id: doc.id }, 'restoring the previous version of a document did not finish'),
+    );
+    throw err;
+  }
+  llmCalls += merged.llm_calls;
+  addUsage(usage, merged.usage);
+  const resolved = await resolveDocumentEntities(deps, scope, merged);
+  llmCalls += resolved.llm_calls;
+  addUsage(usage, resolved.usage);
+  const counts = resolved.merged
+    ? {
+        entities: (await stores.graph.entitiesOfDocument(scope, doc.id)).length,
+        relationships: (await stores.graph.relationshipsOfDocument(scope, doc.id)).length,
+      }
+    : { entities: merged.entityIds.length, relationships: merged.relationshipIds.length };
+
+  const now = new Date();
+  const processingTime = now.getTime() - started;
+  const updated = await stores.documents.update(scope, doc.id, {
+    content: input.content,
+    content_hash: input.contentHash,
+    file_size: input.fileSize,
+    ...(input.title !== undefined ? { title: input.title } : {}),
+    ...(input.metadata !== undefined ? { metadata: input.metadata } : {}),
+    status: 'completed',
+    error: null,
+    chunk_count: chunks.length,
+    entity_count: counts.entities,
+    relationship_count: counts.relationships,
+    version: (doc.version ?? 1) + 1,
+    processed_at: now.toISOString(),
+    processing_time_ms: processingTime,
+    llm_model: llm.model,
+    embedding_model: deps.providers.embedding().model,
+    updated_at: now.toISOString(),
+  });
+  const previousTexts = new Set(chunks.map((c) => c.content));
+  return {
+    doc: updated ?? doc,
+    chunks_total: chunks.length,
+    chunks_reused: chunks.length - fresh.length,
+    chunks_extracted: fresh.length,
+    chunks_removed: previous.chunks.filter((c) => !previousTexts.has(c.content)).length,
+    llm_calls: llmCalls,
+    usage,
+    processing_time_ms: processingTime,
+  };
+}
+
+/**
+ * Moves the document's stored data from one version to the other: cached extractions under the chunk ids,
+ * the graph merge of the new contributions, chunk vectors and chunk records.
+ */
+async function writeVersion(deps: IngestDeps, scope: Scope, documentId: string, from: Version, to: Version): Promise<MergeOutcome> {
+  const { stores } = deps;
+  const kept = new Map(to.chunks.map((c) => [c.id, c]));
+  const before = new Map(from.chunks.map((c) => [c.id, c]));
+  const removedIds = from.chunks.filter((c) => !kept.has(c.id)).map((c) => c.id);
+
+  for (const chunk of to.chunks) {
+    const extraction = to.extractions.get(chunk.id);
+    if (extraction && from.extractions.get(chunk.id) !== extraction) await stores.kv.set(scope, EXTRACTION_NAMESPACE, chunk.id, extraction);
+  }
+  await deleteExtractions(stores.kv, scope, removedIds);
+
+  const contributions: Contribution[] = to.chunks.map((c) => ({ chunkId: c.id, extraction: to.extractions.get(c.id) as CachedExtraction }));
+  const embedder = deps.providers.embedding();
+  const embed = { concurrency: deps.config.ingest.embeddingConcurrency };
+  const merged = await mergeIntoGraph(deps, scope, documentId, contributions, {
+    lockIds: await affectedEntityIds(stores, scope, documentId, contributions),
+    policy: to.policy,
+    cause: 'update',
+    embedder: () => embedder,
+    embed,
+    deferRefresh: true,
+  });
+  const said = new Set(contributions.flatMap((c) => c.extraction.entities.map((e) => e.id)));
+  const unsaid = [...from.extractions.values()].filter((e) => e.entities.some((x) => !said.has(x.id)));
+  await forgetNamesOf(stores, deps.entityLocks, scope, unsaid);
+
+  if (removedIds.length) await stores.vectors.delete(scope, 'chunk', removedIds);
+  const changed = to.chunks.filter((c) => before.get(c.id)?.content !== c.content);
+  await embedInto(stores.vectors, scope, 'chunk', embedder, chunkItems(changed), embed);
+  for (const chunk of to.chunks) {
+    const links = merged.chunks.get(chunk.id);
+    chunk.entity_ids = links?.entity_ids ?? [];
+    chunk.relationship_ids = links?.relationship_ids ?? [];
+    chunk.embedding_model = embedder.model;
+    const old = before.get(chunk.id);
+    if (old && old.content === chunk.content) chunk.created_at = old.created_at;
+  }
+  await stores.chunks.deleteByDocument(scope, documentId);
+  await stores.chunks.upsertMany(scope, to.chunks);
+  return merged;
+}

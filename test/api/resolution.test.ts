@@ -1,0 +1,127 @@
+import { type TestApp, startTestApp } from '../helpers/app';
+import { json } from '../fixtures/documents';
+import { settleEmbeddingRefreshes } from '../../src/ingest/merge-stage';
+
+/** Entity resolution through the API: at merge time, the dry run, applying a reviewed list, splitting an alias off. */
+
+describe('entity resolution', () => {
+  let app: TestApp;
+
+  beforeAll(async () => {
+    app = await startTestApp({ SERVICE_ENTITY_RESOLUTION: 'true' });
+  });
+  afterAll(async () => {
+    await settleEmbeddingRefreshes();
+    await app.close();
+  });
+
+  const ingest = async (content: string, workspace?: string) => {
+    const res = await app.request('/api/v1/documents', { method: 'POST', json: { content }, workspace });
+    expect(res.status).toBe(201);
+    expect((await json(res)).status).toBe('completed');
+  };
+  const entityIds = async (workspace?: string) =>
+    (await json(await app.request('/api/v1/graph/entities?limit=1000', { workspace }))).entities.map(
+      (e: { id: string }) => e.id,
+    ) as string[];
+
+  it('merges an acronym into the entity it stands for, keeping the alias, its relationships and its provenance', async () => {
+    await ingest(
+      'International Business Machines Corporation opened a research lab in Zurich. Alice Johnson leads International Business Machines Corporation research.',
+    );
+    await ingest('IBM hired Bob Smith in Lisbon. Bob Smith works for IBM on databases.');
+    const ids = await entityIds();
+    expect(ids).toContain('INTERNATIONAL_BUSINESS_MACHINES_CORPORATION');
+    expect(ids).not.toContain('IBM');
+    const lineage = await json(await app.request('/api/v1/lineage/entities/INTERNATIONAL_BUSINESS_MACHINES_CORPORATION'));
+    expect(JSON.stringify(lineage.merge_history)).toContain('IBM');
+    const neighbours = await json(await app.request('/api/v1/graph?start_node=INTERNATIONAL_BUSINESS_MACHINES_CORPORATION&depth=1'));
+    const names = JSON.stringify(neighbours);
+    expect(names).toContain('BOB_SMITH');
+    expect(names).toContain('ALICE_JOHNSON');
+
+    // A later mention of the alias goes straight to the survivor.
+    await ingest('IBM also opened an office in Toronto.');
+    expect(await entityIds()).not.toContain('IBM');
+  });
+
+  it('keeps look-alikes apart', async () => {
+    const ws = 'lookalikes';
+    await ingest('Paris Hilton attended a gala in New York. Paris Hilton met Grace Hopper there.', ws);
+    await ingest('The Louvre is a museum in Paris. Marie Curie lived in Paris for many years.', ws);
+    await ingest('John Smithson wrote a book about Toronto. John Smith reviewed the book by John Smithson.', ws);
+    const ids = await entityIds(ws);
+    expect(ids).toEqual(expect.arrayContaining(['PARIS_HILTON', 'PARIS', 'JOHN_SMITHSON', 'JOHN_SMITH']));
+  });
+
+  it('turned off, proposes merges in a dry run, applies a reviewed list, and splits an alias off again', async () => {
+    const ws = 'reviewed';
+    const off = await app.request('/api/v1/graph/resolution/settings', { method: 'PUT', json: { enabled: false }, workspace: ws });
+    expect(off.status).toBe(200);
+    expect(await json(off)).toMatchObject({ enabled: false, merge_score: 0.9, review_score: 0.7 });
+    await ingest('Acme Corporation builds the Falcon Engine in Berlin. Carol White leads Acme Corporation.', ws);
+    await ingest('ACME Corp. hired Dave Brown in Berlin. Dave Brown tests the Falcon Engine at ACME Corp.', ws);
+    let ids = await entityIds(ws);
+    expect(ids).toEqual(expect.arrayContaining(['ACME_CORPORATION', 'ACME_CORP']));
+
+    const dry = await json(
+      await app.request('/api/v1/graph/resolution/dry-run', { method: 'POST', json: { entity_ids: ['ACME_CORP'] }, workspace: ws }),
+    );
+    expect(dry.examined).toBe(1);
+    expect(dry.proposals).toHaveLength(1);
+    const [proposal] = dry.proposals;
+    expect(proposal).toMatchObject({ decision: 'merge', score: 1, reason: 'same normalised name' });
+    expect([proposal.source_id, proposal.target_id].sort()).toEqual(['ACME_CORP', 'ACME_CORPORATION']);
+    expect(await entityIds(ws)).toEqual(ids);
+
+    const applied = await json(
+      await app.request('/api/v1/graph/resolution/apply', {
+        method: 'POST',
+        json: {
+          merges: [
+            { source_id: proposal.source_id, target_id: proposal.target_id },
+            { source_id: 'NO_SUCH', target_id: 'ACME_CORPORATION' },
+          ],
+        },
+        workspace: ws,
+      }),
+    );
+    expect(applied.applied).toEqual([{ source_id: proposal.source_id, target_id: proposal.target_id }]);
+    expect(applied.skipped).toHaveLength(1);
+    ids = await entityIds(ws);
+    expect(ids).toContain(proposal.target_id);
+    expect(ids).not.toContain(proposal.source_id);
+    const survivor = await json(await app.request(`/api/v1/graph/entities/${encodeURIComponent(proposal.target_id)}`, { workspace: ws }));
+    expect(JSON.stringify(survivor)).toContain('DAVE_BROWN');
+
+    const notAlias = await app.request(`/api/v1/graph/entities/${encodeURIComponent(proposal.target_id)}/split`, {
+      method: 'POST',
+      json: { alias: 'FALCON_ENGINE' },
+      workspace: ws,
+    });
+    expect(notAlias.status).toBe(422);
+    const split = await app.request(`/api/v1/graph/entities/${encodeURIComponent(proposal.target_id)}/split`, {
+      method: 'POST',
+      json: { alias: proposal.source_id },
+      workspace: ws,
+    });
+    expect(split.status).toBe(200);
+    const body = await json(split);
+    expect(body.split_off.id).toBe(proposal.source_id);
+    expect(body.entity.id).toBe(proposal.target_id);
+    expect(await entityIds(ws)).toEqual(expect.arrayContaining(['ACME_CORPORATION', 'ACME_CORP']));
+    const again = await json(
+      await app.request('/api/v1/graph/resolution/dry-run', { method: 'POST', json: { entity_ids: ['ACME_CORP'] }, workspace: ws }),
+    );
+    expect(again.proposals).toEqual([]);
+  });
+
+  it('refuses bad settings and bodies', async () => {
+    const bad = await app.request('/api/v1/graph/resolution/settings', { method: 'PUT', json: { review_score: 0.95 } });
+    expect(bad.status).toBe(422);
+    expect((await app.request('/api/v1/graph/resolution/settings', { method: 'PUT', json: { merge_score: 2 } })).status).toBe(422);
+    expect((await app.request('/api/v1/graph/resolution/apply', { method: 'POST', json: { merges: [] } })).status).toBe(422);
+    expect((await app.request('/api/v1/graph/entities/NOPE/split', { method: 'POST', json: { alias: 'X' } })).status).toBe(404);
+    expect(await json(await app.request('/api/v1/graph/resolution/settings'))).toMatchObject({ enabled: true });
+  });
+});
