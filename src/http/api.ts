@@ -3,7 +3,7 @@ import type { Middleware } from 'koa';
 import { z } from 'zod';
 import type { AppContext, AppState } from './context';
 import type { Access, Guard } from './guard';
-import { badRequest } from './problem';
+import { Problem, badRequest } from './problem';
 import { parseOrThrow } from './validate';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -68,6 +68,8 @@ const empty = z.object({});
  */
 export class Api {
   readonly router: Router<AppState>;
+  /** Full paths without parameters, with their methods. */
+  private readonly staticPaths = new Map<string, string[]>();
 
   constructor(
     readonly prefix: string,
@@ -82,7 +84,18 @@ export class Api {
     handler: (ctx: AppContext, input: RouteInput<z.output<B>, z.output<Q>, z.output<P>>) => Promise<void> | void,
   ): void {
     this.registry.push({ prefix: this.prefix, spec: spec as unknown as RouteSpec<z.ZodType, z.ZodType, z.ZodType> });
+    const full = this.prefix + spec.path;
+    const method = spec.method.toUpperCase();
+    const isStatic = !/[:*]/.test(spec.path);
+    if (isStatic) this.staticPaths.set(full, [...(this.staticPaths.get(full) ?? []), method]);
     const chain: Middleware<AppState>[] = [this.guard(accessOf(spec))];
+    // A fixed path shadows the parametrised ones it also matches (`/documents/scan` is not document 'scan').
+    if (!isStatic) {
+      chain.unshift(async (ctx, next) => {
+        if (this.staticPaths.has(ctx.path)) this.refuseMethod(ctx);
+        else await next();
+      });
+    }
     chain.push(...(spec.before ?? []));
     chain.push(async (ctx) => {
       const c = ctx as AppContext;
@@ -96,13 +109,34 @@ export class Api {
       }
       await handler(c, { body, query, params });
     });
-    this.router.register(spec.path, [spec.method.toUpperCase()], chain);
+    this.router.register(spec.path, [method], chain);
+  }
+
+  /** The methods served on a path: those of its fixed routes if it has any, else of the routes matching it. */
+  allowedOn(path: string): string[] {
+    const methods = new Set(this.staticPaths.get(path) ?? this.router.match(path, 'GET').path.flatMap((layer) => layer.methods));
+    if (methods.has('GET')) methods.add('HEAD');
+    return [...methods];
+  }
+
+  /** 405 with Allow (OPTIONS: 204 with Allow) for a path served by other methods. */
+  private refuseMethod(ctx: AppContext | Parameters<Middleware<AppState>>[0]): void {
+    const allow = this.allowedOn(ctx.path);
+    ctx.set('Allow', [...allow, 'OPTIONS'].join(', '));
+    if (ctx.method === 'OPTIONS') {
+      ctx.status = 204;
+      return;
+    }
+    throw new Problem(405, `method ${ctx.method} is not allowed on ${ctx.path}; allowed: ${allow.join(', ')}`);
   }
 
   /** The routes, plus 405 with an Allow header for a known path and the wrong method. */
   middleware(): Middleware<AppState> {
     const routes = this.router.routes() as unknown as Middleware<AppState>;
-    const allowed = this.router.allowedMethods() as unknown as Middleware<AppState>;
-    return (ctx, next) => routes(ctx, () => allowed(ctx, next));
+    return (ctx, next) =>
+      routes(ctx, async () => {
+        if (this.allowedOn(ctx.path).length) this.refuseMethod(ctx);
+        else await next();
+      });
   }
 }
