@@ -11,8 +11,12 @@ export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 export interface ResponseSpec {
   description: string;
   schema?: z.ZodType;
-  /** Defaults to application/json; SSE routes say text/event-stream. */
+  /** Defaults to application/json; SSE routes say text/event-stream (the schema is then that of one event's data). */
   contentType?: string;
+  /** Other content types the same status answers with (a stream beside JSON), each with its schema. */
+  alternatives?: Array<{ contentType: string; schema: z.ZodType; sentinel?: string }>;
+  /** SSE: a data frame that is not JSON, such as OpenAI's `[DONE]`. */
+  sentinel?: string;
 }
 
 export interface RouteSpec<B extends z.ZodType, Q extends z.ZodType, P extends z.ZodType> {

@@ -25,10 +25,16 @@ function pointRefsAtComponents(value: unknown): unknown {
 }
 
 /**
- * A trimmed string with a minimum length (`z.string().trim().min(1)`) refuses text of spaces alone: the published
+ * Checks the validators make beyond what zod publishes. A trimmed string with a minimum length (`z.string().trim().min(1)`) refuses text of spaces alone: the published
  * schema says so with a pattern that asks for one character that is not white space.
  */
-function publishTrim(ctx: { zodSchema: unknown; jsonSchema: Record<string, unknown> }): void {
+function publishChecks(ctx: { zodSchema: unknown; jsonSchema: Record<string, unknown> }, jsonInput: boolean): void {
+  // zod checks an email address with its pattern alone; other validators read `format: email` differently.
+  if (ctx.jsonSchema.format === 'email' && ctx.jsonSchema.pattern !== undefined) delete ctx.jsonSchema.format;
+  if (jsonInput && ctx.jsonSchema.type === 'object' && ctx.jsonSchema.additionalProperties !== false) {
+    // The JSON body parser refuses a member named __proto__ at any depth (prototype poisoning).
+    ctx.jsonSchema.propertyNames = { not: { const: '__proto__' } };
+  }
   const def = (ctx.zodSchema as { _zod?: { def?: { type?: string; checks?: Array<{ _zod: { def: { check?: string } } }> } } })._zod?.def;
   if (def?.type !== 'string' || !def.checks?.some((c) => c._zod.def.check === 'overwrite')) return;
   if (typeof ctx.jsonSchema.minLength !== 'number' || ctx.jsonSchema.minLength < 1) return;
@@ -40,9 +46,14 @@ function publishTrim(ctx: { zodSchema: unknown; jsonSchema: Record<string, unkno
 /** Named schemas (zod `.meta({ id })`) collected while converting, published under components.schemas. */
 type Components = Record<string, unknown>;
 
-function jsonSchema(schema: z.ZodType, io: 'input' | 'output', components?: Components): Record<string, unknown> {
+function jsonSchema(schema: z.ZodType, io: 'input' | 'output', components?: Components, json = false): Record<string, unknown> {
   const out = pointRefsAtComponents(
-    z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12', override: publishTrim }),
+    z.toJSONSchema(schema, {
+      io,
+      unrepresentable: 'any',
+      target: 'draft-2020-12',
+      override: (ctx) => publishChecks(ctx, io === 'input' && json),
+    }),
   ) as Record<string, unknown>;
   delete out.$schema;
   const defs = out.$defs as Components | undefined;
@@ -53,6 +64,24 @@ function jsonSchema(schema: z.ZodType, io: 'input' | 'output', components?: Comp
     for (const [id, def] of Object.entries(defs)) if (!(id in components) || io === 'output') components[id] = def;
   }
   return out;
+}
+
+/**
+ * A media type object. An event stream's schema describes one event (Open API 3.1): its `data` field is JSON text
+ * of the route's schema (`contentMediaType` + `contentSchema`), or the sentinel frame a stream ends with.
+ */
+function media(contentType: string | undefined, schema: z.ZodType, sentinel: string | undefined, components: Components) {
+  const payload = jsonSchema(schema, 'output', components);
+  if (!contentType?.startsWith('text/event-stream')) return { schema: payload };
+  const json = { contentMediaType: 'application/json', contentSchema: payload };
+  const data = sentinel ? { type: 'string', if: { const: sentinel }, then: true, else: json } : { type: 'string', ...json };
+  return {
+    schema: {
+      type: 'object',
+      required: ['data'],
+      properties: { event: { type: 'string' }, id: { type: 'string' }, retry: { type: 'integer' }, data },
+    },
+  };
 }
 
 /** `/documents/:id` -> `/documents/{id}`; a rest parameter `/models/*id` -> `/models/{id}` */
@@ -152,11 +181,10 @@ export function buildOpenApi(routes: RegisteredRoute[], version: string): Record
     const path = openApiPath(prefix, spec.path);
     const responses: Record<string, unknown> = {};
     for (const [status, r] of Object.entries(spec.responses)) {
-      const contentType = r.contentType ?? 'application/json';
-      responses[status] = {
-        description: r.description,
-        ...(r.schema ? { content: { [contentType]: { schema: jsonSchema(r.schema, 'output', components) } } } : {}),
-      };
+      const content: Record<string, unknown> = {};
+      if (r.schema) content[r.contentType ?? 'application/json'] = media(r.contentType, r.schema, r.sentinel, components);
+      for (const alt of r.alternatives ?? []) content[alt.contentType] = media(alt.contentType, alt.schema, alt.sentinel, components);
+      responses[status] = { description: r.description, ...(Object.keys(content).length ? { content } : {}) };
     }
     const { access, workspace } = accessOf(spec);
     const open = access === 'public' || access === 'credentials';
@@ -164,7 +192,10 @@ export function buildOpenApi(routes: RegisteredRoute[], version: string): Record
     for (const [status, r] of Object.entries(standardErrors(spec, flavour))) responses[status] ??= r;
     responses.default = errorResponse(flavour ? 'Error' : 'Problem details', flavour);
     const requestBody = spec.body
-      ? { required: spec.bodyOptional !== true, content: { 'application/json': { schema: jsonSchema(spec.body, 'input', components) } } }
+      ? {
+          required: spec.bodyOptional !== true,
+          content: { 'application/json': { schema: jsonSchema(spec.body, 'input', components, true) } },
+        }
       : spec.multipart
         ? { required: true, content: { 'multipart/form-data': { schema: jsonSchema(spec.multipart, 'input', components) } } }
         : undefined;

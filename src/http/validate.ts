@@ -60,9 +60,9 @@ export const isoDateOrTime = (message = 'must be an ISO 8601 date (YYYY-MM-DD) o
   z.string().regex(ISO_DATE_OR_TIME, message);
 
 /** Refuses an object that has none of `keys`, and publishes the rule (an `anyOf` of required members). */
-export function atLeastOneOf<T extends z.ZodType>(schema: T, keys: readonly string[], message: string) {
+export function atLeastOneOf<T extends z.ZodType>(schema: T, keys: readonly string[], message: string, path: string[] = []) {
   return schema
-    .refine((value) => keys.some((key) => (value as Record<string, unknown>)[key] !== undefined), message)
+    .refine((value) => keys.some((key) => (value as Record<string, unknown>)[key] !== undefined), { message, path })
     .meta({ anyOf: keys.map((key) => ({ required: [key] })) });
 }
 

@@ -114,7 +114,15 @@ export function ollamaRoutes(api: Api, rt: Runtime): void {
         'provider model answers the conversation as it is unless a prefix asks for retrieval. No messages: the ' +
         'model is loaded (done_reason load). A failure after the stream began is a last line {"error": "..."}.',
       body: ollamaChatBodySchema,
-      responses: { 200: { description: 'The answer', schema: ollamaChatReplySchema, contentType: NDJSON }, ...answerErrors },
+      responses: {
+        200: {
+          description: 'The answer: NDJSON lines, or one JSON object (stream false, or loading the model)',
+          schema: ollamaChatReplySchema,
+          contentType: NDJSON,
+          alternatives: [{ contentType: 'application/json', schema: ollamaChatReplySchema }],
+        },
+        ...answerErrors,
+      },
     },
     async (ctx, { body }) => {
       const { scope } = ctx.state;
@@ -149,7 +157,15 @@ export function ollamaRoutes(api: Api, rt: Runtime): void {
         'The prompt is the question (a mode prefix applies as in /api/chat); `system` is the system prompt and ' +
         '`context` (returned by the previous answer) the conversation so far. An empty prompt loads the model.',
       body: ollamaGenerateBodySchema,
-      responses: { 200: { description: 'The answer', schema: ollamaGenerateReplySchema, contentType: NDJSON }, ...answerErrors },
+      responses: {
+        200: {
+          description: 'The answer: NDJSON lines, or one JSON object (stream false, or loading the model)',
+          schema: ollamaGenerateReplySchema,
+          contentType: NDJSON,
+          alternatives: [{ contentType: 'application/json', schema: ollamaGenerateReplySchema }],
+        },
+        ...answerErrors,
+      },
     },
     async (ctx, { body }) => {
       const { scope } = ctx.state;

@@ -35,6 +35,11 @@ export function multipartBody(maxTotalBytes: number): Middleware<AppState> {
       minFileSize: 0,
       maxFields: 100,
       maxFieldsSize: 2 * MB,
+      // A part with a filename is a file even without a Content-Type of its own (python-requests sends none).
+      onPart: (part, handle) => {
+        if (!part.mimetype && part.originalFilename) part.mimetype = 'application/octet-stream';
+        handle(part);
+      },
       fileWriteStreamHandler: (file) => {
         const chunks: Buffer[] = [];
         if (file) partData.set(file, chunks);

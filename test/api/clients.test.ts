@@ -1,0 +1,107 @@
+import { startTestApp, type TestApp } from '../helpers/app';
+
+/** Requests as clients really send them: what the fuzzer and common HTTP libraries do beyond the happy path. */
+
+let app: TestApp;
+
+beforeAll(async () => {
+  app = await startTestApp();
+});
+
+afterAll(async () => {
+  await app?.close();
+});
+
+type ProblemBody = { status: number; detail: string; type: string };
+
+describe('methods a path does not serve', () => {
+  it.each(['TRACE', 'PUT', 'PATCH'])('answers %s with 405, a problem and Allow', async (method) => {
+    const res = await app.request('/api/v1/documents', { method });
+    expect(res.status).toBe(405);
+    expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    expect(res.headers.get('allow')?.split(', ').sort()).toEqual(['GET', 'HEAD', 'OPTIONS', 'POST']);
+    expect(((await res.json()) as ProblemBody).status).toBe(405);
+  });
+
+  it('lists only the methods of a fixed path, not those of a parametrised path it also matches', async () => {
+    const res = await app.request('/api/v1/documents/scan', { method: 'GET' });
+    expect(res.status).toBe(405);
+    expect(res.headers.get('allow')).toBe('POST, OPTIONS');
+  });
+
+  it('answers OPTIONS with the methods', async () => {
+    const res = await app.request('/api/v1/documents', { method: 'OPTIONS' });
+    expect(res.status).toBe(204);
+    expect(res.headers.get('allow')?.split(', ').sort()).toEqual(['GET', 'HEAD', 'OPTIONS', 'POST']);
+  });
+
+  it('answers the compatibility paths in their own error shape', async () => {
+    const res = await app.request('/v1/models', { method: 'TRACE' });
+    expect(res.status).toBe(405);
+    expect(((await res.json()) as { error: { code: string } }).error.code).toBe('method_not_allowed');
+  });
+});
+
+describe('scope headers', () => {
+  it.each(['X-Workspace-ID', 'X-Tenant-ID'])('refuses %s sent empty, as it refuses any value that is not a UUID', async (name) => {
+    const res = await app.request('/api/v1/documents', { headers: { [name]: '' } });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as ProblemBody).detail).toMatch(new RegExp(`${name} must be a UUID`));
+  });
+});
+
+describe('JSON bodies', () => {
+  it('refuses a member named __proto__ with a problem that says so', async () => {
+    const res = await app.request('/api/v1/query', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: '{"query": "who?", "x": {"__proto__": {"polluted": true}}}',
+    });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as ProblemBody).detail).toMatch(/__proto__/);
+  });
+});
+
+describe('multipart uploads', () => {
+  it('takes a file part without a Content-Type of its own as a file (the python-requests default)', async () => {
+    const boundary = 'kgrag-boundary-1';
+    const body = [
+      `--${boundary}`,
+      'Content-Disposition: form-data; name="file"; filename="plain.txt"',
+      '',
+      'Grace Hopper worked at the Navy in Arlington.',
+      `--${boundary}--`,
+      '',
+    ].join('\r\n');
+    const res = await app.request('/api/v1/documents/upload', {
+      method: 'POST',
+      headers: { 'Content-Type': `multipart/form-data; boundary=${boundary}` },
+      body,
+    });
+    expect(res.status).toBe(201);
+    expect(await res.json()).toMatchObject({ title: 'plain.txt', status: 'completed' });
+  });
+});
+
+describe('the published document', () => {
+  it('states the refinements the validator applies', async () => {
+    const doc = (await (await app.request('/api-docs/openapi.json')).json()) as {
+      paths: Record<string, Record<string, { requestBody?: { content: Record<string, { schema: Record<string, unknown> }> } }>>;
+    };
+    const body = (path: string, method: string) => doc.paths[path][method].requestBody!.content['application/json'].schema;
+    expect(body('/api/v1/graph/entities/{id}', 'patch').anyOf).toEqual([{ required: ['description'] }, { required: ['entity_type'] }]);
+    expect(body('/api/v1/api-keys', 'post').not).toEqual({ required: ['expires_at', 'expires_in'] });
+    expect(body('/api/v1/tenants/{id}', 'patch').anyOf).toEqual([{ required: ['name'] }, { required: ['slug'] }, { required: ['plan'] }]);
+  });
+
+  it('documents the standard refusals of every operation', async () => {
+    const doc = (await (await app.request('/api-docs/openapi.json')).json()) as {
+      paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, unknown> }> }>>;
+    };
+    const post = doc.paths['/api/v1/query'].post.responses;
+    for (const status of ['400', '401', '403', '404', '413', '415', '422', '429', '503']) {
+      expect(Object.keys(post[status].content ?? {})).toEqual(['application/problem+json']);
+    }
+    expect(Object.keys(doc.paths['/v1/chat/completions'].post.responses['400'].content ?? {})).toEqual(['application/json']);
+  });
+});
