@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import type { Api } from '../../http/api';
 import type { AppContext } from '../../http/context';
 import { pumpEvents } from '../../http/sse-pump';
