@@ -3,8 +3,8 @@ import type { Middleware } from 'koa';
 import { z } from 'zod';
 import type { AppContext, AppState } from './context';
 import type { Access, Guard } from './guard';
-import { Problem, badRequest } from './problem';
-import { parseOrThrow } from './validate';
+import { Problem, badRequest, notFound } from './problem';
+import { fieldErrors, parseOrThrow } from './validate';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
@@ -67,6 +67,23 @@ export interface RegisteredRoute {
 const empty = z.object({});
 
 /**
+ * Path parameters. One that must be a UUID and is not names nothing that can exist: 404 (with what was expected),
+ * as for an unknown id; other invalid parameters are 422.
+ */
+function parsePathParams(schema: z.ZodType, value: unknown): unknown {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const uuidOnly = result.error.issues.every((i) => i.code === 'invalid_format' && (i as { format?: string }).format === 'uuid');
+  if (uuidOnly)
+    throw notFound(
+      fieldErrors(result.error)
+        .map((e) => `${e.field}: ${e.message}`)
+        .join('; '),
+    );
+  return parseOrThrow(schema, value);
+}
+
+/**
  * A router that validates with zod and records every route for the OpenAPI document,
  * so the schemas that validate requests are the ones the docs show.
  */
@@ -103,7 +120,7 @@ export class Api {
     chain.push(...(spec.before ?? []));
     chain.push(async (ctx) => {
       const c = ctx as AppContext;
-      const params = parseOrThrow(spec.params ?? empty, c.params) as z.output<P>;
+      const params = parsePathParams(spec.params ?? empty, c.params) as z.output<P>;
       const query = parseOrThrow(spec.query ?? empty, c.query) as z.output<Q>;
       let body = undefined as z.output<B>;
       const absent = spec.bodyOptional === true && !c.request.length && !c.get('Content-Type');

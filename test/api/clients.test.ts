@@ -68,6 +68,36 @@ describe('scope headers', () => {
   });
 });
 
+describe('what Node refuses before the app', () => {
+  it('answers headers over the size limit with a 431 problem that quotes the limit', async () => {
+    const res = await raw('GET', '/health', { 'X-Padding': 'a'.repeat(20_000) });
+    expect(res.status).toBe(431);
+    expect(res.headers['content-type']).toBe('application/problem+json');
+    expect(JSON.parse(res.body)).toMatchObject({ status: 431, detail: expect.stringMatching(/exceed the \d+-byte limit/) });
+  });
+});
+
+describe('response headers', () => {
+  it('carry the secure defaults on every answer, problems included', async () => {
+    for (const path of ['/health', '/api/v1/no-such-route']) {
+      const res = await raw('GET', path);
+      expect(res.headers).toMatchObject({
+        'x-content-type-options': 'nosniff',
+        'x-frame-options': 'DENY',
+        'referrer-policy': 'no-referrer',
+      });
+    }
+  });
+});
+
+describe('path ids', () => {
+  it('answers an id that must be a UUID and is not (as a client that printed null sends it) with 404', async () => {
+    const res = await app.request('/api/v1/workspaces/None/stats');
+    expect(res.status).toBe(404);
+    expect(((await res.json()) as ProblemBody).detail).toMatch(/workspace id must be a UUID/);
+  });
+});
+
 describe('JSON bodies', () => {
   it('refuses a member named __proto__ with a problem that says so', async () => {
     const res = await app.request('/api/v1/query', {
