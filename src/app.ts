@@ -10,6 +10,8 @@ import { consoleFiles } from './http/middleware/console';
 import { problems } from './http/middleware/problems';
 import { rateLimiter } from './http/middleware/rate-limit';
 import { requestId } from './http/middleware/request-id';
+import { secureHeaders } from './http/middleware/secure-headers';
+import { answerClientErrors } from './http/client-errors';
 import { credentials } from './http/middleware/authenticate';
 import { createGuard } from './http/guard';
 import { buildOpenApi } from './http/openapi';
@@ -34,7 +36,15 @@ export function createApp(rt: Runtime): { app: Koa<AppState>; openapi: Record<st
   const openapi = buildOpenApi(registry, rt.config.version);
   const openapiJson = JSON.stringify(openapi);
 
+  // Requests refused before the app sees them (headers too large) still get a problem body.
+  const listen = app.listen.bind(app) as (...args: unknown[]) => ReturnType<typeof app.listen>;
+  app.listen = ((...args: unknown[]) => {
+    const server = listen(...args);
+    answerClientErrors(server, rt.config.errorTypeBase);
+    return server;
+  }) as typeof app.listen;
   app.use(requestId());
+  app.use(secureHeaders());
   app.use(problems(rt.log, rt.config.errorTypeBase));
   // The Ollama- and OpenAI-compatible paths answer errors in their own shapes (docs/api.md §4.12).
   app.use(compatErrors(rt.log));

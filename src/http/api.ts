@@ -3,16 +3,20 @@ import type { Middleware } from 'koa';
 import { z } from 'zod';
 import type { AppContext, AppState } from './context';
 import type { Access, Guard } from './guard';
-import { badRequest } from './problem';
-import { parseOrThrow } from './validate';
+import { Problem, badRequest, notFound } from './problem';
+import { fieldErrors, parseOrThrow } from './validate';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
 export interface ResponseSpec {
   description: string;
   schema?: z.ZodType;
-  /** Defaults to application/json; SSE routes say text/event-stream. */
+  /** Defaults to application/json; SSE routes say text/event-stream (the schema is then that of one event's data). */
   contentType?: string;
+  /** Other content types the same status answers with (a stream beside JSON), each with its schema. */
+  alternatives?: Array<{ contentType: string; schema: z.ZodType; sentinel?: string }>;
+  /** SSE: a data frame that is not JSON, such as OpenAI's `[DONE]`. */
+  sentinel?: string;
 }
 
 export interface RouteSpec<B extends z.ZodType, Q extends z.ZodType, P extends z.ZodType> {
@@ -63,11 +67,30 @@ export interface RegisteredRoute {
 const empty = z.object({});
 
 /**
+ * Path parameters. One that must be a UUID and is not names nothing that can exist: 404 (with what was expected),
+ * as for an unknown id; other invalid parameters are 422.
+ */
+function parsePathParams(schema: z.ZodType, value: unknown): unknown {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const uuidOnly = result.error.issues.every((i) => i.code === 'invalid_format' && (i as { format?: string }).format === 'uuid');
+  if (uuidOnly)
+    throw notFound(
+      fieldErrors(result.error)
+        .map((e) => `${e.field}: ${e.message}`)
+        .join('; '),
+    );
+  return parseOrThrow(schema, value);
+}
+
+/**
  * A router that validates with zod and records every route for the OpenAPI document,
  * so the schemas that validate requests are the ones the docs show.
  */
 export class Api {
   readonly router: Router<AppState>;
+  /** Full paths without parameters, with their methods. */
+  private readonly staticPaths = new Map<string, string[]>();
 
   constructor(
     readonly prefix: string,
@@ -82,11 +105,22 @@ export class Api {
     handler: (ctx: AppContext, input: RouteInput<z.output<B>, z.output<Q>, z.output<P>>) => Promise<void> | void,
   ): void {
     this.registry.push({ prefix: this.prefix, spec: spec as unknown as RouteSpec<z.ZodType, z.ZodType, z.ZodType> });
+    const full = this.prefix + spec.path;
+    const method = spec.method.toUpperCase();
+    const isStatic = !/[:*]/.test(spec.path);
+    if (isStatic) this.staticPaths.set(full, [...(this.staticPaths.get(full) ?? []), method]);
     const chain: Middleware<AppState>[] = [this.guard(accessOf(spec))];
+    // A fixed path shadows the parametrised ones it also matches (`/documents/scan` is not document 'scan').
+    if (!isStatic) {
+      chain.unshift(async (ctx, next) => {
+        if (this.staticPaths.has(ctx.path)) this.refuseMethod(ctx);
+        else await next();
+      });
+    }
     chain.push(...(spec.before ?? []));
     chain.push(async (ctx) => {
       const c = ctx as AppContext;
-      const params = parseOrThrow(spec.params ?? empty, c.params) as z.output<P>;
+      const params = parsePathParams(spec.params ?? empty, c.params) as z.output<P>;
       const query = parseOrThrow(spec.query ?? empty, c.query) as z.output<Q>;
       let body = undefined as z.output<B>;
       const absent = spec.bodyOptional === true && !c.request.length && !c.get('Content-Type');
@@ -96,13 +130,34 @@ export class Api {
       }
       await handler(c, { body, query, params });
     });
-    this.router.register(spec.path, [spec.method.toUpperCase()], chain);
+    this.router.register(spec.path, [method], chain);
+  }
+
+  /** The methods served on a path: those of its fixed routes if it has any, else of the routes matching it. */
+  allowedOn(path: string): string[] {
+    const methods = new Set(this.staticPaths.get(path) ?? this.router.match(path, 'GET').path.flatMap((layer) => layer.methods));
+    if (methods.has('GET')) methods.add('HEAD');
+    return [...methods];
+  }
+
+  /** 405 with Allow (OPTIONS: 204 with Allow) for a path served by other methods. */
+  private refuseMethod(ctx: AppContext | Parameters<Middleware<AppState>>[0]): void {
+    const allow = this.allowedOn(ctx.path);
+    ctx.set('Allow', [...allow, 'OPTIONS'].join(', '));
+    if (ctx.method === 'OPTIONS') {
+      ctx.status = 204;
+      return;
+    }
+    throw new Problem(405, `method ${ctx.method} is not allowed on ${ctx.path}; allowed: ${allow.join(', ')}`);
   }
 
   /** The routes, plus 405 with an Allow header for a known path and the wrong method. */
   middleware(): Middleware<AppState> {
     const routes = this.router.routes() as unknown as Middleware<AppState>;
-    const allowed = this.router.allowedMethods() as unknown as Middleware<AppState>;
-    return (ctx, next) => routes(ctx, () => allowed(ctx, next));
+    return (ctx, next) =>
+      routes(ctx, async () => {
+        if (this.allowedOn(ctx.path).length) this.refuseMethod(ctx);
+        else await next();
+      });
   }
 }

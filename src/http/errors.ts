@@ -49,6 +49,9 @@ export function bodyError(err: unknown, limitBytes: number): MalformedRequestErr
   if (e?.type === 'entity.too.large' || e?.status === 413) {
     return new TooLargeError(`request body exceeds the ${formatBytes(limitBytes)} limit of JSON bodies`, limitBytes);
   }
+  if (/prototype property/.test(String((err as { message?: unknown })?.message))) {
+    return new MalformedRequestError('the request body has a JSON member named __proto__, which is refused');
+  }
   return new MalformedRequestError('failed to parse the request body as JSON');
 }
 

@@ -44,14 +44,14 @@ export function createGuard(auth: AuthService, tenancy: TenancyService, named: (
       throw new ForbiddenError(`this operation needs the ${spec.access} role; the credential holds ${principal.role}`);
     }
     if (spec.workspace) {
-      const header = c.get('X-Workspace-ID').trim() || null;
+      const header = scopeHeader(c, 'x-workspace-id');
       const fromRequest = named(c);
       if (fromRequest && header && fromRequest !== header) {
         throw new MalformedRequestError(`the model names workspace '${fromRequest}' but X-Workspace-ID is '${header}'`);
       }
       if (fromRequest) checkUuid(fromRequest, 'the workspace the model names');
       const resolved = await tenancy.resolve(principal, {
-        tenantId: c.get('X-Tenant-ID').trim() || null,
+        tenantId: scopeHeader(c, 'x-tenant-id'),
         workspaceId: fromRequest ?? header,
       });
       c.state.tenant = resolved.tenant;
@@ -64,4 +64,11 @@ export function createGuard(auth: AuthService, tenancy: TenancyService, named: (
     }
     await next();
   };
+}
+
+/** A scope header as sent (trimmed), or null when absent: a header sent empty is refused as not a UUID. */
+function scopeHeader(ctx: AppContext, name: string): string | null {
+  const value = ctx.headers[name];
+  if (value === undefined) return null;
+  return (Array.isArray(value) ? value.join(',') : value).trim();
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { type RegisteredRoute, accessOf } from './api';
+import { type RegisteredRoute, type RouteSpec, accessOf } from './api';
+import { type CompatFlavour, compatFlavourOf } from './compat-paths';
 
 const problemSchema = z
   .object({
@@ -23,14 +24,37 @@ function pointRefsAtComponents(value: unknown): unknown {
   return out;
 }
 
+/**
+ * Checks the validators make beyond what zod publishes. A trimmed string with a minimum length (`z.string().trim().min(1)`) refuses text of spaces alone: the published
+ * schema says so with a pattern that asks for one character that is not white space.
+ */
+function publishChecks(ctx: { zodSchema: unknown; jsonSchema: Record<string, unknown> }, jsonInput: boolean): void {
+  // zod checks an email address with its pattern alone; other validators read `format: email` differently.
+  if (ctx.jsonSchema.format === 'email' && ctx.jsonSchema.pattern !== undefined) delete ctx.jsonSchema.format;
+  if (jsonInput && ctx.jsonSchema.type === 'object' && ctx.jsonSchema.additionalProperties !== false) {
+    // The JSON body parser refuses a member named __proto__ at any depth (prototype poisoning).
+    ctx.jsonSchema.propertyNames = { not: { const: '__proto__' } };
+  }
+  const def = (ctx.zodSchema as { _zod?: { def?: { type?: string; checks?: Array<{ _zod: { def: { check?: string } } }> } } })._zod?.def;
+  if (def?.type !== 'string' || !def.checks?.some((c) => c._zod.def.check === 'overwrite')) return;
+  if (typeof ctx.jsonSchema.minLength !== 'number' || ctx.jsonSchema.minLength < 1) return;
+  const nonBlank = { pattern: '\\S' };
+  if (ctx.jsonSchema.pattern === undefined) Object.assign(ctx.jsonSchema, nonBlank);
+  else ctx.jsonSchema.allOf = [...((ctx.jsonSchema.allOf as unknown[]) ?? []), nonBlank];
+}
+
 /** Named schemas (zod `.meta({ id })`) collected while converting, published under components.schemas. */
 type Components = Record<string, unknown>;
 
-function jsonSchema(schema: z.ZodType, io: 'input' | 'output', components?: Components): Record<string, unknown> {
-  const out = pointRefsAtComponents(z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' })) as Record<
-    string,
-    unknown
-  >;
+function jsonSchema(schema: z.ZodType, io: 'input' | 'output', components?: Components, json = false): Record<string, unknown> {
+  const out = pointRefsAtComponents(
+    z.toJSONSchema(schema, {
+      io,
+      unrepresentable: 'any',
+      target: 'draft-2020-12',
+      override: (ctx) => publishChecks(ctx, io === 'input' && json),
+    }),
+  ) as Record<string, unknown>;
   delete out.$schema;
   const defs = out.$defs as Components | undefined;
   delete out.$defs;
@@ -40,6 +64,24 @@ function jsonSchema(schema: z.ZodType, io: 'input' | 'output', components?: Comp
     for (const [id, def] of Object.entries(defs)) if (!(id in components) || io === 'output') components[id] = def;
   }
   return out;
+}
+
+/**
+ * A media type object. An event stream's schema describes one event (Open API 3.1): its `data` field is JSON text
+ * of the route's schema (`contentMediaType` + `contentSchema`), or the sentinel frame a stream ends with.
+ */
+function media(contentType: string | undefined, schema: z.ZodType, sentinel: string | undefined, components: Components) {
+  const payload = jsonSchema(schema, 'output', components);
+  if (!contentType?.startsWith('text/event-stream')) return { schema: payload };
+  const json = { contentMediaType: 'application/json', contentSchema: payload };
+  const data = sentinel ? { type: 'string', if: { const: sentinel }, then: true, else: json } : { type: 'string', ...json };
+  return {
+    schema: {
+      type: 'object',
+      required: ['data'],
+      properties: { event: { type: 'string' }, id: { type: 'string' }, retry: { type: 'integer' }, data },
+    },
+  };
 }
 
 /** `/documents/:id` -> `/documents/{id}`; a rest parameter `/models/*id` -> `/models/{id}` */
@@ -79,37 +121,81 @@ const SCOPE_HEADERS = [
   },
 ];
 
-function problemResponse(description: string) {
-  return { description, content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } } };
+/** Error bodies of the compatibility APIs (docs/api.md §4.12): the local runtime's and OpenAI's shapes. */
+const COMPAT_ERRORS: Record<CompatFlavour, [id: string, schema: z.ZodType]> = {
+  ollama: ['OllamaError', z.object({ error: z.string() }).describe('Error of the local runtime API')],
+  openai: [
+    'OpenAiError',
+    z
+      .object({
+        error: z.object({ message: z.string(), type: z.string(), param: z.string().nullable(), code: z.string().nullable() }),
+      })
+      .describe('Error of the OpenAI-compatible API'),
+  ],
+};
+
+function errorResponse(description: string, flavour: CompatFlavour | null) {
+  if (!flavour) {
+    return { description, content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } } };
+  }
+  return { description, content: { 'application/json': { schema: { $ref: `#/components/schemas/${COMPAT_ERRORS[flavour][0]}` } } } };
+}
+
+/**
+ * The refusals every route can answer, documented unless the route documents them itself: malformed requests,
+ * credentials and roles, bodies over the limit or of the wrong type, validation, rate limits and outages. The
+ * compatibility APIs answer 400 where the rest of the API says 415 or 422.
+ */
+function standardErrors(
+  spec: RouteSpec<z.ZodType, z.ZodType, z.ZodType>,
+  flavour: CompatFlavour | null,
+): Record<string, ReturnType<typeof errorResponse>> {
+  const { access, workspace } = accessOf(spec);
+  const open = access === 'public' || access === 'credentials';
+  const hasBody = spec.body !== undefined || spec.multipart !== undefined;
+  const out: Record<string, ReturnType<typeof errorResponse>> = {};
+  out['400'] = errorResponse(
+    flavour ? 'Malformed or invalid request' : 'Malformed request: a body that is not JSON, a header of the wrong form',
+    flavour,
+  );
+  if (!open) {
+    out['401'] = errorResponse('Missing, invalid, expired or revoked credentials', flavour);
+    out['403'] = errorResponse(access === 'operator' ? 'Needs the master key or an operator' : `Needs the ${access} role`, flavour);
+  }
+  if (workspace || spec.params)
+    out['404'] = errorResponse(workspace ? 'Not found, or an unknown workspace (or one of another tenant)' : 'Not found', flavour);
+  if (hasBody) out['413'] = errorResponse('Request body over its limit (the limit is quoted)', flavour);
+  if (hasBody && !flavour) out['415'] = errorResponse('Request body of an unsupported media type', flavour);
+  if (!flavour && (hasBody || spec.params || spec.query || workspace)) out['422'] = errorResponse('Invalid input, field by field', flavour);
+  out['429'] = errorResponse('Rate limited; see Retry-After', flavour);
+  out['503'] = errorResponse('A dependency is unavailable; retry shortly', flavour);
+  return out;
 }
 
 /** The OpenAPI 3.1 document, generated from the zod schemas the routes validate with. */
 export function buildOpenApi(routes: RegisteredRoute[], version: string): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
   const components: Components = { Problem: jsonSchema(problemSchema, 'output') };
+  for (const [id, schema] of Object.values(COMPAT_ERRORS)) components[id] = jsonSchema(schema, 'output');
   for (const { prefix, spec } of routes) {
     const path = openApiPath(prefix, spec.path);
     const responses: Record<string, unknown> = {};
     for (const [status, r] of Object.entries(spec.responses)) {
-      const contentType = r.contentType ?? 'application/json';
-      responses[status] = {
-        description: r.description,
-        ...(r.schema ? { content: { [contentType]: { schema: jsonSchema(r.schema, 'output', components) } } } : {}),
-      };
+      const content: Record<string, unknown> = {};
+      if (r.schema) content[r.contentType ?? 'application/json'] = media(r.contentType, r.schema, r.sentinel, components);
+      for (const alt of r.alternatives ?? []) content[alt.contentType] = media(alt.contentType, alt.schema, alt.sentinel, components);
+      responses[status] = { description: r.description, ...(Object.keys(content).length ? { content } : {}) };
     }
     const { access, workspace } = accessOf(spec);
     const open = access === 'public' || access === 'credentials';
-    if (!open) {
-      responses['401'] ??= problemResponse('Missing, invalid, expired or revoked credentials');
-      responses['403'] ??= problemResponse(access === 'operator' ? 'Needs the master key or an operator' : `Needs the ${access} role`);
-      if (workspace) responses['404'] ??= problemResponse('Unknown workspace (or one of another tenant)');
-    }
-    responses.default = {
-      description: 'Problem details',
-      content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
-    };
+    const flavour = compatFlavourOf(path);
+    for (const [status, r] of Object.entries(standardErrors(spec, flavour))) responses[status] ??= r;
+    responses.default = errorResponse(flavour ? 'Error' : 'Problem details', flavour);
     const requestBody = spec.body
-      ? { required: spec.bodyOptional !== true, content: { 'application/json': { schema: jsonSchema(spec.body, 'input', components) } } }
+      ? {
+          required: spec.bodyOptional !== true,
+          content: { 'application/json': { schema: jsonSchema(spec.body, 'input', components, true) } },
+        }
       : spec.multipart
         ? { required: true, content: { 'multipart/form-data': { schema: jsonSchema(spec.multipart, 'input', components) } } }
         : undefined;

@@ -12,6 +12,7 @@ export const PROBLEM_TITLES: Record<number, [slug: string, title: string]> = {
   415: ['unsupported-media-type', 'Unsupported Media Type'],
   422: ['validation-error', 'Validation Error'],
   429: ['rate-limited', 'Too Many Requests'],
+  431: ['headers-too-large', 'Request Header Fields Too Large'],
   500: ['internal-error', 'Internal Server Error'],
   503: ['service-unavailable', 'Service Unavailable'],
 };

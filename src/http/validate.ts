@@ -45,3 +45,33 @@ export function pageWindow(
   const offset = q.page !== undefined ? (q.page - 1) * limit : (q.offset ?? 0);
   return { limit, offset };
 }
+
+const YEAR = '[1-9]\\d{3}';
+const LEAP_DAY = '(?:[1-9]\\d(?:[2468][048]|[13579][26]|0[48])|[2468][048]00|[13579][26]00)-02-29';
+const DAY = `${YEAR}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|02-(?:0[1-9]|1\\d|2[0-8]))`;
+const TIME = '(?:[01]\\d|2[0-3]):[0-5]\\d(?::[0-5]\\d(?:\\.\\d{1,9})?)?(?:Z|[+-](?:[01]\\d|2[0-3]):[0-5]\\d)?';
+const ISO_DATE_OR_TIME = new RegExp(`^(?:${LEAP_DAY}|${DAY})(?:T${TIME})?$`);
+
+/**
+ * A calendar date (`2024-05-01`, years 1000-9999) or an ISO 8601 timestamp (`2024-05-01T10:00`, seconds and offset
+ * optional). Impossible dates such as `2024-02-30` are refused; the published pattern is the one that validates.
+ */
+export const isoDateOrTime = (message = 'must be an ISO 8601 date (YYYY-MM-DD) or timestamp') =>
+  z.string().regex(ISO_DATE_OR_TIME, message);
+
+/** Refuses an object that has none of `keys`, and publishes the rule (an `anyOf` of required members). */
+export function atLeastOneOf<T extends z.ZodType>(schema: T, keys: readonly string[], message: string, path: string[] = []) {
+  return schema
+    .refine((value) => keys.some((key) => (value as Record<string, unknown>)[key] !== undefined), { message, path })
+    .meta({ anyOf: keys.map((key) => ({ required: [key] })) });
+}
+
+/** Refuses an object that has both `a` and `b`, and publishes the rule (`not` both required). */
+export function notBoth<T extends z.ZodType>(schema: T, a: string, b: string, message: string) {
+  return schema
+    .refine((value) => (value as Record<string, unknown>)[a] === undefined || (value as Record<string, unknown>)[b] === undefined, {
+      message,
+      path: [b],
+    })
+    .meta({ not: { required: [a, b] } });
+}

@@ -138,9 +138,9 @@ describe('authentication', () => {
 
     // Without a body, only a user's valid access token will do.
     const byKey = await app.request('/api/v1/auth/logout', { method: 'POST' });
-    expect(byKey.status).toBe(422);
-    expect((await json(byKey)).detail).toMatch(/^refresh_token: is required/);
-    expect((await raw('/api/v1/auth/logout', { method: 'POST' })).status).toBe(422);
+    expect(byKey.status).toBe(403);
+    expect((await json(byKey)).detail).toMatch(/only a user's access token ends sessions/);
+    expect((await raw('/api/v1/auth/logout', { method: 'POST' })).status).toBe(401);
     expect((await raw('/api/v1/auth/logout', { method: 'POST', headers: { Authorization: 'Bearer not-a-token' } })).status).toBe(401);
     // A body that is there must be JSON and valid, as before.
     expect((await app.request('/api/v1/auth/logout', { method: 'POST', headers: bearer, body: 'x' })).status).toBe(400);

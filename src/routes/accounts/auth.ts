@@ -2,7 +2,7 @@ import { type z } from 'zod';
 import type { Api } from '../../http/api';
 import { principalOf } from '../../http/context';
 import type { Runtime } from '../../services/runtime';
-import { InvalidInputError, UnauthenticatedError } from '../../domain/errors';
+import { ForbiddenError, UnauthenticatedError } from '../../domain/errors';
 import { loginSchema, logoutAllSchema, meSchema, presentMe, refreshSchema, sessionSchema } from './schema';
 
 /** Login, token refresh, logout and the current caller (docs/api.md §5.5). */
@@ -63,8 +63,9 @@ export function authRoutes(api: Api, rt: Runtime): void {
       }
       const p = ctx.state.principal;
       if (ctx.state.credentialError) throw new UnauthenticatedError(ctx.state.credentialError.message);
-      if (p?.kind !== 'user' || !p.userId) {
-        throw InvalidInputError.field('refresh_token', "is required (or send a user's access token to end all their sessions)");
+      if (!p) throw new UnauthenticatedError("send a refresh token in the body, or a user's access token to end all their sessions");
+      if (p.kind !== 'user' || !p.userId) {
+        throw new ForbiddenError("without a refresh token in the body, only a user's access token ends sessions (all of that user's)");
       }
       ctx.body = { user_id: p.userId, revoked_sessions: await rt.auth.logoutEverywhere(p.userId) } satisfies z.input<
         typeof logoutAllSchema

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { type Principal, ROLES } from '../../domain/accounts';
 import type { PublicUser } from '../../services/auth';
-import { queryInt } from '../../http/validate';
+import { atLeastOneOf, notBoth, queryInt } from '../../http/validate';
 
 export const uuid = (what: string) => z.string().uuid(`${what} must be a UUID`);
 export const idParams = (what: string) => z.object({ id: uuid(what) });
@@ -95,14 +95,16 @@ export const createUserSchema = z.object({
   tenant_id: uuid('tenant_id').optional().describe('Master key and operators only; default: the caller\u2019s tenant'),
 });
 
-export const updateUserSchema = z
-  .object({
+export const updateUserSchema = atLeastOneOf(
+  z.object({
     email: z.string().trim().email('must be an email address').max(254).optional(),
     password: password.optional(),
     role: requestRole.optional(),
     disabled: z.boolean().optional(),
-  })
-  .refine((p) => Object.keys(p).length > 0, 'name at least one of email, password, role, disabled');
+  }),
+  ['email', 'password', 'role', 'disabled'],
+  'name at least one of email, password, role, disabled',
+);
 
 export const userListQuery = pageQuery.extend({ tenant_id: uuid('tenant_id').optional() });
 
@@ -124,8 +126,8 @@ export const apiKeySchema = z
   })
   .meta({ id: 'ApiKey' });
 
-export const createApiKeySchema = z
-  .object({
+export const createApiKeySchema = notBoth(
+  z.object({
     name: z.string().trim().min(1, 'is required').max(100),
     role: requestRole.optional().describe('At most the creator\u2019s role; default: the creator\u2019s role'),
     workspace_id: uuid('workspace_id').optional().describe('Bind the key to one workspace'),
@@ -138,14 +140,13 @@ export const createApiKeySchema = z
       .optional()
       .describe('EdgeQuake name: seconds from now, instead of expires_at'),
     tenant_id: uuid('tenant_id').optional(),
-  })
-  .refine((b) => b.expires_at === undefined || b.expires_in === undefined, {
-    message: 'give expires_at or expires_in, not both',
-    path: ['expires_in'],
-  })
-  .transform(({ expires_in, ...rest }) =>
-    expires_in === undefined ? rest : { ...rest, expires_at: new Date(Date.now() + expires_in * 1000).toISOString() },
-  );
+  }),
+  'expires_at',
+  'expires_in',
+  'give expires_at or expires_in, not both',
+).transform(({ expires_in, ...rest }) =>
+  expires_in === undefined ? rest : { ...rest, expires_at: new Date(Date.now() + expires_in * 1000).toISOString() },
+);
 
 /** A key as listed, with EdgeQuake's `last_used` beside `last_used_at` (docs/api.md §10). */
 export function presentApiKey<K extends { last_used_at: string | null }>(key: K): K & { last_used: string | null } {

@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import type { Api } from '../../http/api';
 import type { AppContext } from '../../http/context';
 import { pumpEvents } from '../../http/sse-pump';
@@ -42,7 +41,8 @@ export function chatRoutes(api: Api, rt: Runtime): void {
       responses: {
         200: {
           description: 'The assistant message as JSON; with stream true, a text/event-stream of chat events',
-          schema: z.union([chatReplySchema, chatEventSchema.describe('one SSE event (stream true)')]),
+          schema: chatReplySchema,
+          alternatives: [{ contentType: 'text/event-stream', schema: chatEventSchema }],
         },
         404: { description: 'Unknown conversation' },
         ...query.budgetResponse,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { atLeastOneOf } from '../../http/validate';
 
 /**
  * Request and response schemas of the local-runtime (Ollama) API. Objects are loose, as the runtime's are:
@@ -9,6 +10,7 @@ const modelName = z
   .string()
   .trim()
   .min(1, 'required')
+  .regex(/^[^@\s]/, 'required: a model name before any @<workspace>')
   .describe('`kgrag:<mode>` (RAG), `<provider>/<model>` (a provider model); `@<workspace>` selects the workspace');
 
 export const ollamaOptionsSchema = z.looseObject({
@@ -19,8 +21,11 @@ export const ollamaOptionsSchema = z.looseObject({
   stop: z.array(z.string()).optional(),
 });
 
+/** Seconds (`300`, `-1`) or a duration (`5m`, `1h30m`), as services/compat/keep-alive.ts reads them; empty: the default. */
+const KEEP_ALIVE = /^(?:|\s*(?:-?\d+(?:\.\d+)?|[-+]?(?:\d+(?:\.\d+)?(?:ns|us|µs|ms|s|m|h))+)\s*)$/;
+
 const keepAlive = z
-  .union([z.string(), z.number()])
+  .union([z.string().regex(KEEP_ALIVE, 'is not a duration (e.g. 5m, 30s, 1h, -1)'), z.number()])
   .nullish()
   .describe('how long /api/ps lists the model: 5m (default), 0 unloads, -1 keeps');
 const format = z.union([z.literal(''), z.literal('json'), z.record(z.string(), z.unknown())]).nullish();
@@ -63,16 +68,12 @@ export const ollamaGenerateBodySchema = z.looseObject({
   think,
 });
 
-export const ollamaShowBodySchema = z
-  .looseObject({ model: z.string().trim().optional(), name: z.string().trim().optional(), verbose: z.boolean().nullish() })
-  .transform((b, ctx) => {
-    const model = b.model || b.name;
-    if (!model) {
-      ctx.addIssue({ code: 'custom', path: ['model'], message: 'required' });
-      return z.NEVER;
-    }
-    return { model };
-  });
+export const ollamaShowBodySchema = atLeastOneOf(
+  z.looseObject({ model: modelName.optional(), name: modelName.optional(), verbose: z.boolean().nullish() }),
+  ['model', 'name'],
+  'required',
+  ['model'],
+).transform((b) => ({ model: (b.model ?? b.name) as string }));
 
 export const ollamaEmbedBodySchema = z.looseObject({
   model: modelName,

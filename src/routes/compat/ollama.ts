@@ -118,7 +118,12 @@ export function ollamaRoutes(api: Api, rt: Runtime): void {
       body: ollamaChatBodySchema,
       before: query.before,
       responses: {
-        200: { description: 'The answer', schema: ollamaChatReplySchema, contentType: NDJSON },
+        200: {
+          description: 'The answer: NDJSON lines, or one JSON object (stream false, or loading the model)',
+          schema: ollamaChatReplySchema,
+          contentType: NDJSON,
+          alternatives: [{ contentType: 'application/json', schema: ollamaChatReplySchema }],
+        },
         ...answerErrors,
         ...query.budgetResponse,
       },
@@ -158,7 +163,12 @@ export function ollamaRoutes(api: Api, rt: Runtime): void {
       body: ollamaGenerateBodySchema,
       before: query.before,
       responses: {
-        200: { description: 'The answer', schema: ollamaGenerateReplySchema, contentType: NDJSON },
+        200: {
+          description: 'The answer: NDJSON lines, or one JSON object (stream false, or loading the model)',
+          schema: ollamaGenerateReplySchema,
+          contentType: NDJSON,
+          alternatives: [{ contentType: 'application/json', schema: ollamaGenerateReplySchema }],
+        },
         ...answerErrors,
         ...query.budgetResponse,
       },

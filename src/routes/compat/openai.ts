@@ -58,7 +58,8 @@ export function openAiRoutes(api: Api, rt: Runtime): void {
         ...query.budgetResponse,
         200: {
           description: 'The completion; with stream true, a text/event-stream of chunks',
-          schema: openAiCompletionSchema.or(openAiChunkSchema),
+          schema: openAiCompletionSchema,
+          alternatives: [{ contentType: 'text/event-stream', schema: openAiChunkSchema.or(openAiErrorSchema), sentinel: '[DONE]' }],
         },
         ...errors,
         503: { description: 'The model failed', schema: openAiErrorSchema },

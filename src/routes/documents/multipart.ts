@@ -11,6 +11,10 @@ export const MAX_PART_BYTES = 50 * MB;
 /** All files of one batch body together. */
 export const MAX_BATCH_BYTES = 100 * MB;
 
+/** Text fields of one form: how many, and their bytes together. */
+const MAX_FIELDS = 100;
+const MAX_FIELDS_BYTES = 2 * MB;
+
 /** Multipart parts are kept in memory: at most the limits above, and nothing left on disk afterwards. */
 const partData = new WeakMap<object, Buffer[]>();
 
@@ -33,8 +37,13 @@ export function multipartBody(maxTotalBytes: number): Middleware<AppState> {
       maxTotalFileSize: maxTotalBytes,
       allowEmptyFiles: true,
       minFileSize: 0,
-      maxFields: 100,
-      maxFieldsSize: 2 * MB,
+      maxFields: MAX_FIELDS,
+      maxFieldsSize: MAX_FIELDS_BYTES,
+      // A part with a filename is a file even without a Content-Type of its own (python-requests sends none).
+      onPart: (part, handle) => {
+        if (!part.mimetype && part.originalFilename) part.mimetype = 'application/octet-stream';
+        handle(part);
+      },
       fileWriteStreamHandler: (file) => {
         const chunks: Buffer[] = [];
         if (file) partData.set(file, chunks);
@@ -67,7 +76,9 @@ function multipartProblem(err: Error, maxTotalBytes: number): Problem {
         : `file too large (limit ${MAX_PART_BYTES / MB} MB per uploaded file)`,
     );
   }
-  if (/maxFields/.test(err.message)) return new Problem(413, 'too many or too large form fields');
+  if (/maxFields/.test(err.message)) {
+    return new Problem(413, `form fields over their limits: at most ${MAX_FIELDS} fields of ${MAX_FIELDS_BYTES / MB} MB in all`);
+  }
   return badRequest(`malformed multipart body: ${err.message}`);
 }
 

@@ -1,7 +1,5 @@
 import { z } from 'zod';
-import { pagingAliases, queryInt } from '../../http/validate';
-
-const nonBlank = (s: string) => s.trim().length > 0;
+import { isoDateOrTime, pagingAliases, queryInt } from '../../http/validate';
 
 const ingestOptionFields = {
   async_processing: z.boolean().default(false).describe('Queue the document as a task instead of processing it within the request'),
@@ -18,7 +16,7 @@ const ingestOptionFields = {
 };
 
 export const createDocumentBody = z.object({
-  content: z.string().refine(nonBlank, 'must not be empty').describe('Document text (at most 10 MB)'),
+  content: z.string().regex(/\S/, 'must not be empty').describe('Document text (at most 10 MB)'),
   title: z.string().max(1000).nullish().describe('Defaults to the first line of the content'),
   source: z.string().max(4096).nullish().describe('Where the text came from; used as file_path'),
   metadata: z.record(z.string(), z.unknown()).nullish().describe('Free-form object kept with the document'),
@@ -119,10 +117,7 @@ export const scanBody = z.object({
   max_files: z.number().int().min(1).max(10_000).default(1000),
 });
 
-const isoDate = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}(T[0-9:.]+(Z|[+-]\d{2}:\d{2})?)?$/, 'must be an ISO 8601 date (YYYY-MM-DD) or timestamp')
-  .refine((v) => !Number.isNaN(Date.parse(v)), 'is not a valid date');
+const isoDate = isoDateOrTime();
 
 export const listQuery = z.object({
   limit: queryInt(50, 1, 1000),

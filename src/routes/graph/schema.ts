@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { GRAPH_DEPTH, GRAPH_MAX_NODES, GRAPH_STREAM_MAX_NODES } from '../../graph/explore';
-import { pagingAliases, queryInt } from '../../http/validate';
+import { atLeastOneOf, pagingAliases, queryInt } from '../../http/validate';
 
 const timestamps = { created_at: z.string(), updated_at: z.string() };
 
@@ -146,18 +146,18 @@ export const entityDetailSchema = entityItemSchema
 
 export const entityParamsSchema = z.object({ id: z.string().min(1).max(512) });
 
-export const entityPatchSchema = z
-  .strictObject({
+export const entityPatchSchema = atLeastOneOf(
+  z.strictObject({
     description: z.string().max(20_000).optional(),
     entity_type: z
       .string()
       .max(64)
       .regex(/^\s*[A-Za-z][A-Za-z0-9_ -]*\s*$/, 'must be a type name such as PERSON')
       .optional(),
-  })
-  .refine((patch) => patch.description !== undefined || patch.entity_type !== undefined, {
-    message: 'send description and/or entity_type',
-  });
+  }),
+  ['description', 'entity_type'],
+  'send description and/or entity_type',
+);
 
 export const renameSchema = z.strictObject({
   name: z.string().min(1).max(512),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isoDateOrTime } from '../../http/validate';
 import { LIMIT_BOUNDS, QUERY_MODES } from '../../retrieval';
 
 /** Request and response schemas of /query and /query/stream (docs/api.md §4.3, §6.1); chat reuses the shared parts. */
@@ -8,19 +9,8 @@ export const MAX_HISTORY_MESSAGES = 50;
 
 export const modeSchema = z.enum(QUERY_MODES, { error: `must be one of ${QUERY_MODES.join(', ')}` });
 
-const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:\d{2})?)?$/;
-
 /** A calendar date (`2024-05-01`) or an ISO 8601 timestamp; impossible dates such as `2024-02-30` are refused. */
-export const isoDateSchema = z
-  .string()
-  .trim()
-  .refine((value) => {
-    const m = ISO_DATE.exec(value);
-    if (!m || Number.isNaN(Date.parse(value))) return false;
-    const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
-    const d = new Date(Date.UTC(year, month - 1, day));
-    return d.getUTCFullYear() === year && d.getUTCMonth() === month - 1 && d.getUTCDate() === day;
-  }, 'must be an ISO 8601 date (YYYY-MM-DD) or timestamp');
+export const isoDateSchema = isoDateOrTime();
 
 /** A bare date as an upper bound covers its whole (UTC) day, as the document store reads it. */
 function endOf(date: string): number {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Api } from '../../http/api';
 import { principalOf } from '../../http/context';
-import { queryBool } from '../../http/validate';
+import { atLeastOneOf, queryBool } from '../../http/validate';
 import type { Runtime } from '../../services/runtime';
 import { idParams, pageQuery } from '../accounts/schema';
 import { createWorkspaceSchema, tenantWorkspaceSchema, workspaceSchema } from '../workspaces/schema';
@@ -20,7 +20,7 @@ const createTenantSchema = z.object({
   plan: z.string().trim().min(1).max(64).optional().describe('Free text; default "free"'),
 });
 
-const updateTenantSchema = createTenantSchema.partial().refine((p) => Object.keys(p).length > 0, 'name at least one of name, slug, plan');
+const updateTenantSchema = atLeastOneOf(createTenantSchema.partial(), ['name', 'slug', 'plan'], 'name at least one of name, slug, plan');
 
 /** Tenants (docs/api.md §4.7): the master key and operators manage them; a tenant's members read and its admins update their own. */
 export function tenantRoutes(api: Api, rt: Runtime): void {

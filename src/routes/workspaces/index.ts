@@ -141,8 +141,9 @@ export function workspaceRoutes(api: Api, rt: Runtime): void {
       responses: { 201: { description: 'The snapshot', schema: snapshotSchema.extend({ workspace_id: z.string() }) } },
     },
     async (ctx, { params }) => {
+      const snapshot = await rt.tenancy.snapshot(principalOf(ctx), params.id);
       ctx.status = 201;
-      ctx.body = await rt.tenancy.snapshot(principalOf(ctx), params.id);
+      ctx.body = { ...snapshot, stats: presentStats(snapshot.stats) };
     },
   );
 

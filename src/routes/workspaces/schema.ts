@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { atLeastOneOf } from '../../http/validate';
 import type { WorkspaceStats } from '../../graph/workspace-stats';
 
 const slug = z.string().regex(/^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/, 'must be 1-63 lower-case letters, digits or inner dashes');
@@ -24,9 +25,13 @@ export const createWorkspaceSchema = z.object({
 /** `POST /tenants/:tenant_id/workspaces` (docs/api.md §4.6): `{name, slug, llm_provider, llm_model}`. */
 export const tenantWorkspaceSchema = createWorkspaceSchema;
 
-export const updateWorkspaceSchema = z
-  .object({ name: name.optional(), slug: slug.optional(), description: z.string().max(2000).optional(), ...models })
-  .refine((p) => Object.keys(p).length > 0, 'name at least one field to change');
+const updateWorkspaceFields = { name: name.optional(), slug: slug.optional(), description: z.string().max(2000).optional(), ...models };
+
+export const updateWorkspaceSchema = atLeastOneOf(
+  z.object(updateWorkspaceFields),
+  Object.keys(updateWorkspaceFields),
+  'name at least one field to change',
+);
 
 export const workspaceSchema = z
   .object({
@@ -97,6 +102,7 @@ export const historyEntrySchema = z.object({
 export function presentHistory<H extends { snapshots: Array<{ created_at: string; stats: WorkspaceStats }> }>(h: H) {
   return {
     ...h,
+    snapshots: h.snapshots.map((s) => ({ ...s, stats: presentStats(s.stats) })),
     entries: h.snapshots.map((s): z.input<typeof historyEntrySchema> => {
       const flat = presentStats(s.stats);
       return {

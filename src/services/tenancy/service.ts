@@ -208,7 +208,7 @@ export function createTenancyService(deps: TenancyDeps) {
     ): Promise<TenantRecord> {
       const tenant = await visibleTenant(principal, id);
       if (patch.slug !== undefined && tenant.id === operatorTenantId && patch.slug !== DEFAULT_TENANT_SLUG) {
-        throw InvalidInputError.field('slug', `the first tenant keeps its slug '${DEFAULT_TENANT_SLUG}'`);
+        throw new ConflictError(`the first tenant keeps its slug '${DEFAULT_TENANT_SLUG}'`);
       }
       return (await accounts.tenants.update(id, { ...patch, updated_at: now() }))!;
     },

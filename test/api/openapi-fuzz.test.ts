@@ -1,0 +1,104 @@
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { startTestApp, type TestApp } from '../helpers/app';
+
+/**
+ * The published OpenAPI document against the service that publishes it: schemathesis (PyPI, in a virtual
+ * environment made once under build/) generates requests from /api-docs/openapi.json, valid and invalid ones, for
+ * every operation and in stateful sequences, and runs all of its checks on the answers: statuses, content types,
+ * response schemas, headers, valid requests accepted and invalid ones refused, 405 with Allow for undocumented
+ * methods. A fixed seed and a bounded number of examples keep the run reproducible and a few minutes long.
+ */
+
+jest.setTimeout(900_000);
+
+const run = promisify(execFile);
+const ROOT = path.resolve(__dirname, '../..');
+const VENV = path.join(ROOT, 'build', 'schemathesis-venv');
+const SCHEMATHESIS = 'schemathesis==4.32.5';
+const st = path.join(VENV, 'bin', 'st');
+const SEED = '20261125';
+const EXAMPLES = process.env.TEST_FUZZ_EXAMPLES ?? '10';
+
+async function ensureSchemathesis(): Promise<void> {
+  if (!fs.existsSync(path.join(VENV, 'bin', 'python'))) await run('python3', ['-m', 'venv', VENV], { timeout: 120_000 });
+  try {
+    await run(st, ['--version'], { timeout: 60_000 });
+  } catch {
+    await run(path.join(VENV, 'bin', 'python'), ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', SCHEMATHESIS], {
+      timeout: 600_000,
+    });
+  }
+}
+
+interface Outcome {
+  code: number;
+  output: string;
+}
+
+async function fuzz(app: TestApp): Promise<Outcome> {
+  const headers = Object.entries(app.headers).flatMap(([name, value]) => ['-H', `${name}: ${value}`]);
+  const args = [
+    '--config-file',
+    path.join(__dirname, '../fixtures/fuzz/schemathesis.toml'),
+    'run',
+    `${app.url}/api-docs/openapi.json`,
+    '--checks',
+    'all',
+    '--seed',
+    SEED,
+    '--max-examples',
+    EXAMPLES,
+    '--workers',
+    '2',
+    '--no-color',
+    '--output-truncate',
+    'true',
+    ...headers,
+  ];
+  try {
+    const { stdout } = await run(st, args, { timeout: 840_000, maxBuffer: 256 * 1024 * 1024, env: { ...process.env, NO_COLOR: '1' } });
+    return { code: 0, output: stdout };
+  } catch (err) {
+    const e = err as { code?: number; stdout?: string; stderr?: string };
+    if (typeof e.code !== 'number') throw err;
+    return { code: e.code, output: `${e.stdout ?? ''}${e.stderr ?? ''}` };
+  }
+}
+
+/** The figures of the summary: operations tested, test cases generated, failures. */
+function figures(output: string): { operations: number; cases: number; failures: number } {
+  const operations = Number(/Tested:\s+(\d+)/.exec(output)?.[1] ?? NaN);
+  const cases = Number(/(\d+) generated/.exec(output)?.[1] ?? NaN);
+  const failures = Number(/(\d+) failures?[ ,]/.exec(output.slice(output.lastIndexOf('Test cases:')))?.[1] ?? 0);
+  return { operations, cases, failures };
+}
+
+let app: TestApp;
+
+beforeAll(async () => {
+  const ready = ensureSchemathesis();
+  app = await startTestApp();
+  await ready;
+});
+
+afterAll(async () => {
+  await app?.close();
+});
+
+describe('the OpenAPI document under a fuzzer', () => {
+  it('holds for every operation, with all checks', async () => {
+    const outcome = await fuzz(app);
+    const summary = figures(outcome.output);
+    const mode = process.env.TEST_NEO4J_URI ? 'Neo4j' : 'embedded';
+    process.stdout.write(
+      `schemathesis (${mode}): ${summary.operations} operations, ${summary.cases} test cases, ${summary.failures} failures\n`,
+    );
+    const failures = outcome.output.includes('FAILURES') ? outcome.output.slice(outcome.output.indexOf('FAILURES')) : outcome.output;
+    expect({ code: outcome.code, failures: outcome.code === 0 ? '' : failures.slice(0, 20_000) }).toEqual({ code: 0, failures: '' });
+    expect(summary.operations).toBe(new Set(app.routes.map((r) => `${r.spec.method} ${r.prefix}${r.spec.path}`)).size);
+    expect(summary.cases).toBeGreaterThan(summary.operations);
+  });
+});
