@@ -8,6 +8,7 @@ import { createLineageService } from './lineage/service';
 import { createProviderRegistry } from './llm/registry';
 import { createQueryService, createReranker } from './retrieval';
 import { createChatService, createConversationService } from './services/chat';
+import { createCommunityService } from './services/communities';
 import { createCompatService } from './services/compat';
 import { createDocumentService } from './services/documents';
 import { createAuthService } from './services/auth';
@@ -48,6 +49,15 @@ export async function createRuntime(config: AppConfig, log: Logger): Promise<Run
     await documents.recoverStuckEverywhere();
   });
   closers.push(() => tasks.close());
+  const communities = createCommunityService({
+    stores,
+    providers: () => host.providers,
+    events,
+    log,
+    refreshMs: config.communityRefreshMs,
+  });
+  starters.push(async () => communities.start());
+  closers.push(() => communities.close());
   const reranker = createReranker(config.rerank, log);
   const graph = createGraphService({ stores, events, providers, entityLocks });
   const tenancy = createTenancyService({
@@ -101,6 +111,7 @@ export async function createRuntime(config: AppConfig, log: Logger): Promise<Run
     compat: createCompatService({ config, stores, providers, reranker }),
     tasks,
     documents,
+    communities,
     redis,
     auth,
     tenancy,

@@ -2,6 +2,7 @@ import type { Api } from '../http/api';
 import type { Runtime } from '../services/runtime';
 import { graphRoutes } from './graph';
 import { chatRoutes } from './chat';
+import { communityRoutes } from './communities';
 import { compatRoutes } from './compat';
 import { conversationRoutes } from './conversations';
 import { documentRoutes } from './documents';
@@ -21,6 +22,7 @@ export function registerRoutes(api: { root: Api; v1: Api }, rt: Runtime): void {
   healthRoutes(api.root, rt);
   compatRoutes(api.root, rt);
   graphRoutes(api.v1, rt);
+  communityRoutes(api.v1, rt);
   lineageRoutes(api.v1, rt);
   authRoutes(api.v1, rt);
   userRoutes(api.v1, rt);

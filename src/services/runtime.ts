@@ -9,6 +9,7 @@ import type { QueryService } from '../retrieval';
 import type { Stores } from '../store/ports';
 import type { AuthService, BootstrapResult } from './auth';
 import type { ChatService, ConversationService } from './chat';
+import type { CommunityService } from './communities';
 import type { CompatService } from './compat';
 import type { DocumentService } from './documents';
 import type { TaskService } from './tasks';
@@ -33,6 +34,8 @@ export interface Runtime {
   compat: CompatService;
   tasks: TaskService;
   documents: DocumentService;
+  /** Communities of each workspace graph, their reports and the background recompute. */
+  communities: CommunityService;
   redis: Redis | null;
   auth: AuthService;
   tenancy: TenancyService;

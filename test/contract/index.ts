@@ -1,5 +1,7 @@
 import { accountStoreContract } from './accounts.contract';
+import { analyticsStoreContract } from './analytics.contract';
 import { chunkStoreContract } from './chunks.contract';
+import { communityStoreContract } from './communities.contract';
 import { conversationStoreContract } from './conversations.contract';
 import { documentStoreContract } from './documents.contract';
 import { graphStoreContract } from './graph.contract';
@@ -11,6 +13,7 @@ import { taskStoreContract } from './tasks.contract';
 import { vectorStoreContract } from './vectors.contract';
 
 export { accountStoreContract, chunkStoreContract, conversationStoreContract, documentStoreContract, graphStoreContract };
+export { analyticsStoreContract, communityStoreContract };
 export { keyValueStoreContract, lockStoreContract, storesContract, taskStoreContract, vectorStoreContract };
 export type { StoresCleanup, StoresFactory };
 
@@ -26,4 +29,6 @@ export function allStoreContracts(name: string, makeStores: StoresFactory, clean
   lockStoreContract(name, makeStores, cleanup);
   storesContract(name, makeStores, cleanup);
   accountStoreContract(name, makeStores, cleanup);
+  communityStoreContract(name, makeStores, cleanup);
+  analyticsStoreContract(name, makeStores, cleanup);
 }

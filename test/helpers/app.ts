@@ -56,6 +56,8 @@ export async function startTestApp(env: Record<string, string> = {}, options: { 
     SERVICE_RATE_LIMIT_QUERY: '0',
     SERVICE_RATE_LIMIT_GRAPH: '0',
     WORKER_THREADS: '2',
+    // Communities are rebuilt on request in tests (a suite that wants the automatic recompute sets it).
+    SERVICE_COMMUNITY_REFRESH_MS: '0',
     SERVICE_MASTER_API_KEY: TEST_MASTER_KEY,
   };
   if (process.env.TEST_NEO4J_URI) base.NEO4J_URI = process.env.TEST_NEO4J_URI;

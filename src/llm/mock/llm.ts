@@ -4,6 +4,7 @@ import type { ChatMessage, Completion, CompletionOptions, LlmProvider, TokenUsag
 import type { PromptTask } from '../tasks';
 import { countMessageTokens, countTokens, tokenLayout } from '../tokens';
 import { extractRecords, gleanRecords } from './extract';
+import { communityReportJson } from './report';
 import { extractiveAnswer, keywordsJson, summarize } from './respond';
 
 /**
@@ -124,6 +125,8 @@ function respondTo(task: PromptTask, messages: ChatMessage[]): string {
       return keywordsJson(afterQuestionLabel(text).question);
     case 'summarize':
       return summarize(text);
+    case 'community_report':
+      return communityReportJson(text);
     default:
       return answer(messages);
   }

@@ -1,7 +1,9 @@
 import type { Scope } from '../../domain/types';
 import type { Stores } from '../ports';
 import { createMemoryAccounts } from './accounts';
+import { MemoryAnalyticsStore } from './analytics';
 import { MemoryChunkStore } from './chunks';
+import { MemoryCommunityStore } from './communities';
 import { MemoryConversationStore } from './conversations';
 import { MemoryDocumentStore } from './documents';
 import { MemoryGraphStore } from './graph';
@@ -26,8 +28,10 @@ export function createMemoryStores(): Stores {
   const conversations = new MemoryConversationStore();
   const kv = new MemoryKeyValueStore();
   const locks = new MemoryLockStore();
+  const communities = new MemoryCommunityStore();
+  const analytics = new MemoryAnalyticsStore(graph);
   const accounts = createMemoryAccounts();
-  const all = [documents, chunks, graph, vectors, tasks, conversations, kv, locks];
+  const all = [documents, chunks, graph, vectors, tasks, conversations, kv, locks, communities];
   let open = true;
 
   return {
@@ -39,6 +43,8 @@ export function createMemoryStores(): Stores {
     conversations,
     kv,
     locks,
+    communities,
+    analytics,
     accounts,
     async health() {
       return { kv_storage: open, vector_storage: open, graph_storage: open };

@@ -565,6 +565,77 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/graph/communities": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Communities of the workspace graph with their reports, by level, then rank */
+        get: operations["get_api_v1_graph_communities"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/graph/communities/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whether a recompute is scheduled or running, and the last run */
+        get: operations["get_api_v1_graph_communities_status"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/graph/communities/rebuild": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Recompute the communities now; reports are rewritten only for communities that changed
+         * @description Without `wait`, the run starts in the background and the answer is 202 at once (follow it at `/graph/communities/status`). With `wait=true` the answer comes when the run has finished, with its summary.
+         */
+        post: operations["post_api_v1_graph_communities_rebuild"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/graph/communities/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One community with its report and member entities (the first 500) */
+        get: operations["get_api_v1_graph_communities_id_"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/documents/{document_id}/lineage": {
         parameters: {
             query?: never;
@@ -1590,6 +1661,43 @@ export interface components {
             document_ids: string[];
             created_at: string;
             updated_at: string;
+        };
+        Community: {
+            id: string;
+            level: number;
+            parent_id: string | null;
+            /** @description member entities */
+            size: number;
+            title: string;
+            summary: string;
+            findings: {
+                summary: string;
+                explanation: string;
+            }[];
+            /** @description importance from 0 to 10, as the report rates it */
+            rank: number;
+            /** @description at most the first 500 (sorted) */
+            member_ids: string[];
+            /** @description changes when the members, their descriptions or their relationships change */
+            content_hash: string;
+            report_model: string | null;
+            created_at: string;
+            updated_at: string;
+        };
+        CommunityRun: {
+            started_at: string;
+            finished_at: string | null;
+            entities: number;
+            relationships: number;
+            communities: number;
+            levels: number;
+            /** @description reports the LLM wrote (new or changed communities) */
+            reports_generated: number;
+            /** @description reports kept because their community did not change */
+            reports_reused: number;
+            modularity: number;
+            duration_ms: number;
+            error: string | null;
         };
         Session: {
             /** @description HS256 JWT; send as Authorization: Bearer */
@@ -4429,6 +4537,298 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
+            };
+            /** @description Problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    get_api_v1_graph_communities: {
+        parameters: {
+            query?: {
+                /** @description only this level (0 the coarsest) */
+                level?: number;
+                limit?: number;
+                offset?: number;
+                /** @description 1-based page (with page_size); overrides offset */
+                page?: number;
+                /** @description Page size; overrides limit */
+                page_size?: number;
+            };
+            header?: {
+                /** @description Workspace to act in; default: the credential's bound workspace, else the tenant's default workspace */
+                "X-Workspace-ID"?: string;
+                /** @description Tenant to act for; must be the credential's own (the master key may name any) */
+                "X-Tenant-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Communities */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        communities: components["schemas"]["Community"][];
+                        total: number;
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Needs the viewer role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown workspace (or one of another tenant) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    get_api_v1_graph_communities_status: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Workspace to act in; default: the credential's bound workspace, else the tenant's default workspace */
+                "X-Workspace-ID"?: string;
+                /** @description Tenant to act for; must be the credential's own (the master key may name any) */
+                "X-Tenant-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Status */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        state: "idle" | "scheduled" | "running";
+                        communities: number;
+                        /** @description automatic recompute delay after a graph change; 0 = on request only */
+                        refresh_ms: number;
+                        last_run: components["schemas"]["CommunityRun"] | null;
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Needs the viewer role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown workspace (or one of another tenant) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    post_api_v1_graph_communities_rebuild: {
+        parameters: {
+            query?: {
+                /** @description answer when the run has finished (200) instead of at once (202) */
+                wait?: "0" | "1" | "true" | "false";
+            };
+            header?: {
+                /** @description Workspace to act in; default: the credential's bound workspace, else the tenant's default workspace */
+                "X-Workspace-ID"?: string;
+                /** @description Tenant to act for; must be the credential's own (the master key may name any) */
+                "X-Tenant-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The run finished */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "completed" | "scheduled";
+                        run: components["schemas"]["CommunityRun"] | null;
+                    };
+                };
+            };
+            /** @description The run started in the background */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "completed" | "scheduled";
+                        run: components["schemas"]["CommunityRun"] | null;
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Needs the editor role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown workspace (or one of another tenant) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    get_api_v1_graph_communities_id_: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Workspace to act in; default: the credential's bound workspace, else the tenant's default workspace */
+                "X-Workspace-ID"?: string;
+                /** @description Tenant to act for; must be the credential's own (the master key may name any) */
+                "X-Tenant-ID"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The community */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        community: components["schemas"]["Community"];
+                        members: {
+                            id: string;
+                            name: string;
+                            entity_type: string;
+                            description: string;
+                        }[];
+                        members_total: number;
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Needs the viewer role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown community */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Problem details */
             default: {
