@@ -7497,6 +7497,10 @@ export interface operations {
                             total_tokens: number;
                             /** @description = sources_retrieved */
                             retrieval_count: number;
+                            /** @description where the global part (global, hybrid, mix) came from: community reports, or relationship search while the workspace has no communities or a document filter applies; null in other modes */
+                            global_source?: ("communities" | "relationships") | null;
+                            /** @description community reports in the context */
+                            community_reports?: number;
                         };
                         reranked: boolean;
                         /** @description context_only: the context text the model would read */
@@ -7867,6 +7871,10 @@ export interface operations {
                             total_tokens: number;
                             /** @description = sources_retrieved */
                             retrieval_count: number;
+                            /** @description where the global part (global, hybrid, mix) came from: community reports, or relationship search while the workspace has no communities or a document filter applies; null in other modes */
+                            global_source?: ("communities" | "relationships") | null;
+                            /** @description community reports in the context */
+                            community_reports?: number;
                         };
                         created_at: string;
                     } | ({
