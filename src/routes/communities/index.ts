@@ -9,6 +9,7 @@ import {
   communityStatusSchema,
   presentCommunity,
   presentMember,
+  rebuildBodySchema,
   rebuildQuerySchema,
   rebuildResultSchema,
 } from './schema';
@@ -55,13 +56,15 @@ export function communityRoutes(api: Api, rt: Runtime): void {
         'Without `wait`, the run starts in the background and the answer is 202 at once (follow it at ' +
         '`/graph/communities/status`). With `wait=true` the answer comes when the run has finished, with its summary.',
       query: rebuildQuerySchema,
+      body: rebuildBodySchema,
+      bodyOptional: true,
       responses: {
         200: { description: 'The run finished', schema: rebuildResultSchema },
         202: { description: 'The run started in the background', schema: rebuildResultSchema },
       },
     },
-    async (ctx, { query }) => {
-      if (query.wait) {
+    async (ctx, { query, body }) => {
+      if (query.wait || body?.wait) {
         ctx.body = { status: 'completed', run: await rt.communities.rebuild(ctx.state.scope) };
         return;
       }

@@ -16,6 +16,11 @@ export const rebuildQuerySchema = z.object({
   wait: queryBool(false).describe('answer when the run has finished (200) instead of at once (202)'),
 });
 
+/** The body may be left out; `wait` there is the same as the query parameter. */
+export const rebuildBodySchema = z.object({
+  wait: z.boolean().optional().describe('answer when the run has finished (200) instead of at once (202)'),
+});
+
 const findingSchema = z.object({ summary: z.string(), explanation: z.string() });
 
 export const communitySchema = z

@@ -4705,7 +4705,14 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description answer when the run has finished (200) instead of at once (202) */
+                    wait?: boolean;
+                };
+            };
+        };
         responses: {
             /** @description The run finished */
             200: {
