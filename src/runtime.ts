@@ -2,6 +2,7 @@ import Redis from 'ioredis';
 import type { AppConfig } from './config/types';
 import { GraphEvents } from './graph/events';
 import { settleEmbeddingRefreshes } from './ingest/merge-stage';
+import { createAnalyticsService } from './graph/analytics/service';
 import { createGraphService } from './graph/service';
 import { createEntityLocks } from './graph/locks';
 import { createLineageService } from './lineage/service';
@@ -112,6 +113,7 @@ export async function createRuntime(config: AppConfig, log: Logger): Promise<Run
     tasks,
     documents,
     communities,
+    analytics: createAnalyticsService(stores),
     redis,
     auth,
     tenancy,

@@ -1,5 +1,6 @@
 import type Redis from 'ioredis';
 import type { AppConfig } from '../config/types';
+import type { AnalyticsService } from '../graph/analytics/service';
 import type { GraphEvents } from '../graph/events';
 import type { GraphService } from '../graph/service';
 import type { LineageService } from '../lineage/service';
@@ -36,6 +37,8 @@ export interface Runtime {
   documents: DocumentService;
   /** Communities of each workspace graph, their reports and the background recompute. */
   communities: CommunityService;
+  /** Paths, neighbourhoods, centralities, co-mentions, community bridges, shared documents. */
+  analytics: AnalyticsService;
   redis: Redis | null;
   auth: AuthService;
   tenancy: TenancyService;
