@@ -2,6 +2,7 @@ import Redis from 'ioredis';
 import type { AppConfig } from './config/types';
 import { GraphEvents } from './graph/events';
 import { settleEmbeddingRefreshes } from './ingest/merge-stage';
+import { createAnalyticsService } from './graph/analytics/service';
 import { createGraphService } from './graph/service';
 import { createEntityLocks } from './graph/locks';
 import { createLineageService } from './lineage/service';
@@ -9,6 +10,7 @@ import { createProviderRegistry } from './llm/registry';
 import type { UsageRecorder } from './llm/usage';
 import { createQueryService, createReranker, DEFAULT_QUERY_MODE, QUERY_DEFAULTS } from './retrieval';
 import { createChatService, createConversationService } from './services/chat';
+import { createCommunityService } from './services/communities';
 import { createCompatService } from './services/compat';
 import { createCostService } from './services/costs';
 import { createDocumentService } from './services/documents';
@@ -83,6 +85,15 @@ export async function createRuntime(config: AppConfig, log: Logger, options: Run
     await documents.recoverStuckEverywhere();
   });
   closers.push(() => tasks.close());
+  const communities = createCommunityService({
+    stores,
+    providers: () => host.providers,
+    events,
+    log,
+    refreshMs: config.communityRefreshMs,
+  });
+  starters.push(async () => communities.start());
+  closers.push(() => communities.close());
   const reranker = createReranker(config.rerank, log);
   const graph = createGraphService({ stores, events, providers, entityLocks });
   const tenancy = createTenancyService({
@@ -139,6 +150,8 @@ export async function createRuntime(config: AppConfig, log: Logger, options: Run
     tasks,
     documents,
     resolution: createResolutionService(host),
+    communities,
+    analytics: createAnalyticsService(stores),
     redis,
     auth,
     tenancy,

@@ -125,6 +125,7 @@ const envSchema = z.object({
     .optional(),
   SERVICE_INSTANCE_ID: text(),
   SERVICE_TASK_LEASE_MS: intVar(1000, 3_600_000),
+  SERVICE_COMMUNITY_REFRESH_MS: intVar(0, 86_400_000),
   SERVICE_TRUST_PROXY: z.enum(['true', 'false', '1', '0'], { message: 'must be true or false' }).optional(),
   SERVICE_ENTITY_RESOLUTION: z.enum(['true', 'false', '1', '0'], { message: 'must be true or false' }).optional(),
   /** Percent scores: a candidate at or above MERGE merges; between REVIEW and MERGE the LLM confirms. */
@@ -221,6 +222,7 @@ export function loadConfig(env: Env = process.env, opts: LoadConfigOptions = {})
     defaultWorkspaceId: vars.SERVICE_DEFAULT_WORKSPACE ?? 'default',
     instanceId: vars.SERVICE_INSTANCE_ID ?? `${os.hostname()}-${process.pid}`,
     taskLeaseMs: vars.SERVICE_TASK_LEASE_MS ?? 30_000,
+    communityRefreshMs: vars.SERVICE_COMMUNITY_REFRESH_MS ?? 10_000,
     trustProxy: vars.SERVICE_TRUST_PROXY === 'true' || vars.SERVICE_TRUST_PROXY === '1',
     resolution: {
       enabled: vars.SERVICE_ENTITY_RESOLUTION !== 'false' && vars.SERVICE_ENTITY_RESOLUTION !== '0',

@@ -154,6 +154,11 @@ export interface AppConfig {
    * move on, and merges waiting on its entities go ahead, after it.
    */
   taskLeaseMs: number;
+  /**
+   * Communities are recomputed this long after the last graph change of a workspace (debounced, in the
+   * background); 0 turns the automatic recompute off (the rebuild endpoint still works).
+   */
+  communityRefreshMs: number;
   /** The built web console (index.html and hashed assets) served at `/`; web/dist of the package by default. */
   consoleDir: string;
 }

@@ -1,4 +1,4 @@
 /**
  * What a prompt asks for. Real providers ignore it; the mock provider uses it to answer in the right format.
  */
-export type PromptTask = 'extract' | 'glean' | 'keywords' | 'summarize' | 'answer' | 'chat' | 'resolve';
+export type PromptTask = 'extract' | 'glean' | 'keywords' | 'summarize' | 'community_report' | 'answer' | 'chat' | 'resolve';

@@ -14,6 +14,11 @@ export interface RetrievalRecipe {
   entitySearch: 'low' | null;
   /** Search relationship vectors with the high-level keywords. */
   relationshipSearch: 'high' | null;
+  /**
+   * Search community reports with the high-level keywords and take the relationships of their best members;
+   * relationship search (`relationshipSearch`) is the fallback while the workspace has no communities.
+   */
+  communitySearch: boolean;
   /** Search chunk vectors with the query itself. */
   chunkVectorSearch: boolean;
   /** Entities bring their relationships and neighbours; relationships bring their endpoints. */
@@ -33,6 +38,7 @@ const none: RetrievalRecipe = {
   keywords: false,
   entitySearch: null,
   relationshipSearch: null,
+  communitySearch: false,
   chunkVectorSearch: false,
   graphExpansion: false,
   graphChunkRanking: 'similarity',
@@ -43,13 +49,14 @@ const none: RetrievalRecipe = {
 export const RECIPES: Readonly<Record<QueryMode, RetrievalRecipe>> = {
   naive: { ...none, chunkVectorSearch: true },
   local: { ...none, keywords: true, entitySearch: 'low', graphExpansion: true },
-  global: { ...none, keywords: true, relationshipSearch: 'high', graphExpansion: true },
-  hybrid: { ...none, keywords: true, entitySearch: 'low', relationshipSearch: 'high', graphExpansion: true },
+  global: { ...none, keywords: true, relationshipSearch: 'high', communitySearch: true, graphExpansion: true },
+  hybrid: { ...none, keywords: true, entitySearch: 'low', relationshipSearch: 'high', communitySearch: true, graphExpansion: true },
   mix: {
     ...none,
     keywords: true,
     entitySearch: 'low',
     relationshipSearch: 'high',
+    communitySearch: true,
     chunkVectorSearch: true,
     graphExpansion: true,
     fuse: 'rrf',

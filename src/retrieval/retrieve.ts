@@ -11,6 +11,7 @@ import { chunksOfSelection, fuseChunks } from './steps/chunks';
 import { interleave, selectFromGraph } from './steps/expand';
 import { resolveAllowedDocuments } from './steps/filter';
 import { extractKeywords } from './steps/keywords';
+import { relationshipsOfCommunities, searchCommunities } from './steps/communities';
 import { searchChunks, searchEntities, searchRelationships } from './steps/search';
 import {
   DEFAULT_BUDGET,
@@ -45,6 +46,8 @@ export async function retrieve(deps: RetrieverDeps, req: RetrievalRequest): Prom
     entities: [],
     relationships: [],
     chunks: [],
+    communities: [],
+    globalSource: null,
     sources: [],
     contextText: '',
     reranked: false,
@@ -82,11 +85,20 @@ export async function retrieve(deps: RetrieverDeps, req: RetrievalRequest): Prom
   const { scope, limits } = req;
   const minScore = req.minSimilarity ?? deps.embedder.similarityThreshold ?? DEFAULT_MIN_SIMILARITY;
   const search = { stores, scope, allowed, minScore };
+  // Community reports for the global part; relationship search while there are none (or a document filter applies).
+  const communities =
+    recipe.communitySearch && !allowed ? await searchCommunities(stores, scope, vectors.relationship, result.keywords, minScore) : null;
+  if (recipe.relationshipSearch) result.globalSource = communities ? 'communities' : 'relationships';
   const [entityHits, relationshipHits, vectorChunks] = await Promise.all([
     vectors.entity ? searchEntities(search, vectors.entity, limits.maxEntities) : [],
-    vectors.relationship ? searchRelationships(search, vectors.relationship, limits.maxRelationships) : [],
+    communities
+      ? relationshipsOfCommunities(stores, scope, communities, limits.maxRelationships)
+      : vectors.relationship
+        ? searchRelationships(search, vectors.relationship, limits.maxRelationships)
+        : [],
     vectors.question && recipe.chunkVectorSearch ? searchChunks(search, vectors.question, limits.maxChunks) : [],
   ]);
+  result.communities = communities ?? [];
   throwIfAborted(req.signal);
 
   const selection = await selectFromGraph(stores, scope, recipe, entityHits, relationshipHits, limits, allowed);
@@ -117,7 +129,15 @@ export async function retrieve(deps: RetrieverDeps, req: RetrievalRequest): Prom
   result.entities = budgeted.entities;
   result.relationships = budgeted.relationships;
   result.chunks = budgeted.chunks;
-  const presented = await presentContext(stores, scope, budgeted.entities, budgeted.relationships, budgeted.chunks, result.reranked);
+  const presented = await presentContext(
+    stores,
+    scope,
+    budgeted.entities,
+    budgeted.relationships,
+    budgeted.chunks,
+    result.reranked,
+    result.communities,
+  );
   result.sources = presented.sources;
   result.contextText = presented.contextText;
   return finish();

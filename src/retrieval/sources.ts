@@ -2,7 +2,7 @@ import type { DocumentRecord, Scope } from '../domain/types';
 import type { Stores } from '../store/ports';
 import type { ChunkOrigin, ContextParts } from './prompts/context';
 import { formatContext } from './prompts/context';
-import type { ChunkSource, EntitySource, QuerySource, ScoredChunk, ScoredEntity, ScoredRelationship } from './types';
+import type { ChunkSource, EntitySource, QuerySource, ScoredChunk, ScoredCommunity, ScoredEntity, ScoredRelationship } from './types';
 
 const SNIPPET_CHARS = 300;
 
@@ -14,6 +14,7 @@ export async function presentContext(
   relationships: readonly ScoredRelationship[],
   chunks: readonly ScoredChunk[],
   reranked: boolean,
+  communities: readonly ScoredCommunity[] = [],
 ): Promise<{ sources: QuerySource[]; contextText: string }> {
   const origins = await originsOf(stores, scope, chunks);
   const chunkSources: ChunkSource[] = chunks.map((c, i) => {
@@ -44,6 +45,7 @@ export async function presentContext(
     degree: e.degree,
   }));
   const parts: ContextParts = {
+    communities: communities.map((c) => c.record),
     entities: entities.map((e, i) => ({ reference_id: entitySources[i].reference_id, record: e.record })),
     relationships: relationships.map((r) => r.record),
     chunks: chunks.map((c, i) => ({

@@ -15,6 +15,10 @@ export interface QueryStats {
   tokens_per_second: number;
   llm_provider: string;
   llm_model: string;
+  /** Where the global part of the context came from (null in modes without one). */
+  global_source: 'communities' | 'relationships' | null;
+  /** Community reports in the context. */
+  community_reports: number;
 }
 
 export function queryStats(startedAt: number, context: RetrievedContext, generation: Generation | null, llm: LlmProvider): QueryStats {
@@ -31,6 +35,8 @@ export function queryStats(startedAt: number, context: RetrievedContext, generat
     tokens_per_second: generation && generation.ms > 0 ? Math.round((output / generation.ms) * 1000 * 10) / 10 : 0,
     llm_provider: llm.provider,
     llm_model: llm.model,
+    global_source: context.globalSource,
+    community_reports: context.communities.length,
   };
 }
 

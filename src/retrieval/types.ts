@@ -1,3 +1,4 @@
+import type { CommunityRecord } from '../domain/communities';
 import type { ChunkRecord, EntityRecord, RelationshipRecord, Scope } from '../domain/types';
 import type { ChatMessage, LlmProvider } from '../llm/ports';
 import type { QueryMode } from './recipes';
@@ -70,6 +71,11 @@ export interface ScoredRelationship {
   score: number;
 }
 
+export interface ScoredCommunity {
+  record: CommunityRecord;
+  score: number;
+}
+
 export interface ScoredChunk {
   record: ChunkRecord;
   score: number;
@@ -117,6 +123,13 @@ export interface RetrievedContext {
   entities: ScoredEntity[];
   relationships: ScoredRelationship[];
   chunks: ScoredChunk[];
+  /** Community reports used (global, hybrid, mix once the workspace has communities). */
+  communities: ScoredCommunity[];
+  /**
+   * Where the global part came from: community reports, or relationship search while the workspace has no
+   * communities (or a document filter applies); null in modes without a global part.
+   */
+  globalSource: 'communities' | 'relationships' | null;
   sources: QuerySource[];
   /** The context section of the prompt, with `[n]` reference ids; '' when nothing was retrieved. */
   contextText: string;

@@ -2,7 +2,9 @@ import type { Api } from '../http/api';
 import type { Runtime } from '../services/runtime';
 import { graphRoutes } from './graph';
 import { resolutionRoutes } from './resolution';
+import { analyticsRoutes } from './analytics';
 import { chatRoutes } from './chat';
+import { communityRoutes } from './communities';
 import { compatRoutes } from './compat';
 import { costRoutes } from './costs';
 import { conversationRoutes } from './conversations';
@@ -26,6 +28,8 @@ export function registerRoutes(api: { root: Api; v1: Api }, rt: Runtime): void {
   compatRoutes(api.root, rt);
   graphRoutes(api.v1, rt);
   resolutionRoutes(api.v1, rt);
+  communityRoutes(api.v1, rt);
+  analyticsRoutes(api.v1, rt);
   lineageRoutes(api.v1, rt);
   authRoutes(api.v1, rt);
   userRoutes(api.v1, rt);

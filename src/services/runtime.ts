@@ -1,5 +1,6 @@
 import type Redis from 'ioredis';
 import type { AppConfig } from '../config/types';
+import type { AnalyticsService } from '../graph/analytics/service';
 import type { GraphEvents } from '../graph/events';
 import type { GraphService } from '../graph/service';
 import type { LineageService } from '../lineage/service';
@@ -9,6 +10,7 @@ import type { QueryService } from '../retrieval';
 import type { Stores } from '../store/ports';
 import type { AuthService, BootstrapResult } from './auth';
 import type { ChatService, ConversationService } from './chat';
+import type { CommunityService } from './communities';
 import type { CompatService } from './compat';
 import type { CostService } from './costs';
 import type { DocumentService } from './documents';
@@ -39,6 +41,10 @@ export interface Runtime {
   documents: DocumentService;
   /** Entity resolution settings, dry runs, reviewed merges and splits. */
   resolution: ResolutionService;
+  /** Communities of each workspace graph, their reports and the background recompute. */
+  communities: CommunityService;
+  /** Paths, neighbourhoods, centralities, co-mentions, community bridges, shared documents. */
+  analytics: AnalyticsService;
   redis: Redis | null;
   auth: AuthService;
   tenancy: TenancyService;

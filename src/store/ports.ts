@@ -24,6 +24,7 @@ import type {
   WorkspaceRecord,
 } from '../domain/accounts';
 import type { BudgetRecord, CostCategory, UsageRecord } from '../domain/costs';
+import type { CommunityRecord } from '../domain/communities';
 
 /**
  * Store ports. Every call takes a Scope: isolation between workspaces is enforced here, never only in routes.
@@ -245,6 +246,62 @@ export function totalsOf(records: Iterable<UsageRecord>): UsageTotals {
   totals.documents = documents.size;
   totals.queries = queries.size;
   return totals;
+export interface CommunityQuery {
+  limit: number;
+  offset: number;
+  level?: number;
+}
+
+/**
+ * The communities of a workspace (src/domain/communities.ts). A run replaces them all at once; readers never
+ * see half of one run and half of another.
+ */
+export interface CommunityStore {
+  replaceAll(scope: Scope, communities: CommunityRecord[]): Promise<void>;
+  /** Ordered by level, then rank (highest first), then id. */
+  list(scope: Scope, query: CommunityQuery): Promise<Page<CommunityRecord>>;
+  /** Every community of the workspace, in list order. */
+  all(scope: Scope): Promise<CommunityRecord[]>;
+  get(scope: Scope, id: string): Promise<CommunityRecord | null>;
+  count(scope: Scope): Promise<number>;
+}
+
+/** The entity graph of a workspace as plain lists, for algorithms that run in the service (Louvain, PageRank). */
+export interface GraphSnapshot {
+  /** Sorted by id. */
+  nodes: Array<{ id: string; entity_type: string }>;
+  /** Sorted by id; only between nodes of the snapshot. */
+  edges: Array<{ id: string; source: string; target: string; weight: number }>;
+  /** True when the graph had more entities than asked for (the most connected were kept). */
+  truncated: boolean;
+}
+
+export interface NeighbourQuery {
+  hops: number;
+  /** Only entities of these types are returned (the walk goes through every type). */
+  types?: string[];
+  limit: number;
+}
+
+/**
+ * Read-only graph analytics, bounded by their arguments (docs/api.md, Analytics). Both implementations give the
+ * same answers on the same data; ties are broken by id everywhere.
+ */
+export interface AnalyticsStore {
+  snapshot(scope: Scope, maxNodes: number): Promise<GraphSnapshot>;
+  /** Every shortest path (entity ids, ends included) of at most maxHops edges, sorted, at most `limit`; [] when none. */
+  shortestPaths(scope: Scope, from: string, to: string, maxHops: number, limit: number): Promise<string[][]>;
+  /** Entities within `hops` of the start (start excluded), nearest first, then by id. */
+  neighbourhood(scope: Scope, start: string, query: NeighbourQuery): Promise<Array<{ id: string; entity_type: string; distance: number }>>;
+  /** Entity ids by degree (relationships to other entities), highest first, then by id. */
+  topByDegree(scope: Scope, limit: number): Promise<Array<{ id: string; score: number }>>;
+  /** Entities mentioned in the same chunks as the entity, by the number of chunks shared, then by id. */
+  coMentioned(scope: Scope, entityId: string, limit: number): Promise<Array<{ id: string; shared_chunks: number }>>;
+  /** Pairs of documents by the number of entities both list among their sources, then by ids. */
+  documentsSharingEntities(
+    scope: Scope,
+    limit: number,
+  ): Promise<Array<{ document_a: string; document_b: string; shared_entities: number }>>;
 }
 
 export interface Stores {
@@ -256,6 +313,8 @@ export interface Stores {
   conversations: ConversationStore;
   kv: KeyValueStore;
   locks: LockStore;
+  communities: CommunityStore;
+  analytics: AnalyticsStore;
   /** Tenants, workspaces, users and credentials. */
   accounts: AccountStores;
   /** Usage records and budgets (cost accounting). */

@@ -27,6 +27,7 @@ const B = {
   user: '',
   key: '',
   keyPrefix: '',
+  community: '',
 };
 const B_WORDS = ['Zorblax', 'Quintessa', 'Vantablack', 'Qwertopolis'];
 const B_CONTENT = 'Zorblax Quintessa founded Vantablack Foundry in Qwertopolis. Vantablack Foundry casts bells for Qwertopolis Cathedral.';
@@ -54,6 +55,16 @@ const MATRIX: Record<string, Entry> = {
   'PATCH /api/v1/graph/entities/:id': { bodies: [{ description: 'changed by tenant A' }] },
   'POST /api/v1/graph/entities/:id/rename': { bodies: [{ name: 'Renamed by A' }] },
   'GET /api/v1/graph/relationships': {},
+  'GET /api/v1/graph/communities': {},
+  'GET /api/v1/graph/communities/status': {},
+  'POST /api/v1/graph/communities/rebuild': { query: { wait: 'true' } },
+  'GET /api/v1/graph/communities/:id': {},
+  'GET /api/v1/graph/analytics/shortest-paths': { query: { from: '$entity', to: '$entity' } },
+  'GET /api/v1/graph/analytics/neighbourhood': { query: { entity: '$entity' } },
+  'GET /api/v1/graph/analytics/top-entities': { query: { metric: 'pagerank' } },
+  'GET /api/v1/graph/analytics/co-mentioned': { query: { entity: '$entity' } },
+  'GET /api/v1/graph/analytics/community-bridges': {},
+  'GET /api/v1/graph/analytics/shared-documents': {},
   'GET /api/v1/documents/:document_id/lineage': {},
   'GET /api/v1/chunks/:chunk_id': {},
   'GET /api/v1/chunks/:chunk_id/lineage': {},
@@ -205,6 +216,7 @@ function paramValue(path: string, name: string): string {
     users: B.user,
     'api-keys': B.key,
     nodes: B.entity,
+    communities: B.community,
     // GET /v1/models/*id: a RAG model of B's workspace.
     models: `kgrag:hybrid@${B.workspace}`,
     tenants: B.tenant,
@@ -300,6 +312,9 @@ describe('tenant isolation matrix (every protected route, from the route table)'
       })
     ).json()) as { conversation_id: string };
     B.conversation = chat.conversation_id;
+    await asB('/api/v1/graph/communities/rebuild?wait=true', { method: 'POST' });
+    const communities = (await (await asB('/api/v1/graph/communities')).json()) as { communities: Array<{ id: string }> };
+    B.community = communities.communities[0]?.id ?? 'community-0-none';
     expect(Object.values(B).every((v) => v.length > 0)).toBe(true);
   });
   // Both tenants go with everything they hold: no task of theirs is left for the next suite's workers.

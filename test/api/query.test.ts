@@ -69,6 +69,9 @@ describe('POST /query', () => {
       model: 'mock-llm',
       total_tokens: body.stats.tokens_used,
       retrieval_count: body.sources.length,
+      // No communities in this workspace: the global part (global, hybrid, mix) comes from relationship search.
+      global_source: ['global', 'hybrid', 'mix'].includes(mode) ? 'relationships' : null,
+      community_reports: 0,
     });
     expect(body.stats.tokens_used).toBeGreaterThan(0);
     for (const key of ['embedding_time_ms', 'retrieval_time_ms', 'generation_time_ms', 'total_time_ms']) {

@@ -1,5 +1,7 @@
 import { accountStoreContract } from './accounts.contract';
+import { analyticsStoreContract } from './analytics.contract';
 import { chunkStoreContract } from './chunks.contract';
+import { communityStoreContract } from './communities.contract';
 import { conversationStoreContract } from './conversations.contract';
 import { costStoreContract } from './costs.contract';
 import { documentStoreContract } from './documents.contract';
@@ -12,6 +14,7 @@ import { taskStoreContract } from './tasks.contract';
 import { vectorStoreContract } from './vectors.contract';
 
 export { accountStoreContract, chunkStoreContract, conversationStoreContract, documentStoreContract, graphStoreContract };
+export { analyticsStoreContract, communityStoreContract };
 export { keyValueStoreContract, lockStoreContract, storesContract, taskStoreContract, vectorStoreContract };
 export { costStoreContract };
 export type { StoresCleanup, StoresFactory };
@@ -29,4 +32,6 @@ export function allStoreContracts(name: string, makeStores: StoresFactory, clean
   storesContract(name, makeStores, cleanup);
   accountStoreContract(name, makeStores, cleanup);
   costStoreContract(name, makeStores, cleanup);
+  communityStoreContract(name, makeStores, cleanup);
+  analyticsStoreContract(name, makeStores, cleanup);
 }

@@ -63,6 +63,8 @@ export async function startTestApp(
     SERVICE_RATE_LIMIT_QUERY: '0',
     SERVICE_RATE_LIMIT_GRAPH: '0',
     WORKER_THREADS: '2',
+    // Communities are rebuilt on request in tests (a suite that wants the automatic recompute sets it).
+    SERVICE_COMMUNITY_REFRESH_MS: '0',
     SERVICE_MASTER_API_KEY: TEST_MASTER_KEY,
     // Entity resolution changes which entities a text yields; its own tests turn it on.
     SERVICE_ENTITY_RESOLUTION: 'false',

@@ -4,6 +4,7 @@ import type { ChatMessage, Completion, CompletionOptions, LlmProvider, TokenUsag
 import type { PromptTask } from '../tasks';
 import { countMessageTokens, countTokens, tokenLayout } from '../tokens';
 import { extractRecords, gleanRecords } from './extract';
+import { communityReportJson } from './report';
 import { extractiveAnswer, keywordsJson, summarize } from './respond';
 import { judgeSameEntity } from './resolve';
 
@@ -127,6 +128,8 @@ function respondTo(task: PromptTask, messages: ChatMessage[]): string {
       return summarize(text);
     case 'resolve':
       return judgeSameEntity(text);
+    case 'community_report':
+      return communityReportJson(text);
     default:
       return answer(messages);
   }

@@ -1,3 +1,4 @@
+import type { CommunityRecord } from '../../domain/communities';
 import type { ChunkRecord, EntityRecord, RelationshipRecord } from '../../domain/types';
 
 /**
@@ -26,7 +27,14 @@ export function chunkHeading(chunk: ChunkRecord, origin: ChunkOrigin): string {
   return `${origin.title || chunk.document_id} (${where}lines ${chunk.start_line}-${chunk.end_line})`;
 }
 
+export function communityBlock(c: CommunityRecord): string {
+  const findings = c.findings.map((f) => `  - ${oneLine(f.summary)}${f.explanation ? `: ${oneLine(f.explanation)}` : ''}`);
+  return [`## ${oneLine(c.title)} (community ${c.id}, ${c.size} entities, rank ${c.rank})`, oneLine(c.summary), ...findings].join('\n');
+}
+
 export interface ContextParts {
+  /** Community reports (global part of the context); absent or empty when none were used. */
+  communities?: CommunityRecord[];
   entities: Array<{ reference_id: number; record: EntityRecord }>;
   relationships: RelationshipRecord[];
   chunks: Array<{ reference_id: number; record: ChunkRecord; origin: ChunkOrigin }>;
@@ -35,6 +43,9 @@ export interface ContextParts {
 /** '' when there is nothing: the answer prompt then says that no context was retrieved. */
 export function formatContext(parts: ContextParts): string {
   const sections: string[] = [];
+  if (parts.communities?.length) {
+    sections.push(['-----Community reports (knowledge graph)-----', ...parts.communities.map(communityBlock)].join('\n'));
+  }
   if (parts.entities.length) {
     sections.push(
       ['-----Entities (knowledge graph)-----', ...parts.entities.map((e) => `[${e.reference_id}] ${entityLine(e.record)}`)].join('\n'),

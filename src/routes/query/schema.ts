@@ -129,6 +129,15 @@ export const statsSchema = z.object({
   model: z.string().describe('= llm_model'),
   total_tokens: z.number().int().describe('= tokens_used'),
   retrieval_count: z.number().int().describe('= sources_retrieved'),
+  global_source: z
+    .enum(['communities', 'relationships'])
+    .nullable()
+    .optional()
+    .describe(
+      'where the global part (global, hybrid, mix) came from: community reports, or relationship search while the ' +
+        'workspace has no communities or a document filter applies; null in other modes',
+    ),
+  community_reports: z.number().int().optional().describe('community reports in the context'),
 });
 
 export const queryResponseSchema = z.object({

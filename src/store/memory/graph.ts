@@ -13,7 +13,7 @@ type EdgeAttributes = { record: RelationshipRecord };
  * relationship id), with the records as attributes. Beside it, indexes kept up to date on every write so that
  * reads cost what they return rather than the size of the graph.
  */
-class WorkspaceGraph {
+export class WorkspaceGraph {
   readonly graph = new MultiUndirectedGraph<NodeAttributes, EdgeAttributes>({ allowSelfLoops: true });
   readonly entityTypes = new Tally();
   readonly relationTypes = new Tally();
@@ -288,6 +288,11 @@ export class MemoryGraphStore implements GraphStore {
       node_types: ws.entityTypes.toRecord(),
       edge_types: ws.relationTypes.toRecord(),
     };
+  }
+
+  /** The live graph of a workspace, for the analytics adapter (read only). */
+  workspaceGraph(scope: Scope): WorkspaceGraph | undefined {
+    return this.workspaces.find(scope);
   }
 
   dropWorkspace(scope: Scope): void {

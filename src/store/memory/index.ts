@@ -1,7 +1,9 @@
 import type { Scope } from '../../domain/types';
 import type { Stores } from '../ports';
 import { createMemoryAccounts } from './accounts';
+import { MemoryAnalyticsStore } from './analytics';
 import { MemoryChunkStore } from './chunks';
+import { MemoryCommunityStore } from './communities';
 import { MemoryConversationStore } from './conversations';
 import { MemoryCostStore } from './costs';
 import { MemoryDocumentStore } from './documents';
@@ -27,9 +29,11 @@ export function createMemoryStores(): Stores {
   const conversations = new MemoryConversationStore();
   const kv = new MemoryKeyValueStore();
   const locks = new MemoryLockStore();
+  const communities = new MemoryCommunityStore();
+  const analytics = new MemoryAnalyticsStore(graph);
   const accounts = createMemoryAccounts();
   const costs = new MemoryCostStore();
-  const all = [documents, chunks, graph, vectors, tasks, conversations, kv, locks, costs];
+  const all = [documents, chunks, graph, vectors, tasks, conversations, kv, locks, costs, communities];
   let open = true;
 
   return {
@@ -41,6 +45,8 @@ export function createMemoryStores(): Stores {
     conversations,
     kv,
     locks,
+    communities,
+    analytics,
     accounts,
     costs,
     async health() {

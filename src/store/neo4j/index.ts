@@ -3,7 +3,9 @@ import type { Logger } from '../../logger';
 import type { Stores, VectorStore } from '../ports';
 import { QdrantVectorStore } from '../qdrant/vectors';
 import { createNeo4jAccounts } from './accounts';
+import { Neo4jAnalyticsStore } from './analytics';
 import { Neo4jChunkStore } from './chunks';
+import { Neo4jCommunityStore } from './communities';
 import { Neo4jClient, type Neo4jSettings, scopeParams } from './client';
 import { Neo4jConversationStore } from './conversations';
 import { Neo4jCostStore } from './costs';
@@ -29,6 +31,7 @@ const WORKSPACE_LABELS = [
   'Task',
   'KV',
   'Lock',
+  'Community',
   'ChunkVector',
   'EntityVector',
   'RelationshipVector',
@@ -89,6 +92,8 @@ export async function createNeo4jStores(options: Neo4jStoresOptions): Promise<St
     conversations: new Neo4jConversationStore(db),
     kv: new Neo4jKeyValueStore(db),
     locks: new Neo4jLockStore(db),
+    communities: new Neo4jCommunityStore(db),
+    analytics: new Neo4jAnalyticsStore(db),
     accounts: createNeo4jAccounts(db),
     costs: new Neo4jCostStore(db),
     async health() {

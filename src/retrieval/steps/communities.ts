@@ -1,0 +1,83 @@
+import type { CommunityRecord } from '../../domain/communities';
+import type { Scope } from '../../domain/types';
+import type { Stores } from '../../store/ports';
+import type { Keywords, ScoredCommunity, ScoredRelationship } from '../types';
+
+/** Reports kept for the context, at most. */
+export const MAX_REPORTS = 5;
+/** Members of the chosen communities whose relationships are looked at: the most connected ones. */
+const MEMBERS_LOOKED_AT = 40;
+/** The share of a report's score that comes from keywords found in its title and summary (the rest: cosine). */
+const KEYWORD_SHARE = 0.3;
+
+function cosine(a: readonly number[], b: readonly number[]): number {
+  if (a.length === 0 || a.length !== b.length) return 0;
+  let dot = 0;
+  let na = 0;
+  let nb = 0;
+  for (let i = 0; i < a.length; i++) {
+    dot += a[i] * b[i];
+    na += a[i] * a[i];
+    nb += b[i] * b[i];
+  }
+  return na > 0 && nb > 0 ? dot / Math.sqrt(na * nb) : 0;
+}
+
+/** The share of the keywords (whole terms, any case) that the report's title or summary contains. */
+function keywordMatch(c: CommunityRecord, terms: string[]): number {
+  if (terms.length === 0) return 0;
+  const text = `${c.title} ${c.summary}`.toLowerCase();
+  return terms.filter((t) => text.includes(t)).length / terms.length;
+}
+
+/**
+ * Community reports by similarity to the high-level keywords (vector) and by the keywords they contain; null
+ * when the workspace has no communities (the caller falls back to relationship search).
+ */
+export async function searchCommunities(
+  stores: Stores,
+  scope: Scope,
+  vector: number[] | null,
+  keywords: Keywords,
+  minScore: number,
+  limit = MAX_REPORTS,
+): Promise<ScoredCommunity[] | null> {
+  const all = await stores.communities.all(scope);
+  if (all.length === 0) return null;
+  const terms = [...new Set([...keywords.high, ...keywords.low].map((t) => t.toLowerCase().trim()).filter((t) => t.length > 2))];
+  const scored = all.map((record) => {
+    const similarity = vector ? cosine(vector, record.embedding) : 0;
+    const match = keywordMatch(record, terms);
+    return { record, score: (1 - KEYWORD_SHARE) * similarity + KEYWORD_SHARE * match, similarity, match };
+  });
+  return scored
+    .filter((s) => s.similarity >= minScore || s.match > 0)
+    .sort((a, b) => b.score - a.score || b.record.rank - a.record.rank || (a.record.id < b.record.id ? -1 : 1))
+    .slice(0, limit)
+    .map(({ record, score }) => ({ record, score }));
+}
+
+/** The heaviest relationships among the most connected members of the chosen communities, scored by their community. */
+export async function relationshipsOfCommunities(
+  stores: Stores,
+  scope: Scope,
+  communities: ScoredCommunity[],
+  limit: number,
+): Promise<ScoredRelationship[]> {
+  const scoreOf = new Map<string, number>();
+  for (const c of communities) for (const id of c.record.member_ids) if (!scoreOf.has(id)) scoreOf.set(id, c.score);
+  const members = [...scoreOf.keys()];
+  if (members.length === 0) return [];
+  const degrees = await stores.graph.degrees(scope, members);
+  const best = members
+    .sort(
+      (a, b) =>
+        (scoreOf.get(b) as number) - (scoreOf.get(a) as number) || (degrees.get(b) ?? 0) - (degrees.get(a) ?? 0) || (a < b ? -1 : 1),
+    )
+    .slice(0, MEMBERS_LOOKED_AT);
+  const relationships = await stores.graph.relationshipsAmong(scope, best);
+  return relationships
+    .map((record) => ({ record, score: Math.max(scoreOf.get(record.source) ?? 0, scoreOf.get(record.target) ?? 0) }))
+    .sort((a, b) => b.score - a.score || b.record.weight - a.record.weight || (a.record.id < b.record.id ? -1 : 1))
+    .slice(0, limit);
+}

@@ -1,0 +1,2 @@
+export { createCommunityService, MEMBER_LIMIT } from './service';
+export type { CommunityDetail, CommunityService, CommunityState, CommunityStatus } from './service';
