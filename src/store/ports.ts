@@ -246,6 +246,8 @@ export function totalsOf(records: Iterable<UsageRecord>): UsageTotals {
   totals.documents = documents.size;
   totals.queries = queries.size;
   return totals;
+}
+
 export interface CommunityQuery {
   limit: number;
   offset: number;

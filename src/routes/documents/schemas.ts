@@ -285,7 +285,7 @@ export const failedChunksSchema = z.object({
 });
 
 export const updateDocumentBody = z.object({
-  content: z.string().refine(nonBlank, 'must not be empty').describe('The new text (at most 10 MB)'),
+  content: z.string().regex(/\S/, 'must not be empty').describe('The new text (at most 10 MB)'),
   title: z.string().max(1000).nullish().describe('A new title; the current one is kept when absent'),
   metadata: z.record(z.string(), z.unknown()).nullish().describe('Replaces the metadata when given'),
   expected_version: z.number().int().min(1).optional().describe('Refuse with 409 unless the document is at this version'),
