@@ -49,7 +49,10 @@ export async function createRuntime(config: AppConfig, log: Logger): Promise<Run
   });
   closers.push(() => tasks.close());
   const reranker = createReranker(config.rerank, log);
-  const graph = createGraphService({ stores, events, providers, entityLocks });
+  const graph = createGraphService(
+    { stores, events, providers, entityLocks },
+    { streamKeepAliveMs: config.graphStream.heartbeatMs, cypher: config.cypher },
+  );
   const tenancy = createTenancyService({
     config,
     stores,

@@ -1,6 +1,7 @@
 import type { Scope } from '../domain/types';
 import type { SseStream } from '../domain/sse';
 import type { GraphDeps } from './deps';
+import { type CypherSettings, runAnalystCypher } from './cypher';
 import { type EntityPatch, type RenameInput, renameEntity, updateEntity } from './edit';
 import { type EntityListQuery, type RelationshipListQuery, entityDetail, listEntities, listRelationships } from './entities';
 import { type GraphQuery, exploreGraph, graphStats } from './explore';
@@ -12,13 +13,17 @@ import { workspaceStats } from './workspace-stats';
 export interface GraphSettings {
   /** Silence after which the graph stream sends a keep-alive comment. */
   streamKeepAliveMs: number;
+  cypher: CypherSettings;
 }
 
+const DEFAULT_SETTINGS: GraphSettings = { streamKeepAliveMs: 15_000, cypher: { enabled: false, timeoutMs: 10_000, maxRows: 1_000 } };
+
 /** Graph exploration, the live graph stream, analyst edits and workspace statistics, over the store ports. */
-export function createGraphService(deps: GraphDeps, settings: GraphSettings = { streamKeepAliveMs: 15_000 }) {
+export function createGraphService(deps: GraphDeps, settings: GraphSettings = DEFAULT_SETTINGS) {
   const { stores } = deps;
   return {
     settings,
+    cypher: (input: { query: string; params: Record<string, unknown> }) => runAnalystCypher(stores, settings.cypher, input),
     explore: (scope: Scope, query: GraphQuery) => exploreGraph(stores.graph, scope, query),
     stats: (scope: Scope) => graphStats(stores.graph, scope),
     listEntities: (scope: Scope, query: EntityListQuery) => listEntities(stores, scope, query),

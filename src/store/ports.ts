@@ -107,6 +107,50 @@ export interface GraphStore {
   stats(scope: Scope): Promise<GraphStats>;
 }
 
+/** A node of an analyst's Cypher result, as the store read it. */
+export interface CypherNode {
+  kind: 'node';
+  element_id: string;
+  labels: string[];
+  properties: Record<string, unknown>;
+  workspace_id: string | null;
+  /** Relationships to entities. */
+  degree: number;
+}
+
+export interface CypherRelationship {
+  kind: 'relationship';
+  element_id: string;
+  type: string;
+  /** The `id` of each end (its element id when it has none). */
+  source: string;
+  target: string;
+  properties: Record<string, unknown>;
+  workspace_id: string | null;
+}
+
+export interface CypherPath {
+  kind: 'path';
+  nodes: CypherNode[];
+  relationships: CypherRelationship[];
+}
+
+export interface CypherResult {
+  columns: string[];
+  /** Plain values, with nodes, relationships and paths as the tagged objects above. */
+  rows: Array<Record<string, unknown>>;
+  /** More rows existed than `maxRows`. */
+  truncated: boolean;
+}
+
+/**
+ * Cypher written by an analyst, run in a read transaction (the database refuses writes) with a server-side
+ * timeout; at most `maxRows` rows are read.
+ */
+export interface AnalystCypher {
+  run(query: string, params: Record<string, unknown>, limits: { timeoutMs: number; maxRows: number }): Promise<CypherResult>;
+}
+
 export interface VectorFilter {
   documentIds?: string[];
   ids?: string[];
@@ -192,6 +236,8 @@ export interface Stores {
   locks: LockStore;
   /** Tenants, workspaces, users and credentials. */
   accounts: AccountStores;
+  /** Analysts' own read-only Cypher; only the Neo4j stores have it. */
+  cypher?: AnalystCypher;
   /** Live check per component, for /health. */
   health(): Promise<{ kv_storage: boolean; vector_storage: boolean; graph_storage: boolean }>;
   schema(): Promise<{ latest_version: number; migrations_applied: number; last_applied_at: string | null }>;

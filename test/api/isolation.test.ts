@@ -54,6 +54,7 @@ const MATRIX: Record<string, Entry> = {
   'PATCH /api/v1/graph/entities/:id': { bodies: [{ description: 'changed by tenant A' }] },
   'POST /api/v1/graph/entities/:id/rename': { bodies: [{ name: 'Renamed by A' }] },
   'GET /api/v1/graph/relationships': {},
+  'POST /api/v1/graph/cypher': { bodies: [{ query: 'MATCH (n) RETURN n LIMIT 5' }] },
   'GET /api/v1/documents/:document_id/lineage': {},
   'GET /api/v1/chunks/:chunk_id': {},
   'GET /api/v1/chunks/:chunk_id/lineage': {},

@@ -2,6 +2,7 @@ import type { Api } from '../../http/api';
 import { openSse } from '../../http/sse';
 import { pageWindow } from '../../http/validate';
 import type { Runtime } from '../../services/runtime';
+import { graphCypherRoutes } from './cypher';
 import { graphLookupRoutes } from './lookup';
 import {
   entityDetailSchema,
@@ -46,6 +47,7 @@ export function graphRoutes(api: Api, rt: Runtime): void {
   );
 
   graphLookupRoutes(api, rt);
+  graphCypherRoutes(api, rt);
 
   api.route(
     {

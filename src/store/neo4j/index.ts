@@ -3,6 +3,7 @@ import type { Logger } from '../../logger';
 import type { Stores, VectorStore } from '../ports';
 import { QdrantVectorStore } from '../qdrant/vectors';
 import { createNeo4jAccounts } from './accounts';
+import { Neo4jAnalystCypher } from './analyst-cypher';
 import { Neo4jChunkStore } from './chunks';
 import { Neo4jClient, type Neo4jSettings, scopeParams } from './client';
 import { Neo4jConversationStore } from './conversations';
@@ -87,6 +88,7 @@ export async function createNeo4jStores(options: Neo4jStoresOptions): Promise<St
     kv: new Neo4jKeyValueStore(db),
     locks: new Neo4jLockStore(db),
     accounts: createNeo4jAccounts(db),
+    cypher: new Neo4jAnalystCypher(db),
     async health() {
       const [graph, vector] = await Promise.all([db.ping(), qdrant ? qdrant.ping() : null]);
       return { kv_storage: graph, vector_storage: vector ?? graph, graph_storage: graph };

@@ -441,6 +441,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/graph/cypher": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Run read-only Cypher across the database (operators; persistent mode; off unless SERVICE_CYPHER_ENABLED)
+         * @description Runs in a read transaction, so Neo4j refuses writes (403). A server-side timeout (SERVICE_CYPHER_TIMEOUT_MS) and a row cap (SERVICE_CYPHER_MAX_ROWS) bound the cost. Cypher is not confined to a workspace: filter on `workspace_id`.
+         */
+        post: operations["post_api_v1_graph_cypher"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/graph/stats": {
         parameters: {
             query?: never;
@@ -1556,6 +1576,37 @@ export interface components {
             document_ids: string[];
             created_at: string;
             updated_at: string;
+        };
+        CypherNode: {
+            /** @constant */
+            kind: "node";
+            /** @description the `id` property, or the element id of a node without one */
+            id: string;
+            label: string;
+            node_type: string;
+            description: string;
+            /** @description relationships to entities */
+            degree: number;
+            labels: string[];
+            element_id: string;
+            workspace_id: string | null;
+            properties: {
+                [key: string]: unknown;
+            };
+        };
+        CypherEdge: {
+            /** @constant */
+            kind: "edge";
+            id: string;
+            source: string;
+            target: string;
+            edge_type: string;
+            weight: number;
+            element_id: string;
+            workspace_id: string | null;
+            properties: {
+                [key: string]: unknown;
+            };
         };
         EntityDetail: {
             id: string;
@@ -3709,6 +3760,93 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
+            };
+            /** @description Problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    post_api_v1_graph_cypher: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Cypher, run in a read-only transaction */
+                    query: string;
+                    /**
+                     * @description named parameters ($name in the query)
+                     * @default {}
+                     */
+                    params?: {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Columns and rows, and the nodes and edges found in them */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        columns: string[];
+                        /** @description one object per record; nodes, relationships and paths ({kind: "path", nodes, edges}) shaped as in /graph */
+                        rows: {
+                            [key: string]: unknown;
+                        }[];
+                        row_count: number;
+                        /** @description the query had more rows than max_rows */
+                        is_truncated: boolean;
+                        max_rows: number;
+                        /** @description every distinct node of the rows */
+                        nodes: components["schemas"]["CypherNode"][];
+                        /** @description every distinct relationship of the rows */
+                        edges: components["schemas"]["CypherEdge"][];
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not an operator, or the query tried to write */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The query is not valid Cypher, misses a parameter, or ran past the timeout */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Embedded mode (no Cypher engine), or raw Cypher is not enabled */
+            501: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Problem details */
             default: {
