@@ -136,7 +136,7 @@ const envSchema = z.object({
   SERVICE_CYPHER_TIMEOUT_MS: intVar(100, 600_000),
   SERVICE_CYPHER_MAX_ROWS: intVar(1, 100_000),
   SERVICE_GRAPH_STREAM_REPLAY: intVar(10, 1_000_000),
-  SERVICE_GRAPH_STREAM_MAX_PENDING: intVar(10, 1_000_000),
+  SERVICE_GRAPH_STREAM_MAX_BUFFER_BYTES: intVar(1024, 1_073_741_824),
   SERVICE_GRAPH_STREAM_HEARTBEAT_MS: intVar(100, 3_600_000),
   ...authEnvSchema,
 });
@@ -231,7 +231,7 @@ export function loadConfig(env: Env = process.env, opts: LoadConfigOptions = {})
     },
     graphStream: {
       replayWindow: vars.SERVICE_GRAPH_STREAM_REPLAY ?? 1_000,
-      maxPendingEvents: vars.SERVICE_GRAPH_STREAM_MAX_PENDING ?? 5_000,
+      maxBufferedBytes: vars.SERVICE_GRAPH_STREAM_MAX_BUFFER_BYTES ?? 4 * 1024 * 1024,
       heartbeatMs: vars.SERVICE_GRAPH_STREAM_HEARTBEAT_MS ?? 15_000,
     },
     consoleDir: vars.SERVICE_CONSOLE_DIR ? path.resolve(cwd, vars.SERVICE_CONSOLE_DIR) : path.join(packageRoot(), 'web', 'dist'),

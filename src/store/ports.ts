@@ -107,6 +107,32 @@ export interface GraphStore {
   stats(scope: Scope): Promise<GraphStats>;
 }
 
+/** One entry of a change feed: an id ordered within its topic, and what was appended. */
+export interface FeedEntry {
+  id: string;
+  payload: unknown;
+}
+
+/**
+ * An ordered, bounded log per topic (a workspace's graph changes) that every instance appends to and reads from:
+ * in memory for one process, a Redis stream per topic when several instances share the data. Ids compare with
+ * `compareFeedIds`; the newest `window` entries of a topic are kept.
+ */
+export interface ChangeFeed {
+  /** Appends and answers the entry's id. */
+  append(topic: string, payload: unknown): Promise<string>;
+  /**
+   * Entries after `afterId`, oldest first, at most `limit`. `gap` is true when `afterId` is no longer in the
+   * window (entries after it may be lost); the id `0-0` reads from the oldest entry kept.
+   */
+  read(topic: string, afterId: string, limit: number): Promise<{ entries: FeedEntry[]; gap: boolean }>;
+  /** The newest id of the topic (`0-0` when empty). */
+  head(topic: string): Promise<string>;
+  /** Called with a topic whenever any instance appended to it. */
+  watch(listener: (topic: string) => void): () => void;
+  close(): Promise<void>;
+}
+
 /** A node of an analyst's Cypher result, as the store read it. */
 export interface CypherNode {
   kind: 'node';

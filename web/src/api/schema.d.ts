@@ -486,8 +486,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * SSE: a graph snapshot (as /graph), then live changes of the workspace graph
-         * @description Server-Sent Events, each `data: <json>` with a `type`: `metadata` {total_nodes, total_edges, snapshot_nodes, snapshot_edges, is_truncated, batch_size}; `nodes` {nodes[]} and `edges` {edges[]} batches; `done` {snapshot: true}; then live changes of the workspace: `node_added`/`node_updated` {node}, `node_removed` {id}, `edge_added`/`edge_updated` {edge}, `edge_removed` {id, source, target}, each with `cause`. Keep-alive comments are sent during silence.
+         * SSE: a snapshot of the followed subgraph (as /graph), then the changes that touch it, resumable by Last-Event-ID
+         * @description Server-Sent Events, each `id: <event id>` and `data: <json>` with a `type`: the snapshot: `metadata` {total_nodes, total_edges, snapshot_nodes, snapshot_edges, is_truncated, batch_size}; `nodes` {nodes[]} and `edges` {edges[]} batches; `done` {snapshot: true}; then the changes that touch the followed part (all of the workspace unless start_node, entity_types or ids say otherwise): `node_added`/`node_updated` {node}, `node_removed` {id}, `edge_added`/`edge_updated` {edge}, `edge_removed` {id, source, target}, each with `cause`; `heartbeat` {at} during silence. Reconnecting with `Last-Event-ID` (or last_event_id) replays the missed changes once each (`resumed` first) while they are in the replay window, else sends `reset` and a new snapshot. A subscriber that does not keep up gets `dropped` {reason, last_event_id} and the stream ends; `error` {message} ends it too.
          */
         get: operations["get_api_v1_graph_stream"];
         put?: never;
@@ -3949,6 +3949,12 @@ export interface operations {
                 limit?: number;
                 /** @description nodes or edges per snapshot event */
                 batch_size?: number;
+                /** @description comma-separated entity types: follow only entities of these types (and the edges among them) */
+                entity_types?: string;
+                /** @description comma-separated entity ids or names: follow exactly these entities and the edges among them (not with start_node) */
+                ids?: string;
+                /** @description resume after this event id, for clients that cannot send the Last-Event-ID header */
+                last_event_id?: string;
             };
             header?: {
                 /** @description Workspace to act in; default: the credential's bound workspace, else the tenant's default workspace */
@@ -3961,7 +3967,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Server-Sent Events, each `data: <json>` with a `type`: `metadata` {total_nodes, total_edges, snapshot_nodes, snapshot_edges, is_truncated, batch_size}; `nodes` {nodes[]} and `edges` {edges[]} batches; `done` {snapshot: true}; then live changes of the workspace: `node_added`/`node_updated` {node}, `node_removed` {id}, `edge_added`/`edge_updated` {edge}, `edge_removed` {id, source, target}, each with `cause`. Keep-alive comments are sent during silence. */
+            /** @description Server-Sent Events, each `id: <event id>` and `data: <json>` with a `type`: the snapshot: `metadata` {total_nodes, total_edges, snapshot_nodes, snapshot_edges, is_truncated, batch_size}; `nodes` {nodes[]} and `edges` {edges[]} batches; `done` {snapshot: true}; then the changes that touch the followed part (all of the workspace unless start_node, entity_types or ids say otherwise): `node_added`/`node_updated` {node}, `node_removed` {id}, `edge_added`/`edge_updated` {edge}, `edge_removed` {id, source, target}, each with `cause`; `heartbeat` {at} during silence. Reconnecting with `Last-Event-ID` (or last_event_id) replays the missed changes once each (`resumed` first) while they are in the replay window, else sends `reset` and a new snapshot. A subscriber that does not keep up gets `dropped` {reason, last_event_id} and the stream ends; `error` {message} ends it too. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3993,16 +3999,19 @@ export interface operations {
                         /** @enum {string} */
                         type: "node_added" | "node_updated";
                         node: components["schemas"]["GraphNode"];
+                        /** @description what made the change: ingest, delete, merge, edit, ... */
                         cause: string;
                     } | {
                         /** @constant */
                         type: "node_removed";
                         id: string;
+                        /** @description what made the change: ingest, delete, merge, edit, ... */
                         cause: string;
                     } | {
                         /** @enum {string} */
                         type: "edge_added" | "edge_updated";
                         edge: components["schemas"]["GraphEdge"];
+                        /** @description what made the change: ingest, delete, merge, edit, ... */
                         cause: string;
                     } | {
                         /** @constant */
@@ -4010,7 +4019,27 @@ export interface operations {
                         id: string;
                         source: string;
                         target: string;
+                        /** @description what made the change: ingest, delete, merge, edit, ... */
                         cause: string;
+                    } | {
+                        /** @constant */
+                        type: "heartbeat";
+                        /** @description ISO-8601 time */
+                        at: string;
+                    } | {
+                        /** @constant */
+                        type: "resumed";
+                        last_event_id: string;
+                        replayed_from: string;
+                    } | {
+                        /** @constant */
+                        type: "reset";
+                        reason: string;
+                    } | {
+                        /** @constant */
+                        type: "dropped";
+                        reason: string;
+                        last_event_id: string;
                     } | {
                         /** @constant */
                         type: "error";
@@ -4036,14 +4065,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unknown workspace (or one of another tenant) */
+            /** @description Unknown start node */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                content?: never;
+            };
+            /** @description A parameter out of range, ids with start_node, or a malformed last event id */
+            422: {
+                headers: {
+                    [name: string]: unknown;
                 };
+                content?: never;
             };
             /** @description Problem details */
             default: {
