@@ -123,7 +123,7 @@ export interface ChangeFeed {
   append(topic: string, payload: unknown): Promise<string>;
   /**
    * Entries after `afterId`, oldest first, at most `limit`. `gap` is true when `afterId` is no longer in the
-   * window (entries after it may be lost); the id `0-0` reads from the oldest entry kept.
+   * window (entries after it were trimmed); the id `0-0` reads from the oldest entry kept.
    */
   read(topic: string, afterId: string, limit: number): Promise<{ entries: FeedEntry[]; gap: boolean }>;
   /** The newest id of the topic (`0-0` when empty). */

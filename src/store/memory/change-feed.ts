@@ -43,8 +43,8 @@ export class MemoryChangeFeed implements ChangeFeed {
     const entries = this.topics.get(topic) ?? [];
     const start = entries.findIndex((e) => compareFeedIds(e.id, afterId) > 0);
     const trimmed = this.trimmed.get(topic);
-    // Entries after the id were trimmed: the reader missed some. `0-0` asks for whatever is kept.
-    const gap = afterId !== FEED_START && trimmed !== undefined && compareFeedIds(afterId, trimmed) < 0;
+    // Entries after the id were trimmed: the reader missed some.
+    const gap = trimmed !== undefined && compareFeedIds(afterId, trimmed) < 0;
     return Promise.resolve({ entries: start === -1 ? [] : entries.slice(start, start + limit), gap });
   }
 

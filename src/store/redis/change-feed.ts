@@ -45,12 +45,9 @@ export class RedisChangeFeed implements ChangeFeed {
 
   async read(topic: string, afterId: string, limit: number): Promise<{ entries: FeedEntry[]; gap: boolean }> {
     const key = KEY_PREFIX + topic;
-    const [rows, trimmed] = await Promise.all([
-      this.redis.xrange(key, `(${afterId}`, '+', 'COUNT', limit),
-      afterId === FEED_START ? Promise.resolve(FEED_START) : this.trimmedUpTo(key),
-    ]);
+    const [rows, trimmed] = await Promise.all([this.redis.xrange(key, `(${afterId}`, '+', 'COUNT', limit), this.trimmedUpTo(key)]);
     const entries = rows.map(([id, fields]) => ({ id, payload: JSON.parse(fields[fields.indexOf('p') + 1]) as unknown }));
-    return { entries, gap: afterId !== FEED_START && compareFeedIds(afterId, trimmed) < 0 };
+    return { entries, gap: compareFeedIds(afterId, trimmed) < 0 };
   }
 
   async head(topic: string): Promise<string> {
