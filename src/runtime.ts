@@ -22,6 +22,8 @@ import { createTenancyService } from './services/tenancy';
 import { type ServiceHost, createTaskService } from './services/tasks';
 import type { Logger } from './logger';
 import { createStores } from './store';
+import { MemoryChangeFeed } from './store/memory/change-feed';
+import { RedisChangeFeed } from './store/redis/change-feed';
 import type { Runtime } from './services/runtime';
 
 export type { Runtime };
@@ -29,6 +31,24 @@ export type { Runtime };
 export interface RuntimeOptions {
   /** Told about every provider call (provider, model, tokens). */
   recorder?: UsageRecorder;
+}
+
+/** Followed in a second: a change published while Redis could not tell this instance still arrives. */
+const SHARED_FEED_POLL_MS = 1_000;
+
+/**
+ * The graph change bus: over a Redis stream per workspace when Redis is configured (every instance sees every
+ * change), over a feed in memory otherwise.
+ */
+function createGraphEvents(config: AppConfig, redis: Redis | null, log: Logger): GraphEvents {
+  const window = config.graphStream.replayWindow;
+  if (!redis || !config.redisUrl) return new GraphEvents(new MemoryChangeFeed(window), log);
+  const subscriber = new Redis(config.redisUrl, { maxRetriesPerRequest: null, connectTimeout: 2_000 });
+  subscriber.on('error', (err) => log.warn({ err: err.message }, 'redis error (graph change subscription)'));
+  const feed = new RedisChangeFeed(redis, subscriber, window);
+  // Not awaited: the service starts while Redis is down (ioredis subscribes once it connects; followers poll meanwhile).
+  feed.start().catch((err: unknown) => log.warn({ err: (err as Error).message }, 'graph change subscription failed'));
+  return new GraphEvents(feed, log, SHARED_FEED_POLL_MS);
 }
 
 /**
@@ -51,15 +71,16 @@ export async function createRuntime(config: AppConfig, log: Logger, options: Run
       },
     },
   });
-  const events = new GraphEvents();
   const redis = config.redisUrl
     ? // No offline queue: while Redis is down, limited requests fail fast with 503 instead of hanging.
       new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false, connectTimeout: 2_000 })
     : null;
   redis?.on('error', (err) => log.warn({ err: err.message }, 'redis error'));
+  const events = createGraphEvents(config, redis, log);
   const closers: Array<() => Promise<void>> = [];
   // Runs last: usage recorded by everything that stops before it is written.
   closers.push(() => costs.close());
+  closers.push(() => events.close());
   // Entity leases last as long as task leases: a dead instance's locks and tasks come free together.
   const entityLocks = createEntityLocks(stores.locks, config.taskLeaseMs);
   const starters: Array<() => Promise<void>> = [];
@@ -95,7 +116,14 @@ export async function createRuntime(config: AppConfig, log: Logger, options: Run
   starters.push(async () => communities.start());
   closers.push(() => communities.close());
   const reranker = createReranker(config.rerank, log);
-  const graph = createGraphService({ stores, events, providers, entityLocks });
+  const graph = createGraphService(
+    { stores, events, providers, entityLocks },
+    {
+      streamKeepAliveMs: config.graphStream.heartbeatMs,
+      cypher: config.cypher,
+      stream: { maxBufferedBytes: config.graphStream.maxBufferedBytes, maxQueuedBatches: config.graphStream.replayWindow },
+    },
+  );
   const tenancy = createTenancyService({
     config,
     stores,

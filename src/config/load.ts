@@ -137,6 +137,12 @@ const envSchema = z.object({
   SERVICE_RERANK_API_KEY_ENV: text(),
   SERVICE_RERANK_MODEL: text(),
   SERVICE_CONSOLE_DIR: text(),
+  SERVICE_CYPHER_ENABLED: z.enum(['true', 'false', '1', '0'], { message: 'must be true or false' }).optional(),
+  SERVICE_CYPHER_TIMEOUT_MS: intVar(100, 600_000),
+  SERVICE_CYPHER_MAX_ROWS: intVar(1, 100_000),
+  SERVICE_GRAPH_STREAM_REPLAY: intVar(10, 1_000_000),
+  SERVICE_GRAPH_STREAM_MAX_BUFFER_BYTES: intVar(1024, 1_073_741_824),
+  SERVICE_GRAPH_STREAM_HEARTBEAT_MS: intVar(100, 3_600_000),
   ...authEnvSchema,
 });
 
@@ -228,6 +234,16 @@ export function loadConfig(env: Env = process.env, opts: LoadConfigOptions = {})
       enabled: vars.SERVICE_ENTITY_RESOLUTION !== 'false' && vars.SERVICE_ENTITY_RESOLUTION !== '0',
       mergeScore: (vars.SERVICE_RESOLUTION_MERGE_SCORE ?? 90) / 100,
       reviewScore: Math.min(vars.SERVICE_RESOLUTION_REVIEW_SCORE ?? 70, vars.SERVICE_RESOLUTION_MERGE_SCORE ?? 90) / 100,
+    },
+    cypher: {
+      enabled: vars.SERVICE_CYPHER_ENABLED === 'true' || vars.SERVICE_CYPHER_ENABLED === '1',
+      timeoutMs: vars.SERVICE_CYPHER_TIMEOUT_MS ?? 10_000,
+      maxRows: vars.SERVICE_CYPHER_MAX_ROWS ?? 1_000,
+    },
+    graphStream: {
+      replayWindow: vars.SERVICE_GRAPH_STREAM_REPLAY ?? 1_000,
+      maxBufferedBytes: vars.SERVICE_GRAPH_STREAM_MAX_BUFFER_BYTES ?? 4 * 1024 * 1024,
+      heartbeatMs: vars.SERVICE_GRAPH_STREAM_HEARTBEAT_MS ?? 15_000,
     },
     consoleDir: vars.SERVICE_CONSOLE_DIR ? path.resolve(cwd, vars.SERVICE_CONSOLE_DIR) : path.join(packageRoot(), 'web', 'dist'),
   };

@@ -159,6 +159,14 @@ export interface AppConfig {
    * background); 0 turns the automatic recompute off (the rebuild endpoint still works).
    */
   communityRefreshMs: number;
+  /** Analysts' read-only Cypher (`POST /graph/cypher`): off unless enabled; server-side timeout and row cap. */
+  cypher: { enabled: boolean; timeoutMs: number; maxRows: number };
+  /**
+   * The graph stream: change batches kept per workspace for `Last-Event-ID` resume (a subscriber further behind
+   * is dropped), bytes a slow subscriber may leave unread before it is dropped, and the silence after which a
+   * heartbeat goes out.
+   */
+  graphStream: { replayWindow: number; maxBufferedBytes: number; heartbeatMs: number };
   /** The built web console (index.html and hashed assets) served at `/`; web/dist of the package by default. */
   consoleDir: string;
 }

@@ -1,6 +1,7 @@
 import type { Scope } from '../domain/types';
 import type { SseStream } from '../domain/sse';
 import type { GraphDeps } from './deps';
+import { type CypherSettings, runAnalystCypher } from './cypher';
 import { type EntityPatch, type RenameInput, renameEntity, updateEntity } from './edit';
 import { type EntityListQuery, type RelationshipListQuery, entityDetail, listEntities, listRelationships } from './entities';
 import { type GraphQuery, exploreGraph, graphStats } from './explore';
@@ -12,20 +13,30 @@ import { workspaceStats } from './workspace-stats';
 export interface GraphSettings {
   /** Silence after which the graph stream sends a keep-alive comment. */
   streamKeepAliveMs: number;
+  cypher: CypherSettings;
+  /** Slow subscribers of the graph stream are dropped past either bound. */
+  stream: { maxBufferedBytes: number; maxQueuedBatches: number };
 }
 
+const DEFAULT_SETTINGS: GraphSettings = {
+  streamKeepAliveMs: 15_000,
+  cypher: { enabled: false, timeoutMs: 10_000, maxRows: 1_000 },
+  stream: { maxBufferedBytes: 4 * 1024 * 1024, maxQueuedBatches: 1_000 },
+};
+
 /** Graph exploration, the live graph stream, analyst edits and workspace statistics, over the store ports. */
-export function createGraphService(deps: GraphDeps, settings: GraphSettings = { streamKeepAliveMs: 15_000 }) {
+export function createGraphService(deps: GraphDeps, settings: GraphSettings = DEFAULT_SETTINGS) {
   const { stores } = deps;
   return {
     settings,
+    cypher: (input: { query: string; params: Record<string, unknown> }) => runAnalystCypher(stores, settings.cypher, input),
     explore: (scope: Scope, query: GraphQuery) => exploreGraph(stores.graph, scope, query),
     stats: (scope: Scope) => graphStats(stores.graph, scope),
     listEntities: (scope: Scope, query: EntityListQuery) => listEntities(stores, scope, query),
     listRelationships: (scope: Scope, query: RelationshipListQuery) => listRelationships(stores, scope, query),
     entityDetail: (scope: Scope, id: string) => entityDetail(stores, scope, id),
-    stream: (scope: Scope, query: GraphStreamQuery, open: (keepAliveMs: number) => SseStream) =>
-      streamGraph(deps, scope, query, () => open(settings.streamKeepAliveMs)),
+    stream: (scope: Scope, query: GraphStreamQuery, open: (keepAliveMs: number | null) => SseStream) =>
+      streamGraph(deps, scope, query, () => open(null), { heartbeatMs: settings.streamKeepAliveMs, ...settings.stream }),
     updateEntity: async (scope: Scope, id: string, patch: EntityPatch) => {
       const entity = await updateEntity(deps, scope, id, patch);
       return entityDetail(stores, scope, entity.id);

@@ -1,23 +1,42 @@
+import { InvalidInputError } from '../domain/errors';
+import { normalizeEntityId } from '../domain/ids';
 import type { Scope } from '../domain/types';
 import type { SseStream } from '../domain/sse';
 import type { GraphStore } from '../store/ports';
 import type { GraphDeps } from './deps';
-import type { GraphChange, GraphChangeBatch } from './events';
+import { type Follow, type GraphChange, type GraphChangeEntry, topicOf } from './events';
 import { type GraphQuery, type GraphView, exploreGraph } from './explore';
 import { toGraphEdge, toGraphNode } from './present';
+import { resumePoint, snapshotId } from './stream-ids';
+import { type ResolvedBatch, type StreamScope, SubgraphView, type ViewDecision, isScoped } from './stream-view';
 
 export interface GraphStreamQuery extends GraphQuery {
   /** Nodes or edges per snapshot event. */
   batchSize: number;
+  /** Follow only entities of these types. */
+  types?: string[];
+  /** Follow exactly these entities (and the edges among them). */
+  ids?: string[];
+  /** The id of the last event the client received (Last-Event-ID): resume after it. */
+  lastEventId?: string;
 }
 
-function sameWorkspace(a: Scope, b: Scope): boolean {
-  return a.workspaceId === b.workspaceId && (a.tenantId ?? '') === (b.tenantId ?? '');
+export interface GraphStreamSettings {
+  /** Silence after which a `heartbeat` event goes out. */
+  heartbeatMs: number;
+  /** Bytes a subscriber may leave unread before it is dropped with a final `dropped` event. */
+  maxBufferedBytes: number;
+  /** Change batches waiting to be sent to one subscriber before it is dropped. */
+  maxQueuedBatches: number;
 }
+
+type Event = Record<string, unknown>;
+
+const MAX_FOLLOWED_IDS = 1_000;
 
 /** The snapshot as events: metadata, node batches, edge batches, done. Equal to what /graph returns. */
-export function snapshotEvents(view: GraphView, batchSize: number): Array<Record<string, unknown>> {
-  const events: Array<Record<string, unknown>> = [
+export function snapshotEvents(view: GraphView, batchSize: number): Event[] {
+  const events: Event[] = [
     {
       type: 'metadata',
       total_nodes: view.total_nodes,
@@ -38,79 +57,218 @@ export function snapshotEvents(view: GraphView, batchSize: number): Array<Record
   return events;
 }
 
-/** Live events for one published batch, with added/updated records read back from the store as they are now. */
-export async function liveEvents(graph: GraphStore, batch: GraphChangeBatch): Promise<Array<Record<string, unknown>>> {
-  const { scope, cause } = batch;
-  const nodeIds = batch.changes.filter((c) => c.kind === 'node_added' || c.kind === 'node_updated').map((c) => c.id);
-  const edgeIds = batch.changes.filter((c) => c.kind === 'edge_added' || c.kind === 'edge_updated').map((c) => c.id);
-  const [entities, degrees, relationships] = await Promise.all([
-    graph.getEntities(scope, nodeIds),
-    graph.degrees(scope, nodeIds),
-    graph.getRelationships(scope, edgeIds),
-  ]);
-  const nodes = new Map(entities.map((e) => [e.id, toGraphNode(e, degrees.get(e.id) ?? 0)]));
-  const edges = new Map(relationships.map((r) => [r.id, toGraphEdge(r)]));
-  const events: Array<Record<string, unknown>> = [];
-  for (const change of batch.changes) {
-    const event = liveEvent(change, nodes, edges);
-    if (event) events.push({ ...event, cause });
+/** Resolutions shared by every subscriber of an instance: each batch is read from the store once. */
+const RESOLVED_KEPT = 256;
+const resolutions = new Map<string, Promise<ResolvedBatch & { degrees: Map<string, number> }>>();
+
+function resolveBatch(graph: GraphStore, entry: GraphChangeEntry): Promise<ResolvedBatch & { degrees: Map<string, number> }> {
+  const key = `${topicOf(entry.batch.scope)}|${entry.id}`;
+  let resolved = resolutions.get(key);
+  if (!resolved) {
+    resolved = readBatch(graph, entry.batch.scope, entry.batch.changes);
+    resolutions.set(key, resolved);
+    resolved.catch(() => resolutions.delete(key));
+    if (resolutions.size > RESOLVED_KEPT) resolutions.delete(resolutions.keys().next().value as string);
   }
-  return events;
+  return resolved;
 }
 
-function liveEvent(change: GraphChange, nodes: Map<string, unknown>, edges: Map<string, unknown>): Record<string, unknown> | null {
+async function readBatch(graph: GraphStore, scope: Scope, changes: GraphChange[]) {
+  const nodeIds = new Set<string>();
+  const edgeIds: string[] = [];
+  for (const change of changes) {
+    if (change.kind === 'node_added' || change.kind === 'node_updated') nodeIds.add(change.id);
+    if (change.kind === 'edge_added' || change.kind === 'edge_updated') {
+      edgeIds.push(change.id);
+      nodeIds.add(change.source).add(change.target);
+    }
+  }
+  const ids = [...nodeIds];
+  const [entities, degrees, relationships] = await Promise.all([
+    graph.getEntities(scope, ids),
+    graph.degrees(scope, ids),
+    graph.getRelationships(scope, edgeIds),
+  ]);
+  return {
+    entities: new Map(entities.map((e) => [e.id, e])),
+    relationships: new Map(relationships.map((r) => [r.id, r])),
+    degrees,
+  };
+}
+
+/** The event a kept change becomes, with its record as it is now; null when the record is gone by now. */
+function liveEvent(decision: ViewDecision, resolved: ResolvedBatch & { degrees: Map<string, number> }): Event | null {
+  const node = (id: string) => {
+    const entity = resolved.entities.get(id);
+    return entity ? toGraphNode(entity, resolved.degrees.get(id) ?? 0) : null;
+  };
+  if (decision.kind === 'join') {
+    const joined = node(decision.nodeId);
+    return joined ? { type: 'node_added', node: joined } : null;
+  }
+  const change = decision.change;
   switch (change.kind) {
     case 'node_added':
-    case 'node_updated':
+    case 'node_updated': {
       // A record gone by now was removed later; its own node_removed event follows.
-      return nodes.has(change.id) ? { type: change.kind, node: nodes.get(change.id) } : null;
+      const current = node(change.id);
+      return current ? { type: change.kind, node: current } : null;
+    }
     case 'node_removed':
       return { type: 'node_removed', id: change.id };
     case 'edge_added':
-    case 'edge_updated':
-      return edges.has(change.id) ? { type: change.kind, edge: edges.get(change.id) } : null;
+    case 'edge_updated': {
+      const edge = resolved.relationships.get(change.id);
+      return edge ? { type: change.kind, edge: toGraphEdge(edge) } : null;
+    }
     case 'edge_removed':
       return { type: 'edge_removed', id: change.id, source: change.source, target: change.target };
   }
 }
 
+function streamScopeOf(query: GraphStreamQuery): StreamScope {
+  return {
+    startId: query.startNode === undefined ? undefined : normalizeEntityId(query.startNode) || undefined,
+    depth: query.depth,
+    types: query.types?.length ? new Set(query.types.map((t) => t.trim().toUpperCase())) : undefined,
+    ids: query.ids?.length ? new Set(query.ids.map(normalizeEntityId)) : undefined,
+  };
+}
+
+/** The snapshot of the followed part: a breadth-first view from the start node, the listed ids, or the hubs. */
+async function readSnapshot(graph: GraphStore, scope: Scope, query: GraphStreamQuery, stream: StreamScope): Promise<GraphView> {
+  if (!stream.ids || stream.startId) return exploreGraph(graph, scope, query);
+  const ids = [...stream.ids].slice(0, query.maxNodes);
+  const [entities, degrees, relationships, totals] = await Promise.all([
+    graph.getEntities(scope, ids),
+    graph.degrees(scope, ids),
+    graph.relationshipsAmong(scope, ids),
+    graph.stats(scope),
+  ]);
+  return {
+    nodes: entities.map((e) => toGraphNode(e, degrees.get(e.id) ?? 0)),
+    edges: relationships.map(toGraphEdge),
+    total_nodes: totals.total_nodes,
+    total_edges: totals.total_edges,
+    is_truncated: stream.ids.size > ids.length,
+  };
+}
+
 /**
- * Streams a graph snapshot, then the workspace's live changes until the client leaves. The subscription
- * starts before the snapshot is read so that nothing written meanwhile is lost (it is sent after `done`).
+ * Streams the followed part of a workspace graph: a snapshot, then the changes that touch it, every event with an
+ * `id:`. A client that reconnects with Last-Event-ID gets the changes it missed, once each, while they are in the
+ * replay window; past it, a `reset` event and a new snapshot. Heartbeats carry the stream's position, so a quiet
+ * subscriber can resume too. A subscriber that does not keep up is dropped with a final `dropped` event.
  * `open` is called only once the snapshot exists, so a bad start node is still an ordinary 404 response.
  */
-export async function streamGraph(deps: GraphDeps, scope: Scope, query: GraphStreamQuery, open: () => SseStream): Promise<void> {
-  const pending: GraphChangeBatch[] = [];
-  let deliver: ((batch: GraphChangeBatch) => void) | null = null;
-  const unsubscribe = deps.events.subscribe((batch) => {
-    if (!sameWorkspace(batch.scope, scope)) return;
-    if (deliver) deliver(batch);
-    else pending.push(batch);
-  });
-  let view: GraphView;
+export async function streamGraph(
+  deps: GraphDeps,
+  scope: Scope,
+  query: GraphStreamQuery,
+  open: () => SseStream,
+  settings: GraphStreamSettings,
+): Promise<void> {
+  const resume = query.lastEventId === undefined ? null : resumePoint(query.lastEventId);
+  if (resume === undefined) {
+    throw InvalidInputError.field('last_event_id', 'not an event id of this stream (as sent in `id:`, e.g. 1732550000000-0.3)');
+  }
+  if (query.ids?.length && query.startNode !== undefined) {
+    throw InvalidInputError.field('ids', 'follow either a start node (start_node, depth) or a set of ids, not both');
+  }
+  if ((query.ids?.length ?? 0) > MAX_FOLLOWED_IDS) throw InvalidInputError.field('ids', `at most ${MAX_FOLLOWED_IDS} ids`);
+  const scoped = streamScopeOf(query);
+  const view = isScoped(scoped) ? new SubgraphView(scoped) : null;
+  const queue: Array<{ entry: GraphChangeEntry; replay: boolean }> = [];
+  let following = false;
+  let wake: (() => void) | null = null;
+  const listener = (entry: GraphChangeEntry) => {
+    queue.push({ entry, replay: !following });
+    wake?.();
+  };
+
+  let follow: Follow = await deps.events.follow(scope, resume?.after ?? null, listener);
+  following = true;
+  let snapshot: GraphView;
+  const resumed = resume !== null && !follow.gap;
   try {
-    view = await exploreGraph(deps.stores.graph, scope, query);
+    if (resume && follow.gap) {
+      // Too old to replay: start again from now with a snapshot.
+      follow.close();
+      queue.length = 0;
+      following = false;
+      follow = await deps.events.follow(scope, null, listener);
+      following = true;
+    }
+    snapshot = await readSnapshot(deps.stores.graph, scope, query, scoped);
   } catch (err) {
-    unsubscribe();
+    follow.close();
     throw err;
   }
   const sse = open();
-  if (sse.signal.aborted) return unsubscribe();
-  sse.signal.addEventListener('abort', unsubscribe, { once: true });
-  for (const event of snapshotEvents(view, query.batchSize)) sse.send(event);
-
-  // One batch at a time, in publication order, each resolved against the store when its turn comes.
-  let chain = Promise.resolve();
-  deliver = (batch) => {
-    chain = chain
-      .then(async () => {
-        if (sse.closed) return;
-        for (const event of await liveEvents(deps.stores.graph, batch)) sse.send(event);
-      })
-      .catch(() => {
-        sse.send({ type: 'error', message: 'a graph update could not be read; reconnect to resume' });
-        sse.close();
-      });
+  // The stream's position: the id a heartbeat (or `resumed`, `dropped`) carries, from which a client can resume.
+  let cursor = resumed ? (query.lastEventId as string).trim() : follow.from;
+  let lastSent = Date.now();
+  const send = (event: Event, id: string) => {
+    lastSent = Date.now();
+    sse.send(event, false, id);
   };
-  for (const batch of pending.splice(0)) deliver(batch);
+  const heartbeat = setInterval(
+    () => {
+      if (Date.now() - lastSent >= settings.heartbeatMs) send({ type: 'heartbeat', at: new Date().toISOString() }, cursor);
+    },
+    Math.max(50, Math.floor(settings.heartbeatMs / 2)),
+  );
+  heartbeat.unref();
+  const stop = () => {
+    clearInterval(heartbeat);
+    follow.close();
+    wake?.();
+  };
+  if (sse.signal.aborted) return stop();
+  sse.signal.addEventListener('abort', stop, { once: true });
+
+  const seeded = view ? view.seed(snapshot) : snapshot;
+  if (resumed) {
+    send({ type: 'resumed', last_event_id: query.lastEventId, replayed_from: resume?.after }, cursor);
+  } else {
+    if (resume) send({ type: 'reset', reason: 'the last event id is older than the replay window; a new snapshot follows' }, cursor);
+    const events = snapshotEvents(seeded, query.batchSize);
+    events.forEach((event, i) => send(event, i === events.length - 1 ? cursor : snapshotId(cursor)));
+  }
+
+  const drop = (reason: string) => {
+    send({ type: 'dropped', reason, last_event_id: cursor }, cursor);
+    sse.close();
+  };
+  // One batch at a time, in feed order, each resolved against the store when its turn comes.
+  void (async () => {
+    try {
+      while (!sse.closed) {
+        if (!queue.length) {
+          await new Promise<void>((resolve) => (wake = resolve));
+          wake = null;
+          continue;
+        }
+        if (queue.length > settings.maxQueuedBatches) return drop(`more than ${settings.maxQueuedBatches} change batches waited`);
+        const { entry, replay } = queue.shift() as { entry: GraphChangeEntry; replay: boolean };
+        const skipThrough = resumed && resume?.within?.id === entry.id ? resume.within.index : -1;
+        const resolved = await resolveBatch(deps.stores.graph, entry);
+        if (view) view.replaying = replay && resumed;
+        const decisions = view
+          ? view.decide(entry.batch.changes, resolved)
+          : entry.batch.changes.map((change, index) => ({ index, decision: { kind: 'keep', change } as ViewDecision }));
+        for (const { index, decision } of decisions) {
+          if (index <= skipThrough || sse.closed) continue;
+          const event = liveEvent(decision, resolved);
+          if (event) send({ ...event, cause: entry.batch.cause }, `${entry.id}.${index}`);
+        }
+        cursor = entry.id;
+        if (sse.buffered() > settings.maxBufferedBytes) return drop(`more than ${settings.maxBufferedBytes} bytes were left unread`);
+      }
+    } catch {
+      if (sse.closed) return;
+      send({ type: 'error', message: 'a graph update could not be read; reconnect to resume' }, cursor);
+      sse.close();
+    }
+  })();
 }

@@ -9,6 +9,8 @@ export interface StreamBody {
   readonly closed: boolean;
   /** Aborted when the client goes away or the stream is closed. */
   readonly signal: AbortSignal;
+  /** Bytes written but not yet handed to the socket (they pile up while the client does not read). */
+  buffered(): number;
 }
 
 export interface StreamBodyOptions {
@@ -73,6 +75,7 @@ export function openStreamBody(ctx: AppContext, options: StreamBodyOptions): Str
       return closed;
     },
     signal: controller.signal,
+    buffered: () => stream.writableLength + stream.readableLength + ctx.res.writableLength,
   };
 }
 

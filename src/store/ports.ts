@@ -110,6 +110,76 @@ export interface GraphStore {
   stats(scope: Scope): Promise<GraphStats>;
 }
 
+/** One entry of a change feed: an id ordered within its topic, and what was appended. */
+export interface FeedEntry {
+  id: string;
+  payload: unknown;
+}
+
+/**
+ * An ordered, bounded log per topic (a workspace's graph changes) that every instance appends to and reads from:
+ * in memory for one process, a Redis stream per topic when several instances share the data. Ids compare with
+ * `compareFeedIds`; the newest `window` entries of a topic are kept.
+ */
+export interface ChangeFeed {
+  /** Appends and answers the entry's id. */
+  append(topic: string, payload: unknown): Promise<string>;
+  /**
+   * Entries after `afterId`, oldest first, at most `limit`. `gap` is true when `afterId` is no longer in the
+   * window (entries after it were trimmed); the id `0-0` reads from the oldest entry kept.
+   */
+  read(topic: string, afterId: string, limit: number): Promise<{ entries: FeedEntry[]; gap: boolean }>;
+  /** The newest id of the topic (`0-0` when empty). */
+  head(topic: string): Promise<string>;
+  /** Called with a topic whenever any instance appended to it. */
+  watch(listener: (topic: string) => void): () => void;
+  close(): Promise<void>;
+}
+
+/** A node of an analyst's Cypher result, as the store read it. */
+export interface CypherNode {
+  kind: 'node';
+  element_id: string;
+  labels: string[];
+  properties: Record<string, unknown>;
+  workspace_id: string | null;
+  /** Relationships to entities. */
+  degree: number;
+}
+
+export interface CypherRelationship {
+  kind: 'relationship';
+  element_id: string;
+  type: string;
+  /** The `id` of each end (its element id when it has none). */
+  source: string;
+  target: string;
+  properties: Record<string, unknown>;
+  workspace_id: string | null;
+}
+
+export interface CypherPath {
+  kind: 'path';
+  nodes: CypherNode[];
+  relationships: CypherRelationship[];
+}
+
+export interface CypherResult {
+  columns: string[];
+  /** Plain values, with nodes, relationships and paths as the tagged objects above. */
+  rows: Array<Record<string, unknown>>;
+  /** More rows existed than `maxRows`. */
+  truncated: boolean;
+}
+
+/**
+ * Cypher written by an analyst, run in a read transaction (the database refuses writes) with a server-side
+ * timeout; at most `maxRows` rows are read.
+ */
+export interface AnalystCypher {
+  run(query: string, params: Record<string, unknown>, limits: { timeoutMs: number; maxRows: number }): Promise<CypherResult>;
+}
+
 export interface VectorFilter {
   documentIds?: string[];
   ids?: string[];
@@ -321,6 +391,8 @@ export interface Stores {
   accounts: AccountStores;
   /** Usage records and budgets (cost accounting). */
   costs: CostStore;
+  /** Analysts' own read-only Cypher; only the Neo4j stores have it. */
+  cypher?: AnalystCypher;
   /** Live check per component, for /health. */
   health(): Promise<{ kv_storage: boolean; vector_storage: boolean; graph_storage: boolean }>;
   schema(): Promise<{ latest_version: number; migrations_applied: number; last_applied_at: string | null }>;

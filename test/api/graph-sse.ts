@@ -5,6 +5,11 @@ export interface SseEvent {
   [key: string]: unknown;
 }
 
+/** The `id:` line the event came with, if any. */
+export function eventIdOf(event: SseEvent): string | undefined {
+  return (event as { eventId?: string }).eventId;
+}
+
 export interface SseReader {
   status: number;
   contentType: string;
@@ -37,13 +42,18 @@ export async function openSseReader(response: Response, controller: AbortControl
           while ((cut = buffer.indexOf('\n\n')) !== -1) {
             const block = buffer.slice(0, cut);
             buffer = buffer.slice(cut + 2);
-            const data = block
-              .split('\n')
+            const lines = block.split('\n');
+            const data = lines
               .filter((l) => l.startsWith('data: '))
               .map((l) => l.slice(6))
               .join('\n');
-            if (data) events.push(JSON.parse(data) as SseEvent);
-            else if (block.startsWith(':')) comments.push(block.slice(1).trim());
+            const id = lines.find((l) => l.startsWith('id: '))?.slice(4);
+            if (data) {
+              const event = JSON.parse(data) as SseEvent;
+              // Not enumerable: assertions on an event's fields stay about its data.
+              if (id !== undefined) Object.defineProperty(event, 'eventId', { value: id, enumerable: false });
+              events.push(event);
+            } else if (block.startsWith(':')) comments.push(block.slice(1).trim());
             wake();
           }
         }

@@ -1,6 +1,6 @@
 import { randomGraph } from '../contract/graph-reference';
 import { type TestApp, startTestApp } from '../helpers/app';
-import { type SseEvent, type SseReader, eventually, openSseReader } from './graph-sse';
+import { type SseEvent, type SseReader, eventIdOf, eventually, openSseReader } from './graph-sse';
 
 const STORY = [
   'Ada Lovelace worked with Charles Babbage in London.',
@@ -128,13 +128,15 @@ describe('graph stream API', () => {
     expect(events.at(-1)).toEqual({ type: 'node_removed', id: 'N0059', cause: 'merge' });
   });
 
-  it('sends keep-alive comments during silence at the configured interval', async () => {
+  it('sends heartbeat events carrying the stream position during silence at the configured interval', async () => {
     const previous = app.rt.graph.settings.streamKeepAliveMs;
     app.rt.graph.settings.streamKeepAliveMs = 100;
     try {
       const reader = await stream('?max_nodes=1');
-      await reader.until(isDone);
-      await eventually(() => reader.comments.includes('keep-alive'));
+      const done = (await reader.until(isDone)).at(-1) as SseEvent;
+      const heartbeat = await reader.next();
+      expect(heartbeat).toEqual({ type: 'heartbeat', at: expect.any(String) });
+      expect(eventIdOf(heartbeat)).toBe(eventIdOf(done));
     } finally {
       app.rt.graph.settings.streamKeepAliveMs = previous;
     }

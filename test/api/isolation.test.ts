@@ -65,6 +65,7 @@ const MATRIX: Record<string, Entry> = {
   'GET /api/v1/graph/analytics/co-mentioned': { query: { entity: '$entity' } },
   'GET /api/v1/graph/analytics/community-bridges': {},
   'GET /api/v1/graph/analytics/shared-documents': {},
+  'POST /api/v1/graph/cypher': { bodies: [{ query: 'MATCH (n) RETURN n LIMIT 5' }] },
   'GET /api/v1/documents/:document_id/lineage': {},
   'GET /api/v1/chunks/:chunk_id': {},
   'GET /api/v1/chunks/:chunk_id/lineage': {},

@@ -2,6 +2,7 @@ import type { Api } from '../../http/api';
 import { openSse } from '../../http/sse';
 import { pageWindow } from '../../http/validate';
 import type { Runtime } from '../../services/runtime';
+import { graphCypherRoutes } from './cypher';
 import { graphLookupRoutes } from './lookup';
 import {
   entityDetailSchema,
@@ -46,6 +47,7 @@ export function graphRoutes(api: Api, rt: Runtime): void {
   );
 
   graphLookupRoutes(api, rt);
+  graphCypherRoutes(api, rt);
 
   api.route(
     {
@@ -65,17 +67,33 @@ export function graphRoutes(api: Api, rt: Runtime): void {
       method: 'get',
       path: '/graph/stream',
       tag,
-      summary: 'SSE: a graph snapshot (as /graph), then live changes of the workspace graph',
+      summary: 'SSE: a snapshot of the followed subgraph (as /graph), then the changes that touch it, resumable by Last-Event-ID',
       description: streamEventsDescription,
       query: graphStreamQuerySchema,
       responses: {
         200: { description: streamEventsDescription, schema: graphStreamEventSchema, contentType: 'text/event-stream' },
+        404: { description: 'Unknown start node' },
+        422: { description: 'A parameter out of range, ids with start_node, or a malformed last event id' },
       },
     },
     async (ctx, { query }) => {
+      const list = (text: string | undefined) =>
+        text
+          ?.split(',')
+          .map((part) => part.trim())
+          .filter(Boolean);
+      const lastEventId = query.last_event_id ?? (ctx.get('Last-Event-ID').trim() || undefined);
       await rt.graph.stream(
         ctx.state.scope,
-        { startNode: query.start_node, depth: query.depth, maxNodes: query.max_nodes, batchSize: query.batch_size },
+        {
+          startNode: query.start_node,
+          depth: query.depth,
+          maxNodes: query.max_nodes,
+          batchSize: query.batch_size,
+          types: list(query.entity_types),
+          ids: list(query.ids),
+          lastEventId,
+        },
         (keepAliveMs) => openSse(ctx, keepAliveMs),
       );
     },

@@ -49,6 +49,21 @@ export const graphQuerySchema = z.object({
 export const graphStreamQuerySchema = graphQuerySchema.extend({
   max_nodes: queryInt(GRAPH_MAX_NODES.default, 1, GRAPH_STREAM_MAX_NODES).describe(`snapshot size, at most ${GRAPH_STREAM_MAX_NODES}`),
   batch_size: queryInt(100, 1, 1000).describe('nodes or edges per snapshot event'),
+  entity_types: z
+    .string()
+    .max(2000)
+    .optional()
+    .describe('comma-separated entity types: follow only entities of these types (and the edges among them)'),
+  ids: z
+    .string()
+    .max(100_000)
+    .optional()
+    .describe('comma-separated entity ids or names: follow exactly these entities and the edges among them (not with start_node)'),
+  last_event_id: z
+    .string()
+    .max(100)
+    .optional()
+    .describe('resume after this event id, for clients that cannot send the Last-Event-ID header'),
 });
 
 export const graphSchema = z.object({
@@ -253,6 +268,8 @@ export const renameResultSchema = z.object({
   merged: z.boolean(),
 });
 
+const changeFields = { cause: z.string().describe('what made the change: ingest, delete, merge, edit, ...') };
+
 /** One `data:` payload of the graph stream (documentation of the SSE events). */
 export const graphStreamEventSchema = z.discriminatedUnion('type', [
   z.object({
@@ -267,18 +284,25 @@ export const graphStreamEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('nodes'), nodes: z.array(graphNodeSchema) }),
   z.object({ type: z.literal('edges'), edges: z.array(graphEdgeSchema) }),
   z.object({ type: z.literal('done'), snapshot: z.literal(true) }),
-  z.object({ type: z.enum(['node_added', 'node_updated']), node: graphNodeSchema, cause: z.string() }),
-  z.object({ type: z.literal('node_removed'), id: z.string(), cause: z.string() }),
-  z.object({ type: z.enum(['edge_added', 'edge_updated']), edge: graphEdgeSchema, cause: z.string() }),
-  z.object({ type: z.literal('edge_removed'), id: z.string(), source: z.string(), target: z.string(), cause: z.string() }),
+  z.object({ type: z.enum(['node_added', 'node_updated']), node: graphNodeSchema, ...changeFields }),
+  z.object({ type: z.literal('node_removed'), id: z.string(), ...changeFields }),
+  z.object({ type: z.enum(['edge_added', 'edge_updated']), edge: graphEdgeSchema, ...changeFields }),
+  z.object({ type: z.literal('edge_removed'), id: z.string(), source: z.string(), target: z.string(), ...changeFields }),
+  z.object({ type: z.literal('heartbeat'), at: z.string().describe('ISO-8601 time') }),
+  z.object({ type: z.literal('resumed'), last_event_id: z.string(), replayed_from: z.string() }),
+  z.object({ type: z.literal('reset'), reason: z.string() }),
+  z.object({ type: z.literal('dropped'), reason: z.string(), last_event_id: z.string() }),
   z.object({ type: z.literal('error'), message: z.string() }),
 ]);
 
 export const streamEventsDescription = [
-  'Server-Sent Events, each `data: <json>` with a `type`:',
-  '`metadata` {total_nodes, total_edges, snapshot_nodes, snapshot_edges, is_truncated, batch_size};',
+  'Server-Sent Events, each `id: <event id>` and `data: <json>` with a `type`:',
+  'the snapshot: `metadata` {total_nodes, total_edges, snapshot_nodes, snapshot_edges, is_truncated, batch_size};',
   '`nodes` {nodes[]} and `edges` {edges[]} batches; `done` {snapshot: true};',
-  'then live changes of the workspace: `node_added`/`node_updated` {node}, `node_removed` {id},',
-  '`edge_added`/`edge_updated` {edge}, `edge_removed` {id, source, target}, each with `cause`.',
-  'Keep-alive comments are sent during silence.',
+  'then the changes that touch the followed part (all of the workspace unless start_node, entity_types or ids say otherwise):',
+  '`node_added`/`node_updated` {node}, `node_removed` {id}, `edge_added`/`edge_updated` {edge}, `edge_removed` {id, source, target},',
+  'each with `cause`; `heartbeat` {at} during silence.',
+  'Reconnecting with `Last-Event-ID` (or last_event_id) replays the missed changes once each (`resumed` first)',
+  'while they are in the replay window, else sends `reset` and a new snapshot.',
+  'A subscriber that does not keep up gets `dropped` {reason, last_event_id} and the stream ends; `error` {message} ends it too.',
 ].join(' ');

@@ -4,6 +4,7 @@ import type { Stores, VectorStore } from '../ports';
 import { QdrantVectorStore } from '../qdrant/vectors';
 import { createNeo4jAccounts } from './accounts';
 import { Neo4jAnalyticsStore } from './analytics';
+import { Neo4jAnalystCypher } from './analyst-cypher';
 import { Neo4jChunkStore } from './chunks';
 import { Neo4jCommunityStore } from './communities';
 import { Neo4jClient, type Neo4jSettings, scopeParams } from './client';
@@ -96,6 +97,7 @@ export async function createNeo4jStores(options: Neo4jStoresOptions): Promise<St
     analytics: new Neo4jAnalyticsStore(db),
     accounts: createNeo4jAccounts(db),
     costs: new Neo4jCostStore(db),
+    cypher: new Neo4jAnalystCypher(db),
     async health() {
       const [graph, vector] = await Promise.all([db.ping(), qdrant ? qdrant.ping() : null]);
       return { kv_storage: graph, vector_storage: vector ?? graph, graph_storage: graph };

@@ -441,6 +441,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/graph/cypher": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Run read-only Cypher across the database (operators; persistent mode; off unless SERVICE_CYPHER_ENABLED)
+         * @description Runs in a read transaction, so Neo4j refuses writes (403). A server-side timeout (SERVICE_CYPHER_TIMEOUT_MS) and a row cap (SERVICE_CYPHER_MAX_ROWS) bound the cost. Cypher is not confined to a workspace: filter on `workspace_id`.
+         */
+        post: operations["post_api_v1_graph_cypher"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/graph/stats": {
         parameters: {
             query?: never;
@@ -466,8 +486,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * SSE: a graph snapshot (as /graph), then live changes of the workspace graph
-         * @description Server-Sent Events, each `data: <json>` with a `type`: `metadata` {total_nodes, total_edges, snapshot_nodes, snapshot_edges, is_truncated, batch_size}; `nodes` {nodes[]} and `edges` {edges[]} batches; `done` {snapshot: true}; then live changes of the workspace: `node_added`/`node_updated` {node}, `node_removed` {id}, `edge_added`/`edge_updated` {edge}, `edge_removed` {id, source, target}, each with `cause`. Keep-alive comments are sent during silence.
+         * SSE: a snapshot of the followed subgraph (as /graph), then the changes that touch it, resumable by Last-Event-ID
+         * @description Server-Sent Events, each `id: <event id>` and `data: <json>` with a `type`: the snapshot: `metadata` {total_nodes, total_edges, snapshot_nodes, snapshot_edges, is_truncated, batch_size}; `nodes` {nodes[]} and `edges` {edges[]} batches; `done` {snapshot: true}; then the changes that touch the followed part (all of the workspace unless start_node, entity_types or ids say otherwise): `node_added`/`node_updated` {node}, `node_removed` {id}, `edge_added`/`edge_updated` {edge}, `edge_removed` {id, source, target}, each with `cause`; `heartbeat` {at} during silence. Reconnecting with `Last-Event-ID` (or last_event_id) replays the missed changes once each (`resumed` first) while they are in the replay window, else sends `reset` and a new snapshot. A subscriber that does not keep up gets `dropped` {reason, last_event_id} and the stream ends; `error` {message} ends it too.
          */
         get: operations["get_api_v1_graph_stream"];
         put?: never;
@@ -1795,6 +1815,37 @@ export interface components {
             document_ids: string[];
             created_at: string;
             updated_at: string;
+        };
+        CypherNode: {
+            /** @constant */
+            kind: "node";
+            /** @description the `id` property, or the element id of a node without one */
+            id: string;
+            label: string;
+            node_type: string;
+            description: string;
+            /** @description relationships to entities */
+            degree: number;
+            labels: string[];
+            element_id: string;
+            workspace_id: string | null;
+            properties: {
+                [key: string]: unknown;
+            };
+        };
+        CypherEdge: {
+            /** @constant */
+            kind: "edge";
+            id: string;
+            source: string;
+            target: string;
+            edge_type: string;
+            weight: number;
+            element_id: string;
+            workspace_id: string | null;
+            properties: {
+                [key: string]: unknown;
+            };
         };
         EntityDetail: {
             id: string;
@@ -4095,6 +4146,93 @@ export interface operations {
             };
         };
     };
+    post_api_v1_graph_cypher: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Cypher, run in a read-only transaction */
+                    query: string;
+                    /**
+                     * @description named parameters ($name in the query)
+                     * @default {}
+                     */
+                    params?: {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Columns and rows, and the nodes and edges found in them */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        columns: string[];
+                        /** @description one object per record; nodes, relationships and paths ({kind: "path", nodes, edges}) shaped as in /graph */
+                        rows: {
+                            [key: string]: unknown;
+                        }[];
+                        row_count: number;
+                        /** @description the query had more rows than max_rows */
+                        is_truncated: boolean;
+                        max_rows: number;
+                        /** @description every distinct node of the rows */
+                        nodes: components["schemas"]["CypherNode"][];
+                        /** @description every distinct relationship of the rows */
+                        edges: components["schemas"]["CypherEdge"][];
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not an operator, or the query tried to write */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The query is not valid Cypher, misses a parameter, or ran past the timeout */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Embedded mode (no Cypher engine), or raw Cypher is not enabled */
+            501: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     get_api_v1_graph_stats: {
         parameters: {
             query?: never;
@@ -4185,6 +4323,12 @@ export interface operations {
                 limit?: number;
                 /** @description nodes or edges per snapshot event */
                 batch_size?: number;
+                /** @description comma-separated entity types: follow only entities of these types (and the edges among them) */
+                entity_types?: string;
+                /** @description comma-separated entity ids or names: follow exactly these entities and the edges among them (not with start_node) */
+                ids?: string;
+                /** @description resume after this event id, for clients that cannot send the Last-Event-ID header */
+                last_event_id?: string;
             };
             header?: {
                 /** @description Workspace to act in; default: the credential's bound workspace, else the tenant's default workspace */
@@ -4197,7 +4341,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Server-Sent Events, each `data: <json>` with a `type`: `metadata` {total_nodes, total_edges, snapshot_nodes, snapshot_edges, is_truncated, batch_size}; `nodes` {nodes[]} and `edges` {edges[]} batches; `done` {snapshot: true}; then live changes of the workspace: `node_added`/`node_updated` {node}, `node_removed` {id}, `edge_added`/`edge_updated` {edge}, `edge_removed` {id, source, target}, each with `cause`. Keep-alive comments are sent during silence. */
+            /** @description Server-Sent Events, each `id: <event id>` and `data: <json>` with a `type`: the snapshot: `metadata` {total_nodes, total_edges, snapshot_nodes, snapshot_edges, is_truncated, batch_size}; `nodes` {nodes[]} and `edges` {edges[]} batches; `done` {snapshot: true}; then the changes that touch the followed part (all of the workspace unless start_node, entity_types or ids say otherwise): `node_added`/`node_updated` {node}, `node_removed` {id}, `edge_added`/`edge_updated` {edge}, `edge_removed` {id, source, target}, each with `cause`; `heartbeat` {at} during silence. Reconnecting with `Last-Event-ID` (or last_event_id) replays the missed changes once each (`resumed` first) while they are in the replay window, else sends `reset` and a new snapshot. A subscriber that does not keep up gets `dropped` {reason, last_event_id} and the stream ends; `error` {message} ends it too. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4229,16 +4373,19 @@ export interface operations {
                         /** @enum {string} */
                         type: "node_added" | "node_updated";
                         node: components["schemas"]["GraphNode"];
+                        /** @description what made the change: ingest, delete, merge, edit, ... */
                         cause: string;
                     } | {
                         /** @constant */
                         type: "node_removed";
                         id: string;
+                        /** @description what made the change: ingest, delete, merge, edit, ... */
                         cause: string;
                     } | {
                         /** @enum {string} */
                         type: "edge_added" | "edge_updated";
                         edge: components["schemas"]["GraphEdge"];
+                        /** @description what made the change: ingest, delete, merge, edit, ... */
                         cause: string;
                     } | {
                         /** @constant */
@@ -4246,7 +4393,27 @@ export interface operations {
                         id: string;
                         source: string;
                         target: string;
+                        /** @description what made the change: ingest, delete, merge, edit, ... */
                         cause: string;
+                    } | {
+                        /** @constant */
+                        type: "heartbeat";
+                        /** @description ISO-8601 time */
+                        at: string;
+                    } | {
+                        /** @constant */
+                        type: "resumed";
+                        last_event_id: string;
+                        replayed_from: string;
+                    } | {
+                        /** @constant */
+                        type: "reset";
+                        reason: string;
+                    } | {
+                        /** @constant */
+                        type: "dropped";
+                        reason: string;
+                        last_event_id: string;
                     } | {
                         /** @constant */
                         type: "error";
@@ -4272,14 +4439,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unknown workspace (or one of another tenant) */
+            /** @description Unknown start node */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                content?: never;
+            };
+            /** @description A parameter out of range, ids with start_node, or a malformed last event id */
+            422: {
+                headers: {
+                    [name: string]: unknown;
                 };
+                content?: never;
             };
             /** @description Problem details */
             default: {
