@@ -4,6 +4,7 @@ import { Api, type RegisteredRoute } from './http/api';
 import { jsonBody } from './http/body';
 import { compatErrors } from './http/compat-errors';
 import { compatFlavourOf, compatWorkspaceOf } from './http/compat-paths';
+import { Drain } from './http/drain';
 import type { AppState } from './http/context';
 import { accessLog } from './http/middleware/access-log';
 import { consoleFiles } from './http/middleware/console';
@@ -22,7 +23,7 @@ export const API_PREFIX = '/api/v1';
  * The HTTP application. Middleware order (docs/api.md §5.3): request id and problem mapping wrap everything,
  * then credentials -> rate limiter (per caller) -> route guard (401, 403, tenant and workspace context) -> handler -> JSON or SSE.
  */
-export function createApp(rt: Runtime): { app: Koa<AppState>; openapi: Record<string, unknown>; routes: RegisteredRoute[] } {
+export function createApp(rt: Runtime): { app: Koa<AppState>; openapi: Record<string, unknown>; routes: RegisteredRoute[]; drain: Drain } {
   const app = new Koa<AppState>();
   app.proxy = rt.config.trustProxy;
   app.silent = true;
@@ -39,6 +40,9 @@ export function createApp(rt: Runtime): { app: Koa<AppState>; openapi: Record<st
   // The Ollama- and OpenAI-compatible paths answer errors in their own shapes (docs/api.md §4.12).
   app.use(compatErrors(rt.log));
   app.use(accessLog(rt.log));
+  // Shutdown (src/main.ts): counts requests in flight, refuses new ones while draining, ends open event streams.
+  const drain = new Drain();
+  app.use(drain.middleware());
   // The web console is public static content: served before rate limits and authentication, never on API paths.
   app.use(consoleFiles(rt.config.consoleDir));
   app.use(credentials(rt.auth));
@@ -61,5 +65,5 @@ export function createApp(rt: Runtime): { app: Koa<AppState>; openapi: Record<st
   );
   app.use(root.middleware());
   app.use(v1.middleware());
-  return { app, openapi, routes: registry };
+  return { app, openapi, routes: registry, drain };
 }

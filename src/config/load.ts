@@ -125,6 +125,7 @@ const envSchema = z.object({
     .optional(),
   SERVICE_INSTANCE_ID: text(),
   SERVICE_TASK_LEASE_MS: intVar(1000, 3_600_000),
+  SERVICE_SHUTDOWN_GRACE_MS: intVar(0, 3_600_000),
   SERVICE_TRUST_PROXY: z.enum(['true', 'false', '1', '0'], { message: 'must be true or false' }).optional(),
   SERVICE_RERANK_PROVIDER: text(),
   SERVICE_RERANK_URL: urlVar(['http', 'https']),
@@ -217,6 +218,7 @@ export function loadConfig(env: Env = process.env, opts: LoadConfigOptions = {})
     defaultWorkspaceId: vars.SERVICE_DEFAULT_WORKSPACE ?? 'default',
     instanceId: vars.SERVICE_INSTANCE_ID ?? `${os.hostname()}-${process.pid}`,
     taskLeaseMs: vars.SERVICE_TASK_LEASE_MS ?? 30_000,
+    shutdownGraceMs: vars.SERVICE_SHUTDOWN_GRACE_MS ?? 10_000,
     trustProxy: vars.SERVICE_TRUST_PROXY === 'true' || vars.SERVICE_TRUST_PROXY === '1',
     consoleDir: vars.SERVICE_CONSOLE_DIR ? path.resolve(cwd, vars.SERVICE_CONSOLE_DIR) : path.join(packageRoot(), 'web', 'dist'),
   };

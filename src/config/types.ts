@@ -147,6 +147,8 @@ export interface AppConfig {
    * move on, and merges waiting on its entities go ahead, after it.
    */
   taskLeaseMs: number;
+  /** How long a SIGTERM waits for requests, streams and ingestion to wind down before the process exits anyway. */
+  shutdownGraceMs: number;
   /** The built web console (index.html and hashed assets) served at `/`; web/dist of the package by default. */
   consoleDir: string;
 }

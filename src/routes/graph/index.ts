@@ -1,5 +1,6 @@
 import type { Api } from '../../http/api';
 import { openSse } from '../../http/sse';
+import { SHUTDOWN_DETAIL } from '../../http/sse-pump';
 import { pageWindow } from '../../http/validate';
 import type { Runtime } from '../../services/runtime';
 import { graphLookupRoutes } from './lookup';
@@ -76,7 +77,7 @@ export function graphRoutes(api: Api, rt: Runtime): void {
       await rt.graph.stream(
         ctx.state.scope,
         { startNode: query.start_node, depth: query.depth, maxNodes: query.max_nodes, batchSize: query.batch_size },
-        (keepAliveMs) => openSse(ctx, keepAliveMs),
+        (keepAliveMs) => openSse(ctx, keepAliveMs, { type: 'error', message: `${SHUTDOWN_DETAIL}; reconnect to resume` }),
       );
     },
   );

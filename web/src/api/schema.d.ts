@@ -1748,6 +1748,8 @@ export interface operations {
                             /** @enum {string} */
                             llm_provider: "ok" | "error";
                         };
+                        /** @description Present and true while the service drains before it exits */
+                        shutting_down?: boolean;
                     };
                 };
             };
@@ -1766,6 +1768,8 @@ export interface operations {
                             /** @enum {string} */
                             llm_provider: "ok" | "error";
                         };
+                        /** @description Present and true while the service drains before it exits */
+                        shutting_down?: boolean;
                     };
                 };
             };
@@ -1804,6 +1808,8 @@ export interface operations {
                             /** @enum {string} */
                             llm_provider: "ok" | "error";
                         };
+                        /** @description Present and true while the service drains before it exits */
+                        shutting_down?: boolean;
                     };
                 };
             };
@@ -1822,6 +1828,8 @@ export interface operations {
                             /** @enum {string} */
                             llm_provider: "ok" | "error";
                         };
+                        /** @description Present and true while the service drains before it exits */
+                        shutting_down?: boolean;
                     };
                 };
             };
