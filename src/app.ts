@@ -7,6 +7,7 @@ import { compatFlavourOf, compatWorkspaceOf } from './http/compat-paths';
 import { Drain } from './http/drain';
 import type { AppState } from './http/context';
 import { accessLog } from './http/middleware/access-log';
+import { admission } from './http/middleware/admission';
 import { consoleFiles } from './http/middleware/console';
 import { problems } from './http/middleware/problems';
 import { rateLimiter } from './http/middleware/rate-limit';
@@ -47,6 +48,7 @@ export function createApp(rt: Runtime): { app: Koa<AppState>; openapi: Record<st
   app.use(consoleFiles(rt.config.consoleDir));
   app.use(credentials(rt.auth));
   app.use(rateLimiter(rt.config.rateLimits, rt.redis));
+  app.use(admission(rt.config.admission));
   app.use(jsonBody(undefined, (path) => compatFlavourOf(path) !== null));
   app.use(async (ctx, next) => {
     if (ctx.method === 'GET' && ctx.path === '/api-docs/openapi.json') {
