@@ -3,9 +3,12 @@
 //
 //   1. embedded: plain jest, in-memory stores (Neo4j-only suites excluded by jest.config.js);
 //   2. persistent: a real Neo4j (TEST_NEO4J_URI, or one started by scripts/neo4j/neo4j.sh on a free port with a
-//      fresh data directory) and Redis (TEST_REDIS_URL, or scripts/redis/redis.sh): first the Neo4j store
-//      contract suites alone on the fresh database (claims look at every workspace), then the API and
-//      integration suites, which pick persistent mode up through test/helpers/app.ts.
+//      fresh data directory), Redis (TEST_REDIS_URL, or scripts/redis/redis.sh) and Qdrant (TEST_QDRANT_URL /
+//      QDRANT_URL, or scripts/qdrant/qdrant.sh with its storage in a temporary directory): first the Neo4j and
+//      Qdrant store contract suites alone on the fresh databases (claims look at every workspace), then the API
+//      and integration suites on Neo4j (vectors in Neo4j), which pick persistent mode up through
+//      test/helpers/app.ts, then an API pass with Neo4j for the graph and Qdrant for the vectors.
+//      With patterns of your own, one persistent run with all three servers.
 //
 // Options: --embedded-only skips the persistent pass (and says so); other arguments go to jest.
 // A server that cannot be started fails the run (persistent mode did not run). The last line of output is
@@ -81,12 +84,13 @@ function stopServer(script, env) {
   spawnSync('bash', [path.join(ROOT, 'scripts', script), 'stop'], { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'inherit'] });
 }
 
-const qdrantUrl = process.env.TEST_QDRANT_URL || process.env.QDRANT_URL || '';
+/** The API suites that run a second time with the vectors in Qdrant (ingest, query in every mode, deletion). */
+const QDRANT_API_SUITES = ['/test/api/qdrant-vectors\\.test\\.ts$', '/test/api/query\\.test\\.ts$', '/test/api/documents\\.test\\.ts$'];
 const baseEnv = { ...process.env };
 delete baseEnv.TEST_NEO4J_URI;
 delete baseEnv.TEST_REDIS_URL;
 delete baseEnv.TEST_QDRANT_URL;
-if (qdrantUrl) baseEnv.TEST_QDRANT_URL = qdrantUrl;
+delete baseEnv.QDRANT_URL;
 
 jest('embedded mode (in-memory stores)', baseEnv, []);
 
@@ -94,9 +98,15 @@ if (embeddedOnly) {
   notes.push('persistent mode (Neo4j) did not run: --embedded-only');
 } else if (!interrupted) {
   const started = [];
-  const serverEnv = { ...process.env, NEO4J_RUN_DIR: path.join(work, 'neo4j-run'), REDIS_RUN_DIR: path.join(work, 'redis-run') };
+  const serverEnv = {
+    ...process.env,
+    NEO4J_RUN_DIR: path.join(work, 'neo4j-run'),
+    REDIS_RUN_DIR: path.join(work, 'redis-run'),
+    QDRANT_RUN_DIR: path.join(work, 'qdrant-run'),
+  };
   let neo4jUri = process.env.TEST_NEO4J_URI || '';
   let redisUrl = process.env.TEST_REDIS_URL || '';
+  let qdrantUrl = process.env.TEST_QDRANT_URL || process.env.QDRANT_URL || '';
   if (!neo4jUri) {
     const neo4j = startServer('neo4j/neo4j.sh', ['--port', '0', '--data', path.join(work, 'neo4j-data')], serverEnv);
     if (neo4j.url) {
@@ -115,17 +125,34 @@ if (embeddedOnly) {
       problems.push(`Redis could not be started: ${redis.reason}`);
     }
   }
+  if (neo4jUri && redisUrl && !qdrantUrl) {
+    const qdrant = startServer('qdrant/qdrant.sh', [], serverEnv);
+    if (qdrant.url) {
+      qdrantUrl = qdrant.url;
+      started.push('qdrant/qdrant.sh');
+    } else {
+      problems.push(`Qdrant could not be started: ${qdrant.reason}`);
+    }
+  }
   try {
-    if (neo4jUri && redisUrl) {
+    if (neo4jUri && redisUrl && qdrantUrl) {
       const env = { ...baseEnv, TEST_NEO4J_URI: neo4jUri, TEST_REDIS_URL: redisUrl };
+      const withQdrant = { ...env, TEST_QDRANT_URL: qdrantUrl };
       if (userPatterns) {
-        jest(`persistent mode (Neo4j at ${neo4jUri})`, env, ['--runInBand']);
+        jest(`persistent mode (Neo4j at ${neo4jUri}, Qdrant at ${qdrantUrl})`, withQdrant, ['--runInBand']);
       } else {
-        jest('persistent mode: Neo4j store contracts', env, ['--runInBand', '/test/contract/neo4j[^/]*\\.test\\.ts$']);
+        jest('persistent mode: Neo4j and Qdrant store contracts', withQdrant, [
+          '--runInBand',
+          '/test/contract/(neo4j[^/]*|qdrant)\\.test\\.ts$',
+        ]);
         jest(`persistent mode (Neo4j at ${neo4jUri}): API and integration suites`, env, [
           '--runInBand',
           '/test/api/',
           '/test/integration/',
+        ]);
+        jest(`persistent mode (Neo4j at ${neo4jUri}, vectors in Qdrant at ${qdrantUrl}): API suites`, withQdrant, [
+          '--runInBand',
+          ...QDRANT_API_SUITES,
         ]);
       }
     } else {
@@ -136,9 +163,6 @@ if (embeddedOnly) {
   }
 }
 
-if (!qdrantUrl) {
-  notes.push('Qdrant contract suite (test/contract/qdrant.test.ts) did not run: QDRANT_URL is unset');
-}
 fs.rmSync(work, { recursive: true, force: true });
 
 banner('summary');

@@ -4,8 +4,10 @@ import { Api, type RegisteredRoute } from './http/api';
 import { jsonBody } from './http/body';
 import { compatErrors } from './http/compat-errors';
 import { compatFlavourOf, compatWorkspaceOf } from './http/compat-paths';
+import { Drain } from './http/drain';
 import type { AppState } from './http/context';
 import { accessLog } from './http/middleware/access-log';
+import { admission } from './http/middleware/admission';
 import { consoleFiles } from './http/middleware/console';
 import { problems } from './http/middleware/problems';
 import { rateLimiter } from './http/middleware/rate-limit';
@@ -24,7 +26,7 @@ export const API_PREFIX = '/api/v1';
  * The HTTP application. Middleware order (docs/api.md §5.3): request id and problem mapping wrap everything,
  * then credentials -> rate limiter (per caller) -> route guard (401, 403, tenant and workspace context) -> handler -> JSON or SSE.
  */
-export function createApp(rt: Runtime): { app: Koa<AppState>; openapi: Record<string, unknown>; routes: RegisteredRoute[] } {
+export function createApp(rt: Runtime): { app: Koa<AppState>; openapi: Record<string, unknown>; routes: RegisteredRoute[]; drain: Drain } {
   const app = new Koa<AppState>();
   app.proxy = rt.config.trustProxy;
   app.silent = true;
@@ -49,10 +51,14 @@ export function createApp(rt: Runtime): { app: Koa<AppState>; openapi: Record<st
   // The Ollama- and OpenAI-compatible paths answer errors in their own shapes (docs/api.md §4.12).
   app.use(compatErrors(rt.log));
   app.use(accessLog(rt.log));
+  // Shutdown (src/main.ts): counts requests in flight, refuses new ones while draining, ends open event streams.
+  const drain = new Drain();
+  app.use(drain.middleware());
   // The web console is public static content: served before rate limits and authentication, never on API paths.
   app.use(consoleFiles(rt.config.consoleDir));
   app.use(credentials(rt.auth));
   app.use(rateLimiter(rt.config.rateLimits, rt.redis));
+  app.use(admission(rt.config.admission));
   app.use(jsonBody(undefined, (path) => compatFlavourOf(path) !== null));
   app.use(async (ctx, next) => {
     if (ctx.method === 'GET' && ctx.path === '/api-docs/openapi.json') {
@@ -71,5 +77,5 @@ export function createApp(rt: Runtime): { app: Koa<AppState>; openapi: Record<st
   );
   app.use(root.middleware());
   app.use(v1.middleware());
-  return { app, openapi, routes: registry };
+  return { app, openapi, routes: registry, drain };
 }

@@ -27,7 +27,7 @@ async function main(): Promise<void> {
     process.stderr.write(`start-up failed: ${(err as Error).message}\n`);
     process.exit(3);
   }
-  const { app } = createApp(rt);
+  const { app, drain } = createApp(rt);
   const server = app.listen(config.port, config.host);
   await once(server, 'listening');
   await rt.start();
@@ -43,14 +43,38 @@ async function main(): Promise<void> {
   );
   printFirstAdmin(rt.bootstrap.generatedAdmin, config.port);
   rt.bootstrap.generatedAdmin = null;
+  let stopping = false;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (stopping) {
+      // Everything written so far is committed or leased; leased work is taken up again after a restart.
+      log.warn({ signal }, 'second signal: exiting at once');
+      process.exit(1);
+    }
+    stopping = true;
+    void shutdown(signal);
+  };
   const shutdown = async (signal: string) => {
-    log.info({ signal }, 'shutting down');
+    const grace = config.shutdownGraceMs;
+    const deadline = Date.now() + grace;
+    log.info({ signal, grace_ms: grace }, 'shutting down');
+    setTimeout(() => {
+      log.error({ grace_ms: grace }, 'grace period over: exiting at once');
+      process.exit(1);
+    }, grace);
+    // New connections are refused, new requests on open ones get 503, event streams end with a final event.
     server.close();
+    drain.begin();
+    // Not drained in time: the grace timer exits at once.
+    if (!(await drain.idle(Math.max(0, deadline - Date.now())))) return;
+    log.info('requests and streams finished');
+    server.closeAllConnections();
+    // Running ingestion stops at its next safe point and goes back to the queue; stores and Redis close.
     await rt.close();
+    log.info({ signal, ms: grace - (deadline - Date.now()) }, 'stopped');
     process.exit(0);
   };
-  process.once('SIGTERM', () => void shutdown('SIGTERM'));
-  process.once('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
 }
 
 /**

@@ -193,7 +193,11 @@ export async function createRuntime(config: AppConfig, log: Logger, options: Run
     async close() {
       for (const close of closers.reverse()) await close();
       await stores.close();
-      if (redis) redis.disconnect();
+      // QUIT lets commands in flight finish; a connection that is down is simply dropped.
+      if (redis)
+        await (redis.status === 'ready' ? redis.quit().then(() => undefined) : Promise.resolve(redis.disconnect())).catch(() =>
+          redis.disconnect(),
+        );
     },
   };
   return runtime;

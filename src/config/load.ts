@@ -126,6 +126,11 @@ const envSchema = z.object({
   SERVICE_INSTANCE_ID: text(),
   SERVICE_TASK_LEASE_MS: intVar(1000, 3_600_000),
   SERVICE_COMMUNITY_REFRESH_MS: intVar(0, 86_400_000),
+  SERVICE_SHUTDOWN_GRACE_MS: intVar(0, 3_600_000),
+  SERVICE_MAX_QUERIES_IN_FLIGHT: intVar(0),
+  SERVICE_MAX_QUERIES_IN_FLIGHT_PER_WORKSPACE: intVar(0),
+  SERVICE_MAX_UPLOADS_IN_FLIGHT: intVar(0),
+  SERVICE_MAX_UPLOADS_IN_FLIGHT_PER_WORKSPACE: intVar(0),
   SERVICE_TRUST_PROXY: z.enum(['true', 'false', '1', '0'], { message: 'must be true or false' }).optional(),
   SERVICE_ENTITY_RESOLUTION: z.enum(['true', 'false', '1', '0'], { message: 'must be true or false' }).optional(),
   /** Percent scores: a candidate at or above MERGE merges; between REVIEW and MERGE the LLM confirms. */
@@ -229,6 +234,13 @@ export function loadConfig(env: Env = process.env, opts: LoadConfigOptions = {})
     instanceId: vars.SERVICE_INSTANCE_ID ?? `${os.hostname()}-${process.pid}`,
     taskLeaseMs: vars.SERVICE_TASK_LEASE_MS ?? 30_000,
     communityRefreshMs: vars.SERVICE_COMMUNITY_REFRESH_MS ?? 10_000,
+    shutdownGraceMs: vars.SERVICE_SHUTDOWN_GRACE_MS ?? 10_000,
+    admission: {
+      queries: vars.SERVICE_MAX_QUERIES_IN_FLIGHT ?? 256,
+      queriesPerWorkspace: vars.SERVICE_MAX_QUERIES_IN_FLIGHT_PER_WORKSPACE ?? 64,
+      uploads: vars.SERVICE_MAX_UPLOADS_IN_FLIGHT ?? 64,
+      uploadsPerWorkspace: vars.SERVICE_MAX_UPLOADS_IN_FLIGHT_PER_WORKSPACE ?? 16,
+    },
     trustProxy: vars.SERVICE_TRUST_PROXY === 'true' || vars.SERVICE_TRUST_PROXY === '1',
     resolution: {
       enabled: vars.SERVICE_ENTITY_RESOLUTION !== 'false' && vars.SERVICE_ENTITY_RESOLUTION !== '0',

@@ -167,6 +167,10 @@ export interface AppConfig {
    * heartbeat goes out.
    */
   graphStream: { replayWindow: number; maxBufferedBytes: number; heartbeatMs: number };
+  /** How long a SIGTERM waits for requests, streams and ingestion to wind down before the process exits anyway. */
+  shutdownGraceMs: number;
+  /** Uploads and queries this instance holds at once, in all and per workspace (0: no cap); see src/http/middleware/admission.ts. */
+  admission: { queries: number; queriesPerWorkspace: number; uploads: number; uploadsPerWorkspace: number };
   /** The built web console (index.html and hashed assets) served at `/`; web/dist of the package by default. */
   consoleDir: string;
 }

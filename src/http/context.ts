@@ -12,6 +12,12 @@ export interface AppState {
   scope: Scope;
   tenant?: TenantRecord;
   workspace?: WorkspaceRecord;
+  /** The app's shutdown drain (./drain.ts): event streams register with it, /ready reads it. */
+  drain?: {
+    readonly draining: boolean;
+    /** Registers an open stream; returns how to forget it. */
+    track(stream: { shutdown(): void }): () => void;
+  };
 }
 
 export type AppContext = ParameterizedContext<AppState>;

@@ -5,6 +5,9 @@ import { toProblem } from './errors';
 import { Problem } from './problem';
 import { openSse } from './sse';
 
+/** The detail of the last event of a stream the service ends because it shuts down. */
+export const SHUTDOWN_DETAIL = 'the service is shutting down; retry on another instance or shortly';
+
 /** What one event becomes on the wire: JSON, raw text (`v1`), or nothing. */
 export type Presented = { data: unknown; raw?: boolean } | null;
 
@@ -12,7 +15,7 @@ export type Presented = { data: unknown; raw?: boolean } | null;
  * Opens the SSE response and pumps the events into it in the background (Koa starts writing the body once
  * the handler returns). The stream's signal reaches the producer, so a client that leaves stops the work. A
  * failure after the stream opened becomes an `error` event carrying the problem a JSON route would answer
- * (same translator), then the stream ends.
+ * (same translator), then the stream ends; so does a shutdown while the stream is open (a 503 problem).
  */
 export function pumpEvents<E>(
   ctx: AppContext,
@@ -20,9 +23,18 @@ export function pumpEvents<E>(
   events: (signal: AbortSignal) => AsyncGenerator<E, void, void>,
   present: (event: E) => Presented,
 ): void {
-  const sse = openSse(ctx);
   const { requestId } = ctx.state;
   const path = ctx.path;
+  const errorEvent = (problem: Problem) => {
+    const { type, title, status, detail } = problem.body(host.errorTypeBase, path) as {
+      type: string;
+      title: string;
+      status: number;
+      detail: string;
+    };
+    return { type: 'error', error: { type, title, status, detail } };
+  };
+  const sse = openSse(ctx, undefined, errorEvent(new Problem(503, SHUTDOWN_DETAIL)));
   void (async () => {
     try {
       for await (const event of events(sse.signal)) {
@@ -39,13 +51,7 @@ export function pumpEvents<E>(
       } else if (problem.status >= 500) {
         host.log.warn({ err, requestId, path }, problem.detail);
       }
-      const { type, title, status, detail } = problem.body(host.errorTypeBase, path) as {
-        type: string;
-        title: string;
-        status: number;
-        detail: string;
-      };
-      sse.send({ type: 'error', error: { type, title, status, detail } });
+      sse.send(errorEvent(problem));
     } finally {
       sse.close();
     }

@@ -18,11 +18,14 @@ export interface StreamBodyOptions {
   headers?: Record<string, string>;
   /** Text written after `everyMs` of silence (SSE comments); none when absent. */
   keepAlive?: { everyMs: number; text: string };
+  /** The last text written when the service shuts down while the stream is open (a final event); none when absent. */
+  finalText?: string;
 }
 
 /**
  * Opens a streamed 200 response (SSE, NDJSON). The signal aborts when the client disconnects, so that work for
- * nobody stops; nothing is buffered (no Nagle delay, no socket timeout).
+ * nobody stops; nothing is buffered (no Nagle delay, no socket timeout). When the service shuts down, the stream
+ * ends with `finalText`.
  */
 export function openStreamBody(ctx: AppContext, options: StreamBodyOptions): StreamBody {
   const stream = new PassThrough();
@@ -58,13 +61,24 @@ export function openStreamBody(ctx: AppContext, options: StreamBodyOptions): Str
     timer.unref();
   }
 
+  let forget = () => {};
   const close = () => {
     if (closed) return;
     closed = true;
     clearInterval(timer);
     controller.abort();
     stream.end();
+    forget();
   };
+  const drain = ctx.state.drain;
+  if (drain) {
+    forget = drain.track({
+      shutdown() {
+        if (options.finalText) write(options.finalText);
+        close();
+      },
+    });
+  }
   ctx.req.on('close', close);
   ctx.res.on('close', close);
 

@@ -2,13 +2,18 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pointId, uuidV5 } from '../../src/store/qdrant/point-id';
 import { QdrantVectorStore, collectionName } from '../../src/store/qdrant/vectors';
+import { loadQdrantContract } from '../fixtures/qdrant-openapi';
 import { cosine } from './fixtures';
 
 /**
- * The Qdrant adapter against a local HTTP stub of Qdrant's REST API: the requests it sends (collections with a
- * tenant-keyed payload index, upserts with deterministic ids, filtered queries) and how it reads the answers.
- * The real server runs the vector-store contract in test/contract/qdrant.test.ts when QDRANT_URL is set.
+ * The Qdrant adapter against a local HTTP stub of Qdrant's REST API, for what a real server cannot be made to do
+ * on demand: the exact requests the adapter sends, collections of another dimension, outages and error answers.
+ * The stub is held to Qdrant's own contract (../shared/qdrant/openapi-v1.18.json): every request it receives and
+ * every answer it gives is checked against the document, and a test fails on any difference. Everything else runs
+ * against the real server (test/contract/qdrant.test.ts, test/api/qdrant-vectors.test.ts).
  */
+
+const contract = loadQdrantContract();
 
 interface SeenRequest {
   method: string;
@@ -19,6 +24,7 @@ interface SeenRequest {
 interface StubCollection {
   size: number;
   points: Map<string, { vector: number[]; payload: Record<string, unknown> }>;
+  indexes: Record<string, unknown>;
 }
 
 function matches(payload: Record<string, unknown>, filter: { must?: Array<{ key: string; match: { value?: string; any?: string[] } }> }) {
@@ -30,41 +36,108 @@ function matches(payload: Record<string, unknown>, filter: { must?: Array<{ key:
   });
 }
 
-/** Just enough of Qdrant 1.x for the adapter, answering in Qdrant's `{result, status, time}` envelope. */
-function startStub(): Promise<{ url: string; seen: SeenRequest[]; collections: Map<string, StubCollection>; close(): Promise<void> }> {
+/** A CollectionInfo as Qdrant 1.18 describes a fresh single-vector collection. */
+function collectionInfo(c: StubCollection) {
+  return {
+    status: 'green',
+    optimizer_status: 'ok',
+    indexed_vectors_count: 0,
+    points_count: c.points.size,
+    segments_count: 2,
+    config: {
+      params: {
+        vectors: { size: c.size, distance: 'Cosine' },
+        shard_number: 1,
+        replication_factor: 1,
+        write_consistency_factor: 1,
+        on_disk_payload: true,
+      },
+      hnsw_config: { m: 16, ef_construct: 100, full_scan_threshold: 10000, max_indexing_threads: 0, on_disk: false },
+      optimizer_config: {
+        deleted_threshold: 0.2,
+        vacuum_min_vector_number: 1000,
+        default_segment_number: 0,
+        max_segment_size: null,
+        memmap_threshold: null,
+        indexing_threshold: 10000,
+        flush_interval_sec: 5,
+        max_optimization_threads: null,
+      },
+      wal_config: { wal_capacity_mb: 32, wal_segments_ahead: 0, wal_retain_closed: 1 },
+      quantization_config: null,
+    },
+    payload_schema: c.indexes,
+    update_queue: { length: 0 },
+  };
+}
+
+/** A fault the stub answers with instead of serving the next request. */
+type Fault = { status: number; error: string } | 'hang';
+
+/** Just enough of Qdrant 1.18 for the adapter, in Qdrant's `{result, status, time}` envelope, checked against its contract. */
+function startStub(): Promise<{
+  url: string;
+  seen: SeenRequest[];
+  violations: string[];
+  faults: Fault[];
+  collections: Map<string, StubCollection>;
+  close(): Promise<void>;
+}> {
   const seen: SeenRequest[] = [];
+  const violations: string[] = [];
+  const faults: Fault[] = [];
   const collections = new Map<string, StubCollection>();
   const server = http.createServer((req, res) => {
     let raw = '';
     req.on('data', (chunk) => (raw += chunk));
     req.on('end', () => {
       const url = new URL(req.url ?? '/', 'http://stub');
+      const method = req.method ?? '';
       const body = raw ? (JSON.parse(raw) as Record<string, any>) : null;
-      seen.push({ method: req.method ?? '', path: url.pathname + url.search, body });
-      const reply = (status: number, result: unknown) => {
+      seen.push({ method, path: url.pathname + url.search, body });
+      const send = (status: number, payload: unknown) => {
+        for (const problem of contract.checkResponse(method, url.pathname, status, payload))
+          violations.push(`stub ${method} ${url.pathname}: ${problem}`);
         res.writeHead(status, { 'content-type': 'application/json' });
-        res.end(JSON.stringify(status < 300 ? { result, status: 'ok', time: 0 } : { status: { error: String(result) }, time: 0 }));
+        res.end(JSON.stringify(payload));
       };
+      const reply = (status: number, result: unknown) =>
+        send(status, status < 300 ? { result, status: 'ok', time: 0 } : { status: { error: String(result) }, time: 0 });
+      const refused = contract.checkRequest(method, url, body);
+      if (refused.length > 0) {
+        violations.push(...refused.map((p) => `adapter ${method} ${url.pathname}${url.search}: ${p}`));
+        return reply(400, `Format error in JSON body: ${refused[0]}`);
+      }
+      const fault = faults.shift();
+      if (fault === 'hang') return;
+      if (fault) return reply(fault.status, fault.error);
       const parts = url.pathname.split('/').filter(Boolean);
       const collection = parts[1] ? collections.get(parts[1]) : undefined;
-      const key = `${req.method} ${parts.length > 2 ? `/${parts.slice(2).join('/')}` : parts.length === 2 ? '/:name' : '/'}`;
+      const key = `${method} ${parts.length > 2 ? `/${parts.slice(2).join('/')}` : parts.length === 2 ? '/:name' : '/'}`;
       switch (key) {
         case 'GET /:name':
-          if (parts[0] === 'collections' && !collection) return reply(404, 'Not found');
-          if (parts[0] === 'collections')
-            return reply(200, { config: { params: { vectors: { size: collection!.size, distance: 'Cosine' } } } });
-          return reply(200, { collections: [...collections.keys()].map((name) => ({ name })) });
+          if (!collection) return reply(404, `Not found: Collection \`${parts[1]}\` doesn't exist!`);
+          return reply(200, collectionInfo(collection));
         case 'GET /':
           return reply(200, { collections: [...collections.keys()].map((name) => ({ name })) });
         case 'GET /exists':
           return reply(200, { exists: collection !== undefined });
         case 'PUT /:name':
-          collections.set(parts[1], { size: body!.vectors.size, points: new Map() });
+          collections.set(parts[1], { size: body!.vectors.size, points: new Map(), indexes: {} });
           return reply(200, true);
-        case 'PUT /index':
+        case 'PUT /index': {
+          if (!collection) return reply(404, 'Not found');
+          const schema = body!.field_schema;
+          collection.indexes[body!.field_name] =
+            typeof schema === 'string' ? { data_type: schema, points: 0 } : { data_type: schema.type, params: schema, points: 0 };
           return reply(200, { operation_id: 1, status: 'completed' });
+        }
         case 'PUT /points':
           if (!collection) return reply(404, 'Not found');
+          for (const p of body!.points) {
+            if (p.vector.length !== collection.size)
+              return reply(400, `Wrong input: Vector dimension error: expected dim: ${collection.size}, got ${p.vector.length}`);
+          }
           for (const p of body!.points) collection.points.set(p.id, { vector: p.vector, payload: p.payload });
           return reply(200, { operation_id: 2, status: 'completed' });
         case 'POST /points/query': {
@@ -97,12 +170,47 @@ function startStub(): Promise<{ url: string; seen: SeenRequest[]; collections: M
       resolve({
         url: `http://127.0.0.1:${port}`,
         seen,
+        violations,
+        faults,
         collections,
-        close: () => new Promise<void>((done) => server.close(() => done())),
+        close: () =>
+          new Promise<void>((done) => {
+            server.closeAllConnections();
+            server.close(() => done());
+          }),
       });
     });
   });
 }
+
+describe("the Qdrant stub's contract check", () => {
+  it('refuses requests and answers that Qdrant 1.18 does not allow', () => {
+    const url = (path: string) => new URL(path, 'http://stub');
+    expect(
+      contract.checkRequest('PUT', url('/collections/c/points?wait=true'), { points: [{ id: 'p1', vector: [1], payload: {} }] }),
+    ).toContain('body /points/0/id must match format "uuid"');
+    expect(contract.checkRequest('POST', url('/collections/c/points/query?limit=3'), { query: [1] })).toContain(
+      'query parameter limit is not documented',
+    );
+    expect(
+      contract.checkRequest('POST', url('/collections/c/points/count'), {
+        filter: { must: [{ key: 'k', match: { value: 'v' } }] },
+        exact: true,
+      }),
+    ).toEqual([]);
+    expect(contract.checkResponse('GET', '/collections/c/exists', 200, { result: { exists: 'yes' }, status: 'ok', time: 0 })).toContain(
+      'answer 200: /result/exists must be boolean',
+    );
+    expect(
+      contract.checkResponse('GET', '/collections/c', 200, {
+        result: { config: { params: { vectors: { size: 4 } } } },
+        status: 'ok',
+        time: 0,
+      }),
+    ).toContain("answer 200: /result must have required property 'optimizer_status'");
+    expect(contract.checkResponse('POST', '/collections/c/points/query', 404, { status: { error: 'Not found' }, time: 0 })).toEqual([]);
+  });
+});
 
 describe('Qdrant vector store adapter (against a local REST stub)', () => {
   let stub: Awaited<ReturnType<typeof startStub>>;
@@ -111,6 +219,7 @@ describe('Qdrant vector store adapter (against a local REST stub)', () => {
   });
   afterEach(async () => {
     await stub.close();
+    expect(stub.violations).toEqual([]);
   });
 
   it('derives point ids as name-based UUIDs (version 5) of workspace, kind and id, tenants apart', () => {
@@ -181,38 +290,8 @@ describe('Qdrant vector store adapter (against a local REST stub)', () => {
     expect(await store.search(scope, 'chunk', [1, 0, 0, 0], 5)).toEqual([]);
   });
 
-  it('counts, deletes and drops a workspace across the collections of every dimension', async () => {
-    const store = QdrantVectorStore.create(stub.url, null);
-    const [a, b] = [{ workspaceId: 'a' }, { workspaceId: 'b' }];
-    await store.upsert(a, 'chunk', [
-      { id: 'x', vector: [1, 0], document_ids: [] },
-      { id: 'y', vector: [0, 1], document_ids: [] },
-    ]);
-    await store.upsert(a, 'entity', [{ id: 'e', vector: [1, 0, 0, 0], document_ids: [] }]);
-    await store.upsert(b, 'chunk', [{ id: 'x', vector: [1, 0], document_ids: [] }]);
-    expect(await store.count(a, 'chunk')).toBe(2);
-    expect(await store.bytes(a)).toBe(2 * 2 * 4 + 4 * 4);
-    await store.delete(a, 'chunk', ['x']);
-    expect(await store.count(a, 'chunk')).toBe(1);
-    expect(await store.count(b, 'chunk')).toBe(1);
-    await store.dropWorkspace(a);
-    expect(await store.bytes(a)).toBe(0);
-    expect(await store.count(b, 'chunk')).toBe(1);
-  });
-
-  it('refuses a batch whose dimension differs from the vectors the workspace already holds for that kind', async () => {
-    const store = QdrantVectorStore.create(stub.url, null);
-    const scope = { workspaceId: 'a' };
-    await store.upsert(scope, 'chunk', [{ id: 'x', vector: [1, 0], document_ids: [] }]);
-    await expect(store.upsert(scope, 'chunk', [{ id: 'y', vector: [1, 0, 0], document_ids: [] }])).rejects.toThrow(
-      'vectors have dimension 3, the chunk index holds 2',
-    );
-    await store.upsert({ workspaceId: 'other' }, 'chunk', [{ id: 'y', vector: [1, 0, 0], document_ids: [] }]);
-    expect(await store.count({ workspaceId: 'other' }, 'chunk')).toBe(1);
-  });
-
   it('fails start-up with one line naming SERVICE_EMBEDDING_DIMENSION when a collection has another dimension', async () => {
-    stub.collections.set(collectionName('entity', 256), { size: 384, points: new Map() });
+    stub.collections.set(collectionName('entity', 256), { size: 384, points: new Map(), indexes: {} });
     const store = QdrantVectorStore.create(stub.url, null);
     await expect(store.prepare(256)).rejects.toThrow(
       /^Qdrant collection kgrag_entity_256 holds 384-dimension vectors, not SERVICE_EMBEDDING_DIMENSION=256; [^\n]+$/,
@@ -229,5 +308,32 @@ describe('Qdrant vector store adapter (against a local REST stub)', () => {
     expect(await store.ping()).toBe(false);
     await expect(store.count({ workspaceId: 'a' }, 'chunk')).rejects.toMatchObject({ code: 'ServiceUnavailable' });
     stub = await startStub();
+  });
+
+  it('maps 5xx answers of Qdrant to 503-mapped errors and passes 4xx answers through', async () => {
+    const store = QdrantVectorStore.create(stub.url, null);
+    await store.prepare(2);
+    stub.faults.push({ status: 503, error: 'Service unavailable: too many requests' });
+    await expect(store.count({ workspaceId: 'a' }, 'chunk')).rejects.toMatchObject({
+      code: 'ServiceUnavailable',
+      message: 'Qdrant answered HTTP 503',
+    });
+    stub.faults.push({ status: 500, error: 'Service internal error: disk full' });
+    await expect(store.upsert({ workspaceId: 'a' }, 'chunk', [{ id: 'x', vector: [1, 0], document_ids: [] }])).rejects.toMatchObject({
+      code: 'ServiceUnavailable',
+    });
+    stub.faults.push({ status: 400, error: 'Bad request: malformed' });
+    const refused = await store.count({ workspaceId: 'a' }, 'chunk').catch((err: unknown) => err);
+    expect(refused).toMatchObject({ status: 400 });
+    expect(refused).not.toMatchObject({ code: 'ServiceUnavailable' });
+    expect(await store.count({ workspaceId: 'a' }, 'chunk')).toBe(0);
+  });
+
+  it('reports a server that accepts connections but does not answer as down within the ping timeout', async () => {
+    const store = QdrantVectorStore.create(stub.url, null);
+    await store.prepare(2);
+    stub.faults.push('hang');
+    expect(await store.ping(200)).toBe(false);
+    expect(await store.ping(2_000)).toBe(true);
   });
 });

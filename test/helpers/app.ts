@@ -3,6 +3,7 @@ import type { Server } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { createApp } from '../../src/app';
 import type { RegisteredRoute } from '../../src/http/api';
+import type { Drain } from '../../src/http/drain';
 import { loadConfig } from '../../src/config/load';
 import type { AppConfig } from '../../src/config/types';
 import type { UsageRecorder } from '../../src/llm/usage';
@@ -38,6 +39,8 @@ export interface TestApp {
   createApiKey(options?: { role?: Role; tenantId?: string; workspaceId?: string }): Promise<string>;
   /** The headers every request of this test app carries (workspace, and credentials once authentication applies); for clients built outside `request`. */
   headers: Record<string, string>;
+  /** The app's shutdown drain (src/http/drain.ts). */
+  drain: Drain;
   /** fetch against the app with the test workspace header set. */
   request(path: string, init?: TestRequestInit): Promise<Response>;
   close(): Promise<void>;
@@ -73,7 +76,7 @@ export async function startTestApp(
   if (process.env.TEST_QDRANT_URL) base.QDRANT_URL = process.env.TEST_QDRANT_URL;
   const config = loadConfig({ ...base, ...env }, { cwd: `${__dirname}/../..`, homeDir: '/nonexistent' });
   const rt = await createRuntime(config, createLogger(config.logLevel), { recorder: options.recorder });
-  const { app, routes } = createApp(rt);
+  const { app, routes, drain } = createApp(rt);
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
   });
@@ -98,6 +101,7 @@ export async function startTestApp(
     workspace,
     masterKey,
     routes,
+    drain,
     createWorkspace,
     workspaceNamed,
     async createApiKey(options = {}) {

@@ -1,5 +1,6 @@
 import type { Api } from '../../http/api';
 import { openSse } from '../../http/sse';
+import { SHUTDOWN_DETAIL } from '../../http/sse-pump';
 import { pageWindow } from '../../http/validate';
 import type { Runtime } from '../../services/runtime';
 import { graphCypherRoutes } from './cypher';
@@ -94,7 +95,7 @@ export function graphRoutes(api: Api, rt: Runtime): void {
           ids: list(query.ids),
           lastEventId,
         },
-        (keepAliveMs) => openSse(ctx, keepAliveMs),
+        (keepAliveMs) => openSse(ctx, keepAliveMs, { type: 'error', message: `${SHUTDOWN_DETAIL}; reconnect to resume` }),
       );
     },
   );

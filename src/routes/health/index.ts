@@ -43,6 +43,7 @@ const healthSchema = z.object({
 const readySchema = z.object({
   status: z.enum(['ready', 'not_ready']),
   checks: z.object({ database: z.enum(['ok', 'error']), llm_provider: z.enum(['ok', 'error']) }),
+  shutting_down: z.boolean().optional().describe('Present and true while the service drains before it exits'),
 });
 
 const liveSchema = z.object({ status: z.literal('alive'), uptime_seconds: z.number() });
@@ -68,10 +69,12 @@ export function healthRoutes(api: Api, rt: Runtime): void {
     const { graph_storage, vector_storage, kv_storage, rate_limit_store } = health.components;
     const database = graph_storage && vector_storage && kv_storage && rate_limit_store !== false;
     const llm = health.components.llm_provider;
-    ctx.status = database && llm ? 200 : 503;
+    const shuttingDown = ctx.state.drain?.draining === true;
+    ctx.status = database && llm && !shuttingDown ? 200 : 503;
     ctx.body = {
       status: ctx.status === 200 ? 'ready' : 'not_ready',
       checks: { database: database ? 'ok' : 'error', llm_provider: llm ? 'ok' : 'error' },
+      ...(shuttingDown ? { shutting_down: true } : {}),
     };
   };
   for (const path of ['/ready', '/health/ready']) {

@@ -37,9 +37,12 @@ export class QdrantUnavailableError extends Error {
 
 const NETWORK_CODES = /^(ECONNREFUSED|ECONNRESET|ENOTFOUND|EHOSTUNREACH|ETIMEDOUT|EAI_AGAIN|UND_ERR_\w+)$/;
 
-/** Connection failures and timeouts become a 503-mapped error; answers of the server pass through. */
+/** Connection failures, timeouts and 5xx answers become a 503-mapped error; 4xx answers of the server pass through. */
 function unavailable(err: unknown): unknown {
-  if (err instanceof QdrantUnavailableError || statusOf(err) !== undefined) return err;
+  if (err instanceof QdrantUnavailableError) return err;
+  const status = statusOf(err);
+  if (status !== undefined && status >= 500) return new QdrantUnavailableError(`Qdrant answered HTTP ${status}`);
+  if (status !== undefined) return err;
   const e = err as { name?: string; message?: string; cause?: { code?: string; message?: string } };
   const network =
     e?.name === 'QdrantClientTimeoutError' ||

@@ -2173,6 +2173,8 @@ export interface operations {
                             /** @enum {string} */
                             llm_provider: "ok" | "error";
                         };
+                        /** @description Present and true while the service drains before it exits */
+                        shutting_down?: boolean;
                     };
                 };
             };
@@ -2191,6 +2193,8 @@ export interface operations {
                             /** @enum {string} */
                             llm_provider: "ok" | "error";
                         };
+                        /** @description Present and true while the service drains before it exits */
+                        shutting_down?: boolean;
                     };
                 };
             };
@@ -2229,6 +2233,8 @@ export interface operations {
                             /** @enum {string} */
                             llm_provider: "ok" | "error";
                         };
+                        /** @description Present and true while the service drains before it exits */
+                        shutting_down?: boolean;
                     };
                 };
             };
@@ -2247,6 +2253,8 @@ export interface operations {
                             /** @enum {string} */
                             llm_provider: "ok" | "error";
                         };
+                        /** @description Present and true while the service drains before it exits */
+                        shutting_down?: boolean;
                     };
                 };
             };

@@ -1,0 +1,173 @@
+#!/usr/bin/env bash
+# Real Qdrant 1.18 for tests: the server binary shipped beside the repository in ../shared/qdrant.
+#
+#   qdrant.sh install                       unpack the binary into build/qdrant/bin (checked against SHA256SUMS)
+#   qdrant.sh start [--port N] [--data DIR]  start in the background; prints http://127.0.0.1:PORT on stdout
+#   qdrant.sh stop                          SIGTERM, wait, then SIGKILL; removes a storage directory it created
+#   qdrant.sh status                        exit 0 and print "running pid=N http://..." or exit 3
+#   qdrant.sh url                           print the running instance's URL (exit 3 if not running)
+#
+# --port 0 (the default) picks a free port (the gRPC port is another free one). Without --data the storage
+# lives in a new temporary directory that `stop` deletes.
+# Environment: QDRANT_SHARED (the folder with the .xz, default ../shared/qdrant beside the repository),
+# QDRANT_RUN_DIR (pid/log/url files, default build/qdrant), QDRANT_START_TIMEOUT (30 s).
+set -euo pipefail
+
+SCRIPT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+ROOT="$(cd "$SCRIPT_DIR/../.." && pwd)"
+SHARED="${QDRANT_SHARED:-$ROOT/../shared/qdrant}"
+ARCHIVE_NAME=qdrant-1.18.3-linux-x86_64.xz
+BIN_DIR="$ROOT/build/qdrant/bin"
+BIN="$BIN_DIR/qdrant"
+RUN_DIR="${QDRANT_RUN_DIR:-$ROOT/build/qdrant}"
+PIDFILE="$RUN_DIR/qdrant.pid"
+LOG="$RUN_DIR/qdrant.log"
+URLFILE="$RUN_DIR/url"
+TMPFILE="$RUN_DIR/storage-dir"
+NAME=qdrant.sh
+PROCESS="$BIN"
+# shellcheck source=../lib.sh
+source "$SCRIPT_DIR/../lib.sh"
+
+expected_sum() { grep " $1\$" "$SHARED/SHA256SUMS" | cut -d' ' -f1; }
+
+cmd_install() {
+  [[ -f "$SHARED/$ARCHIVE_NAME" ]] || die "$SHARED/$ARCHIVE_NAME is missing (the shared folder must sit beside the repository, or set QDRANT_SHARED)"
+  local want
+  want="$(grep ' qdrant (unpacked)$' "$SHARED/SHA256SUMS" | cut -d' ' -f1)"
+  if [[ -x "$BIN" && "$(sha256sum "$BIN" | cut -d' ' -f1)" == "$want" ]]; then
+    log "binary is up to date ($BIN)"
+    return 0
+  fi
+  mkdir -p "$BIN_DIR"
+  exec 9>"$BIN_DIR/.install.lock"
+  flock 9
+  if [[ -x "$BIN" && "$(sha256sum "$BIN" | cut -d' ' -f1)" == "$want" ]]; then
+    flock -u 9
+    return 0
+  fi
+  [[ "$(sha256sum "$SHARED/$ARCHIVE_NAME" | cut -d' ' -f1)" == "$(expected_sum "$ARCHIVE_NAME")" ]] ||
+    die "$SHARED/$ARCHIVE_NAME does not match SHA256SUMS"
+  log "unpacking $ARCHIVE_NAME into $BIN_DIR ..."
+  local tmp="$BIN.new.$$"
+  xz -dc "$SHARED/$ARCHIVE_NAME" >"$tmp"
+  [[ "$(sha256sum "$tmp" | cut -d' ' -f1)" == "$want" ]] || { rm -f "$tmp"; die "unpacked binary does not match SHA256SUMS"; }
+  chmod +x "$tmp"
+  mv "$tmp" "$BIN"
+  flock -u 9
+}
+
+# GET /readyz answers 200 (bash's /dev/tcp: no curl needed).
+ready() {
+  (
+    exec 3<>"/dev/tcp/127.0.0.1/$1" || exit 1
+    printf 'GET /readyz HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n' >&3
+    head -n 1 <&3 | grep -q ' 200'
+  ) 2>/dev/null
+}
+
+free_port() {
+  local p i
+  for i in $(seq 1 50); do
+    p=$((20000 + RANDOM % 40000))
+    port_open "$p" || { echo "$p"; return 0; }
+  done
+  die "no free port found"
+}
+
+cmd_start() {
+  local port=0 data=""
+  while [[ $# -gt 0 ]]; do
+    case "$1" in
+      --port) port="${2:?--port needs a value}"; shift 2 ;;
+      --port=*) port="${1#*=}"; shift ;;
+      --data) data="${2:?--data needs a value}"; shift 2 ;;
+      --data=*) data="${1#*=}"; shift ;;
+      *) die "unknown argument: $1" ;;
+    esac
+  done
+  [[ "$port" =~ ^[0-9]+$ ]] || die "bad port: $port"
+  local pid
+  pid="$(running_pid)"
+  if [[ -n "$pid" ]]; then
+    log "already running (pid $pid); not starting another"
+    cat "$URLFILE"
+    return 0
+  fi
+  cmd_install
+  mkdir -p "$RUN_DIR"
+  rm -f "$PIDFILE" "$URLFILE" "$TMPFILE"
+  if [[ -z "$data" ]]; then
+    data="$(mktemp -d "${TMPDIR:-/tmp}/kgrag-qdrant-XXXXXX")"
+    echo "$data" >"$TMPFILE"
+  fi
+  mkdir -p "$data"
+  data="$(cd "$data" && pwd)"
+  local attempt p grpc timeout="${QDRANT_START_TIMEOUT:-30}"
+  for attempt in 1 2 3; do
+    p="$port"
+    ((p != 0)) || p="$(free_port)"
+    grpc="$(free_port)"
+    # setsid: own session, so a Ctrl-C in the calling terminal / test runner does not reach the server.
+    (cd "$data" && QDRANT__SERVICE__HOST=127.0.0.1 QDRANT__SERVICE__HTTP_PORT="$p" QDRANT__SERVICE__GRPC_PORT="$grpc" \
+      QDRANT__STORAGE__STORAGE_PATH="$data/storage" QDRANT__STORAGE__SNAPSHOTS_PATH="$data/snapshots" \
+      QDRANT__TELEMETRY_DISABLED=true QDRANT__LOG_LEVEL=WARN \
+      exec setsid "$BIN" >"$LOG" 2>&1 </dev/null) &
+    pid=$!
+    echo "$pid" >"$PIDFILE"
+    local t0=$SECONDS
+    while ((SECONDS - t0 < timeout)); do
+      if ! kill -0 "$pid" 2>/dev/null; then break; fi
+      if ready "$p"; then
+        echo "http://127.0.0.1:$p" >"$URLFILE"
+        log "ready (pid $pid, storage $data, log $LOG)"
+        echo "http://127.0.0.1:$p"
+        return 0
+      fi
+      sleep 0.1
+    done
+    kill -0 "$pid" 2>/dev/null && break
+    if ((port != 0)) || ! grep -qi 'address already in use' "$LOG" 2>/dev/null; then break; fi
+    log "port $p or $grpc was taken; retrying with other free ports"
+  done
+  log "not ready; last lines of $LOG:"
+  tail -n 20 "$LOG" >&2 || true
+  cmd_stop >/dev/null 2>&1 || true
+  exit 1
+}
+
+cmd_stop() {
+  local pid
+  pid="$(running_pid)"
+  if [[ -n "$pid" ]]; then
+    kill -TERM "$pid" 2>/dev/null || true
+    local t0=$SECONDS
+    while kill -0 "$pid" 2>/dev/null && ((SECONDS - t0 < 10)); do sleep 0.1; done
+    if kill -0 "$pid" 2>/dev/null; then
+      log "still alive after 10 s; sending SIGKILL to $pid"
+      kill -KILL "$pid" 2>/dev/null || true
+      sleep 0.2
+    fi
+    log "stopped (pid $pid)"
+  else
+    log "not running"
+  fi
+  if [[ -s "$TMPFILE" ]]; then
+    rm -rf "$(cat "$TMPFILE")"
+  fi
+  rm -f "$PIDFILE" "$URLFILE" "$TMPFILE"
+}
+
+sub="${1:-}"
+[[ $# -gt 0 ]] && shift
+case "$sub" in
+  install) cmd_install ;;
+  start) cmd_start "$@" ;;
+  stop) cmd_stop ;;
+  status) cmd_status ;;
+  url) cmd_url ;;
+  *)
+    sed -n '2,14p' "$0" >&2
+    exit 2
+    ;;
+esac
