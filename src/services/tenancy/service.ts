@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Principal, TenantRecord, WorkspaceRecord } from '../../domain/accounts';
-import { ConflictError, ForbiddenError, InvalidInputError, MalformedRequestError, NotFoundError } from '../../domain/errors';
+import { ConflictError, ForbiddenError, MalformedRequestError, NotFoundError } from '../../domain/errors';
 import type { Page, Scope } from '../../domain/types';
 import { isOperator, reachesTenant } from '../auth/access';
 import type { TenancyDeps, WorkspaceStatsBody } from './deps';
