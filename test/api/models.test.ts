@@ -30,6 +30,7 @@ interface Provider {
   api_key_env: string | null;
   api_key_set: boolean;
   default_for: string[];
+  last_check: { status: string; checked_at: string } | null;
 }
 
 beforeAll(async () => {
@@ -159,6 +160,10 @@ describe('GET /providers', () => {
     expect(providers.find((p) => p.name === 'openai')).toMatchObject({ enabled: false, api_key_env: 'OPENAI_API_KEY', api_key_set: false });
     expect(providers.find((p) => p.name === 'keyed')).toMatchObject({ enabled: true, api_key_env: 'STUB_KEY', api_key_set: true });
     expect(providers.find((p) => p.name === 'mock')).toMatchObject({ default_for: ['llm', 'embedding'] });
+    // The current status: the last live check (here /models/health, above); none for a disabled provider.
+    expect(providers.find((p) => p.name === 'lab')?.last_check).toMatchObject({ status: 'healthy', checked_at: expect.any(String) });
+    expect(providers.find((p) => p.name === 'ollama')?.last_check).toMatchObject({ status: 'unhealthy' });
+    expect(providers.find((p) => p.name === 'openai')?.last_check).toBeNull();
   });
 
   it('shows one provider with its models and a live check; a disabled one says why', async () => {

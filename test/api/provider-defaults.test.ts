@@ -131,6 +131,8 @@ describe('the built-in default provider', () => {
       expect(providers.find((p) => p.name === 'local')).toMatchObject({ status: 'unhealthy', error: expect.stringContaining('/api/tags') });
       expect(providers.find((p) => p.name === 'mock')).toMatchObject({ status: 'healthy' });
       for (const p of providers) expect(Number.isInteger(p.latency_ms)).toBe(true);
+      const listed = (await (await app.request('/api/v1/providers')).json()) as { providers: Array<{ name: string; last_check: unknown }> };
+      expect(listed.providers.find((p) => p.name === 'local')?.last_check).toMatchObject({ status: 'unhealthy' });
     } finally {
       await app.close();
     }

@@ -61,6 +61,15 @@ export const providerSchema = z
     llm_models: z.array(z.string()),
     embedding_models: z.array(z.string()),
     default_for: z.array(z.enum(['llm', 'embedding'])).describe('The kinds this provider serves by default'),
+    last_check: z
+      .object({
+        status: z.enum(['healthy', 'unhealthy']),
+        latency_ms: z.number().int(),
+        error: z.string().optional(),
+        checked_at: z.string(),
+      })
+      .nullable()
+      .describe('The last live check (start-up probe of the defaults, /models/health, /providers/{provider}); null before any'),
   })
   .meta({ id: 'Provider' });
 

@@ -22,6 +22,9 @@ import type { Logger } from '../../logger';
 
 export type ProviderHealth = Awaited<ReturnType<ProviderRegistry['check']>>[number];
 
+/** The last live check of a provider (start-up probe, /models/health or /providers/{provider}); null before any. */
+export type LastCheck = (Omit<ProviderHealth, 'name'> & { checked_at: string }) | null;
+
 /** Each check waits at most this long; /models/health runs them all at once. */
 export const HEALTH_TIMEOUT_MS = 3_000;
 /** The start-up probe is shorter: an absent local runtime must not hold the start back. */
@@ -31,9 +34,9 @@ export interface ModelService {
   list(filter?: ModelFilter): ModelListItem[];
   /** A model of the catalog, or NotFoundError. */
   model(provider: string, model: string): ModelListItem & { default_for: Array<'llm' | 'embedding'> };
-  providers(): ProviderListItem[];
+  providers(): Array<ProviderListItem & { last_check: LastCheck }>;
   /** A provider with its models and a live check, or NotFoundError. */
-  provider(name: string): Promise<ProviderListItem & { models: ModelListItem[]; health: ProviderHealth }>;
+  provider(name: string): Promise<ProviderListItem & { last_check: LastCheck; models: ModelListItem[]; health: ProviderHealth }>;
   providerModels(name: string): ModelListItem[];
   /** Live checks of every enabled provider, concurrently, each bounded by a timeout. */
   health(): Promise<{ providers: ProviderHealth[]; checked_at: string }>;
@@ -58,6 +61,13 @@ export function createModelService(deps: { config: AppConfig; providers: () => P
   const defaultFor = (provider: string, model: string) =>
     (['llm', 'embedding'] as const).filter((k) => active()[k].provider === provider && active()[k].model === model);
   let warnings: string[] = [];
+  const lastChecks = new Map<string, NonNullable<LastCheck>>();
+  const remember = (results: ProviderHealth[]) => {
+    const checked_at = new Date().toISOString();
+    for (const { name, ...rest } of results) lastChecks.set(name, { ...rest, checked_at });
+    return results;
+  };
+  const withLastCheck = (p: ProviderListItem) => ({ ...p, last_check: lastChecks.get(p.name) ?? null });
 
   return {
     list: (filter = {}) => listModels(catalog, filter),
@@ -69,15 +79,15 @@ export function createModelService(deps: { config: AppConfig; providers: () => P
       return { ...toModelListItem(p, m), default_for: defaultFor(p.name, m.name) };
     },
 
-    providers: () => listProviders(catalog, active()),
+    providers: () => listProviders(catalog, active()).map(withLastCheck),
 
     async provider(name) {
       const p = providerOf(name);
       const item = listProviders(catalog, active()).find((x) => x.name === p.name)!;
       const health = p.enabled
-        ? await checkProvider(p, HEALTH_TIMEOUT_MS)
+        ? remember([await checkProvider(p, HEALTH_TIMEOUT_MS)])[0]
         : { name: p.name, status: 'unhealthy' as const, latency_ms: 0, error: disabledReason(p) };
-      return { ...item, models: p.models.map((m) => toModelListItem(p, m)), health };
+      return { ...withLastCheck(item), models: p.models.map((m) => toModelListItem(p, m)), health };
     },
 
     providerModels: (name) => {
@@ -87,14 +97,14 @@ export function createModelService(deps: { config: AppConfig; providers: () => P
 
     async health() {
       const enabled = catalog.providers.filter((p) => p.enabled);
-      const providers = await Promise.all(enabled.map((p) => checkProvider(p, HEALTH_TIMEOUT_MS)));
+      const providers = remember(await Promise.all(enabled.map((p) => checkProvider(p, HEALTH_TIMEOUT_MS))));
       return { providers, checked_at: new Date().toISOString() };
     },
 
     async probeDefaults() {
       const names = [...new Set([config.llm.provider, config.embedding.provider])];
       const probed = names.map((n) => providerOf(n)).filter((p) => p.type !== 'mock');
-      const results = await Promise.all(probed.map((p) => checkProvider(p, PROBE_TIMEOUT_MS)));
+      const results = remember(await Promise.all(probed.map((p) => checkProvider(p, PROBE_TIMEOUT_MS))));
       warnings = [];
       results.forEach((r, i) => {
         const p = probed[i];

@@ -2334,6 +2334,14 @@ export interface components {
             embedding_models: string[];
             /** @description The kinds this provider serves by default */
             default_for: ("llm" | "embedding")[];
+            /** @description The last live check (start-up probe of the defaults, /models/health, /providers/{provider}); null before any */
+            last_check: {
+                /** @enum {string} */
+                status: "healthy" | "unhealthy";
+                latency_ms: number;
+                error?: string;
+                checked_at: string;
+            } | null;
         };
         Settings: {
             query: {
@@ -17565,6 +17573,14 @@ export interface operations {
                         embedding_models: string[];
                         /** @description The kinds this provider serves by default */
                         default_for: ("llm" | "embedding")[];
+                        /** @description The last live check (start-up probe of the defaults, /models/health, /providers/{provider}); null before any */
+                        last_check: {
+                            /** @enum {string} */
+                            status: "healthy" | "unhealthy";
+                            latency_ms: number;
+                            error?: string;
+                            checked_at: string;
+                        } | null;
                         models: components["schemas"]["Model"][];
                         health: components["schemas"]["ProviderHealth"];
                     };
