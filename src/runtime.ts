@@ -6,6 +6,7 @@ import { createGraphService } from './graph/service';
 import { createEntityLocks } from './graph/locks';
 import { createLineageService } from './lineage/service';
 import { createProviderRegistry } from './llm/registry';
+import { startTracing } from './llm/tracing';
 import { createQueryService, createReranker } from './retrieval';
 import { createChatService, createConversationService } from './services/chat';
 import { createCompatService } from './services/compat';
@@ -26,6 +27,7 @@ export type { Runtime };
  */
 export async function createRuntime(config: AppConfig, log: Logger): Promise<Runtime> {
   const stores = await createStores(config, log);
+  const tracing = await startTracing(config.tracing, config.version, log);
   const costs = createCostService({
     config,
     costs: stores.costs,
@@ -42,6 +44,8 @@ export async function createRuntime(config: AppConfig, log: Logger): Promise<Run
   const closers: Array<() => Promise<void>> = [];
   // Runs last: usage recorded by everything that stops before it is written.
   closers.push(() => costs.close());
+  // Spans of everything that stops before are sent.
+  closers.push(() => tracing.shutdown());
   // Entity leases last as long as task leases: a dead instance's locks and tasks come free together.
   const entityLocks = createEntityLocks(stores.locks, config.taskLeaseMs);
   const starters: Array<() => Promise<void>> = [];
@@ -114,6 +118,7 @@ export async function createRuntime(config: AppConfig, log: Logger): Promise<Run
     auth,
     tenancy,
     costs,
+    tracing: tracing.status,
     bootstrap,
     async start() {
       for (const start of starters) await start();

@@ -4,6 +4,7 @@ import { graphRoutes } from './graph';
 import { chatRoutes } from './chat';
 import { compatRoutes } from './compat';
 import { costRoutes } from './costs';
+import { tracingSettingsRoutes } from './settings/tracing';
 import { conversationRoutes } from './conversations';
 import { documentRoutes } from './documents';
 import { healthRoutes } from './health';
@@ -35,4 +36,5 @@ export function registerRoutes(api: { root: Api; v1: Api }, rt: Runtime): void {
   taskRoutes(api.v1, rt);
   pipelineRoutes(api.v1, rt);
   costRoutes(api.v1, rt);
+  tracingSettingsRoutes(api.v1, rt);
 }
