@@ -51,7 +51,7 @@ class ReportingExporter implements SpanExporter {
   export(spans: ReadableSpan[], done: (result: ExportResult) => void): void {
     this.inner.export(spans, (result) => {
       if (result.code !== ExportResultCode.SUCCESS) {
-        this.onError(`trace export failed (${result.error?.name ?? 'error'}); ${spans.length} span(s) dropped`);
+        this.onError(`trace export failed (${result.error?.message ?? 'error'}); ${spans.length} span(s) dropped`);
       }
       done(result);
     });
