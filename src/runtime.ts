@@ -8,6 +8,7 @@ import { createEntityLocks } from './graph/locks';
 import { createLineageService } from './lineage/service';
 import { createProviderRegistry } from './llm/registry';
 import type { UsageRecorder } from './llm/usage';
+import { startTracing } from './llm/tracing';
 import { createQueryService, createReranker, DEFAULT_QUERY_MODE, QUERY_DEFAULTS } from './retrieval';
 import { createChatService, createConversationService } from './services/chat';
 import { createCommunityService } from './services/communities';
@@ -57,6 +58,7 @@ function createGraphEvents(config: AppConfig, redis: Redis | null, log: Logger):
  */
 export async function createRuntime(config: AppConfig, log: Logger, options: RuntimeOptions = {}): Promise<Runtime> {
   const stores = await createStores(config, log);
+  const tracing = await startTracing(config.tracing, config.version, log);
   const costs = createCostService({
     config,
     costs: stores.costs,
@@ -80,6 +82,8 @@ export async function createRuntime(config: AppConfig, log: Logger, options: Run
   const closers: Array<() => Promise<void>> = [];
   // Runs last: usage recorded by everything that stops before it is written.
   closers.push(() => costs.close());
+  // Spans of everything that stops before are sent.
+  closers.push(() => tracing.shutdown());
   closers.push(() => events.close());
   // Entity leases last as long as task leases: a dead instance's locks and tasks come free together.
   const entityLocks = createEntityLocks(stores.locks, config.taskLeaseMs);
@@ -186,6 +190,7 @@ export async function createRuntime(config: AppConfig, log: Logger, options: Run
     models,
     settings,
     costs,
+    tracing: tracing.status,
     bootstrap,
     async start() {
       for (const start of starters) await start();

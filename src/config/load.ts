@@ -8,6 +8,7 @@ import { ConfigError } from './errors';
 import { parseLogFilter } from './log-level';
 import { resolveRerank } from './rerank';
 import { resolveStorage } from './storage';
+import { resolveTracing } from './tracing';
 import type { AppConfig, CatalogProvider, ModelCatalog } from './types';
 
 export { ConfigError } from './errors';
@@ -25,6 +26,7 @@ const ALIASES: Record<string, string[]> = {
   SERVICE_EMBEDDING_PROVIDER: ['EMBEDDING_PROVIDER'],
   SERVICE_EMBEDDING_MODEL: ['EMBEDDING_MODEL'],
   SERVICE_EMBEDDING_DIMENSION: ['EMBEDDING_DIMENSION'],
+  TRACING_BASE_URL: ['TRACING_HOST'],
 };
 
 const DEFAULT_ASYNC_THRESHOLD_BYTES = 64 * 1024;
@@ -108,6 +110,11 @@ const envSchema = z.object({
   SERVICE_EMBEDDING_CONCURRENCY: intVar(1, 1024),
   SERVICE_LLM_TIMEOUT_MS: intVar(1, 3_600_000),
   SERVICE_LLM_RETRIES: intVar(0, 10),
+  TRACING_PUBLIC_KEY: text(),
+  TRACING_SECRET_KEY: text(),
+  TRACING_BASE_URL: urlVar(['http', 'https']),
+  TRACING_PROJECT_ID: text(),
+  SERVICE_TRACING_API: text(),
   SERVICE_SUMMARY_FRAGMENTS: intVar(1, 1000),
   SERVICE_SUMMARY_TOKENS: intVar(1, 1_000_000),
   SERVICE_SUMMARY_RELATIONSHIP_FRAGMENTS: intVar(1, 1000),
@@ -184,9 +191,10 @@ export function loadConfig(env: Env = process.env, opts: LoadConfigOptions = {})
   }
   const models = catalog ? resolveModels(vars, catalog, sourceOf, problems) : null;
   const rerank = resolveRerank(vars, env, problems);
+  const tracing = resolveTracing(vars, problems);
   const auth = resolveAuth(vars, problems);
 
-  if (problems.length > 0 || !catalog || !models || !storage || !rerank) throw new ConfigError(problems);
+  if (problems.length > 0 || !catalog || !models || !storage || !rerank || !tracing) throw new ConfigError(problems);
 
   return {
     version: readVersion(),
@@ -206,6 +214,7 @@ export function loadConfig(env: Env = process.env, opts: LoadConfigOptions = {})
     mockLatencyMs: vars.SERVICE_MOCK_LATENCY_MS ?? 0,
     mockTokenDelayMs: vars.SERVICE_MOCK_TOKEN_DELAY_MS ?? 0,
     rerank,
+    tracing,
     ingest: {
       chunkTokens,
       chunkOverlapTokens,

@@ -97,6 +97,20 @@ export interface AuthConfig {
   loginAttempts: { perUser: number; perAddress: number; windowMs: number };
 }
 
+export type TracingApi = 'auto' | 'ingestion' | 'otlp';
+
+/** Trace export (docs/api.md §1.4). */
+export interface TracingConfig {
+  /** Both keys are set. */
+  enabled: boolean;
+  publicKey: string | null;
+  /** Never logged or shown. */
+  secretKey: string | null;
+  baseUrl: string;
+  projectId: string | null;
+  api: TracingApi;
+}
+
 export interface AppConfig {
   version: string;
   host: string;
@@ -115,6 +129,7 @@ export interface AppConfig {
   /** Simulated pause between the streamed tokens of a mock answer, in ms (demos and streaming tests). */
   mockTokenDelayMs: number;
   rerank: RerankConfig;
+  tracing: TracingConfig;
   ingest: {
     chunkTokens: number;
     chunkOverlapTokens: number;

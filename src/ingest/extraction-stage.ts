@@ -2,6 +2,7 @@ import { contentHash } from '../domain/ids';
 import { statementsOf } from './describe';
 import { type CachedExtraction, extractWithCache, readExtractions } from './extract/cache';
 import { addUsage, type Run } from './run';
+import { withSpan } from '../llm/tracing';
 
 /**
  * The extraction stage: every chunk concurrently (the provider wrapper bounds concurrency process-wide),
@@ -48,7 +49,15 @@ export async function extractChunks(run: Run): Promise<Map<string, CachedExtract
   await Promise.all(
     pending.map(async (chunk) => {
       try {
-        const outcome = await extractWithCache(deps.stores.kv, scope, run.llm, chunk, extractOptions, known.get(chunk.id) ?? null);
+        const outcome = await withSpan(
+          'ingest.extract_chunk',
+          { chunk_id: chunk.id, chunk_index: chunk.index, tokens: chunk.tokens },
+          async (span) => {
+            const done = await extractWithCache(deps.stores.kv, scope, run.llm, chunk, extractOptions, known.get(chunk.id) ?? null);
+            span?.set({ input_tokens: done.usage.input_tokens, output_tokens: done.usage.output_tokens, llm_calls: done.llm_calls });
+            return done;
+          },
+        );
         chunk.extraction_status = 'completed';
         chunk.extraction_error = null;
         chunk.llm_model = outcome.extraction.llm_model;

@@ -17,6 +17,7 @@ import type { PageRange } from './loaders/types';
 import { ProgressTracker, type StageReporter } from './progress';
 import { addUsage, checkCancelled, IngestCancelledError, type Run, RunSupersededError } from './run';
 import { runWithUsageContext } from '../llm/usage';
+import { withSpan } from '../llm/tracing';
 
 export type { IngestDeps } from './deps';
 export type { StageReporter } from './progress';
@@ -57,7 +58,11 @@ export interface ProcessResult {
 export function processDocument(deps: IngestDeps, scope: Scope, documentId: string, options: ProcessOptions): Promise<ProcessResult> {
   // Every provider call of the run is the document's cost (docs/api.md §4.8).
   const usage = { workspace_id: scope.workspaceId, tenant_id: scope.tenantId, document_id: documentId };
-  return runWithUsageContext(usage, () => processDocumentRun(deps, scope, documentId, options));
+  return runWithUsageContext(usage, () =>
+    withSpan('ingest.document', { document_id: documentId, workspace_id: scope.workspaceId, mode: options.mode }, () =>
+      processDocumentRun(deps, scope, documentId, options),
+    ),
+  );
 }
 
 async function processDocumentRun(deps: IngestDeps, scope: Scope, documentId: string, options: ProcessOptions): Promise<ProcessResult> {
@@ -118,29 +123,34 @@ async function execute(run: Run): Promise<ProcessResult> {
 
   await progress.stage('merging', 'running');
   const contributions: Contribution[] = run.chunks.map((c) => ({ chunkId: c.id, extraction: extracted.get(c.id) as CachedExtraction }));
-  const merged = await mergeIntoGraph(deps, scope, doc.id, contributions, {
-    lockIds: await affectedEntityIds(deps.stores, scope, doc.id, contributions),
-    policy: run.policy,
-    cause: 'ingest',
-    embedder: () => run.embedder,
-    embed: embedOptions(run),
-    deferRefresh: true,
-    // Set before the writes: a merge that fails half-way is rolled back too.
-    onWrite: () => (run.merged = true),
-    onMerged: async () => {
-      await progress.stage('merging', 'completed');
-      await progress.stage('embedding', 'running');
-    },
-  });
+  const lockIds = await affectedEntityIds(deps.stores, scope, doc.id, contributions);
+  const merged = await withSpan('ingest.merge', { chunks: contributions.length }, () =>
+    mergeIntoGraph(deps, scope, doc.id, contributions, {
+      lockIds,
+      policy: run.policy,
+      cause: 'ingest',
+      embedder: () => run.embedder,
+      embed: embedOptions(run),
+      deferRefresh: true,
+      // Set before the writes: a merge that fails half-way is rolled back too.
+      onWrite: () => (run.merged = true),
+      onMerged: async () => {
+        await progress.stage('merging', 'completed');
+        await progress.stage('embedding', 'running');
+      },
+    }),
+  );
   run.llmCalls += merged.llm_calls;
   addUsage(run.usage, merged.usage);
   progress.stats.entities_found = merged.entityIds.length;
   progress.stats.relationships_found = merged.relationshipIds.length;
 
-  await embedInto(deps.stores.vectors, scope, 'chunk', run.embedder, chunkItems(run.chunks), {
-    ...embedOptions(run),
-    onProgress: (done) => progress.within('embedding', done / Math.max(1, run.chunks.length)),
-  });
+  await withSpan('ingest.embed', { chunks: run.chunks.length }, () =>
+    embedInto(deps.stores.vectors, scope, 'chunk', run.embedder, chunkItems(run.chunks), {
+      ...embedOptions(run),
+      onProgress: (done) => progress.within('embedding', done / Math.max(1, run.chunks.length)),
+    }),
+  );
   for (const chunk of run.chunks) {
     const links = merged.chunks.get(chunk.id);
     chunk.entity_ids = links?.entity_ids ?? [];

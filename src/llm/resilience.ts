@@ -2,6 +2,7 @@ import { abortReason, isAbortError, raceAbort, sleep } from '../domain/abort';
 import type { ChatMessage, Completion, CompletionOptions, EmbeddingProvider, LlmProvider, TokenUsage } from './ports';
 import { type Semaphore, sharedSemaphore } from './semaphore';
 import { countTokens } from './tokens';
+import { closeSpan, openSpan, withSpan } from './tracing/spans';
 import { currentUsageContext, type UsageRecorder } from './usage';
 
 /**
@@ -162,12 +163,40 @@ class ResilientLlm extends Resilient implements LlmProvider {
   }
 
   async complete(messages: ChatMessage[], options: CompletionOptions = {}): Promise<Completion> {
-    const result = await this.run((signal) => this.inner.complete(messages, { ...options, signal }), options.signal);
-    this.record('llm', result.usage, options.task);
-    return result;
+    // One generation record per call (retries included), with its token counts.
+    return withSpan(
+      `llm.${options.task ?? 'complete'}`,
+      { provider: this.inner.provider, model: this.inner.model, task: options.task },
+      async (span) => {
+        const result = await this.run((signal) => this.inner.complete(messages, { ...options, signal }), options.signal);
+        span?.generation({ model: this.inner.model, input_tokens: result.usage.input_tokens, output_tokens: result.usage.output_tokens });
+        this.record('llm', result.usage, options.task);
+        return result;
+      },
+      'generation',
+    );
   }
 
   async *stream(messages: ChatMessage[], options: CompletionOptions = {}): AsyncGenerator<string, TokenUsage, void> {
+    const span = openSpan(
+      `llm.${options.task ?? 'stream'}`,
+      { provider: this.inner.provider, model: this.inner.model, task: options.task, streamed: true },
+      'generation',
+    );
+    let failed: unknown;
+    try {
+      const usage = yield* this.streamAttempts(messages, options);
+      span?.generation({ model: this.inner.model, input_tokens: usage.input_tokens, output_tokens: usage.output_tokens });
+      return usage;
+    } catch (err) {
+      failed = err;
+      throw err;
+    } finally {
+      closeSpan(span, failed);
+    }
+  }
+
+  private async *streamAttempts(messages: ChatMessage[], options: CompletionOptions): AsyncGenerator<string, TokenUsage, void> {
     const caller = options.signal;
     for (let attempt = 0; ; attempt++) {
       const release = await this.semaphore.acquire(caller);
@@ -232,12 +261,15 @@ class ResilientEmbeddings extends Resilient implements EmbeddingProvider {
   }
 
   async embed(texts: string[], signal?: AbortSignal): Promise<number[][]> {
-    const vectors = await this.run((s) => this.inner.embed(texts, s), signal);
-    if (this.options.recorder) {
-      let tokens = 0;
-      for (const t of texts) tokens += countTokens(t);
-      this.record('embedding', { input_tokens: tokens, output_tokens: 0 });
-    }
-    return vectors;
+    return withSpan('embedding', { provider: this.inner.provider, model: this.inner.model, texts: texts.length }, async (span) => {
+      const vectors = await this.run((s) => this.inner.embed(texts, s), signal);
+      if (this.options.recorder || span) {
+        let tokens = 0;
+        for (const t of texts) tokens += countTokens(t);
+        span?.set({ input_tokens: tokens });
+        this.record('embedding', { input_tokens: tokens, output_tokens: 0 });
+      }
+      return vectors;
+    });
   }
 }

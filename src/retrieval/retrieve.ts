@@ -22,6 +22,7 @@ import {
   type RetrievedContext,
   type ScoredChunk,
 } from './types';
+import { withSpan } from '../llm/tracing';
 
 export interface RetrieverDeps {
   stores: Stores;
@@ -69,7 +70,11 @@ export async function retrieve(deps: RetrieverDeps, req: RetrievalRequest): Prom
   if (recipe.keywords) {
     const t = performance.now();
     const llm = cachedLlm(req.llm, stores.kv, req.scope, { followGraph: true });
-    const extracted = await extractKeywords(llm, req.query, req.history, req.signal);
+    const extracted = await withSpan('query.keywords', {}, async (span) => {
+      const found = await extractKeywords(llm, req.query, req.history, req.signal);
+      span?.set({ origin: found.keywords.origin, high_level: found.keywords.high.length, low_level: found.keywords.low.length });
+      return found;
+    });
     timings.keywords_ms = performance.now() - t;
     result.keywords = extracted.keywords;
     result.keywordTokens = extracted.tokens;
@@ -77,7 +82,7 @@ export async function retrieve(deps: RetrieverDeps, req: RetrievalRequest): Prom
   throwIfAborted(req.signal);
 
   const t = performance.now();
-  const vectors = await embedQueries(deps.embedder, recipe, req.query, result.keywords, req.signal);
+  const vectors = await withSpan('query.embed', {}, () => embedQueries(deps.embedder, recipe, req.query, result.keywords, req.signal));
   const similarTo = (r: RetrievalRecipe, question: number[] | null) => (r.graphChunkRanking === 'similarity' ? question : null);
   timings.embedding_ms = performance.now() - t;
   throwIfAborted(req.signal);
@@ -89,23 +94,31 @@ export async function retrieve(deps: RetrieverDeps, req: RetrievalRequest): Prom
   const communities =
     recipe.communitySearch && !allowed ? await searchCommunities(stores, scope, vectors.relationship, result.keywords, minScore) : null;
   if (recipe.relationshipSearch) result.globalSource = communities ? 'communities' : 'relationships';
-  const [entityHits, relationshipHits, vectorChunks] = await Promise.all([
-    vectors.entity ? searchEntities(search, vectors.entity, limits.maxEntities) : [],
-    communities
-      ? relationshipsOfCommunities(stores, scope, communities, limits.maxRelationships)
-      : vectors.relationship
-        ? searchRelationships(search, vectors.relationship, limits.maxRelationships)
-        : [],
-    vectors.question && recipe.chunkVectorSearch ? searchChunks(search, vectors.question, limits.maxChunks) : [],
-  ]);
+  const [entityHits, relationshipHits, vectorChunks] = await withSpan('query.vector_search', {}, async (span) => {
+    const hits = await Promise.all([
+      vectors.entity ? searchEntities(search, vectors.entity, limits.maxEntities) : [],
+      communities
+        ? relationshipsOfCommunities(stores, scope, communities, limits.maxRelationships)
+        : vectors.relationship
+          ? searchRelationships(search, vectors.relationship, limits.maxRelationships)
+          : [],
+      vectors.question && recipe.chunkVectorSearch ? searchChunks(search, vectors.question, limits.maxChunks) : [],
+    ]);
+    span?.set({ entities: hits[0].length, relationships: hits[1].length, chunks: hits[2].length });
+    return hits;
+  });
   result.communities = communities ?? [];
   throwIfAborted(req.signal);
 
-  const selection = await selectFromGraph(stores, scope, recipe, entityHits, relationshipHits, limits, allowed);
-  const graphChunks =
-    selection.entities.length || selection.relationships.length
-      ? await chunksOfSelection(stores, scope, selection, limits.maxChunks, allowed, similarTo(recipe, vectors.question))
-      : [];
+  const { selection, graphChunks } = await withSpan('query.graph_expansion', {}, async (span) => {
+    const selected = await selectFromGraph(stores, scope, recipe, entityHits, relationshipHits, limits, allowed);
+    const cited =
+      selected.entities.length || selected.relationships.length
+        ? await chunksOfSelection(stores, scope, selected, limits.maxChunks, allowed, similarTo(recipe, vectors.question))
+        : [];
+    span?.set({ entities: selected.entities.length, relationships: selected.relationships.length, chunks: cited.length });
+    return { selection: selected, graphChunks: cited };
+  });
   const candidates =
     recipe.fuse === 'rrf'
       ? fuseChunks([graphChunks, vectorChunks], limits.maxChunks)
@@ -120,7 +133,10 @@ export async function retrieve(deps: RetrieverDeps, req: RetrievalRequest): Prom
   let chunks = candidates;
   if (req.rerank.enabled && deps.reranker && candidates.length > 0) {
     const r = performance.now();
-    chunks = await rerankChunks(deps.reranker, req.query, candidates, req.rerank.topK, req.signal);
+    const reranker = deps.reranker;
+    chunks = await withSpan('query.rerank', { reranker: reranker.name, candidates: candidates.length }, () =>
+      rerankChunks(reranker, req.query, candidates, req.rerank.topK, req.signal),
+    );
     timings.rerank_ms = performance.now() - r;
     result.reranked = true;
   }

@@ -9,6 +9,8 @@ import type { Reranker } from './rerank';
 import { retrieve } from './retrieve';
 import { type QueryStats, queryStats, streamStats } from './stats';
 import { DEFAULT_LIMITS, type DocumentFilter, type QuerySource, type RetrievalRequest, type RetrievedContext } from './types';
+import { type SpanHandle, closeSpan, openSpan, runInSpan, withSpan } from '../llm/tracing';
+import { countTokens } from '../llm/tokens';
 
 /** A query as the API takes it (docs/api.md §4.3); omitted fields take the documented defaults. */
 export interface QueryInput {
@@ -145,59 +147,97 @@ export function createQueryService(deps: QueryServiceDeps): QueryService {
   return {
     async answer(scope, input, signal) {
       const plan = planQuery(deps.providers, scope, input);
-      const context = await retrieveFor(plan, signal);
-      const messages = promptOf(plan, context);
-      const skipAnswer = input.context_only || input.prompt_only;
-      const generation = skipAnswer
-        ? null
-        : await generate(plan.llm, messages, { task: 'answer', temperature: plan.temperature, maxTokens: plan.maxTokens, signal });
-      const result: QueryResult = {
-        answer: generation?.text ?? '',
-        mode: context.mode,
-        sources: context.sources,
-        stats: queryStats(plan.startedAt, context, generation, plan.llm),
-        reranked: context.reranked,
-      };
-      if (input.context_only) result.context = context.contextText;
-      if (input.prompt_only) result.prompt = renderPrompt(messages);
-      if (input.debug) result.debug = debugOf(context);
-      return result;
+      return withSpan('query', spanAttributes(plan), () => answerPlan(plan, input, signal));
     },
 
     stream(scope, input) {
       const plan = planQuery(deps.providers, scope, input);
       return async function* events(signal) {
-        const context = await retrieveFor(plan, signal);
-        yield {
-          type: 'context',
-          sources: context.sources,
-          query_mode: context.mode,
-          retrieval_time_ms: Math.round(context.timings.retrieval_ms),
-        };
-        const messages = promptOf(plan, context);
-        let generation = null;
-        if (!input.context_only && !input.prompt_only) {
-          const options = { task: 'answer' as const, temperature: plan.temperature, maxTokens: plan.maxTokens, signal };
-          const fragments = streamGeneration(plan.llm, messages, options);
-          for (;;) {
-            const next = await fragments.next();
-            if (next.done) {
-              generation = next.value;
-              break;
-            }
-            yield { type: 'token', content: next.value };
-          }
+        const span = openSpan('query', { ...spanAttributes(plan), streamed: true });
+        let failed: unknown;
+        try {
+          yield* streamPlan(plan, input, signal, span);
+        } catch (err) {
+          failed = err;
+          throw err;
+        } finally {
+          closeSpan(span, failed);
         }
-        const stats = queryStats(plan.startedAt, context, generation, plan.llm);
-        yield {
-          type: 'done',
-          stats: streamStats(stats, context.mode),
-          llm_provider: stats.llm_provider,
-          llm_model: stats.llm_model,
-          ...(input.context_only ? { context: context.contextText } : {}),
-          ...(input.prompt_only ? { prompt: renderPrompt(messages) } : {}),
-        };
       };
     },
+  };
+
+  async function answerPlan(plan: QueryPlan, input: QueryInput, signal?: AbortSignal): Promise<QueryResult> {
+    const context = await withSpan('query.retrieve', { mode: plan.retrieval.mode }, () => retrieveFor(plan, signal));
+    const messages = promptOf(plan, context);
+    const skipAnswer = input.context_only || input.prompt_only;
+    const generation = skipAnswer
+      ? null
+      : await withSpan('query.generate', { model: plan.llm.model }, () =>
+          generate(plan.llm, messages, { task: 'answer', temperature: plan.temperature, maxTokens: plan.maxTokens, signal }),
+        );
+    const result: QueryResult = {
+      answer: generation?.text ?? '',
+      mode: context.mode,
+      sources: context.sources,
+      stats: queryStats(plan.startedAt, context, generation, plan.llm),
+      reranked: context.reranked,
+    };
+    if (input.context_only) result.context = context.contextText;
+    if (input.prompt_only) result.prompt = renderPrompt(messages);
+    if (input.debug) result.debug = debugOf(context);
+    return result;
+  }
+
+  async function* streamPlan(
+    plan: QueryPlan,
+    input: QueryInput,
+    signal: AbortSignal,
+    span: SpanHandle | null,
+  ): AsyncGenerator<QueryEvent, void, void> {
+    const context = await runInSpan(span, () => withSpan('query.retrieve', { mode: plan.retrieval.mode }, () => retrieveFor(plan, signal)));
+    yield {
+      type: 'context',
+      sources: context.sources,
+      query_mode: context.mode,
+      retrieval_time_ms: Math.round(context.timings.retrieval_ms),
+    };
+    const messages = promptOf(plan, context);
+    let generation = null;
+    if (!input.context_only && !input.prompt_only) {
+      const options = { task: 'answer' as const, temperature: plan.temperature, maxTokens: plan.maxTokens, signal };
+      const generating = runInSpan(span, () => openSpan('query.generate', { model: plan.llm.model, streamed: true }));
+      const fragments = streamGeneration(plan.llm, messages, options);
+      for (;;) {
+        const next = await runInSpan(generating, () => fragments.next()).catch((err: unknown) => {
+          closeSpan(generating, err);
+          throw err;
+        });
+        if (next.done) {
+          closeSpan(generating);
+          generation = next.value;
+          break;
+        }
+        yield { type: 'token', content: next.value };
+      }
+    }
+    const stats = queryStats(plan.startedAt, context, generation, plan.llm);
+    yield {
+      type: 'done',
+      stats: streamStats(stats, context.mode),
+      llm_provider: stats.llm_provider,
+      llm_model: stats.llm_model,
+      ...(input.context_only ? { context: context.contextText } : {}),
+      ...(input.prompt_only ? { prompt: renderPrompt(messages) } : {}),
+    };
+  }
+}
+
+function spanAttributes(plan: QueryPlan) {
+  return {
+    mode: plan.retrieval.mode,
+    workspace_id: plan.retrieval.scope.workspaceId,
+    model: plan.llm.model,
+    query_tokens: countTokens(plan.retrieval.query),
   };
 }

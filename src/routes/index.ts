@@ -7,6 +7,7 @@ import { chatRoutes } from './chat';
 import { communityRoutes } from './communities';
 import { compatRoutes } from './compat';
 import { costRoutes } from './costs';
+import { tracingSettingsRoutes } from './settings/tracing';
 import { conversationRoutes } from './conversations';
 import { documentRoutes } from './documents';
 import { healthRoutes } from './health';
@@ -45,4 +46,5 @@ export function registerRoutes(api: { root: Api; v1: Api }, rt: Runtime): void {
   modelRoutes(api.v1, rt);
   settingsRoutes(api.v1, rt);
   costRoutes(api.v1, rt);
+  tracingSettingsRoutes(api.v1, rt);
 }

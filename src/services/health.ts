@@ -62,6 +62,11 @@ export async function checkHealth(rt: Runtime, workspaceId: string) {
       ),
     ],
     operational: {
+      observability: {
+        tracing_export_active: rt.tracing.export_active,
+        tracing_api: rt.tracing.api,
+        tracing_api_resolved: rt.tracing.api_resolved,
+      },
       budget_alerts: alerts.map(({ workspace_id, period, percent_used, exhausted }) => ({ workspace_id, period, percent_used, exhausted })),
     },
   };

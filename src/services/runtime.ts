@@ -5,6 +5,7 @@ import type { GraphEvents } from '../graph/events';
 import type { GraphService } from '../graph/service';
 import type { LineageService } from '../lineage/service';
 import type { ProviderRegistry } from '../llm/ports';
+import type { TracingStatus } from '../llm/tracing';
 import type { Logger } from '../logger';
 import type { QueryService } from '../retrieval';
 import type { Stores } from '../store/ports';
@@ -54,6 +55,8 @@ export interface Runtime {
   settings: SettingsService;
   /** Usage records, cost summaries and budgets. */
   costs: CostService;
+  /** Where traces go (docs/api.md §1.4); the secret key is not part of it. */
+  tracing: TracingStatus;
   /** What start-up did about the first administrator (a generated password is printed once by main). */
   bootstrap: BootstrapResult;
   /** Start background work (task workers); tests may create a runtime without starting it. */

@@ -160,6 +160,7 @@ const MATRIX: Record<string, Entry> = {
   'GET /api/v1/costs/history': { query: { granularity: 'day' } },
   'GET /api/v1/costs/budget': {},
   'PATCH /api/v1/costs/budget': { bodies: [{ budget_usd: 0 }] },
+  'GET /api/v1/settings/tracing': {},
   'GET /api/v1/graph/nodes/search': { query: { q: 'Zorblax' } },
   'GET /api/v1/graph/nodes/:id': {},
   'GET /api/v1/graph/labels/search': { query: { q: 'Zorblax' } },

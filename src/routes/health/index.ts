@@ -27,6 +27,11 @@ const healthSchema = z.object({
     last_applied_at: z.string().nullable(),
   }),
   operational: z.object({
+    observability: z.object({
+      tracing_export_active: z.boolean(),
+      tracing_api: z.enum(['auto', 'ingestion', 'otlp']).describe('SERVICE_TRACING_API'),
+      tracing_api_resolved: z.enum(['ingestion', 'otlp']).nullable().describe('What the start-up probe chose; null without export'),
+    }),
     budget_alerts: z
       .array(
         z.object({

@@ -2041,6 +2041,23 @@ export interface paths {
         patch: operations["patch_api_v1_costs_budget"];
         trace?: never;
     };
+    "/api/v1/settings/tracing": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Trace export: whether it is on, where to, and through which API */
+        get: operations["get_api_v1_settings_tracing"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2476,6 +2493,16 @@ export interface operations {
                             last_applied_at: string | null;
                         };
                         operational: {
+                            observability: {
+                                tracing_export_active: boolean;
+                                /**
+                                 * @description SERVICE_TRACING_API
+                                 * @enum {string}
+                                 */
+                                tracing_api: "auto" | "ingestion" | "otlp";
+                                /** @description What the start-up probe chose; null without export */
+                                tracing_api_resolved: ("ingestion" | "otlp") | null;
+                            };
                             /** @description Workspaces past the alert threshold of their budget this period (exhausted: refusing new work) */
                             budget_alerts: {
                                 workspace_id: string;
@@ -18765,6 +18792,65 @@ export interface operations {
             };
             /** @description A dependency is unavailable; retry shortly */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    get_api_v1_settings_tracing: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Trace export settings */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Both keys are set */
+                        export_active: boolean;
+                        base_url: string;
+                        /**
+                         * @description SERVICE_TRACING_API as configured
+                         * @enum {string}
+                         */
+                        api: "auto" | "ingestion" | "otlp";
+                        /** @description The export path in use; null without export */
+                        api_resolved: ("ingestion" | "otlp") | null;
+                        project_id: string | null;
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Needs the admin role */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
