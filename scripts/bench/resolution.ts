@@ -1,7 +1,9 @@
 /**
- * Entity resolution benchmark: `npx tsx scripts/bench/resolution.ts [--parts quality,retrieval,throughput]
- * [--repeat 2] [--documents 100]`.
+ * Entity resolution and incremental update benchmark: `npx tsx scripts/bench/resolution.ts
+ * [--parts update,quality,retrieval,throughput] [--chunks 50] [--repeat 2] [--documents 100]`.
  *
+ * - update: a `--chunks`-chunk document with every tenth paragraph rewritten, updated in place, against a full
+ *   ingest of the new text in a fresh workspace: LLM calls counted at the provider.
  * - quality: the mentions of `corpus/resolution-set.ts` (planted aliases of several kinds, look-alikes) are added
  *   to an embedded graph a few at a time, as documents would add them, each batch resolved as ingestion resolves
  *   a document's new entities (name index, entity vector index, the mock LLM in the review band). Prints the
@@ -23,14 +25,16 @@ import { createEntityLocks } from '../../src/graph/locks';
 import { resolveDocumentEntities } from '../../src/ingest/resolve-stage';
 import type { ChatMessage, CompletionOptions, LlmProvider, ProviderRegistry } from '../../src/llm/ports';
 import { createLogger } from '../../src/logger';
+import { countTokens } from '../../src/llm/tokens';
 import { createRuntime, type Runtime } from '../../src/runtime';
 import { resolutionMentions } from './corpus/resolution-set';
 
 const { values: args } = parseArgs({
   options: {
-    parts: { type: 'string', default: 'quality,retrieval,throughput' },
+    parts: { type: 'string', default: 'update,quality,retrieval,throughput' },
     repeat: { type: 'string', default: '2' },
     documents: { type: 'string', default: '100' },
+    chunks: { type: 'string', default: '50' },
   },
 });
 const parts = new Set(args.parts.split(','));
@@ -295,7 +299,61 @@ async function throughput(): Promise<void> {
   table(rows);
 }
 
+/** A paragraph of 82 to 90 tokens (one chunk at 100-token windows) about entities of its own. */
+function paragraph(n: number): string {
+  const mentions = resolutionMentions(1);
+  const [a, b] = [mentions[(n * 3) % mentions.length], mentions[(n * 3 + 1) % mentions.length]];
+  let text = `${a.name} worked with ${b.name} on study ${n}. Study ${n} was reviewed by Ada Lovelace in Lisbon.`;
+  while (countTokens(text) < 82) text += ' More notes follow.';
+  return text;
+}
+
+/** LLM calls of an incremental update against a full ingest of the same new text. */
+async function update(): Promise<void> {
+  const chunks = Number(args.chunks);
+  const { rt, calls } = await boot({ SERVICE_CHUNK_TOKENS: '100', SERVICE_CHUNK_OVERLAP_TOKENS: '0', SERVICE_ENTITY_RESOLUTION: 'false' });
+  const request = {
+    metadata: {},
+    trackId: null,
+    asyncProcessing: false,
+    options: { enable_gleaning: true, max_gleaning: 1, use_llm_summarization: true },
+  };
+  const numbers = Array.from({ length: chunks }, (_, i) => i);
+  const edited = numbers.map((n) => paragraph(n % 10 === 3 ? n + 10_000 : n)).join('\n\n');
+  const scope: Scope = { workspaceId: 'bench-update' };
+  const created = await rt.documents.createFromText(scope, numbers.map(paragraph).join('\n\n'), request);
+  calls.llm = 0;
+  let started = performance.now();
+  const result = await rt.documents.update(scope, created.doc.id, { content: edited });
+  const updateMs = performance.now() - started;
+  const updateCalls = calls.llm;
+  calls.llm = 0;
+  started = performance.now();
+  await rt.documents.createFromText({ workspaceId: 'bench-update-full' }, edited, request);
+  const fullMs = performance.now() - started;
+  console.log(`\nIncremental update: ${chunks}-chunk document, every tenth paragraph rewritten (mock provider)\n`);
+  table([
+    {
+      run: 'update (PUT /documents/:id)',
+      chunks: result.chunks_total,
+      extracted: result.chunks_extracted,
+      'LLM calls': updateCalls,
+      ms: updateMs.toFixed(0),
+    },
+    {
+      run: 'full ingest of the new text',
+      chunks: result.chunks_total,
+      extracted: result.chunks_total,
+      'LLM calls': calls.llm,
+      ms: fullMs.toFixed(0),
+    },
+  ]);
+  console.log(`\nupdate / full: ${((100 * updateCalls) / Math.max(1, calls.llm)).toFixed(1)} % of the LLM calls`);
+  await rt.close();
+}
+
 async function main(): Promise<void> {
+  if (parts.has('update')) await update();
   if (parts.has('quality')) await quality();
   if (parts.has('retrieval')) await retrieval();
   if (parts.has('throughput')) await throughput();
