@@ -11,7 +11,7 @@ import { chunksOfSelection, fuseChunks } from './steps/chunks';
 import { interleave, selectFromGraph } from './steps/expand';
 import { resolveAllowedDocuments } from './steps/filter';
 import { extractKeywords } from './steps/keywords';
-import { relationshipsOfCommunities, searchCommunities } from './steps/communities';
+import { relationshipsOfCommunities, reportsWithin, searchCommunities } from './steps/communities';
 import { searchChunks, searchEntities, searchRelationships } from './steps/search';
 import {
   DEFAULT_BUDGET,
@@ -141,7 +141,14 @@ export async function retrieve(deps: RetrieverDeps, req: RetrievalRequest): Prom
     result.reranked = true;
   }
 
-  const budgeted = applyTokenBudget(selection.entities, selection.relationships, chunks, req.budget ?? DEFAULT_BUDGET);
+  // Community reports take up to half of the relationship budget, out of the total.
+  const budget = req.budget ?? DEFAULT_BUDGET;
+  const reports = reportsWithin(result.communities, Math.min(budget.relationships, budget.total) / 2);
+  result.communities = reports.kept;
+  const budgeted = applyTokenBudget(selection.entities, selection.relationships, chunks, {
+    ...budget,
+    total: Math.max(0, budget.total - reports.tokens),
+  });
   result.entities = budgeted.entities;
   result.relationships = budgeted.relationships;
   result.chunks = budgeted.chunks;

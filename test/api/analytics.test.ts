@@ -143,7 +143,7 @@ describe('graph analytics endpoints', () => {
 describe('betweenness on large graphs', () => {
   it('samples source nodes above the exact size and stays close to the exact ranking', () => {
     const random = seededRandom(3);
-    const n = 2_100;
+    const n = 1_200;
     const nodes = Array.from({ length: n }, (_, i) => ({ id: `N${String(i).padStart(5, '0')}`, entity_type: 'X' }));
     const edges = [];
     for (let i = 1; i < n; i++) {

@@ -3,7 +3,7 @@ import pagerank from 'graphology-metrics/centrality/pagerank';
 import type { GraphSnapshot } from '../../store/ports';
 
 /** Graphs above this many entities get betweenness from a sample of source nodes (Brandes with pivots). */
-export const EXACT_BETWEENNESS_MAX_NODES = 2_000;
+export const EXACT_BETWEENNESS_MAX_NODES = 1_000;
 export const BETWEENNESS_PIVOTS = 256;
 
 function compare(a: string, b: string): number {

@@ -1,6 +1,8 @@
 import type { CommunityRecord } from '../../domain/communities';
 import type { Scope } from '../../domain/types';
+import { countTokens } from '../../llm/tokens';
 import type { Stores } from '../../store/ports';
+import { communityBlock } from '../prompts/context';
 import type { Keywords, ScoredCommunity, ScoredRelationship } from '../types';
 
 /** Reports kept for the context, at most. */
@@ -80,4 +82,20 @@ export async function relationshipsOfCommunities(
     .map((record) => ({ record, score: Math.max(scoreOf.get(record.source) ?? 0, scoreOf.get(record.target) ?? 0) }))
     .sort((a, b) => b.score - a.score || b.record.weight - a.record.weight || (a.record.id < b.record.id ? -1 : 1))
     .slice(0, limit);
+}
+
+/**
+ * The reports that fit in `tokens` (best first; one that does not fit is passed over), with the tokens they take:
+ * the rest of the context budget goes to entities, relationships and chunks.
+ */
+export function reportsWithin(communities: ScoredCommunity[], tokens: number): { kept: ScoredCommunity[]; tokens: number } {
+  const kept: ScoredCommunity[] = [];
+  let used = 0;
+  for (const c of communities) {
+    const cost = countTokens(communityBlock(c.record)) + 1;
+    if (used + cost > tokens) continue;
+    kept.push(c);
+    used += cost;
+  }
+  return { kept, tokens: used };
 }
