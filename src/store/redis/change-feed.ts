@@ -8,6 +8,24 @@ const KEY_PREFIX = 'kgrag:graph-feed:';
 const IDLE_EXPIRY_MS = 86_400_000;
 
 /**
+ * Appends, trims to the window while remembering the newest id trimmed (a reader behind it has a gap), and
+ * tells every instance, in one atomic step. KEYS: stream, trimmed-id key. ARGV: payload, window, expiry, channel, topic.
+ */
+const APPEND = `
+local id = redis.call('XADD', KEYS[1], '*', 'p', ARGV[1])
+local excess = redis.call('XLEN', KEYS[1]) - tonumber(ARGV[2])
+if excess > 0 then
+  local old = redis.call('XRANGE', KEYS[1], '-', '+', 'COUNT', excess)
+  redis.call('SET', KEYS[2], old[#old][1])
+  redis.call('XTRIM', KEYS[1], 'MAXLEN', tonumber(ARGV[2]))
+end
+redis.call('PEXPIRE', KEYS[1], ARGV[3])
+redis.call('PEXPIRE', KEYS[2], ARGV[3])
+redis.call('PUBLISH', ARGV[4], ARGV[5])
+return id
+`;
+
+/**
  * The change feed shared by every instance: one Redis stream per topic (XADD assigns ordered ids, trimmed to
  * `window` entries) and a pub/sub channel that tells every instance which topic grew. `subscriber` is a connection
  * of its own (a subscribed connection can do nothing else).
@@ -32,22 +50,28 @@ export class RedisChangeFeed implements ChangeFeed {
 
   async append(topic: string, payload: unknown): Promise<string> {
     const key = KEY_PREFIX + topic;
-    const results = await this.redis
-      .multi()
-      .xadd(key, 'MAXLEN', String(this.window), '*', 'p', JSON.stringify(payload))
-      .pexpire(key, IDLE_EXPIRY_MS)
-      .publish(CHANNEL, topic)
-      .exec();
-    const failed = results?.find(([err]) => err);
-    if (!results || failed) throw failed?.[0] ?? new Error('redis transaction was discarded');
-    return String(results[0][1]);
+    const id = await this.redis.eval(
+      APPEND,
+      2,
+      key,
+      `${key}:trimmed`,
+      JSON.stringify(payload),
+      this.window,
+      IDLE_EXPIRY_MS,
+      CHANNEL,
+      topic,
+    );
+    return String(id);
   }
 
   async read(topic: string, afterId: string, limit: number): Promise<{ entries: FeedEntry[]; gap: boolean }> {
     const key = KEY_PREFIX + topic;
-    const [rows, trimmed] = await Promise.all([this.redis.xrange(key, `(${afterId}`, '+', 'COUNT', limit), this.trimmedUpTo(key)]);
+    const [rows, trimmed] = await Promise.all([
+      this.redis.xrange(key, `(${afterId}`, '+', 'COUNT', limit),
+      this.redis.get(`${key}:trimmed`),
+    ]);
     const entries = rows.map(([id, fields]) => ({ id, payload: JSON.parse(fields[fields.indexOf('p') + 1]) as unknown }));
-    return { entries, gap: compareFeedIds(afterId, trimmed) < 0 };
+    return { entries, gap: trimmed !== null && compareFeedIds(afterId, trimmed) < 0 };
   }
 
   async head(topic: string): Promise<string> {
@@ -63,13 +87,5 @@ export class RedisChangeFeed implements ChangeFeed {
   async close(): Promise<void> {
     this.listeners.clear();
     this.subscriber.disconnect();
-  }
-
-  /** The newest id trimmed from the stream (Redis 7 reports it as max-deleted-entry-id). */
-  private async trimmedUpTo(key: string): Promise<string> {
-    const info = (await this.redis.call('XINFO', 'STREAM', key).catch(() => null)) as unknown[] | null;
-    if (!info) return FEED_START;
-    const at = info.indexOf('max-deleted-entry-id');
-    return at === -1 ? FEED_START : String(info[at + 1]);
   }
 }

@@ -73,6 +73,9 @@ export async function streamGraph(query: GraphQuery, handlers: StreamHandlers, s
       case 'error':
         handlers.failed(String(event.message ?? (event.error as { detail?: string } | undefined)?.detail ?? 'the graph stream failed'));
         break;
+      case 'dropped':
+        handlers.failed(`the graph stream was dropped: ${String(event.reason)}`);
+        break;
     }
   });
 }
