@@ -126,6 +126,13 @@ const envSchema = z.object({
   SERVICE_INSTANCE_ID: text(),
   SERVICE_TASK_LEASE_MS: intVar(1000, 3_600_000),
   SERVICE_TRUST_PROXY: z.enum(['true', 'false', '1', '0'], { message: 'must be true or false' }).optional(),
+  SERVICE_CORS_ORIGINS: z
+    .string()
+    .refine(
+      (v) => originList(v).every((o) => /^https?:\/\/[^/\s]+$/.test(o)),
+      'must be a comma-separated list of origins such as https://app.example.com',
+    )
+    .optional(),
   SERVICE_RERANK_PROVIDER: text(),
   SERVICE_RERANK_URL: urlVar(['http', 'https']),
   SERVICE_RERANK_API_KEY: text(),
@@ -218,8 +225,17 @@ export function loadConfig(env: Env = process.env, opts: LoadConfigOptions = {})
     instanceId: vars.SERVICE_INSTANCE_ID ?? `${os.hostname()}-${process.pid}`,
     taskLeaseMs: vars.SERVICE_TASK_LEASE_MS ?? 30_000,
     trustProxy: vars.SERVICE_TRUST_PROXY === 'true' || vars.SERVICE_TRUST_PROXY === '1',
+    corsOrigins: originList(vars.SERVICE_CORS_ORIGINS ?? ''),
     consoleDir: vars.SERVICE_CONSOLE_DIR ? path.resolve(cwd, vars.SERVICE_CONSOLE_DIR) : path.join(packageRoot(), 'web', 'dist'),
   };
+}
+
+/** `SERVICE_CORS_ORIGINS`: origins separated by commas, without a trailing slash. */
+function originList(value: string): string[] {
+  return value
+    .split(',')
+    .map((o) => o.trim().replace(/\/+$/, ''))
+    .filter(Boolean);
 }
 
 /** Canonical names with aliases folded in; blank values count as unset. `sourceOf` names the variable used. */

@@ -137,6 +137,8 @@ export interface AppConfig {
   rateLimits: { windowMs: number; upload: number; query: number; graph: number };
   /** Take the client address from X-Forwarded-For (only behind a proxy that sets it; else clients could forge it). */
   trustProxy: boolean;
+  /** Browser origins allowed to call the API cross-origin (CORS); empty: CORS is off. */
+  corsOrigins: string[];
   errorTypeBase: string;
   auth: AuthConfig;
   /** Default workspace used when X-Workspace-ID is absent. */

@@ -1514,6 +1514,19 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        /** @description Error of the local runtime API */
+        OllamaError: {
+            error: string;
+        };
+        /** @description Error of the OpenAI-compatible API */
+        OpenAiError: {
+            error: {
+                message: string;
+                type: string;
+                param: string | null;
+                code: string | null;
+            };
+        };
         GraphNode: {
             id: string;
             label: string;
@@ -1713,6 +1726,33 @@ export interface operations {
                     };
                 };
             };
+            /** @description Malformed request: a body that is not JSON, a header of the wrong form */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Problem details */
             default: {
                 headers: {
@@ -1749,6 +1789,24 @@ export interface operations {
                             llm_provider: "ok" | "error";
                         };
                     };
+                };
+            };
+            /** @description Malformed request: a body that is not JSON, a header of the wrong form */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Not ready */
@@ -1807,6 +1865,24 @@ export interface operations {
                     };
                 };
             };
+            /** @description Malformed request: a body that is not JSON, a header of the wrong form */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Not ready */
             503: {
                 headers: {
@@ -1858,6 +1934,33 @@ export interface operations {
                     };
                 };
             };
+            /** @description Malformed request: a body that is not JSON, a header of the wrong form */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Problem details */
             default: {
                 headers: {
@@ -1889,6 +1992,33 @@ export interface operations {
                         status: "alive";
                         uptime_seconds: number;
                     };
+                };
+            };
+            /** @description Malformed request: a body that is not JSON, a header of the wrong form */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Problem details */
@@ -1927,13 +2057,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description Malformed or invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OllamaError"];
+                };
+            };
             /** @description Missing, invalid, expired or revoked credentials */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["OllamaError"];
                 };
             };
             /** @description Needs the viewer role */
@@ -1942,25 +2081,43 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["OllamaError"];
                 };
             };
-            /** @description Unknown workspace (or one of another tenant) */
+            /** @description Not found, or an unknown workspace (or one of another tenant) */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["OllamaError"];
                 };
             };
-            /** @description Problem details */
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OllamaError"];
+                };
+            };
+            /** @description A dependency is unavailable; retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OllamaError"];
+                };
+            };
+            /** @description Error */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["OllamaError"];
                 };
             };
         };
@@ -2004,13 +2161,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description Malformed or invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OllamaError"];
+                };
+            };
             /** @description Missing, invalid, expired or revoked credentials */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["OllamaError"];
                 };
             };
             /** @description Needs the viewer role */
@@ -2019,25 +2185,43 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["OllamaError"];
                 };
             };
-            /** @description Unknown workspace (or one of another tenant) */
+            /** @description Not found, or an unknown workspace (or one of another tenant) */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["OllamaError"];
                 };
             };
-            /** @description Problem details */
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OllamaError"];
+                };
+            };
+            /** @description A dependency is unavailable; retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OllamaError"];
+                };
+            };
+            /** @description Error */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["OllamaError"];
                 };
             };
         };
@@ -2083,13 +2267,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description Malformed or invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OllamaError"];
+                };
+            };
             /** @description Missing, invalid, expired or revoked credentials */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["OllamaError"];
                 };
             };
             /** @description Needs the viewer role */
@@ -2098,25 +2291,43 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["OllamaError"];
                 };
             };
-            /** @description Unknown workspace (or one of another tenant) */
+            /** @description Not found, or an unknown workspace (or one of another tenant) */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["OllamaError"];
                 };
             };
-            /** @description Problem details */
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OllamaError"];
+                };
+            };
+            /** @description A dependency is unavailable; retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OllamaError"];
+                };
+            };
+            /** @description Error */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["OllamaError"];
                 };
             };
         };
@@ -2135,13 +2346,15 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    model?: string;
-                    name?: string;
+                "application/json": ({
+                    /** @description `kgrag:<mode>` (RAG), `<provider>/<model>` (a provider model); `@<workspace>` selects the workspace */
+                    model?: string & (unknown & unknown);
+                    /** @description `kgrag:<mode>` (RAG), `<provider>/<model>` (a provider model); `@<workspace>` selects the workspace */
+                    name?: string & (unknown & unknown);
                     verbose?: boolean | null;
                 } & {
                     [key: string]: unknown;
-                };
+                }) | unknown | unknown;
             };
         };
         responses: {
@@ -2190,7 +2403,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["OllamaError"];
                 };
             };
             /** @description Needs the viewer role */
@@ -2199,7 +2412,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["OllamaError"];
                 };
             };
             /** @description Unknown model: {"error": "..."} */
@@ -2213,13 +2426,40 @@ export interface operations {
                     };
                 };
             };
-            /** @description Problem details */
+            /** @description Request body over its limit (the limit is quoted) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OllamaError"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OllamaError"];
+                };
+            };
+            /** @description A dependency is unavailable; retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OllamaError"];
+                };
+            };
+            /** @description Error */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["OllamaError"];
                 };
             };
         };
@@ -2240,7 +2480,7 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @description `kgrag:<mode>` (RAG), `<provider>/<model>` (a provider model); `@<workspace>` selects the workspace */
-                    model: string;
+                    model: string & (unknown & unknown);
                     /** @description the last user message is the question; a /local, /global, ... prefix picks the mode */
                     messages?: ({
                         /** @enum {string} */
@@ -2267,7 +2507,7 @@ export interface operations {
                         [key: string]: unknown;
                     }) | null;
                     /** @description how long /api/ps lists the model: 5m (default), 0 unloads, -1 keeps */
-                    keep_alive?: string | number | null;
+                    keep_alive?: (string | number) | null;
                     tools?: unknown[] | null;
                     think?: (boolean | ("high" | "medium" | "low")) | null;
                 } & {
@@ -2276,13 +2516,33 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The answer */
+            /** @description The answer: NDJSON lines, or one JSON object (stream false, or loading the model) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/x-ndjson": {
+                        model: string;
+                        created_at: string;
+                        message: {
+                            role: string;
+                            content: string;
+                        };
+                        done: boolean;
+                        /** @enum {string} */
+                        done_reason?: "stop" | "length" | "load" | "unload";
+                        /** @description nanoseconds */
+                        total_duration?: number;
+                        /** @description nanoseconds until generation started (retrieval included) */
+                        load_duration?: number;
+                        prompt_eval_count?: number;
+                        /** @description nanoseconds to the first token */
+                        prompt_eval_duration?: number;
+                        eval_count?: number;
+                        eval_duration?: number;
+                    };
+                    "application/json": {
                         model: string;
                         created_at: string;
                         message: {
@@ -2321,7 +2581,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["OllamaError"];
                 };
             };
             /** @description Needs the viewer role */
@@ -2330,7 +2590,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["OllamaError"];
                 };
             };
             /** @description Unknown model: {"error": "..."} */
@@ -2344,6 +2604,24 @@ export interface operations {
                     };
                 };
             };
+            /** @description Request body over its limit (the limit is quoted) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OllamaError"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OllamaError"];
+                };
+            };
             /** @description The model failed: {"error": "..."} */
             503: {
                 headers: {
@@ -2355,13 +2633,13 @@ export interface operations {
                     };
                 };
             };
-            /** @description Problem details */
+            /** @description Error */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["OllamaError"];
                 };
             };
         };
@@ -2382,7 +2660,7 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @description `kgrag:<mode>` (RAG), `<provider>/<model>` (a provider model); `@<workspace>` selects the workspace */
-                    model: string;
+                    model: string & (unknown & unknown);
                     /** @default  */
                     prompt?: string;
                     suffix?: string | null;
@@ -2407,7 +2685,7 @@ export interface operations {
                         [key: string]: unknown;
                     }) | null;
                     /** @description how long /api/ps lists the model: 5m (default), 0 unloads, -1 keeps */
-                    keep_alive?: string | number | null;
+                    keep_alive?: (string | number) | null;
                     think?: (boolean | ("high" | "medium" | "low")) | null;
                 } & {
                     [key: string]: unknown;
@@ -2415,13 +2693,31 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The answer */
+            /** @description The answer: NDJSON lines, or one JSON object (stream false, or loading the model) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/x-ndjson": {
+                        model: string;
+                        created_at: string;
+                        response: string;
+                        done: boolean;
+                        /** @enum {string} */
+                        done_reason?: "stop" | "length" | "load" | "unload";
+                        /** @description nanoseconds */
+                        total_duration?: number;
+                        /** @description nanoseconds until generation started (retrieval included) */
+                        load_duration?: number;
+                        prompt_eval_count?: number;
+                        /** @description nanoseconds to the first token */
+                        prompt_eval_duration?: number;
+                        eval_count?: number;
+                        eval_duration?: number;
+                        context?: number[];
+                    };
+                    "application/json": {
                         model: string;
                         created_at: string;
                         response: string;
@@ -2458,7 +2754,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["OllamaError"];
                 };
             };
             /** @description Needs the viewer role */
@@ -2467,7 +2763,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["OllamaError"];
                 };
             };
             /** @description Unknown model: {"error": "..."} */
@@ -2481,6 +2777,24 @@ export interface operations {
                     };
                 };
             };
+            /** @description Request body over its limit (the limit is quoted) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OllamaError"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OllamaError"];
+                };
+            };
             /** @description The model failed: {"error": "..."} */
             503: {
                 headers: {
@@ -2492,13 +2806,13 @@ export interface operations {
                     };
                 };
             };
-            /** @description Problem details */
+            /** @description Error */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["OllamaError"];
                 };
             };
         };
@@ -2519,7 +2833,7 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @description `kgrag:<mode>` (RAG), `<provider>/<model>` (a provider model); `@<workspace>` selects the workspace */
-                    model: string;
+                    model: string & (unknown & unknown);
                     input: string | string[];
                     /**
                      * @description cut inputs longer than the context length (else 400)
@@ -2528,7 +2842,7 @@ export interface operations {
                     truncate?: boolean;
                     dimensions?: number;
                     /** @description how long /api/ps lists the model: 5m (default), 0 unloads, -1 keeps */
-                    keep_alive?: string | number | null;
+                    keep_alive?: (string | number) | null;
                     options?: ({
                         temperature?: number;
                         /** @description maximum tokens to generate; -1 or -2: no limit */
@@ -2577,7 +2891,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["OllamaError"];
                 };
             };
             /** @description Needs the viewer role */
@@ -2586,7 +2900,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["OllamaError"];
                 };
             };
             /** @description Unknown model: {"error": "..."} */
@@ -2600,13 +2914,40 @@ export interface operations {
                     };
                 };
             };
-            /** @description Problem details */
+            /** @description Request body over its limit (the limit is quoted) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OllamaError"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OllamaError"];
+                };
+            };
+            /** @description A dependency is unavailable; retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OllamaError"];
+                };
+            };
+            /** @description Error */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["OllamaError"];
                 };
             };
         };
@@ -2627,11 +2968,11 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @description `kgrag:<mode>` (RAG), `<provider>/<model>` (a provider model); `@<workspace>` selects the workspace */
-                    model: string;
+                    model: string & (unknown & unknown);
                     /** @default  */
                     prompt?: string;
                     /** @description how long /api/ps lists the model: 5m (default), 0 unloads, -1 keeps */
-                    keep_alive?: string | number | null;
+                    keep_alive?: (string | number) | null;
                     options?: ({
                         temperature?: number;
                         /** @description maximum tokens to generate; -1 or -2: no limit */
@@ -2676,7 +3017,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["OllamaError"];
                 };
             };
             /** @description Needs the viewer role */
@@ -2685,7 +3026,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["OllamaError"];
                 };
             };
             /** @description Unknown model: {"error": "..."} */
@@ -2699,13 +3040,40 @@ export interface operations {
                     };
                 };
             };
-            /** @description Problem details */
+            /** @description Request body over its limit (the limit is quoted) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OllamaError"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OllamaError"];
+                };
+            };
+            /** @description A dependency is unavailable; retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OllamaError"];
+                };
+            };
+            /** @description Error */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["OllamaError"];
                 };
             };
         };
@@ -2797,28 +3165,12 @@ export interface operations {
                             completion_tokens: number;
                             total_tokens: number;
                         };
-                    } | {
-                        id: string;
-                        created: number;
-                        model: string;
-                        system_fingerprint: string;
-                        /** @constant */
-                        object: "chat.completion.chunk";
-                        choices: {
-                            index: number;
-                            delta: {
-                                /** @constant */
-                                role?: "assistant";
-                                content?: string;
-                            };
-                            logprobs: null;
-                            finish_reason: ("stop" | "length") | null;
-                        }[];
-                        usage?: {
-                            prompt_tokens: number;
-                            completion_tokens: number;
-                            total_tokens: number;
-                        } | null;
+                    };
+                    "text/event-stream": {
+                        event?: string;
+                        id?: string;
+                        retry?: number;
+                        data: string;
                     };
                 };
             };
@@ -2844,7 +3196,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["OpenAiError"];
                 };
             };
             /** @description Needs the viewer role */
@@ -2853,7 +3205,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["OpenAiError"];
                 };
             };
             /** @description Unknown model */
@@ -2872,6 +3224,24 @@ export interface operations {
                     };
                 };
             };
+            /** @description Request body over its limit (the limit is quoted) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
             /** @description The model failed */
             503: {
                 headers: {
@@ -2888,13 +3258,13 @@ export interface operations {
                     };
                 };
             };
-            /** @description Problem details */
+            /** @description Error */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["OpenAiError"];
                 };
             };
         };
@@ -2975,7 +3345,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["OpenAiError"];
                 };
             };
             /** @description Needs the viewer role */
@@ -2984,7 +3354,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["OpenAiError"];
                 };
             };
             /** @description Unknown model */
@@ -3003,13 +3373,40 @@ export interface operations {
                     };
                 };
             };
-            /** @description Problem details */
+            /** @description Request body over its limit (the limit is quoted) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description A dependency is unavailable; retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description Error */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["OpenAiError"];
                 };
             };
         };
@@ -3047,13 +3444,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description Malformed or invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
             /** @description Missing, invalid, expired or revoked credentials */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["OpenAiError"];
                 };
             };
             /** @description Needs the viewer role */
@@ -3062,25 +3468,43 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["OpenAiError"];
                 };
             };
-            /** @description Unknown workspace (or one of another tenant) */
+            /** @description Not found, or an unknown workspace (or one of another tenant) */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["OpenAiError"];
                 };
             };
-            /** @description Problem details */
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description A dependency is unavailable; retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description Error */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["OpenAiError"];
                 };
             };
         };
@@ -3116,13 +3540,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description Malformed or invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
             /** @description Missing, invalid, expired or revoked credentials */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["OpenAiError"];
                 };
             };
             /** @description Needs the viewer role */
@@ -3131,7 +3564,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["OpenAiError"];
                 };
             };
             /** @description Unknown model */
@@ -3150,13 +3583,31 @@ export interface operations {
                     };
                 };
             };
-            /** @description Problem details */
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description A dependency is unavailable; retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description Error */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["OpenAiError"];
                 };
             };
         };
@@ -3199,6 +3650,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description Malformed request: a body that is not JSON, a header of the wrong form */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Missing, invalid, expired or revoked credentials */
             401: {
                 headers: {
@@ -3217,8 +3677,35 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unknown workspace (or one of another tenant) */
+            /** @description Not found, or an unknown workspace (or one of another tenant) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Invalid input, field by field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry shortly */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3273,6 +3760,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description Malformed request: a body that is not JSON, a header of the wrong form */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Missing, invalid, expired or revoked credentials */
             401: {
                 headers: {
@@ -3291,8 +3787,35 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unknown workspace (or one of another tenant) */
+            /** @description Not found, or an unknown workspace (or one of another tenant) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Invalid input, field by field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry shortly */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3336,6 +3859,15 @@ export interface operations {
                     "application/json": components["schemas"]["GraphNode"];
                 };
             };
+            /** @description Malformed request: a body that is not JSON, a header of the wrong form */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Missing, invalid, expired or revoked credentials */
             401: {
                 headers: {
@@ -3360,6 +3892,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Invalid input, field by field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
             };
             /** @description Problem details */
             default: {
@@ -3403,6 +3962,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description Malformed request: a body that is not JSON, a header of the wrong form */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Missing, invalid, expired or revoked credentials */
             401: {
                 headers: {
@@ -3421,8 +3989,35 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unknown workspace (or one of another tenant) */
+            /** @description Not found, or an unknown workspace (or one of another tenant) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Invalid input, field by field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry shortly */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3474,6 +4069,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description Malformed request: a body that is not JSON, a header of the wrong form */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Missing, invalid, expired or revoked credentials */
             401: {
                 headers: {
@@ -3492,8 +4096,35 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unknown workspace (or one of another tenant) */
+            /** @description Not found, or an unknown workspace (or one of another tenant) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Invalid input, field by field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry shortly */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3542,6 +4173,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description Malformed request: a body that is not JSON, a header of the wrong form */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Missing, invalid, expired or revoked credentials */
             401: {
                 headers: {
@@ -3560,8 +4200,35 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unknown workspace (or one of another tenant) */
+            /** @description Not found, or an unknown workspace (or one of another tenant) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Invalid input, field by field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry shortly */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3614,6 +4281,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description Malformed request: a body that is not JSON, a header of the wrong form */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Missing, invalid, expired or revoked credentials */
             401: {
                 headers: {
@@ -3638,6 +4314,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Invalid input, field by field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
             };
             /** @description Problem details */
             default: {
@@ -3683,6 +4386,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description Malformed request: a body that is not JSON, a header of the wrong form */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Missing, invalid, expired or revoked credentials */
             401: {
                 headers: {
@@ -3701,8 +4413,53 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unknown workspace (or one of another tenant) */
+            /** @description Not found, or an unknown workspace (or one of another tenant) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request body over its limit (the limit is quoted) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request body of an unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Invalid input, field by field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry shortly */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3759,6 +4516,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description Malformed request: a body that is not JSON, a header of the wrong form */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Missing, invalid, expired or revoked credentials */
             401: {
                 headers: {
@@ -3777,8 +4543,35 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unknown workspace (or one of another tenant) */
+            /** @description Not found, or an unknown workspace (or one of another tenant) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Invalid input, field by field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry shortly */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3830,54 +4623,20 @@ export interface operations {
                 };
                 content: {
                     "text/event-stream": {
-                        /** @constant */
-                        type: "metadata";
-                        total_nodes: number;
-                        total_edges: number;
-                        snapshot_nodes: number;
-                        snapshot_edges: number;
-                        is_truncated: boolean;
-                        batch_size: number;
-                    } | {
-                        /** @constant */
-                        type: "nodes";
-                        nodes: components["schemas"]["GraphNode"][];
-                    } | {
-                        /** @constant */
-                        type: "edges";
-                        edges: components["schemas"]["GraphEdge"][];
-                    } | {
-                        /** @constant */
-                        type: "done";
-                        /** @constant */
-                        snapshot: true;
-                    } | {
-                        /** @enum {string} */
-                        type: "node_added" | "node_updated";
-                        node: components["schemas"]["GraphNode"];
-                        cause: string;
-                    } | {
-                        /** @constant */
-                        type: "node_removed";
-                        id: string;
-                        cause: string;
-                    } | {
-                        /** @enum {string} */
-                        type: "edge_added" | "edge_updated";
-                        edge: components["schemas"]["GraphEdge"];
-                        cause: string;
-                    } | {
-                        /** @constant */
-                        type: "edge_removed";
-                        id: string;
-                        source: string;
-                        target: string;
-                        cause: string;
-                    } | {
-                        /** @constant */
-                        type: "error";
-                        message: string;
+                        event?: string;
+                        id?: string;
+                        retry?: number;
+                        data: string;
                     };
+                };
+            };
+            /** @description Malformed request: a body that is not JSON, a header of the wrong form */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing, invalid, expired or revoked credentials */
@@ -3898,8 +4657,35 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unknown workspace (or one of another tenant) */
+            /** @description Not found, or an unknown workspace (or one of another tenant) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Invalid input, field by field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry shortly */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3959,6 +4745,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description Malformed request: a body that is not JSON, a header of the wrong form */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Missing, invalid, expired or revoked credentials */
             401: {
                 headers: {
@@ -3977,8 +4772,35 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unknown workspace (or one of another tenant) */
+            /** @description Not found, or an unknown workspace (or one of another tenant) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Invalid input, field by field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry shortly */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4045,6 +4867,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description Malformed request: a body that is not JSON, a header of the wrong form */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Missing, invalid, expired or revoked credentials */
             401: {
                 headers: {
@@ -4063,8 +4894,53 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unknown workspace (or one of another tenant) */
+            /** @description Not found, or an unknown workspace (or one of another tenant) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request body over its limit (the limit is quoted) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request body of an unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Invalid input, field by field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry shortly */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4108,6 +4984,15 @@ export interface operations {
                     "application/json": components["schemas"]["EntityDetail"];
                 };
             };
+            /** @description Malformed request: a body that is not JSON, a header of the wrong form */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Missing, invalid, expired or revoked credentials */
             401: {
                 headers: {
@@ -4126,8 +5011,35 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unknown workspace (or one of another tenant) */
+            /** @description Not found, or an unknown workspace (or one of another tenant) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Invalid input, field by field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry shortly */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4165,7 +5077,7 @@ export interface operations {
                 "application/json": {
                     description?: string;
                     entity_type?: string;
-                };
+                } | unknown | unknown;
             };
         };
         responses: {
@@ -4176,6 +5088,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["EntityDetail"];
+                };
+            };
+            /** @description Malformed request: a body that is not JSON, a header of the wrong form */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing, invalid, expired or revoked credentials */
@@ -4196,8 +5117,53 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unknown workspace (or one of another tenant) */
+            /** @description Not found, or an unknown workspace (or one of another tenant) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request body over its limit (the limit is quoted) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request body of an unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Invalid input, field by field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry shortly */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4235,7 +5201,7 @@ export interface operations {
                 "application/json": {
                     description?: string;
                     entity_type?: string;
-                };
+                } | unknown | unknown;
             };
         };
         responses: {
@@ -4246,6 +5212,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["EntityDetail"];
+                };
+            };
+            /** @description Malformed request: a body that is not JSON, a header of the wrong form */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing, invalid, expired or revoked credentials */
@@ -4266,8 +5241,53 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unknown workspace (or one of another tenant) */
+            /** @description Not found, or an unknown workspace (or one of another tenant) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request body over its limit (the limit is quoted) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request body of an unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Invalid input, field by field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry shortly */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4326,6 +5346,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description Malformed request: a body that is not JSON, a header of the wrong form */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Missing, invalid, expired or revoked credentials */
             401: {
                 headers: {
@@ -4344,8 +5373,53 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unknown workspace (or one of another tenant) */
+            /** @description Not found, or an unknown workspace (or one of another tenant) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request body over its limit (the limit is quoted) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request body of an unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Invalid input, field by field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry shortly */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4403,6 +5477,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description Malformed request: a body that is not JSON, a header of the wrong form */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Missing, invalid, expired or revoked credentials */
             401: {
                 headers: {
@@ -4421,8 +5504,35 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unknown workspace (or one of another tenant) */
+            /** @description Not found, or an unknown workspace (or one of another tenant) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Invalid input, field by field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry shortly */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4495,6 +5605,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description Malformed request: a body that is not JSON, a header of the wrong form */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Missing, invalid, expired or revoked credentials */
             401: {
                 headers: {
@@ -4519,6 +5638,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Invalid input, field by field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
             };
             /** @description Problem details */
             default: {
@@ -4598,6 +5744,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description Malformed request: a body that is not JSON, a header of the wrong form */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Missing, invalid, expired or revoked credentials */
             401: {
                 headers: {
@@ -4622,6 +5777,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Invalid input, field by field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
             };
             /** @description Problem details */
             default: {
@@ -4684,6 +5866,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description Malformed request: a body that is not JSON, a header of the wrong form */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Missing, invalid, expired or revoked credentials */
             401: {
                 headers: {
@@ -4708,6 +5899,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Invalid input, field by field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
             };
             /** @description Problem details */
             default: {
@@ -4772,6 +5990,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description Malformed request: a body that is not JSON, a header of the wrong form */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Missing, invalid, expired or revoked credentials */
             401: {
                 headers: {
@@ -4796,6 +6023,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Invalid input, field by field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
             };
             /** @description Problem details */
             default: {
@@ -4890,6 +6144,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description Malformed request: a body that is not JSON, a header of the wrong form */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Missing, invalid, expired or revoked credentials */
             401: {
                 headers: {
@@ -4914,6 +6177,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Invalid input, field by field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
             };
             /** @description Problem details */
             default: {
@@ -5013,6 +6303,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description Malformed request: a body that is not JSON, a header of the wrong form */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Missing, invalid, expired or revoked credentials */
             401: {
                 headers: {
@@ -5037,6 +6336,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Invalid input, field by field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
             };
             /** @description Problem details */
             default: {
@@ -5074,6 +6400,60 @@ export interface operations {
                     "application/json": components["schemas"]["Session"];
                 };
             };
+            /** @description Malformed request: a body that is not JSON, a header of the wrong form */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request body over its limit (the limit is quoted) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request body of an unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Invalid input, field by field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Problem details */
             default: {
                 headers: {
@@ -5107,6 +6487,60 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Session"];
+                };
+            };
+            /** @description Malformed request: a body that is not JSON, a header of the wrong form */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request body over its limit (the limit is quoted) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request body of an unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Invalid input, field by field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Problem details */
@@ -5154,6 +6588,60 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Malformed request: a body that is not JSON, a header of the wrong form */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request body over its limit (the limit is quoted) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request body of an unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Invalid input, field by field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
             };
             /** @description Problem details */
             default: {
@@ -5204,6 +6692,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description Malformed request: a body that is not JSON, a header of the wrong form */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Missing, invalid, expired or revoked credentials */
             401: {
                 headers: {
@@ -5215,6 +6712,24 @@ export interface operations {
             };
             /** @description Needs the viewer role */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry shortly */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5258,6 +6773,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description Malformed request: a body that is not JSON, a header of the wrong form */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Missing, invalid, expired or revoked credentials */
             401: {
                 headers: {
@@ -5269,6 +6793,33 @@ export interface operations {
             };
             /** @description Needs the admin role */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Invalid input, field by field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry shortly */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5298,7 +6849,6 @@ export interface operations {
             content: {
                 "application/json": {
                     username: string;
-                    /** Format: email */
                     email: string;
                     password: string;
                     /** @enum {string} */
@@ -5321,6 +6871,15 @@ export interface operations {
                     "application/json": components["schemas"]["User"];
                 };
             };
+            /** @description Malformed request: a body that is not JSON, a header of the wrong form */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Missing, invalid, expired or revoked credentials */
             401: {
                 headers: {
@@ -5332,6 +6891,51 @@ export interface operations {
             };
             /** @description Needs the admin role */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request body over its limit (the limit is quoted) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request body of an unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Invalid input, field by field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry shortly */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5370,6 +6974,15 @@ export interface operations {
                     "application/json": components["schemas"]["User"];
                 };
             };
+            /** @description Malformed request: a body that is not JSON, a header of the wrong form */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Missing, invalid, expired or revoked credentials */
             401: {
                 headers: {
@@ -5381,6 +6994,42 @@ export interface operations {
             };
             /** @description Needs the admin role */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Invalid input, field by field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry shortly */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5417,6 +7066,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Malformed request: a body that is not JSON, a header of the wrong form */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Missing, invalid, expired or revoked credentials */
             401: {
                 headers: {
@@ -5428,6 +7086,42 @@ export interface operations {
             };
             /** @description Needs the admin role */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Invalid input, field by field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry shortly */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5458,13 +7152,12 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** Format: email */
                     email?: string;
                     password?: string;
                     /** @enum {string} */
                     role?: "viewer" | "editor" | "admin";
                     disabled?: boolean;
-                };
+                } | unknown | unknown | unknown | unknown;
             };
         };
         responses: {
@@ -5475,6 +7168,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["User"];
+                };
+            };
+            /** @description Malformed request: a body that is not JSON, a header of the wrong form */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing, invalid, expired or revoked credentials */
@@ -5488,6 +7190,60 @@ export interface operations {
             };
             /** @description Needs the admin role */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request body over its limit (the limit is quoted) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request body of an unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Invalid input, field by field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry shortly */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5532,6 +7288,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description Malformed request: a body that is not JSON, a header of the wrong form */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Missing, invalid, expired or revoked credentials */
             401: {
                 headers: {
@@ -5543,6 +7308,33 @@ export interface operations {
             };
             /** @description Needs the viewer role */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Invalid input, field by field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry shortly */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5620,6 +7412,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description Malformed request: a body that is not JSON, a header of the wrong form */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Missing, invalid, expired or revoked credentials */
             401: {
                 headers: {
@@ -5631,6 +7432,51 @@ export interface operations {
             };
             /** @description Needs the viewer role */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request body over its limit (the limit is quoted) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request body of an unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Invalid input, field by field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry shortly */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5669,6 +7515,15 @@ export interface operations {
                     "application/json": components["schemas"]["ApiKey"];
                 };
             };
+            /** @description Malformed request: a body that is not JSON, a header of the wrong form */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Missing, invalid, expired or revoked credentials */
             401: {
                 headers: {
@@ -5680,6 +7535,42 @@ export interface operations {
             };
             /** @description Needs the viewer role */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Invalid input, field by field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry shortly */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5722,6 +7613,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description Malformed request: a body that is not JSON, a header of the wrong form */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Missing, invalid, expired or revoked credentials */
             401: {
                 headers: {
@@ -5733,6 +7633,33 @@ export interface operations {
             };
             /** @description Needs the viewer role */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Invalid input, field by field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry shortly */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5787,6 +7714,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description Malformed request: a body that is not JSON, a header of the wrong form */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Missing, invalid, expired or revoked credentials */
             401: {
                 headers: {
@@ -5798,6 +7734,51 @@ export interface operations {
             };
             /** @description Needs the master key or an operator */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request body over its limit (the limit is quoted) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request body of an unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Invalid input, field by field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry shortly */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5845,6 +7826,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description Malformed request: a body that is not JSON, a header of the wrong form */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Missing, invalid, expired or revoked credentials */
             401: {
                 headers: {
@@ -5856,6 +7846,42 @@ export interface operations {
             };
             /** @description Needs the viewer role */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Invalid input, field by field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry shortly */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5891,7 +7917,7 @@ export interface operations {
                     slug?: string;
                     /** @description Free text; default "free" */
                     plan?: string;
-                };
+                } | unknown | unknown | unknown;
             };
         };
         responses: {
@@ -5902,6 +7928,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Tenant"];
+                };
+            };
+            /** @description Malformed request: a body that is not JSON, a header of the wrong form */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing, invalid, expired or revoked credentials */
@@ -5915,6 +7950,60 @@ export interface operations {
             };
             /** @description Needs the admin role */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request body over its limit (the limit is quoted) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request body of an unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Invalid input, field by field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry shortly */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5959,6 +8048,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description Malformed request: a body that is not JSON, a header of the wrong form */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Missing, invalid, expired or revoked credentials */
             401: {
                 headers: {
@@ -5970,6 +8068,42 @@ export interface operations {
             };
             /** @description Needs the master key or an operator */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Invalid input, field by field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry shortly */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6005,7 +8139,7 @@ export interface operations {
                     slug?: string;
                     /** @description Free text; default "free" */
                     plan?: string;
-                };
+                } | unknown | unknown | unknown;
             };
         };
         responses: {
@@ -6016,6 +8150,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Tenant"];
+                };
+            };
+            /** @description Malformed request: a body that is not JSON, a header of the wrong form */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing, invalid, expired or revoked credentials */
@@ -6029,6 +8172,60 @@ export interface operations {
             };
             /** @description Needs the admin role */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request body over its limit (the limit is quoted) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request body of an unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Invalid input, field by field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry shortly */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6073,6 +8270,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description Malformed request: a body that is not JSON, a header of the wrong form */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Missing, invalid, expired or revoked credentials */
             401: {
                 headers: {
@@ -6084,6 +8290,42 @@ export interface operations {
             };
             /** @description Needs the viewer role */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Invalid input, field by field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry shortly */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6146,6 +8388,15 @@ export interface operations {
                     "application/json": components["schemas"]["Workspace"];
                 };
             };
+            /** @description Malformed request: a body that is not JSON, a header of the wrong form */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Missing, invalid, expired or revoked credentials */
             401: {
                 headers: {
@@ -6157,6 +8408,60 @@ export interface operations {
             };
             /** @description Needs the admin role */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request body over its limit (the limit is quoted) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request body of an unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Invalid input, field by field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry shortly */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6200,6 +8505,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description Malformed request: a body that is not JSON, a header of the wrong form */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Missing, invalid, expired or revoked credentials */
             401: {
                 headers: {
@@ -6211,6 +8525,33 @@ export interface operations {
             };
             /** @description Needs the viewer role */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Invalid input, field by field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry shortly */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6261,6 +8602,15 @@ export interface operations {
                     "application/json": components["schemas"]["Workspace"];
                 };
             };
+            /** @description Malformed request: a body that is not JSON, a header of the wrong form */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Missing, invalid, expired or revoked credentials */
             401: {
                 headers: {
@@ -6272,6 +8622,51 @@ export interface operations {
             };
             /** @description Needs the admin role */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request body over its limit (the limit is quoted) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request body of an unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Invalid input, field by field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry shortly */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6310,6 +8705,15 @@ export interface operations {
                     "application/json": components["schemas"]["Workspace"];
                 };
             };
+            /** @description Malformed request: a body that is not JSON, a header of the wrong form */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Missing, invalid, expired or revoked credentials */
             401: {
                 headers: {
@@ -6321,6 +8725,42 @@ export interface operations {
             };
             /** @description Needs the viewer role */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Invalid input, field by field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry shortly */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6359,7 +8799,7 @@ export interface operations {
                     embedding_provider?: string;
                     embedding_model?: string;
                     embedding_dimension?: number;
-                };
+                } | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown;
             };
         };
         responses: {
@@ -6370,6 +8810,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Workspace"];
+                };
+            };
+            /** @description Malformed request: a body that is not JSON, a header of the wrong form */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing, invalid, expired or revoked credentials */
@@ -6383,6 +8832,60 @@ export interface operations {
             };
             /** @description Needs the admin role */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request body over its limit (the limit is quoted) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request body of an unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Invalid input, field by field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry shortly */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6419,6 +8922,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Malformed request: a body that is not JSON, a header of the wrong form */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Missing, invalid, expired or revoked credentials */
             401: {
                 headers: {
@@ -6430,6 +8942,42 @@ export interface operations {
             };
             /** @description Needs the admin role */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Invalid input, field by field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry shortly */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6468,7 +9016,7 @@ export interface operations {
                     embedding_provider?: string;
                     embedding_model?: string;
                     embedding_dimension?: number;
-                };
+                } | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown;
             };
         };
         responses: {
@@ -6479,6 +9027,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Workspace"];
+                };
+            };
+            /** @description Malformed request: a body that is not JSON, a header of the wrong form */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing, invalid, expired or revoked credentials */
@@ -6492,6 +9049,60 @@ export interface operations {
             };
             /** @description Needs the admin role */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request body over its limit (the limit is quoted) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request body of an unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Invalid input, field by field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry shortly */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6567,6 +9178,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description Malformed request: a body that is not JSON, a header of the wrong form */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Missing, invalid, expired or revoked credentials */
             401: {
                 headers: {
@@ -6578,6 +9198,42 @@ export interface operations {
             };
             /** @description Needs the viewer role */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Invalid input, field by field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry shortly */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6658,6 +9314,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description Malformed request: a body that is not JSON, a header of the wrong form */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Missing, invalid, expired or revoked credentials */
             401: {
                 headers: {
@@ -6669,6 +9334,42 @@ export interface operations {
             };
             /** @description Needs the editor role */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Invalid input, field by field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry shortly */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6766,6 +9467,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description Malformed request: a body that is not JSON, a header of the wrong form */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Missing, invalid, expired or revoked credentials */
             401: {
                 headers: {
@@ -6777,6 +9487,42 @@ export interface operations {
             };
             /** @description Needs the viewer role */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Invalid input, field by field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry shortly */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6832,6 +9578,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description Malformed request: a body that is not JSON, a header of the wrong form */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Missing, invalid, expired or revoked credentials */
             401: {
                 headers: {
@@ -6843,6 +9598,60 @@ export interface operations {
             };
             /** @description Needs the admin role */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request body over its limit (the limit is quoted) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request body of an unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Invalid input, field by field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry shortly */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6894,6 +9703,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description Malformed request: a body that is not JSON, a header of the wrong form */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Missing, invalid, expired or revoked credentials */
             401: {
                 headers: {
@@ -6905,6 +9723,60 @@ export interface operations {
             };
             /** @description Needs the admin role */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request body over its limit (the limit is quoted) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request body of an unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Invalid input, field by field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry shortly */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6947,6 +9819,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description Malformed request: a body that is not JSON, a header of the wrong form */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Missing, invalid, expired or revoked credentials */
             401: {
                 headers: {
@@ -6958,6 +9839,42 @@ export interface operations {
             };
             /** @description Needs the editor role */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Invalid input, field by field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry shortly */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7125,6 +10042,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description Malformed request: a body that is not JSON, a header of the wrong form */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Missing, invalid, expired or revoked credentials */
             401: {
                 headers: {
@@ -7143,8 +10069,53 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unknown workspace (or one of another tenant) */
+            /** @description Not found, or an unknown workspace (or one of another tenant) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request body over its limit (the limit is quoted) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request body of an unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Invalid input, field by field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry shortly */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7233,74 +10204,20 @@ export interface operations {
                 };
                 content: {
                     "text/event-stream": {
-                        /** @constant */
-                        type: "context";
-                        sources: ({
-                            /** @constant */
-                            source_type: "chunk";
-                            id: string;
-                            score: number;
-                            /** @description present when the chunks were reranked */
-                            rerank_score?: number;
-                            snippet: string;
-                            /** @description the [n] the context and the answer cite */
-                            reference_id: number;
-                            document_id: string;
-                            document_title: string;
-                            file_path: string;
-                            start_line: number;
-                            end_line: number;
-                            chunk_index: number;
-                        } | {
-                            /** @constant */
-                            source_type: "entity";
-                            id: string;
-                            score: number;
-                            /** @description the entity description */
-                            snippet: string;
-                            reference_id: number;
-                            entity_type: string;
-                            degree: number;
-                        })[];
-                        /** @enum {string} */
-                        query_mode: "naive" | "local" | "global" | "hybrid" | "mix" | "bypass";
-                        retrieval_time_ms: number;
-                    } | {
-                        /** @constant */
-                        type: "token";
-                        content: string;
-                        /** @description = content (EdgeQuake name) */
-                        chunk: string;
-                    } | {
-                        /** @constant */
-                        type: "done";
-                        stats: {
-                            retrieval_time_ms: number;
-                            generation_time_ms: number;
-                            total_time_ms: number;
-                            sources_retrieved: number;
-                            tokens_used: number;
-                            tokens_per_second: number;
-                            /** @enum {string} */
-                            query_mode: "naive" | "local" | "global" | "hybrid" | "mix" | "bypass";
-                        };
-                        llm_provider: string;
-                        llm_model: string;
-                        /**
-                         * @description EdgeQuake marker of the last event
-                         * @constant
-                         */
-                        done: true;
-                    } | {
-                        /** @constant */
-                        type: "error";
-                        error: {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                        };
+                        event?: string;
+                        id?: string;
+                        retry?: number;
+                        data: string;
                     };
+                };
+            };
+            /** @description Malformed request: a body that is not JSON, a header of the wrong form */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing, invalid, expired or revoked credentials */
@@ -7321,8 +10238,53 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unknown workspace (or one of another tenant) */
+            /** @description Not found, or an unknown workspace (or one of another tenant) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request body over its limit (the limit is quoted) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request body of an unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Invalid input, field by field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry shortly */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7469,73 +10431,22 @@ export interface operations {
                             retrieval_count: number;
                         };
                         created_at: string;
-                    } | ({
-                        /** @constant */
-                        type: "conversation";
-                        conversation_id: string;
-                        user_message_id: string;
-                    } | {
-                        /** @constant */
-                        type: "context";
-                        sources: ({
-                            /** @constant */
-                            source_type: "chunk";
-                            id: string;
-                            score: number;
-                            /** @description present when the chunks were reranked */
-                            rerank_score?: number;
-                            snippet: string;
-                            /** @description the [n] the context and the answer cite */
-                            reference_id: number;
-                            document_id: string;
-                            document_title: string;
-                            file_path: string;
-                            start_line: number;
-                            end_line: number;
-                            chunk_index: number;
-                        } | {
-                            /** @constant */
-                            source_type: "entity";
-                            id: string;
-                            score: number;
-                            /** @description the entity description */
-                            snippet: string;
-                            reference_id: number;
-                            entity_type: string;
-                            degree: number;
-                        })[];
-                        /** @enum {string} */
-                        query_mode: "naive" | "local" | "global" | "hybrid" | "mix" | "bypass";
-                        retrieval_time_ms: number;
-                    } | {
-                        /** @constant */
-                        type: "token";
-                        content: string;
-                        /** @description = content (EdgeQuake name) */
-                        chunk: string;
-                    } | {
-                        /** @constant */
-                        type: "done";
-                        assistant_message_id: string;
-                        tokens_used: number;
-                        duration_ms: number;
-                        llm_provider: string;
-                        llm_model: string;
-                        /**
-                         * @description EdgeQuake marker of the last event
-                         * @constant
-                         */
-                        done: true;
-                    } | {
-                        /** @constant */
-                        type: "error";
-                        error: {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                        };
-                    });
+                    };
+                    "text/event-stream": {
+                        event?: string;
+                        id?: string;
+                        retry?: number;
+                        data: string;
+                    };
+                };
+            };
+            /** @description Malformed request: a body that is not JSON, a header of the wrong form */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing, invalid, expired or revoked credentials */
@@ -7562,6 +10473,51 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Request body over its limit (the limit is quoted) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request body of an unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Invalid input, field by field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
             };
             /** @description Problem details */
             default: {
@@ -7640,72 +10596,20 @@ export interface operations {
                 };
                 content: {
                     "text/event-stream": {
-                        /** @constant */
-                        type: "conversation";
-                        conversation_id: string;
-                        user_message_id: string;
-                    } | {
-                        /** @constant */
-                        type: "context";
-                        sources: ({
-                            /** @constant */
-                            source_type: "chunk";
-                            id: string;
-                            score: number;
-                            /** @description present when the chunks were reranked */
-                            rerank_score?: number;
-                            snippet: string;
-                            /** @description the [n] the context and the answer cite */
-                            reference_id: number;
-                            document_id: string;
-                            document_title: string;
-                            file_path: string;
-                            start_line: number;
-                            end_line: number;
-                            chunk_index: number;
-                        } | {
-                            /** @constant */
-                            source_type: "entity";
-                            id: string;
-                            score: number;
-                            /** @description the entity description */
-                            snippet: string;
-                            reference_id: number;
-                            entity_type: string;
-                            degree: number;
-                        })[];
-                        /** @enum {string} */
-                        query_mode: "naive" | "local" | "global" | "hybrid" | "mix" | "bypass";
-                        retrieval_time_ms: number;
-                    } | {
-                        /** @constant */
-                        type: "token";
-                        content: string;
-                        /** @description = content (EdgeQuake name) */
-                        chunk: string;
-                    } | {
-                        /** @constant */
-                        type: "done";
-                        assistant_message_id: string;
-                        tokens_used: number;
-                        duration_ms: number;
-                        llm_provider: string;
-                        llm_model: string;
-                        /**
-                         * @description EdgeQuake marker of the last event
-                         * @constant
-                         */
-                        done: true;
-                    } | {
-                        /** @constant */
-                        type: "error";
-                        error: {
-                            type: string;
-                            title: string;
-                            status: number;
-                            detail: string;
-                        };
+                        event?: string;
+                        id?: string;
+                        retry?: number;
+                        data: string;
                     };
+                };
+            };
+            /** @description Malformed request: a body that is not JSON, a header of the wrong form */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing, invalid, expired or revoked credentials */
@@ -7732,6 +10636,51 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Request body over its limit (the limit is quoted) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request body of an unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Invalid input, field by field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
             };
             /** @description Problem details */
             default: {
@@ -7792,6 +10741,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description Malformed request: a body that is not JSON, a header of the wrong form */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Missing, invalid, expired or revoked credentials */
             401: {
                 headers: {
@@ -7810,8 +10768,35 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unknown workspace (or one of another tenant) */
+            /** @description Not found, or an unknown workspace (or one of another tenant) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Invalid input, field by field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry shortly */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7869,6 +10854,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description Malformed request: a body that is not JSON, a header of the wrong form */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Missing, invalid, expired or revoked credentials */
             401: {
                 headers: {
@@ -7887,8 +10881,53 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unknown workspace (or one of another tenant) */
+            /** @description Not found, or an unknown workspace (or one of another tenant) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request body over its limit (the limit is quoted) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request body of an unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Invalid input, field by field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry shortly */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7981,6 +11020,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description Malformed request: a body that is not JSON, a header of the wrong form */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Missing, invalid, expired or revoked credentials */
             401: {
                 headers: {
@@ -8005,6 +11053,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Invalid input, field by field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
             };
             /** @description Problem details */
             default: {
@@ -8040,6 +11115,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Malformed request: a body that is not JSON, a header of the wrong form */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Missing, invalid, expired or revoked credentials */
             401: {
                 headers: {
@@ -8064,6 +11148,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Invalid input, field by field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
             };
             /** @description Problem details */
             default: {
@@ -8156,6 +11267,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description Malformed request: a body that is not JSON, a header of the wrong form */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Missing, invalid, expired or revoked credentials */
             401: {
                 headers: {
@@ -8180,6 +11300,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Invalid input, field by field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
             };
             /** @description Problem details */
             default: {
@@ -8253,6 +11400,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description Malformed request: a body that is not JSON, a header of the wrong form */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Missing, invalid, expired or revoked credentials */
             401: {
                 headers: {
@@ -8271,8 +11427,35 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unknown workspace (or one of another tenant) */
+            /** @description Not found, or an unknown workspace (or one of another tenant) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Invalid input, field by field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry shortly */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8390,6 +11573,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description Malformed request: a body that is not JSON, a header of the wrong form */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Missing, invalid, expired or revoked credentials */
             401: {
                 headers: {
@@ -8408,8 +11600,53 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unknown workspace (or one of another tenant) */
+            /** @description Not found, or an unknown workspace (or one of another tenant) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request body over its limit (the limit is quoted) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request body of an unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Invalid input, field by field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry shortly */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8514,6 +11751,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description Malformed request: a body that is not JSON, a header of the wrong form */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Missing, invalid, expired or revoked credentials */
             401: {
                 headers: {
@@ -8532,8 +11778,53 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unknown workspace (or one of another tenant) */
+            /** @description Not found, or an unknown workspace (or one of another tenant) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request body over its limit (the limit is quoted) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request body of an unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Invalid input, field by field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry shortly */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8608,6 +11899,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description Malformed request: a body that is not JSON, a header of the wrong form */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Missing, invalid, expired or revoked credentials */
             401: {
                 headers: {
@@ -8626,8 +11926,53 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unknown workspace (or one of another tenant) */
+            /** @description Not found, or an unknown workspace (or one of another tenant) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request body over its limit (the limit is quoted) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request body of an unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Invalid input, field by field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry shortly */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8705,6 +12050,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description Malformed request: a body that is not JSON, a header of the wrong form */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Missing, invalid, expired or revoked credentials */
             401: {
                 headers: {
@@ -8723,8 +12077,53 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unknown workspace (or one of another tenant) */
+            /** @description Not found, or an unknown workspace (or one of another tenant) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request body over its limit (the limit is quoted) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request body of an unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Invalid input, field by field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry shortly */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8770,6 +12169,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description Malformed request: a body that is not JSON, a header of the wrong form */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Missing, invalid, expired or revoked credentials */
             401: {
                 headers: {
@@ -8788,8 +12196,35 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unknown workspace (or one of another tenant) */
+            /** @description Not found, or an unknown workspace (or one of another tenant) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Invalid input, field by field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry shortly */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8835,6 +12270,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description Malformed request: a body that is not JSON, a header of the wrong form */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Missing, invalid, expired or revoked credentials */
             401: {
                 headers: {
@@ -8853,8 +12297,35 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unknown workspace (or one of another tenant) */
+            /** @description Not found, or an unknown workspace (or one of another tenant) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Invalid input, field by field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry shortly */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8949,6 +12420,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description Malformed request: a body that is not JSON, a header of the wrong form */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Missing, invalid, expired or revoked credentials */
             401: {
                 headers: {
@@ -8967,8 +12447,35 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unknown workspace (or one of another tenant) */
+            /** @description Not found, or an unknown workspace (or one of another tenant) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Invalid input, field by field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry shortly */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9042,6 +12549,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description Malformed request: a body that is not JSON, a header of the wrong form */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Missing, invalid, expired or revoked credentials */
             401: {
                 headers: {
@@ -9060,8 +12576,35 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unknown workspace (or one of another tenant) */
+            /** @description Not found, or an unknown workspace (or one of another tenant) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Invalid input, field by field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry shortly */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9103,6 +12646,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Malformed request: a body that is not JSON, a header of the wrong form */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Missing, invalid, expired or revoked credentials */
             401: {
                 headers: {
@@ -9121,8 +12673,35 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unknown workspace (or one of another tenant) */
+            /** @description Not found, or an unknown workspace (or one of another tenant) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Invalid input, field by field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry shortly */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9192,6 +12771,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description Malformed request: a body that is not JSON, a header of the wrong form */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Missing, invalid, expired or revoked credentials */
             401: {
                 headers: {
@@ -9210,8 +12798,35 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unknown workspace (or one of another tenant) */
+            /** @description Not found, or an unknown workspace (or one of another tenant) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Invalid input, field by field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry shortly */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9273,6 +12888,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description Malformed request: a body that is not JSON, a header of the wrong form */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Missing, invalid, expired or revoked credentials */
             401: {
                 headers: {
@@ -9291,8 +12915,35 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unknown workspace (or one of another tenant) */
+            /** @description Not found, or an unknown workspace (or one of another tenant) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Invalid input, field by field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry shortly */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9342,6 +12993,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description Malformed request: a body that is not JSON, a header of the wrong form */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Missing, invalid, expired or revoked credentials */
             401: {
                 headers: {
@@ -9360,8 +13020,35 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unknown workspace (or one of another tenant) */
+            /** @description Not found, or an unknown workspace (or one of another tenant) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Invalid input, field by field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry shortly */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9413,6 +13100,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description Malformed request: a body that is not JSON, a header of the wrong form */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Missing, invalid, expired or revoked credentials */
             401: {
                 headers: {
@@ -9431,8 +13127,35 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unknown workspace (or one of another tenant) */
+            /** @description Not found, or an unknown workspace (or one of another tenant) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Invalid input, field by field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry shortly */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9509,6 +13232,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description Malformed request: a body that is not JSON, a header of the wrong form */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Missing, invalid, expired or revoked credentials */
             401: {
                 headers: {
@@ -9527,8 +13259,35 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unknown workspace (or one of another tenant) */
+            /** @description Not found, or an unknown workspace (or one of another tenant) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Invalid input, field by field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry shortly */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9623,6 +13382,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description Malformed request: a body that is not JSON, a header of the wrong form */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Missing, invalid, expired or revoked credentials */
             401: {
                 headers: {
@@ -9641,8 +13409,35 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unknown workspace (or one of another tenant) */
+            /** @description Not found, or an unknown workspace (or one of another tenant) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Invalid input, field by field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry shortly */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9693,6 +13488,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description Malformed request: a body that is not JSON, a header of the wrong form */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Missing, invalid, expired or revoked credentials */
             401: {
                 headers: {
@@ -9711,8 +13515,35 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unknown workspace (or one of another tenant) */
+            /** @description Not found, or an unknown workspace (or one of another tenant) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Invalid input, field by field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry shortly */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9763,6 +13594,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description Malformed request: a body that is not JSON, a header of the wrong form */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Missing, invalid, expired or revoked credentials */
             401: {
                 headers: {
@@ -9781,8 +13621,35 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unknown workspace (or one of another tenant) */
+            /** @description Not found, or an unknown workspace (or one of another tenant) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Invalid input, field by field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry shortly */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9859,6 +13726,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description Malformed request: a body that is not JSON, a header of the wrong form */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Missing, invalid, expired or revoked credentials */
             401: {
                 headers: {
@@ -9877,8 +13753,35 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unknown workspace (or one of another tenant) */
+            /** @description Not found, or an unknown workspace (or one of another tenant) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Invalid input, field by field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry shortly */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9923,6 +13826,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description Malformed request: a body that is not JSON, a header of the wrong form */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Missing, invalid, expired or revoked credentials */
             401: {
                 headers: {
@@ -9941,8 +13853,35 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unknown workspace (or one of another tenant) */
+            /** @description Not found, or an unknown workspace (or one of another tenant) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Invalid input, field by field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry shortly */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10013,6 +13952,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description Malformed request: a body that is not JSON, a header of the wrong form */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Missing, invalid, expired or revoked credentials */
             401: {
                 headers: {
@@ -10031,8 +13979,35 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unknown workspace (or one of another tenant) */
+            /** @description Not found, or an unknown workspace (or one of another tenant) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Invalid input, field by field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry shortly */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
