@@ -13,6 +13,7 @@ import { problems } from './http/middleware/problems';
 import { rateLimiter } from './http/middleware/rate-limit';
 import { requestId } from './http/middleware/request-id';
 import { secureHeaders } from './http/middleware/secure-headers';
+import { corsAllowList } from './http/middleware/cors';
 import { answerClientErrors } from './http/client-errors';
 import { credentials } from './http/middleware/authenticate';
 import { createGuard } from './http/guard';
@@ -47,6 +48,7 @@ export function createApp(rt: Runtime): { app: Koa<AppState>; openapi: Record<st
   }) as typeof app.listen;
   app.use(requestId());
   app.use(secureHeaders());
+  app.use(corsAllowList(rt.config.corsOrigins));
   app.use(problems(rt.log, rt.config.errorTypeBase));
   // The Ollama- and OpenAI-compatible paths answer errors in their own shapes (docs/api.md §4.12).
   app.use(compatErrors(rt.log));

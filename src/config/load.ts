@@ -143,6 +143,13 @@ const envSchema = z.object({
   /** Percent scores: a candidate at or above MERGE merges; between REVIEW and MERGE the LLM confirms. */
   SERVICE_RESOLUTION_MERGE_SCORE: intVar(1, 100),
   SERVICE_RESOLUTION_REVIEW_SCORE: intVar(1, 100),
+  SERVICE_CORS_ORIGINS: z
+    .string()
+    .refine(
+      (v) => originList(v).every((o) => /^https?:\/\/[^/\s]+$/.test(o)),
+      'must be a comma-separated list of origins such as https://app.example.com',
+    )
+    .optional(),
   SERVICE_RERANK_PROVIDER: text(),
   SERVICE_RERANK_URL: urlVar(['http', 'https']),
   SERVICE_RERANK_API_KEY: text(),
@@ -266,8 +273,17 @@ export function loadConfig(env: Env = process.env, opts: LoadConfigOptions = {})
       maxBufferedBytes: vars.SERVICE_GRAPH_STREAM_MAX_BUFFER_BYTES ?? 4 * 1024 * 1024,
       heartbeatMs: vars.SERVICE_GRAPH_STREAM_HEARTBEAT_MS ?? 15_000,
     },
+    corsOrigins: originList(vars.SERVICE_CORS_ORIGINS ?? ''),
     consoleDir: vars.SERVICE_CONSOLE_DIR ? path.resolve(cwd, vars.SERVICE_CONSOLE_DIR) : path.join(packageRoot(), 'web', 'dist'),
   };
+}
+
+/** `SERVICE_CORS_ORIGINS`: origins separated by commas, without a trailing slash. */
+function originList(value: string): string[] {
+  return value
+    .split(',')
+    .map((o) => o.trim().replace(/\/+$/, ''))
+    .filter(Boolean);
 }
 
 /** Canonical names with aliases folded in; blank values count as unset. `sourceOf` names the variable used. */

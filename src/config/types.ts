@@ -159,6 +159,8 @@ export interface AppConfig {
   resolution: { enabled: boolean; mergeScore: number; reviewScore: number };
   /** Take the client address from X-Forwarded-For (only behind a proxy that sets it; else clients could forge it). */
   trustProxy: boolean;
+  /** Browser origins allowed to call the API cross-origin (CORS); empty: CORS is off. */
+  corsOrigins: string[];
   errorTypeBase: string;
   auth: AuthConfig;
   /** Default workspace used when X-Workspace-ID is absent. */

@@ -210,6 +210,30 @@ describe('POST /chat/completions with stream true', () => {
     expect(messages[1]).toMatchObject({ role: 'assistant', status: 'failed', content: 'partial answer ' });
   });
 
+  it('leaves no empty answer behind when the client leaves before the first fragment', async () => {
+    const model = new ScriptedLlm(['late '], { delayMs: 600 });
+    const rec = recordLlmCalls(app.rt, () => model);
+    let conversationId = '';
+    try {
+      const controller = new AbortController();
+      const res = await app.request('/api/v1/chat/completions', {
+        method: 'POST',
+        json: { message: 'Who leads Globex?', stream: true },
+        signal: controller.signal,
+      });
+      const reader = (res.body as ReadableStream<Uint8Array>).getReader();
+      let text = '';
+      while (!text.includes('"type":"context"')) text += new TextDecoder().decode((await reader.read()).value);
+      conversationId = /"conversation_id":"([^"]+)"/.exec(text)?.[1] ?? '';
+      controller.abort();
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      expect(model.produced).toBe(0);
+    } finally {
+      rec.restore();
+    }
+    expect((await messagesOf(conversationId)).map((m) => [m.role, m.status])).toEqual([['user', 'complete']]);
+  });
+
   it('stops generating when the client leaves and stores the partial answer as failed', async () => {
     const model = new ScriptedLlm(
       Array.from({ length: 200 }, (_, i) => `w${i} `),

@@ -59,7 +59,13 @@ async function fuzz(app: TestApp): Promise<Outcome> {
     ...headers,
   ];
   try {
-    const { stdout } = await run(st, args, { timeout: 840_000, maxBuffer: 256 * 1024 * 1024, env: { ...process.env, NO_COLOR: '1' } });
+    // Run in build/, where schemathesis keeps its cache (.schemathesis/).
+    const { stdout } = await run(st, args, {
+      cwd: path.join(ROOT, 'build'),
+      timeout: 840_000,
+      maxBuffer: 256 * 1024 * 1024,
+      env: { ...process.env, NO_COLOR: '1' },
+    });
     return { code: 0, output: stdout };
   } catch (err) {
     const e = err as { code?: number; stdout?: string; stderr?: string };

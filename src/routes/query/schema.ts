@@ -188,6 +188,8 @@ export const streamEventSchema = z.discriminatedUnion('type', [
     }),
     llm_provider: z.string(),
     llm_model: z.string(),
+    context: z.string().optional().describe('context_only: the assembled context'),
+    prompt: z.string().optional().describe('prompt_only: the rendered prompt'),
     done: z.literal(true).describe('EdgeQuake marker of the last event'),
   }),
   z.object({

@@ -199,8 +199,6 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
             retrieval_time_ms: Math.round(context.timings.retrieval_ms),
           };
           reply.sources = context.sources;
-          await conversations.addMessage(scope, reply);
-          stored = true;
           await touch(scope, conversation);
           const fragments = streamGeneration(turn.plan.llm, promptOf(turn.plan, context), generationOptions(turn.plan, signal), partial);
           let generation: Generation;
@@ -210,9 +208,15 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
               generation = next.value;
               break;
             }
+            // The answer is stored from its first fragment on (`streaming`), so a stream that ends before any leaves none.
+            if (!stored) {
+              await conversations.addMessage(scope, reply);
+              stored = true;
+            }
             yield { type: 'token', content: next.value };
           }
-          await conversations.updateMessage(scope, reply.id, { content: generation.text, status: 'complete' });
+          if (stored) await conversations.updateMessage(scope, reply.id, { content: generation.text, status: 'complete' });
+          else await conversations.addMessage(scope, { ...reply, content: generation.text, status: 'complete' });
           finished = true;
           const stats = queryStats(turn.plan.startedAt, context, generation, turn.plan.llm);
           yield {
@@ -224,11 +228,12 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
             llm_model: stats.llm_model,
           };
         } finally {
-          // A failure, or a client that left: the half answer is kept, marked as failed, never as complete.
+          // A failure, or a client that left: the half answer is kept, marked as failed, never as complete; a client
+          // that left before any of it leaves no empty answer behind. A failure with nothing produced is recorded.
           if (!finished) {
             if (stored) {
               await conversations.updateMessage(scope, reply.id, { content: partial.text, status: 'failed' });
-            } else {
+            } else if (!signal.aborted) {
               await conversations.addMessage(scope, { ...reply, status: 'failed' });
               await touch(scope, conversation);
             }
