@@ -1,0 +1,189 @@
+/**
+ * Load benchmark: `npx tsx scripts/bench/load.ts [--duration 60] [--connections 64] [--sse 4] [--warmup 10]`.
+ * Set NEO4J_URI (e.g. from `bash scripts/neo4j/neo4j.sh start`) for the Neo4j mode; embedded otherwise.
+ * Boots the service in-process (mock provider, rate limits off, authentication on with a master key), seeds a
+ * workspace with a few documents, then a SEPARATE load process (autocannon) drives mixed traffic on loopback:
+ * queries in every mode, /graph, entity and lineage reads, uploads, and `--sse` subscribers on /graph/stream.
+ * Prints, measured in the service process after the warm-up: requests and 5xx per route with p50/p99 service
+ * latency, the event-loop delay p99 (monitorEventLoopDelay), and RSS growth from the end of the warm-up to the end.
+ */
+import { spawn } from 'node:child_process';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import { createApp } from '../../src/app';
+import { loadConfig } from '../../src/config/load';
+import { createLogger } from '../../src/logger';
+import { createRuntime } from '../../src/runtime';
+
+const KEY = 'bench-master-key-0123456789';
+const MODES = ['naive', 'local', 'global', 'hybrid', 'mix', 'bypass'];
+
+interface Job {
+  url: string;
+  workspace: string;
+  documentId: string;
+  duration: number;
+  connections: number;
+  sse: number;
+}
+
+const SEED = [
+  'Alice Johnson works with Bob Smith at Acme Corporation in Berlin. Acme Corporation builds the Falcon Engine, a database technology.',
+  'Globex Corporation in Paris researches quantum computing. Carol White directs Globex research and advises Acme Corporation.',
+  'The Berlin Research Lab, part of Acme Corporation, is led by Bob Smith and works on the Falcon Engine with Globex.',
+];
+
+/** The load process: autocannon over the mixed requests, plus SSE subscribers that stay connected. */
+async function client(job: Job): Promise<void> {
+  const headers = { 'X-API-Key': KEY, 'X-Workspace-ID': job.workspace, 'Content-Type': 'application/json' };
+  const controller = new AbortController();
+  const subscribers = Array.from({ length: job.sse }, async () => {
+    const res = await fetch(`${job.url}/api/v1/graph/stream`, { headers, signal: controller.signal });
+    const reader = res.body!.getReader();
+    for (;;) if ((await reader.read()).done) break;
+  });
+  let upload = 0;
+  const requests: autocannon.Request[] = [
+    ...MODES.map((mode) => ({
+      method: 'POST' as const,
+      path: '/api/v1/query',
+      body: JSON.stringify({ query: 'Who works with Bob Smith on the Falcon Engine?', mode }),
+    })),
+    { method: 'GET', path: '/api/v1/graph?limit=100' },
+    { method: 'GET', path: '/api/v1/graph/entities?limit=50' },
+    { method: 'GET', path: '/api/v1/graph/entities?search=ACME&limit=10' },
+    { method: 'GET', path: `/api/v1/documents/${job.documentId}/lineage` },
+    {
+      method: 'POST',
+      path: '/api/v1/documents',
+      setupRequest: (req) => ({
+        ...req,
+        body: JSON.stringify({
+          content: `Load note ${process.pid}-${upload++}: Dana Lee of Umbrella Group met Alice Johnson in Madrid about the Falcon Engine.`,
+          async_processing: true,
+        }),
+      }),
+    },
+  ];
+  const result = await autocannon({ url: job.url, connections: job.connections, duration: job.duration, headers, requests });
+  controller.abort();
+  await Promise.allSettled(subscribers);
+  process.send!({ requests: result.requests.total, errors: result.errors, timeouts: result.timeouts, non2xx: result.non2xx });
+}
+
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return 0;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      duration: { type: 'string', default: '60' },
+      connections: { type: 'string', default: '64' },
+      sse: { type: 'string', default: '4' },
+      warmup: { type: 'string', default: '10' },
+      client: { type: 'string' },
+    },
+  });
+  if (values.client) return client(JSON.parse(values.client) as Job);
+  const duration = Number(values.duration);
+  const warmupS = Math.min(Number(values.warmup), Math.floor(duration / 2));
+  const config = loadConfig(
+    {
+      ...process.env,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      RUST_LOG: 'silent',
+      SERVICE_MASTER_API_KEY: KEY,
+      SERVICE_RATE_LIMIT_UPLOAD: '0',
+      SERVICE_RATE_LIMIT_QUERY: '0',
+      SERVICE_RATE_LIMIT_GRAPH: '0',
+    },
+    { cwd: `${__dirname}/../..` },
+  );
+  const rt = await createRuntime(config, createLogger('silent'));
+  const { app } = createApp(rt);
+  // Service time per route (the matched route pattern), measured from the first middleware to the response written.
+  const samples = new Map<string, { ms: number[]; s5xx: number }>();
+  let measuring = false;
+  app.middleware.unshift(async (ctx, next) => {
+    const t0 = performance.now();
+    ctx.res.once('close', () => {
+      if (!measuring || ctx.path.endsWith('/graph/stream')) return;
+      const mode = ctx.path === '/api/v1/query' ? ` (${(ctx.request as { body?: { mode?: string } }).body?.mode ?? '?'})` : '';
+      const route = `${ctx.method} ${ctx.path.replace(/\/documents\/[^/]+\/lineage/, '/documents/:id/lineage')}${mode}`;
+      const entry = samples.get(route) ?? { ms: [], s5xx: 0 };
+      entry.ms.push(performance.now() - t0);
+      if (ctx.status >= 500) entry.s5xx += 1;
+      samples.set(route, entry);
+    });
+    await next();
+  });
+  const server: Server = await new Promise((resolve) => {
+    const s = app.listen(0, '127.0.0.1', () => resolve(s));
+  });
+  await rt.start();
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const headers = { 'X-API-Key': KEY, 'Content-Type': 'application/json' };
+  const ws = (await (
+    await fetch(`${url}/api/v1/workspaces`, { method: 'POST', headers, body: JSON.stringify({ name: `load ${Date.now()}` }) })
+  ).json()) as {
+    id: string;
+  };
+  let documentId = '';
+  for (const content of SEED) {
+    const res = await fetch(`${url}/api/v1/documents`, {
+      method: 'POST',
+      headers: { ...headers, 'X-Workspace-ID': ws.id },
+      body: JSON.stringify({ content }),
+    });
+    documentId ||= ((await res.json()) as { id: string }).id;
+  }
+  const job: Job = { url, workspace: ws.id, documentId, duration, connections: Number(values.connections), sse: Number(values.sse) };
+  process.stdout.write(
+    `load: ${config.storage.mode} mode, ${job.connections} connections, ${duration} s (${warmupS} s warm-up), ${job.sse} SSE subscribers\n`,
+  );
+  const child = spawn(process.execPath, [...process.execArgv, __filename, '--client', JSON.stringify(job)], {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const clientResult = new Promise<Record<string, number>>((resolve) => child.once('message', (m) => resolve(m as Record<string, number>)));
+  const delay = monitorEventLoopDelay({ resolution: 10 });
+  await new Promise((resolve) => setTimeout(resolve, warmupS * 1000));
+  measuring = true;
+  delay.enable();
+  const rssStart = process.memoryUsage().rss;
+  let rssMax = rssStart;
+  const rssTimer = setInterval(() => (rssMax = Math.max(rssMax, process.memoryUsage().rss)), 1000);
+  const totals = await clientResult;
+  measuring = false;
+  delay.disable();
+  clearInterval(rssTimer);
+  const rssEnd = process.memoryUsage().rss;
+
+  const rows = [...samples].sort(([a], [b]) => a.localeCompare(b));
+  process.stdout.write('\n| route | requests | 5xx | p50 ms | p99 ms |\n|---|---:|---:|---:|---:|\n');
+  for (const [route, { ms, s5xx }] of rows) {
+    const sorted = ms.sort((a, b) => a - b);
+    process.stdout.write(
+      `| ${route} | ${ms.length} | ${s5xx} | ${percentile(sorted, 50).toFixed(1)} | ${percentile(sorted, 99).toFixed(1)} |\n`,
+    );
+  }
+  const total5xx = rows.reduce((n, [, r]) => n + r.s5xx, 0);
+  const mb = (b: number) => (b / 1024 / 1024).toFixed(0);
+  process.stdout.write(
+    `\nclient: ${totals.requests} requests, ${totals.non2xx} non-2xx, ${totals.errors} errors, ${totals.timeouts} timeouts\n` +
+      `5xx after warm-up: ${total5xx}\n` +
+      `event-loop delay p99: ${(delay.percentile(99) / 1e6).toFixed(1)} ms (max ${(delay.max / 1e6).toFixed(1)} ms)\n` +
+      `RSS: ${mb(rssStart)} MB after warm-up, ${mb(rssEnd)} MB at the end (${(((rssEnd - rssStart) / rssStart) * 100).toFixed(1)} %), peak ${mb(rssMax)} MB\n`,
+  );
+  server.closeAllConnections();
+  server.close();
+  await rt.close();
+  process.exit(0);
+}
+
+void main();
