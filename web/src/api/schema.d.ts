@@ -18840,6 +18840,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description Malformed request: a body that is not JSON, a header of the wrong form */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Missing, invalid, expired or revoked credentials */
             401: {
                 headers: {
@@ -18851,6 +18860,24 @@ export interface operations {
             };
             /** @description Needs the admin role */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry shortly */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
