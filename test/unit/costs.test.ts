@@ -43,14 +43,26 @@ describe('cost arithmetic', () => {
     // 10 of 31 days of March gone: $10 projects to $31.
     const at = new Date('2026-03-11T00:00:00Z');
     const budget = { workspace_id: 'w', tenant_id: null, budget_usd: 20, alert_threshold: 0.5, period: 'month' as const, updated_at: '' };
-    expect(budgetStatus(budget, 10, at)).toMatchObject({ projected_end_of_period: 31, percent_used: 50, remaining_usd: 10, alert: true, exhausted: false });
+    expect(budgetStatus(budget, 10, at)).toMatchObject({
+      projected_end_of_period: 31,
+      percent_used: 50,
+      remaining_usd: 10,
+      alert: true,
+      exhausted: false,
+    });
     expect(budgetStatus(budget, 9.99, at)).toMatchObject({ alert: false });
     expect(budgetStatus(budget, 20, at)).toMatchObject({ remaining_usd: 0, exhausted: true });
-    expect(budgetStatus(null, 5, at)).toMatchObject({ budget_usd: null, percent_used: null, remaining_usd: null, alert: false, exhausted: false });
+    expect(budgetStatus(null, 5, at)).toMatchObject({
+      budget_usd: null,
+      percent_used: null,
+      remaining_usd: null,
+      alert: false,
+      exhausted: false,
+    });
     expect(budgetStatus({ ...budget, budget_usd: 0 }, 0, at)).toMatchObject({ exhausted: true });
   });
 
-  it('lays out history buckets, empty ones included, and the estimate's chunk windows', () => {
+  it('lays out history buckets, empty ones included, and the estimate\u2019s chunk windows', () => {
     expect(bucketStart('hour', new Date('2026-03-04T15:42:00Z')).toISOString()).toBe('2026-03-04T15:00:00.000Z');
     expect(bucketRange('day', new Date('2026-03-01T12:00:00Z'), new Date('2026-03-03T01:00:00Z')).map((d) => d.toISOString())).toEqual([
       '2026-03-01T00:00:00.000Z',
