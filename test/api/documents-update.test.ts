@@ -151,7 +151,7 @@ describe('incremental document updates', () => {
     expect(updateCalls).toBeGreaterThan(0);
     expect(updateCalls).toBeLessThanOrEqual(0.15 * fullCalls);
     expect(body.update.llm_calls).toBe(updateCalls);
-  }, 120_000);
+  }, 300_000);
 
   it('serialises concurrent updates of one document: both apply, one after the other', async () => {
     const id = await create(documentOf([300, 301, 302]));
@@ -175,6 +175,21 @@ describe('incremental document updates', () => {
     const firstName = (text: string) => text.split(' worked')[0];
     expect(names).toContain(firstName(kept));
     expect(names).not.toContain(firstName(gone));
+  });
+
+  it('deletes a document only before or after an update of it, leaving nothing of either version', async () => {
+    const id = await create(documentOf([700, 701]));
+    const [updated, deleted] = await Promise.all([
+      put(id, { content: documentOf([700, 702]) }),
+      app.request(`/api/v1/documents/${id}`, { method: 'DELETE' }),
+    ]);
+    expect(deleted.status).toBe(204);
+    expect([200, 404]).toContain(updated.status);
+    expect((await app.request(`/api/v1/documents/${id}`)).status).toBe(404);
+    const scope = { workspaceId: app.workspace };
+    expect(await app.rt.stores.chunks.listByDocument(scope, id)).toEqual([]);
+    expect(await app.rt.stores.graph.entitiesOfDocument(scope, id)).toEqual([]);
+    expect(await app.rt.stores.graph.relationshipsOfDocument(scope, id)).toEqual([]);
   });
 
   it('keeps the previous version when an extraction fails half-way', async () => {

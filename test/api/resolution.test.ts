@@ -5,6 +5,8 @@ import { settleEmbeddingRefreshes } from '../../src/ingest/merge-stage';
 /** Entity resolution through the API: at merge time, the dry run, applying a reviewed list, splitting an alias off. */
 
 describe('entity resolution', () => {
+  // Several documents per test, each resolved after its merge: slower on a loaded Neo4j than the default allows.
+  jest.setTimeout(120_000);
   let app: TestApp;
 
   beforeAll(async () => {

@@ -2,6 +2,7 @@ import { ConflictError } from '../../domain/errors';
 import type { DocumentRecord, DocumentStatus, Scope } from '../../domain/types';
 import { deleteDocumentData } from '../../ingest/deletion';
 import { CANCELLED_REASON, type ServiceHost, type TaskService } from '../tasks';
+import { underDocumentLock } from './document-lock';
 import { documentNotFound } from './errors';
 
 export interface QueuedDocuments {
@@ -27,8 +28,11 @@ export async function requireDocument(host: ServiceHost, scope: Scope, id: strin
 export async function removeDocument(host: ServiceHost, tasks: TaskService, scope: Scope, id: string): Promise<void> {
   const doc = await requireDocument(host, scope, id);
   await tasks.stopDocumentTask(scope, doc.task_id);
-  await deleteDocumentData(host, scope, id);
-  await host.stores.documents.delete(scope, id);
+  // After an update of the document in progress, not in the middle of it.
+  await underDocumentLock(host, scope, id, async () => {
+    await deleteDocumentData(host, scope, id);
+    await host.stores.documents.delete(scope, id);
+  });
 }
 
 export async function failedChunksOf(host: ServiceHost, scope: Scope, id: string): Promise<FailedChunk[]> {

@@ -8,6 +8,7 @@ import type { ServiceHost } from '../tasks';
 import { checkFileSize, type IncomingFile } from './admission';
 import { duplicateDocument, formatLimit } from './errors';
 import type { AdmissionGate } from './gate';
+import { underDocumentLock } from './document-lock';
 import { requireDocument } from './maintenance';
 
 /**
@@ -134,9 +135,4 @@ async function requireUpdatable(host: ServiceHost, scope: Scope, id: string, exp
     throw new ConflictError(`document '${id}' is at version ${version}, not ${expectedVersion}`, id, { version });
   }
   return doc;
-}
-
-/** Runs `fn` while holding the document's update lock (a key no entity id can take: ids are upper case). */
-function underDocumentLock<T>(host: ServiceHost, scope: Scope, id: string, fn: () => Promise<T>): Promise<T> {
-  return host.entityLocks.run(scope, [`document:${id}`], fn);
 }
