@@ -4079,6 +4079,13 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description The shared change feed (Redis) is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Problem details */
             default: {
                 headers: {
