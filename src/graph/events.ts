@@ -1,4 +1,5 @@
 import { EventEmitter } from 'node:events';
+import { UnavailableError } from '../domain/errors';
 import type { Scope } from '../domain/types';
 import type { Logger } from '../logger';
 import { compareFeedIds } from '../store/feed-ids';
@@ -115,6 +116,15 @@ export class GraphEvents {
    * then new ones as they come, each once and in order.
    */
   async follow(scope: Scope, after: string | null, listener: (entry: GraphChangeEntry) => void): Promise<Follow> {
+    try {
+      return await this.startFollowing(scope, after, listener);
+    } catch (err) {
+      this.log?.warn({ err: (err as Error).message, workspace_id: scope.workspaceId }, 'graph change feed unavailable');
+      throw new UnavailableError('the graph change feed is unavailable; retry shortly', 'graph_change_feed', {}, 1);
+    }
+  }
+
+  private async startFollowing(scope: Scope, after: string | null, listener: (entry: GraphChangeEntry) => void): Promise<Follow> {
     const topicName = topicOf(scope);
     const topic = this.topicFor(topicName, scope);
     await topic.ready;

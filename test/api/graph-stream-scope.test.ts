@@ -178,6 +178,18 @@ describe('graph stream scope, resume and slow subscribers', () => {
     }
   });
 
+  it('answers 503 problem details, not a stream, while the shared change feed (Redis) is down', async () => {
+    const down = await startTestApp({ REDIS_URL: 'redis://127.0.0.1:1' });
+    try {
+      const res = await down.request('/api/v1/graph/stream', { headers: { Accept: 'text/event-stream' } });
+      expect(res.status).toBe(503);
+      expect(((await res.json()) as { detail: string }).detail).toContain('graph change feed');
+      expect(down.rt.events.listenerCount()).toBe(0);
+    } finally {
+      await down.close();
+    }
+  });
+
   it('refuses ids together with start_node with 422', async () => {
     const res = await app.request('/api/v1/graph/stream?start_node=A0&ids=B0');
     expect(res.status).toBe(422);

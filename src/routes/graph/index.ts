@@ -75,6 +75,7 @@ export function graphRoutes(api: Api, rt: Runtime): void {
         200: { description: streamEventsDescription, schema: graphStreamEventSchema, contentType: 'text/event-stream' },
         404: { description: 'Unknown start node' },
         422: { description: 'A parameter out of range, ids with start_node, or a malformed last event id' },
+        503: { description: 'The shared change feed (Redis) is unavailable' },
       },
     },
     async (ctx, { query }) => {
