@@ -98,6 +98,16 @@ describe('path ids', () => {
   });
 });
 
+describe('list offsets', () => {
+  it.each(['/api/v1/tenants', '/api/v1/users', '/api/v1/api-keys', '/api/v1/workspaces', '/api/v1/documents', '/api/v1/conversations'])(
+    'reads an empty page at the largest offset %s accepts',
+    async (path) => {
+      const res = await app.request(`${path}?limit=50&offset=${Number.MAX_SAFE_INTEGER - 1}`);
+      expect(res.status).toBe(200);
+    },
+  );
+});
+
 describe('JSON bodies', () => {
   it('refuses a member named __proto__ with a problem that says so', async () => {
     const res = await app.request('/api/v1/query', {

@@ -40,9 +40,15 @@ export function int(value: number | null | undefined): unknown {
   return Number.isSafeInteger(value) ? neo4j.int(value) : value;
 }
 
-/** Integer query parameters (SKIP, LIMIT) must not be floats. */
+/**
+ * Largest offset or limit sent: list slices (`list[$offset..($offset + $limit)]`) take Java int indexes, so both
+ * bounds and their sum must stay below 2^31. No list holds that many items, so a larger offset reads the same (nothing).
+ */
+const MAX_SLICE_BOUND = 2 ** 30 - 1;
+
+/** Integer query parameters (SKIP, LIMIT, slice bounds) must not be floats, nor overflow a slice index. */
 export function count(value: number): unknown {
-  return neo4j.int(Math.max(0, Math.floor(value)));
+  return neo4j.int(Math.min(MAX_SLICE_BOUND, Math.max(0, Math.floor(value))));
 }
 
 /**
