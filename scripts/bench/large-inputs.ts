@@ -74,7 +74,7 @@ async function main(): Promise<void> {
   const headers = { 'X-API-Key': KEY };
 
   const inputs: Array<{ name: string; type: string; make: () => Promise<Buffer> }> = [
-    { name: 'input.txt', type: 'text/plain', make: async () => Buffer.from(text(Number(values['text-mb']) * 1024 * 1024)) },
+    { name: 'input.txt', type: 'text/plain', make: async () => Buffer.from(text(Number(values['text-mb']) * 1024 * 1024 - 1024)) },
     { name: 'input.pdf', type: 'application/pdf', make: () => pdf(Number(values['pdf-mb']) * 1024 * 1024) },
   ];
   process.stdout.write(
