@@ -318,7 +318,7 @@ describe('tenant isolation matrix (every protected route, from the route table)'
     const communities = (await (await asB('/api/v1/graph/communities')).json()) as { communities: Array<{ id: string }> };
     B.community = communities.communities[0]?.id ?? 'community-0-none';
     expect(Object.values(B).every((v) => v.length > 0)).toBe(true);
-  });
+  }, 120_000);
   // Both tenants go with everything they hold: no task of theirs is left for the next suite's workers.
   afterAll(async () => {
     const master = { kind: 'master' as const, id: 'master', tenantId: null, role: 'admin' as const, userId: null, workspaceId: null };
