@@ -22,7 +22,7 @@ describe('toProblem: domain errors become problem details in one place', () => {
   it.each([
     [new MalformedRequestError('bad json'), 400, 'bad-request'],
     [new UnauthenticatedError('no credential'), 401, 'unauthorized'],
-    [new BudgetExhaustedError('budget spent'), 402, 'error'],
+    [new BudgetExhaustedError('budget spent'), 402, 'budget-exhausted'],
     [new ForbiddenError('viewer'), 403, 'forbidden'],
     [new NotFoundError('no such document'), 404, 'not-found'],
     [new ConflictError('already running'), 409, 'conflict'],

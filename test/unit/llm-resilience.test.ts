@@ -232,8 +232,26 @@ describe('withResilience usage recording', () => {
     await runWithUsageContext({ workspace_id: 'ws-1' }, () => llm.complete(MESSAGES, { task: 'extract' }));
     for await (const _ of llm.stream(MESSAGES, { task: 'answer' })) void _;
     expect(events).toEqual([
-      { provider: 'fake', model: 'fake-1', kind: 'llm', task: 'extract', input_tokens: 3, output_tokens: 2, workspace_id: 'ws-1' },
-      { provider: 'fake', model: 'fake-1', kind: 'llm', task: 'answer', input_tokens: 3, output_tokens: 2, workspace_id: undefined },
+      {
+        provider: 'fake',
+        model: 'fake-1',
+        kind: 'llm',
+        task: 'extract',
+        input_tokens: 3,
+        output_tokens: 2,
+        workspace_id: 'ws-1',
+        at: expect.any(Date),
+      },
+      {
+        provider: 'fake',
+        model: 'fake-1',
+        kind: 'llm',
+        task: 'answer',
+        input_tokens: 3,
+        output_tokens: 2,
+        workspace_id: undefined,
+        at: expect.any(Date),
+      },
     ]);
   });
 
