@@ -1,6 +1,6 @@
-import { UnavailableError } from '../domain/errors';
-import { isAbortError, throwIfAborted } from '../domain/abort';
+import { throwIfAborted } from '../domain/abort';
 import { cachedLlm } from '../graph/llm-cache';
+import { embedOrUnavailable } from '../llm/embed-or-unavailable';
 import type { EmbeddingProvider } from '../llm/ports';
 import type { Stores } from '../store/ports';
 import { applyTokenBudget } from './budget';
@@ -189,14 +189,7 @@ async function embedQueries(
   };
   const texts = [...new Set(Object.values(wanted).filter((t): t is string => t !== null))];
   if (texts.length === 0) return { question: null, entity: null, relationship: null };
-  let embedded: number[][];
-  try {
-    embedded = await embedder.embed(texts, signal);
-  } catch (err) {
-    if (isAbortError(err)) throw err;
-    const reason = err instanceof Error ? err.message : String(err);
-    throw new UnavailableError(`the embedding model ${embedder.provider}/${embedder.model} failed: ${reason.slice(0, 300)}`, 'embedding');
-  }
+  const embedded = await embedOrUnavailable(embedder, texts, signal);
   const vectorOf = (text: string | null) => (text === null ? null : embedded[texts.indexOf(text)]);
   return { question: vectorOf(wanted.question), entity: vectorOf(wanted.entity), relationship: vectorOf(wanted.relationship) };
 }

@@ -2,6 +2,7 @@ import type { AppConfig } from '../../config/types';
 import { InvalidInputError } from '../../domain/errors';
 import type { Scope } from '../../domain/types';
 import { findModel } from '../../llm/catalog-view';
+import { embedOrUnavailable } from '../../llm/embed-or-unavailable';
 import type { EmbeddingProvider, ProviderRegistry } from '../../llm/ports';
 import { countTokens, tokenLayout } from '../../llm/tokens';
 import type { LoadedModels } from './keep-alive';
@@ -53,7 +54,7 @@ export async function embedTexts(deps: EmbeddingDeps, scope: Scope, req: EmbedRe
   const texts = fitContext(deps.config, embedder, req);
   deps.loaded.touch(scope, describeModel(deps.config, ref).name, req.keepAliveMs);
   const loadedAt = performance.now();
-  const vectors = texts.length ? await embedder.embed(texts, signal) : [];
+  const vectors = texts.length ? await embedOrUnavailable(embedder, texts, signal) : [];
   const end = performance.now();
   return {
     vectors,
