@@ -63,7 +63,10 @@ function formatBytes(bytes: number): string {
 /** Errors of the libraries under us (Neo4j driver, sockets, koa-body) that mean "a dependency is down". */
 function isOutage(err: unknown): boolean {
   const code = (err as { code?: unknown })?.code;
-  return code === 'ServiceUnavailable' || code === 'SessionExpired' || code === 'ECONNREFUSED';
+  if (code === 'ServiceUnavailable' || code === 'SessionExpired' || code === 'ECONNREFUSED') return true;
+  // fetch (a model provider's HTTP API) reports a refused connection as the cause of a TypeError.
+  const cause = (err as { cause?: { code?: unknown } })?.cause;
+  return err instanceof TypeError && cause?.code === 'ECONNREFUSED';
 }
 
 /**

@@ -83,3 +83,11 @@ describe('toProblem: domain errors become problem details in one place', () => {
     expect(toProblem('a string')).toBeNull();
   });
 });
+
+describe('toProblem: a model provider that cannot be reached', () => {
+  it('is a 503 (fetch reports the refused connection as the cause of a TypeError), not an unknown error', () => {
+    const refused = new TypeError('fetch failed', { cause: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }) });
+    expect(toProblem(refused)?.status).toBe(503);
+    expect(toProblem(new TypeError('x is not a function'))).toBeNull();
+  });
+});

@@ -6,11 +6,14 @@ import { atLeastOneOf } from '../../http/validate';
  * fields this service does not use are accepted and ignored.
  */
 
+/** A name, then optionally `@<workspace>` after the last `@` (services/compat/models.ts reads it so). */
+const MODEL_NAME = /^[^@\s](?:[^@]*|[\s\S]*@[A-Za-z0-9][A-Za-z0-9._-]{0,127})$/;
+
 const modelName = z
   .string()
   .trim()
   .min(1, 'required')
-  .regex(/^[^@\s]/, 'required: a model name before any @<workspace>')
+  .regex(MODEL_NAME, 'a model name, then optionally @<workspace> (1-128 letters, digits, ".", "_" or "-")')
   .describe('`kgrag:<mode>` (RAG), `<provider>/<model>` (a provider model); `@<workspace>` selects the workspace');
 
 export const ollamaOptionsSchema = z.looseObject({
