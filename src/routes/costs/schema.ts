@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isoDateSchema } from '../query/schema';
+import { atLeastOneOf } from '../../http/validate';
 
 const usd = z.number();
 const period = z.enum(['day', 'week', 'month']);
@@ -115,10 +116,12 @@ export const budgetSchema = z.object({
   exhausted: z.boolean(),
 });
 
-export const budgetPatchSchema = z
-  .object({
+export const budgetPatchSchema = atLeastOneOf(
+  z.object({
     budget_usd: z.number().min(0).max(1e12).nullable().optional().describe('USD per period; null removes the budget'),
     alert_threshold: z.number().min(0).max(1).optional().describe('Fraction of the budget at which a warning is raised'),
     period: period.optional(),
-  })
-  .refine((p) => Object.keys(p).length > 0, 'name at least one field to change');
+  }),
+  ['budget_usd', 'alert_threshold', 'period'],
+  'name at least one field to change',
+);

@@ -61,7 +61,7 @@ export const graphStreamQuerySchema = graphQuerySchema.extend({
     .describe('comma-separated entity ids or names: follow exactly these entities and the edges among them (not with start_node)'),
   last_event_id: z
     .string()
-    .max(100)
+    .regex(/^\d{1,15}-\d{1,15}(\.(snapshot|\d{1,6}))?$/, 'not an event id of this stream (as sent in `id:`, e.g. 1732550000000-0.3)')
     .optional()
     .describe('resume after this event id, for clients that cannot send the Last-Event-ID header'),
 });

@@ -18692,7 +18692,7 @@ export interface operations {
                     alert_threshold?: number;
                     /** @enum {string} */
                     period?: "day" | "week" | "month";
-                };
+                } | unknown | unknown | unknown;
             };
         };
         responses: {
