@@ -13,7 +13,8 @@ import { int, json, num, numOrNull, str, strOrNull, strings, timestamp } from '.
  * How each record field is stored as a Neo4j property. Nested objects become JSON strings (properties cannot
  * hold maps); integers are stored as integers; timestamps as UTC ISO strings; nulls are absent properties.
  */
-type FieldKind = 'string' | 'string?' | 'int' | 'int?' | 'number' | 'timestamp' | 'timestamp?' | 'json' | 'strings';
+/** `int?` fields are null when absent; `int-or-absent` fields (optional in the record type) are left out. */
+type FieldKind = 'string' | 'string?' | 'int' | 'int?' | 'int-or-absent' | 'number' | 'timestamp' | 'timestamp?' | 'json' | 'strings';
 type Spec<T> = { [K in keyof T]-?: FieldKind };
 
 export const DOCUMENT_FIELDS: Spec<DocumentRecord> = {
@@ -42,7 +43,7 @@ export const DOCUMENT_FIELDS: Spec<DocumentRecord> = {
   page_count: 'int?',
   pdf_id: 'string?',
   options: 'json',
-  version: 'int?',
+  version: 'int-or-absent',
 };
 
 export const CHUNK_FIELDS: Spec<ChunkRecord> = {
@@ -133,6 +134,7 @@ function encodeValue(kind: FieldKind, value: unknown): unknown {
   switch (kind) {
     case 'int':
     case 'int?':
+    case 'int-or-absent':
       return int(value as number);
     case 'timestamp':
     case 'timestamp?':
@@ -159,6 +161,8 @@ function decodeValue(kind: FieldKind, value: unknown): unknown {
       return num(value);
     case 'int?':
       return numOrNull(value);
+    case 'int-or-absent':
+      return numOrNull(value) ?? undefined;
     case 'json':
       return json(value, null);
     case 'strings':
