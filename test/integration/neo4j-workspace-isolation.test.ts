@@ -96,8 +96,9 @@ describe('persistent mode: restart and deletion', () => {
     for (const id of ids) expect((await app.request(`/api/v1/documents/${id}`, { method: 'DELETE' })).status).toBeLessThan(300);
 
     const left = await holdings(app.workspace);
-    // Task history and the extraction cache are records of work done, not graph or vector data.
-    const graphLabels = Object.keys(left.labels).filter((label) => label !== 'Task' && label !== 'KV');
+    // Task history, the extraction cache and usage records (costs) are records of work done, not graph or vector
+    // data; they go with the workspace itself.
+    const graphLabels = Object.keys(left.labels).filter((label) => !['Task', 'KV', 'UsageRecord'].includes(label));
     expect({ labels: graphLabels, relationships: left.relationships }).toEqual({ labels: [], relationships: 0 });
   });
 });
