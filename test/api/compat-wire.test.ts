@@ -67,7 +67,7 @@ describe('NDJSON streams of the local-runtime API', () => {
     const wrong = await app.request('/api/chat');
     expect(wrong.status).toBe(405);
     expect(wrong.headers.get('allow')).toContain('POST');
-    expect(await wrong.json()).toEqual({ error: 'method GET is not allowed on /api/chat' });
+    expect(await wrong.json()).toEqual({ error: 'method GET is not allowed on /api/chat; allowed: POST' });
   });
 
   it('leaves the rest of the API on problem details', async () => {

@@ -78,7 +78,7 @@ describe('workspace statistics API', () => {
       relationship_count: 0,
       storage_size_bytes: 0,
     });
-    expect((await app.request('/api/v1/workspaces/bad%20id!/stats')).status).toBe(422);
+    expect((await app.request('/api/v1/workspaces/bad%20id!/stats')).status).toBe(404);
     expect((await app.request(`/api/v1/workspaces/${randomUUID()}/stats`)).status).toBe(404);
   });
 });
