@@ -125,5 +125,8 @@ describe('keep-alive', () => {
     loaded.touch(a, 'kgrag:naive', 0);
     expect(loaded.list(a)).toEqual([]);
     expect(loaded.list({ workspaceId: 'b' }).map((m) => m.name)).toEqual(['kgrag:mix']);
+    // A keep-alive past any date a clock can show is forever, not an invalid date.
+    loaded.touch(a, 'kgrag:local', keepAliveMs(1e300));
+    expect(loaded.list(a)[0].expiresAt.toISOString()).toMatch(/^\+?\d+-/);
   });
 });

@@ -56,7 +56,7 @@ export const graphStreamQuerySchema = graphQuerySchema.extend({
     .describe('comma-separated entity types: follow only entities of these types (and the edges among them)'),
   ids: z
     .string()
-    .max(100_000)
+    .max(8_000)
     .optional()
     .describe('comma-separated entity ids or names: follow exactly these entities and the edges among them (not with start_node)'),
   last_event_id: z

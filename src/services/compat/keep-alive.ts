@@ -43,7 +43,8 @@ export class LoadedModels {
     const key = scopeKey(scope);
     const models = this.byScope.get(key) ?? new Map<string, number>();
     if (keepAlive <= 0) models.delete(name);
-    else models.set(name, Number.isFinite(keepAlive) ? this.now() + keepAlive : this.now() + FOREVER_MS);
+    // Past FOREVER_MS is forever (and a later time would not be a valid date).
+    else models.set(name, this.now() + Math.min(keepAlive, FOREVER_MS));
     if (models.size > 0) this.byScope.set(key, models);
     else this.byScope.delete(key);
   }
