@@ -21,8 +21,15 @@ export function parseOrThrow<T>(schema: z.ZodType<T>, value: unknown): T {
   return result.data;
 }
 
-/** Query-string integers: `?limit=10` arrives as a string. */
-export const queryInt = (def: number, min: number, max: number) => z.coerce.number().int().min(min).max(max).default(def);
+/**
+ * A query-string integer (`?limit=10` arrives as a string), checked by `rule`. An empty value (`?limit=`) is refused
+ * rather than read as 0.
+ */
+export const queryNumber = <T extends z.ZodType>(rule: (n: z.ZodCoercedNumber) => T) =>
+  z.preprocess((v) => (v === '' ? Number.NaN : v), rule(z.coerce.number()));
+
+/** Query-string integers within [min, max], `def` when absent. */
+export const queryInt = (def: number, min: number, max: number) => queryNumber((n) => n.int().min(min).max(max).default(def));
 
 export const queryBool = (def: boolean) =>
   z
@@ -32,8 +39,8 @@ export const queryBool = (def: boolean) =>
 
 /** EdgeQuake's paging beside `limit`/`offset`: a 1-based `page` and a `page_size`. */
 export const pagingAliases = {
-  page: z.coerce.number().int().min(1).optional().describe('1-based page (with page_size); overrides offset'),
-  page_size: z.coerce.number().int().min(1).optional().describe('Page size; overrides limit'),
+  page: queryNumber((n) => n.int().min(1).optional()).describe('1-based page (with page_size); overrides offset'),
+  page_size: queryNumber((n) => n.int().min(1).optional()).describe('Page size; overrides limit'),
 };
 
 /** The window a list request asks for: `page`/`page_size` when given (page size capped at `max`), else `limit`/`offset`. */

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import type { CommunityRecord } from '../../domain/communities';
 import type { EntityRecord } from '../../domain/types';
-import { pagingAliases, queryBool, queryInt } from '../../http/validate';
+import { pagingAliases, queryBool, queryInt, queryNumber } from '../../http/validate';
 
 export const communityListQuerySchema = z.object({
-  level: z.coerce.number().int().min(0).max(10).optional().describe('only this level (0 the coarsest)'),
+  level: queryNumber((n) => n.int().min(0).max(10).optional()).describe('only this level (0 the coarsest)'),
   limit: queryInt(50, 1, 1000),
   offset: queryInt(0, 0, Number.MAX_SAFE_INTEGER),
   ...pagingAliases,

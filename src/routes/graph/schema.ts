@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { GRAPH_DEPTH, GRAPH_MAX_NODES, GRAPH_STREAM_MAX_NODES } from '../../graph/explore';
-import { atLeastOneOf, pagingAliases, queryInt } from '../../http/validate';
+import { atLeastOneOf, pagingAliases, queryInt, queryNumber } from '../../http/validate';
 
 const timestamps = { created_at: z.string(), updated_at: z.string() };
 
@@ -43,7 +43,7 @@ export const graphQuerySchema = z.object({
   depth: queryInt(GRAPH_DEPTH.default, 0, GRAPH_DEPTH.max),
   max_nodes: queryInt(GRAPH_MAX_NODES.default, 1, GRAPH_MAX_NODES.max),
   label: z.string().max(512).optional().describe('EdgeQuake name of start_node'),
-  limit: z.coerce.number().int().min(1).max(GRAPH_MAX_NODES.max).optional().describe('EdgeQuake name of max_nodes'),
+  limit: queryNumber((n) => n.int().min(1).max(GRAPH_MAX_NODES.max).optional()).describe('EdgeQuake name of max_nodes'),
 });
 
 export const graphStreamQuerySchema = graphQuerySchema.extend({
