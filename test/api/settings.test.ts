@@ -160,6 +160,36 @@ describe('PATCH /settings applies at once', () => {
   });
 });
 
+describe('concurrent changes', () => {
+  afterAll(async () => {
+    await patch(ENV_SETTINGS);
+  });
+
+  it('all apply, one after the other, when none was stored before', async () => {
+    await forgetStored(app);
+    const changes = [
+      { query: { rerank_top_k: 3 } },
+      { ingest: { max_gleaning: 0 } },
+      { rate_limits: { graph: 50 } },
+      { query: { enable_rerank: false } },
+    ];
+    const answers = await Promise.all(changes.map((c) => app.request('/api/v1/settings', { method: 'PATCH', json: c })));
+    expect(answers.map((r) => r.status)).toEqual([200, 200, 200, 200]);
+    const expected = {
+      query: { ...ENV_SETTINGS.query, rerank_top_k: 3, enable_rerank: false },
+      ingest: { ...ENV_SETTINGS.ingest, max_gleaning: 0 },
+      rate_limits: { ...ENV_SETTINGS.rate_limits, graph: 50 },
+    };
+    expect(await settings()).toEqual(expected);
+    const record = await app.rt.stores.accounts.settings.get('service');
+    expect(JSON.parse(record!.values_json)).toMatchObject({
+      query: { rerank_top_k: 3, enable_rerank: false },
+      ingest: { max_gleaning: 0 },
+      rate_limits: { graph: 50 },
+    });
+  });
+});
+
 describe('stored settings', () => {
   it('outlive a restart in persistent mode; the embedded mode starts from the environment again', async () => {
     await patch({ query: { rerank_top_k: 11 }, ingest: { max_gleaning: 2 } });

@@ -1,6 +1,7 @@
 import type { AppConfig } from '../../config/types';
 import type { Scope } from '../../domain/types';
-import { InvalidInputError } from '../../domain/errors';
+import { ConflictError, InvalidInputError } from '../../domain/errors';
+import { KeyedLock } from '../../graph/locks';
 import type { SettingsRecord } from '../../domain/accounts';
 import type { Logger } from '../../logger';
 import type { QueryInput, QueryService } from '../../retrieval';
@@ -93,6 +94,19 @@ export function createSettingsService(deps: {
   let settings = settingsOf(config, deps.queryDefaults);
   /** What an operator changed (kept apart, so that the environment still supplies everything else). */
   let stored: SettingsPatch = {};
+  /** Changes apply one after the other: each merges into what the previous one left. */
+  const changes = new KeyedLock();
+
+  /** Writes the record; another instance may have created it meanwhile, and then it is updated. */
+  async function store(values_json: string): Promise<void> {
+    const now = new Date().toISOString();
+    if (await records.update(RECORD_ID, { values_json, updated_at: now })) return;
+    try {
+      await records.insert({ id: RECORD_ID, values_json, created_at: now, updated_at: now });
+    } catch (err) {
+      if (!(err instanceof ConflictError) || !(await records.update(RECORD_ID, { values_json, updated_at: now }))) throw err;
+    }
+  }
 
   return {
     current: () => structuredClone(settings),
@@ -113,22 +127,24 @@ export function createSettingsService(deps: {
     },
 
     async update(patch) {
-      const next = merged(settings, patch);
-      checkWhole(next);
-      const nextStored: SettingsPatch = {
-        query: { ...stored.query, ...patch.query },
-        ingest: { ...stored.ingest, ...patch.ingest },
-        rate_limits: { ...stored.rate_limits, ...patch.rate_limits },
-      };
-      const now = new Date().toISOString();
-      const values_json = JSON.stringify(nextStored);
-      const updated = await records.update(RECORD_ID, { values_json, updated_at: now });
-      if (!updated) await records.insert({ id: RECORD_ID, values_json, created_at: now, updated_at: now });
-      stored = nextStored;
-      settings = next;
-      apply(config, settings);
-      log.info({ settings: patch }, 'runtime settings changed');
-      return structuredClone(settings);
+      const release = await changes.acquire([RECORD_ID]);
+      try {
+        const next = merged(settings, patch);
+        checkWhole(next);
+        const nextStored: SettingsPatch = {
+          query: { ...stored.query, ...patch.query },
+          ingest: { ...stored.ingest, ...patch.ingest },
+          rate_limits: { ...stored.rate_limits, ...patch.rate_limits },
+        };
+        await store(JSON.stringify(nextStored));
+        stored = nextStored;
+        settings = next;
+        apply(config, settings);
+        log.info({ settings: patch }, 'runtime settings changed');
+        return structuredClone(settings);
+      } finally {
+        release();
+      }
     },
   };
 }
