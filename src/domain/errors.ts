@@ -64,6 +64,12 @@ export class NotFoundError extends DomainError {
   readonly kind = 'not_found' as const;
 }
 
+/** What a write returned, or 404 when the object went away between its read and the write (a concurrent delete). */
+export function stillThere<T>(value: T | null, what: string): T {
+  if (value === null) throw new NotFoundError(`${what} was not found`);
+  return value;
+}
+
 /** The request collides with an existing object; `existingId` names it when there is one. */
 export class ConflictError extends DomainError {
   readonly kind = 'conflict' as const;

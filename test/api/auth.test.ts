@@ -226,6 +226,27 @@ describe('authentication', () => {
     expect((await login(v.username, v.password)).status).toBe(401);
   });
 
+  it('answers 404, not 500, to a change of a user deleted while the change was under way', async () => {
+    const u = await user('viewer');
+    const users = app.rt.stores.accounts.users;
+    // The delete lands between the change's read of the user and its write (a new password is hashed in between).
+    const update = jest.spyOn(users, 'update').mockImplementationOnce(async (id, changes) => {
+      await users.delete(id);
+      return users.update(id, changes); // the store's own update, on a user that is gone
+    });
+    try {
+      const res = await raw(`/api/v1/users/${u.id}`, {
+        method: 'PATCH',
+        headers: { 'X-API-Key': app.masterKey, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ password: 'another password of the user' }),
+      });
+      expect(res.status).toBe(404);
+      expect((await json(res)).detail).toBe(`user '${u.id}' was not found`);
+    } finally {
+      update.mockRestore();
+    }
+  });
+
   it('creates, lists and revokes API keys: shown once, stored as a hash, with prefix and last use', async () => {
     const u = await user('editor');
     const bearer = { Authorization: `Bearer ${(await json(await login(u.username, u.password))).access_token}` };

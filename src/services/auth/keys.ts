@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type ApiKeyRecord, type Principal, type Role, roleCovers } from '../../domain/accounts';
-import { ForbiddenError, InvalidInputError, NotFoundError } from '../../domain/errors';
+import { ForbiddenError, InvalidInputError, NotFoundError, stillThere } from '../../domain/errors';
 import type { Page } from '../../domain/types';
 import { isOperator, reachesTenant } from './access';
 import type { AuthDeps } from './deps';
@@ -86,7 +86,7 @@ export class KeyRing {
     if (!key || !mayRevoke) throw new NotFoundError(`API key '${id}' was not found`);
     if (key.revoked_at !== null) return publicApiKey(key);
     const at = new Date().toISOString();
-    const revoked = (await this.deps.accounts.apiKeys.update(id, { revoked_at: at, updated_at: at }))!;
+    const revoked = stillThere(await this.deps.accounts.apiKeys.update(id, { revoked_at: at, updated_at: at }), `API key '${id}'`);
     this.deps.log.info({ key_id: id, tenant_id: key.tenant_id }, 'API key revoked');
     return publicApiKey(revoked);
   }

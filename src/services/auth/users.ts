@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type Principal, type Role, type UserRecord, roleCovers } from '../../domain/accounts';
-import { ForbiddenError, NotFoundError } from '../../domain/errors';
+import { ForbiddenError, NotFoundError, stillThere } from '../../domain/errors';
 import type { Page } from '../../domain/types';
 import { isOperator, reachesTenant } from './access';
 import type { AuthDeps } from './deps';
@@ -85,7 +85,7 @@ export class UserDirectory {
     if (patch.role !== undefined) changes.role = patch.role;
     if (patch.disabled !== undefined) changes.disabled = patch.disabled;
     if (patch.password !== undefined) changes.password_hash = await hashPassword(patch.password);
-    const updated = (await this.deps.accounts.users.update(user.id, changes))!;
+    const updated = stillThere(await this.deps.accounts.users.update(user.id, changes), `user '${id}'`);
     if (patch.password !== undefined || patch.disabled === true || (patch.role !== undefined && patch.role !== user.role)) {
       await endSessions(this.deps, user.id);
     }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Principal, TenantRecord, WorkspaceRecord } from '../../domain/accounts';
-import { ConflictError, ForbiddenError, MalformedRequestError, NotFoundError } from '../../domain/errors';
+import { ConflictError, ForbiddenError, MalformedRequestError, NotFoundError, stillThere } from '../../domain/errors';
 import type { Page, Scope } from '../../domain/types';
 import { isOperator, reachesTenant } from '../auth/access';
 import type { TenancyDeps, WorkspaceStatsBody } from './deps';
@@ -210,7 +210,7 @@ export function createTenancyService(deps: TenancyDeps) {
       if (patch.slug !== undefined && tenant.id === operatorTenantId && patch.slug !== DEFAULT_TENANT_SLUG) {
         throw new ConflictError(`the first tenant keeps its slug '${DEFAULT_TENANT_SLUG}'`);
       }
-      return (await accounts.tenants.update(id, { ...patch, updated_at: now() }))!;
+      return stillThere(await accounts.tenants.update(id, { ...patch, updated_at: now() }), `tenant '${id}'`);
     },
 
     /** Refused while the tenant holds workspaces beyond an empty default one, unless forced; then everything goes. */
@@ -281,7 +281,7 @@ export function createTenancyService(deps: TenancyDeps) {
         ...(slug !== undefined && { slug }),
         ...(description !== undefined && { description }),
       };
-      return (await accounts.workspaces.update(id, { ...next, ...models, updated_at: now() }))!;
+      return stillThere(await accounts.workspaces.update(id, { ...next, ...models, updated_at: now() }), `workspace '${id}'`);
     },
 
     async deleteWorkspace(principal: Principal, id: string): Promise<void> {
