@@ -109,7 +109,12 @@ async function runs(size: number): Promise<Array<Record<string, string | number>
   const scope: Scope = { workspaceId: `bench-resolution-scale-${size}-${Date.now()}` };
   const seedMs = await seed(rt, scope, size);
   const documents = Number(args.documents);
-  const request = { metadata: {}, trackId: null, asyncProcessing: false, options: { enable_gleaning: false, use_llm_summarization: false } };
+  const request = {
+    metadata: {},
+    trackId: null,
+    asyncProcessing: false,
+    options: { enable_gleaning: false, use_llm_summarization: false },
+  };
   const rows: Array<Record<string, string | number>> = [];
   for (const resolution of [false, true]) {
     await saveResolutionSettings(rt.stores.kv, scope, config.resolution, { enabled: resolution });

@@ -40,10 +40,10 @@ describe('entity resolution under concurrent merges', () => {
   let scope: Scope;
 
   beforeAll(async () => {
-    // Many workers and a little latency on every provider call, so merges and resolutions interleave.
+    // Several workers and a little latency on every provider call, so merges and resolutions interleave.
     app = await startTestApp({
       SERVICE_ENTITY_RESOLUTION: 'true',
-      WORKER_THREADS: '8',
+      WORKER_THREADS: '4',
       SERVICE_MOCK_LATENCY_MS: '3',
       SERVICE_MAX_UPLOADS_IN_FLIGHT_PER_WORKSPACE: String(DOCUMENTS),
     });
