@@ -151,8 +151,9 @@ function table(rows: Array<Record<string, string | number>>): void {
   for (const r of rows) console.log(line(keys.map((k) => String(r[k]))));
 }
 
+/** A table per size, printed as soon as it is measured. */
 async function main(): Promise<void> {
-  const rows: Array<Record<string, string | number>> = [];
+  console.log(`\nIngest with entity resolution off / on in a seeded graph (mock provider, one document at a time)`);
   for (const size of args.sizes.split(',').map(Number)) {
     const [off, on] = await runs(size);
     // Resolution looks at every entity a document adds: as many as the run without it added.
@@ -160,12 +161,10 @@ async function main(): Promise<void> {
     for (const row of [off, on]) {
       delete row.wall;
       row['resolution ms per new entity'] = row === on ? perEntity.toFixed(2) : '';
-      rows.push(row);
     }
-    console.error(`size ${size} done`);
+    console.log('');
+    table([off, on]);
   }
-  console.log(`\nIngest with entity resolution off / on in a seeded graph (mock provider, one document at a time)\n`);
-  table(rows);
 }
 
 main().catch((err: unknown) => {
