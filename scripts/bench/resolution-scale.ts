@@ -12,8 +12,7 @@ import { loadConfig } from '../../src/config/load';
 import { normalizeEntityId } from '../../src/domain/ids';
 import type { EntityRecord, Scope } from '../../src/domain/types';
 import { entityText } from '../../src/graph/embed-text';
-import { createEntityLocks } from '../../src/graph/locks';
-import { indexEntities } from '../../src/graph/resolution/name-index';
+import { indexTerms, NAME_INDEX_NAMESPACE } from '../../src/graph/resolution/name-index';
 import { saveResolutionSettings } from '../../src/graph/resolution/settings';
 import type { AppConfig } from '../../src/config/types';
 import { createLogger } from '../../src/logger';
@@ -27,6 +26,8 @@ const { values: args } = parseArgs({
 });
 
 const SEED_BATCH = 1000;
+/** Ids kept per name-index term (src/graph/resolution/name-index.ts). */
+const TERM_LIMIT = 64;
 const SYLLABLES = ['ka', 'lo', 'mi', 'ren', 'to', 'va', 'shi', 'dor', 'el', 'fin', 'gar', 'hu', 'is', 'jor', 'ul', 'ne', 'pra', 'qui'];
 const TYPES = ['PERSON', 'ORGANIZATION', 'LOCATION'];
 const SUFFIX: Record<string, string> = { PERSON: '', ORGANIZATION: ' Systems', LOCATION: ' Valley' };
@@ -63,7 +64,7 @@ async function boot(): Promise<{ rt: Runtime; config: AppConfig }> {
 async function seed(rt: Runtime, scope: Scope, size: number): Promise<number> {
   const started = performance.now();
   const embedder = rt.providers.embedding();
-  const locks = createEntityLocks(null);
+  const terms = new Map<string, string[]>();
   const now = new Date().toISOString();
   for (let from = 0; from < size; from += SEED_BATCH) {
     const batch: EntityRecord[] = [];
@@ -87,8 +88,14 @@ async function seed(rt: Runtime, scope: Scope, size: number): Promise<number> {
       'entity',
       batch.map((e, i) => ({ id: e.id, vector: vectors[i], document_ids: e.document_ids })),
     );
-    await indexEntities(rt.stores.kv, locks, scope, batch);
+    for (const e of batch) for (const term of indexTerms(e.name)) terms.set(term, [...(terms.get(term) ?? []), e.id].slice(-TERM_LIMIT));
   }
+  // The name index as indexEntities writes it, each term once (a few concurrent writes at a time).
+  const entries = [...terms];
+  const write = async () => {
+    for (let next = entries.pop(); next; next = entries.pop()) await rt.stores.kv.set(scope, NAME_INDEX_NAMESPACE, next[0], next[1]);
+  };
+  await Promise.all(Array.from({ length: 8 }, write));
   return performance.now() - started;
 }
 
