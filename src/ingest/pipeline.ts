@@ -7,6 +7,7 @@ import { chunkText } from './chunker';
 import { discardDocumentRun, removeDocumentFromGraph, summaryPolicy } from './deletion';
 import type { IngestDeps } from './deps';
 import { chunkItems, embedInto } from './embed';
+import { type DocumentCounts, writeChunkLinks } from './chunk-links';
 import { type CachedExtraction, deleteExtractions } from './extract/cache';
 import { extractChunks } from './extraction-stage';
 import { affectedEntityIds, type Contribution, type MergeOutcome } from './merge';
@@ -151,14 +152,9 @@ async function execute(run: Run): Promise<ProcessResult> {
       onProgress: (done) => progress.within('embedding', done / Math.max(1, run.chunks.length)),
     }),
   );
-  for (const chunk of run.chunks) {
-    const links = merged.chunks.get(chunk.id);
-    chunk.entity_ids = links?.entity_ids ?? [];
-    chunk.relationship_ids = links?.relationship_ids ?? [];
-    chunk.embedding_model = run.embedder.model;
-  }
-  await deps.stores.chunks.upsertMany(scope, run.chunks);
-  const counts = await resolveAndCount(run, merged);
+  for (const chunk of run.chunks) chunk.embedding_model = run.embedder.model;
+  const linked = await writeChunkLinks(deps, scope, doc.id, run.chunks, contributions);
+  const counts = await resolveAndCount(run, merged, linked);
 
   const now = new Date();
   const result: ProcessResult = {
@@ -176,8 +172,7 @@ async function execute(run: Run): Promise<ProcessResult> {
   await deps.stores.documents.update(scope, doc.id, {
     status: 'completed',
     chunk_count: result.chunk_count,
-    entity_count: result.entity_count,
-    relationship_count: result.relationship_count,
+    // The counts were written with the chunk links, and by the merges of resolution since: under the entity lock.
     error: null,
     processed_at: now.toISOString(),
     processing_time_ms: result.processing_time_ms,
@@ -190,12 +185,12 @@ async function execute(run: Run): Promise<ProcessResult> {
 }
 
 /** Entity resolution of what the document added; the document's counts after it. */
-async function resolveAndCount(run: Run, merged: MergeOutcome): Promise<{ entities: number; relationships: number }> {
+async function resolveAndCount(run: Run, merged: MergeOutcome, linked: DocumentCounts): Promise<DocumentCounts> {
   const { deps, scope, doc } = run;
   const resolved = await resolveDocumentEntities(deps, scope, merged);
   run.llmCalls += resolved.llm_calls;
   addUsage(run.usage, resolved.usage);
-  if (resolved.merged === 0) return { entities: merged.entityIds.length, relationships: merged.relationshipIds.length };
+  if (resolved.merged === 0) return linked;
   const [entities, relationships] = await Promise.all([
     deps.stores.graph.entitiesOfDocument(scope, doc.id),
     deps.stores.graph.relationshipsOfDocument(scope, doc.id),

@@ -4,11 +4,12 @@ import type { IngestDeps } from './deps';
 import { readExtractions } from './extract/cache';
 import { affectedEntityIds, type Contribution } from './merge';
 import { mergeIntoGraph } from './merge-stage';
+import { writeChunkLinks } from './chunk-links';
 
 /**
  * Merges documents again from their cached extractions (no LLM extraction), so that their records follow the
  * current aliases: after an alias was split off its survivor, the chunks naming it give it back its own entity.
- * Chunk links and document counts follow.
+ * Chunk links and document counts follow (./chunk-links.ts).
  */
 export async function remergeDocuments(deps: IngestDeps, scope: Scope, documentIds: string[], cause: string): Promise<void> {
   const { stores } = deps;
@@ -25,22 +26,13 @@ export async function remergeDocuments(deps: IngestDeps, scope: Scope, documentI
       const extraction = extractions.get(c.id);
       return extraction ? [{ chunkId: c.id, extraction }] : [];
     });
-    const merged = await mergeIntoGraph(deps, scope, documentId, contributions, {
+    await mergeIntoGraph(deps, scope, documentId, contributions, {
       lockIds: await affectedEntityIds(stores, scope, documentId, contributions),
       policy: summaryPolicy(deps, doc.options?.use_llm_summarization ?? true),
       cause,
       embedder: () => deps.providers.embedding(),
       embed: { concurrency: deps.config.ingest.embeddingConcurrency },
     });
-    for (const chunk of chunks) {
-      const links = merged.chunks.get(chunk.id);
-      chunk.entity_ids = links?.entity_ids ?? [];
-      chunk.relationship_ids = links?.relationship_ids ?? [];
-    }
-    await stores.chunks.upsertMany(scope, chunks);
-    await stores.documents.update(scope, documentId, {
-      entity_count: merged.entityIds.length,
-      relationship_count: merged.relationshipIds.length,
-    });
+    await writeChunkLinks(deps, scope, documentId, chunks, contributions);
   }
 }

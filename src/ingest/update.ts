@@ -15,6 +15,7 @@ import { deletePageMap, loadPageMap, savePageMap } from './pages';
 import { buildChunks } from './pipeline';
 import { resolveDocumentEntities } from './resolve-stage';
 import { addUsage } from './run';
+import { writeChunkLinks } from './chunk-links';
 import type { SummaryPolicy } from './summary';
 
 /**
@@ -135,12 +136,6 @@ export async function updateDocumentContent(
   const resolved = await resolveDocumentEntities(deps, scope, merged);
   llmCalls += resolved.llm_calls;
   addUsage(usage, resolved.usage);
-  const counts = resolved.merged
-    ? {
-        entities: (await stores.graph.entitiesOfDocument(scope, doc.id)).length,
-        relationships: (await stores.graph.relationshipsOfDocument(scope, doc.id)).length,
-      }
-    : { entities: merged.entityIds.length, relationships: merged.relationshipIds.length };
 
   const now = new Date();
   const processingTime = now.getTime() - started;
@@ -153,8 +148,7 @@ export async function updateDocumentContent(
     status: 'completed',
     error: null,
     chunk_count: chunks.length,
-    entity_count: counts.entities,
-    relationship_count: counts.relationships,
+    // The counts were written with the chunk links, and by the merges of resolution since: under the entity lock.
     version: (doc.version ?? 1) + 1,
     processed_at: now.toISOString(),
     processing_time_ms: processingTime,
@@ -210,14 +204,11 @@ async function writeVersion(deps: IngestDeps, scope: Scope, documentId: string, 
   const changed = to.chunks.filter((c) => before.get(c.id)?.content !== c.content);
   await embedInto(stores.vectors, scope, 'chunk', embedder, chunkItems(changed), embed);
   for (const chunk of to.chunks) {
-    const links = merged.chunks.get(chunk.id);
-    chunk.entity_ids = links?.entity_ids ?? [];
-    chunk.relationship_ids = links?.relationship_ids ?? [];
     chunk.embedding_model = embedder.model;
     const old = before.get(chunk.id);
     if (old && old.content === chunk.content) chunk.created_at = old.created_at;
   }
   await stores.chunks.deleteByDocument(scope, documentId);
-  await stores.chunks.upsertMany(scope, to.chunks);
+  await writeChunkLinks(deps, scope, documentId, to.chunks, contributions);
   return merged;
 }

@@ -69,8 +69,6 @@ export async function startTestApp(
     // Communities are rebuilt on request in tests (a suite that wants the automatic recompute sets it).
     SERVICE_COMMUNITY_REFRESH_MS: '0',
     SERVICE_MASTER_API_KEY: TEST_MASTER_KEY,
-    // Entity resolution changes which entities a text yields; its own tests turn it on.
-    SERVICE_ENTITY_RESOLUTION: 'false',
   };
   if (process.env.TEST_NEO4J_URI) base.NEO4J_URI = process.env.TEST_NEO4J_URI;
   if (process.env.TEST_QDRANT_URL) base.QDRANT_URL = process.env.TEST_QDRANT_URL;

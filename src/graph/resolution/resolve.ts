@@ -1,4 +1,5 @@
 import { nameKey, nameSimilarity, typesCompatible } from '../../domain/entity-names';
+import { NotFoundError } from '../../domain/errors';
 import { normalizeEntityId } from '../../domain/ids';
 import type { EntityRecord, Scope } from '../../domain/types';
 import type { TokenUsage } from '../../llm/ports';
@@ -113,7 +114,10 @@ export interface AppliedMerges {
   skipped: Array<{ source_id: string; target_id: string; reason: string }>;
 }
 
-/** Applies merges (source into target) one by one, following earlier merges of the same run. */
+/** Tries of a merge whose entities another merge took meanwhile: each follows the aliases that merge left. */
+const MERGE_ATTEMPTS = 3;
+
+/** Applies merges (source into target) one by one, following earlier merges of the same run and concurrent ones. */
 export async function applyMerges(
   deps: GraphDeps,
   scope: Scope,
@@ -122,27 +126,35 @@ export async function applyMerges(
 ): Promise<AppliedMerges> {
   const out: AppliedMerges = { applied: [], skipped: [] };
   for (const m of merges) {
-    const [source, target] = await Promise.all([
-      resolveEntityAlias(deps.stores.kv, scope, normalizeEntityId(m.source_id)),
-      resolveEntityAlias(deps.stores.kv, scope, normalizeEntityId(m.target_id)),
-    ]);
     const skip = (reason: string) => out.skipped.push({ source_id: m.source_id, target_id: m.target_id, reason });
-    if (source === target) {
-      skip('already one entity');
-      continue;
+    for (let attempt = 1; ; attempt++) {
+      const [source, target] = await Promise.all([
+        resolveEntityAlias(deps.stores.kv, scope, normalizeEntityId(m.source_id)),
+        resolveEntityAlias(deps.stores.kv, scope, normalizeEntityId(m.target_id)),
+      ]);
+      if (source === target) {
+        skip('already one entity');
+        break;
+      }
+      const present = new Set((await deps.stores.graph.getEntities(scope, [source, target])).map((e) => e.id));
+      if (!present.has(source) || !present.has(target)) {
+        skip(`entity not found: ${[source, target].filter((id) => !present.has(id)).join(', ')}`);
+        break;
+      }
+      try {
+        await mergeEntities(deps, scope, {
+          sourceIds: [source],
+          targetId: target,
+          reason: `entity resolution: ${m.reason}${m.score === undefined ? '' : ` (score ${m.score})`}`,
+          cause,
+        });
+        out.applied.push({ source_id: source, target_id: target });
+        break;
+      } catch (err) {
+        // Another merge took one of the two between the check and the lock: follow it.
+        if (!(err instanceof NotFoundError) || attempt >= MERGE_ATTEMPTS) throw err;
+      }
     }
-    const present = new Set((await deps.stores.graph.getEntities(scope, [source, target])).map((e) => e.id));
-    if (!present.has(source) || !present.has(target)) {
-      skip(`entity not found: ${[source, target].filter((id) => !present.has(id)).join(', ')}`);
-      continue;
-    }
-    await mergeEntities(deps, scope, {
-      sourceIds: [source],
-      targetId: target,
-      reason: `entity resolution: ${m.reason}${m.score === undefined ? '' : ` (score ${m.score})`}`,
-      cause,
-    });
-    out.applied.push({ source_id: source, target_id: target });
   }
   return out;
 }

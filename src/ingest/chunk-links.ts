@@ -1,0 +1,46 @@
+import type { ChunkRecord, Scope } from '../domain/types';
+import { statementsUnderAliases, withAliasedEntityLock } from './aliases';
+import type { IngestDeps } from './deps';
+import type { Contribution } from './merge';
+
+export interface DocumentCounts {
+  entities: number;
+  relationships: number;
+}
+
+/**
+ * Writes a document's chunk records with the entities and relationships their extractions name, and the
+ * document's counts, under the entity lock of those names and the survivors they go by, reading the aliases
+ * inside it. A merge that folded a named entity into another before this write is followed to the survivor;
+ * one that comes after finds the chunk linked and rewrites it (graph/merge.ts). Links computed when the
+ * document merged and written later could name an entity merged away in between.
+ */
+export async function writeChunkLinks(
+  deps: Pick<IngestDeps, 'stores' | 'entityLocks'>,
+  scope: Scope,
+  documentId: string,
+  chunks: ChunkRecord[],
+  contributions: Contribution[],
+): Promise<DocumentCounts> {
+  const { kv, chunks: chunkStore, documents } = deps.stores;
+  const extractions = contributions.map((c): [string, Contribution['extraction']] => [c.chunkId, c.extraction]);
+  const names = [
+    ...new Set(extractions.flatMap(([, e]) => [...e.entities.map((x) => x.id), ...e.relations.flatMap((r) => [r.source, r.target])])),
+  ];
+  return withAliasedEntityLock(kv, deps.entityLocks, scope, names, async () => {
+    const { statements } = await statementsUnderAliases(kv, scope, extractions);
+    const entities = new Set<string>();
+    const relationships = new Set<string>();
+    for (const chunk of chunks) {
+      const said = statements.get(chunk.id);
+      chunk.entity_ids = said ? [...said.entities.keys()] : [];
+      chunk.relationship_ids = said ? [...said.relations.keys()] : [];
+      for (const id of chunk.entity_ids) entities.add(id);
+      for (const id of chunk.relationship_ids) relationships.add(id);
+    }
+    await chunkStore.upsertMany(scope, chunks);
+    const counts = { entities: entities.size, relationships: relationships.size };
+    await documents.update(scope, documentId, { entity_count: counts.entities, relationship_count: counts.relationships });
+    return counts;
+  });
+}
