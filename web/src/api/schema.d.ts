@@ -14243,8 +14243,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Document text (at most 10 MB) */
-                    content: string;
+                    /** @description Document text (at most 10 MB, no NUL characters) */
+                    content: string & (unknown & unknown);
                     /** @description Defaults to the first line of the content */
                     title?: string | null;
                     /** @description Where the text came from; used as file_path */
@@ -15462,8 +15462,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description The new text (at most 10 MB) */
-                    content: string;
+                    /** @description The new text (at most 10 MB, no NUL characters) */
+                    content: string & (unknown & unknown);
                     /** @description A new title; the current one is kept when absent */
                     title?: string | null;
                     /** @description Replaces the metadata when given */
