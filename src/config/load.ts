@@ -132,6 +132,8 @@ const envSchema = z.object({
     .optional(),
   SERVICE_INSTANCE_ID: text(),
   SERVICE_TASK_LEASE_MS: intVar(1000, 3_600_000),
+  SERVICE_TASK_OUTAGE_RETRIES: intVar(0, 1000),
+  SERVICE_TASK_OUTAGE_BACKOFF_MS: intVar(10, 3_600_000),
   SERVICE_COMMUNITY_REFRESH_MS: intVar(0, 86_400_000),
   SERVICE_SHUTDOWN_GRACE_MS: intVar(0, 3_600_000),
   SERVICE_MAX_QUERIES_IN_FLIGHT: intVar(0),
@@ -249,6 +251,7 @@ export function loadConfig(env: Env = process.env, opts: LoadConfigOptions = {})
     defaultWorkspaceId: vars.SERVICE_DEFAULT_WORKSPACE ?? 'default',
     instanceId: vars.SERVICE_INSTANCE_ID ?? `${os.hostname()}-${process.pid}`,
     taskLeaseMs: vars.SERVICE_TASK_LEASE_MS ?? 30_000,
+    outageRetry: { attempts: vars.SERVICE_TASK_OUTAGE_RETRIES ?? 10, backoffMs: vars.SERVICE_TASK_OUTAGE_BACKOFF_MS ?? 1_000 },
     communityRefreshMs: vars.SERVICE_COMMUNITY_REFRESH_MS ?? 10_000,
     shutdownGraceMs: vars.SERVICE_SHUTDOWN_GRACE_MS ?? 10_000,
     admission: {

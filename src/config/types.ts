@@ -172,6 +172,11 @@ export interface AppConfig {
    */
   taskLeaseMs: number;
   /**
+   * A run that meets an unreachable dependency (Qdrant, Neo4j, a provider) goes back to the queue up to `attempts`
+   * times, waiting `backoffMs` doubled at each attempt (at most a minute), before its document fails.
+   */
+  outageRetry: { attempts: number; backoffMs: number };
+  /**
    * Communities are recomputed this long after the last graph change of a workspace (debounced, in the
    * background); 0 turns the automatic recompute off (the rebuild endpoint still works).
    */

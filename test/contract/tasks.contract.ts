@@ -107,6 +107,18 @@ export function taskStoreContract(name: string, makeStores: StoresFactory, clean
       expect(await tasks().claimNext('worker-3', at(8), at(13))).toBeNull();
     });
 
+    it('leaves a pending task put back after an outage alone until its backoff ends, then claims it ahead of newer ones', async () => {
+      const scope = ctx.scope();
+      const backedOff = makeTask({ created_at: at(0), attempts: 2, not_before: at(10) });
+      const newer = makeTask({ created_at: at(1) });
+      await tasks().insert(scope, backedOff);
+      await tasks().insert(scope, newer);
+      expect((await tasks().claimNext('worker-1', at(5), at(15)))?.task.id).toBe(newer.id);
+      expect(await tasks().claimNext('worker-1', at(9), at(19))).toBeNull();
+      const claimed = await tasks().claimNext('worker-2', at(10), at(20));
+      expect(claimed?.task).toMatchObject({ id: backedOff.id, status: 'running', attempts: 2, lease_owner: 'worker-2' });
+    });
+
     it('never claims finished tasks, however old', async () => {
       const scope = ctx.scope();
       for (const status of ['completed', 'failed', 'cancelled'] as const) {

@@ -15234,6 +15234,10 @@ export interface operations {
                         error: string | null;
                         /** @description The task this one retries */
                         retry_of: string | null;
+                        /** @description Runs stopped by an unreachable dependency and put back in the queue */
+                        attempts: number;
+                        /** @description A task put back after an outage is not run before this time */
+                        next_attempt_at: string | null;
                         finished_at: string | null;
                         /** @description = finished_at */
                         completed_at: string | null;
@@ -16363,6 +16367,10 @@ export interface operations {
                         error: string | null;
                         /** @description The task this one retries */
                         retry_of: string | null;
+                        /** @description Runs stopped by an unreachable dependency and put back in the queue */
+                        attempts: number;
+                        /** @description A task put back after an outage is not run before this time */
+                        next_attempt_at: string | null;
                         finished_at: string | null;
                         /** @description = finished_at */
                         completed_at: string | null;
