@@ -140,6 +140,8 @@ const envSchema = z.object({
   SERVICE_MAX_QUERIES_IN_FLIGHT_PER_WORKSPACE: intVar(0),
   SERVICE_MAX_UPLOADS_IN_FLIGHT: intVar(0),
   SERVICE_MAX_UPLOADS_IN_FLIGHT_PER_WORKSPACE: intVar(0),
+  SERVICE_MAX_QUEUED_DOCUMENTS: intVar(0),
+  SERVICE_MAX_QUEUED_DOCUMENTS_PER_WORKSPACE: intVar(0),
   SERVICE_TRUST_PROXY: z.enum(['true', 'false', '1', '0'], { message: 'must be true or false' }).optional(),
   SERVICE_ENTITY_RESOLUTION: z.enum(['true', 'false', '1', '0'], { message: 'must be true or false' }).optional(),
   /** Percent scores: a candidate at or above MERGE merges; between REVIEW and MERGE the LLM confirms. */
@@ -259,6 +261,8 @@ export function loadConfig(env: Env = process.env, opts: LoadConfigOptions = {})
       queriesPerWorkspace: vars.SERVICE_MAX_QUERIES_IN_FLIGHT_PER_WORKSPACE ?? 64,
       uploads: vars.SERVICE_MAX_UPLOADS_IN_FLIGHT ?? 64,
       uploadsPerWorkspace: vars.SERVICE_MAX_UPLOADS_IN_FLIGHT_PER_WORKSPACE ?? 16,
+      queuedDocuments: vars.SERVICE_MAX_QUEUED_DOCUMENTS ?? 10_000,
+      queuedDocumentsPerWorkspace: vars.SERVICE_MAX_QUEUED_DOCUMENTS_PER_WORKSPACE ?? 1_000,
     },
     trustProxy: vars.SERVICE_TRUST_PROXY === 'true' || vars.SERVICE_TRUST_PROXY === '1',
     resolution: {

@@ -191,8 +191,18 @@ export interface AppConfig {
   graphStream: { replayWindow: number; maxBufferedBytes: number; heartbeatMs: number };
   /** How long a SIGTERM waits for requests, streams and ingestion to wind down before the process exits anyway. */
   shutdownGraceMs: number;
-  /** Uploads and queries this instance holds at once, in all and per workspace (0: no cap); see src/http/middleware/admission.ts. */
-  admission: { queries: number; queriesPerWorkspace: number; uploads: number; uploadsPerWorkspace: number };
+  /**
+   * Uploads and queries this instance holds at once, in all and per workspace (0: no cap; src/http/middleware/admission.ts),
+   * and documents waiting for processing, in all and per workspace (0: no cap; src/services/documents/backlog.ts).
+   */
+  admission: {
+    queries: number;
+    queriesPerWorkspace: number;
+    uploads: number;
+    uploadsPerWorkspace: number;
+    queuedDocuments: number;
+    queuedDocumentsPerWorkspace: number;
+  };
   /** The built web console (index.html and hashed assets) served at `/`; web/dist of the package by default. */
   consoleDir: string;
 }

@@ -119,6 +119,19 @@ export function taskStoreContract(name: string, makeStores: StoresFactory, clean
       expect(claimed?.task).toMatchObject({ id: backedOff.id, status: 'running', attempts: 2, lease_owner: 'worker-2' });
     });
 
+    it('counts the open (pending and running) tasks of a workspace and of all workspaces', async () => {
+      const scope = ctx.scope();
+      const other = ctx.scope();
+      const before = await tasks().countOpen(null);
+      await tasks().insert(scope, makeTask());
+      await tasks().insert(scope, makeTask({ status: 'running', lease_owner: 'w', lease_expires_at: at(5) }));
+      for (const status of ['completed', 'failed', 'cancelled'] as const) await tasks().insert(scope, makeTask({ status }));
+      await tasks().insert(other, makeTask());
+      expect(await tasks().countOpen(scope)).toBe(2);
+      expect(await tasks().countOpen(other)).toBe(1);
+      expect(await tasks().countOpen(null)).toBe(before + 3);
+    });
+
     it('never claims finished tasks, however old', async () => {
       const scope = ctx.scope();
       for (const status of ['completed', 'failed', 'cancelled'] as const) {

@@ -109,6 +109,15 @@ export class MemoryTaskStore implements TaskStore {
     return true;
   }
 
+  async countOpen(scope: Scope | null): Promise<number> {
+    if (scope === null) return this.open.size;
+    let n = 0;
+    for (const entry of this.open) {
+      if (entry.scope.workspaceId === scope.workspaceId && (entry.scope.tenantId ?? '') === (scope.tenantId ?? '')) n += 1;
+    }
+    return n;
+  }
+
   dropWorkspace(scope: Scope): void {
     for (const entry of this.workspaces.find(scope)?.values() ?? []) this.open.delete(entry);
     this.workspaces.drop(scope);
