@@ -1,6 +1,8 @@
-// Pending tasks oldest first, then running tasks whose lease ended (their worker died), of every workspace.
+// Pending tasks oldest first (those put back after an outage once their backoff ended), then running tasks whose
+// lease ended (their worker died), of every workspace.
 CALL {
   MATCH (t:Task {status: 'pending'})
+  WHERE t.not_before IS NULL OR t.not_before <= $now
   RETURN t, 0 AS rank
   ORDER BY t.created_at ASC, t.seq ASC
   LIMIT $take

@@ -132,12 +132,16 @@ const envSchema = z.object({
     .optional(),
   SERVICE_INSTANCE_ID: text(),
   SERVICE_TASK_LEASE_MS: intVar(1000, 3_600_000),
+  SERVICE_TASK_OUTAGE_RETRIES: intVar(0, 1000),
+  SERVICE_TASK_OUTAGE_BACKOFF_MS: intVar(10, 3_600_000),
   SERVICE_COMMUNITY_REFRESH_MS: intVar(0, 86_400_000),
   SERVICE_SHUTDOWN_GRACE_MS: intVar(0, 3_600_000),
   SERVICE_MAX_QUERIES_IN_FLIGHT: intVar(0),
   SERVICE_MAX_QUERIES_IN_FLIGHT_PER_WORKSPACE: intVar(0),
   SERVICE_MAX_UPLOADS_IN_FLIGHT: intVar(0),
   SERVICE_MAX_UPLOADS_IN_FLIGHT_PER_WORKSPACE: intVar(0),
+  SERVICE_MAX_QUEUED_DOCUMENTS: intVar(0),
+  SERVICE_MAX_QUEUED_DOCUMENTS_PER_WORKSPACE: intVar(0),
   SERVICE_TRUST_PROXY: z.enum(['true', 'false', '1', '0'], { message: 'must be true or false' }).optional(),
   SERVICE_ENTITY_RESOLUTION: z.enum(['true', 'false', '1', '0'], { message: 'must be true or false' }).optional(),
   /** Percent scores: a candidate at or above MERGE merges; between REVIEW and MERGE the LLM confirms. */
@@ -249,6 +253,7 @@ export function loadConfig(env: Env = process.env, opts: LoadConfigOptions = {})
     defaultWorkspaceId: vars.SERVICE_DEFAULT_WORKSPACE ?? 'default',
     instanceId: vars.SERVICE_INSTANCE_ID ?? `${os.hostname()}-${process.pid}`,
     taskLeaseMs: vars.SERVICE_TASK_LEASE_MS ?? 30_000,
+    outageRetry: { attempts: vars.SERVICE_TASK_OUTAGE_RETRIES ?? 10, backoffMs: vars.SERVICE_TASK_OUTAGE_BACKOFF_MS ?? 1_000 },
     communityRefreshMs: vars.SERVICE_COMMUNITY_REFRESH_MS ?? 10_000,
     shutdownGraceMs: vars.SERVICE_SHUTDOWN_GRACE_MS ?? 10_000,
     admission: {
@@ -256,6 +261,8 @@ export function loadConfig(env: Env = process.env, opts: LoadConfigOptions = {})
       queriesPerWorkspace: vars.SERVICE_MAX_QUERIES_IN_FLIGHT_PER_WORKSPACE ?? 64,
       uploads: vars.SERVICE_MAX_UPLOADS_IN_FLIGHT ?? 64,
       uploadsPerWorkspace: vars.SERVICE_MAX_UPLOADS_IN_FLIGHT_PER_WORKSPACE ?? 16,
+      queuedDocuments: vars.SERVICE_MAX_QUEUED_DOCUMENTS ?? 10_000,
+      queuedDocumentsPerWorkspace: vars.SERVICE_MAX_QUEUED_DOCUMENTS_PER_WORKSPACE ?? 1_000,
     },
     trustProxy: vars.SERVICE_TRUST_PROXY === 'true' || vars.SERVICE_TRUST_PROXY === '1',
     resolution: {

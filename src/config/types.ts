@@ -172,6 +172,11 @@ export interface AppConfig {
    */
   taskLeaseMs: number;
   /**
+   * A run that meets an unreachable dependency (Qdrant, Neo4j, a provider) goes back to the queue up to `attempts`
+   * times, waiting `backoffMs` doubled at each attempt (at most a minute), before its document fails.
+   */
+  outageRetry: { attempts: number; backoffMs: number };
+  /**
    * Communities are recomputed this long after the last graph change of a workspace (debounced, in the
    * background); 0 turns the automatic recompute off (the rebuild endpoint still works).
    */
@@ -186,8 +191,18 @@ export interface AppConfig {
   graphStream: { replayWindow: number; maxBufferedBytes: number; heartbeatMs: number };
   /** How long a SIGTERM waits for requests, streams and ingestion to wind down before the process exits anyway. */
   shutdownGraceMs: number;
-  /** Uploads and queries this instance holds at once, in all and per workspace (0: no cap); see src/http/middleware/admission.ts. */
-  admission: { queries: number; queriesPerWorkspace: number; uploads: number; uploadsPerWorkspace: number };
+  /**
+   * Uploads and queries this instance holds at once, in all and per workspace (0: no cap; src/http/middleware/admission.ts),
+   * and documents waiting for processing, in all and per workspace (0: no cap; src/services/documents/backlog.ts).
+   */
+  admission: {
+    queries: number;
+    queriesPerWorkspace: number;
+    uploads: number;
+    uploadsPerWorkspace: number;
+    queuedDocuments: number;
+    queuedDocumentsPerWorkspace: number;
+  };
   /** The built web console (index.html and hashed assets) served at `/`; web/dist of the package by default. */
   consoleDir: string;
 }

@@ -158,6 +158,20 @@ export function isDomainError(err: unknown): err is DomainError {
   return err instanceof DomainError;
 }
 
+/**
+ * Whether an error means that a dependency (a database, the vector store, a provider) cannot be reached now, not
+ * that the request or the data is wrong: our own UnavailableError, and the codes the Neo4j driver, the Qdrant
+ * adapter and sockets use for it.
+ */
+export function isOutage(err: unknown): boolean {
+  if (err instanceof UnavailableError) return true;
+  const code = (err as { code?: unknown })?.code;
+  if (code === 'ServiceUnavailable' || code === 'SessionExpired' || code === 'ECONNREFUSED') return true;
+  // fetch (a model provider's HTTP API) reports a refused connection as the cause of a TypeError.
+  const cause = (err as { cause?: { code?: unknown } })?.cause;
+  return err instanceof TypeError && cause?.code === 'ECONNREFUSED';
+}
+
 /** The existing object's id of a conflict, or null for any other error. */
 export function conflictingId(err: unknown): string | null {
   return err instanceof ConflictError ? err.existingId : null;

@@ -131,6 +131,10 @@ export interface TaskRecord {
   /** Lease for multi-instance claiming; null when not claimed. */
   lease_owner: string | null;
   lease_expires_at: string | null;
+  /** Runs that ended because a dependency (Qdrant, Neo4j, a provider) was unreachable, each put back in the queue. */
+  attempts: number;
+  /** A task put back after an outage is not claimed before this time (its backoff); null: at once. */
+  not_before: string | null;
 }
 
 export type VectorKind = 'chunk' | 'entity' | 'relationship';

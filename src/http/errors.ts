@@ -7,6 +7,7 @@ import {
   TooLargeError,
   UnavailableError,
   isDomainError,
+  isOutage,
 } from '../domain/errors';
 import { Problem } from './problem';
 
@@ -58,15 +59,6 @@ export function bodyError(err: unknown, limitBytes: number): MalformedRequestErr
 function formatBytes(bytes: number): string {
   const MB = 1024 * 1024;
   return bytes % MB === 0 ? `${bytes / MB} MB` : `${bytes} bytes`;
-}
-
-/** Errors of the libraries under us (Neo4j driver, sockets, koa-body) that mean "a dependency is down". */
-function isOutage(err: unknown): boolean {
-  const code = (err as { code?: unknown })?.code;
-  if (code === 'ServiceUnavailable' || code === 'SessionExpired' || code === 'ECONNREFUSED') return true;
-  // fetch (a model provider's HTTP API) reports a refused connection as the cause of a TypeError.
-  const cause = (err as { cause?: { code?: unknown } })?.cause;
-  return err instanceof TypeError && cause?.code === 'ECONNREFUSED';
 }
 
 /**

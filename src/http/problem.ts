@@ -26,9 +26,11 @@ export class Problem extends Error {
     readonly detail: string,
     /** Extra members of the problem body (e.g. `errors`, `duplicate_of`). */
     readonly extra: Record<string, unknown> = {},
+    /** A more precise type than the status's own (e.g. `invalid-encoding` for a 400). */
+    kind: [slug: string, title: string] = PROBLEM_TITLES[status] ?? ['error', 'Error'],
   ) {
     super(detail);
-    const [slug, title] = PROBLEM_TITLES[status] ?? ['error', 'Error'];
+    const [slug, title] = kind;
     this.slug = slug;
     this.title = title;
   }

@@ -1,6 +1,7 @@
 import { chunkId } from '../domain/ids';
 import type { ChunkRecord, Scope } from '../domain/types';
 import { isAbortError } from '../domain/abort';
+import { isOutage } from '../domain/errors';
 import type { TokenUsage } from '../llm/ports';
 import { cachedLlm } from '../graph/llm-cache';
 import { chunkText } from './chunker';
@@ -92,6 +93,13 @@ async function processDocumentRun(deps: IngestDeps, scope: Scope, documentId: st
     if (options.signal?.aborted) {
       await rollback(run, options.mode === 'full');
       throw new IngestCancelledError();
+    }
+    if (isOutage(err)) {
+      // A dependency is down: the run is undone as far as it can be, the document is not failed, and the task
+      // goes back to the queue to run again once the dependency answers (src/services/tasks/queue.ts).
+      deps.log.warn({ err, document_id: documentId }, 'document processing stopped: a dependency is unreachable');
+      await rollback(run, false);
+      throw err;
     }
     deps.log.error({ err, document_id: documentId }, 'document processing failed');
     await rollback(run, false);

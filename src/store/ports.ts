@@ -220,6 +220,8 @@ export interface TaskStore {
   claimNext(owner: string, now: string, leaseUntil: string): Promise<{ scope: Scope; task: TaskRecord } | null>;
   /** Extend a lease held by `owner`; false when the lease was lost. */
   renewLease(scope: Scope, id: string, owner: string, leaseUntil: string): Promise<boolean>;
+  /** Pending and running tasks (the queued work) of one workspace, or of every workspace when `scope` is null. */
+  countOpen(scope: Scope | null): Promise<number>;
 }
 
 export interface ConversationStore {

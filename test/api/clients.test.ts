@@ -120,6 +120,80 @@ describe('JSON bodies', () => {
   });
 });
 
+describe('text encoding and NUL characters', () => {
+  /** `{"query": "caf<bytes>"}` with the given bytes inside the string. */
+  const jsonWith = (bytes: number[]) =>
+    Buffer.concat([Buffer.from('{"query": "caf'), Buffer.from(bytes), Buffer.from('", "mode": "bypass"}')]);
+
+  it.each([
+    ['a lone continuation byte', [0x80]],
+    ['a truncated sequence', [0xc3]],
+    ['an overlong encoding', [0xc0, 0xaf]],
+    ['an encoded surrogate', [0xed, 0xa0, 0x80]],
+  ])('refuses a JSON body holding %s with a 400 invalid-encoding problem', async (_what, bytes) => {
+    const res = await app.request('/api/v1/query', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: jsonWith(bytes),
+    });
+    expect(res.status).toBe(400);
+    expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    expect(await res.json()).toMatchObject({
+      status: 400,
+      type: expect.stringMatching(/\/invalid-encoding$/),
+      title: 'Invalid Encoding',
+      detail: expect.stringMatching(/not valid UTF-8/),
+    });
+  });
+
+  it('takes the same text in valid UTF-8, U+FFFD sent as such included', async () => {
+    for (const bytes of [
+      [0xc3, 0xa9],
+      [0xef, 0xbf, 0xbd],
+    ]) {
+      const res = await app.request('/api/v1/query', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: jsonWith(bytes),
+      });
+      expect(res.status).toBe(200);
+    }
+  });
+
+  it('refuses invalid UTF-8 on the compatibility paths in their own error shape', async () => {
+    const body = Buffer.concat([
+      Buffer.from('{"model": "kgrag", "messages": [{"role": "user", "content": "hi'),
+      Buffer.from([0xff]),
+      Buffer.from('"}]}'),
+    ]);
+    const res = await app.request('/v1/chat/completions', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { error: { message: string } }).error.message).toMatch(/not valid UTF-8/);
+  });
+
+  it('refuses a NUL character in JSON document content as it refuses a NUL byte in an uploaded text file', async () => {
+    const json = await app.request('/api/v1/documents', { method: 'POST', json: { content: 'Ada Lovelace\u0000 wrote notes.' } });
+    expect(json.status).toBe(422);
+    const jsonProblem = (await json.json()) as ProblemBody & { errors: Array<{ field: string; message: string }> };
+    expect(jsonProblem.errors).toEqual([{ field: 'content', message: 'contains binary data (NUL characters), not text' }]);
+
+    const form = new FormData();
+    form.append('file', new Blob([Buffer.from('Ada Lovelace\u0000 wrote notes.')]), 'notes.txt');
+    const file = await app.request('/api/v1/documents/upload', { method: 'POST', body: form });
+    expect(file.status).toBe(422);
+    const fileProblem = (await file.json()) as ProblemBody & { errors: Array<{ field: string; message: string }> };
+    expect(fileProblem.type).toBe(jsonProblem.type);
+    expect(fileProblem.errors).toEqual([{ field: 'file', message: "'notes.txt': the file contains binary data (NUL bytes), not text" }]);
+
+    const updated = await app.request('/api/v1/documents', { method: 'POST', json: { content: 'Ada Lovelace wrote notes.' } });
+    const { id } = (await updated.json()) as { id: string };
+    const put = await app.request(`/api/v1/documents/${id}`, { method: 'PUT', json: { content: 'Ada\u0000' } });
+    expect(put.status).toBe(422);
+    const listed = (await (await app.request('/api/v1/documents')).json()) as { total: number };
+    expect(listed.total).toBe(1);
+  });
+});
+
 describe('multipart uploads', () => {
   it('takes a file part without a Content-Type of its own as a file (the python-requests default)', async () => {
     const boundary = 'kgrag-boundary-1';

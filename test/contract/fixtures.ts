@@ -157,6 +157,8 @@ export function makeTask(overrides: Partial<TaskRecord> = {}): TaskRecord {
     finished_at: null,
     lease_owner: null,
     lease_expires_at: null,
+    attempts: 0,
+    not_before: null,
     ...overrides,
   };
 }

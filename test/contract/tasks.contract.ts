@@ -107,6 +107,31 @@ export function taskStoreContract(name: string, makeStores: StoresFactory, clean
       expect(await tasks().claimNext('worker-3', at(8), at(13))).toBeNull();
     });
 
+    it('leaves a pending task put back after an outage alone until its backoff ends, then claims it ahead of newer ones', async () => {
+      const scope = ctx.scope();
+      const backedOff = makeTask({ created_at: at(0), attempts: 2, not_before: at(10) });
+      const newer = makeTask({ created_at: at(1) });
+      await tasks().insert(scope, backedOff);
+      await tasks().insert(scope, newer);
+      expect((await tasks().claimNext('worker-1', at(5), at(15)))?.task.id).toBe(newer.id);
+      expect(await tasks().claimNext('worker-1', at(9), at(19))).toBeNull();
+      const claimed = await tasks().claimNext('worker-2', at(10), at(20));
+      expect(claimed?.task).toMatchObject({ id: backedOff.id, status: 'running', attempts: 2, lease_owner: 'worker-2' });
+    });
+
+    it('counts the open (pending and running) tasks of a workspace and of all workspaces', async () => {
+      const scope = ctx.scope();
+      const other = ctx.scope();
+      const before = await tasks().countOpen(null);
+      await tasks().insert(scope, makeTask());
+      await tasks().insert(scope, makeTask({ status: 'running', lease_owner: 'w', lease_expires_at: at(5) }));
+      for (const status of ['completed', 'failed', 'cancelled'] as const) await tasks().insert(scope, makeTask({ status }));
+      await tasks().insert(other, makeTask());
+      expect(await tasks().countOpen(scope)).toBe(2);
+      expect(await tasks().countOpen(other)).toBe(1);
+      expect(await tasks().countOpen(null)).toBe(before + 3);
+    });
+
     it('never claims finished tasks, however old', async () => {
       const scope = ctx.scope();
       for (const status of ['completed', 'failed', 'cancelled'] as const) {

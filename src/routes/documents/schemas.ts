@@ -15,8 +15,20 @@ const ingestOptionFields = {
   use_llm_summarization: z.boolean().default(true).describe('Let the LLM merge long entity descriptions'),
 };
 
+/**
+ * A document's text: not blank, and free of NUL characters, which are refused as binary data exactly as a NUL
+ * byte in an uploaded text file is (docs/api.md §8.1).
+ */
+const documentText = (description: string) =>
+  z
+    .string()
+    .regex(/\S/, 'must not be empty')
+    // eslint-disable-next-line no-control-regex -- the NUL character is what the rule refuses
+    .regex(/^[^\x00]*$/, 'contains binary data (NUL characters), not text')
+    .describe(description);
+
 export const createDocumentBody = z.object({
-  content: z.string().regex(/\S/, 'must not be empty').describe('Document text (at most 10 MB)'),
+  content: documentText('Document text (at most 10 MB, no NUL characters)'),
   title: z.string().max(1000).nullish().describe('Defaults to the first line of the content'),
   source: z.string().max(4096).nullish().describe('Where the text came from; used as file_path'),
   metadata: z.record(z.string(), z.unknown()).nullish().describe('Free-form object kept with the document'),
@@ -285,7 +297,7 @@ export const failedChunksSchema = z.object({
 });
 
 export const updateDocumentBody = z.object({
-  content: z.string().regex(/\S/, 'must not be empty').describe('The new text (at most 10 MB)'),
+  content: documentText('The new text (at most 10 MB, no NUL characters)'),
   title: z.string().max(1000).nullish().describe('A new title; the current one is kept when absent'),
   metadata: z.record(z.string(), z.unknown()).nullish().describe('Replaces the metadata when given'),
   expected_version: z.number().int().min(1).optional().describe('Refuse with 409 unless the document is at this version'),

@@ -29,6 +29,8 @@ export const taskDetailSchema = taskListItemSchema.extend({
   }),
   error: z.string().nullable(),
   retry_of: z.string().nullable().describe('The task this one retries'),
+  attempts: z.number().int().describe('Runs stopped by an unreachable dependency and put back in the queue'),
+  next_attempt_at: timestamp.nullable().describe('A task put back after an outage is not run before this time'),
   finished_at: timestamp.nullable(),
   completed_at: timestamp.nullable().describe('= finished_at'),
 });
@@ -63,6 +65,8 @@ export function presentTaskDetail(task: TaskRecord) {
     stats: { ...task.stats },
     error: task.error,
     retry_of: task.retry_of,
+    attempts: task.attempts,
+    next_attempt_at: task.status === 'pending' ? task.not_before : null,
     finished_at: task.finished_at,
     completed_at: task.finished_at,
   };

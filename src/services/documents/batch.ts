@@ -1,6 +1,7 @@
 import { isDomainError } from '../../domain/errors';
 import type { Scope } from '../../domain/types';
 import { type Admission, admitFile, checkFileSize, type IngestRequest } from './admission';
+import { checkBacklog } from './backlog';
 import { type CommitDeps, type CreateOutcome, runStored, storeAdmission } from './commit';
 import { duplicateOf, itemError } from './errors';
 
@@ -37,6 +38,8 @@ export interface FileSource {
  * go on. Files are admitted one after another (so copies inside the batch are caught), then processed together.
  */
 export async function ingestFiles(deps: CommitDeps, scope: Scope, sources: FileSource[], request: IngestRequest): Promise<BatchResult> {
+  // A batch or a scan is refused whole when the queue has no room for all of its files.
+  await checkBacklog(deps.host, scope, sources.length);
   const items: BatchItem[] = sources.map((s) => emptyItem(s.filename));
   const stored: Array<{ index: number; admission: Admission }> = [];
   for (const [index, source] of sources.entries()) {

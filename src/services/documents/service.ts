@@ -6,6 +6,7 @@ import { admitFile, admitText, type IncomingFile, type IngestRequest } from './a
 import { type BatchResult, ingestFiles } from './batch';
 import { type CommitDeps, commitAdmission, type CreateOutcome } from './commit';
 import { AdmissionGate } from './gate';
+import { checkBacklog } from './backlog';
 import {
   type FailedChunk,
   failedChunksOf,
@@ -65,9 +66,11 @@ export function createDocumentService(host: ServiceHost, tasks: TaskService): Do
 
   return {
     async createFromText(scope, content, request) {
+      await checkBacklog(host, scope, 1);
       return commitAdmission(deps(), scope, await admitText(host, gate, scope, content, request));
     },
     async createFromFile(scope, file, request) {
+      await checkBacklog(host, scope, 1);
       return commitAdmission(deps(), scope, await admitFile(host, gate, scope, file, request));
     },
     uploadBatch(scope, files, request) {
@@ -81,8 +84,10 @@ export function createDocumentService(host: ServiceHost, tasks: TaskService): Do
     update: (scope, id, update) => updateFromText(host, gate, scope, id, update),
     async replaceFromFile(scope, file, request) {
       const existing = await findByFileName(host, scope, file.filename);
-      if (!existing)
+      if (!existing) {
+        await checkBacklog(host, scope, 1);
         return { kind: 'created', outcome: await commitAdmission(deps(), scope, await admitFile(host, gate, scope, file, request)) };
+      }
       const given = { title: request.title, metadata: Object.keys(request.metadata).length ? request.metadata : undefined };
       return { kind: 'updated', result: await updateFromFile(host, gate, scope, existing, file, given) };
     },

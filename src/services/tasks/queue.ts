@@ -9,6 +9,8 @@ import { executeTask, markDocumentFailed, type RunOutcome, settleCancelledDocume
 const RENEWALS_PER_LEASE = 3;
 const POLL_MS = 500;
 const SHUTDOWN_GRACE_MS = 5_000;
+/** The longest wait between two runs of a task put back after an outage. */
+const MAX_OUTAGE_BACKOFF_MS = 60_000;
 
 /** Why a run was stopped from outside: a cancel request, the instance shutting down, or a lost lease. */
 type StopKind = 'cancel' | 'shutdown' | 'lease';
@@ -191,10 +193,50 @@ export class TaskQueue {
       });
       return { status: 'completed', error: null };
     }
+    if (outcome.kind === 'unavailable') return this.settleOutage(host, scope, current, outcome.error, progress);
     const error = failureReason(task, outcome);
     if (outcome.kind === 'crashed') await markDocumentFailed(host, scope, task.document_id, error);
     await tasks.update(scope, task.id, { ...released, ...progress.snapshot(), status: 'failed', error, finished_at: now });
     return { status: 'failed', error };
+  }
+
+  /**
+   * A run stopped by an unreachable dependency: the task goes back to the queue with a doubling backoff and the
+   * document stays `processing`, until the retries configured run out; then both fail, naming the dependency.
+   */
+  private async settleOutage(
+    host: ServiceHost,
+    scope: Scope,
+    task: TaskRecord,
+    reason: string,
+    progress: TaskProgress,
+  ): Promise<Omit<RunReport, 'processingTimeMs'>> {
+    const { attempts: allowed, backoffMs } = host.config.outageRetry;
+    const attempts = task.attempts + 1;
+    const now = new Date();
+    if (attempts > allowed) {
+      const error = `a dependency stayed unreachable through ${allowed} retries: ${reason}`;
+      await markDocumentFailed(host, scope, task.document_id, error);
+      await host.stores.tasks.update(scope, task.id, {
+        ...progress.snapshot(),
+        status: 'failed',
+        error,
+        attempts,
+        lease_owner: null,
+        lease_expires_at: null,
+        updated_at: now.toISOString(),
+        finished_at: now.toISOString(),
+      });
+      return { status: 'failed', error };
+    }
+    const notBefore = new Date(now.getTime() + Math.min(backoffMs * 2 ** (attempts - 1), MAX_OUTAGE_BACKOFF_MS)).toISOString();
+    const error = `waiting for a dependency (retry ${attempts} of ${allowed} from ${notBefore}): ${reason}`;
+    await host.stores.tasks.update(scope, task.id, { ...requeuedTask(now.toISOString()), attempts, not_before: notBefore, error });
+    host.log.warn(
+      { task_id: task.id, document_id: task.document_id, attempts, not_before: notBefore, reason },
+      'task put back after an outage',
+    );
+    return { status: 'interrupted', error };
   }
 
   private async renew(host: ServiceHost, entry: RunningTask): Promise<void> {
@@ -266,6 +308,7 @@ function failureReason(task: TaskRecord, outcome: RunOutcome): string {
     case 'superseded':
       return `document '${task.document_id}' is processed by task '${outcome.by}'`;
     case 'crashed':
+    case 'unavailable':
       return outcome.error;
     case 'finished':
       return outcome.result.error ?? 'processing failed';

@@ -48,6 +48,8 @@ export function newTaskRecord(props: { id: string; documentId: string; mode: Tas
     finished_at: null,
     lease_owner: null,
     lease_expires_at: null,
+    attempts: 0,
+    not_before: null,
   };
 }
 

@@ -1,3 +1,4 @@
+import { isOutage } from '../../domain/errors';
 import type { DocumentRecord, Scope, TaskRecord } from '../../domain/types';
 import { withWorkspaceModels } from '../../llm/workspace-models';
 import { discardDocumentRun, type ProcessResult, processDocument } from '../../ingest/pipeline';
@@ -9,6 +10,8 @@ export type RunOutcome =
   | { kind: 'finished'; result: ProcessResult }
   | { kind: 'missing' }
   | { kind: 'superseded'; by: string }
+  /** A dependency could not be reached; the run was undone and may go back to the queue. */
+  | { kind: 'unavailable'; error: string }
   | { kind: 'crashed'; error: string };
 
 /** One run of a claimed task: the lease owner its claim recorded, its stop signal, its progress writer. */
@@ -48,7 +51,8 @@ export async function executeTask(host: ServiceHost, scope: Scope, task: TaskRec
     );
     return { kind: 'finished', result };
   } catch (err) {
-    return { kind: 'crashed', error: err instanceof Error ? err.message : String(err) };
+    const error = err instanceof Error ? err.message : String(err);
+    return isOutage(err) ? { kind: 'unavailable', error } : { kind: 'crashed', error };
   }
 }
 

@@ -55,6 +55,8 @@ export function rebuildTask(id: string, owner: string, leaseMs: number): TaskRec
     finished_at: null,
     lease_owner: owner,
     lease_expires_at: new Date(Date.now() + leaseMs).toISOString(),
+    attempts: 0,
+    not_before: null,
   };
 }
 

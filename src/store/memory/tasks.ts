@@ -72,7 +72,7 @@ export class MemoryTaskStore implements TaskStore {
   }
 
   /**
-   * Pending tasks first, oldest first; then running tasks whose lease ended at or before `now` (their worker
+   * Pending tasks whose backoff (`not_before`) has ended first, oldest first; then running tasks whose lease ended at or before `now` (their worker
    * died). A running task without a lease is someone's and never taken. Synchronous from check to write, so
    * concurrent claims in this process never share a task.
    */
@@ -81,8 +81,10 @@ export class MemoryTaskStore implements TaskStore {
     let best: TaskEntry | null = null;
     let bestRank = 2;
     for (const entry of this.open) {
-      const { status, lease_expires_at } = entry.task;
-      const rank = status === 'pending' ? 0 : lease_expires_at !== null && time(lease_expires_at) <= nowMs ? 1 : Infinity;
+      const { status, lease_expires_at, not_before } = entry.task;
+      const due = not_before === null || time(not_before) <= nowMs;
+      const rank =
+        status === 'pending' ? (due ? 0 : Infinity) : lease_expires_at !== null && time(lease_expires_at) <= nowMs ? 1 : Infinity;
       if (rank < bestRank || (rank === bestRank && best && oldestFirst(entry, best) < 0)) {
         best = entry;
         bestRank = rank;
@@ -105,6 +107,15 @@ export class MemoryTaskStore implements TaskStore {
     if (!entry || entry.task.status !== 'running' || entry.task.lease_owner !== owner) return false;
     entry.task = { ...entry.task, lease_expires_at: leaseUntil };
     return true;
+  }
+
+  async countOpen(scope: Scope | null): Promise<number> {
+    if (scope === null) return this.open.size;
+    let n = 0;
+    for (const entry of this.open) {
+      if (entry.scope.workspaceId === scope.workspaceId && (entry.scope.tenantId ?? '') === (scope.tenantId ?? '')) n += 1;
+    }
+    return n;
   }
 
   dropWorkspace(scope: Scope): void {

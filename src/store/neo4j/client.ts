@@ -1,5 +1,6 @@
-import neo4j, { type Driver, type ManagedTransaction, type SessionMode } from 'neo4j-driver';
+import neo4j, { type Driver, type ManagedTransaction, type SessionMode, isRetryableError } from 'neo4j-driver';
 import type { Scope } from '../../domain/types';
+import { Availability, isConnectivityError } from './availability';
 import { cypherTemplate, cypherText } from './cypher';
 import { toPlain } from './values';
 
@@ -12,12 +13,15 @@ export interface Neo4jSettings {
   database: string | null;
 }
 
-/** Transient failures are retried by the driver for this long before the error reaches the caller (a 503). */
+/** Transient failures (deadlocks, a leader switch) are retried for this long before the error reaches the caller. */
 const RETRY_WINDOW_MS = 5_000;
+const FIRST_RETRY_DELAY_MS = 100;
+/** Transactions are run and retried here, not by the driver, so that an outage answers at once (src/store/neo4j/availability.ts). */
+type Runner = Pick<ManagedTransaction, 'run'>;
 
 /** One transaction: statements are named files under cypher/, results converted to plain values. */
 export class CypherTransaction {
-  constructor(private readonly tx: ManagedTransaction) {}
+  constructor(private readonly tx: Runner) {}
 
   run(name: string, params: Record<string, unknown> = {}): Promise<Row[]> {
     return this.runText(cypherText(name), params);
@@ -41,26 +45,31 @@ export function scopeParams(scope: Scope): { tenant_id: string; workspace_id: st
 
 /**
  * A thin wrapper over the driver: a fresh session per unit of work (nothing caches a connection that may have
- * died), managed transactions that the driver retries on transient errors, and a short live check.
+ * died), transactions retried on transient errors, a circuit that refuses work at once while the database is
+ * unreachable, and a short live check.
  */
 export class Neo4jClient {
   readonly driver: Driver;
   readonly database: string | undefined;
+  readonly availability: Availability;
 
-  constructor(readonly settings: Neo4jSettings) {
+  constructor(
+    readonly settings: Neo4jSettings,
+    onAvailability?: (up: boolean, downForMs: number) => void,
+  ) {
     const auth =
       settings.user !== null || settings.password !== null
         ? neo4j.auth.basic(settings.user ?? 'neo4j', settings.password ?? '')
         : undefined; // the driver sends the 'none' scheme: for servers with authentication off
     this.driver = neo4j.driver(settings.uri, auth, {
       disableLosslessIntegers: true,
-      maxTransactionRetryTime: RETRY_WINDOW_MS,
-      connectionTimeout: 3_000,
+      connectionTimeout: 2_000,
       connectionAcquisitionTimeout: 5_000,
       maxConnectionPoolSize: 50,
       logging: { level: 'error', logger: () => undefined },
     });
     this.database = settings.database ?? undefined;
+    this.availability = new Availability((timeoutMs) => this.ping(timeoutMs), onAvailability);
   }
 
   read<T>(work: (tx: CypherTransaction) => Promise<T>): Promise<T> {
@@ -104,7 +113,9 @@ export class Neo4jClient {
       .then((result) => result.records.length === 1)
       .catch(() => false);
     try {
-      return await Promise.race([check, timeout]);
+      const ok = await Promise.race([check, timeout]);
+      if (ok) this.availability.answered();
+      return ok;
     } finally {
       clearTimeout(timer);
       void session.close().catch(() => undefined);
@@ -112,16 +123,46 @@ export class Neo4jClient {
   }
 
   close(): Promise<void> {
+    this.availability.close();
     return this.driver.close();
   }
 
+  /**
+   * One unit of work in a transaction of its own, retried with backoff on transient errors within the retry
+   * window. A connection failure is retried only when a ping shows the database still answers (a dropped pooled
+   * connection); otherwise the circuit opens and this and every later unit fail at once until a probe succeeds.
+   */
   private async execute<T>(mode: SessionMode, work: (tx: CypherTransaction) => Promise<T>): Promise<T> {
+    const started = Date.now();
+    let delay = FIRST_RETRY_DELAY_MS;
+    for (;;) {
+      if (!this.availability.reachable) throw this.availability.refusal();
+      try {
+        return await this.attempt(mode, work);
+      } catch (err) {
+        if (isConnectivityError(err) && !(await this.availability.confirm())) throw this.availability.refusal();
+        const wait = delay * (0.8 + Math.random() * 0.4);
+        if (!isRetryableError(err as Error) || Date.now() - started + wait > RETRY_WINDOW_MS) throw err;
+        await new Promise((resolve) => setTimeout(resolve, wait));
+        delay *= 2;
+      }
+    }
+  }
+
+  private async attempt<T>(mode: SessionMode, work: (tx: CypherTransaction) => Promise<T>): Promise<T> {
     const session = this.driver.session({ database: this.database, defaultAccessMode: mode });
     try {
-      const unit = (tx: ManagedTransaction) => work(new CypherTransaction(tx));
-      return mode === neo4j.session.READ ? await session.executeRead(unit) : await session.executeWrite(unit);
+      const tx = session.beginTransaction();
+      try {
+        const result = await work(new CypherTransaction(tx));
+        await tx.commit();
+        return result;
+      } catch (err) {
+        if (tx.isOpen()) await tx.rollback().catch(() => undefined);
+        throw err;
+      }
     } finally {
-      await session.close();
+      await session.close().catch(() => undefined);
     }
   }
 }

@@ -108,6 +108,8 @@ export const TASK_FIELDS: Spec<TaskRecord> = {
   finished_at: 'timestamp?',
   lease_owner: 'string?',
   lease_expires_at: 'timestamp?',
+  attempts: 'int',
+  not_before: 'timestamp?',
 };
 
 export const CONVERSATION_FIELDS: Spec<ConversationRecord> = {

@@ -58,7 +58,11 @@ export interface Neo4jStoresOptions {
  */
 export async function createNeo4jStores(options: Neo4jStoresOptions): Promise<Stores> {
   const { log, dimension } = options;
-  const db = new Neo4jClient(options.neo4j);
+  const db = new Neo4jClient(options.neo4j, (up, downForMs) =>
+    up
+      ? log.info({ down_for_ms: downForMs }, 'Neo4j answers again; storage calls resume')
+      : log.warn({ uri: options.neo4j.uri }, 'Neo4j is unreachable; storage calls answer 503 until it is back'),
+  );
   let qdrant: QdrantVectorStore | null = null;
   let vectors: VectorStore;
   try {

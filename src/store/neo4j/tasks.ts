@@ -74,6 +74,12 @@ export class Neo4jTaskStore implements TaskStore {
     return null;
   }
 
+  async countOpen(scope: Scope | null): Promise<number> {
+    const params = scope === null ? { all: true, tenant_id: '', workspace_id: '' } : { all: false, ...scopeParams(scope) };
+    const [row] = await this.db.readRows('tasks/count-open', params);
+    return num(row?.n);
+  }
+
   async renewLease(scope: Scope, id: string, owner: string, leaseUntil: string): Promise<boolean> {
     const params = { ...scopeParams(scope), id, owner, lease_until: timestamp(leaseUntil) };
     return this.db.write(async (tx) => {

@@ -14243,8 +14243,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Document text (at most 10 MB) */
-                    content: string;
+                    /** @description Document text (at most 10 MB, no NUL characters) */
+                    content: string & (unknown & unknown);
                     /** @description Defaults to the first line of the content */
                     title?: string | null;
                     /** @description Where the text came from; used as file_path */
@@ -15234,6 +15234,10 @@ export interface operations {
                         error: string | null;
                         /** @description The task this one retries */
                         retry_of: string | null;
+                        /** @description Runs stopped by an unreachable dependency and put back in the queue */
+                        attempts: number;
+                        /** @description A task put back after an outage is not run before this time */
+                        next_attempt_at: string | null;
                         finished_at: string | null;
                         /** @description = finished_at */
                         completed_at: string | null;
@@ -15462,8 +15466,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description The new text (at most 10 MB) */
-                    content: string;
+                    /** @description The new text (at most 10 MB, no NUL characters) */
+                    content: string & (unknown & unknown);
                     /** @description A new title; the current one is kept when absent */
                     title?: string | null;
                     /** @description Replaces the metadata when given */
@@ -16363,6 +16367,10 @@ export interface operations {
                         error: string | null;
                         /** @description The task this one retries */
                         retry_of: string | null;
+                        /** @description Runs stopped by an unreachable dependency and put back in the queue */
+                        attempts: number;
+                        /** @description A task put back after an outage is not run before this time */
+                        next_attempt_at: string | null;
                         finished_at: string | null;
                         /** @description = finished_at */
                         completed_at: string | null;
