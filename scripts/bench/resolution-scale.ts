@@ -74,7 +74,7 @@ async function seed(rt: Runtime, scope: Scope, size: number): Promise<number> {
         id: normalizeEntityId(name),
         name,
         entity_type: type,
-        description: `${name} appears in seeded record ${i}.`,
+        description: `Seeded ${type.toLowerCase()} ${i}.`,
         source_chunk_ids: [`seed-chunk-${i}`],
         document_ids: ['seed'],
         created_at: now,
