@@ -1,10 +1,10 @@
-import { kernelMemory, scanKernel } from '../../src/store/memory/dot-kernel';
+import { dotKernel, kernelMemory } from '../../src/store/memory/dot-kernel';
 
 describe('the SIMD dot-product kernel', () => {
-  it.each([16, 48, 256, 1536])('scores every row like the scalar dot product at stride %i', (stride) => {
+  it.each([16, 48, 256, 1536])('scores every row, and rows picked by number, like the scalar dot product at stride %i', (stride) => {
     const rows = 37;
-    const memory = kernelMemory(Math.ceil(((rows + 1) * stride * 4 + rows * 4) / 65_536));
-    const scan = scanKernel(memory);
+    const memory = kernelMemory(Math.ceil(((rows + 1) * stride * 4 + rows * 4 + 32) / 65_536));
+    const { scan, gather } = dotKernel(memory);
     const floats = new Float32Array(memory.buffer, 0, (rows + 1) * stride);
     let seed = stride;
     for (let i = 0; i < floats.length; i++) {
@@ -20,12 +20,18 @@ describe('the SIMD dot-product kernel', () => {
       for (let i = 0; i < stride; i++) expected += floats[r * stride + i] * floats[rows * stride + i];
       expect(scores[r]).toBeCloseTo(expected, 3);
     }
+    const picked = [5, 0, 36, 5];
+    const idsAt = scoresAt + rows * 4;
+    new Int32Array(memory.buffer, idsAt, picked.length).set(picked);
+    const gatheredAt = idsAt + picked.length * 4;
+    gather(0, idsAt, picked.length, stride * 4, queryAt, gatheredAt);
+    expect([...new Float32Array(memory.buffer, gatheredAt, picked.length)]).toEqual(picked.map((r) => scores[r]));
   });
 
   it('writes nothing for zero rows', () => {
     const memory = kernelMemory();
     const out = new Float32Array(memory.buffer, 1024, 4).fill(7);
-    scanKernel(memory)(0, 0, 64, 512, 1024);
+    dotKernel(memory).scan(0, 0, 64, 512, 1024);
     expect([...out]).toEqual([7, 7, 7, 7]);
   });
 });

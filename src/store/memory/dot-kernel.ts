@@ -13,6 +13,9 @@ const LOCAL_SET = 0x21;
 const LOCAL_TEE = 0x22;
 const I32_CONST = 0x41;
 const I32_ADD = 0x6a;
+const I32_MUL = 0x6c;
+const I32_SHL = 0x74;
+const I32_LOAD = 0x28;
 const I32_LT_U = 0x49;
 const I32_GE_U = 0x4f;
 const F32_ADD = 0x92;
@@ -43,6 +46,17 @@ function leb(n: number): number[] {
   return out;
 }
 
+/** Signed LEB128, as i32.const takes. */
+function sleb(n: number): number[] {
+  const out: number[] = [];
+  for (;;) {
+    const byte = n & 0x7f;
+    n >>= 7;
+    if ((n === 0 && (byte & 0x40) === 0) || (n === -1 && (byte & 0x40) !== 0)) return [...out, byte];
+    out.push(byte | 0x80);
+  }
+}
+
 function section(id: number, body: number[]): number[] {
   return [id, ...leb(body.length), ...body];
 }
@@ -55,156 +69,186 @@ function name(text: string): number[] {
   return [...leb(text.length), ...Buffer.from(text, 'latin1')];
 }
 
-// Parameters and locals of scan(rows, count, strideBytes, query, out): byte offsets into memory.
-const ROWS = 0;
-const COUNT = 1;
-const STRIDE = 2;
-const QUERY = 3;
-const OUT = 4;
-const ROW = 5; // i32: rows done
-const I = 6; // i32: byte offset within the row
-const A0 = 7; // v128 accumulators
-const A1 = 8;
-const A2 = 9;
-const A3 = 10;
+/**
+ * Locals of both functions: parameters first (byte offsets into memory and counts), then the row counter, the
+ * byte offset within a row, the current row's address and four v128 accumulators.
+ */
+interface Locals {
+  rows: number;
+  ids: number | null;
+  count: number;
+  stride: number;
+  query: number;
+  out: number;
+  row: number;
+  i: number;
+  ptr: number;
+  acc: [number, number, number, number];
+}
 
-const load = (base: number, lane: number) => [LOCAL_GET, base, LOCAL_GET, I, I32_ADD, ...V128_LOAD, 0x00, ...leb(lane * 16)];
-const accumulate = (acc: number, lane: number) => [
-  LOCAL_GET,
-  acc,
-  ...load(ROWS, lane),
-  ...load(QUERY, lane),
+function localsOf(params: number, withIds: boolean): Locals {
+  const [rows, ids, count, stride, query, out] = withIds ? [0, 1, 2, 3, 4, 5] : [0, -1, 1, 2, 3, 4];
+  const row = params;
+  return {
+    rows,
+    ids: withIds ? ids : null,
+    count,
+    stride,
+    query,
+    out,
+    row,
+    i: row + 1,
+    ptr: row + 2,
+    acc: [row + 3, row + 4, row + 5, row + 6],
+  };
+}
+
+const get = (local: number) => [LOCAL_GET, local];
+const set = (local: number) => [LOCAL_SET, local];
+const i32 = (value: number) => [I32_CONST, ...sleb(value)];
+const load = (l: Locals, base: number, lane: number) => [...get(base), ...get(l.i), I32_ADD, ...V128_LOAD, 0x00, ...leb(lane * 16)];
+const accumulate = (l: Locals, lane: number) => [
+  ...get(l.acc[lane]),
+  ...load(l, l.ptr, lane),
+  ...load(l, l.query, lane),
   ...F32X4_MUL,
   ...F32X4_ADD,
-  LOCAL_SET,
-  acc,
+  ...set(l.acc[lane]),
 ];
 
-/** out[r] = rows[r] · query for r < count; rows advance by strideBytes (a multiple of 64). */
-const scanBody: number[] = [
-  ...vec([
-    [2, I32],
-    [4, V128],
-  ]),
-  BLOCK,
-  VOID,
-  LOOP,
-  VOID,
-  LOCAL_GET,
-  ROW,
-  LOCAL_GET,
-  COUNT,
-  I32_GE_U,
-  BR_IF,
-  1,
-  ...V128_CONST_ZERO,
-  LOCAL_TEE,
-  A0,
-  LOCAL_TEE,
-  A1,
-  LOCAL_TEE,
-  A2,
-  LOCAL_SET,
-  A3,
-  I32_CONST,
-  0,
-  LOCAL_SET,
-  I,
-  LOOP,
-  VOID,
-  ...accumulate(A0, 0),
-  ...accumulate(A1, 1),
-  ...accumulate(A2, 2),
-  ...accumulate(A3, 3),
-  LOCAL_GET,
-  I,
-  I32_CONST,
-  0xc0, // 64 as a signed LEB128
-  0x00,
-  I32_ADD,
-  LOCAL_TEE,
-  I,
-  LOCAL_GET,
-  STRIDE,
-  I32_LT_U,
-  BR_IF,
-  0,
-  END,
-  // out[row] = sum of the four lanes of (a0 + a1) + (a2 + a3)
-  LOCAL_GET,
-  OUT,
-  LOCAL_GET,
-  A0,
-  LOCAL_GET,
-  A1,
-  ...F32X4_ADD,
-  LOCAL_GET,
-  A2,
-  LOCAL_GET,
-  A3,
-  ...F32X4_ADD,
-  ...F32X4_ADD,
-  LOCAL_TEE,
-  A0,
-  ...F32X4_EXTRACT(0),
-  LOCAL_GET,
-  A0,
-  ...F32X4_EXTRACT(1),
-  F32_ADD,
-  LOCAL_GET,
-  A0,
-  ...F32X4_EXTRACT(2),
-  LOCAL_GET,
-  A0,
-  ...F32X4_EXTRACT(3),
-  F32_ADD,
-  F32_ADD,
-  F32_STORE,
-  0x02,
-  0x00,
-  // next row
-  LOCAL_GET,
-  OUT,
-  I32_CONST,
-  4,
-  I32_ADD,
-  LOCAL_SET,
-  OUT,
-  LOCAL_GET,
-  ROWS,
-  LOCAL_GET,
-  STRIDE,
-  I32_ADD,
-  LOCAL_SET,
-  ROWS,
-  LOCAL_GET,
-  ROW,
-  I32_CONST,
-  1,
-  I32_ADD,
-  LOCAL_SET,
-  ROW,
-  BR,
-  0,
-  END,
-  END,
-  END,
-];
+/**
+ * out[r] = row(r) · query for r < count, where row(r) is the r-th row from `rows` (scan) or the row numbered
+ * ids[r] (gather); rows are strideBytes long, a multiple of 64.
+ */
+function body(l: Locals): number[] {
+  const [a0, a1, a2, a3] = l.acc;
+  const rowAddress =
+    l.ids === null
+      ? [...get(l.rows), ...get(l.row), ...get(l.stride), I32_MUL, I32_ADD]
+      : [
+          ...get(l.rows),
+          ...get(l.ids),
+          ...get(l.row),
+          ...i32(2),
+          I32_SHL,
+          I32_ADD,
+          I32_LOAD,
+          0x02,
+          0x00,
+          ...get(l.stride),
+          I32_MUL,
+          I32_ADD,
+        ];
+  return [
+    ...vec([
+      [3, I32],
+      [4, V128],
+    ]),
+    BLOCK,
+    VOID,
+    LOOP,
+    VOID,
+    ...get(l.row),
+    ...get(l.count),
+    I32_GE_U,
+    BR_IF,
+    1,
+    ...rowAddress,
+    ...set(l.ptr),
+    ...V128_CONST_ZERO,
+    LOCAL_TEE,
+    a0,
+    LOCAL_TEE,
+    a1,
+    LOCAL_TEE,
+    a2,
+    ...set(a3),
+    ...i32(0),
+    ...set(l.i),
+    LOOP,
+    VOID,
+    ...accumulate(l, 0),
+    ...accumulate(l, 1),
+    ...accumulate(l, 2),
+    ...accumulate(l, 3),
+    ...get(l.i),
+    ...i32(64),
+    I32_ADD,
+    LOCAL_TEE,
+    l.i,
+    ...get(l.stride),
+    I32_LT_U,
+    BR_IF,
+    0,
+    END,
+    // out[row] = the four lanes of (a0 + a1) + (a2 + a3), summed
+    ...get(l.out),
+    ...get(l.row),
+    ...i32(2),
+    I32_SHL,
+    I32_ADD,
+    ...get(a0),
+    ...get(a1),
+    ...F32X4_ADD,
+    ...get(a2),
+    ...get(a3),
+    ...F32X4_ADD,
+    ...F32X4_ADD,
+    LOCAL_TEE,
+    a0,
+    ...F32X4_EXTRACT(0),
+    ...get(a0),
+    ...F32X4_EXTRACT(1),
+    F32_ADD,
+    ...get(a0),
+    ...F32X4_EXTRACT(2),
+    ...get(a0),
+    ...F32X4_EXTRACT(3),
+    F32_ADD,
+    F32_ADD,
+    F32_STORE,
+    0x02,
+    0x00,
+    ...get(l.row),
+    ...i32(1),
+    I32_ADD,
+    ...set(l.row),
+    BR,
+    0,
+    END,
+    END,
+    END,
+  ];
+}
+
+const scanBody = body(localsOf(5, false));
+const gatherBody = body(localsOf(6, true));
 
 const moduleBytes = new Uint8Array([
-  0x00,
-  0x61,
-  0x73,
-  0x6d,
-  0x01,
-  0x00,
-  0x00,
-  0x00,
-  ...section(1, vec([[0x60, ...vec([[I32], [I32], [I32], [I32], [I32]]), 0x00]])),
+  ...[0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00],
+  ...section(
+    1,
+    vec([
+      [0x60, ...vec([[I32], [I32], [I32], [I32], [I32]]), 0x00],
+      [0x60, ...vec([[I32], [I32], [I32], [I32], [I32], [I32]]), 0x00],
+    ]),
+  ),
   ...section(2, vec([[...name('env'), ...name('memory'), 0x02, 0x00, 0x01]])),
-  ...section(3, vec([[0x00]])),
-  ...section(7, vec([[...name('scan'), 0x00, 0x00]])),
-  ...section(10, vec([[...leb(scanBody.length), ...scanBody]])),
+  ...section(3, vec([[0x00], [0x01]])),
+  ...section(
+    7,
+    vec([
+      [...name('scan'), 0x00, 0x00],
+      [...name('gather'), 0x00, 0x01],
+    ]),
+  ),
+  ...section(
+    10,
+    vec([
+      [...leb(scanBody.length), ...scanBody],
+      [...leb(gatherBody.length), ...gatherBody],
+    ]),
+  ),
 ]);
 
 /** The part of the WebAssembly API used here (TypeScript's Node typings do not declare it). */
@@ -223,15 +267,23 @@ const wasm = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
 let compiled: object | null = null;
 
 export type ScanFunction = (rows: number, count: number, strideBytes: number, query: number, out: number) => void;
+export type GatherFunction = (rows: number, ids: number, count: number, strideBytes: number, query: number, out: number) => void;
+
+export interface Kernel {
+  /** out[r] = rows[r] · query for r < count (all byte offsets). */
+  scan: ScanFunction;
+  /** out[j] = rows[ids[j]] · query for j < count; ids are Int32 row numbers. */
+  gather: GatherFunction;
+}
 
 /** A memory of `pages` pages of 64 KiB for a kernel. */
 export function kernelMemory(pages = 1): WasmMemory {
   return new wasm.Memory({ initial: pages });
 }
 
-/** The scan kernel bound to a memory; byte offsets passed to it are offsets into that memory. */
-export function scanKernel(memory: WasmMemory): ScanFunction {
+/** The kernel bound to a memory; byte offsets passed to it are offsets into that memory. */
+export function dotKernel(memory: WasmMemory): Kernel {
   compiled ??= new wasm.Module(moduleBytes);
-  const instance = new wasm.Instance(compiled, { env: { memory } });
-  return instance.exports.scan as ScanFunction;
+  const { exports } = new wasm.Instance(compiled, { env: { memory } });
+  return { scan: exports.scan as ScanFunction, gather: exports.gather as GatherFunction };
 }

@@ -1,5 +1,5 @@
 import type { VectorHit, VectorPoint } from '../../domain/types';
-import { kernelMemory, ROW_ALIGN, type ScanFunction, scanKernel } from './dot-kernel';
+import { dotKernel, kernelMemory, type Kernel, ROW_ALIGN } from './dot-kernel';
 import { HnswIndex } from './hnsw';
 import { TopK } from './top-k';
 
@@ -21,7 +21,7 @@ export function strideOf(dimension: number): number {
 export class VectorMatrix {
   readonly stride: number;
   private readonly memory = kernelMemory();
-  private readonly scan: ScanFunction;
+  private readonly kernel: Kernel;
   private capacity = 0;
   private rows = new Float32Array(0);
   private readonly ids: string[] = [];
@@ -34,7 +34,7 @@ export class VectorMatrix {
     private readonly annMinRows: number,
   ) {
     this.stride = strideOf(dimension);
-    this.scan = scanKernel(this.memory);
+    this.kernel = dotKernel(this.memory);
   }
 
   get count(): number {
@@ -113,7 +113,7 @@ export class VectorMatrix {
     const queryAt = this.capacity * rowBytes;
     const scoresAt = queryAt + rowBytes;
     new Float32Array(this.memory.buffer, queryAt, this.stride).set(query.subarray(0, this.stride));
-    this.scan(0, this.ids.length, rowBytes, queryAt, scoresAt);
+    this.kernel.scan(0, this.ids.length, rowBytes, queryAt, scoresAt);
     return new Float32Array(this.memory.buffer, scoresAt, this.ids.length);
   }
 
