@@ -90,7 +90,7 @@ export class HnswIndex {
     for (let layer = Math.min(level, this.topLevel); layer >= 0; layer--) {
       const found = this.searchLayer(at, current, currentScore, this.options.efConstruction, layer);
       const max = layer === 0 ? 2 * this.options.m : this.options.m;
-      const chosen = this.selectNeighbours(found.nodes, found.scores, max);
+      const chosen = this.selectNeighbours(found.nodes, found.scores, found.size, max);
       this.links[node][layer] = Int32Array.from(chosen);
       for (const other of chosen) this.connect(other, node, layer, max);
       [currentScore, current] = [found.scores[0], found.nodes[0]];
@@ -226,7 +226,8 @@ export class HnswIndex {
     candidates.push(startScore, start);
     found.push(startScore, start);
     while (candidates.size > 0) {
-      const [score, node] = candidates.pop();
+      const node = candidates.pop();
+      const score = candidates.poppedScore;
       if (found.size >= ef && score < found.peekScore()) break;
       const neighbours = this.links[node][layer];
       let count = 0;
@@ -255,8 +256,8 @@ export class HnswIndex {
    * The heuristic of the HNSW paper: a candidate is kept unless a kept neighbour is closer to it than the
    * node is; the nearest rejected ones fill up what is left, since fewer links than `max` only hurt recall.
    */
-  private selectNeighbours(nodes: number[], scores: number[], max: number): number[] {
-    const order = nodes.map((node, i) => ({ node, score: scores[i] })).sort((a, b) => b.score - a.score);
+  private selectNeighbours(nodes: ArrayLike<number>, scores: ArrayLike<number>, count: number, max: number): number[] {
+    const order = Array.from({ length: count }, (_, i) => ({ node: nodes[i], score: scores[i] })).sort((a, b) => b.score - a.score);
     const kept: number[] = [];
     const rejected: number[] = [];
     for (const { node, score } of order) {
@@ -286,6 +287,6 @@ export class HnswIndex {
     }
     const pool = [...current, node];
     const scores = Array.from(this.score(other * this.rowBytes, pool, pool.length).subarray(0, pool.length));
-    this.links[other][layer] = Int32Array.from(this.selectNeighbours(pool, scores, max));
+    this.links[other][layer] = Int32Array.from(this.selectNeighbours(pool, scores, pool.length, max));
   }
 }

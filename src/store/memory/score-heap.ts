@@ -1,58 +1,71 @@
-/** A binary heap of (score, node) ordered by `higherFirst`. */
+/**
+ * A binary heap of (score, node) ordered by `higherFirst`, on typed arrays that grow by doubling: pushing and
+ * popping allocate nothing.
+ */
 export class Heap {
-  scores: number[] = [];
-  nodes: number[] = [];
+  scores = new Float64Array(64);
+  nodes = new Int32Array(64);
+  size = 0;
+  /** The score of the node the last `pop` returned. */
+  poppedScore = 0;
 
   constructor(private readonly higherFirst: boolean) {}
-
-  get size(): number {
-    return this.nodes.length;
-  }
 
   peekScore(): number {
     return this.scores[0];
   }
 
   push(score: number, node: number): void {
-    this.scores.push(score);
-    this.nodes.push(node);
-    let i = this.nodes.length - 1;
+    if (this.size === this.nodes.length) this.grow();
+    const { scores, nodes } = this;
+    let i = this.size++;
     while (i > 0) {
       const parent = (i - 1) >> 1;
-      if (!this.before(i, parent)) break;
-      this.swap(i, parent);
+      if (!this.before(score, scores[parent])) break;
+      scores[i] = scores[parent];
+      nodes[i] = nodes[parent];
       i = parent;
     }
+    scores[i] = score;
+    nodes[i] = node;
   }
 
-  pop(): [number, number] {
-    const top: [number, number] = [this.scores[0], this.nodes[0]];
-    const lastScore = this.scores.pop() as number;
-    const lastNode = this.nodes.pop() as number;
-    if (this.nodes.length > 0) {
-      this.scores[0] = lastScore;
-      this.nodes[0] = lastNode;
+  /** Removes the top node and returns it; its score is left in `poppedScore`. */
+  pop(): number {
+    const { scores, nodes } = this;
+    const top = nodes[0];
+    this.poppedScore = scores[0];
+    const size = --this.size;
+    if (size > 0) {
+      const score = scores[size];
+      const node = nodes[size];
       let i = 0;
       for (;;) {
         const l = 2 * i + 1;
+        if (l >= size) break;
         const r = l + 1;
-        let best = i;
-        if (l < this.nodes.length && this.before(l, best)) best = l;
-        if (r < this.nodes.length && this.before(r, best)) best = r;
-        if (best === i) break;
-        this.swap(i, best);
+        const best = r < size && this.before(scores[r], scores[l]) ? r : l;
+        if (!this.before(scores[best], score)) break;
+        scores[i] = scores[best];
+        nodes[i] = nodes[best];
         i = best;
       }
+      scores[i] = score;
+      nodes[i] = node;
     }
     return top;
   }
 
   private before(a: number, b: number): boolean {
-    return this.higherFirst ? this.scores[a] > this.scores[b] : this.scores[a] < this.scores[b];
+    return this.higherFirst ? a > b : a < b;
   }
 
-  private swap(a: number, b: number): void {
-    [this.scores[a], this.scores[b]] = [this.scores[b], this.scores[a]];
-    [this.nodes[a], this.nodes[b]] = [this.nodes[b], this.nodes[a]];
+  private grow(): void {
+    const scores = new Float64Array(this.nodes.length * 2);
+    const nodes = new Int32Array(this.nodes.length * 2);
+    scores.set(this.scores);
+    nodes.set(this.nodes);
+    this.scores = scores;
+    this.nodes = nodes;
   }
 }
