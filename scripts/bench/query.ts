@@ -185,6 +185,8 @@ interface SizeRun {
   entities: number;
   relationships: number;
   loadSeconds: number;
+  /** Resident set size of the service process once every run is over. */
+  rssMb: number;
   /** One load run per concurrency level. */
   byConcurrency: Array<{ concurrency: number; results: ModeResult[] }>;
 }
@@ -239,7 +241,14 @@ async function benchSize(
       }
       byConcurrency.push({ concurrency, results });
     }
-    return { size, entities: corpus.entities.length, relationships: corpus.relationships.length, loadSeconds, byConcurrency };
+    return {
+      size,
+      entities: corpus.entities.length,
+      relationships: corpus.relationships.length,
+      loadSeconds,
+      rssMb: process.memoryUsage().rss / 2 ** 20,
+      byConcurrency,
+    };
   } finally {
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));
@@ -307,7 +316,7 @@ async function main(): Promise<void> {
     const run = await benchSize(size, args);
     runs.push(run);
     console.log(
-      `${size} chunks, ${run.entities} entities, ${run.relationships} relationships (built and embedded in ${run.loadSeconds.toFixed(1)} s)`,
+      `${size} chunks, ${run.entities} entities, ${run.relationships} relationships (built and embedded in ${run.loadSeconds.toFixed(1)} s), RSS ${run.rssMb.toFixed(0)} MB after the runs`,
     );
   }
   printTable(runs);
