@@ -4,7 +4,7 @@ import { VectorMatrix, writeNormalised } from './vector-matrix';
 import { WorkspaceStates } from './workspaces';
 
 /**
- * Below this many points a kind is searched exactly (about 5 ms at 20,000 points of 256 dimensions); from it
+ * Below this many points a kind is searched exactly (one SIMD pass over the rows); from it
  * on, through an HNSW index (./hnsw.ts).
  */
 export const DEFAULT_ANN_MIN_ROWS = 20_000;
