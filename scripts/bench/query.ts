@@ -1,5 +1,6 @@
 /**
- * Query benchmark: `npx tsx scripts/bench/query.ts [--sizes 5000,10000] [--requests 300] [--concurrency 1,2]`.
+ * Query benchmark: `npx tsx scripts/bench/query.ts [--sizes 5000,10000] [--requests 300] [--concurrency 1,2]
+ * [--modes hybrid]`.
  * For each corpus size: builds a deterministic synthetic knowledge base (query-corpus.ts: chunks of about 1200
  * tokens, 0.8 entities and about 1.5 relationships per chunk, a few very connected entities) and writes it
  * through the store ports in the record shapes ingestion writes, with real mock embeddings through the provider.
@@ -17,11 +18,13 @@ import { loadConfig } from '../../src/config/load';
 import type { Scope } from '../../src/domain/types';
 import { chunkItems, embedInto, entityItems, relationshipItems } from '../../src/ingest/embed';
 import { createLogger } from '../../src/logger';
+import type { QueryMode } from '../../src/retrieval/recipes';
 import { createRuntime, type Runtime } from '../../src/runtime';
 import { buildCorpus, type Corpus } from './query-corpus';
 
 const MODES = ['naive', 'local', 'global', 'hybrid', 'mix'] as const;
-const WORKSPACE = 'bench-query';
+/** Authentication stays on, as in production: the load process sends the master key. */
+export const BENCH_KEY = 'bench-master-key-0123456789';
 
 export interface LoadJob {
   url: string;
@@ -31,6 +34,8 @@ export interface LoadJob {
   requests: number;
   warmup: number;
   concurrency: number;
+  /** Sent as X-API-Key when set. */
+  apiKey?: string;
 }
 
 export interface ModeResult {
@@ -69,7 +74,7 @@ async function runLoad(job: LoadJob): Promise<void> {
     const started = performance.now();
     const res = await fetch(`${job.url}/api/v1/query`, {
       method: 'POST',
-      headers: { 'Content-Type': 'application/json', 'X-Workspace-ID': job.workspace },
+      headers: { 'Content-Type': 'application/json', 'X-Workspace-ID': job.workspace, ...(job.apiKey ? { 'X-API-Key': job.apiKey } : {}) },
       body: JSON.stringify({ query: job.queries[q++ % job.queries.length], mode, context_only: true }),
     });
     const body = (await res.json()) as { sources?: unknown[] };
@@ -149,13 +154,13 @@ export function spawnLoad(job: LoadJob): Promise<{ results: ModeResult[]; cpuMs:
 }
 
 /** Median time of each mode's queries called directly on the query service, one at a time. */
-async function serviceTimes(rt: Runtime, scope: Scope, queries: string[], warmup: number, count: number) {
+async function serviceTimes(rt: Runtime, scope: Scope, modes: readonly string[], queries: string[], warmup: number, count: number) {
   const medians = new Map<string, number>();
-  for (const mode of MODES) {
+  for (const mode of modes) {
     const times: number[] = [];
     for (let i = 0; i < warmup + count; i++) {
       const started = performance.now();
-      await rt.query.answer(scope, { query: queries[i % queries.length], mode, context_only: true });
+      await rt.query.answer(scope, { query: queries[i % queries.length], mode: mode as QueryMode, context_only: true });
       if (i >= warmup) times.push(performance.now() - started);
     }
     times.sort((a, b) => a - b);
@@ -164,16 +169,32 @@ async function serviceTimes(rt: Runtime, scope: Scope, queries: string[], warmup
   return medians;
 }
 
+/** A workspace created through the API, as a client would (the service refuses unknown workspace ids). */
+async function createWorkspace(url: string, name: string): Promise<string> {
+  const res = await fetch(`${url}/api/v1/workspaces`, {
+    method: 'POST',
+    headers: { 'X-API-Key': BENCH_KEY, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ name }),
+  });
+  if (res.status !== 201) throw new Error(`creating the bench workspace answered ${res.status}: ${await res.text()}`);
+  return ((await res.json()) as { id: string }).id;
+}
+
 interface SizeRun {
   size: number;
   entities: number;
   relationships: number;
   loadSeconds: number;
+  /** Resident set size of the service process once every run is over. */
+  rssMb: number;
   /** One load run per concurrency level. */
   byConcurrency: Array<{ concurrency: number; results: ModeResult[] }>;
 }
 
-async function benchSize(size: number, args: { requests: number; concurrency: number[]; warmup: number }): Promise<SizeRun> {
+async function benchSize(
+  size: number,
+  args: { requests: number; concurrency: number[]; warmup: number; modes: string[] },
+): Promise<SizeRun> {
   const config = loadConfig(
     {
       SERVICE_LLM_PROVIDER: 'mock',
@@ -182,33 +203,36 @@ async function benchSize(size: number, args: { requests: number; concurrency: nu
       PORT: '0',
       HOST: '127.0.0.1',
       RUST_LOG: 'error',
+      SERVICE_MASTER_API_KEY: BENCH_KEY,
       SERVICE_RATE_LIMIT_QUERY: '0',
     },
     { cwd: process.cwd() },
   );
   const rt = await createRuntime(config, createLogger('error'));
-  const scope = { workspaceId: WORKSPACE };
-  const t = performance.now();
-  const corpus = buildCorpus(size);
-  await loadCorpus(rt, scope, corpus);
-  const loadSeconds = (performance.now() - t) / 1000;
   const { app } = createApp(rt);
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
   });
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   try {
-    const inProcess = await serviceTimes(rt, scope, corpus.queries, args.warmup, Math.min(args.requests, 200));
+    const workspace = await createWorkspace(url, `query bench ${size}`);
+    const scope = { workspaceId: workspace };
+    const t = performance.now();
+    const corpus = buildCorpus(size);
+    await loadCorpus(rt, scope, corpus);
+    const loadSeconds = (performance.now() - t) / 1000;
+    const inProcess = await serviceTimes(rt, scope, args.modes, corpus.queries, args.warmup, Math.min(args.requests, 200));
     const byConcurrency = [];
     for (const concurrency of args.concurrency) {
       const job = {
         url,
-        workspace: WORKSPACE,
+        workspace,
         queries: corpus.queries,
-        modes: MODES,
+        modes: args.modes,
         requests: args.requests,
         warmup: args.warmup,
         concurrency,
+        apiKey: BENCH_KEY,
       };
       const { results, cpuMs } = await spawnLoad(job);
       for (const r of results) {
@@ -217,7 +241,14 @@ async function benchSize(size: number, args: { requests: number; concurrency: nu
       }
       byConcurrency.push({ concurrency, results });
     }
-    return { size, entities: corpus.entities.length, relationships: corpus.relationships.length, loadSeconds, byConcurrency };
+    return {
+      size,
+      entities: corpus.entities.length,
+      relationships: corpus.relationships.length,
+      loadSeconds,
+      rssMb: process.memoryUsage().rss / 2 ** 20,
+      byConcurrency,
+    };
   } finally {
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));
@@ -267,19 +298,25 @@ async function main(): Promise<void> {
       requests: { type: 'string', default: '300' },
       concurrency: { type: 'string', default: '1,2' },
       warmup: { type: 'string', default: '30' },
+      modes: { type: 'string', default: MODES.join(',') },
     },
   });
   if (values.load) return runLoad(JSON.parse(values.load) as LoadJob);
 
   const sizes = values.sizes.split(',').map(Number);
-  const args = { requests: Number(values.requests), concurrency: values.concurrency.split(',').map(Number), warmup: Number(values.warmup) };
+  const args = {
+    requests: Number(values.requests),
+    concurrency: values.concurrency.split(',').map(Number),
+    warmup: Number(values.warmup),
+    modes: values.modes.split(','),
+  };
   console.log(`context_only queries, ${args.requests} per mode after ${args.warmup} warm-up, separate load process\n`);
   const runs: SizeRun[] = [];
   for (const size of sizes) {
     const run = await benchSize(size, args);
     runs.push(run);
     console.log(
-      `${size} chunks, ${run.entities} entities, ${run.relationships} relationships (built and embedded in ${run.loadSeconds.toFixed(1)} s)`,
+      `${size} chunks, ${run.entities} entities, ${run.relationships} relationships (built and embedded in ${run.loadSeconds.toFixed(1)} s), RSS ${run.rssMb.toFixed(0)} MB after the runs`,
     );
   }
   printTable(runs);

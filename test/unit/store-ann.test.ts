@@ -65,6 +65,24 @@ describe('approximate nearest neighbours in the embedded vector store', () => {
     expect(found / (queries.length * 10)).toBeGreaterThanOrEqual(0.98);
   });
 
+  it('finds at least 98% of the exact top 10 on near-random vectors, the hardest case for graph indexes', async () => {
+    const next = random(11);
+    const noise = (count: number, prefix: string) =>
+      Array.from({ length: count }, (_, i) => ({
+        id: `${prefix}-${i}`,
+        vector: Array.from({ length: 128 }, () => next() * 2 - 1),
+        document_ids: ['doc-0'],
+      }));
+    const { ann, exact } = await stores(1000, noise(6000, 'p'));
+    let found = 0;
+    const queries = noise(50, 'q');
+    for (const query of queries) {
+      const truth = new Set(ids(await exact.search(scope, 'chunk', query.vector, 10)));
+      found += ids(await ann.search(scope, 'chunk', query.vector, 10)).filter((id) => truth.has(id)).length;
+    }
+    expect(found / (queries.length * 10)).toBeGreaterThanOrEqual(0.98);
+  });
+
   it('follows deletes and replaced vectors, and never returns a deleted point', async () => {
     const data = points(400, 16, 5);
     const { ann, exact } = await stores(1, data);

@@ -1,0 +1,289 @@
+/**
+ * Dot products of a query with every row of a matrix, in WebAssembly SIMD (f32x4, four accumulators): about
+ * five times the speed of the scalar JavaScript loop on 256-dimension rows. The module is a few dozen bytes
+ * written out below, so nothing is compiled at install time. Rows are `stride` floats, `stride` a multiple of
+ * 16, and live in the memory the kernel was instantiated with (one memory per matrix).
+ */
+
+/** Floats per row are padded to a multiple of this, so the SIMD loop needs no remainder. */
+export const ROW_ALIGN = 16;
+
+const LOCAL_GET = 0x20;
+const LOCAL_SET = 0x21;
+const LOCAL_TEE = 0x22;
+const I32_CONST = 0x41;
+const I32_ADD = 0x6a;
+const I32_MUL = 0x6c;
+const I32_SHL = 0x74;
+const I32_LOAD = 0x28;
+const I32_LT_U = 0x49;
+const I32_GE_U = 0x4f;
+const F32_ADD = 0x92;
+const F32_STORE = 0x38;
+const BLOCK = 0x02;
+const LOOP = 0x03;
+const BR = 0x0c;
+const BR_IF = 0x0d;
+const END = 0x0b;
+const VOID = 0x40;
+const I32 = 0x7f;
+const V128 = 0x7b;
+const SIMD = 0xfd;
+const V128_LOAD = [SIMD, 0x00];
+const V128_CONST_ZERO = [SIMD, 0x0c, ...new Array<number>(16).fill(0)];
+const F32X4_ADD = [SIMD, 0xe4, 0x01];
+const F32X4_MUL = [SIMD, 0xe6, 0x01];
+const F32X4_EXTRACT = (lane: number) => [SIMD, 0x1f, lane];
+
+function leb(n: number): number[] {
+  const out: number[] = [];
+  do {
+    let byte = n & 0x7f;
+    n >>>= 7;
+    if (n !== 0) byte |= 0x80;
+    out.push(byte);
+  } while (n !== 0);
+  return out;
+}
+
+/** Signed LEB128, as i32.const takes. */
+function sleb(n: number): number[] {
+  const out: number[] = [];
+  for (;;) {
+    const byte = n & 0x7f;
+    n >>= 7;
+    if ((n === 0 && (byte & 0x40) === 0) || (n === -1 && (byte & 0x40) !== 0)) return [...out, byte];
+    out.push(byte | 0x80);
+  }
+}
+
+function section(id: number, body: number[]): number[] {
+  return [id, ...leb(body.length), ...body];
+}
+
+function vec(items: number[][]): number[] {
+  return [...leb(items.length), ...items.flat()];
+}
+
+function name(text: string): number[] {
+  return [...leb(text.length), ...Buffer.from(text, 'latin1')];
+}
+
+/**
+ * Locals of both functions: parameters first (byte offsets into memory and counts), then the row counter, the
+ * byte offset within a row, the current row's address and four v128 accumulators.
+ */
+interface Locals {
+  rows: number;
+  ids: number | null;
+  count: number;
+  stride: number;
+  query: number;
+  out: number;
+  row: number;
+  i: number;
+  ptr: number;
+  acc: [number, number, number, number];
+}
+
+function localsOf(params: number, withIds: boolean): Locals {
+  const [rows, ids, count, stride, query, out] = withIds ? [0, 1, 2, 3, 4, 5] : [0, -1, 1, 2, 3, 4];
+  const row = params;
+  return {
+    rows,
+    ids: withIds ? ids : null,
+    count,
+    stride,
+    query,
+    out,
+    row,
+    i: row + 1,
+    ptr: row + 2,
+    acc: [row + 3, row + 4, row + 5, row + 6],
+  };
+}
+
+const get = (local: number) => [LOCAL_GET, local];
+const set = (local: number) => [LOCAL_SET, local];
+const i32 = (value: number) => [I32_CONST, ...sleb(value)];
+const load = (l: Locals, base: number, lane: number) => [...get(base), ...get(l.i), I32_ADD, ...V128_LOAD, 0x00, ...leb(lane * 16)];
+const accumulate = (l: Locals, lane: number) => [
+  ...get(l.acc[lane]),
+  ...load(l, l.ptr, lane),
+  ...load(l, l.query, lane),
+  ...F32X4_MUL,
+  ...F32X4_ADD,
+  ...set(l.acc[lane]),
+];
+
+/**
+ * out[r] = row(r) · query for r < count, where row(r) is the r-th row from `rows` (scan) or the row numbered
+ * ids[r] (gather); rows are strideBytes long, a multiple of 64.
+ */
+function body(l: Locals): number[] {
+  const [a0, a1, a2, a3] = l.acc;
+  const rowAddress =
+    l.ids === null
+      ? [...get(l.rows), ...get(l.row), ...get(l.stride), I32_MUL, I32_ADD]
+      : [
+          ...get(l.rows),
+          ...get(l.ids),
+          ...get(l.row),
+          ...i32(2),
+          I32_SHL,
+          I32_ADD,
+          I32_LOAD,
+          0x02,
+          0x00,
+          ...get(l.stride),
+          I32_MUL,
+          I32_ADD,
+        ];
+  return [
+    ...vec([
+      [3, I32],
+      [4, V128],
+    ]),
+    BLOCK,
+    VOID,
+    LOOP,
+    VOID,
+    ...get(l.row),
+    ...get(l.count),
+    I32_GE_U,
+    BR_IF,
+    1,
+    ...rowAddress,
+    ...set(l.ptr),
+    ...V128_CONST_ZERO,
+    LOCAL_TEE,
+    a0,
+    LOCAL_TEE,
+    a1,
+    LOCAL_TEE,
+    a2,
+    ...set(a3),
+    ...i32(0),
+    ...set(l.i),
+    LOOP,
+    VOID,
+    ...accumulate(l, 0),
+    ...accumulate(l, 1),
+    ...accumulate(l, 2),
+    ...accumulate(l, 3),
+    ...get(l.i),
+    ...i32(64),
+    I32_ADD,
+    LOCAL_TEE,
+    l.i,
+    ...get(l.stride),
+    I32_LT_U,
+    BR_IF,
+    0,
+    END,
+    // out[row] = the four lanes of (a0 + a1) + (a2 + a3), summed
+    ...get(l.out),
+    ...get(l.row),
+    ...i32(2),
+    I32_SHL,
+    I32_ADD,
+    ...get(a0),
+    ...get(a1),
+    ...F32X4_ADD,
+    ...get(a2),
+    ...get(a3),
+    ...F32X4_ADD,
+    ...F32X4_ADD,
+    LOCAL_TEE,
+    a0,
+    ...F32X4_EXTRACT(0),
+    ...get(a0),
+    ...F32X4_EXTRACT(1),
+    F32_ADD,
+    ...get(a0),
+    ...F32X4_EXTRACT(2),
+    ...get(a0),
+    ...F32X4_EXTRACT(3),
+    F32_ADD,
+    F32_ADD,
+    F32_STORE,
+    0x02,
+    0x00,
+    ...get(l.row),
+    ...i32(1),
+    I32_ADD,
+    ...set(l.row),
+    BR,
+    0,
+    END,
+    END,
+    END,
+  ];
+}
+
+const scanBody = body(localsOf(5, false));
+const gatherBody = body(localsOf(6, true));
+
+const moduleBytes = new Uint8Array([
+  ...[0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00],
+  ...section(
+    1,
+    vec([
+      [0x60, ...vec([[I32], [I32], [I32], [I32], [I32]]), 0x00],
+      [0x60, ...vec([[I32], [I32], [I32], [I32], [I32], [I32]]), 0x00],
+    ]),
+  ),
+  ...section(2, vec([[...name('env'), ...name('memory'), 0x02, 0x00, 0x01]])),
+  ...section(3, vec([[0x00], [0x01]])),
+  ...section(
+    7,
+    vec([
+      [...name('scan'), 0x00, 0x00],
+      [...name('gather'), 0x00, 0x01],
+    ]),
+  ),
+  ...section(
+    10,
+    vec([
+      [...leb(scanBody.length), ...scanBody],
+      [...leb(gatherBody.length), ...gatherBody],
+    ]),
+  ),
+]);
+
+/** The part of the WebAssembly API used here (TypeScript's Node typings do not declare it). */
+export interface WasmMemory {
+  readonly buffer: ArrayBuffer;
+  grow(pages: number): number;
+}
+interface WasmApi {
+  Memory: new (descriptor: { initial: number }) => WasmMemory;
+  Module: new (bytes: Uint8Array) => object;
+  Instance: new (module: object, imports: object) => { exports: Record<string, unknown> };
+  validate(bytes: Uint8Array): boolean;
+}
+const wasm = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
+
+let compiled: object | null = null;
+
+export type ScanFunction = (rows: number, count: number, strideBytes: number, query: number, out: number) => void;
+export type GatherFunction = (rows: number, ids: number, count: number, strideBytes: number, query: number, out: number) => void;
+
+export interface Kernel {
+  /** out[r] = rows[r] · query for r < count (all byte offsets). */
+  scan: ScanFunction;
+  /** out[j] = rows[ids[j]] · query for j < count; ids are Int32 row numbers. */
+  gather: GatherFunction;
+}
+
+/** A memory of `pages` pages of 64 KiB for a kernel. */
+export function kernelMemory(pages = 1): WasmMemory {
+  return new wasm.Memory({ initial: pages });
+}
+
+/** The kernel bound to a memory; byte offsets passed to it are offsets into that memory. */
+export function dotKernel(memory: WasmMemory): Kernel {
+  compiled ??= new wasm.Module(moduleBytes);
+  const { exports } = new wasm.Instance(compiled, { env: { memory } });
+  return { scan: exports.scan as ScanFunction, gather: exports.gather as GatherFunction };
+}

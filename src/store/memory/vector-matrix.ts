@@ -1,0 +1,157 @@
+import type { VectorHit, VectorPoint } from '../../domain/types';
+import { dotKernel, kernelMemory, type Kernel, ROW_ALIGN } from './dot-kernel';
+import { HnswIndex } from './hnsw';
+import { TopK } from './top-k';
+
+const PAGE = 65_536;
+
+/** Rows are padded with zeros to a multiple of 16 floats so the SIMD kernel needs no remainder loop. */
+export function strideOf(dimension: number): number {
+  return Math.ceil(dimension / ROW_ALIGN) * ROW_ALIGN;
+}
+
+/**
+ * The vectors of one workspace and kind: rows of one WebAssembly memory, each normalised at insert so a cosine
+ * is a dot product, scored all at once by the SIMD kernel (./dot-kernel.ts) and kept in a top-k heap. The
+ * memory holds the rows from byte 0, then a scratch area (the query, then one score per row); it grows by
+ * doubling and never moves the rows. Deleting moves the last row into the hole. From `annMinRows` points on,
+ * unfiltered searches go through an HNSW index kept beside the rows (built once when the kind reaches that
+ * size, then updated with every upsert and delete); filtered ones stay exact.
+ */
+export class VectorMatrix {
+  readonly stride: number;
+  private readonly memory = kernelMemory();
+  private readonly kernel: Kernel;
+  private capacity = 0;
+  private rows = new Float32Array(0);
+  private readonly ids: string[] = [];
+  private readonly documentIds: string[][] = [];
+  private readonly rowById = new Map<string, number>();
+  private ann: HnswIndex | null = null;
+
+  constructor(
+    readonly dimension: number,
+    private readonly annMinRows: number,
+  ) {
+    this.stride = strideOf(dimension);
+    this.kernel = dotKernel(this.memory);
+  }
+
+  get count(): number {
+    return this.ids.length;
+  }
+
+  upsert(point: VectorPoint): void {
+    let row = this.rowById.get(point.id);
+    if (row === undefined) {
+      row = this.ids.length;
+      this.reserve(row + 1);
+      this.ids.push(point.id);
+      this.documentIds.push([]);
+      this.rowById.set(point.id, row);
+    }
+    this.documentIds[row] = [...point.document_ids];
+    writeNormalised(point.vector, this.rows, row * this.stride);
+    if (this.ann) this.ann.add(point.id, this.rows, row * this.stride);
+    else if (this.ids.length >= this.annMinRows) this.buildAnn();
+  }
+
+  private buildAnn(): void {
+    const ann = new HnswIndex(this.stride);
+    for (let row = 0; row < this.ids.length; row++) ann.add(this.ids[row], this.rows, row * this.stride);
+    this.ann = ann;
+  }
+
+  delete(id: string): void {
+    const row = this.rowById.get(id);
+    if (row === undefined) return;
+    const last = this.ids.length - 1;
+    if (row !== last) {
+      const stride = this.stride;
+      this.rows.copyWithin(row * stride, last * stride, (last + 1) * stride);
+      this.ids[row] = this.ids[last];
+      this.documentIds[row] = this.documentIds[last];
+      this.rowById.set(this.ids[row], row);
+    }
+    this.ids.pop();
+    this.documentIds.pop();
+    this.rowById.delete(id);
+    if (this.ann) {
+      this.ann.delete(id);
+      if (this.ids.length < this.annMinRows / 2) this.ann = null;
+      else if (this.ann.worn) this.buildAnn();
+    }
+  }
+
+  /**
+   * Best `topK` rows by dot product with a normalised query (padded to the stride), optionally only rows of
+   * the given documents, or only the given ids.
+   */
+  search(query: Float32Array, topK: number, documents: Set<string> | null, only: string[] | null = null): VectorHit[] {
+    const { ids } = this;
+    if (this.ann && !documents && !only) return this.ann.search(query, topK);
+    const heap = new TopK(topK);
+    if (only) {
+      for (const id of new Set(only)) {
+        const row = this.rowById.get(id);
+        if (row === undefined || (documents && !belongsTo(this.documentIds[row], documents))) continue;
+        heap.offer(dot(this.rows, row * this.stride, query, this.stride), row, ids);
+      }
+      return heap.drain(ids);
+    }
+    const scores = this.scoreAll(query);
+    for (let row = 0, n = ids.length; row < n; row++) {
+      if (documents && !belongsTo(this.documentIds[row], documents)) continue;
+      heap.offer(scores[row], row, ids);
+    }
+    return heap.drain(ids);
+  }
+
+  /** Every row's dot product with the query, by the kernel; the view is valid until the next call. */
+  private scoreAll(query: Float32Array): Float32Array {
+    const rowBytes = this.stride * 4;
+    const queryAt = this.capacity * rowBytes;
+    const scoresAt = queryAt + rowBytes;
+    new Float32Array(this.memory.buffer, queryAt, this.stride).set(query.subarray(0, this.stride));
+    this.kernel.scan(0, this.ids.length, rowBytes, queryAt, scoresAt);
+    return new Float32Array(this.memory.buffer, scoresAt, this.ids.length);
+  }
+
+  private reserve(rowsNeeded: number): void {
+    if (rowsNeeded <= this.capacity) return;
+    const capacity = Math.max(rowsNeeded, this.capacity * 2, 64);
+    const bytes = capacity * this.stride * 4 + this.stride * 4 + capacity * 4;
+    const pages = Math.ceil(bytes / PAGE) - this.memory.buffer.byteLength / PAGE;
+    if (pages > 0) this.memory.grow(pages);
+    this.capacity = capacity;
+    this.rows = new Float32Array(this.memory.buffer, 0, capacity * this.stride);
+  }
+}
+
+/** Dot product of a row and the query, for a few rows picked by id; `stride` is a multiple of 4. */
+function dot(rows: Float32Array, offset: number, query: Float32Array, stride: number): number {
+  let s0 = 0;
+  let s1 = 0;
+  let s2 = 0;
+  let s3 = 0;
+  for (let i = 0, p = offset; i < stride; i += 4, p += 4) {
+    s0 += rows[p] * query[i];
+    s1 += rows[p + 1] * query[i + 1];
+    s2 += rows[p + 2] * query[i + 2];
+    s3 += rows[p + 3] * query[i + 3];
+  }
+  return Math.fround(s0 + s1 + s2 + s3);
+}
+
+function belongsTo(documentIds: readonly string[], documents: Set<string>): boolean {
+  for (const id of documentIds) if (documents.has(id)) return true;
+  return false;
+}
+
+/** Writes `vector / |vector|` (zeros for a zero vector) into `target` at `offset`. */
+export function writeNormalised(vector: ArrayLike<number>, target: Float32Array, offset: number): void {
+  let norm = 0;
+  for (let i = 0; i < vector.length; i++) norm += vector[i] * vector[i];
+  const scale = norm > 0 ? 1 / Math.sqrt(norm) : 0;
+  for (let i = 0; i < vector.length; i++) target[offset + i] = vector[i] * scale;
+}
