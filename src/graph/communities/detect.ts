@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { UndirectedGraph } from 'graphology';
 import louvain from 'graphology-communities-louvain';
 import type { GraphSnapshot } from '../../store/ports';
+import { pairsOf } from '../analytics/adjacency';
 
 /** Graphs with at least this many entities also keep Louvain's finer partitions as levels 1, 2, ... */
 export const HIERARCHY_MIN_NODES = 1_000;
@@ -52,21 +53,18 @@ function compare(a: string, b: string): number {
  * community pointing at the level-0 (or coarser) community that contains it.
  */
 export function detectCommunities(snapshot: GraphSnapshot): Detection {
+  // Louvain reads nodes and edges in insertion order only, so the graph is keyed by node index (integer keys are
+  // far cheaper for graphology to attach than entity ids) and parallel relationships are summed beforehand.
   const graph = new UndirectedGraph();
-  for (const node of snapshot.nodes) graph.addNode(node.id);
-  for (const edge of snapshot.edges) {
-    if (edge.source === edge.target) continue;
-    const weight = Number.isFinite(edge.weight) && edge.weight > 0 ? edge.weight : 1;
-    if (graph.hasEdge(edge.source, edge.target)) {
-      graph.updateEdgeAttribute(edge.source, edge.target, 'weight', (w: number | undefined) => (w ?? 0) + weight);
-    } else graph.addEdge(edge.source, edge.target, { weight });
-  }
+  const nodes = snapshot.nodes.map((node) => node.id);
+  for (let i = 0; i < nodes.length; i++) graph.addNode(i);
+  const pairs = pairsOf(snapshot, 'sum');
+  for (let e = 0; e < pairs.a.length; e++) graph.addEdgeWithKey(e, pairs.a[e], pairs.b[e], { weight: pairs.weight[e] });
   if (graph.size === 0) return { communities: [], levels: 0, modularity: 0 };
 
   const result = louvain.detailed(graph, { getEdgeWeight: 'weight', rng: seededRandom(42), resolution: 1 });
-  const nodes = graph.nodes();
   // Partitions from coarsest to finest, each as node index -> community number.
-  const partitions: ArrayLike<number>[] = [Int32Array.from(nodes, (n) => result.communities[n])];
+  const partitions: ArrayLike<number>[] = [Int32Array.from(nodes, (_, i) => result.communities[i])];
   if (nodes.length >= HIERARCHY_MIN_NODES) {
     let coarserCount = result.count;
     for (let i = result.dendrogram.length - 2; i >= 0 && partitions.length < MAX_LEVELS; i--) {

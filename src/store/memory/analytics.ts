@@ -13,14 +13,16 @@ export class MemoryAnalyticsStore implements AnalyticsStore {
     if (!ws) return { nodes: [], edges: [], truncated: false };
     const limit = Math.max(0, Math.floor(maxNodes));
     const truncated = ws.graph.order > limit;
-    const ids = (truncated ? ws.byDegree().slice(0, limit) : ws.graph.nodes()).sort(compareIds);
-    const kept = new Set(ids);
+    // The sorted orders are kept by the graph between writes: a snapshot of an unchanged graph sorts nothing.
+    const ids = truncated ? ws.byDegree().slice(0, limit).sort(compareIds) : ws.entityOrder.sorted();
+    const kept = truncated ? new Set(ids) : null;
     const nodes = ids.map((id) => ({ id, entity_type: ws.entity(id).entity_type }));
     const edges: GraphSnapshot['edges'] = [];
-    ws.graph.forEachEdge((id, attributes, source, target) => {
-      if (kept.has(source) && kept.has(target)) edges.push({ id, source, target, weight: attributes.record.weight });
-    });
-    edges.sort((a, b) => compareIds(a.id, b.id));
+    for (const id of ws.relationshipOrder.sorted()) {
+      const [source, target] = ws.graph.extremities(id);
+      const weight = ws.relationship(id).weight;
+      if (!kept || (kept.has(source) && kept.has(target))) edges.push({ id, source, target, weight });
+    }
     return { nodes, edges, truncated };
   }
 

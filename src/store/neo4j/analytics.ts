@@ -1,8 +1,20 @@
 import type { Scope } from '../../domain/types';
 import type { AnalyticsStore, GraphSnapshot, NeighbourQuery } from '../ports';
 import { type LevelStep, allShortestPaths, withinHops } from '../paths';
-import { type Neo4jClient, scopeParams } from './client';
+import { type Neo4jClient, type Row, scopeParams } from './client';
 import { count, num, str } from './values';
+
+function nodeOf(row: Row): GraphSnapshot['nodes'][number] {
+  return { id: str(row.id), entity_type: str(row.entity_type) };
+}
+
+function edgesOf(lists: Row): GraphSnapshot['edges'] {
+  const ids = lists.ids as unknown[];
+  const sources = lists.sources as unknown[];
+  const targets = lists.targets as unknown[];
+  const weights = lists.weights as unknown[];
+  return ids.map((id, i) => ({ id: str(id), source: str(sources[i]), target: str(targets[i]), weight: num(weights[i]) }));
+}
 
 /** Analytics in plain Cypher (cypher/analytics/), each query starting from workspace-scoped entities. */
 export class Neo4jAnalyticsStore implements AnalyticsStore {
@@ -12,11 +24,17 @@ export class Neo4jAnalyticsStore implements AnalyticsStore {
     const params = scopeParams(scope);
     return this.db.read(async (tx) => {
       const [total] = await tx.run('analytics/entity-count', params);
-      const nodeRows = await tx.run('analytics/snapshot-nodes', { ...params, limit: count(maxNodes) });
-      const nodes = nodeRows.map((row) => ({ id: str(row.id), entity_type: str(row.entity_type) }));
+      const truncated = num(total?.total) > maxNodes;
+      // Within the size asked for, nothing needs ranking by degree or filtering by a list of ids.
+      if (!truncated) {
+        const nodeRows = await tx.run('analytics/snapshot-all-nodes', params);
+        const [lists] = await tx.run('analytics/snapshot-all-edges', params);
+        return { nodes: nodeRows.map(nodeOf), edges: lists ? edgesOf(lists) : [], truncated };
+      }
+      const nodes = (await tx.run('analytics/snapshot-nodes', { ...params, limit: count(maxNodes) })).map(nodeOf);
       const edgeRows = nodes.length ? await tx.run('analytics/snapshot-edges', { ...params, ids: nodes.map((n) => n.id) }) : [];
       const edges = edgeRows.map((row) => ({ id: str(row.id), source: str(row.source), target: str(row.target), weight: num(row.weight) }));
-      return { nodes, edges, truncated: num(total?.total) > nodes.length };
+      return { nodes, edges, truncated };
     });
   }
 
