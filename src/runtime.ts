@@ -2,6 +2,7 @@ import Redis from 'ioredis';
 import type { AppConfig } from './config/types';
 import { GraphEvents } from './graph/events';
 import { settleEmbeddingRefreshes } from './ingest/merge-stage';
+import { closeWorkerPools } from './ingest/offload/pool';
 import { createAnalyticsService } from './graph/analytics/service';
 import { createGraphService } from './graph/service';
 import { createEntityLocks } from './graph/locks';
@@ -98,6 +99,8 @@ export async function createRuntime(config: AppConfig, log: Logger, options: Run
   starters.push(async () => {
     await models.probeDefaults();
   });
+  // Chunking worker threads stop once the tasks that use them have.
+  closers.push(() => closeWorkerPools());
   // Runs after the task workers stop (closers run last first): vectors refreshed in the background are written.
   closers.push(() => settleEmbeddingRefreshes());
   // What tasks and documents use; a provider registry swapped at run time (runtime.providers) lands here,

@@ -58,6 +58,7 @@ async function main(): Promise<void> {
       PORT: '0',
       HOST: '127.0.0.1',
       RUST_LOG: 'silent',
+      SERVICE_LLM_PROVIDER: 'mock',
       SERVICE_MASTER_API_KEY: KEY,
       SERVICE_RATE_LIMIT_UPLOAD: '0',
       SERVICE_RATE_LIMIT_GRAPH: '0',
@@ -110,7 +111,7 @@ async function main(): Promise<void> {
     let status = answer.status ?? `HTTP ${res.status}`;
     while (id && status !== 'completed' && status !== 'failed') {
       await new Promise((resolve) => setTimeout(resolve, 200));
-      status = ((await (await fetch(`${url}/api/v1/documents/${id}`, { headers })).json()) as { status: string }).status;
+      const doc = (await (await fetch(`${url}/api/v1/documents/${id}`, { headers })).json()) as { status: string; error?: string }; status = doc.status; if (status === "failed") console.error(doc.error);
     }
     const seconds = (performance.now() - t0) / 1000;
     sampling = false;
