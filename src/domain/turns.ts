@@ -56,3 +56,23 @@ export class TimeSlicer {
     return this.due() ? this.pause() : undefined;
   }
 }
+
+/** `items.map(fn)`, yielding a turn whenever the slicer's stretch is used up. */
+export async function mapInSlices<T, R>(items: Iterable<T>, fn: (item: T) => R, slicer = new TimeSlicer()): Promise<R[]> {
+  const out: R[] = [];
+  for (const item of items) {
+    await slicer.tick();
+    out.push(fn(item));
+  }
+  return out;
+}
+
+/** `items.filter(keep)`, yielding a turn whenever the slicer's stretch is used up. */
+export async function filterInSlices<T>(items: Iterable<T>, keep: (item: T) => boolean, slicer = new TimeSlicer()): Promise<T[]> {
+  const out: T[] = [];
+  for (const item of items) {
+    await slicer.tick();
+    if (keep(item)) out.push(item);
+  }
+  return out;
+}

@@ -117,7 +117,8 @@ export class WorkerPool<I, O> {
     };
     const onMessage = (reply: WorkerReply<O>) =>
       done(
-        () => (reply.ok ? job.resolve(reply.output as O) : job.reject(new WorkerJobError(reply.name ?? 'Error', reply.message ?? 'failed'))),
+        () =>
+          reply.ok ? job.resolve(reply.output as O) : job.reject(new WorkerJobError(reply.name ?? 'Error', reply.message ?? 'failed')),
         true,
       );
     const onError = (err: Error) => done(() => job.reject(err), false);

@@ -1,5 +1,5 @@
 import { sleep, throwIfAborted } from '../../domain/abort';
-import { nextTurn } from '../../domain/turns';
+import { mapInSlices, nextTurn } from '../../domain/turns';
 import type { EmbeddingProvider } from '../ports';
 
 /**
@@ -45,7 +45,8 @@ export class MockEmbeddings implements EmbeddingProvider {
     // Without simulated latency, still a later turn of the event loop, as a network answer would be.
     await (ms > 0 ? sleep(ms, signal) : nextTurn());
     throwIfAborted(signal);
-    return texts.map((t) => this.embedOne(t));
+    // The hashing stands in for a remote model's work: it gives way to I/O between texts.
+    return mapInSlices(texts, (t) => this.embedOne(t));
   }
 
   /** Synchronous core, also handy for benchmarks. */
