@@ -4,7 +4,7 @@
  * given sizes (the PDF carries `--pdf-text-mb` of text on its pages and raw image data for the rest, as large PDFs
  * do), and while each is uploaded and ingested records the service's event-loop delay (monitorEventLoopDelay) and
  * asks `/health` every 25 ms from a worker thread, whose own event loop times the answers independently of the
- * service's. Prints per input: ingest time, chunks, loop delay p50 / p99 / max, `/health` p50 / p99 / max, peak RSS.
+ * service's (the upload is sent from another worker thread). Prints per input: ingest time, chunks, loop delay p50 / p99 / max, `/health` p50 / p99 / max, peak RSS.
  */
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -114,8 +114,27 @@ parentPort.on('message', () => (sampling = false));
 })();
 `;
 
+/** Uploads the file from its own thread (a 50 MB request body is streamed there, not on the service's loop). */
+const UPLOADER = `
+const { parentPort, workerData } = require('node:worker_threads');
+const { url, key, name, type, data } = workerData;
+const body = new FormData();
+body.append('file', new Blob([data], { type }), name);
+fetch(url, { method: 'POST', headers: { 'X-API-Key': key }, body })
+  .then(async (res) => parentPort.postMessage({ status: res.status, answer: await res.json() }))
+  .catch((err) => parentPort.postMessage({ status: 0, answer: { detail: String(err) } }));
+`;
+
 function percentile(sorted: number[], p: number): number {
   return sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+interface Answer {
+  id?: string;
+  document_id?: string;
+  task_id?: string;
+  status?: string;
+  detail?: string;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -163,8 +182,6 @@ async function main(): Promise<void> {
   for (const input of inputs) {
     if (input.size <= 0) continue;
     const data = await input.make();
-    const body = new FormData();
-    body.append('file', new Blob([new Uint8Array(data)], { type: input.type }), input.name);
     let peakRss = process.memoryUsage.rss();
     const rssTimer = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage.rss())), 100);
     const sampler = new Worker(SAMPLER, { eval: true, workerData: { url: `${url}/health` } });
@@ -172,8 +189,13 @@ async function main(): Promise<void> {
     const delay = monitorEventLoopDelay({ resolution: 10 });
     delay.enable();
     const t0 = performance.now();
-    const res = await fetch(`${url}/api/v1/documents/upload`, { method: 'POST', headers, body });
-    const answer = (await res.json()) as { id?: string; document_id?: string; task_id?: string; status?: string; detail?: string };
+    const uploader = new Worker(UPLOADER, {
+      eval: true,
+      workerData: { url: `${url}/api/v1/documents/upload`, key: KEY, name: input.name, type: input.type, data: new Uint8Array(data) },
+    });
+    const res = await new Promise<{ status: number; answer: Answer }>((resolve) => uploader.once('message', resolve));
+    await uploader.terminate();
+    const { answer } = res;
     const id = answer.document_id ?? answer.id;
     // The task is small to poll; the document detail carries the whole text.
     let status = answer.status ?? `HTTP ${res.status}`;

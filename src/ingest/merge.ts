@@ -46,7 +46,11 @@ export async function affectedEntityIds(
   contributions: Contribution[],
 ): Promise<string[]> {
   const ids = new Set((await stores.graph.entitiesOfDocument(scope, documentId)).map((e) => e.id));
-  for (const c of contributions) for (const id of statementsOf(c.extraction).entities.keys()) ids.add(id);
+  const slicer = new TimeSlicer();
+  for (const c of contributions) {
+    await slicer.tick();
+    for (const id of statementsOf(c.extraction).entities.keys()) ids.add(id);
+  }
   return [...ids];
 }
 
