@@ -2,6 +2,8 @@ import Redis from 'ioredis';
 import type { AppConfig } from './config/types';
 import { GraphEvents } from './graph/events';
 import { settleEmbeddingRefreshes } from './ingest/merge-stage';
+import { closeWorkerPools } from './ingest/offload/pool';
+import { tokenEncoder } from './llm/tokens';
 import { createAnalyticsService } from './graph/analytics/service';
 import { createGraphService } from './graph/service';
 import { createEntityLocks } from './graph/locks';
@@ -95,9 +97,13 @@ export async function createRuntime(config: AppConfig, log: Logger, options: Run
     log,
     queryDefaults: { default_mode: DEFAULT_QUERY_MODE, enable_rerank: true, rerank_top_k: QUERY_DEFAULTS.rerank_top_k },
   });
+  // The cl100k tables take a good part of a second to build: at start-up, not in the first request that counts.
+  starters.push(async () => void tokenEncoder());
   starters.push(async () => {
     await models.probeDefaults();
   });
+  // Chunking worker threads stop once the tasks that use them have.
+  closers.push(() => closeWorkerPools());
   // Runs after the task workers stop (closers run last first): vectors refreshed in the background are written.
   closers.push(() => settleEmbeddingRefreshes());
   // What tasks and documents use; a provider registry swapped at run time (runtime.providers) lands here,

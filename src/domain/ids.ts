@@ -1,4 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
+import { nextTurn } from './turns';
 
 /** Entity id: name trimmed, whitespace collapsed, UPPERCASE, spaces to underscores. */
 export function normalizeEntityId(name: string): string {
@@ -22,6 +23,27 @@ export function relationshipId(a: string, b: string): [id: string, source: strin
 
 export function contentHash(content: string | Buffer): string {
   return `sha256:${createHash('sha256').update(content).digest('hex')}`;
+}
+
+/** Bytes (or UTF-16 units) hashed per turn of the event loop: a few milliseconds of SHA-256. */
+const HASH_SLICE = 2 * 1024 * 1024;
+
+/** `contentHash` of a large upload, giving way to I/O between slices; the same hash. */
+export async function contentHashInSlices(content: string | Buffer): Promise<string> {
+  const hash = createHash('sha256');
+  for (let at = 0; at < content.length;) {
+    let end = Math.min(content.length, at + HASH_SLICE);
+    // A string is cut between UTF-16 units, never inside a surrogate pair, so its UTF-8 bytes are unchanged.
+    if (typeof content === 'string' && end < content.length && isHighSurrogate(content.charCodeAt(end - 1))) end--;
+    hash.update(content.slice(at, end));
+    at = end;
+    if (at < content.length) await nextTurn();
+  }
+  return `sha256:${hash.digest('hex')}`;
+}
+
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
 }
 
 export function newId(): string {

@@ -1,3 +1,4 @@
+import { mapInSlices } from '../domain/turns';
 import type { EntityRecord, Scope } from '../domain/types';
 import {
   ALIASES_NAMESPACE,
@@ -36,8 +37,10 @@ export async function statementsUnderAliases(
   extractions: Array<[string, Extraction]>,
 ): Promise<AliasedStatements> {
   const aliases = await aliasesOf(kv, scope, namesIn(extractions.map(([, e]) => e)));
+  // A large document's thousands of chunks are read in stretches that give way to I/O.
+  const statements = await mapInSlices(extractions, ([chunkId, e]): [string, ChunkStatements] => [chunkId, statementsOf(e, aliases)]);
   return {
-    statements: new Map(extractions.map(([chunkId, e]): [string, ChunkStatements] => [chunkId, statementsOf(e, aliases)])),
+    statements: new Map(statements),
     formerKeys: formerKeysOf(
       extractions.map(([, e]) => e),
       aliases,

@@ -67,10 +67,10 @@ function push<T>(map: Map<string, T[]>, key: string, value: T): void {
 
 /**
  * Distinct non-empty fragments in order, each on one line. Fragments that differ only in case, spacing or
- * punctuation are one fragment (the first wins): they would only cost summary calls.
+ * punctuation are one fragment (the first wins): they would only cost summary calls. A long list can be
+ * folded in parts that share `seen` (the folded keys met so far).
  */
-export function distinctFragments(fragments: string[]): string[] {
-  const seen = new Set<string>();
+export function distinctFragments(fragments: string[], seen = new Set<string>()): string[] {
   const out: string[] = [];
   for (const f of fragments) {
     const text = f.replace(/\s+/g, ' ').trim();
@@ -81,6 +81,19 @@ export function distinctFragments(fragments: string[]): string[] {
     }
   }
   return out;
+}
+
+/** Whether the fragments hold at least two distinct ones (stops at the second). */
+export function severalDistinct(fragments: string[]): boolean {
+  let first: string | undefined;
+  for (const f of fragments) {
+    const text = f.replace(/\s+/g, ' ').trim();
+    if (!text) continue;
+    const key = foldedFragment(text);
+    if (first === undefined) first = key;
+    else if (key !== first) return true;
+  }
+  return false;
 }
 
 /** A fragment's text compared for duplicates: lower case, letters and digits only, single spaces. */

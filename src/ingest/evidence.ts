@@ -18,13 +18,34 @@ export function entityEvidence(statements: Statements, id: string, sources: stri
   return {
     sources,
     statements: sources.flatMap((c) => statements.get(c)?.entities.get(id) ?? []),
-    relationDescriptions: sources.flatMap((c) =>
-      [...(statements.get(c)?.relations.values() ?? [])]
-        .flat()
-        .filter((r) => r.source === id || r.target === id)
-        .map((r) => r.description),
-    ),
+    relationDescriptions: sources.flatMap((c) => {
+      const said = statements.get(c);
+      return said ? (relationDescriptionsByEntity(said).get(id) ?? []) : [];
+    }),
   };
+}
+
+/**
+ * A chunk's relation descriptions by endpoint, in the chunk's relation order; built once per chunk rather than
+ * filtering every relation of the chunk for each entity it names (a chunk naming many entities paid for each).
+ */
+const byEndpoint = new WeakMap<ChunkStatements, Map<string, string[]>>();
+
+function relationDescriptionsByEntity(said: ChunkStatements): Map<string, string[]> {
+  let index = byEndpoint.get(said);
+  if (index) return index;
+  index = new Map();
+  for (const list of said.relations.values()) {
+    for (const r of list) {
+      for (const end of r.source === r.target ? [r.source] : [r.source, r.target]) {
+        const descriptions = index.get(end);
+        if (descriptions) descriptions.push(r.description);
+        else index.set(end, [r.description]);
+      }
+    }
+  }
+  byEndpoint.set(said, index);
+  return index;
 }
 
 export function relationEvidence(statements: Statements, id: string, sources: string[]): RelationEvidence {

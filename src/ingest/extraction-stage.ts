@@ -1,4 +1,5 @@
 import { contentHash } from '../domain/ids';
+import { TimeSlicer } from '../domain/turns';
 import { statementsOf } from './describe';
 import { type CachedExtraction, extractWithCache, readExtractions } from './extract/cache';
 import { addUsage, type Run } from './run';
@@ -46,8 +47,11 @@ export async function extractChunks(run: Run): Promise<Map<string, CachedExtract
     maxGleaning: doc.options?.max_gleaning ?? deps.config.ingest.maxGleaning,
     signal: options.signal,
   };
+  // Thousands of chunks start here at once: each one's synchronous start (cache key, prompt) gets its turn.
+  const slicer = new TimeSlicer();
   await Promise.all(
     pending.map(async (chunk) => {
+      await slicer.tick();
       try {
         const outcome = await withSpan(
           'ingest.extract_chunk',

@@ -1,4 +1,5 @@
 import type { EntityRecord, RelationshipRecord, Scope } from '../domain/types';
+import { filterInSlices, mapInSlices, TimeSlicer } from '../domain/turns';
 import type { GraphChange } from '../graph/events';
 import type { Stores } from '../store/ports';
 import { applyOverrides, statementsUnderAliases } from './aliases';
@@ -45,7 +46,11 @@ export async function affectedEntityIds(
   contributions: Contribution[],
 ): Promise<string[]> {
   const ids = new Set((await stores.graph.entitiesOfDocument(scope, documentId)).map((e) => e.id));
-  for (const c of contributions) for (const id of statementsOf(c.extraction).entities.keys()) ids.add(id);
+  const slicer = new TimeSlicer();
+  for (const c of contributions) {
+    await slicer.tick();
+    for (const id of statementsOf(c.extraction).entities.keys()) ids.add(id);
+  }
   return [...ids];
 }
 
@@ -71,6 +76,8 @@ export async function commitMerge(
   policy: SummaryPolicy,
 ): Promise<MergeOutcome> {
   const { graph, kv } = deps.stores;
+  // A large document merges thousands of records: the work yields the event loop every few milliseconds.
+  const slicer = new TimeSlicer();
   const own = await statementsUnderAliases(
     kv,
     scope,
@@ -80,6 +87,7 @@ export async function commitMerge(
   const ownEntities = new Map<string, string[]>();
   const ownRelations = new Map<string, string[]>();
   for (const [chunkId, said] of own.statements) {
+    await slicer.tick();
     for (const id of said.entities.keys()) push(ownEntities, id, chunkId);
     for (const id of said.relations.keys()) push(ownRelations, id, chunkId);
   }
@@ -108,8 +116,10 @@ export async function commitMerge(
   const others = (sources: string[]) => sources.filter((c) => documentOfChunk(c) !== documentId);
   const needsRebuild = (old: EntityRecord | RelationshipRecord | undefined, key: string) =>
     !!old && (others(old.source_chunk_ids).length !== old.source_chunk_ids.length || states.get(key)?.written !== recordFingerprint(old));
-  const rebuildEntities = new Set(entityIds.filter((id) => needsRebuild(oldEntity.get(id), entityKey(id))));
-  const rebuildRelations = new Set(relationIds.filter((id) => needsRebuild(oldRelation.get(id), relationshipKey(id))));
+  const rebuildEntities = new Set(await filterInSlices(entityIds, (id) => needsRebuild(oldEntity.get(id), entityKey(id)), slicer));
+  const rebuildRelations = new Set(
+    await filterInSlices(relationIds, (id) => needsRebuild(oldRelation.get(id), relationshipKey(id)), slicer),
+  );
   const otherChunks = union(
     ...[...rebuildEntities].map((id) => others(oldEntity.get(id)?.source_chunk_ids ?? [])),
     ...[...rebuildRelations].map((id) => others(oldRelation.get(id)?.source_chunk_ids ?? [])),
@@ -121,6 +131,7 @@ export async function commitMerge(
   const entityDrafts: Array<Draft<EntityRecord>> = [];
   const removedEntities: string[] = [];
   for (const id of entityIds) {
+    await slicer.tick();
     const old = oldEntity.get(id);
     const own = ownEntities.get(id) ?? [];
     const state = states.get(entityKey(id));
@@ -134,6 +145,7 @@ export async function commitMerge(
   const relationDrafts: Array<Draft<RelationshipRecord>> = [];
   const removedRelations: RelationshipRecord[] = [];
   for (const id of relationIds) {
+    await slicer.tick();
     const old = oldRelation.get(id);
     const own = ownRelations.get(id) ?? [];
     const state = states.get(relationshipKey(id));
@@ -146,17 +158,17 @@ export async function commitMerge(
   }
 
   const relationPolicy = policyFor(policy, 'relationship');
-  for (const draft of entityDrafts) describeDraft(draft, policy);
-  for (const draft of relationDrafts) describeDraft(draft, relationPolicy);
+  await mapInSlices(entityDrafts, (draft) => describeDraft(draft, policy), slicer);
+  await mapInSlices(relationDrafts, (draft) => describeDraft(draft, relationPolicy), slicer);
   const due = [
-    ...entityDrafts.filter((d) => summaryDue(d, policy)).map((d) => summaryJob('entity', d, [d.record.id])),
-    ...relationDrafts
-      .filter((d) => summaryDue(d, relationPolicy))
-      .map((d) => summaryJob('relationship', d, [d.record.source, d.record.target])),
+    ...(await filterInSlices(entityDrafts, (d) => summaryDue(d, policy), slicer)).map((d) => summaryJob('entity', d, [d.record.id])),
+    ...(await filterInSlices(relationDrafts, (d) => summaryDue(d, relationPolicy), slicer)).map((d) =>
+      summaryJob('relationship', d, [d.record.source, d.record.target]),
+    ),
   ];
   await applyOverrides(kv, scope, entityDrafts);
-  const entities = entityDrafts.filter((d) => changedEntity(oldEntity.get(d.record.id), d.record));
-  const relationships = relationDrafts.filter((d) => changedRelationship(oldRelation.get(d.record.id), d.record));
+  const entities = await filterInSlices(entityDrafts, (d) => changedEntity(oldEntity.get(d.record.id), d.record), slicer);
+  const relationships = await filterInSlices(relationDrafts, (d) => changedRelationship(oldRelation.get(d.record.id), d.record), slicer);
   const changed = new Set([...entities, ...relationships].map((d) => d.key));
   // A state is written with the fingerprint of the record as stored after this merge, when either changed.
   const stamp = (d: Draft<EntityRecord | RelationshipRecord>, old: EntityRecord | RelationshipRecord | undefined) => {
@@ -164,8 +176,8 @@ export async function commitMerge(
     return changed.has(d.key) || states.get(d.key)?.written !== d.state.written;
   };
   const statesToWrite = [
-    ...entityDrafts.filter((d) => stamp(d, oldEntity.get(d.record.id))),
-    ...relationDrafts.filter((d) => stamp(d, oldRelation.get(d.record.id))),
+    ...(await filterInSlices(entityDrafts, (d) => stamp(d, oldEntity.get(d.record.id)), slicer)),
+    ...(await filterInSlices(relationDrafts, (d) => stamp(d, oldRelation.get(d.record.id)), slicer)),
   ];
 
   await graph.upsertEntities(
@@ -213,8 +225,16 @@ export async function commitMerge(
       ]),
     ),
     reembed: {
-      entities: entities.map((d) => d.record).filter((e) => embeddingChanged(oldEntity.get(e.id), e, entityText)),
-      relationships: relationships.map((d) => d.record).filter((r) => embeddingChanged(oldRelation.get(r.id), r, relationshipText)),
+      entities: await filterInSlices(
+        entities.map((d) => d.record),
+        (e) => embeddingChanged(oldEntity.get(e.id), e, entityText),
+        slicer,
+      ),
+      relationships: await filterInSlices(
+        relationships.map((d) => d.record),
+        (r) => embeddingChanged(oldRelation.get(r.id), r, relationshipText),
+        slicer,
+      ),
     },
     existing: new Set([...entities, ...relationships].map((d) => d.record.id).filter((id) => oldEntity.has(id) || oldRelation.has(id))),
     removed: { entities: removedEntities, relationships: removedRelations },

@@ -4,7 +4,6 @@ import { isAbortError } from '../domain/abort';
 import { isOutage } from '../domain/errors';
 import type { TokenUsage } from '../llm/ports';
 import { cachedLlm } from '../graph/llm-cache';
-import { chunkText } from './chunker';
 import { discardDocumentRun, removeDocumentFromGraph, summaryPolicy } from './deletion';
 import type { IngestDeps } from './deps';
 import { chunkItems, embedInto } from './embed';
@@ -15,6 +14,7 @@ import { affectedEntityIds, type Contribution, type MergeOutcome } from './merge
 import { resolveDocumentEntities } from './resolve-stage';
 import { mergeIntoGraph } from './merge-stage';
 import { loadPageMap } from './pages';
+import { chunkTextOffLoop } from './offload/chunk';
 import type { PageRange } from './loaders/types';
 import { ProgressTracker, type StageReporter } from './progress';
 import { addUsage, checkCancelled, IngestCancelledError, type Run, RunSupersededError } from './run';
@@ -220,7 +220,7 @@ async function chunkDocument(run: Run): Promise<ChunkRecord[]> {
     );
     await deps.stores.chunks.deleteByDocument(scope, doc.id);
   }
-  const chunks = buildChunks(deps, doc.id, doc.content, await loadPageMap(deps, scope, doc.id));
+  const chunks = await buildChunks(deps, doc.id, doc.content, await loadPageMap(deps, scope, doc.id));
   const kept = new Set(chunks.map((c) => c.id));
   await deleteExtractions(
     deps.stores.kv,
@@ -231,16 +231,17 @@ async function chunkDocument(run: Run): Promise<ChunkRecord[]> {
   return chunks;
 }
 
-/** The chunk records of a document's text (ids by index), not yet extracted. */
-export function buildChunks(
+/** The chunk records of a document's text (ids by index), not yet extracted; a long text is cut off the event loop. */
+export async function buildChunks(
   deps: Pick<IngestDeps, 'config'>,
   documentId: string,
   content: string,
   pages: PageRange[] | null,
-): ChunkRecord[] {
+): Promise<ChunkRecord[]> {
   const { chunkTokens, chunkOverlapTokens } = deps.config.ingest;
+  const chunks = await chunkTextOffLoop(content, { chunkTokens, overlapTokens: chunkOverlapTokens, pages });
   const now = new Date().toISOString();
-  return chunkText(content, { chunkTokens, overlapTokens: chunkOverlapTokens, pages }).map((c) => ({
+  return chunks.map((c) => ({
     id: chunkId(documentId, c.index),
     document_id: documentId,
     index: c.index,

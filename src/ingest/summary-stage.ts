@@ -1,6 +1,7 @@
 import type { EntityRecord, RelationshipRecord, Scope } from '../domain/types';
 import type { GraphChange } from '../graph/events';
 import { isAbortError } from '../domain/abort';
+import { TimeSlicer } from '../domain/turns';
 import { cachedLlm } from '../graph/llm-cache';
 import type { IngestDeps } from './deps';
 import { withSummary } from './descriptions';
@@ -81,8 +82,11 @@ async function writeSummaries(
       scope,
       mine.filter((job) => job.fragments.length < job.newer.length),
     );
+    // Each job folds and counts its fragments before its call: they take their turns rather than one long stretch.
+    const slicer = new TimeSlicer();
     await Promise.all(
       mine.map(async (job) => {
+        await slicer.tick();
         const parts = job.fragments.length < job.newer.length ? complete.get(job.key) : job;
         if (!parts) return;
         try {
@@ -132,11 +136,14 @@ async function completeParts(deps: Deps, scope: Scope, jobs: SummaryJob[]): Prom
   ]);
   const sources = [...new Set([...entities, ...relationships].flatMap((r) => r.source_chunk_ids))];
   const { statements } = await sourceStatements(kv, scope, sources);
+  const slicer = new TimeSlicer();
   for (const e of entities) {
+    await slicer.tick();
     const key = entityKey(e.id);
     out.set(key, rebuildEntity(e.id, entityEvidence(statements, e.id, e.source_chunk_ids), e, states.get(key), e.updated_at));
   }
   for (const r of relationships) {
+    await slicer.tick();
     const key = relationshipKey(r.id);
     out.set(key, rebuildRelationship(r.id, relationEvidence(statements, r.id, r.source_chunk_ids), r, states.get(key), r.updated_at));
   }
@@ -160,7 +167,9 @@ async function applySummaries(deps: Deps, scope: Scope, written: Written[], poli
   const now = new Date().toISOString();
   const out = { changes: [] as GraphChange[], entities: [] as EntityRecord[], relationships: [] as RelationshipRecord[] };
   const statesToWrite: Array<[string, RecordState]> = [];
+  const slicer = new TimeSlicer();
   for (const { job, summary } of written) {
+    await slicer.tick();
     const record = records.get(job.id);
     const state = states.get(job.key);
     // An analyst changed the record since its merge: the next merge rebuilds it.

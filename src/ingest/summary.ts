@@ -1,7 +1,8 @@
 import type { LlmProvider, TokenUsage } from '../llm/ports';
 import { type SummarySubject, summaryPrompt } from './summary-prompt';
 import { countTokens, tokenEncoder } from '../llm/tokens';
-import { distinctFragments } from './describe';
+import { distinctFragments, severalDistinct } from './describe';
+import { mapInSlices, TimeSlicer } from '../domain/turns';
 
 /**
  * Descriptions from fragments: joined as they are, or, past the fragment or token threshold and when
@@ -50,7 +51,7 @@ export function policyFor(policy: SummaryPolicy, kind: 'entity' | 'relationship'
 }
 
 export function needsSummary(fragments: string[], policy: SummaryPolicy): boolean {
-  if (!policy.enabled || !policy.llm || distinctFragments(fragments).length < 2) return false;
+  if (!policy.enabled || !policy.llm || !severalDistinct(fragments)) return false;
   return fragments.length > policy.fragmentThreshold || countTokens(joinFragments(fragments)) > policy.tokenThreshold;
 }
 
@@ -62,7 +63,9 @@ export async function summarizeFragments(subject: SummarySubject, all: string[],
   const llm = policy.llm;
   if (!llm) throw new Error('no LLM to write the summary');
   const usage = { input_tokens: 0, output_tokens: 0 };
-  const fragments = distinctFragments(all);
+  // A record named in thousands of chunks has thousands of fragments: folding and counting them yields the loop.
+  const slicer = new TimeSlicer();
+  const fragments = await distinctInSlices(all, slicer);
   if (fragments.length <= 1) return { description: fragments[0] ?? '', summarised: false, llm_calls: 0, usage };
   const budget = Math.max(64, policy.maxInputTokens ?? DEFAULT_MAX_INPUT_TOKENS);
   let calls = 0;
@@ -79,7 +82,7 @@ export async function summarizeFragments(subject: SummarySubject, all: string[],
     return out.text.trim() || joinFragments(parts);
   };
 
-  let current = fragments.map((f) => truncateTokens(f, budget));
+  let current = await mapInSlices(fragments, (f) => truncateTokens(f, budget), slicer);
   for (let round = 0; round < MAX_ROUNDS && countTokens(joinFragments(current)) > budget; round++) {
     // Map: summarise groups that fit one call; the group summaries are reduced in the next round.
     current = await Promise.all(
@@ -88,6 +91,18 @@ export async function summarizeFragments(subject: SummarySubject, all: string[],
   }
   const description = await call(fitBudget(current, budget));
   return { description, summarised: true, llm_calls: calls, usage };
+}
+
+const FOLD_BATCH = 256;
+
+async function distinctInSlices(all: string[], slicer: TimeSlicer): Promise<string[]> {
+  const seen = new Set<string>();
+  const out: string[] = [];
+  for (let at = 0; at < all.length; at += FOLD_BATCH) {
+    await slicer.tick();
+    out.push(...distinctFragments(all.slice(at, at + FOLD_BATCH), seen));
+  }
+  return out;
 }
 
 /** Consecutive fragments grouped so that each group's joined text stays within the budget. */

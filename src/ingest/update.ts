@@ -76,7 +76,7 @@ export async function updateDocumentContent(
     policy: summaryPolicy(deps, doc.options?.use_llm_summarization ?? true),
   };
   const pages = input.pages === undefined ? await loadPageMap(deps, scope, doc.id) : input.pages;
-  const chunks = buildChunks(deps, doc.id, input.content, pages);
+  const chunks = await buildChunks(deps, doc.id, input.content, pages);
 
   const reusable = new Map<string, CachedExtraction>();
   for (const chunk of previous.chunks) {

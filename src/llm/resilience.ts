@@ -1,4 +1,5 @@
 import { abortReason, isAbortError, raceAbort, sleep } from '../domain/abort';
+import { TimeSlicer } from '../domain/turns';
 import type { ChatMessage, Completion, CompletionOptions, EmbeddingProvider, LlmProvider, TokenUsage } from './ports';
 import { type Semaphore, sharedSemaphore } from './semaphore';
 import { countTokens } from './tokens';
@@ -265,7 +266,12 @@ class ResilientEmbeddings extends Resilient implements EmbeddingProvider {
       const vectors = await this.run((s) => this.inner.embed(texts, s), signal);
       if (this.options.recorder || span) {
         let tokens = 0;
-        for (const t of texts) tokens += countTokens(t);
+        // A batch of long texts takes a while to count: the count gives way to I/O between texts.
+        const slicer = new TimeSlicer();
+        for (const t of texts) {
+          await slicer.tick();
+          tokens += countTokens(t);
+        }
         span?.set({ input_tokens: tokens });
         this.record('embedding', { input_tokens: tokens, output_tokens: 0 });
       }

@@ -1,6 +1,8 @@
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { chunkText } from '../../src/ingest/chunker';
 import { documentTypeOf, loadDocumentFile, LoadError, SUPPORTED_EXTENSIONS } from '../../src/ingest/loaders';
+import { OFF_LOOP_MIN_CHARS } from '../../src/ingest/offload/chunk';
+import { closeWorkerPools } from '../../src/ingest/offload/pool';
 
 async function pdfOf(pages: string[][]): Promise<Buffer> {
   const doc = await PDFDocument.create();
@@ -125,5 +127,30 @@ describe('supported types', () => {
     expect(SUPPORTED_EXTENSIONS['.txt']).toMatchObject({ mime_type: 'text/plain', max_bytes: 10 * 1024 * 1024 });
     expect(SUPPORTED_EXTENSIONS['.md']).toMatchObject({ mime_type: 'text/markdown', max_bytes: 10 * 1024 * 1024 });
     expect(SUPPORTED_EXTENSIONS['.json']).toMatchObject({ mime_type: 'application/json', max_bytes: 10 * 1024 * 1024 });
+  });
+});
+
+describe('loadDocumentFile with files decoded in a worker thread', () => {
+  const records = Array.from({ length: 4000 }, (_, i) => ({ id: i, name: `Person ${i}`, city: ['Berlin', 'Paris', 'Kraków'][i % 3] }));
+  afterAll(() => closeWorkerPools());
+
+  it('gives the same text as decoding on the event loop', async () => {
+    const json = Buffer.from(JSON.stringify(records));
+    expect(json.length).toBeGreaterThan(OFF_LOOP_MIN_CHARS);
+    expect((await loadDocumentFile('people.json', json)).text).toBe(JSON.stringify(records, null, 2));
+    const text = Buffer.from(records.map((r) => `${r.name} lives in ${r.city}.`).join('\n'));
+    expect((await loadDocumentFile('people.txt', text)).text).toBe(text.toString('utf8'));
+  });
+
+  it('refuses a large invalid file with the same load errors', async () => {
+    const broken = Buffer.from(`${JSON.stringify(records)}}`);
+    await expect(loadDocumentFile('people.json', broken)).rejects.toThrow(LoadError);
+    await expect(loadDocumentFile('people.json', broken)).rejects.toThrow(/not valid JSON/);
+    const binary = Buffer.alloc(OFF_LOOP_MIN_CHARS * 2, 0x41);
+    binary[OFF_LOOP_MIN_CHARS] = 0;
+    await expect(loadDocumentFile('blob.txt', binary)).rejects.toThrow(/binary data/);
+    const latin1 = Buffer.alloc(OFF_LOOP_MIN_CHARS * 2, 0x41);
+    latin1[10] = 0xe9;
+    await expect(loadDocumentFile('latin1.txt', latin1)).rejects.toThrow(/not valid UTF-8/);
   });
 });

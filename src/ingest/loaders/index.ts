@@ -1,7 +1,7 @@
 import { extname } from 'node:path';
 import type { DocumentType } from '../../domain/types';
 import { loadPdf } from './pdf';
-import { decodeUtf8, jsonText } from './text';
+import { decodeTextOffLoop } from '../offload/decode';
 import { type LoadedDocument, LoadError, SUPPORTED_EXTENSIONS, type SupportedExtension } from './types';
 
 export { LoadError, SUPPORTED_EXTENSIONS };
@@ -32,8 +32,6 @@ export async function loadDocumentFile(filename: string, data: Buffer): Promise<
     const pdf = await loadPdf(data);
     return { text: pdf.text, document_type, page_count: pdf.page_count, pages: pdf.pages };
   }
-  const raw = decodeUtf8(data);
-  if (!raw.trim()) throw new LoadError('file is empty');
-  const text = document_type === 'json' ? jsonText(raw) : raw;
+  const text = await decodeTextOffLoop(data, document_type === 'json');
   return { text, document_type, page_count: null, pages: null };
 }

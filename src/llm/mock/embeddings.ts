@@ -1,4 +1,5 @@
 import { sleep, throwIfAborted } from '../../domain/abort';
+import { mapInSlices, nextTurn } from '../../domain/turns';
 import type { EmbeddingProvider } from '../ports';
 
 /**
@@ -40,9 +41,12 @@ export class MockEmbeddings implements EmbeddingProvider {
   }
 
   async embed(texts: string[], signal?: AbortSignal): Promise<number[][]> {
-    await sleep(typeof this.latencyMs === 'number' ? this.latencyMs : this.latencyMs(), signal);
+    const ms = typeof this.latencyMs === 'number' ? this.latencyMs : this.latencyMs();
+    // Without simulated latency, still a later turn of the event loop, as a network answer would be.
+    await (ms > 0 ? sleep(ms, signal) : nextTurn());
     throwIfAborted(signal);
-    return texts.map((t) => this.embedOne(t));
+    // The hashing stands in for a remote model's work: it gives way to I/O between texts.
+    return mapInSlices(texts, (t) => this.embedOne(t));
   }
 
   /** Synchronous core, also handy for benchmarks. */

@@ -1,4 +1,5 @@
 import { sleep, throwIfAborted } from '../../domain/abort';
+import { nextTurn } from '../../domain/turns';
 import { COMPLETION_MARKER, FIELD_DELIMITER } from '../../prompts/record-format';
 import type { ChatMessage, Completion, CompletionOptions, LlmProvider, TokenUsage } from '../ports';
 import type { PromptTask } from '../tasks';
@@ -38,16 +39,22 @@ export class MockLlm implements LlmProvider {
     return typeof this.latencyMs === 'number' ? this.latencyMs : this.latencyMs();
   }
 
+  /** The simulated latency; without one, still a later turn of the event loop, as a network answer would be. */
+  private async wait(signal?: AbortSignal): Promise<void> {
+    const ms = this.latency();
+    await (ms > 0 ? sleep(ms, signal) : nextTurn());
+    throwIfAborted(signal);
+  }
+
   async complete(messages: ChatMessage[], options: CompletionOptions = {}): Promise<Completion> {
-    await sleep(this.latency(), options.signal);
-    throwIfAborted(options.signal);
+    await this.wait(options.signal);
     const text = respond(messages, options);
     return { text, usage: usageOf(messages, text) };
   }
 
   async *stream(messages: ChatMessage[], options: CompletionOptions = {}): AsyncGenerator<string, TokenUsage, void> {
     // Latency before the first token only, like a real model's time to first token.
-    await sleep(this.latency(), options.signal);
+    await this.wait(options.signal);
     const text = respond(messages, options);
     let first = true;
     for (const fragment of text.match(/\S+\s*|\s+/g) ?? []) {

@@ -1,6 +1,6 @@
 import { InvalidInputError, MalformedRequestError, TooLargeError } from '../../domain/errors';
 import path from 'node:path';
-import { contentHash, newId } from '../../domain/ids';
+import { contentHashInSlices, newId } from '../../domain/ids';
 import type { DocumentRecord, DocumentType, IngestOptions, Scope } from '../../domain/types';
 import {
   extensionOf as supportedExtensionOf,
@@ -78,7 +78,7 @@ export async function admitFile(
   request: IngestRequest,
 ): Promise<Admission> {
   checkFileSize(file.filename, file.data.length);
-  const hash = contentHash(file.data);
+  const hash = await contentHashInSlices(file.data);
   const id = newId();
   const duplicate = await gate.reserve(host.stores.documents, scope, hash, id);
   if (duplicate) throw duplicateDocument(scope, duplicate);
@@ -121,7 +121,7 @@ export async function admitText(
   if (size > limit) {
     throw new TooLargeError(`content too large (limit ${formatLimit(limit)}): ${size} bytes`, limit);
   }
-  const hash = contentHash(content);
+  const hash = await contentHashInSlices(content);
   const id = newId();
   const duplicate = await gate.reserve(host.stores.documents, scope, hash, id);
   if (duplicate) throw duplicateDocument(scope, duplicate);

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { ConflictError, InvalidInputError, TooLargeError } from '../../domain/errors';
-import { contentHash } from '../../domain/ids';
+import { contentHashInSlices } from '../../domain/ids';
 import type { DocumentRecord, Scope } from '../../domain/types';
 import { LoadError, loadDocumentFile, SUPPORTED_EXTENSIONS } from '../../ingest/loaders';
 import { updateDocumentContent, type UpdateInput, type UpdateResult } from '../../ingest/update';
@@ -38,7 +38,7 @@ export async function updateFromText(
   await requireDocument(host, scope, id);
   return underDocumentLock(host, scope, id, async () => {
     const doc = await requireUpdatable(host, scope, id, update.expectedVersion);
-    return replaceContent(host, gate, scope, doc, contentHash(update.content), {
+    return replaceContent(host, gate, scope, doc, await contentHashInSlices(update.content), {
       content: update.content,
       fileSize: size,
       title: update.title,
@@ -72,7 +72,7 @@ export async function updateFromFile(
   });
   return underDocumentLock(host, scope, doc.id, async () => {
     const current = await requireUpdatable(host, scope, doc.id);
-    return replaceContent(host, gate, scope, current, contentHash(file.data), {
+    return replaceContent(host, gate, scope, current, await contentHashInSlices(file.data), {
       content: loaded.text,
       fileSize: file.data.length,
       title: request.title,

@@ -17,8 +17,11 @@ export class MemoryCostStore implements CostStore {
   async add(scope: Scope, records: UsageRecord[]): Promise<void> {
     if (records.length === 0) return;
     const state = this.workspaces.obtain(scope);
-    state.records.push(...records.map((r) => ({ ...r })));
-    state.records.sort((a, b) => (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : 0));
+    const added = records.map((r) => ({ ...r })).sort(byCreation);
+    const last = state.records.at(-1);
+    state.records.push(...added);
+    // Records mostly arrive in time order: re-sorting every record on every call made n calls cost n² log n.
+    if (last && byCreation(last, added[0]) > 0) state.records.sort(byCreation);
   }
 
   async list(scope: Scope, range: TimeRange): Promise<UsageRecord[]> {
@@ -54,4 +57,8 @@ export class MemoryCostStore implements CostStore {
   clear(): void {
     this.workspaces.clear();
   }
+}
+
+function byCreation(a: UsageRecord, b: UsageRecord): number {
+  return a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : 0;
 }
