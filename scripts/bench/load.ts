@@ -99,6 +99,7 @@ async function main(): Promise<void> {
       HOST: '127.0.0.1',
       RUST_LOG: 'silent',
       SERVICE_MASTER_API_KEY: KEY,
+      SERVICE_LLM_PROVIDER: 'mock',
       SERVICE_RATE_LIMIT_UPLOAD: '0',
       SERVICE_RATE_LIMIT_QUERY: '0',
       SERVICE_RATE_LIMIT_GRAPH: '0',
@@ -109,6 +110,7 @@ async function main(): Promise<void> {
   const { app } = createApp(rt);
   // Service time per route (the matched route pattern), measured from the first middleware to the response written.
   const samples = new Map<string, { ms: number[]; s5xx: number }>();
+  const reasons = new Map<string, number>();
   let measuring = false;
   app.middleware.unshift(async (ctx, next) => {
     const t0 = performance.now();
@@ -118,7 +120,11 @@ async function main(): Promise<void> {
       const route = `${ctx.method} ${ctx.path.replace(/\/documents\/[^/]+\/lineage/, '/documents/:id/lineage')}${mode}`;
       const entry = samples.get(route) ?? { ms: [], s5xx: 0 };
       entry.ms.push(performance.now() - t0);
-      if (ctx.status >= 500) entry.s5xx += 1;
+      if (ctx.status >= 500) {
+        entry.s5xx += 1;
+        const detail = `${ctx.status} ${String(JSON.stringify(ctx.body)).slice(0, 300)}`;
+        reasons.set(detail, (reasons.get(detail) ?? 0) + 1);
+      }
       samples.set(route, entry);
     });
     await next();
@@ -141,6 +147,7 @@ async function main(): Promise<void> {
       headers: { ...headers, 'X-Workspace-ID': ws.id },
       body: JSON.stringify({ content }),
     });
+    if (!res.ok) throw new Error(`seeding failed: ${res.status} ${await res.text()}`);
     documentId ||= ((await res.json()) as { id: string }).id;
   }
   const job: Job = { url, workspace: ws.id, documentId, duration, connections: Number(values.connections), sse: Number(values.sse) };
@@ -173,6 +180,7 @@ async function main(): Promise<void> {
     );
   }
   const total5xx = rows.reduce((n, [, r]) => n + r.s5xx, 0);
+  for (const [detail, n] of reasons) process.stdout.write(`5xx ${n}x: ${detail}\n`);
   const mb = (b: number) => (b / 1024 / 1024).toFixed(0);
   process.stdout.write(
     `\nclient: ${totals.requests} requests, ${totals.non2xx} non-2xx, ${totals.errors} errors, ${totals.timeouts} timeouts\n` +

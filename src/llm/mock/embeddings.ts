@@ -1,4 +1,5 @@
 import { sleep, throwIfAborted } from '../../domain/abort';
+import { nextTurn } from '../../domain/turn';
 import type { EmbeddingProvider } from '../ports';
 
 /**
@@ -40,7 +41,9 @@ export class MockEmbeddings implements EmbeddingProvider {
   }
 
   async embed(texts: string[], signal?: AbortSignal): Promise<number[][]> {
-    await sleep(typeof this.latencyMs === 'number' ? this.latencyMs : this.latencyMs(), signal);
+    const ms = typeof this.latencyMs === 'number' ? this.latencyMs : this.latencyMs();
+    // Without a simulated latency the vectors still arrive on a later turn of the loop, as a response would.
+    await (ms > 0 ? sleep(ms, signal) : nextTurn());
     throwIfAborted(signal);
     return texts.map((t) => this.embedOne(t));
   }

@@ -1,4 +1,5 @@
 import { sleep, throwIfAborted } from '../../domain/abort';
+import { nextTurn } from '../../domain/turn';
 import { COMPLETION_MARKER, FIELD_DELIMITER } from '../../prompts/record-format';
 import type { ChatMessage, Completion, CompletionOptions, LlmProvider, TokenUsage } from '../ports';
 import type { PromptTask } from '../tasks';
@@ -34,12 +35,14 @@ export class MockLlm implements LlmProvider {
     private readonly tokenDelayMs = 0,
   ) {}
 
-  private latency(): number {
-    return typeof this.latencyMs === 'number' ? this.latencyMs : this.latencyMs();
+  /** The simulated latency; without one the answer still arrives on a later turn of the loop, as a response would. */
+  private async wait(signal?: AbortSignal): Promise<void> {
+    const ms = typeof this.latencyMs === 'number' ? this.latencyMs : this.latencyMs();
+    await (ms > 0 ? sleep(ms, signal) : nextTurn());
   }
 
   async complete(messages: ChatMessage[], options: CompletionOptions = {}): Promise<Completion> {
-    await sleep(this.latency(), options.signal);
+    await this.wait(options.signal);
     throwIfAborted(options.signal);
     const text = respond(messages, options);
     return { text, usage: usageOf(messages, text) };
@@ -47,7 +50,8 @@ export class MockLlm implements LlmProvider {
 
   async *stream(messages: ChatMessage[], options: CompletionOptions = {}): AsyncGenerator<string, TokenUsage, void> {
     // Latency before the first token only, like a real model's time to first token.
-    await sleep(this.latency(), options.signal);
+    await this.wait(options.signal);
+    throwIfAborted(options.signal);
     const text = respond(messages, options);
     let first = true;
     for (const fragment of text.match(/\S+\s*|\s+/g) ?? []) {

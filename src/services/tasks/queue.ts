@@ -1,4 +1,5 @@
 import { setMaxListeners } from 'node:events';
+import { nextTurn } from '../../domain/turn';
 import type { Scope, TaskRecord } from '../../domain/types';
 import { CompletionLog } from './metrics';
 import { TaskProgress } from './progress';
@@ -242,6 +243,8 @@ export class TaskQueue {
       } finally {
         this.busy -= 1;
       }
+      // A backlog of small tasks on in-memory stores would otherwise run back to back without letting requests in.
+      await nextTurn();
     }
   }
 
