@@ -1,6 +1,6 @@
 import { InvalidInputError } from '../domain/errors';
 import { normalizeEntityId } from '../domain/ids';
-import { nextTurn } from '../domain/turn';
+import { nextTurn } from '../domain/turns';
 import type { Scope } from '../domain/types';
 import type { SseStream } from '../domain/sse';
 import type { GraphStore } from '../store/ports';

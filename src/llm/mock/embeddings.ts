@@ -1,5 +1,5 @@
 import { sleep, throwIfAborted } from '../../domain/abort';
-import { nextTurn } from '../../domain/turn';
+import { nextTurn } from '../../domain/turns';
 import type { EmbeddingProvider } from '../ports';
 
 /**
@@ -42,7 +42,7 @@ export class MockEmbeddings implements EmbeddingProvider {
 
   async embed(texts: string[], signal?: AbortSignal): Promise<number[][]> {
     const ms = typeof this.latencyMs === 'number' ? this.latencyMs : this.latencyMs();
-    // Without a simulated latency the vectors still arrive on a later turn of the loop, as a response would.
+    // Without simulated latency, still a later turn of the event loop, as a network answer would be.
     await (ms > 0 ? sleep(ms, signal) : nextTurn());
     throwIfAborted(signal);
     return texts.map((t) => this.embedOne(t));

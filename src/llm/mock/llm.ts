@@ -1,5 +1,5 @@
 import { sleep, throwIfAborted } from '../../domain/abort';
-import { nextTurn } from '../../domain/turn';
+import { nextTurn } from '../../domain/turns';
 import { COMPLETION_MARKER, FIELD_DELIMITER } from '../../prompts/record-format';
 import type { ChatMessage, Completion, CompletionOptions, LlmProvider, TokenUsage } from '../ports';
 import type { PromptTask } from '../tasks';
@@ -35,15 +35,19 @@ export class MockLlm implements LlmProvider {
     private readonly tokenDelayMs = 0,
   ) {}
 
-  /** The simulated latency; without one the answer still arrives on a later turn of the loop, as a response would. */
+  private latency(): number {
+    return typeof this.latencyMs === 'number' ? this.latencyMs : this.latencyMs();
+  }
+
+  /** The simulated latency; without one, still a later turn of the event loop, as a network answer would be. */
   private async wait(signal?: AbortSignal): Promise<void> {
-    const ms = typeof this.latencyMs === 'number' ? this.latencyMs : this.latencyMs();
+    const ms = this.latency();
     await (ms > 0 ? sleep(ms, signal) : nextTurn());
+    throwIfAborted(signal);
   }
 
   async complete(messages: ChatMessage[], options: CompletionOptions = {}): Promise<Completion> {
     await this.wait(options.signal);
-    throwIfAborted(options.signal);
     const text = respond(messages, options);
     return { text, usage: usageOf(messages, text) };
   }
@@ -51,7 +55,6 @@ export class MockLlm implements LlmProvider {
   async *stream(messages: ChatMessage[], options: CompletionOptions = {}): AsyncGenerator<string, TokenUsage, void> {
     // Latency before the first token only, like a real model's time to first token.
     await this.wait(options.signal);
-    throwIfAborted(options.signal);
     const text = respond(messages, options);
     let first = true;
     for (const fragment of text.match(/\S+\s*|\s+/g) ?? []) {

@@ -14,6 +14,8 @@ export interface Neo4jSettings {
 
 /** Transient failures are retried by the driver for this long before the error reaches the caller (a 503). */
 const RETRY_WINDOW_MS = 5_000;
+/** The first pause before a retry, doubled after each (the driver's own schedule for managed transactions). */
+const FIRST_RETRY_MS = 1_000;
 
 /** One transaction: statements are named files under cypher/, results converted to plain values. */
 export class CypherTransaction {
@@ -73,12 +75,12 @@ export class Neo4jClient {
 
   /** One named statement in its own read transaction. */
   readRows(name: string, params: Record<string, unknown> = {}): Promise<Row[]> {
-    return this.read((tx) => tx.run(name, params));
+    return this.autoCommit(neo4j.session.READ, cypherText(name), params);
   }
 
   /** One named statement in its own write transaction. */
   writeRows(name: string, params: Record<string, unknown> = {}): Promise<Row[]> {
-    return this.write((tx) => tx.run(name, params));
+    return this.autoCommit(neo4j.session.WRITE, cypherText(name), params);
   }
 
   /** A schema statement (index, constraint) in an auto-commit transaction of its own. */
@@ -113,6 +115,27 @@ export class Neo4jClient {
 
   close(): Promise<void> {
     return this.driver.close();
+  }
+
+  /**
+   * One statement as an auto-commit transaction: one round trip (RUN and PULL together) where a managed
+   * transaction takes three (BEGIN, RUN and PULL, COMMIT); most store calls are a single statement. Transient
+   * failures are retried within the same window and with the same backoff as managed transactions.
+   */
+  private async autoCommit(mode: SessionMode, text: string, params: Record<string, unknown>): Promise<Row[]> {
+    const started = Date.now();
+    for (let backoff = FIRST_RETRY_MS; ; backoff *= 2) {
+      const session = this.driver.session({ database: this.database, defaultAccessMode: mode });
+      try {
+        const result = await session.run(text, params);
+        return result.records.map((record) => toPlain(record.toObject()) as Row);
+      } catch (err) {
+        if (!neo4j.isRetryableError(err as Error) || Date.now() - started >= RETRY_WINDOW_MS) throw err;
+      } finally {
+        await session.close();
+      }
+      await new Promise((resolve) => setTimeout(resolve, backoff * (0.8 + Math.random() * 0.4)));
+    }
   }
 
   private async execute<T>(mode: SessionMode, work: (tx: CypherTransaction) => Promise<T>): Promise<T> {
