@@ -1,6 +1,7 @@
 /**
  * Load benchmark: `npx tsx scripts/bench/load.ts [--duration 60] [--connections 64] [--sse 4] [--warmup 10]`.
- * `--log-level error` shows the service log on stderr. Set NEO4J_URI (e.g. from `bash scripts/neo4j/neo4j.sh start`) for the Neo4j mode; embedded otherwise.
+ * Set NEO4J_URI (e.g. from `bash scripts/neo4j/neo4j.sh start`) for the Neo4j mode; embedded otherwise.
+ * `--log-level error` writes the service's log to stderr (the causes of 500s).
  * Boots the service in-process (mock provider, rate limits off, authentication on with a master key), seeds a
  * workspace with a few documents, then a SEPARATE load process (autocannon) drives mixed traffic on loopback:
  * queries in every mode, /graph, entity and lineage reads, uploads, and `--sse` subscribers on /graph/stream.
