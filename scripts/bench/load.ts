@@ -1,6 +1,7 @@
 /**
  * Load benchmark: `npx tsx scripts/bench/load.ts [--duration 60] [--connections 64] [--sse 4] [--warmup 10]`.
  * Set NEO4J_URI (e.g. from `bash scripts/neo4j/neo4j.sh start`) for the Neo4j mode; embedded otherwise.
+ * `--log-level error` writes the service's log to stderr (the causes of 500s).
  * Boots the service in-process (mock provider, rate limits off, authentication on with a master key), seeds a
  * workspace with a few documents, then a SEPARATE load process (autocannon) drives mixed traffic on loopback:
  * queries in every mode, /graph, entity and lineage reads, uploads, and `--sse` subscribers on /graph/stream.
@@ -74,6 +75,19 @@ async function client(job: Job): Promise<void> {
   process.send!({ requests: result.requests.total, errors: result.errors, timeouts: result.timeouts, non2xx: result.non2xx });
 }
 
+/** The detail of a problem body (a string or an object by then), request ids left out so that causes group. */
+function problemDetail(body: unknown): string {
+  let problem = body as { detail?: string } | undefined;
+  if (typeof body === 'string') {
+    try {
+      problem = JSON.parse(body) as { detail?: string };
+    } catch {
+      return body.slice(0, 200);
+    }
+  }
+  return (problem?.detail ?? '').replace(/request id \S+/, 'request id …');
+}
+
 function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return 0;
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
@@ -86,6 +100,7 @@ async function main(): Promise<void> {
       connections: { type: 'string', default: '64' },
       sse: { type: 'string', default: '4' },
       warmup: { type: 'string', default: '10' },
+      'log-level': { type: 'string', default: 'silent' },
       client: { type: 'string' },
     },
   });
@@ -99,16 +114,18 @@ async function main(): Promise<void> {
       HOST: '127.0.0.1',
       RUST_LOG: 'silent',
       SERVICE_MASTER_API_KEY: KEY,
+      SERVICE_LLM_PROVIDER: 'mock',
       SERVICE_RATE_LIMIT_UPLOAD: '0',
       SERVICE_RATE_LIMIT_QUERY: '0',
       SERVICE_RATE_LIMIT_GRAPH: '0',
     },
     { cwd: `${__dirname}/../..` },
   );
-  const rt = await createRuntime(config, createLogger('silent'));
+  const rt = await createRuntime(config, createLogger(values['log-level']));
   const { app } = createApp(rt);
   // Service time per route (the matched route pattern), measured from the first middleware to the response written.
   const samples = new Map<string, { ms: number[]; s5xx: number }>();
+  const reasons = new Map<string, number>();
   let measuring = false;
   app.middleware.unshift(async (ctx, next) => {
     const t0 = performance.now();
@@ -118,7 +135,11 @@ async function main(): Promise<void> {
       const route = `${ctx.method} ${ctx.path.replace(/\/documents\/[^/]+\/lineage/, '/documents/:id/lineage')}${mode}`;
       const entry = samples.get(route) ?? { ms: [], s5xx: 0 };
       entry.ms.push(performance.now() - t0);
-      if (ctx.status >= 500) entry.s5xx += 1;
+      if (ctx.status >= 500) {
+        entry.s5xx += 1;
+        const detail = `${ctx.status} ${problemDetail(ctx.body)}`;
+        reasons.set(detail, (reasons.get(detail) ?? 0) + 1);
+      }
       samples.set(route, entry);
     });
     await next();
@@ -141,6 +162,7 @@ async function main(): Promise<void> {
       headers: { ...headers, 'X-Workspace-ID': ws.id },
       body: JSON.stringify({ content }),
     });
+    if (!res.ok) throw new Error(`seeding failed: ${res.status} ${await res.text()}`);
     documentId ||= ((await res.json()) as { id: string }).id;
   }
   const job: Job = { url, workspace: ws.id, documentId, duration, connections: Number(values.connections), sse: Number(values.sse) };
@@ -155,14 +177,16 @@ async function main(): Promise<void> {
   await new Promise((resolve) => setTimeout(resolve, warmupS * 1000));
   measuring = true;
   delay.enable();
-  const rssStart = process.memoryUsage().rss;
+  const memStart = process.memoryUsage();
+  const rssStart = memStart.rss;
   let rssMax = rssStart;
   const rssTimer = setInterval(() => (rssMax = Math.max(rssMax, process.memoryUsage().rss)), 1000);
   const totals = await clientResult;
   measuring = false;
   delay.disable();
   clearInterval(rssTimer);
-  const rssEnd = process.memoryUsage().rss;
+  const memEnd = process.memoryUsage();
+  const rssEnd = memEnd.rss;
 
   const rows = [...samples].sort(([a], [b]) => a.localeCompare(b));
   process.stdout.write('\n| route | requests | 5xx | p50 ms | p99 ms |\n|---|---:|---:|---:|---:|\n');
@@ -173,12 +197,15 @@ async function main(): Promise<void> {
     );
   }
   const total5xx = rows.reduce((n, [, r]) => n + r.s5xx, 0);
+  for (const [detail, n] of reasons) process.stdout.write(`5xx ${n}x: ${detail}\n`);
   const mb = (b: number) => (b / 1024 / 1024).toFixed(0);
   process.stdout.write(
     `\nclient: ${totals.requests} requests, ${totals.non2xx} non-2xx, ${totals.errors} errors, ${totals.timeouts} timeouts\n` +
       `5xx after warm-up: ${total5xx}\n` +
       `event-loop delay p99: ${(delay.percentile(99) / 1e6).toFixed(1)} ms (max ${(delay.max / 1e6).toFixed(1)} ms)\n` +
-      `RSS: ${mb(rssStart)} MB after warm-up, ${mb(rssEnd)} MB at the end (${(((rssEnd - rssStart) / rssStart) * 100).toFixed(1)} %), peak ${mb(rssMax)} MB\n`,
+      `RSS: ${mb(rssStart)} MB after warm-up, ${mb(rssEnd)} MB at the end (${(((rssEnd - rssStart) / rssStart) * 100).toFixed(1)} %), peak ${mb(rssMax)} MB\n` +
+      `heap used ${mb(memStart.heapUsed)} -> ${mb(memEnd.heapUsed)} MB of ${mb(memStart.heapTotal)} -> ${mb(memEnd.heapTotal)} MB, ` +
+      `external ${mb(memStart.external)} -> ${mb(memEnd.external)} MB\n`,
   );
   server.closeAllConnections();
   server.close();

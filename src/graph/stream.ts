@@ -1,5 +1,6 @@
 import { InvalidInputError } from '../domain/errors';
 import { normalizeEntityId } from '../domain/ids';
+import { nextTurn } from '../domain/turns';
 import type { Scope } from '../domain/types';
 import type { SseStream } from '../domain/sse';
 import type { GraphStore } from '../store/ports';
@@ -264,6 +265,8 @@ export async function streamGraph(
         }
         cursor = entry.id;
         if (sse.buffered() > settings.maxBufferedBytes) return drop(`more than ${settings.maxBufferedBytes} bytes were left unread`);
+        // One batch per turn of the loop: a backlog is written out between requests, not in one long stretch.
+        await nextTurn();
       }
     } catch {
       if (sse.closed) return;

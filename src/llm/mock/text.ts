@@ -19,6 +19,8 @@ import {
 
 // Company suffixes (Inc., Corp.) are left out: they end sentences as often as not.
 const ABBREVIATIONS = new Set(['dr', 'mr', 'mrs', 'ms', 'prof', 'st', 'jr', 'sr', 'vs', 'e.g', 'i.e', 'u.s', 'no']);
+/** Longer than any abbreviation: how far back from a full stop the word before it is looked for. */
+const WORD_TAIL = 64;
 const TOKEN_RE = /[\p{L}\p{N}]+(?:['’\-&.][\p{L}\p{N}]+)*/gu;
 
 export function splitSentences(text: string): string[] {
@@ -27,7 +29,8 @@ export function splitSentences(text: string): string[] {
     let start = 0;
     const re = /[.!?]+["')\]]*\s+(?=["'([]?[\p{Lu}\p{N}])/gu;
     for (let m = re.exec(block); m; m = re.exec(block)) {
-      const before = block.slice(start, m.index);
+      // The word before the stop; only the tail is searched (a search from the sentence start is quadratic).
+      const before = block.slice(Math.max(start, m.index - WORD_TAIL), m.index);
       const lastWord = /([\p{L}.]+)$/u.exec(before)?.[1]?.toLowerCase() ?? '';
       if (ABBREVIATIONS.has(lastWord) || /^\p{Lu}$/u.test(lastWord)) continue;
       push(out, block.slice(start, m.index + m[0].trimEnd().length));
@@ -59,7 +62,7 @@ export function tokens(sentence: string): Token[] {
 export function contentWords(text: string): string[] {
   const out: string[] = [];
   for (const m of text.toLowerCase().matchAll(TOKEN_RE)) {
-    const w = m[0].replace(/['’]s$/, '');
+    const w = m[0].endsWith("'s") || m[0].endsWith('’s') ? m[0].slice(0, -2) : m[0];
     if (w.length < 2 || STOPWORDS.has(w)) continue;
     out.push(w.length > 3 && w.endsWith('s') && !w.endsWith('ss') ? w.slice(0, -1) : w);
   }

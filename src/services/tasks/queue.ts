@@ -1,4 +1,5 @@
 import { setMaxListeners } from 'node:events';
+import { nextTurn } from '../../domain/turns';
 import type { Scope, TaskRecord } from '../../domain/types';
 import { CompletionLog } from './metrics';
 import { TaskProgress } from './progress';
@@ -47,6 +48,8 @@ export class TaskQueue {
   private readonly waiters = new Set<() => void>();
   private loops: Promise<void>[] = [];
   private busy = 0;
+  /** Whether an idle loop holds the polling turn. */
+  private polling = false;
   private state: 'stopped' | 'running' | 'closing' = 'stopped';
 
   constructor(private readonly host: ServiceHost) {}
@@ -73,7 +76,7 @@ export class TaskQueue {
   async close(): Promise<void> {
     if (this.state === 'stopped') return;
     this.state = 'closing';
-    this.wake();
+    this.wakeAll();
     for (const entry of this.running.values()) this.stop(entry, 'shutdown');
     const all = Promise.allSettled([...this.loops, ...[...this.running.values()].map((e) => e.done)]);
     await Promise.race([all, delay(SHUTDOWN_GRACE_MS)]);
@@ -81,7 +84,13 @@ export class TaskQueue {
     this.state = 'stopped';
   }
 
+  /** Something was queued: one idle loop looks, and each claim it makes passes the look on to the next idle loop. */
   wake(): void {
+    const first = this.waiters.values().next();
+    if (!first.done) first.value();
+  }
+
+  private wakeAll(): void {
     for (const waiter of [...this.waiters]) waiter();
   }
 
@@ -273,9 +282,11 @@ export class TaskQueue {
         host.log.warn({ err }, 'task claim failed');
       }
       if (!claimed) {
-        await this.idle(POLL_MS);
+        await this.idle();
         continue;
       }
+      // More may be queued: one more idle loop looks.
+      this.wake();
       // Every claim is logged: a task claimed twice is visible (a takeover after its owner's lease expired).
       host.log.info(runFields(host, claimed.scope, claimed.task), 'task claimed');
       this.busy += 1;
@@ -284,18 +295,27 @@ export class TaskQueue {
       } finally {
         this.busy -= 1;
       }
+      // A backlog of small tasks on in-memory stores would otherwise run back to back without letting requests in.
+      await nextTurn();
     }
   }
 
-  private idle(ms: number): Promise<void> {
+  /**
+   * Waits to be woken. One idle loop at a time also polls the store every POLL_MS (for tasks queued by other
+   * instances and leases that ran out), so idle workers cost the database one query per poll, not one each.
+   */
+  private idle(): Promise<void> {
+    const polls = !this.polling;
+    this.polling = true;
     return new Promise((resolve) => {
       const done = () => {
         clearTimeout(timer);
         this.waiters.delete(done);
+        if (polls) this.polling = false;
         resolve();
       };
-      const timer = setTimeout(done, ms);
-      timer.unref();
+      const timer = polls ? setTimeout(done, POLL_MS) : undefined;
+      timer?.unref();
       this.waiters.add(done);
     });
   }

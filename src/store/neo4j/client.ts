@@ -80,14 +80,14 @@ export class Neo4jClient {
     return this.execute(neo4j.session.WRITE, work);
   }
 
-  /** One named statement in its own read transaction. */
+  /** One named statement in its own read transaction (auto-commit: one round trip). */
   readRows(name: string, params: Record<string, unknown> = {}): Promise<Row[]> {
-    return this.read((tx) => tx.run(name, params));
+    return this.retried(() => this.autoCommit(neo4j.session.READ, cypherText(name), params));
   }
 
-  /** One named statement in its own write transaction. */
+  /** One named statement in its own write transaction (auto-commit: one round trip). */
   writeRows(name: string, params: Record<string, unknown> = {}): Promise<Row[]> {
-    return this.write((tx) => tx.run(name, params));
+    return this.retried(() => this.autoCommit(neo4j.session.WRITE, cypherText(name), params));
   }
 
   /** A schema statement (index, constraint) in an auto-commit transaction of its own. */
@@ -127,18 +127,22 @@ export class Neo4jClient {
     return this.driver.close();
   }
 
+  private execute<T>(mode: SessionMode, work: (tx: CypherTransaction) => Promise<T>): Promise<T> {
+    return this.retried(() => this.attempt(mode, work));
+  }
+
   /**
-   * One unit of work in a transaction of its own, retried with backoff on transient errors within the retry
-   * window. A connection failure is retried only when a ping shows the database still answers (a dropped pooled
-   * connection); otherwise the circuit opens and this and every later unit fail at once until a probe succeeds.
+   * One unit of work, retried with backoff on transient errors within the retry window. A connection failure is
+   * retried only when a ping shows the database still answers (a dropped pooled connection); otherwise the
+   * circuit opens and this and every later unit fail at once until a probe succeeds.
    */
-  private async execute<T>(mode: SessionMode, work: (tx: CypherTransaction) => Promise<T>): Promise<T> {
+  private async retried<T>(attempt: () => Promise<T>): Promise<T> {
     const started = Date.now();
     let delay = FIRST_RETRY_DELAY_MS;
     for (;;) {
       if (!this.availability.reachable) throw this.availability.refusal();
       try {
-        return await this.attempt(mode, work);
+        return await attempt();
       } catch (err) {
         if (isConnectivityError(err) && !(await this.availability.confirm())) throw this.availability.refusal();
         const wait = delay * (0.8 + Math.random() * 0.4);
@@ -149,6 +153,21 @@ export class Neo4jClient {
     }
   }
 
+  /**
+   * One statement as an auto-commit transaction: one round trip (RUN and PULL together) where an explicit
+   * transaction takes three (BEGIN, RUN and PULL, COMMIT); most store calls are a single statement.
+   */
+  private async autoCommit(mode: SessionMode, text: string, params: Record<string, unknown>): Promise<Row[]> {
+    const session = this.driver.session({ database: this.database, defaultAccessMode: mode });
+    try {
+      const result = await session.run(text, params);
+      return result.records.map((record) => toPlain(record.toObject()) as Row);
+    } finally {
+      await session.close().catch(() => undefined);
+    }
+  }
+
+  /** One unit of work in an explicit transaction of its own. */
   private async attempt<T>(mode: SessionMode, work: (tx: CypherTransaction) => Promise<T>): Promise<T> {
     const session = this.driver.session({ database: this.database, defaultAccessMode: mode });
     try {
