@@ -22,6 +22,7 @@ import { createLogger } from '../../src/logger';
 import { createRuntime, type Runtime } from '../../src/runtime';
 import { benchEntityWrites } from './neo4j-entity-writes';
 import { benchNeo4jIngest } from './neo4j-ingest';
+import { benchWorkspace } from './neo4j-workspace';
 import { type BenchNeo4j, startBenchNeo4j } from './neo4j-server';
 import { loadCorpus, type ModeResult, spawnLoad } from './query';
 import { buildCorpus as buildQueryCorpus } from './query-corpus';
@@ -169,10 +170,11 @@ async function main(): Promise<void> {
       HOST: '127.0.0.1',
       RUST_LOG: 'error',
       SERVICE_RATE_LIMIT_QUERY: '0',
+      SERVICE_AUTH_ENABLED: 'false',
     };
     const config = loadConfig(env, { cwd: process.cwd() });
     const rt = await createRuntime(config, createLogger('error'));
-    const scope = { workspaceId: `bench-query-${stamp}` };
+    const scope = await benchWorkspace(rt, `bench-query-${stamp}`);
     try {
       const chunkIds = parts.has('query') ? await benchQuery(rt, scope, neo4j) : await writeChunks(rt, scope);
       if (parts.has('entities')) {

@@ -238,6 +238,8 @@ export interface KeyValueStore {
   get<T>(scope: Scope, namespace: string, key: string): Promise<T | null>;
   getMany<T>(scope: Scope, namespace: string, keys: string[]): Promise<Map<string, T>>;
   set(scope: Scope, namespace: string, key: string, value: unknown): Promise<void>;
+  /** Several keys in one write (one round trip where the store is remote); a key given twice keeps its last value. */
+  setMany(scope: Scope, namespace: string, entries: Array<[string, unknown]>): Promise<void>;
   delete(scope: Scope, namespace: string, keys: string[]): Promise<void>;
   count(scope: Scope, namespace: string): Promise<number>;
 }
