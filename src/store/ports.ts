@@ -44,10 +44,17 @@ export interface DocumentQuery {
   titleTerms?: string[];
 }
 
+export interface DocumentTitle {
+  title: string;
+  file_path: string;
+}
+
 export interface DocumentStore {
   insert(scope: Scope, doc: DocumentRecord): Promise<void>;
   update(scope: Scope, id: string, patch: Partial<DocumentRecord>): Promise<DocumentRecord | null>;
   get(scope: Scope, id: string): Promise<DocumentRecord | null>;
+  /** Titles and file paths of the documents among `ids` that exist (without their content): what sources cite. */
+  titles(scope: Scope, ids: string[]): Promise<Map<string, DocumentTitle>>;
   findByHash(scope: Scope, contentHash: string): Promise<DocumentRecord | null>;
   list(scope: Scope, query: DocumentQuery): Promise<Page<DocumentRecord>>;
   /** Ids of documents matching a filter (no pagination); used by retrieval document filters. */
