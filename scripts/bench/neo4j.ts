@@ -1,6 +1,8 @@
 /**
  * Persistent-mode benchmark: `npx tsx scripts/bench/neo4j.ts [--parts ingest,query,entities] [--latency 200]
- * [--documents 220] [--workers N] [--chunks 10000] [--requests 300] [--concurrency 1] [--entities 20000] [--batch 1000]`.
+ * [--documents 220] [--workers N] [--chunks 10000] [--requests 300] [--concurrency 1] [--entities 20000] [--batch 1000]
+ * [--workspace ID]`. `--workspace` queries a workspace an earlier run loaded with the same `--chunks` (on NEO4J_URI)
+ * instead of loading the corpus again, which takes minutes on a busy machine.
  * Runs on NEO4J_URI when given, else starts its own Neo4j 5.26 with scripts/neo4j/neo4j.sh (full JIT) and stops
  * it at the end. Prints three tables:
  *   ingest    the corpus of scripts/bench/ingest.ts through the HTTP API with the mock provider at a simulated
@@ -22,6 +24,7 @@ import { createLogger } from '../../src/logger';
 import { createRuntime, type Runtime } from '../../src/runtime';
 import { benchEntityWrites } from './neo4j-entity-writes';
 import { benchNeo4jIngest } from './neo4j-ingest';
+import { benchWorkspace } from './neo4j-workspace';
 import { type BenchNeo4j, startBenchNeo4j } from './neo4j-server';
 import { loadCorpus, type ModeResult, spawnLoad } from './query';
 import { buildCorpus as buildQueryCorpus } from './query-corpus';
@@ -43,6 +46,7 @@ const { values } = parseArgs({
     concurrency: { type: 'string', default: '1' },
     entities: { type: 'string', default: '20000' },
     batch: { type: 'string', default: '1000' },
+    workspace: { type: 'string' },
   },
 });
 const parts = new Set(values.parts.split(','));
@@ -68,11 +72,11 @@ function printTable(title: string, header: string[], rows: string[][], textColum
 async function benchQuery(rt: Runtime, scope: Scope, neo4j: BenchNeo4j): Promise<string[]> {
   const corpus = buildQueryCorpus(Number(values.chunks));
   const started = performance.now();
-  await loadCorpus(rt, scope, corpus);
+  if (!values.workspace) await loadCorpus(rt, scope, corpus);
   const loadSeconds = (performance.now() - started) / 1000;
   console.log(
     `\nquery corpus: ${corpus.chunks.length} chunks, ${corpus.entities.length} entities, ${corpus.relationships.length} relationships ` +
-      `(written and embedded in ${loadSeconds.toFixed(1)} s)`,
+      (values.workspace ? `(loaded earlier in workspace ${values.workspace})` : `(written and embedded in ${loadSeconds.toFixed(1)} s)`),
   );
   const { app } = createApp(rt);
   const server: Server = await new Promise((resolve) => {
@@ -169,10 +173,11 @@ async function main(): Promise<void> {
       HOST: '127.0.0.1',
       RUST_LOG: 'error',
       SERVICE_RATE_LIMIT_QUERY: '0',
+      SERVICE_AUTH_ENABLED: 'false',
     };
     const config = loadConfig(env, { cwd: process.cwd() });
     const rt = await createRuntime(config, createLogger('error'));
-    const scope = { workspaceId: `bench-query-${stamp}` };
+    const scope = values.workspace ? { workspaceId: values.workspace } : await benchWorkspace(rt, `bench-query-${stamp}`);
     try {
       const chunkIds = parts.has('query') ? await benchQuery(rt, scope, neo4j) : await writeChunks(rt, scope);
       if (parts.has('entities')) {
@@ -198,7 +203,7 @@ async function main(): Promise<void> {
           ]),
         );
       }
-      if (process.env.NEO4J_URI) await rt.stores.dropWorkspace(scope);
+      if (process.env.NEO4J_URI && !values.workspace) await rt.stores.dropWorkspace(scope);
     } finally {
       await rt.close();
     }

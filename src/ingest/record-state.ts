@@ -44,7 +44,7 @@ export function readStates(kv: KeyValueStore, scope: Scope, keys: string[]): Pro
 }
 
 export async function writeStates(kv: KeyValueStore, scope: Scope, states: Array<[string, RecordState]>): Promise<void> {
-  for (const [key, state] of states) await kv.set(scope, MERGE_STATE_NAMESPACE, key, state);
+  await kv.setMany(scope, MERGE_STATE_NAMESPACE, states);
 }
 
 export function deleteStates(kv: KeyValueStore, scope: Scope, keys: string[]): Promise<void> {

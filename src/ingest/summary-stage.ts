@@ -4,8 +4,8 @@ import { isAbortError } from '../domain/abort';
 import { TimeSlicer } from '../domain/turns';
 import { cachedLlm } from '../graph/llm-cache';
 import type { IngestDeps } from './deps';
-import { withSummary } from './descriptions';
-import { type Draft, rebuildEntity, rebuildRelationship, type Summary } from './drafts';
+import { summaryDue, withSummary } from './descriptions';
+import { currentParts, type Draft, rebuildEntity, rebuildRelationship, type Summary } from './drafts';
 import { entityEvidence, relationEvidence, sourceStatements } from './evidence';
 import type { MergeOutcome, SummaryJob } from './merge-outcome';
 
@@ -19,8 +19,11 @@ import { policyFor, summarizeFragments, type SummaryPolicy } from './summary';
  * applied under the lock to whatever the records are by then: a summary covering fragments a record still
  * has (and no fewer than its current summary) heads its description, followed by the fragments merged
  * since; one that no longer fits is dropped, the record keeping the description it has (still true).
- * Within a process a record is summarised by one document at a time; a document finding a summary of it
- * under way leaves its own fragments to the next one.
+ * Within a process a record is summarised by one document at a time, and whether it is due is decided from
+ * the record and merge state as stored, never from what a merge read before another summary landed: the
+ * document holding a record reads it afresh before each summary and again after applying one (fragments
+ * merged meanwhile may make it due again), and a document finding a record held leaves its fragments to
+ * the holder. So the calls follow the fragments a record gathers, not how the documents interleave.
  */
 
 interface Written {
@@ -33,7 +36,13 @@ export type EntityLocker = <T>(ids: string[], fn: () => Promise<T>) => Promise<T
 
 type Deps = Pick<IngestDeps, 'stores'>;
 
-const underway = new Set<string>();
+/**
+ * Records held by a document of this process for summarising, by workspace and record key; `again` is set by
+ * a document that merged fragments into a held record, so that the holder looks at it once more.
+ */
+const held = new Map<string, { again: boolean }>();
+/** Rounds of one document's summaries, at most (each round reads its records afresh). */
+const MAX_ROUNDS = 8;
 
 export function summaryJob(kind: SummaryJob['kind'], draft: Draft<{ id: string; description: string }>, lockIds: string[]): SummaryJob {
   const { key, subject, summary, fragments, newer } = draft;
@@ -54,75 +63,46 @@ export async function summariseOutcome(
   const jobs = outcome.due;
   outcome.due = [];
   if (jobs.length === 0) return [];
-  const written = await writeSummaries(deps, scope, jobs, policy, outcome);
-  if (written.length === 0) return [];
-  const applied = await lock([...new Set(written.flatMap((w) => w.job.lockIds))], () => applySummaries(deps, scope, written, policy));
-  const changed = new Set(outcome.changes.map((c) => c.id));
-  outcome.changes.push(...applied.changes.filter((c) => !changed.has(c.id)));
-  outcome.reembed.entities = latest(outcome.reembed.entities, applied.entities);
-  outcome.reembed.relationships = latest(outcome.reembed.relationships, applied.relationships);
-  return applied.changes;
-}
-
-async function writeSummaries(
-  deps: Deps,
-  scope: Scope,
-  jobs: SummaryJob[],
-  policy: SummaryPolicy,
-  outcome: MergeOutcome,
-): Promise<Written[]> {
   const workspace = `${scope.tenantId ?? ''}\u0000${scope.workspaceId}\u0000`;
-  const mine = jobs.filter((job) => !underway.has(workspace + job.key));
-  for (const job of mine) underway.add(workspace + job.key);
-  const written: Written[] = [];
-  const cached = { ...policy, llm: policy.llm && cachedLlm(policy.llm, deps.stores.kv, scope) };
-  try {
-    const complete = await completeParts(
-      deps,
-      scope,
-      mine.filter((job) => job.fragments.length < job.newer.length),
-    );
-    // Each job folds and counts its fragments before its call: they take their turns rather than one long stretch.
-    const slicer = new TimeSlicer();
-    await Promise.all(
-      mine.map(async (job) => {
-        await slicer.tick();
-        const parts = job.fragments.length < job.newer.length ? complete.get(job.key) : job;
-        if (!parts) return;
-        try {
-          const result = await summarizeFragments(
-            job.subject,
-            parts.summary ? [parts.summary.text, ...parts.fragments] : parts.fragments,
-            cached,
-          );
-          outcome.llm_calls += result.llm_calls;
-          outcome.usage.input_tokens += result.usage.input_tokens;
-          outcome.usage.output_tokens += result.usage.output_tokens;
-          // One line: descriptions are parts joined by newlines.
-          const text = result.description.replace(/\s+/g, ' ').trim();
-          if (text)
-            written.push({ job, summary: { text, covered: [...(parts.summary?.covered ?? []), ...parts.fragments.map(fragmentKey)] } });
-        } catch (err) {
-          if (isAbortError(err) || policy.signal?.aborted) throw err;
-          outcome.summaryFailures.push(`${job.key}: ${(err as Error).message}`);
-        }
-      }),
-    );
-  } finally {
-    for (const job of mine) underway.delete(workspace + job.key);
+  const unique = [...new Map(jobs.map((job) => [job.key, job])).values()];
+  for (const job of unique) {
+    const holder = held.get(workspace + job.key);
+    if (holder) holder.again = true;
   }
-  return written;
+  const mine = unique.filter((job) => !held.has(workspace + job.key));
+  const flags = new Map(mine.map((job) => [job.key, { again: false }]));
+  for (const [key, flag] of flags) held.set(workspace + key, flag);
+  const made: GraphChange[] = [];
+  try {
+    let pending = mine;
+    for (let round = 0; round < MAX_ROUNDS && pending.length > 0; round++) {
+      for (const job of pending) (flags.get(job.key) as { again: boolean }).again = false;
+      const due = await dueNow(deps, scope, pending, policy);
+      const written = due.length ? await writeSummaries(deps, scope, due, policy, outcome) : [];
+      const applied = written.length
+        ? await lock([...new Set(written.flatMap((w) => w.job.lockIds))], () => applySummaries(deps, scope, written, policy))
+        : null;
+      if (applied) {
+        const changed = new Set(outcome.changes.map((c) => c.id));
+        outcome.changes.push(...applied.changes.filter((c) => !changed.has(c.id)));
+        outcome.reembed.entities = latest(outcome.reembed.entities, applied.entities);
+        outcome.reembed.relationships = latest(outcome.reembed.relationships, applied.relationships);
+        made.push(...applied.changes);
+      }
+      // Applied summaries may be due again (fragments merged while they were written); so may records others merged into.
+      pending = mine.filter((job) => applied?.keys.has(job.key) || flags.get(job.key)?.again);
+    }
+  } finally {
+    for (const job of mine) held.delete(workspace + job.key);
+  }
+  return made;
 }
-
-type Parts = Pick<SummaryJob, 'summary' | 'fragments'>;
 
 /**
- * Every fragment the records stand for, from their sources' cached extractions (read once for all): the
- * description of a summarised record only shows the newest of those merged since its summary.
+ * The jobs still due according to the stored records and merge states, with the parts a summary reads: the
+ * fragments the description shows, or all those merged since the summary when it shows only the newest.
  */
-async function completeParts(deps: Deps, scope: Scope, jobs: SummaryJob[]): Promise<Map<string, Parts>> {
-  const out = new Map<string, Parts>();
-  if (jobs.length === 0) return out;
+async function dueNow(deps: Deps, scope: Scope, jobs: SummaryJob[], policy: SummaryPolicy): Promise<SummaryJob[]> {
   const { graph, kv } = deps.stores;
   const ids = (kind: SummaryJob['kind']) => jobs.filter((job) => job.kind === kind).map((job) => job.id);
   const [entities, relationships, states] = await Promise.all([
@@ -134,18 +114,91 @@ async function completeParts(deps: Deps, scope: Scope, jobs: SummaryJob[]): Prom
       jobs.map((job) => job.key),
     ),
   ]);
-  const sources = [...new Set([...entities, ...relationships].flatMap((r) => r.source_chunk_ids))];
-  const { statements } = await sourceStatements(kv, scope, sources);
-  const slicer = new TimeSlicer();
-  for (const e of entities) {
-    await slicer.tick();
-    const key = entityKey(e.id);
-    out.set(key, rebuildEntity(e.id, entityEvidence(statements, e.id, e.source_chunk_ids), e, states.get(key), e.updated_at));
+  const records = new Map<string, EntityRecord | RelationshipRecord>([...entities, ...relationships].map((r) => [r.id, r]));
+  const due: SummaryJob[] = [];
+  for (const job of jobs) {
+    const record = records.get(job.id);
+    const state = states.get(job.key);
+    // Gone, or changed by an analyst since its merge (the next merge rebuilds it).
+    if (!record || !state || state.written !== recordFingerprint(record)) continue;
+    const { summary, shown, newer } = currentParts(state.description ?? record.description, state);
+    const fresh: SummaryJob = {
+      ...job,
+      subject: 'entity_type' in record ? { kind: 'entity', name: record.name } : job.subject,
+      summary,
+      fragments: shown,
+      newer,
+    };
+    if (summaryDue(fresh, policyFor(policy, job.kind))) due.push(fresh);
   }
-  for (const r of relationships) {
+  const partial = due.filter((job) => job.fragments.length < job.newer.length);
+  if (partial.length === 0) return due;
+  const complete = await completeParts(deps, scope, partial, records, states);
+  return due.flatMap((job) => {
+    if (job.fragments.length >= job.newer.length) return [job];
+    const parts = complete.get(job.key);
+    return parts ? [{ ...job, summary: parts.summary, fragments: parts.fragments, newer: parts.newer }] : [];
+  });
+}
+
+async function writeSummaries(
+  deps: Deps,
+  scope: Scope,
+  jobs: SummaryJob[],
+  policy: SummaryPolicy,
+  outcome: MergeOutcome,
+): Promise<Written[]> {
+  const written: Written[] = [];
+  const cached = { ...policy, llm: policy.llm && cachedLlm(policy.llm, deps.stores.kv, scope) };
+  // Each job folds and counts its fragments before its call: they take their turns rather than one long stretch.
+  const slicer = new TimeSlicer();
+  await Promise.all(
+    jobs.map(async (job) => {
+      await slicer.tick();
+      try {
+        const result = await summarizeFragments(job.subject, job.summary ? [job.summary.text, ...job.fragments] : job.fragments, cached);
+        outcome.llm_calls += result.llm_calls;
+        outcome.usage.input_tokens += result.usage.input_tokens;
+        outcome.usage.output_tokens += result.usage.output_tokens;
+        // One line: descriptions are parts joined by newlines.
+        const text = result.description.replace(/\s+/g, ' ').trim();
+        if (text) written.push({ job, summary: { text, covered: [...(job.summary?.covered ?? []), ...job.fragments.map(fragmentKey)] } });
+      } catch (err) {
+        if (isAbortError(err) || policy.signal?.aborted) throw err;
+        outcome.summaryFailures.push(`${job.key}: ${(err as Error).message}`);
+      }
+    }),
+  );
+  return written;
+}
+
+type Parts = Pick<SummaryJob, 'summary' | 'fragments' | 'newer'>;
+
+/**
+ * Every fragment the records stand for, from their sources' cached extractions (read once for all): the
+ * description of a summarised record only shows the newest of those merged since its summary.
+ */
+async function completeParts(
+  deps: Deps,
+  scope: Scope,
+  jobs: SummaryJob[],
+  records: Map<string, EntityRecord | RelationshipRecord>,
+  states: Map<string, RecordState>,
+): Promise<Map<string, Parts>> {
+  const out = new Map<string, Parts>();
+  const wanted = jobs.flatMap((job) => records.get(job.id) ?? []);
+  const sources = [...new Set(wanted.flatMap((r) => r.source_chunk_ids))];
+  const { statements } = await sourceStatements(deps.stores.kv, scope, sources);
+  const slicer = new TimeSlicer();
+  for (const r of wanted) {
     await slicer.tick();
-    const key = relationshipKey(r.id);
-    out.set(key, rebuildRelationship(r.id, relationEvidence(statements, r.id, r.source_chunk_ids), r, states.get(key), r.updated_at));
+    if ('entity_type' in r) {
+      const key = entityKey(r.id);
+      out.set(key, rebuildEntity(r.id, entityEvidence(statements, r.id, r.source_chunk_ids), r, states.get(key), r.updated_at));
+    } else {
+      const key = relationshipKey(r.id);
+      out.set(key, rebuildRelationship(r.id, relationEvidence(statements, r.id, r.source_chunk_ids), r, states.get(key), r.updated_at));
+    }
   }
   return out;
 }
@@ -165,7 +218,12 @@ async function applySummaries(deps: Deps, scope: Scope, written: Written[], poli
   ]);
   const records = new Map<string, EntityRecord | RelationshipRecord>([...entities, ...relationships].map((r) => [r.id, r]));
   const now = new Date().toISOString();
-  const out = { changes: [] as GraphChange[], entities: [] as EntityRecord[], relationships: [] as RelationshipRecord[] };
+  const out = {
+    changes: [] as GraphChange[],
+    entities: [] as EntityRecord[],
+    relationships: [] as RelationshipRecord[],
+    keys: new Set<string>(),
+  };
   const statesToWrite: Array<[string, RecordState]> = [];
   const slicer = new TimeSlicer();
   for (const { job, summary } of written) {
@@ -192,6 +250,7 @@ async function applySummaries(deps: Deps, scope: Scope, written: Written[], poli
     }
     state.written = recordFingerprint(record);
     statesToWrite.push([job.key, state]);
+    out.keys.add(job.key);
   }
   await graph.upsertEntities(scope, out.entities);
   await graph.upsertRelationships(scope, out.relationships);

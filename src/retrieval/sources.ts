@@ -1,4 +1,4 @@
-import type { DocumentRecord, Scope } from '../domain/types';
+import type { Scope } from '../domain/types';
 import type { Stores } from '../store/ports';
 import type { ChunkOrigin, ContextParts } from './prompts/context';
 import { formatContext } from './prompts/context';
@@ -59,12 +59,8 @@ export async function presentContext(
 
 async function originsOf(stores: Stores, scope: Scope, chunks: readonly ScoredChunk[]): Promise<Map<string, ChunkOrigin>> {
   const ids = [...new Set(chunks.map((c) => c.record.document_id))];
-  const documents = await Promise.all(ids.map((id) => stores.documents.get(scope, id)));
-  const origins = new Map<string, ChunkOrigin>();
-  documents.forEach((doc: DocumentRecord | null, i) => {
-    origins.set(ids[i], { title: doc?.title ?? '', file_path: doc?.file_path ?? '' });
-  });
-  return origins;
+  const titles = await stores.documents.titles(scope, ids);
+  return new Map(ids.map((id): [string, ChunkOrigin] => [id, titles.get(id) ?? { title: '', file_path: '' }]));
 }
 
 export function snippetOf(text: string): string {

@@ -44,10 +44,17 @@ export interface DocumentQuery {
   titleTerms?: string[];
 }
 
+export interface DocumentTitle {
+  title: string;
+  file_path: string;
+}
+
 export interface DocumentStore {
   insert(scope: Scope, doc: DocumentRecord): Promise<void>;
   update(scope: Scope, id: string, patch: Partial<DocumentRecord>): Promise<DocumentRecord | null>;
   get(scope: Scope, id: string): Promise<DocumentRecord | null>;
+  /** Titles and file paths of the documents among `ids` that exist (without their content): what sources cite. */
+  titles(scope: Scope, ids: string[]): Promise<Map<string, DocumentTitle>>;
   findByHash(scope: Scope, contentHash: string): Promise<DocumentRecord | null>;
   list(scope: Scope, query: DocumentQuery): Promise<Page<DocumentRecord>>;
   /** Ids of documents matching a filter (no pagination); used by retrieval document filters. */
@@ -240,6 +247,8 @@ export interface KeyValueStore {
   get<T>(scope: Scope, namespace: string, key: string): Promise<T | null>;
   getMany<T>(scope: Scope, namespace: string, keys: string[]): Promise<Map<string, T>>;
   set(scope: Scope, namespace: string, key: string, value: unknown): Promise<void>;
+  /** Several keys in one write (one round trip where the store is remote); a key given twice keeps its last value. */
+  setMany(scope: Scope, namespace: string, entries: Array<[string, unknown]>): Promise<void>;
   delete(scope: Scope, namespace: string, keys: string[]): Promise<void>;
   count(scope: Scope, namespace: string): Promise<number>;
 }

@@ -15,6 +15,20 @@ export function documentStoreContract(name: string, makeStores: StoresFactory, c
       expect(await documents().get(scope, 'missing')).toBeNull();
     });
 
+    it('gives the titles and file paths of the documents asked for that exist', async () => {
+      const scope = ctx.scope();
+      const [a, b] = [makeDocument({ title: 'First', file_path: 'a.txt' }), makeDocument({ title: 'Second', file_path: 'b.md' })];
+      await documents().insert(scope, a);
+      await documents().insert(scope, b);
+      expect(await documents().titles(scope, [b.id, 'missing', a.id, b.id])).toEqual(
+        new Map([
+          [b.id, { title: 'Second', file_path: 'b.md' }],
+          [a.id, { title: 'First', file_path: 'a.txt' }],
+        ]),
+      );
+      expect(await documents().titles(scope, [])).toEqual(new Map());
+    });
+
     it('hands out copies: mutating inputs or results never changes the stored record', async () => {
       const scope = ctx.scope();
       const doc = makeDocument();

@@ -26,6 +26,27 @@ export function keyValueStoreContract(name: string, makeStores: StoresFactory, c
       expect(await kv().get(scope, 'cache', 'k')).toEqual({ list: [1, 2], nested: { flag: true } });
     });
 
+    it('setMany writes every entry at once, replacing values and keeping the last of a repeated key', async () => {
+      const scope = ctx.scope();
+      await kv().set(scope, 'cache', 'a', 'old');
+      await kv().setMany(scope, 'cache', [
+        ['a', { n: 1 }],
+        ['b', [2]],
+        ['c', 'x'],
+        ['c', 'y'],
+      ]);
+      await kv().setMany(scope, 'cache', []);
+      expect(await kv().getMany(scope, 'cache', ['a', 'b', 'c'])).toEqual(
+        new Map<string, unknown>([
+          ['a', { n: 1 }],
+          ['b', [2]],
+          ['c', 'y'],
+        ]),
+      );
+      expect(await kv().count(scope, 'cache')).toBe(3);
+      expect(await kv().get(scope, 'other', 'a')).toBeNull();
+    });
+
     it('getMany returns only the keys that hold a value', async () => {
       const scope = ctx.scope();
       await kv().set(scope, 'cache', 'a', 1);

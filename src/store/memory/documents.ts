@@ -1,5 +1,5 @@
 import type { DocumentRecord, DocumentStatus, Page, Scope } from '../../domain/types';
-import type { DocumentQuery, DocumentStore } from '../ports';
+import type { DocumentQuery, DocumentStore, DocumentTitle } from '../ports';
 import { applyPatch, compareIds, copyDocument, pageOf } from './records';
 import { WorkspaceStates } from './workspaces';
 
@@ -90,6 +90,16 @@ export class MemoryDocumentStore implements DocumentStore {
   async get(scope: Scope, id: string): Promise<DocumentRecord | null> {
     const doc = this.workspaces.find(scope)?.byId.get(id);
     return doc ? copyDocument(doc) : null;
+  }
+
+  async titles(scope: Scope, ids: string[]): Promise<Map<string, DocumentTitle>> {
+    const byId = this.workspaces.find(scope)?.byId;
+    const out = new Map<string, DocumentTitle>();
+    for (const id of ids) {
+      const doc = byId?.get(id);
+      if (doc) out.set(id, { title: doc.title, file_path: doc.file_path });
+    }
+    return out;
   }
 
   async findByHash(scope: Scope, contentHash: string): Promise<DocumentRecord | null> {

@@ -35,6 +35,10 @@ export class MemoryKeyValueStore implements KeyValueStore {
     values.set(key, structuredClone(value));
   }
 
+  async setMany(scope: Scope, namespace: string, entries: Array<[string, unknown]>): Promise<void> {
+    for (const [key, value] of entries) await this.set(scope, namespace, key, value);
+  }
+
   async delete(scope: Scope, namespace: string, keys: string[]): Promise<void> {
     const namespaces = this.workspaces.find(scope);
     const values = namespaces?.get(namespace);

@@ -1,5 +1,5 @@
 import type { DocumentRecord, DocumentStatus, Page, Scope } from '../../domain/types';
-import type { DocumentQuery, DocumentStore } from '../ports';
+import type { DocumentQuery, DocumentStore, DocumentTitle } from '../ports';
 import { type Neo4jClient, scopeParams } from './client';
 import { DOCUMENT_FIELDS, decode, encode, encodePatch } from './codecs';
 import { count, num } from './values';
@@ -51,6 +51,12 @@ export class Neo4jDocumentStore implements DocumentStore {
   async get(scope: Scope, id: string): Promise<DocumentRecord | null> {
     const rows = await this.db.readRows('documents/get', { ...scopeParams(scope), id });
     return rows.length ? decode(DOCUMENT_FIELDS, rows[0].document) : null;
+  }
+
+  async titles(scope: Scope, ids: string[]): Promise<Map<string, DocumentTitle>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.db.readRows('documents/titles', { ...scopeParams(scope), ids: [...new Set(ids)] });
+    return new Map(rows.map((row) => [String(row.id), { title: String(row.title ?? ''), file_path: String(row.file_path ?? '') }]));
   }
 
   async findByHash(scope: Scope, contentHash: string): Promise<DocumentRecord | null> {

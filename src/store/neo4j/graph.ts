@@ -190,7 +190,18 @@ export class Neo4jGraphStore implements GraphStore {
   }
 
   private async writeEntities(tx: CypherTransaction, params: ReturnType<typeof scopeParams>, entities: EntityRecord[]): Promise<void> {
-    const rows = entities.map((e) => ({ label: entityTypeLabel(e.entity_type), props: encode(ENTITY_FIELDS, e) }));
+    const stored = await tx.run('entities/sources', { ...params, ids: entities.map((e) => e.id) });
+    const before = new Map(stored.map((row) => [String(row.id), new Set((row.sources as string[] | null) ?? [])]));
+    const rows = entities.map((e) => {
+      const now = new Set(e.source_chunk_ids);
+      const was = before.get(e.id) ?? new Set<string>();
+      return {
+        label: entityTypeLabel(e.entity_type),
+        props: encode(ENTITY_FIELDS, e),
+        linked: [...now].filter((id) => !was.has(id)),
+        unlinked: [...was].filter((id) => !now.has(id)),
+      };
+    });
     await tx.run('entities/upsert', { ...params, rows });
   }
 }

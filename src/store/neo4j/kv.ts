@@ -24,6 +24,13 @@ export class Neo4jKeyValueStore implements KeyValueStore {
     await this.db.writeRows('kv/set', { ...scopeParams(scope), namespace, key, value: JSON.stringify(value) ?? 'null' });
   }
 
+  async setMany(scope: Scope, namespace: string, entries: Array<[string, unknown]>): Promise<void> {
+    if (entries.length === 0) return;
+    const values = new Map(entries.map(([key, value]) => [key, JSON.stringify(value) ?? 'null']));
+    const rows = [...values].map(([key, value]) => ({ key, value }));
+    await this.db.writeRows('kv/set-many', { ...scopeParams(scope), namespace, rows });
+  }
+
   async delete(scope: Scope, namespace: string, keys: string[]): Promise<void> {
     if (keys.length === 0) return;
     await this.db.writeRows('kv/delete', { ...scopeParams(scope), namespace, keys });

@@ -14,8 +14,13 @@ export const VECTOR_LABELS: Record<VectorKind, string> = {
 const MAX_DIMENSION = 4096;
 /** Up to this many vectors per workspace and kind, search is exact; above, the vector index answers. */
 const EXACT_SEARCH_LIMIT = 5_000;
-/** The index is shared by all workspaces: ask it for more than needed, and more again when filtering ate it. */
-const OVERFETCH = 10;
+/**
+ * The index is shared by all workspaces: ask it for this many times more than needed over the workspace's share
+ * of the indexed vectors, and four times more again when filtering ate it.
+ */
+const OVERFETCH = 3;
+/** How long the vector counts that choose between exact search and the index are trusted (they only steer speed). */
+const SIZE_TTL_MS = 10_000;
 const MAX_FETCH = 10_000;
 const BATCH = 500;
 
@@ -56,6 +61,9 @@ export class Neo4jVectorStore implements VectorStore {
     private readonly exactSearchLimit = EXACT_SEARCH_LIMIT,
   ) {}
 
+  /** Vectors per workspace and kind (and per kind in all workspaces), as last counted, by cache key. */
+  private readonly sizes = new Map<string, { total: number; at: number }>();
+
   /** The vector indexes of the configured dimension, created when missing. */
   async ensureIndexes(): Promise<void> {
     checkDimension(this.indexedDimension);
@@ -93,6 +101,7 @@ export class Neo4jVectorStore implements VectorStore {
     if (odd) throw new Error(`vector ${odd.id} has dimension ${odd.vector.length}, the batch has ${dimension}`);
     const label = { LABEL: VECTOR_LABELS[kind] };
     const params = { ...scopeParams(scope), dimension: int(dimension), property: vectorProperty(dimension) };
+    this.forget(scope, kind);
     await this.db.write(async (tx) => {
       const [other] = await tx.runTemplate('vectors/other-dimension', label, params);
       if (other) {
@@ -127,12 +136,15 @@ export class Neo4jVectorStore implements VectorStore {
     }
     return this.db.read(async (tx) => {
       if (dimension === this.indexedDimension && !filter?.documentIds && params.query_norm > 0) {
-        const [size] = await tx.runTemplate('vectors/count', label, params);
-        if (num(size?.total) > this.exactSearchLimit) {
+        const mine = await this.size(scope, kind, () => tx.runTemplate('vectors/count', label, params));
+        if (mine > this.exactSearchLimit) {
+          const all = await this.size(null, kind, () => tx.runTemplate('vectors/count-label', label));
           const index = vectorIndexName(kind, dimension);
-          for (let fetch = k * OVERFETCH; fetch <= MAX_FETCH; fetch *= 4) {
+          const first = Math.min(MAX_FETCH, Math.ceil((k * OVERFETCH * Math.max(all, mine)) / mine));
+          for (let fetch = first; ; fetch = Math.min(MAX_FETCH, fetch * 4)) {
             const rows = await tx.run('vectors/search-index', { ...params, index, fetch: count(fetch) });
             if (rows.length >= k) return hitsFrom(rows);
+            if (fetch === MAX_FETCH) break;
           }
         }
       }
@@ -142,7 +154,25 @@ export class Neo4jVectorStore implements VectorStore {
 
   async delete(scope: Scope, kind: VectorKind, ids: string[]): Promise<void> {
     if (ids.length === 0) return;
+    this.forget(scope, kind);
     await this.db.write((tx) => tx.runTemplate('vectors/delete', { LABEL: VECTOR_LABELS[kind] }, { ...scopeParams(scope), ids }));
+  }
+
+  /** The count of `kind` in the workspace (all workspaces when null), counted at most once per SIZE_TTL_MS. */
+  private async size(scope: Scope | null, kind: VectorKind, counted: () => Promise<Row[]>): Promise<number> {
+    const key = scope ? `${kind}\u0000${scope.tenantId ?? ''}\u0000${scope.workspaceId}` : kind;
+    const known = this.sizes.get(key);
+    if (known && Date.now() - known.at < SIZE_TTL_MS) return known.total;
+    const [row] = await counted();
+    const total = num(row?.total);
+    this.sizes.set(key, { total, at: Date.now() });
+    return total;
+  }
+
+  /** Writes of this process make the workspace's count stale at once (other instances' writes after SIZE_TTL_MS). */
+  private forget(scope: Scope, kind: VectorKind): void {
+    this.sizes.delete(`${kind}\u0000${scope.tenantId ?? ''}\u0000${scope.workspaceId}`);
+    this.sizes.delete(kind);
   }
 
   async count(scope: Scope, kind: VectorKind): Promise<number> {
