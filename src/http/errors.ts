@@ -61,6 +61,14 @@ function formatBytes(bytes: number): string {
   return bytes % MB === 0 ? `${bytes / MB} MB` : `${bytes} bytes`;
 }
 
+/** The Neo4j driver's connection pool had no connection free in time: the database is saturated, not down. */
+function isPoolExhausted(err: unknown): boolean {
+  const e = err as { name?: unknown; message?: unknown };
+  return e?.name === 'Neo4jError' && typeof e.message === 'string' && e.message.startsWith('Connection acquisition timed out');
+}
+
+const BUSY_RETRY_AFTER_SECONDS = 1;
+
 /**
  * The problem an error answers with, or null for an unknown error (a 500, logged with its cause).
  * Used by JSON routes, SSE streams and the compatibility layers alike, so an outage reads the same on each.
@@ -70,6 +78,7 @@ export function toProblem(err: unknown): Problem | null {
   if (isDomainError(err)) return fromDomain(err);
   const e = err as { status?: number; statusCode?: number; expose?: boolean; message?: string };
   if (isOutage(err)) return new Problem(503, 'a storage dependency is unavailable; retry shortly');
+  if (isPoolExhausted(err)) return new Problem(503, 'the graph database is busy; retry shortly');
   const status = e?.status ?? e?.statusCode;
   if (typeof status === 'number' && status >= 400 && status < 500) {
     return new Problem(status, e.expose && e.message ? e.message : 'request refused');
@@ -80,6 +89,7 @@ export function toProblem(err: unknown): Problem | null {
 /** Headers to send with the problem of `err`. */
 export function problemHeaders(err: unknown): Record<string, string> {
   if (isDomainError(err)) return headersOf(err);
+  if (isPoolExhausted(err)) return { 'Retry-After': String(BUSY_RETRY_AFTER_SECONDS) };
   const headers = (err as { headers?: Record<string, string> })?.headers;
   return headers && typeof headers === 'object' ? headers : {};
 }

@@ -15,6 +15,7 @@ import {
 } from '../../src/domain/errors';
 import { bodyError, problemHeaders, toProblem } from '../../src/http/errors';
 import { Problem } from '../../src/http/problem';
+import { Neo4jError } from 'neo4j-driver';
 
 const body = (err: unknown) => toProblem(err)?.body('https://errors.test', '/api/v1/x');
 
@@ -85,6 +86,14 @@ describe('toProblem: domain errors become problem details in one place', () => {
 });
 
 describe('toProblem: a model provider that cannot be reached', () => {
+  it('answers 503 with Retry-After when the Neo4j connection pool has no connection free in time', () => {
+    // As the driver's pool raises it: no code of its own, only the message.
+    const message = 'Connection acquisition timed out in 5000 ms. Pool status: Active conn count = 50, Idle conn count = 0.';
+    const exhausted = new Neo4jError(message, 'N/A', '50N42', 'error: general processing exception - unexpected error');
+    expect(toProblem(exhausted)).toMatchObject({ status: 503, detail: 'the graph database is busy; retry shortly' });
+    expect(problemHeaders(exhausted)).toEqual({ 'Retry-After': '1' });
+  });
+
   it('is a 503 (fetch reports the refused connection as the cause of a TypeError), not an unknown error', () => {
     const refused = new TypeError('fetch failed', { cause: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }) });
     expect(toProblem(refused)?.status).toBe(503);
