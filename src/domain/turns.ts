@@ -1,3 +1,5 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+
 /**
  * Cooperative scheduling: long stretches of synchronous work on the event loop give way to I/O (requests,
  * probes, timers) every few milliseconds.
@@ -5,15 +7,31 @@
  * Callers waiting for a turn resume one per turn of the event loop, in order: a thousand tasks that yield
  * together do not all resume in the same turn (setImmediate alone would run every queued callback in one
  * check phase and hold the loop as long as the work did).
+ *
+ * Background work (ingestion in the task workers) waits behind the work of requests: a query waiting for its
+ * turn is not queued behind every slice of a large ingest. One background waiter resumes after at most
+ * FOREGROUND_BURST foreground ones, so a steady stream of requests slows ingestion down but never stops it.
  */
 
-const waiting: Array<() => void> = [];
+const background = new AsyncLocalStorage<true>();
+const foregroundWaiting: Array<() => void> = [];
+const backgroundWaiting: Array<() => void> = [];
+const FOREGROUND_BURST = 4;
+let foregroundInARow = 0;
 let scheduled = false;
+
+/** Runs `work` (and everything it starts) as background work: its turns come after those of requests. */
+export function inBackground<T>(work: () => T): T {
+  return background.run(true, work);
+}
 
 function releaseNext(): void {
   scheduled = false;
-  waiting.shift()?.();
-  if (waiting.length > 0) schedule();
+  const takeBackground = backgroundWaiting.length > 0 && (foregroundWaiting.length === 0 || foregroundInARow >= FOREGROUND_BURST);
+  foregroundInARow = takeBackground ? 0 : foregroundInARow + 1;
+  (takeBackground ? backgroundWaiting : foregroundWaiting).shift()?.();
+  if (foregroundWaiting.length + backgroundWaiting.length > 0) schedule();
+  else foregroundInARow = 0;
 }
 
 function schedule(): void {
@@ -25,7 +43,7 @@ function schedule(): void {
 /** Resolves on a later turn of the event loop, after pending I/O; concurrent callers resume one per turn. */
 export function nextTurn(): Promise<void> {
   return new Promise((resolve) => {
-    waiting.push(resolve);
+    (background.getStore() ? backgroundWaiting : foregroundWaiting).push(resolve);
     schedule();
   });
 }

@@ -1,5 +1,5 @@
 import { setMaxListeners } from 'node:events';
-import { nextTurn } from '../../domain/turns';
+import { inBackground, nextTurn } from '../../domain/turns';
 import type { Scope, TaskRecord } from '../../domain/types';
 import { CompletionLog } from './metrics';
 import { TaskProgress } from './progress';
@@ -69,7 +69,8 @@ export class TaskQueue {
   start(): void {
     if (this.state !== 'stopped') return;
     this.state = 'running';
-    this.loops = Array.from({ length: this.workerCount }, () => this.workerLoop());
+    // Ingestion is background work: requests take their turns first (src/domain/turns.ts).
+    this.loops = Array.from({ length: this.workerCount }, () => inBackground(() => this.workerLoop()));
   }
 
   /** Stops claiming, interrupts running tasks so another start can claim them again, and waits briefly. */
