@@ -17,6 +17,7 @@ import { saveResolutionSettings } from '../../src/graph/resolution/settings';
 import type { AppConfig } from '../../src/config/types';
 import { createLogger } from '../../src/logger';
 import { createRuntime, type Runtime } from '../../src/runtime';
+import { table } from './table';
 
 const { values: args } = parseArgs({
   options: {
@@ -147,15 +148,6 @@ async function runs(size: number): Promise<Array<Record<string, string | number>
   }
   await rt.close();
   return rows;
-}
-
-function table(rows: Array<Record<string, string | number>>): void {
-  const keys = Object.keys(rows[0]);
-  const width = keys.map((k) => Math.max(k.length, ...rows.map((r) => String(r[k]).length)));
-  const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(width[i])).join(' | ')} |`;
-  console.log(line(keys));
-  console.log(line(width.map((w) => '-'.repeat(w))));
-  for (const r of rows) console.log(line(keys.map((k) => String(r[k]))));
 }
 
 /** A table per size, printed as soon as it is measured. */

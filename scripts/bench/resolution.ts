@@ -28,6 +28,7 @@ import { createLogger } from '../../src/logger';
 import { countTokens } from '../../src/llm/tokens';
 import { createRuntime, type Runtime } from '../../src/runtime';
 import { resolutionMentions } from './corpus/resolution-set';
+import { table } from './table';
 
 const { values: args } = parseArgs({
   options: {
@@ -65,15 +66,6 @@ async function boot(env: Record<string, string> = {}): Promise<{ rt: Runtime; ca
   };
   rt.providers = registry;
   return { rt, calls };
-}
-
-function table(rows: Array<Record<string, string | number>>): void {
-  const keys = Object.keys(rows[0]);
-  const width = keys.map((k) => Math.max(k.length, ...rows.map((r) => String(r[k]).length)));
-  const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(width[i])).join(' | ')} |`;
-  console.log(line(keys));
-  console.log(line(width.map((w) => '-'.repeat(w))));
-  for (const r of rows) console.log(line(keys.map((k) => String(r[k]))));
 }
 
 /** Precision and recall of merges over pairs of distinct surface ids. */
