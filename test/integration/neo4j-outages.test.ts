@@ -16,8 +16,13 @@ const run = Date.now().toString(36);
 const services: ServiceProcess[] = [];
 const servers: OwnServer[] = [];
 
+// A test's services stop with it: instances sharing the test Neo4j claim each other's tasks, and one left running
+// (with a dependency that is gone) would take over the next test's documents.
+afterEach(async () => {
+  for (const service of services.splice(0)) await service.kill('SIGKILL');
+});
+
 afterAll(async () => {
-  for (const service of services) await service.kill('SIGKILL');
   for (const server of servers) await server.remove().catch(() => undefined);
 });
 

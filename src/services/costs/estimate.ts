@@ -10,7 +10,8 @@ import { roundUsd } from './pricing';
  * The cost of ingesting `content_length` characters (docs/api.md §4.8), from the current chunking and gleaning
  * settings and the real extraction prompt. What a model writes per chunk is bounded by the records one call names
  * (tens of entities and relationships, each with a description), so output and the records' embedding texts are
- * counted per chunk; the figures below were measured on the offline provider with English prose.
+ * counted per chunk; the figures below were measured on the offline provider with English prose. Entity resolution's
+ * name searches and confirmations are not estimated (with the offline provider they add 15 to 25 %).
  */
 
 /** Characters per cl100k token of English prose. */

@@ -138,7 +138,7 @@ export class Neo4jVectorStore implements VectorStore {
       if (dimension === this.indexedDimension && !filter?.documentIds && params.query_norm > 0) {
         const mine = await this.size(scope, kind, () => tx.runTemplate('vectors/count', label, params));
         if (mine > this.exactSearchLimit) {
-          const all = await this.size(null, kind, () => tx.runTemplate('vectors/count-label', label));
+          const all = await this.size(null, kind, () => tx.runTemplate('schema/vector-index-size', label));
           const index = vectorIndexName(kind, dimension);
           const first = Math.min(MAX_FETCH, Math.ceil((k * OVERFETCH * Math.max(all, mine)) / mine));
           for (let fetch = first; ; fetch = Math.min(MAX_FETCH, fetch * 4)) {
