@@ -14,7 +14,7 @@ import { loadConfig } from '../../src/config/load';
 import { createLogger } from '../../src/logger';
 import { createRuntime } from '../../src/runtime';
 import { CypherTransaction } from '../../src/store/neo4j/client';
-import { benchWorkspace } from './neo4j-workspace';
+import { benchWorkspace } from './workspace';
 import { loadCorpus } from './query';
 import { buildCorpus } from './query-corpus';
 
