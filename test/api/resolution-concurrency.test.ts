@@ -34,11 +34,7 @@ function documentText(i: number): string {
   return sentences.join(' ');
 }
 
-// Embedded stores only for now: on Neo4j the same run still leaves chunks and relationships naming an entity merged
-// away (56 such links in one run), which is why merge-time resolution stays opt-in (docs/api.md §4.13).
-const inThisMode = process.env.TEST_NEO4J_URI ? describe.skip : describe;
-
-inThisMode('entity resolution under concurrent merges', () => {
+describe('entity resolution under concurrent merges', () => {
   jest.setTimeout(300_000);
   let app: TestApp;
   let scope: Scope;
