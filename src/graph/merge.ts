@@ -8,7 +8,7 @@ import { absorbEntities, combineRelationships, union } from './combine';
 import { type GraphDeps, nowOf } from './deps';
 import { embedEntities, embedRelationships } from './embed';
 import type { GraphChange } from './events';
-import { documentLockKey } from './locks';
+import { documentLinksLockKey } from './locks';
 
 export interface MergeInput {
   sourceIds: string[];
@@ -189,7 +189,7 @@ async function mergeLocked(deps: GraphDeps, scope: Scope, input: MergeInput, tar
   const affectedChunks = union(...sources.map((s) => s.source_chunk_ids), ...plan.touching.map((r) => r.source_chunk_ids));
   const documentIds = union(survivor.document_ids, ...plan.touching.map((r) => r.document_ids), affectedChunks.map(documentOfChunk));
   // Chunk records and counts are shared with merges of other entities the same chunks name: read and written under the documents' keys.
-  await deps.entityLocks.run(scope, documentIds.map(documentLockKey), async () => {
+  await deps.entityLocks.run(scope, documentIds.map(documentLinksLockKey), async () => {
     const changedChunks = rewriteChunks(await chunks.getMany(scope, affectedChunks), absorbed, targetId, plan.renamed);
     await chunks.upsertMany(scope, changedChunks);
     await recountDocuments(deps.stores, scope, documentIds);

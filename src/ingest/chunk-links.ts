@@ -1,5 +1,5 @@
 import type { ChunkRecord, Scope } from '../domain/types';
-import { documentLockKey } from '../graph/locks';
+import { documentLinksLockKey } from '../graph/locks';
 import { statementsUnderAliases, withAliasedEntityLock } from './aliases';
 import type { IngestDeps } from './deps';
 import type { Contribution } from './merge';
@@ -41,7 +41,7 @@ export async function writeChunkLinks(
       for (const id of chunk.relationship_ids) relationships.add(id);
     }
     const counts = { entities: entities.size, relationships: relationships.size };
-    await deps.entityLocks.run(scope, [documentLockKey(documentId)], async () => {
+    await deps.entityLocks.run(scope, [documentLinksLockKey(documentId)], async () => {
       await chunkStore.upsertMany(scope, chunks);
       await documents.update(scope, documentId, { entity_count: counts.entities, relationship_count: counts.relationships });
     });
