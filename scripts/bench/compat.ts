@@ -88,6 +88,8 @@ async function main(): Promise<void> {
   const config = loadConfig(
     {
       SERVICE_LLM_PROVIDER: 'mock',
+      // Resolution has its own benches (resolution.ts, resolution-scale.ts); these figures are taken without it.
+      SERVICE_ENTITY_RESOLUTION: 'false',
       SERVICE_EMBEDDING_PROVIDER: 'mock',
       PORT: '0',
       HOST: '127.0.0.1',

@@ -144,6 +144,8 @@ async function main(): Promise<void> {
   tuneHeap(nodeFlags());
   const env: Record<string, string | undefined> = {
     SERVICE_LLM_PROVIDER: 'mock',
+    // Resolution has its own benches (resolution.ts, resolution-scale.ts); these figures are taken without it.
+    SERVICE_ENTITY_RESOLUTION: 'false',
     SERVICE_EMBEDDING_PROVIDER: 'mock',
     ...process.env,
     HOST: '127.0.0.1',

@@ -54,6 +54,8 @@ async function ingestAll(base: string, workspace: string, documents: Document[])
 export async function benchNeo4jIngest(neo4jUri: string, options: IngestOptions): Promise<Array<[string, string]>> {
   const env: Record<string, string | undefined> = {
     SERVICE_LLM_PROVIDER: 'mock',
+    // Resolution has its own benches (resolution.ts, resolution-scale.ts); these figures are taken without it.
+    SERVICE_ENTITY_RESOLUTION: 'false',
     SERVICE_EMBEDDING_PROVIDER: 'mock',
     ...process.env,
     NEO4J_URI: neo4jUri,

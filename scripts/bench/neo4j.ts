@@ -166,6 +166,8 @@ async function main(): Promise<void> {
     if (!parts.has('query') && !parts.has('entities')) return;
     const env = {
       SERVICE_LLM_PROVIDER: 'mock',
+      // Resolution has its own benches (resolution.ts, resolution-scale.ts); these figures are taken without it.
+      SERVICE_ENTITY_RESOLUTION: 'false',
       SERVICE_EMBEDDING_PROVIDER: 'mock',
       ...process.env,
       NEO4J_URI: neo4j.uri,

@@ -198,6 +198,8 @@ async function benchSize(
   const config = loadConfig(
     {
       SERVICE_LLM_PROVIDER: 'mock',
+      // Resolution has its own benches (resolution.ts, resolution-scale.ts); these figures are taken without it.
+      SERVICE_ENTITY_RESOLUTION: 'false',
       SERVICE_EMBEDDING_PROVIDER: 'mock',
       ...process.env,
       PORT: '0',

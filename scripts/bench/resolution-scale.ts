@@ -91,12 +91,11 @@ async function seed(rt: Runtime, scope: Scope, size: number): Promise<number> {
     );
     for (const e of batch) for (const term of indexTerms(e.name)) terms.set(term, [...(terms.get(term) ?? []), e.id].slice(-TERM_LIMIT));
   }
-  // The name index as indexEntities writes it, each term once (a few concurrent writes at a time).
+  // The name index as indexEntities writes it, each term once, in batches.
   const entries = [...terms];
-  const write = async () => {
-    for (let next = entries.pop(); next; next = entries.pop()) await rt.stores.kv.set(scope, NAME_INDEX_NAMESPACE, next[0], next[1]);
-  };
-  await Promise.all(Array.from({ length: 8 }, write));
+  for (let from = 0; from < entries.length; from += SEED_BATCH) {
+    await rt.stores.kv.setMany(scope, NAME_INDEX_NAMESPACE, entries.slice(from, from + SEED_BATCH));
+  }
   return performance.now() - started;
 }
 

@@ -168,6 +168,8 @@ async function runKgrag(spec: Spec): Promise<EngineReport> {
   tuneHeap(nodeFlags());
   const env: Record<string, string | undefined> = {
     SERVICE_LLM_PROVIDER: 'mock',
+    // Resolution has its own benches (resolution.ts, resolution-scale.ts); these figures are taken without it.
+    SERVICE_ENTITY_RESOLUTION: 'false',
     SERVICE_EMBEDDING_PROVIDER: 'mock',
     ...process.env,
     HOST: '127.0.0.1',

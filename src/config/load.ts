@@ -266,9 +266,8 @@ export function loadConfig(env: Env = process.env, opts: LoadConfigOptions = {})
     },
     trustProxy: vars.SERVICE_TRUST_PROXY === 'true' || vars.SERVICE_TRUST_PROXY === '1',
     resolution: {
-      // Opt-in: with several documents merged at once on Neo4j, a chunk has been seen linking an entity whose
-      // sources do not list it (docs/api.md, entity resolution).
-      enabled: vars.SERVICE_ENTITY_RESOLUTION === 'true' || vars.SERVICE_ENTITY_RESOLUTION === '1',
+      // On unless turned off here or by a workspace.
+      enabled: vars.SERVICE_ENTITY_RESOLUTION !== 'false' && vars.SERVICE_ENTITY_RESOLUTION !== '0',
       mergeScore: (vars.SERVICE_RESOLUTION_MERGE_SCORE ?? 90) / 100,
       reviewScore: Math.min(vars.SERVICE_RESOLUTION_REVIEW_SCORE ?? 70, vars.SERVICE_RESOLUTION_MERGE_SCORE ?? 90) / 100,
     },

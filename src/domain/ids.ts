@@ -15,6 +15,12 @@ export function chunkId(documentId: string, index: number): string {
   return `${documentId}-chunk-${index}`;
 }
 
+/** Chunk ids are `{document_id}-chunk-{N}`. */
+export function documentOfChunk(chunkId: string): string {
+  const at = chunkId.lastIndexOf('-chunk-');
+  return at < 0 ? chunkId : chunkId.slice(0, at);
+}
+
 /** Relationships are undirected: the id orders the pair. */
 export function relationshipId(a: string, b: string): [id: string, source: string, target: string] {
   const [source, target] = a <= b ? [a, b] : [b, a];

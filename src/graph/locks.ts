@@ -53,6 +53,16 @@ interface SharedLocks {
   leaseMs: number;
 }
 
+/**
+ * The lock key of a document's chunk records and counts, taken inside an entity lock by whoever rewrites them:
+ * two merges of unrelated entities named by the same chunk hold no common entity key, and each rewrites the
+ * chunk from what it read. Entity ids are upper case, so the key never names an entity; it is not the
+ * `document:` key an update or deletion holds for its whole run (that run writes chunk links itself).
+ */
+export function documentLinksLockKey(documentId: string): string {
+  return `document-links:${documentId}`;
+}
+
 /** Entity locks: the in-process lock, then the store's leases that keep other instances sharing the database out. */
 export interface EntityLocks {
   run<T>(scope: Scope, entityIds: Iterable<string>, fn: () => Promise<T>): Promise<T>;

@@ -1,6 +1,6 @@
 import { ConflictError, InvalidInputError, NotFoundError } from '../domain/errors';
 import { bumpGraphVersion } from './llm-cache';
-import { normalizeEntityId, relationshipId } from '../domain/ids';
+import { documentOfChunk, normalizeEntityId, relationshipId } from '../domain/ids';
 import type { ChunkRecord, EntityRecord, RelationshipRecord, Scope } from '../domain/types';
 import type { GraphStore, Stores } from '../store/ports';
 import { OVERRIDES_NAMESPACE, moveOverride, recordMerge, recordOverride } from './aliases';
@@ -8,6 +8,7 @@ import { absorbEntities, combineRelationships, union } from './combine';
 import { type GraphDeps, nowOf } from './deps';
 import { embedEntities, embedRelationships } from './embed';
 import type { GraphChange } from './events';
+import { documentLinksLockKey } from './locks';
 
 export interface MergeInput {
   sourceIds: string[];
@@ -133,8 +134,33 @@ export async function mergeEntities(deps: GraphDeps, scope: Scope, input: MergeI
   if (sourceIds.includes(targetId)) {
     throw new InvalidInputError([{ field: 'source_ids', message: `must not contain the target '${targetId}'` }]);
   }
-  // The lock ingestion holds while it rebuilds entities: a merge never interleaves with a document's merge.
-  return deps.entityLocks.run(scope, [targetId, ...sourceIds], () => mergeLocked(deps, scope, input, targetId, sourceIds));
+  return withRelatedLock(deps, scope, [targetId, ...sourceIds], sourceIds, () => mergeLocked(deps, scope, input, targetId, sourceIds));
+}
+
+/** Attempts before the lock keeps the set it holds; each retry means a relationship of an absorbed entity appeared meanwhile. */
+const LOCK_ATTEMPTS = 8;
+
+/**
+ * The entity lock ingestion holds while it rebuilds entities, over the merged entities and every entity related
+ * to an absorbed one. A relationship is rewritten only by holders of both its endpoints' locks: a document's
+ * merge, a summary or another entity merge never rewrites one this merge moves. The related entities are read
+ * again under the lock, which is taken again over the wider set if they grew while it was awaited.
+ */
+async function withRelatedLock<T>(deps: GraphDeps, scope: Scope, ids: string[], sourceIds: string[], fn: () => Promise<T>): Promise<T> {
+  const { graph } = deps.stores;
+  const related = async (held: string[]) =>
+    union(held, ...(await graph.relationshipsOf(scope, sourceIds)).map((r) => [r.source, r.target]));
+  let wanted = await related(ids);
+  for (let attempt = 1; ; attempt++) {
+    const held = wanted;
+    const outcome = await deps.entityLocks.run(scope, held, async (): Promise<{ done: T } | { retry: string[] }> => {
+      const now = await related(held);
+      if (attempt < LOCK_ATTEMPTS && now.length > held.length) return { retry: now };
+      return { done: await fn() };
+    });
+    if ('done' in outcome) return outcome.done;
+    wanted = outcome.retry;
+  }
 }
 
 async function mergeLocked(deps: GraphDeps, scope: Scope, input: MergeInput, targetId: string, sourceIds: string[]): Promise<MergeOutcome> {
@@ -161,8 +187,13 @@ async function mergeLocked(deps: GraphDeps, scope: Scope, input: MergeInput, tar
   await graph.deleteRelationships(scope, [...plan.renamed.keys()]);
   await graph.deleteEntities(scope, sourceIds);
   const affectedChunks = union(...sources.map((s) => s.source_chunk_ids), ...plan.touching.map((r) => r.source_chunk_ids));
-  const changedChunks = rewriteChunks(await chunks.getMany(scope, affectedChunks), absorbed, targetId, plan.renamed);
-  await chunks.upsertMany(scope, changedChunks);
+  const documentIds = union(survivor.document_ids, ...plan.touching.map((r) => r.document_ids), affectedChunks.map(documentOfChunk));
+  // Chunk records and counts are shared with merges of other entities the same chunks name: read and written under the documents' keys.
+  await deps.entityLocks.run(scope, documentIds.map(documentLinksLockKey), async () => {
+    const changedChunks = rewriteChunks(await chunks.getMany(scope, affectedChunks), absorbed, targetId, plan.renamed);
+    await chunks.upsertMany(scope, changedChunks);
+    await recountDocuments(deps.stores, scope, documentIds);
+  });
   await vectors.delete(scope, 'entity', sourceIds);
   await vectors.upsert(scope, 'entity', entityPoints);
   await vectors.delete(scope, 'relationship', [...plan.renamed.keys()]);
@@ -178,7 +209,6 @@ async function mergeLocked(deps: GraphDeps, scope: Scope, input: MergeInput, tar
   } else {
     await kv.delete(scope, OVERRIDES_NAMESPACE, sourceIds);
   }
-  await recountDocuments(deps.stores, scope, union(survivor.document_ids, ...plan.touching.map((r) => r.document_ids)));
   await bumpGraphVersion(kv, scope);
   deps.events.publish({ scope, changes: mergeChanges(targetId, Boolean(input.newTarget), sourceIds, plan), cause: input.cause ?? 'merge' });
 

@@ -1,4 +1,5 @@
 import type { ChunkRecord, Scope } from '../domain/types';
+import { documentLinksLockKey } from '../graph/locks';
 import { statementsUnderAliases, withAliasedEntityLock } from './aliases';
 import type { IngestDeps } from './deps';
 import type { Contribution } from './merge';
@@ -11,9 +12,10 @@ export interface DocumentCounts {
 /**
  * Writes a document's chunk records with the entities and relationships their extractions name, and the
  * document's counts, under the entity lock of those names and the survivors they go by, reading the aliases
- * inside it. A merge that folded a named entity into another before this write is followed to the survivor;
- * one that comes after finds the chunk linked and rewrites it (graph/merge.ts). Links computed when the
- * document merged and written later could name an entity merged away in between.
+ * inside it, and under the document's key (the one merges rewrite its chunks and counts under). A merge that
+ * folded a named entity into another before this write is followed to the survivor; one that comes after finds
+ * the chunk linked and rewrites it (graph/merge.ts). Links computed when the document merged and written later
+ * could name an entity merged away in between.
  */
 export async function writeChunkLinks(
   deps: Pick<IngestDeps, 'stores' | 'entityLocks'>,
@@ -38,9 +40,11 @@ export async function writeChunkLinks(
       for (const id of chunk.entity_ids) entities.add(id);
       for (const id of chunk.relationship_ids) relationships.add(id);
     }
-    await chunkStore.upsertMany(scope, chunks);
     const counts = { entities: entities.size, relationships: relationships.size };
-    await documents.update(scope, documentId, { entity_count: counts.entities, relationship_count: counts.relationships });
+    await deps.entityLocks.run(scope, [documentLinksLockKey(documentId)], async () => {
+      await chunkStore.upsertMany(scope, chunks);
+      await documents.update(scope, documentId, { entity_count: counts.entities, relationship_count: counts.relationships });
+    });
     return counts;
   });
 }

@@ -1,4 +1,4 @@
-import { relationshipId } from '../domain/ids';
+import { documentOfChunk, relationshipId } from '../domain/ids';
 import type { ParsedEntity, ParsedRelation } from './extract/parser';
 
 /**
@@ -104,11 +104,7 @@ export function foldedFragment(text: string): string {
     .trim();
 }
 
-/** Chunk ids are `{document_id}-chunk-{N}`. */
-export function documentOfChunk(chunkId: string): string {
-  const at = chunkId.lastIndexOf('-chunk-');
-  return at < 0 ? chunkId : chunkId.slice(0, at);
-}
+export { documentOfChunk };
 
 export function documentsOf(chunkIds: string[]): string[] {
   return [...new Set(chunkIds.map(documentOfChunk))];

@@ -199,11 +199,9 @@ async function resolveAndCount(run: Run, merged: MergeOutcome, linked: DocumentC
   run.llmCalls += resolved.llm_calls;
   addUsage(run.usage, resolved.usage);
   if (resolved.merged === 0) return linked;
-  const [entities, relationships] = await Promise.all([
-    deps.stores.graph.entitiesOfDocument(scope, doc.id),
-    deps.stores.graph.relationshipsOfDocument(scope, doc.id),
-  ]);
-  return { entities: entities.length, relationships: relationships.length };
+  // Each merge recounted the documents it touched, this one among them (graph/merge.ts): no second count of the graph.
+  const stored = await deps.stores.documents.get(scope, doc.id);
+  return stored ? { entities: stored.entity_count, relationships: stored.relationship_count } : linked;
 }
 
 /** A full run starts clean: earlier chunks, their vectors and graph contributions go; the cache stays. */
