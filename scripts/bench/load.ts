@@ -16,6 +16,8 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { createApp } from '../../src/app';
 import { loadConfig } from '../../src/config/load';
+import { nodeFlags } from '../../src/config/node-flags';
+import { tuneHeap } from '../../src/heap';
 import { createLogger } from '../../src/logger';
 import { createRuntime } from '../../src/runtime';
 
@@ -105,6 +107,10 @@ async function main(): Promise<void> {
     },
   });
   if (values.client) return client(JSON.parse(values.client) as Job);
+  // As `node dist/main.js` runs: its heap tuning, and stack traces without source maps (tsx turns them on, and the
+  // Neo4j driver captures a stack trace for every statement it runs).
+  tuneHeap(nodeFlags());
+  process.setSourceMapsEnabled(false);
   const duration = Number(values.duration);
   const warmupS = Math.min(Number(values.warmup), Math.floor(duration / 2));
   const config = loadConfig(
