@@ -22,6 +22,8 @@ import {
 } from 'pdf-lib';
 import { createApp } from '../../src/app';
 import { loadConfig } from '../../src/config/load';
+import { nodeFlags } from '../../src/config/node-flags';
+import { tuneHeap } from '../../src/heap';
 import { createLogger } from '../../src/logger';
 import { createRuntime } from '../../src/runtime';
 
@@ -147,6 +149,9 @@ async function main(): Promise<void> {
       'pdf-text-mb': { type: 'string', default: '10' },
     },
   });
+  // As `node dist/main.js` runs: its heap tuning, and stack traces without source maps (tsx turns them on).
+  tuneHeap(nodeFlags());
+  process.setSourceMapsEnabled(false);
   const config = loadConfig(
     {
       PORT: '0',

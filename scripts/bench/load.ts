@@ -6,7 +6,9 @@
  * workspace with a few documents, then a SEPARATE load process (autocannon) drives mixed traffic on loopback:
  * queries in every mode, /graph, entity and lineage reads, uploads, and `--sse` subscribers on /graph/stream.
  * Prints, measured in the service process after the warm-up: requests and 5xx per route with p50/p99 service
- * latency, the event-loop delay p99 (monitorEventLoopDelay), and RSS growth from the end of the warm-up to the end.
+ * latency, the event-loop delay p99 (monitorEventLoopDelay), and RSS growth from the end of the warm-up to the end;
+ * with `--expose-gc` (as `npm run bench:load` runs it) also the heap in use after a full collection at both ends,
+ * against the chunks stored meanwhile: data kept, as opposed to the heap V8 reserves.
  */
 import { spawn } from 'node:child_process';
 import type { Server } from 'node:http';
@@ -16,6 +18,8 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { createApp } from '../../src/app';
 import { loadConfig } from '../../src/config/load';
+import { nodeFlags } from '../../src/config/node-flags';
+import { tuneHeap } from '../../src/heap';
 import { createLogger } from '../../src/logger';
 import { createRuntime } from '../../src/runtime';
 
@@ -93,6 +97,28 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
 
+interface LiveData {
+  /** Heap in use after a full collection (null without `--expose-gc`). */
+  heap: number | null;
+  /** Chunks stored in the workspace: each upload of the benchmark is one chunk, counted once it is chunked. */
+  chunks: number;
+}
+
+/** What the service holds: the heap after a full collection, and the chunks stored in the workspace. */
+async function liveData(rt: Awaited<ReturnType<typeof createRuntime>>, workspaceId: string): Promise<LiveData> {
+  const collect = (globalThis as { gc?: () => void }).gc;
+  collect?.();
+  return { heap: collect ? process.memoryUsage().heapUsed : null, chunks: await rt.stores.chunks.count({ workspaceId }) };
+}
+
+function liveLine(start: LiveData, end: LiveData): string {
+  const chunks = `chunks ${start.chunks} -> ${end.chunks}`;
+  if (start.heap === null || end.heap === null) return `${chunks} (run with --expose-gc for the live heap)\n`;
+  const added = end.chunks - start.chunks;
+  const perChunk = added > 0 ? `, ${((end.heap - start.heap) / added / 1024).toFixed(1)} KB per added chunk` : '';
+  return `live heap after a full GC ${(start.heap / 1048576).toFixed(1)} -> ${(end.heap / 1048576).toFixed(1)} MB, ${chunks}${perChunk}\n`;
+}
+
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
@@ -105,6 +131,10 @@ async function main(): Promise<void> {
     },
   });
   if (values.client) return client(JSON.parse(values.client) as Job);
+  // As `node dist/main.js` runs: its heap tuning, and stack traces without source maps (tsx turns them on, and the
+  // Neo4j driver captures a stack trace for every statement it runs).
+  tuneHeap(nodeFlags());
+  process.setSourceMapsEnabled(false);
   const duration = Number(values.duration);
   const warmupS = Math.min(Number(values.warmup), Math.floor(duration / 2));
   const config = loadConfig(
@@ -175,10 +205,11 @@ async function main(): Promise<void> {
   const clientResult = new Promise<Record<string, number>>((resolve) => child.once('message', (m) => resolve(m as Record<string, number>)));
   const delay = monitorEventLoopDelay({ resolution: 10 });
   await new Promise((resolve) => setTimeout(resolve, warmupS * 1000));
-  measuring = true;
-  delay.enable();
   const memStart = process.memoryUsage();
   const rssStart = memStart.rss;
+  const liveStart = await liveData(rt, ws.id);
+  measuring = true;
+  delay.enable();
   let rssMax = rssStart;
   const rssTimer = setInterval(() => (rssMax = Math.max(rssMax, process.memoryUsage().rss)), 1000);
   const totals = await clientResult;
@@ -187,6 +218,7 @@ async function main(): Promise<void> {
   clearInterval(rssTimer);
   const memEnd = process.memoryUsage();
   const rssEnd = memEnd.rss;
+  const liveEnd = await liveData(rt, ws.id);
 
   const rows = [...samples].sort(([a], [b]) => a.localeCompare(b));
   process.stdout.write('\n| route | requests | 5xx | p50 ms | p99 ms |\n|---|---:|---:|---:|---:|\n');
@@ -205,7 +237,8 @@ async function main(): Promise<void> {
       `event-loop delay p99: ${(delay.percentile(99) / 1e6).toFixed(1)} ms (max ${(delay.max / 1e6).toFixed(1)} ms)\n` +
       `RSS: ${mb(rssStart)} MB after warm-up, ${mb(rssEnd)} MB at the end (${(((rssEnd - rssStart) / rssStart) * 100).toFixed(1)} %), peak ${mb(rssMax)} MB\n` +
       `heap used ${mb(memStart.heapUsed)} -> ${mb(memEnd.heapUsed)} MB of ${mb(memStart.heapTotal)} -> ${mb(memEnd.heapTotal)} MB, ` +
-      `external ${mb(memStart.external)} -> ${mb(memEnd.external)} MB\n`,
+      `external ${mb(memStart.external)} -> ${mb(memEnd.external)} MB\n` +
+      liveLine(liveStart, liveEnd),
   );
   server.closeAllConnections();
   server.close();

@@ -2,6 +2,17 @@ import type { EntityRecord, RelationshipRecord } from '../domain/types';
 
 /** API shapes of graph records (docs/api.md §2.3), shared by /graph, the graph stream and the list endpoints. */
 
+/**
+ * How many of a record's document ids a graph node, edge or list item names. A record shared by every upload
+ * would otherwise make each response (and each graph-stream event) grow with the number of documents;
+ * `document_count` counts them all, and an entity's provenance and lineage list them all.
+ */
+export const DOCUMENT_IDS_SHOWN = 20;
+
+function shownDocuments(ids: string[]): { document_ids: string[]; document_count: number } {
+  return { document_ids: ids.length > DOCUMENT_IDS_SHOWN ? ids.slice(0, DOCUMENT_IDS_SHOWN) : ids, document_count: ids.length };
+}
+
 export interface GraphNode {
   id: string;
   label: string;
@@ -14,6 +25,7 @@ export interface GraphNode {
     entity_type: string;
     source_count: number;
     document_ids: string[];
+    document_count: number;
     created_at: string;
     updated_at: string;
   };
@@ -30,6 +42,7 @@ export interface GraphEdge {
     description: string;
     source_count: number;
     document_ids: string[];
+    document_count: number;
     created_at: string;
     updated_at: string;
   };
@@ -43,6 +56,7 @@ export interface EntityItem {
   degree: number;
   source_count: number;
   document_ids: string[];
+  document_count: number;
   created_at: string;
   updated_at: string;
 }
@@ -58,6 +72,7 @@ export interface RelationshipItem {
   weight: number;
   source_count: number;
   document_ids: string[];
+  document_count: number;
   created_at: string;
   updated_at: string;
 }
@@ -73,7 +88,7 @@ export function toGraphNode(entity: EntityRecord, degree: number): GraphNode {
       name: entity.name,
       entity_type: entity.entity_type,
       source_count: entity.source_chunk_ids.length,
-      document_ids: entity.document_ids,
+      ...shownDocuments(entity.document_ids),
       created_at: entity.created_at,
       updated_at: entity.updated_at,
     },
@@ -91,7 +106,7 @@ export function toGraphEdge(relationship: RelationshipRecord): GraphEdge {
       keywords: relationship.keywords,
       description: relationship.description,
       source_count: relationship.source_chunk_ids.length,
-      document_ids: relationship.document_ids,
+      ...shownDocuments(relationship.document_ids),
       created_at: relationship.created_at,
       updated_at: relationship.updated_at,
     },
@@ -106,7 +121,7 @@ export function toEntityItem(entity: EntityRecord, degree: number): EntityItem {
     description: entity.description,
     degree,
     source_count: entity.source_chunk_ids.length,
-    document_ids: entity.document_ids,
+    ...shownDocuments(entity.document_ids),
     created_at: entity.created_at,
     updated_at: entity.updated_at,
   };
@@ -124,7 +139,7 @@ export function toRelationshipItem(relationship: RelationshipRecord): Relationsh
     description: relationship.description,
     weight: relationship.weight,
     source_count: relationship.source_chunk_ids.length,
-    document_ids: relationship.document_ids,
+    ...shownDocuments(relationship.document_ids),
     created_at: relationship.created_at,
     updated_at: relationship.updated_at,
   };

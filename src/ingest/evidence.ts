@@ -1,8 +1,10 @@
+import { TimeSlicer } from '../domain/turns';
 import type { Scope } from '../domain/types';
 import type { KeyValueStore } from '../store/ports';
 import { type AliasedStatements, statementsUnderAliases } from './aliases';
-import type { ChunkStatements } from './describe';
+import type { ChunkStatements, EntityStatement } from './describe';
 import type { EntityEvidence, RelationEvidence } from './drafts';
+import type { ParsedRelation } from './extract/parser';
 import { readExtractions } from './extract/cache';
 
 /** What source chunks say about one record, from their statements (./describe.ts). */
@@ -14,15 +16,26 @@ export async function sourceStatements(kv: KeyValueStore, scope: Scope, chunkIds
   return statementsUnderAliases(kv, scope, [...(await readExtractions(kv, scope, chunkIds))]);
 }
 
-export function entityEvidence(statements: Statements, id: string, sources: string[]): EntityEvidence {
-  return {
-    sources,
-    statements: sources.flatMap((c) => statements.get(c)?.entities.get(id) ?? []),
-    relationDescriptions: sources.flatMap((c) => {
-      const said = statements.get(c);
-      return said ? (relationDescriptionsByEntity(said).get(id) ?? []) : [];
-    }),
-  };
+/**
+ * What the source chunks say about an entity. An entity named all over a large document has thousands of
+ * sources: the walk over them yields a turn whenever the slicer's stretch is used up.
+ */
+export async function entityEvidence(
+  statements: Statements,
+  id: string,
+  sources: string[],
+  slicer = new TimeSlicer(),
+): Promise<EntityEvidence> {
+  const own: EntityStatement[] = [];
+  const relationDescriptions: string[] = [];
+  for (const c of sources) {
+    await slicer.tick();
+    const said = statements.get(c);
+    if (!said) continue;
+    own.push(...(said.entities.get(id) ?? []));
+    relationDescriptions.push(...(relationDescriptionsByEntity(said).get(id) ?? []));
+  }
+  return { sources, statements: own, relationDescriptions };
 }
 
 /**
@@ -48,6 +61,16 @@ function relationDescriptionsByEntity(said: ChunkStatements): Map<string, string
   return index;
 }
 
-export function relationEvidence(statements: Statements, id: string, sources: string[]): RelationEvidence {
-  return { sources, statements: sources.flatMap((c) => statements.get(c)?.relations.get(id) ?? []) };
+export async function relationEvidence(
+  statements: Statements,
+  id: string,
+  sources: string[],
+  slicer = new TimeSlicer(),
+): Promise<RelationEvidence> {
+  const own: ParsedRelation[] = [];
+  for (const c of sources) {
+    await slicer.tick();
+    own.push(...(statements.get(c)?.relations.get(id) ?? []));
+  }
+  return { sources, statements: own };
 }

@@ -135,10 +135,11 @@ export async function commitMerge(
     const old = oldEntity.get(id);
     const own = ownEntities.get(id) ?? [];
     const state = states.get(entityKey(id));
-    if (!rebuildEntities.has(id)) entityDrafts.push(accumulateEntity(id, entityEvidence(statements, id, own), old, state, now));
+    if (!rebuildEntities.has(id))
+      entityDrafts.push(accumulateEntity(id, await entityEvidence(statements, id, own, slicer), old, state, now));
     else {
       const sources = [...others(old?.source_chunk_ids ?? []), ...own];
-      if (sources.length) entityDrafts.push(rebuildEntity(id, entityEvidence(statements, id, sources), old, state, now));
+      if (sources.length) entityDrafts.push(rebuildEntity(id, await entityEvidence(statements, id, sources, slicer), old, state, now));
       else removedEntities.push(id);
     }
   }
@@ -149,10 +150,12 @@ export async function commitMerge(
     const old = oldRelation.get(id);
     const own = ownRelations.get(id) ?? [];
     const state = states.get(relationshipKey(id));
-    if (!rebuildRelations.has(id)) relationDrafts.push(accumulateRelationship(id, relationEvidence(statements, id, own), old, state, now));
+    if (!rebuildRelations.has(id))
+      relationDrafts.push(accumulateRelationship(id, await relationEvidence(statements, id, own, slicer), old, state, now));
     else {
       const sources = [...others(old?.source_chunk_ids ?? []), ...own];
-      if (sources.length) relationDrafts.push(rebuildRelationship(id, relationEvidence(statements, id, sources), old, state, now));
+      if (sources.length)
+        relationDrafts.push(rebuildRelationship(id, await relationEvidence(statements, id, sources, slicer), old, state, now));
       else if (old) removedRelations.push(old);
     }
   }

@@ -116,7 +116,10 @@ async function dueNow(deps: Deps, scope: Scope, jobs: SummaryJob[], policy: Summ
   ]);
   const records = new Map<string, EntityRecord | RelationshipRecord>([...entities, ...relationships].map((r) => [r.id, r]));
   const due: SummaryJob[] = [];
+  // Thousands of jobs after a large document: each reads its record's fragments (hashing them), a few at a time.
+  const slicer = new TimeSlicer();
   for (const job of jobs) {
+    await slicer.tick();
     const record = records.get(job.id);
     const state = states.get(job.key);
     // Gone, or changed by an analyst since its merge (the next merge rebuilds it).
@@ -194,10 +197,16 @@ async function completeParts(
     await slicer.tick();
     if ('entity_type' in r) {
       const key = entityKey(r.id);
-      out.set(key, rebuildEntity(r.id, entityEvidence(statements, r.id, r.source_chunk_ids), r, states.get(key), r.updated_at));
+      out.set(
+        key,
+        rebuildEntity(r.id, await entityEvidence(statements, r.id, r.source_chunk_ids, slicer), r, states.get(key), r.updated_at),
+      );
     } else {
       const key = relationshipKey(r.id);
-      out.set(key, rebuildRelationship(r.id, relationEvidence(statements, r.id, r.source_chunk_ids), r, states.get(key), r.updated_at));
+      out.set(
+        key,
+        rebuildRelationship(r.id, await relationEvidence(statements, r.id, r.source_chunk_ids, slicer), r, states.get(key), r.updated_at),
+      );
     }
   }
   return out;

@@ -1,5 +1,5 @@
 import { randomGraph } from '../contract/graph-reference';
-import { makeChunk, makeDocument } from '../contract/fixtures';
+import { makeChunk, makeDocument, makeEntity, makeRelationship } from '../contract/fixtures';
 import { type TestApp, startTestApp } from '../helpers/app';
 
 interface Node {
@@ -234,5 +234,39 @@ describe('graph exploration API', () => {
     expect(body.source_chunks).toEqual([
       { chunk_id: 'doc-1-chunk-0', document_id: 'doc-1', start_line: 1, end_line: 2, snippet: 'N0002 works here.' },
     ]);
+  });
+});
+
+describe('documents of a graph record in responses', () => {
+  let app: TestApp;
+  const documents = Array.from({ length: 25 }, (_, i) => `doc-${String(i).padStart(2, '0')}`);
+  const sources = { source_chunk_ids: documents.map((d) => `${d}-chunk-0`), document_ids: documents };
+  const firstTwenty = documents.slice(0, 20);
+
+  beforeAll(async () => {
+    app = await startTestApp();
+    const scope = { workspaceId: app.workspace };
+    await app.rt.stores.graph.upsertEntities(scope, [makeEntity('SHARED', sources), makeEntity('SINGLE')]);
+    await app.rt.stores.graph.upsertRelationships(scope, [makeRelationship('SHARED', 'SINGLE', sources)]);
+  });
+  afterAll(() => app.close());
+
+  it('names the first 20 documents of a record and counts all of them in /graph, the lists and the entity detail', async () => {
+    const graph = (await (await app.request('/api/v1/graph?start_node=SHARED')).json()) as {
+      nodes: Array<{ id: string; properties: { document_ids: string[]; document_count: number } }>;
+      edges: Array<{ properties: { document_ids: string[]; document_count: number } }>;
+    };
+    const node = (id: string) => graph.nodes.find((n) => n.id === id)!.properties;
+    expect(node('SHARED')).toMatchObject({ document_ids: firstTwenty, document_count: 25 });
+    expect(node('SINGLE')).toMatchObject({ document_ids: ['doc-1'], document_count: 1 });
+    expect(graph.edges[0].properties).toMatchObject({ document_ids: firstTwenty, document_count: 25 });
+
+    const entities = (await (await app.request('/api/v1/graph/entities?search=shared')).json()) as { entities: unknown[] };
+    expect(entities.entities).toEqual([expect.objectContaining({ id: 'SHARED', document_ids: firstTwenty, document_count: 25 })]);
+    const relationships = (await (await app.request('/api/v1/graph/relationships?source=SHARED')).json()) as { relationships: unknown[] };
+    expect(relationships.relationships).toEqual([expect.objectContaining({ document_ids: firstTwenty, document_count: 25 })]);
+    const detail = (await (await app.request('/api/v1/graph/entities/SHARED')).json()) as { relationships: unknown[] };
+    expect(detail).toMatchObject({ document_ids: firstTwenty, document_count: 25 });
+    expect(detail.relationships).toEqual([expect.objectContaining({ document_ids: firstTwenty, document_count: 25 })]);
   });
 });

@@ -1,8 +1,18 @@
 import { z } from 'zod';
 import { GRAPH_DEPTH, GRAPH_MAX_NODES, GRAPH_STREAM_MAX_NODES } from '../../graph/explore';
+import { DOCUMENT_IDS_SHOWN } from '../../graph/present';
 import { atLeastOneOf, pagingAliases, queryInt, queryNumber } from '../../http/validate';
 
 const timestamps = { created_at: z.string(), updated_at: z.string() };
+
+/** A record's documents: the first few ids and the count of all (the entity's provenance lists them all). */
+const documents = {
+  document_ids: z
+    .array(z.string())
+    .max(DOCUMENT_IDS_SHOWN)
+    .describe(`the first ${DOCUMENT_IDS_SHOWN} of the documents the record was extracted from`),
+  document_count: z.number().int().min(0).describe('how many documents the record was extracted from'),
+};
 
 export const graphNodeSchema = z
   .object({
@@ -15,7 +25,7 @@ export const graphNodeSchema = z
       name: z.string(),
       entity_type: z.string(),
       source_count: z.number().int().describe('source chunks'),
-      document_ids: z.array(z.string()),
+      ...documents,
       ...timestamps,
     }),
   })
@@ -32,7 +42,7 @@ export const graphEdgeSchema = z
       keywords: z.array(z.string()),
       description: z.string(),
       source_count: z.number().int(),
-      document_ids: z.array(z.string()),
+      ...documents,
       ...timestamps,
     }),
   })
@@ -92,7 +102,7 @@ export const entityItemSchema = z
     description: z.string(),
     degree: z.number().int(),
     source_count: z.number().int(),
-    document_ids: z.array(z.string()),
+    ...documents,
     ...timestamps,
   })
   .meta({ id: 'EntityItem' });
@@ -108,7 +118,7 @@ export const relationshipItemSchema = z
     description: z.string(),
     weight: z.number(),
     source_count: z.number().int(),
-    document_ids: z.array(z.string()),
+    ...documents,
     ...timestamps,
   })
   .meta({ id: 'RelationshipItem' });

@@ -2097,7 +2097,10 @@ export interface components {
                 entity_type: string;
                 /** @description source chunks */
                 source_count: number;
+                /** @description the first 20 of the documents the record was extracted from */
                 document_ids: string[];
+                /** @description how many documents the record was extracted from */
+                document_count: number;
                 created_at: string;
                 updated_at: string;
             };
@@ -2112,7 +2115,10 @@ export interface components {
                 keywords: string[];
                 description: string;
                 source_count: number;
+                /** @description the first 20 of the documents the record was extracted from */
                 document_ids: string[];
+                /** @description how many documents the record was extracted from */
+                document_count: number;
                 created_at: string;
                 updated_at: string;
             };
@@ -2124,7 +2130,10 @@ export interface components {
             description: string;
             degree: number;
             source_count: number;
+            /** @description the first 20 of the documents the record was extracted from */
             document_ids: string[];
+            /** @description how many documents the record was extracted from */
+            document_count: number;
             created_at: string;
             updated_at: string;
         };
@@ -2166,7 +2175,10 @@ export interface components {
             description: string;
             degree: number;
             source_count: number;
+            /** @description the first 20 of the documents the record was extracted from */
             document_ids: string[];
+            /** @description how many documents the record was extracted from */
+            document_count: number;
             created_at: string;
             updated_at: string;
             relationships: components["schemas"]["RelationshipItem"][];
@@ -2189,7 +2201,10 @@ export interface components {
             description: string;
             weight: number;
             source_count: number;
+            /** @description the first 20 of the documents the record was extracted from */
             document_ids: string[];
+            /** @description how many documents the record was extracted from */
+            document_count: number;
             created_at: string;
             updated_at: string;
         };
