@@ -1,9 +1,21 @@
 import type { VectorHit, VectorPoint } from '../../domain/types';
 import { dotKernel, kernelMemory, type Kernel, ROW_ALIGN } from './dot-kernel';
 import { HnswIndex } from './hnsw';
+import { Int8Rows } from './int8-rows';
 import { TopK } from './top-k';
 
 const PAGE = 65_536;
+
+/**
+ * From this many rows, an exact search first ranks the rows by their bytes (./int8-rows.ts) and scores only
+ * the best `candidatesFor(k)` of them on the floats; below it, the floats are scanned directly.
+ */
+export const INT8_MIN_ROWS = 2_048;
+
+/** Candidates scored on the floats for a top k: rounding to bytes moves a score by about 0.002. */
+export function candidatesFor(k: number): number {
+  return 4 * k + 64;
+}
 
 /** Rows are padded with zeros to a multiple of 16 floats so the SIMD kernel needs no remainder loop. */
 export function strideOf(dimension: number): number {
@@ -28,6 +40,7 @@ export class VectorMatrix {
   private readonly documentIds: string[][] = [];
   private readonly rowById = new Map<string, number>();
   private ann: HnswIndex | null = null;
+  private readonly bytes: Int8Rows;
 
   constructor(
     readonly dimension: number,
@@ -35,6 +48,7 @@ export class VectorMatrix {
   ) {
     this.stride = strideOf(dimension);
     this.kernel = dotKernel(this.memory);
+    this.bytes = new Int8Rows(this.stride);
   }
 
   get count(): number {
@@ -52,6 +66,7 @@ export class VectorMatrix {
     }
     this.documentIds[row] = [...point.document_ids];
     writeNormalised(point.vector, this.rows, row * this.stride);
+    this.bytes.write(row, this.rows, row * this.stride);
     if (this.ann) this.ann.add(point.id, this.rows, row * this.stride);
     else if (this.ids.length >= this.annMinRows) this.buildAnn();
   }
@@ -69,6 +84,7 @@ export class VectorMatrix {
     if (row !== last) {
       const stride = this.stride;
       this.rows.copyWithin(row * stride, last * stride, (last + 1) * stride);
+      this.bytes.move(last, row);
       this.ids[row] = this.ids[last];
       this.documentIds[row] = this.documentIds[last];
       this.rowById.set(this.ids[row], row);
@@ -99,12 +115,46 @@ export class VectorMatrix {
       }
       return heap.drain(ids);
     }
+    const pool = candidatesFor(topK);
+    if (ids.length >= INT8_MIN_ROWS && 2 * pool <= ids.length) return this.searchByBytes(query, topK, pool, documents);
     const scores = this.scoreAll(query);
     for (let row = 0, n = ids.length; row < n; row++) {
       if (documents && !belongsTo(this.documentIds[row], documents)) continue;
       heap.offer(scores[row], row, ids);
     }
     return heap.drain(ids);
+  }
+
+  /** The best `pool` rows by their bytes, then the best `topK` of those by their floats. */
+  private searchByBytes(query: Float32Array, topK: number, pool: number, documents: Set<string> | null): VectorHit[] {
+    const { ids } = this;
+    const approximate = this.bytes.scores(query, ids.length);
+    const candidates = new TopK(pool);
+    for (let row = 0, n = ids.length; row < n; row++) {
+      if (documents && !belongsTo(this.documentIds[row], documents)) continue;
+      candidates.offer(approximate[row], row, ids);
+    }
+    const rows = candidates.keptRows();
+    const scores = this.scoreRows(query, rows);
+    const heap = new TopK(topK);
+    for (let j = 0; j < rows.length; j++) heap.offer(scores[j], rows[j], ids);
+    return heap.drain(ids);
+  }
+
+  /**
+   * The dot products of the query with the given rows, by the kernel (the same sums as a scan); at most half
+   * the capacity of rows, as their numbers and scores share the scores' scratch area. The view is valid until
+   * the next call.
+   */
+  private scoreRows(query: Float32Array, rows: Int32Array): Float32Array {
+    const rowBytes = this.stride * 4;
+    const queryAt = this.capacity * rowBytes;
+    const rowsAt = queryAt + rowBytes;
+    const outAt = rowsAt + rows.length * 4;
+    new Float32Array(this.memory.buffer, queryAt, this.stride).set(query.subarray(0, this.stride));
+    new Int32Array(this.memory.buffer, rowsAt, rows.length).set(rows);
+    this.kernel.gather(0, rowsAt, rows.length, rowBytes, queryAt, outAt);
+    return new Float32Array(this.memory.buffer, outAt, rows.length);
   }
 
   /** Every row's dot product with the query, by the kernel; the view is valid until the next call. */
