@@ -19,8 +19,7 @@ export class Int8Rows {
   private capacity = 0;
   private bytes = new Int8Array(0);
   private scales = new Float32Array(0);
-  /** Scores of the last scan, reused by the next. */
-  private out = new Float32Array(0);
+  private readonly best = new BestRows();
 
   constructor(private readonly stride: number) {
     this.scan = int8Kernel(this.memory);
@@ -46,11 +45,11 @@ export class Int8Rows {
   }
 
   /**
-   * Approximate scores of rows 0..count-1 with a normalised query padded to the stride, in the query's units
-   * (the same for every row, so they rank as the true scores do up to the rounding). The view is valid until
-   * the next call.
+   * The `pool` rows of 0..count-1 with the best approximate scores with a normalised query padded to the stride
+   * (in the query's units, the same for every row, so they rank as the true scores do up to the rounding),
+   * skipping rows `keep` refuses. In no particular order; the view is valid until the next call.
    */
-  scores(query: Float32Array, count: number): Float32Array {
+  candidates(query: Float32Array, count: number, pool: number, keep?: (row: number) => boolean): Int32Array {
     const { stride } = this;
     const queryAt = this.capacity * stride;
     const outAt = queryAt + stride * 2;
@@ -61,9 +60,14 @@ export class Int8Rows {
     for (let i = 0; i < stride; i++) q[i] = Math.round(query[i] * scale);
     this.scan(0, count, stride, queryAt, outAt);
     const raw = new Int32Array(this.memory.buffer, outAt, count);
-    const { scales, out } = this;
-    for (let r = 0; r < count; r++) out[r] = raw[r] * scales[r];
-    return out.subarray(0, count);
+    const best = this.best.reset(pool);
+    const { scales } = this;
+    for (let r = 0; r < count; r++) {
+      const score = raw[r] * scales[r];
+      if (best.refuses(score) || (keep && !keep(r))) continue;
+      best.offer(score, r);
+    }
+    return best.rows();
   }
 
   private reserve(rowsNeeded: number): void {
@@ -77,6 +81,63 @@ export class Int8Rows {
     const scales = new Float32Array(capacity);
     scales.set(this.scales);
     this.scales = scales;
-    this.out = new Float32Array(capacity);
+  }
+}
+
+/** A min-heap of the best rows by score, reused from search to search; ties keep the row seen first. */
+class BestRows {
+  private scores = new Float32Array(0);
+  private kept = new Int32Array(0);
+  private size = 0;
+  private k = 0;
+
+  reset(k: number): this {
+    if (this.kept.length < k) {
+      this.scores = new Float32Array(k);
+      this.kept = new Int32Array(k);
+    }
+    this.k = k;
+    this.size = 0;
+    return this;
+  }
+
+  /** True when a row of this score would not be kept. */
+  refuses(score: number): boolean {
+    return this.size === this.k && score <= this.scores[0];
+  }
+
+  offer(score: number, row: number): void {
+    const { scores, kept } = this;
+    if (this.size < this.k) {
+      let i = this.size++;
+      while (i > 0) {
+        const parent = (i - 1) >> 1;
+        if (scores[parent] <= score) break;
+        scores[i] = scores[parent];
+        kept[i] = kept[parent];
+        i = parent;
+      }
+      scores[i] = score;
+      kept[i] = row;
+      return;
+    }
+    // Replace the root (the worst kept) and sift down.
+    let i = 0;
+    for (;;) {
+      const left = 2 * i + 1;
+      if (left >= this.k) break;
+      const right = left + 1;
+      const child = right < this.k && scores[right] < scores[left] ? right : left;
+      if (scores[child] >= score) break;
+      scores[i] = scores[child];
+      kept[i] = kept[child];
+      i = child;
+    }
+    scores[i] = score;
+    kept[i] = row;
+  }
+
+  rows(): Int32Array {
+    return this.kept.subarray(0, this.size);
   }
 }

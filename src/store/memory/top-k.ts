@@ -28,11 +28,6 @@ export class TopK {
     }
   }
 
-  /** The rows kept, in no particular order; the view is valid until the next offer. */
-  keptRows(): Int32Array {
-    return this.rows.subarray(0, this.size);
-  }
-
   /** Best first. */
   drain(ids: readonly string[]): VectorHit[] {
     const hits: VectorHit[] = [];

@@ -45,6 +45,7 @@ export class VectorMatrix {
   constructor(
     readonly dimension: number,
     private readonly annMinRows: number,
+    private readonly bytesMinRows = INT8_MIN_ROWS,
   ) {
     this.stride = strideOf(dimension);
     this.kernel = dotKernel(this.memory);
@@ -116,7 +117,7 @@ export class VectorMatrix {
       return heap.drain(ids);
     }
     const pool = candidatesFor(topK);
-    if (ids.length >= INT8_MIN_ROWS && 2 * pool <= ids.length) return this.searchByBytes(query, topK, pool, documents);
+    if (ids.length >= this.bytesMinRows && 2 * pool <= ids.length) return this.searchByBytes(query, topK, pool, documents);
     const scores = this.scoreAll(query);
     for (let row = 0, n = ids.length; row < n; row++) {
       if (documents && !belongsTo(this.documentIds[row], documents)) continue;
@@ -128,13 +129,8 @@ export class VectorMatrix {
   /** The best `pool` rows by their bytes, then the best `topK` of those by their floats. */
   private searchByBytes(query: Float32Array, topK: number, pool: number, documents: Set<string> | null): VectorHit[] {
     const { ids } = this;
-    const approximate = this.bytes.scores(query, ids.length);
-    const candidates = new TopK(pool);
-    for (let row = 0, n = ids.length; row < n; row++) {
-      if (documents && !belongsTo(this.documentIds[row], documents)) continue;
-      candidates.offer(approximate[row], row, ids);
-    }
-    const rows = candidates.keptRows();
+    const keep = documents ? (row: number) => belongsTo(this.documentIds[row], documents) : undefined;
+    const rows = this.bytes.candidates(query, ids.length, pool, keep);
     const scores = this.scoreRows(query, rows);
     const heap = new TopK(topK);
     for (let j = 0; j < rows.length; j++) heap.offer(scores[j], rows[j], ids);

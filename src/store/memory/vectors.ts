@@ -1,6 +1,6 @@
 import type { Scope, VectorHit, VectorKind, VectorPoint } from '../../domain/types';
 import type { VectorFilter, VectorStore } from '../ports';
-import { VectorMatrix, writeNormalised } from './vector-matrix';
+import { INT8_MIN_ROWS, VectorMatrix, writeNormalised } from './vector-matrix';
 import { WorkspaceStates } from './workspaces';
 
 /**
@@ -14,6 +14,8 @@ type WorkspaceVectors = Map<VectorKind, VectorMatrix>;
 export interface MemoryVectorOptions {
   /** Points of one workspace and kind from which searches go through the HNSW index. */
   annMinRows?: number;
+  /** Points of one workspace and kind from which exact searches pick their candidates by bytes (./int8-rows.ts). */
+  bytesMinRows?: number;
 }
 
 export class MemoryVectorStore implements VectorStore {
@@ -30,7 +32,11 @@ export class MemoryVectorStore implements VectorStore {
     const kinds = this.workspaces.obtain(scope);
     let matrix = kinds.get(kind);
     if (!matrix || matrix.count === 0) {
-      matrix = new VectorMatrix(points[0].vector.length, this.options.annMinRows ?? DEFAULT_ANN_MIN_ROWS);
+      matrix = new VectorMatrix(
+        points[0].vector.length,
+        this.options.annMinRows ?? DEFAULT_ANN_MIN_ROWS,
+        this.options.bytesMinRows ?? INT8_MIN_ROWS,
+      );
       kinds.set(kind, matrix);
     }
     const dim = matrix.dimension;
