@@ -3,6 +3,7 @@ import { dotKernel, kernelMemory, type Kernel, ROW_ALIGN } from './dot-kernel';
 import { HnswIndex } from './hnsw';
 import { Int8Rows } from './int8-rows';
 import { TopK } from './top-k';
+import type { VectorSearchThread } from './vector-search-thread';
 
 const PAGE = 65_536;
 
@@ -41,11 +42,17 @@ export class VectorMatrix {
   private readonly rowById = new Map<string, number>();
   private ann: HnswIndex | null = null;
   private readonly bytes: Int8Rows;
+  /** The matrix's number on the search thread once it ranks candidates there, with the rows not sent yet. */
+  private onThread: number | null = null;
+  private readonly unsent = new Set<number>();
+  /** Counts upserts and deletes: a search whose candidates came back after a write runs again in process. */
+  private writes = 0;
 
   constructor(
     readonly dimension: number,
     private readonly annMinRows: number,
     private readonly bytesMinRows = INT8_MIN_ROWS,
+    private readonly thread: VectorSearchThread | null = null,
   ) {
     this.stride = strideOf(dimension);
     this.kernel = dotKernel(this.memory);
@@ -68,6 +75,9 @@ export class VectorMatrix {
     this.documentIds[row] = [...point.document_ids];
     writeNormalised(point.vector, this.rows, row * this.stride);
     this.bytes.write(row, this.rows, row * this.stride);
+    this.writes++;
+    if (this.onThread !== null) this.unsent.add(row);
+    else if (this.thread && this.ids.length >= this.bytesMinRows) this.attach(this.thread);
     if (this.ann) this.ann.add(point.id, this.rows, row * this.stride);
     else if (this.ids.length >= this.annMinRows) this.buildAnn();
   }
@@ -86,6 +96,7 @@ export class VectorMatrix {
       const stride = this.stride;
       this.rows.copyWithin(row * stride, last * stride, (last + 1) * stride);
       this.bytes.move(last, row);
+      if (this.onThread !== null) this.unsent.add(row);
       this.ids[row] = this.ids[last];
       this.documentIds[row] = this.documentIds[last];
       this.rowById.set(this.ids[row], row);
@@ -93,6 +104,7 @@ export class VectorMatrix {
     this.ids.pop();
     this.documentIds.pop();
     this.rowById.delete(id);
+    this.writes++;
     if (this.ann) {
       this.ann.delete(id);
       if (this.ids.length < this.annMinRows / 2) this.ann = null;
@@ -126,11 +138,56 @@ export class VectorMatrix {
     return heap.drain(ids);
   }
 
+  /**
+   * As `search`, with the candidates of an unfiltered exact search ranked on the search thread: the event loop
+   * only scores them on the floats. Runs in process when a write came in meanwhile or the thread failed.
+   */
+  async searchOffLoop(query: Float32Array, topK: number, documents: Set<string> | null, only: string[] | null): Promise<VectorHit[]> {
+    const pool = candidatesFor(topK);
+    const count = this.ids.length;
+    const thread = this.thread;
+    const offLoop = this.onThread !== null && thread?.usable && !this.ann && !documents && !only && 2 * pool <= count;
+    if (!offLoop) return this.search(query, topK, documents, only);
+    this.sendRows(thread);
+    const writes = this.writes;
+    const rows = await thread.candidates(this.onThread as number, query.slice(0, this.stride), count, pool).catch(() => null);
+    if (!rows || writes !== this.writes) return this.search(query, topK, documents, only);
+    return this.bestOf(query, topK, rows);
+  }
+
+  /** Stops ranking candidates on the search thread (the matrix is being dropped). */
+  detach(): void {
+    if (this.onThread === null) return;
+    if (this.thread?.usable) this.thread.drop(this.onThread);
+    this.onThread = null;
+    this.unsent.clear();
+  }
+
+  private attach(thread: VectorSearchThread): void {
+    this.onThread = thread.register();
+    for (let row = 0; row < this.ids.length; row++) this.unsent.add(row);
+  }
+
+  /** Posts the rows written since the last search, as they are now. */
+  private sendRows(thread: VectorSearchThread): void {
+    if (this.unsent.size === 0) return;
+    const rows = Int32Array.from([...this.unsent].filter((row) => row < this.ids.length));
+    this.unsent.clear();
+    const { stride } = this;
+    const floats = new Float32Array(rows.length * stride);
+    rows.forEach((row, i) => floats.set(this.rows.subarray(row * stride, (row + 1) * stride), i * stride));
+    thread.write(this.onThread as number, stride, rows, floats);
+  }
+
   /** The best `pool` rows by their bytes, then the best `topK` of those by their floats. */
   private searchByBytes(query: Float32Array, topK: number, pool: number, documents: Set<string> | null): VectorHit[] {
-    const { ids } = this;
     const keep = documents ? (row: number) => belongsTo(this.documentIds[row], documents) : undefined;
-    const rows = this.bytes.candidates(query, ids.length, pool, keep);
+    return this.bestOf(query, topK, this.bytes.candidates(query, this.ids.length, pool, keep));
+  }
+
+  /** The best `topK` of the given rows by their floats. */
+  private bestOf(query: Float32Array, topK: number, rows: Int32Array): VectorHit[] {
+    const { ids } = this;
     const scores = this.scoreRows(query, rows);
     const heap = new TopK(topK);
     for (let j = 0; j < rows.length; j++) heap.offer(scores[j], rows[j], ids);
