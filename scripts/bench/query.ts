@@ -7,7 +7,8 @@
  * Boots the service in-process, then a SEPARATE load process on loopback fires `context_only` queries per mode
  * at a small concurrency and reports latencies.
  * Prints p50/p95/p99 and queries per second per size, concurrency and mode, the in-process service time and the
- * server's CPU time per query (which other load on the machine barely disturbs), and how both grew with size.
+ * server's CPU time per query over all its threads (which other load on the machine barely disturbs), the time
+ * its event loop was busy per query, and how they grew with size.
  */
 import { spawn } from 'node:child_process';
 import type { Server } from 'node:http';
@@ -42,8 +43,10 @@ export interface ModeResult {
   mode: string;
   /** Median of the same queries answered in the server process without HTTP (service time). */
   inProcessP50?: number;
-  /** Server process CPU time per request under load: robust to other processes on the machine. */
+  /** Server process CPU time per request under load (every thread): robust to other processes on the machine. */
   serverCpuMs?: number;
+  /** Time the server's event loop was busy per request under load: what one thread has to do per query. */
+  loopMs?: number;
   p50: number;
   p95: number;
   p99: number;
@@ -128,18 +131,23 @@ function tellServer(message: PhaseMessage): Promise<void> {
   });
 }
 
-export function spawnLoad(job: LoadJob): Promise<{ results: ModeResult[]; cpuMs: Map<string, number> }> {
+export function spawnLoad(job: LoadJob): Promise<{ results: ModeResult[]; cpuMs: Map<string, number>; loopMs: Map<string, number> }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [...process.execArgv, __filename, '--load', JSON.stringify(job)], {
       stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
     });
     const cpuMs = new Map<string, number>();
+    const loopMs = new Map<string, number>();
     let mark = process.cpuUsage();
+    let loopMark = performance.eventLoopUtilization();
     child.on('message', (m: PhaseMessage) => {
-      if (m.phase === 'start') mark = process.cpuUsage();
-      else {
+      if (m.phase === 'start') {
+        mark = process.cpuUsage();
+        loopMark = performance.eventLoopUtilization();
+      } else {
         const used = process.cpuUsage(mark);
         cpuMs.set(m.mode, (used.user + used.system) / 1000 / job.requests);
+        loopMs.set(m.mode, performance.eventLoopUtilization(loopMark).active / job.requests);
       }
       child.send('ok');
     });
@@ -148,7 +156,7 @@ export function spawnLoad(job: LoadJob): Promise<{ results: ModeResult[]; cpuMs:
     child.on('error', reject);
     child.on('exit', (code) => {
       if (code !== 0) return reject(new Error(`load process exited with ${code}`));
-      resolve({ results: JSON.parse(out.trim().split('\n').pop() as string) as ModeResult[], cpuMs });
+      resolve({ results: JSON.parse(out.trim().split('\n').pop() as string) as ModeResult[], cpuMs, loopMs });
     });
   });
 }
@@ -236,10 +244,11 @@ async function benchSize(
         concurrency,
         apiKey: BENCH_KEY,
       };
-      const { results, cpuMs } = await spawnLoad(job);
+      const { results, cpuMs, loopMs } = await spawnLoad(job);
       for (const r of results) {
         r.inProcessP50 = inProcess.get(r.mode);
         r.serverCpuMs = cpuMs.get(r.mode);
+        r.loopMs = loopMs.get(r.mode);
       }
       byConcurrency.push({ concurrency, results });
     }
@@ -261,16 +270,16 @@ async function benchSize(
 function printTable(runs: SizeRun[]): void {
   const f = (n: number | undefined, width = 7) => (n ?? NaN).toFixed(1).padStart(width);
   console.log(
-    '\n| chunks | conc | mode   |  p50 ms |  p95 ms |  p99 ms |     qps | sources | errors | service p50 ms | server CPU ms/query |',
+    '\n| chunks | conc | mode   |  p50 ms |  p95 ms |  p99 ms |     qps | sources | errors | service p50 ms | server CPU ms/query | event loop ms/query |',
   );
   console.log(
-    '|-------:|-----:|:-------|--------:|--------:|--------:|--------:|--------:|-------:|---------------:|--------------------:|',
+    '|-------:|-----:|:-------|--------:|--------:|--------:|--------:|--------:|-------:|---------------:|--------------------:|--------------------:|',
   );
   for (const run of runs) {
     for (const { concurrency, results } of run.byConcurrency) {
       for (const r of results) {
         const cells = [String(run.size).padStart(6), String(concurrency).padStart(4), r.mode.padEnd(6), f(r.p50), f(r.p95), f(r.p99)];
-        cells.push(f(r.qps), f(r.sources), String(r.errors).padStart(6), f(r.inProcessP50, 14), f(r.serverCpuMs, 19));
+        cells.push(f(r.qps), f(r.sources), String(r.errors).padStart(6), f(r.inProcessP50, 14), f(r.serverCpuMs, 19), f(r.loopMs, 19));
         console.log(`| ${cells.join(' | ')} |`);
       }
     }

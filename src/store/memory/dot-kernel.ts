@@ -1,3 +1,34 @@
+import {
+  BLOCK,
+  BR,
+  BR_IF,
+  END,
+  I32,
+  I32_ADD,
+  I32_GE_U,
+  I32_LT_U,
+  I32_MUL,
+  I32_SHL,
+  LOCAL_TEE,
+  LOOP,
+  SIMD,
+  V128,
+  V128_CONST_ZERO,
+  V128_LOAD,
+  VOID,
+  get,
+  i32,
+  leb,
+  name,
+  section,
+  set,
+  vec,
+  wasm,
+  type WasmMemory,
+} from './wasm-bytes';
+
+export type { WasmMemory };
+
 /**
  * Dot products of a query with every row of a matrix, in WebAssembly SIMD (f32x4, four accumulators): about
  * five times the speed of the scalar JavaScript loop on 256-dimension rows. The module is a few dozen bytes
@@ -8,66 +39,12 @@
 /** Floats per row are padded to a multiple of this, so the SIMD loop needs no remainder. */
 export const ROW_ALIGN = 16;
 
-const LOCAL_GET = 0x20;
-const LOCAL_SET = 0x21;
-const LOCAL_TEE = 0x22;
-const I32_CONST = 0x41;
-const I32_ADD = 0x6a;
-const I32_MUL = 0x6c;
-const I32_SHL = 0x74;
 const I32_LOAD = 0x28;
-const I32_LT_U = 0x49;
-const I32_GE_U = 0x4f;
 const F32_ADD = 0x92;
 const F32_STORE = 0x38;
-const BLOCK = 0x02;
-const LOOP = 0x03;
-const BR = 0x0c;
-const BR_IF = 0x0d;
-const END = 0x0b;
-const VOID = 0x40;
-const I32 = 0x7f;
-const V128 = 0x7b;
-const SIMD = 0xfd;
-const V128_LOAD = [SIMD, 0x00];
-const V128_CONST_ZERO = [SIMD, 0x0c, ...new Array<number>(16).fill(0)];
 const F32X4_ADD = [SIMD, 0xe4, 0x01];
 const F32X4_MUL = [SIMD, 0xe6, 0x01];
 const F32X4_EXTRACT = (lane: number) => [SIMD, 0x1f, lane];
-
-function leb(n: number): number[] {
-  const out: number[] = [];
-  do {
-    let byte = n & 0x7f;
-    n >>>= 7;
-    if (n !== 0) byte |= 0x80;
-    out.push(byte);
-  } while (n !== 0);
-  return out;
-}
-
-/** Signed LEB128, as i32.const takes. */
-function sleb(n: number): number[] {
-  const out: number[] = [];
-  for (;;) {
-    const byte = n & 0x7f;
-    n >>= 7;
-    if ((n === 0 && (byte & 0x40) === 0) || (n === -1 && (byte & 0x40) !== 0)) return [...out, byte];
-    out.push(byte | 0x80);
-  }
-}
-
-function section(id: number, body: number[]): number[] {
-  return [id, ...leb(body.length), ...body];
-}
-
-function vec(items: number[][]): number[] {
-  return [...leb(items.length), ...items.flat()];
-}
-
-function name(text: string): number[] {
-  return [...leb(text.length), ...Buffer.from(text, 'latin1')];
-}
 
 /**
  * Locals of both functions: parameters first (byte offsets into memory and counts), then the row counter, the
@@ -103,9 +80,6 @@ function localsOf(params: number, withIds: boolean): Locals {
   };
 }
 
-const get = (local: number) => [LOCAL_GET, local];
-const set = (local: number) => [LOCAL_SET, local];
-const i32 = (value: number) => [I32_CONST, ...sleb(value)];
 const load = (l: Locals, base: number, lane: number) => [...get(base), ...get(l.i), I32_ADD, ...V128_LOAD, 0x00, ...leb(lane * 16)];
 const accumulate = (l: Locals, lane: number) => [
   ...get(l.acc[lane]),
@@ -250,19 +224,6 @@ const moduleBytes = new Uint8Array([
     ]),
   ),
 ]);
-
-/** The part of the WebAssembly API used here (TypeScript's Node typings do not declare it). */
-export interface WasmMemory {
-  readonly buffer: ArrayBuffer;
-  grow(pages: number): number;
-}
-interface WasmApi {
-  Memory: new (descriptor: { initial: number }) => WasmMemory;
-  Module: new (bytes: Uint8Array) => object;
-  Instance: new (module: object, imports: object) => { exports: Record<string, unknown> };
-  validate(bytes: Uint8Array): boolean;
-}
-const wasm = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
 
 let compiled: object | null = null;
 

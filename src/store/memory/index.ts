@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import type { Scope } from '../../domain/types';
 import type { Stores } from '../ports';
 import { createMemoryAccounts } from './accounts';
@@ -24,7 +25,8 @@ export function createMemoryStores(): Stores {
   const documents = new MemoryDocumentStore();
   const chunks = new MemoryChunkStore();
   const graph = new MemoryGraphStore();
-  const vectors = new MemoryVectorStore();
+  // With a second core, the scans of large exact searches run on it.
+  const vectors = new MemoryVectorStore({ searchThread: availableParallelism() > 1 });
   const tasks = new MemoryTaskStore();
   const conversations = new MemoryConversationStore();
   const kv = new MemoryKeyValueStore();
@@ -63,6 +65,7 @@ export function createMemoryStores(): Stores {
       open = false;
       for (const store of all) store.clear();
       accounts.clear();
+      await vectors.close();
     },
   };
 }

@@ -1,9 +1,22 @@
 import type { VectorHit, VectorPoint } from '../../domain/types';
 import { dotKernel, kernelMemory, type Kernel, ROW_ALIGN } from './dot-kernel';
 import { HnswIndex } from './hnsw';
+import { Int8Rows } from './int8-rows';
 import { TopK } from './top-k';
+import type { VectorSearchThread } from './vector-search-thread';
 
 const PAGE = 65_536;
+
+/**
+ * From this many rows, an exact search first ranks the rows by their bytes (./int8-rows.ts) and scores only
+ * the best `candidatesFor(k)` of them on the floats; below it, the floats are scanned directly.
+ */
+export const INT8_MIN_ROWS = 2_048;
+
+/** Candidates scored on the floats for a top k: rounding to bytes moves a score by about 0.002. */
+export function candidatesFor(k: number): number {
+  return 4 * k + 64;
+}
 
 /** Rows are padded with zeros to a multiple of 16 floats so the SIMD kernel needs no remainder loop. */
 export function strideOf(dimension: number): number {
@@ -28,13 +41,22 @@ export class VectorMatrix {
   private readonly documentIds: string[][] = [];
   private readonly rowById = new Map<string, number>();
   private ann: HnswIndex | null = null;
+  private readonly bytes: Int8Rows;
+  /** The matrix's number on the search thread once it ranks candidates there, with the rows not sent yet. */
+  private onThread: number | null = null;
+  private readonly unsent = new Set<number>();
+  /** Counts upserts and deletes: a search whose candidates came back after a write runs again in process. */
+  private writes = 0;
 
   constructor(
     readonly dimension: number,
     private readonly annMinRows: number,
+    private readonly bytesMinRows = INT8_MIN_ROWS,
+    private readonly thread: VectorSearchThread | null = null,
   ) {
     this.stride = strideOf(dimension);
     this.kernel = dotKernel(this.memory);
+    this.bytes = new Int8Rows(this.stride);
   }
 
   get count(): number {
@@ -52,6 +74,10 @@ export class VectorMatrix {
     }
     this.documentIds[row] = [...point.document_ids];
     writeNormalised(point.vector, this.rows, row * this.stride);
+    this.bytes.write(row, this.rows, row * this.stride);
+    this.writes++;
+    if (this.onThread !== null) this.unsent.add(row);
+    else if (this.thread && this.ids.length >= this.bytesMinRows) this.attach(this.thread);
     if (this.ann) this.ann.add(point.id, this.rows, row * this.stride);
     else if (this.ids.length >= this.annMinRows) this.buildAnn();
   }
@@ -69,6 +95,8 @@ export class VectorMatrix {
     if (row !== last) {
       const stride = this.stride;
       this.rows.copyWithin(row * stride, last * stride, (last + 1) * stride);
+      this.bytes.move(last, row);
+      if (this.onThread !== null) this.unsent.add(row);
       this.ids[row] = this.ids[last];
       this.documentIds[row] = this.documentIds[last];
       this.rowById.set(this.ids[row], row);
@@ -76,6 +104,7 @@ export class VectorMatrix {
     this.ids.pop();
     this.documentIds.pop();
     this.rowById.delete(id);
+    this.writes++;
     if (this.ann) {
       this.ann.delete(id);
       if (this.ids.length < this.annMinRows / 2) this.ann = null;
@@ -99,12 +128,86 @@ export class VectorMatrix {
       }
       return heap.drain(ids);
     }
+    const pool = candidatesFor(topK);
+    if (ids.length >= this.bytesMinRows && 2 * pool <= ids.length) return this.searchByBytes(query, topK, pool, documents);
     const scores = this.scoreAll(query);
     for (let row = 0, n = ids.length; row < n; row++) {
       if (documents && !belongsTo(this.documentIds[row], documents)) continue;
       heap.offer(scores[row], row, ids);
     }
     return heap.drain(ids);
+  }
+
+  /**
+   * As `search`, with the candidates of an unfiltered exact search ranked on the search thread: the event loop
+   * only scores them on the floats. Runs in process when a write came in meanwhile or the thread failed.
+   */
+  async searchOffLoop(query: Float32Array, topK: number, documents: Set<string> | null, only: string[] | null): Promise<VectorHit[]> {
+    const pool = candidatesFor(topK);
+    const count = this.ids.length;
+    const thread = this.thread;
+    const offLoop = this.onThread !== null && thread?.usable && !this.ann && !documents && !only && 2 * pool <= count;
+    if (!offLoop) return this.search(query, topK, documents, only);
+    this.sendRows(thread);
+    const writes = this.writes;
+    const rows = await thread.candidates(this.onThread as number, query.slice(0, this.stride), count, pool).catch(() => null);
+    if (!rows || writes !== this.writes) return this.search(query, topK, documents, only);
+    return this.bestOf(query, topK, rows);
+  }
+
+  /** Stops ranking candidates on the search thread (the matrix is being dropped). */
+  detach(): void {
+    if (this.onThread === null) return;
+    if (this.thread?.usable) this.thread.drop(this.onThread);
+    this.onThread = null;
+    this.unsent.clear();
+  }
+
+  private attach(thread: VectorSearchThread): void {
+    this.onThread = thread.register();
+    for (let row = 0; row < this.ids.length; row++) this.unsent.add(row);
+  }
+
+  /** Posts the rows written since the last search, as they are now. */
+  private sendRows(thread: VectorSearchThread): void {
+    if (this.unsent.size === 0) return;
+    const rows = Int32Array.from([...this.unsent].filter((row) => row < this.ids.length));
+    this.unsent.clear();
+    const { stride } = this;
+    const floats = new Float32Array(rows.length * stride);
+    rows.forEach((row, i) => floats.set(this.rows.subarray(row * stride, (row + 1) * stride), i * stride));
+    thread.write(this.onThread as number, stride, rows, floats);
+  }
+
+  /** The best `pool` rows by their bytes, then the best `topK` of those by their floats. */
+  private searchByBytes(query: Float32Array, topK: number, pool: number, documents: Set<string> | null): VectorHit[] {
+    const keep = documents ? (row: number) => belongsTo(this.documentIds[row], documents) : undefined;
+    return this.bestOf(query, topK, this.bytes.candidates(query, this.ids.length, pool, keep));
+  }
+
+  /** The best `topK` of the given rows by their floats. */
+  private bestOf(query: Float32Array, topK: number, rows: Int32Array): VectorHit[] {
+    const { ids } = this;
+    const scores = this.scoreRows(query, rows);
+    const heap = new TopK(topK);
+    for (let j = 0; j < rows.length; j++) heap.offer(scores[j], rows[j], ids);
+    return heap.drain(ids);
+  }
+
+  /**
+   * The dot products of the query with the given rows, by the kernel (the same sums as a scan); at most half
+   * the capacity of rows, as their numbers and scores share the scores' scratch area. The view is valid until
+   * the next call.
+   */
+  private scoreRows(query: Float32Array, rows: Int32Array): Float32Array {
+    const rowBytes = this.stride * 4;
+    const queryAt = this.capacity * rowBytes;
+    const rowsAt = queryAt + rowBytes;
+    const outAt = rowsAt + rows.length * 4;
+    new Float32Array(this.memory.buffer, queryAt, this.stride).set(query.subarray(0, this.stride));
+    new Int32Array(this.memory.buffer, rowsAt, rows.length).set(rows);
+    this.kernel.gather(0, rowsAt, rows.length, rowBytes, queryAt, outAt);
+    return new Float32Array(this.memory.buffer, outAt, rows.length);
   }
 
   /** Every row's dot product with the query, by the kernel; the view is valid until the next call. */

@@ -1,6 +1,7 @@
 import type { Scope, VectorHit, VectorKind, VectorPoint } from '../../domain/types';
 import type { VectorFilter, VectorStore } from '../ports';
-import { VectorMatrix, writeNormalised } from './vector-matrix';
+import { INT8_MIN_ROWS, VectorMatrix, writeNormalised } from './vector-matrix';
+import { VectorSearchThread } from './vector-search-thread';
 import { WorkspaceStates } from './workspaces';
 
 /**
@@ -14,12 +15,23 @@ type WorkspaceVectors = Map<VectorKind, VectorMatrix>;
 export interface MemoryVectorOptions {
   /** Points of one workspace and kind from which searches go through the HNSW index. */
   annMinRows?: number;
+  /** Points of one workspace and kind from which exact searches pick their candidates by bytes (./int8-rows.ts). */
+  bytesMinRows?: number;
+  /**
+   * Rank the candidates of large unfiltered exact searches on a worker thread (./vector-search-thread.ts),
+   * so that scans run beside the event loop.
+   */
+  searchThread?: boolean;
 }
 
 export class MemoryVectorStore implements VectorStore {
   private readonly workspaces = new WorkspaceStates<WorkspaceVectors>(() => new Map());
 
-  constructor(private readonly options: MemoryVectorOptions = {}) {}
+  private readonly thread: VectorSearchThread | null;
+
+  constructor(private readonly options: MemoryVectorOptions = {}) {
+    this.thread = options.searchThread ? new VectorSearchThread() : null;
+  }
 
   /**
    * The first point of a kind fixes its dimension; points of another dimension are refused (the whole batch,
@@ -30,7 +42,13 @@ export class MemoryVectorStore implements VectorStore {
     const kinds = this.workspaces.obtain(scope);
     let matrix = kinds.get(kind);
     if (!matrix || matrix.count === 0) {
-      matrix = new VectorMatrix(points[0].vector.length, this.options.annMinRows ?? DEFAULT_ANN_MIN_ROWS);
+      matrix?.detach();
+      matrix = new VectorMatrix(
+        points[0].vector.length,
+        this.options.annMinRows ?? DEFAULT_ANN_MIN_ROWS,
+        this.options.bytesMinRows ?? INT8_MIN_ROWS,
+        this.thread,
+      );
       kinds.set(kind, matrix);
     }
     const dim = matrix.dimension;
@@ -49,7 +67,7 @@ export class MemoryVectorStore implements VectorStore {
     writeNormalised(vector, query, 0);
     const documents = filter?.documentIds ? new Set(filter.documentIds) : null;
     if (documents?.size === 0 || filter?.ids?.length === 0) return [];
-    return matrix.search(query, Math.floor(topK), documents, filter?.ids ?? null);
+    return matrix.searchOffLoop(query, Math.floor(topK), documents, filter?.ids ?? null);
   }
 
   async delete(scope: Scope, kind: VectorKind, ids: string[]): Promise<void> {
@@ -68,10 +86,18 @@ export class MemoryVectorStore implements VectorStore {
   }
 
   dropWorkspace(scope: Scope): void {
+    for (const matrix of this.workspaces.find(scope)?.values() ?? []) matrix.detach();
     this.workspaces.drop(scope);
   }
 
   clear(): void {
+    for (const [, kinds] of this.workspaces.entries()) for (const matrix of kinds.values()) matrix.detach();
     this.workspaces.clear();
+  }
+
+  /** Stops the search thread; searches run in process afterwards. */
+  async close(): Promise<void> {
+    this.clear();
+    await this.thread?.close();
   }
 }

@@ -1,0 +1,90 @@
+import type { VectorPoint } from '../../src/domain/types';
+import { INT8_MIN_ROWS } from '../../src/store/memory/vector-matrix';
+import { MemoryVectorStore } from '../../src/store/memory/vectors';
+
+const scope = { workspaceId: 'exact' };
+
+/** Deterministic pseudo-random numbers (mulberry32). */
+function random(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Points clustered around a few directions, so that many scores lie close together near the top. */
+function points(count: number, dimension: number, seed: number, prefix = 'p'): VectorPoint[] {
+  const next = random(seed);
+  const centres = Array.from({ length: 5 }, () => Array.from({ length: dimension }, () => next() * 2 - 1));
+  return Array.from({ length: count }, (_, i) => ({
+    id: `${prefix}-${i}`,
+    vector: centres[i % 5].map((c) => c + (next() - 0.5) * 0.6),
+    document_ids: [`doc-${i % 7}`],
+  }));
+}
+
+function cosine(a: number[], b: number[]): number {
+  let dot = 0;
+  let na = 0;
+  let nb = 0;
+  for (let i = 0; i < a.length; i++) {
+    dot += a[i] * b[i];
+    na += a[i] * a[i];
+    nb += b[i] * b[i];
+  }
+  return dot / Math.sqrt(na * nb);
+}
+
+/** The top k by cosine computed in doubles, one point at a time. */
+function bruteForce(data: VectorPoint[], query: number[], k: number, documents?: Set<string>) {
+  return data
+    .filter((p) => !documents || p.document_ids.some((d) => documents.has(d)))
+    .map((p) => ({ id: p.id, score: cosine(p.vector, query) }))
+    .sort((a, b) => b.score - a.score)
+    .slice(0, k);
+}
+
+function expectSame(hits: Array<{ id: string; score: number }>, truth: Array<{ id: string; score: number }>) {
+  expect(hits.map((h) => h.id)).toEqual(truth.map((t) => t.id));
+  hits.forEach((h, i) => expect(h.score).toBeCloseTo(truth[i].score, 5));
+}
+
+describe('exact search over many rows, candidates ranked by bytes then scored on floats', () => {
+  const data = points(INT8_MIN_ROWS * 2 + 100, 96, 1);
+  const store = new MemoryVectorStore({ annMinRows: Number.MAX_SAFE_INTEGER });
+  beforeAll(() => store.upsert(scope, 'entity', data));
+
+  it('returns the exact top k, in order, with the exact scores', async () => {
+    for (const query of points(40, 96, 2, 'q')) {
+      for (const k of [1, 10, 60]) expectSame(await store.search(scope, 'entity', query.vector, k), bruteForce(data, query.vector, k));
+    }
+  });
+
+  it('returns the exact top k of the filtered documents', async () => {
+    const documents = new Set(['doc-2', 'doc-5']);
+    for (const query of points(20, 96, 3, 'q')) {
+      const hits = await store.search(scope, 'entity', query.vector, 10, { documentIds: [...documents] });
+      expectSame(hits, bruteForce(data, query.vector, 10, documents));
+    }
+  });
+
+  it('follows deletes and replaced vectors', async () => {
+    const copy = new MemoryVectorStore({ annMinRows: Number.MAX_SAFE_INTEGER });
+    await copy.upsert(scope, 'entity', data);
+    const gone = new Set(data.filter((_, i) => i % 4 === 0).map((p) => p.id));
+    await copy.delete(scope, 'entity', [...gone]);
+    const replaced = points(300, 96, 4).map((p, i) => ({ ...p, id: `p-${i * 4 + 1}` }));
+    await copy.upsert(scope, 'entity', replaced);
+    const byId = new Map(data.filter((p) => !gone.has(p.id)).map((p) => [p.id, p]));
+    for (const p of replaced) byId.set(p.id, p);
+    const live = [...byId.values()];
+    expect(await copy.count(scope, 'entity')).toBe(live.length);
+    for (const query of [...points(20, 96, 5, 'q'), ...replaced.slice(0, 5)]) {
+      expectSame(await copy.search(scope, 'entity', query.vector, 10), bruteForce(live, query.vector, 10));
+    }
+  });
+});
