@@ -1,19 +1,21 @@
 /**
  * Where a Neo4j-mode query spends its time, statement by statement: `NEO4J_URI=bolt://… npx tsx
- * scripts/bench/neo4j-steps.ts [--chunks 10000] [--mode hybrid] [--warmup 60] [--requests 60] [--workspace ID]`.
+ * scripts/bench/neo4j-steps.ts [--chunks 10000] [--mode hybrid] [--warmup 60] [--requests 60] [--workspace ID] [--profile]`.
  * Loads the corpus of scripts/bench/query-corpus.ts (or queries a workspace an earlier run loaded with the same
  * `--chunks`), sends context_only queries one after another over loopback HTTP to the service in this process,
  * and times every Cypher statement the queries run (after the warm-up). Prints p50 / p95 and a table of
- * statements per query and milliseconds per statement, slowest in total first.
+ * statements per query and milliseconds per statement, slowest in total first; `--profile` adds the PROFILE of
+ * each read statement (db hits, rows, operators and the indexes they use) with the parameters of its last call.
  */
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
+import neo4j from 'neo4j-driver';
 import { createApp } from '../../src/app';
 import { loadConfig } from '../../src/config/load';
 import { createLogger } from '../../src/logger';
 import { createRuntime } from '../../src/runtime';
-import { CypherTransaction } from '../../src/store/neo4j/client';
+import { profileStatement, statementKey, timeStatements } from './neo4j-statements';
 import { benchWorkspace } from './workspace';
 import { loadCorpus } from './query';
 import { buildCorpus } from './query-corpus';
@@ -25,30 +27,16 @@ const { values } = parseArgs({
     warmup: { type: 'string', default: '60' },
     requests: { type: 'string', default: '60' },
     workspace: { type: 'string' },
+    profile: { type: 'boolean', default: false },
   },
 });
 
-const timings = new Map<string, { count: number; ms: number }>();
-let timing = false;
-const run = CypherTransaction.prototype.runText;
-CypherTransaction.prototype.runText = async function (text: string, params: Record<string, unknown>) {
-  const started = performance.now();
-  try {
-    return await run.call(this, text, params);
-  } finally {
-    if (timing) {
-      const key = text
-        .split('\n')
-        .filter((line) => !line.trim().startsWith('//'))
-        .join(' ')
-        .slice(0, 90);
-      const t = timings.get(key) ?? { count: 0, ms: 0 };
-      t.count += 1;
-      t.ms += performance.now() - started;
-      timings.set(key, t);
-    }
-  }
-};
+const timer = timeStatements();
+
+function authFromEnv() {
+  const { NEO4J_USER: user, NEO4J_PASSWORD: password } = process.env;
+  return user || password ? neo4j.auth.basic(user ?? 'neo4j', password ?? '') : undefined;
+}
 
 async function main(): Promise<void> {
   if (!process.env.NEO4J_URI) throw new Error('set NEO4J_URI');
@@ -68,7 +56,13 @@ async function main(): Promise<void> {
   const rt = await createRuntime(config, createLogger('error'));
   const corpus = buildCorpus(Number(values.chunks));
   const scope = values.workspace ? { workspaceId: values.workspace } : await benchWorkspace(rt, `bench-steps-${Date.now().toString(36)}`);
-  if (!values.workspace) await loadCorpus(rt, scope, corpus);
+  if (!values.workspace) {
+    const started = performance.now();
+    await loadCorpus(rt, scope, corpus);
+    console.log(
+      `loaded ${corpus.chunks.length} chunks into workspace ${scope.workspaceId} in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+    );
+  }
   const { app } = createApp(rt);
   const server = app.listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
@@ -84,7 +78,7 @@ async function main(): Promise<void> {
   };
   try {
     for (let i = 0; i < Number(values.warmup); i++) await ask(corpus.queries[i % corpus.queries.length]);
-    timing = true;
+    timer.start();
     const requests = Number(values.requests);
     const latencies: number[] = [];
     for (let i = 0; i < requests; i++) {
@@ -95,10 +89,31 @@ async function main(): Promise<void> {
     latencies.sort((a, b) => a - b);
     const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))].toFixed(1);
     console.log(`\n${values.mode} context_only, ${corpus.chunks.length} chunks, one client: p50 ${at(0.5)} ms, p95 ${at(0.95)} ms\n`);
-    console.log('| per query | ms each | statement |');
-    console.log('|---:|---:|:---|');
-    for (const [text, t] of [...timings].sort((a, b) => b[1].ms - a[1].ms)) {
-      console.log(`| ${(t.count / requests).toFixed(2)} | ${(t.ms / t.count).toFixed(2)} | \`${text}\` |`);
+    timer.stop();
+    const timings = timer.timings();
+    console.log('| per query | ms each | ms per query | statement |');
+    console.log('|---:|---:|---:|:---|');
+    for (const t of timings) {
+      const perQuery = t.count / requests;
+      const each = t.ms / t.count;
+      console.log(
+        `| ${perQuery.toFixed(2)} | ${each.toFixed(2)} | ${(perQuery * each).toFixed(2)} | \`${statementKey(t.text).slice(0, 110)}\` |`,
+      );
+    }
+    if (values.profile) {
+      console.log('\nPROFILE of each statement, with the parameters of its last call\n');
+      console.log('| db hits | rows | plan (leaves first) | statement |');
+      console.log('|---:|---:|:---|:---|');
+      const driver = neo4j.driver(process.env.NEO4J_URI, authFromEnv(), { disableLosslessIntegers: true });
+      try {
+        for (const t of timings) {
+          if (/\b(CREATE|MERGE|SET|DELETE)\b/.test(t.text)) continue;
+          const p = await profileStatement(driver, t.text, t.params);
+          console.log(`| ${p.dbHits} | ${p.rows} | ${p.operators} | \`${statementKey(t.text).slice(0, 70)}\` |`);
+        }
+      } finally {
+        await driver.close();
+      }
     }
   } finally {
     server.closeAllConnections();

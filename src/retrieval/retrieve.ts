@@ -94,24 +94,35 @@ export async function retrieve(deps: RetrieverDeps, req: RetrievalRequest): Prom
   const communities =
     recipe.communitySearch && !allowed ? await searchCommunities(stores, scope, vectors.relationship, result.keywords, minScore) : null;
   if (recipe.relationshipSearch) result.globalSource = communities ? 'communities' : 'relationships';
-  const [entityHits, relationshipHits, vectorChunks] = await withSpan('query.vector_search', {}, async (span) => {
+  // Expansion's reads come back with the searches when the recipe expands (one round trip each on Neo4j).
+  const expands = recipe.graphExpansion;
+  const [entitySearch, relationshipSearch, vectorChunks] = await withSpan('query.vector_search', {}, async (span) => {
     const hits = await Promise.all([
-      vectors.entity ? searchEntities(search, vectors.entity, limits.maxEntities) : [],
+      vectors.entity ? searchEntities(search, vectors.entity, limits.maxEntities, expands) : null,
       communities
-        ? relationshipsOfCommunities(stores, scope, communities, limits.maxRelationships)
+        ? { hits: await relationshipsOfCommunities(stores, scope, communities, limits.maxRelationships), ends: null }
         : vectors.relationship
-          ? searchRelationships(search, vectors.relationship, limits.maxRelationships)
-          : [],
+          ? searchRelationships(search, vectors.relationship, limits.maxRelationships, expands)
+          : null,
       vectors.question && recipe.chunkVectorSearch ? searchChunks(search, vectors.question, limits.maxChunks) : [],
     ]);
-    span?.set({ entities: hits[0].length, relationships: hits[1].length, chunks: hits[2].length });
+    span?.set({ entities: hits[0]?.hits.length ?? 0, relationships: hits[1]?.hits.length ?? 0, chunks: hits[2].length });
     return hits;
   });
   result.communities = communities ?? [];
   throwIfAborted(req.signal);
 
   const { selection, graphChunks } = await withSpan('query.graph_expansion', {}, async (span) => {
-    const selected = await selectFromGraph(stores, scope, recipe, entityHits, relationshipHits, limits, allowed);
+    const selected = await selectFromGraph(
+      stores,
+      scope,
+      recipe,
+      entitySearch?.hits ?? [],
+      relationshipSearch?.hits ?? [],
+      limits,
+      allowed,
+      { surroundings: entitySearch?.surroundings, ends: relationshipSearch?.ends },
+    );
     const cited =
       selected.entities.length || selected.relationships.length
         ? await chunksOfSelection(stores, scope, selected, limits.maxChunks, allowed, similarTo(recipe, vectors.question))

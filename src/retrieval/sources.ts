@@ -57,10 +57,15 @@ export async function presentContext(
   return { sources: [...chunkSources, ...entitySources], contextText: formatContext(parts) };
 }
 
+/** Origins read with the chunks are used as they are; the documents of the others are read here. */
 async function originsOf(stores: Stores, scope: Scope, chunks: readonly ScoredChunk[]): Promise<Map<string, ChunkOrigin>> {
-  const ids = [...new Set(chunks.map((c) => c.record.document_id))];
+  const origins = new Map<string, ChunkOrigin>();
+  for (const c of chunks) if (c.origin) origins.set(c.record.document_id, c.origin);
+  const ids = [...new Set(chunks.map((c) => c.record.document_id))].filter((id) => !origins.has(id));
+  if (ids.length === 0) return origins;
   const titles = await stores.documents.titles(scope, ids);
-  return new Map(ids.map((id): [string, ChunkOrigin] => [id, titles.get(id) ?? { title: '', file_path: '' }]));
+  for (const id of ids) origins.set(id, titles.get(id) ?? { title: '', file_path: '' });
+  return origins;
 }
 
 export function snippetOf(text: string): string {

@@ -80,6 +80,8 @@ export interface ScoredChunk {
   record: ChunkRecord;
   score: number;
   rerankScore?: number;
+  /** Its document's title and file path, when read with the chunk. */
+  origin?: { title: string; file_path: string };
 }
 
 export interface ChunkSource {

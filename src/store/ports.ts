@@ -1,5 +1,7 @@
 export type { CostStore, TimeRange, UsageTotals } from './cost-port';
+export type { ChunkHits, EntityHits, RelationshipHits, RetrievalReads, ScoredRecord, SearchOptions } from './retrieval-port';
 export { emptyTotals, totalsOf } from './cost-port';
+import type { RetrievalReads } from './retrieval-port';
 import type {
   ChunkRecord,
   ConversationRecord,
@@ -342,6 +344,8 @@ export interface Stores {
   costs: CostStore;
   /** Analysts' own read-only Cypher; only the Neo4j stores have it. */
   cypher?: AnalystCypher;
+  /** Retrieval's reads joined into one round trip each (Neo4j); others compose them (retrieval-reads.ts). */
+  retrieval?: RetrievalReads;
   /** Live check per component, for /health. */
   health(): Promise<{ kv_storage: boolean; vector_storage: boolean; graph_storage: boolean }>;
   schema(): Promise<{ latest_version: number; migrations_applied: number; last_applied_at: string | null }>;

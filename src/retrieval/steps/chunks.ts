@@ -1,5 +1,6 @@
-import type { Scope } from '../../domain/types';
-import type { Stores } from '../../store/ports';
+import type { ChunkRecord, Scope } from '../../domain/types';
+import type { DocumentTitle, Stores } from '../../store/ports';
+import { retrievalReadsOf } from '../../store/retrieval-reads';
 import type { ScoredChunk } from '../types';
 import type { GraphSelection } from './expand';
 
@@ -40,13 +41,17 @@ export async function chunksOfSelection(
   if (question)
     return bySimilarity(stores, scope, topCitations(citations.values(), maxChunks * SIMILARITY_POOL), question, maxChunks, allowed);
   const ranked = topCitations(citations.values(), maxChunks);
-  const records = await stores.chunks.getMany(
+  const { chunks, origins } = await retrievalReadsOf(stores).chunksWithOrigins(
     scope,
     ranked.map((c) => c.id),
   );
-  const kept = records.filter((r) => !allowed || allowed.has(r.document_id));
+  const kept = chunks.filter((r) => !allowed || allowed.has(r.document_id));
   const top = kept.length ? (citations.get(kept[0].id)?.count ?? 1) : 1;
-  return kept.map((record) => ({ record, score: (citations.get(record.id)?.count ?? 0) / top }));
+  return kept.map((record) => ({ record, score: (citations.get(record.id)?.count ?? 0) / top, origin: originOf(origins, record) }));
+}
+
+function originOf(origins: Map<string, DocumentTitle>, record: ChunkRecord): DocumentTitle {
+  return origins.get(record.document_id) ?? { title: '', file_path: '' };
 }
 
 /** The cited chunks best first by cosine to the question; chunks without a vector follow in citation order. */
@@ -58,14 +63,25 @@ async function bySimilarity(
   maxChunks: number,
   allowed: Set<string> | null,
 ): Promise<ScoredChunk[]> {
-  const hits = await stores.vectors.search(scope, 'chunk', question, pool.length, { ids: pool.map((c) => c.id) });
-  const scored = new Map(hits.map((h) => [h.id, h.score]));
-  const order = [...hits.map((h) => h.id), ...pool.filter((c) => !scored.has(c.id)).map((c) => c.id)].slice(0, maxChunks);
-  const records = new Map((await stores.chunks.getMany(scope, order)).map((r) => [r.id, r]));
+  const reads = retrievalReadsOf(stores);
+  const ids = pool.map((c) => c.id);
+  const found = await reads.chunkHits(scope, question, pool.length, { filter: { ids }, minScore: -Infinity });
+  const scored = new Map(found.hits.map((h) => [h.record.id, h.score]));
+  const records = new Map(found.hits.map((h) => [h.record.id, h.record]));
+  const origins = new Map(found.origins);
+  const order = [...found.hits.map((h) => h.record.id), ...pool.filter((c) => !scored.has(c.id)).map((c) => c.id)].slice(0, maxChunks);
+  // Chunks without a vector (or whose vector has no record) follow in citation order: read on their own.
+  const unread = order.filter((id) => !records.has(id));
+  if (unread.length) {
+    const more = await reads.chunksWithOrigins(scope, unread);
+    for (const record of more.chunks) records.set(record.id, record);
+    for (const [id, origin] of more.origins) origins.set(id, origin);
+  }
   const out: ScoredChunk[] = [];
   for (const id of order) {
     const record = records.get(id);
-    if (record && (!allowed || allowed.has(record.document_id))) out.push({ record, score: scored.get(id) ?? 0 });
+    if (record && (!allowed || allowed.has(record.document_id)))
+      out.push({ record, score: scored.get(id) ?? 0, origin: originOf(origins, record) });
   }
   return out;
 }
@@ -107,7 +123,7 @@ export function fuseChunks(lists: ReadonlyArray<readonly ScoredChunk[]>, maxChun
       const gain = 1 / (RRF_K + rank + 1);
       const seen = fused.get(chunk.record.id);
       if (seen) seen.score += gain;
-      else fused.set(chunk.record.id, { record: chunk.record, score: gain });
+      else fused.set(chunk.record.id, { record: chunk.record, score: gain, origin: chunk.origin });
     });
   }
   return [...fused.values()].sort((a, b) => b.score - a.score || compare(a.record.id, b.record.id)).slice(0, maxChunks);

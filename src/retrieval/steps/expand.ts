@@ -3,6 +3,7 @@ import type { Stores } from '../../store/ports';
 import type { RetrievalRecipe } from '../recipes';
 import type { RetrievalLimits, ScoredEntity, ScoredRelationship } from '../types';
 import { isAllowed } from './filter';
+import type { EntitySurroundings, RelationshipEnds } from './search';
 
 export interface GraphSelection {
   entities: ScoredEntity[];
@@ -25,14 +26,15 @@ export async function selectFromGraph(
   relationshipHits: ScoredRelationship[],
   limits: RetrievalLimits,
   allowed: Allowed,
+  read: { surroundings?: EntitySurroundings | null; ends?: RelationshipEnds | null } = {},
 ): Promise<GraphSelection> {
   if (!recipe.graphExpansion) {
     if (entityHits.length === 0 && relationshipHits.length === 0) return NO_SELECTION;
     return withoutExpansion(stores, scope, entityHits, relationshipHits, limits);
   }
   const [local, global] = await Promise.all([
-    recipe.entitySearch ? expandFromEntities(stores, scope, entityHits, limits, allowed) : null,
-    recipe.relationshipSearch ? expandFromRelationships(stores, scope, relationshipHits, limits, allowed) : null,
+    recipe.entitySearch ? expandFromEntities(stores, scope, entityHits, limits, allowed, read.surroundings) : null,
+    recipe.relationshipSearch ? expandFromRelationships(stores, scope, relationshipHits, limits, allowed, read.ends) : null,
   ]);
   return local && global ? interleaveSelections(local, global, limits) : (local ?? global ?? NO_SELECTION);
 }
@@ -43,7 +45,8 @@ const NEIGHBOUR_DECAY = 0.5;
 /**
  * Local expansion: the seed entities bring the relationships touching them (ranked by how many seeds they
  * join, then by the degree of their endpoints, then weight) and, when room is left, the neighbours at the
- * other end of those relationships (ranked by the seed that reached them, then by degree).
+ * other end of those relationships (ranked by the seed that reached them, then by degree). `surroundings`, when
+ * read with the seeds, holds at least their relationships and the degrees of every end point.
  */
 export async function expandFromEntities(
   stores: Stores,
@@ -51,13 +54,17 @@ export async function expandFromEntities(
   seeds: ScoredEntity[],
   limits: RetrievalLimits,
   allowed: Allowed,
+  surroundings?: EntitySurroundings | null,
 ): Promise<GraphSelection> {
   if (seeds.length === 0) return { entities: [], relationships: [] };
   const seedScore = new Map(seeds.map((s) => [s.record.id, s.score]));
-  const touching = (await stores.graph.relationshipsOf(scope, [...seedScore.keys()])).filter((r) => isAllowed(allowed, r.document_ids));
+  const touches = (r: RelationshipRecord) => seedScore.has(r.source) || seedScore.has(r.target);
+  const touching = (
+    surroundings ? surroundings.relationships.filter(touches) : await stores.graph.relationshipsOf(scope, [...seedScore.keys()])
+  ).filter((r) => isAllowed(allowed, r.document_ids));
   const endpointIds = new Set<string>(seedScore.keys());
   for (const r of touching) endpointIds.add(r.source).add(r.target);
-  const degree = await stores.graph.degrees(scope, [...endpointIds]);
+  const degree = surroundings ? surroundings.degrees : await stores.graph.degrees(scope, [...endpointIds]);
   const degreeOf = (id: string) => degree.get(id) ?? 0;
 
   const ranked = touching
@@ -111,13 +118,17 @@ async function neighboursOf(
     }));
 }
 
-/** Global expansion: the seed relationships bring their endpoint entities, in the order of the relationships. */
+/**
+ * Global expansion: the seed relationships bring their endpoint entities, in the order of the relationships.
+ * `ends`, when read with the seeds, holds at least those entities (stored ones) and their degrees.
+ */
 export async function expandFromRelationships(
   stores: Stores,
   scope: Scope,
   seeds: ScoredRelationship[],
   limits: RetrievalLimits,
   allowed: Allowed,
+  ends?: RelationshipEnds | null,
 ): Promise<GraphSelection> {
   const relationships = seeds.slice(0, limits.maxRelationships);
   const scoreOf = new Map<string, number>();
@@ -125,14 +136,16 @@ export async function expandFromRelationships(
     for (const end of [record.source, record.target]) if (!scoreOf.has(end)) scoreOf.set(end, score);
   }
   const ids = [...scoreOf.keys()];
-  const records: EntityRecord[] = ids.length ? await stores.graph.getEntities(scope, ids) : [];
+  const records: EntityRecord[] = ends ? inOrder(ids, ends.entities) : ids.length ? await stores.graph.getEntities(scope, ids) : [];
   const kept = records.filter((r) => isAllowed(allowed, r.document_ids)).slice(0, limits.maxEntities);
-  const degree = kept.length
-    ? await stores.graph.degrees(
-        scope,
-        kept.map((r) => r.id),
-      )
-    : new Map<string, number>();
+  const degree = ends
+    ? ends.degrees
+    : kept.length
+      ? await stores.graph.degrees(
+          scope,
+          kept.map((r) => r.id),
+        )
+      : new Map<string, number>();
   const entities = kept.map((record) => ({
     record,
     score: scoreOf.get(record.id) ?? 0,
@@ -184,6 +197,12 @@ export function interleave<T>(a: readonly T[], b: readonly T[], key: (item: T) =
     }
   }
   return out;
+}
+
+/** The records of `ids` in that order, unknown ids skipped (as `GraphStore.getEntities` answers). */
+function inOrder(ids: string[], records: EntityRecord[]): EntityRecord[] {
+  const byId = new Map(records.map((r) => [r.id, r]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
 }
 
 function compare(a: string, b: string): number {

@@ -1,5 +1,6 @@
-import type { Scope, VectorKind } from '../../domain/types';
+import type { EntityRecord, RelationshipRecord, Scope } from '../../domain/types';
 import type { Stores } from '../../store/ports';
+import { retrievalReadsOf } from '../../store/retrieval-reads';
 import type { ScoredChunk, ScoredEntity, ScoredRelationship } from '../types';
 import { isAllowed } from './filter';
 
@@ -13,57 +14,55 @@ export interface SearchScope {
   minScore: number;
 }
 
-/** Searches one vector kind, loads the hit records and keeps the allowed ones in hit order. */
-async function searchRecords<R extends { id: string }>(
-  { stores, scope, allowed, minScore }: SearchScope,
-  kind: VectorKind,
+/** What local expansion needs, read with the entity hits: the relationships touching them and the degrees. */
+export interface EntitySurroundings {
+  relationships: RelationshipRecord[];
+  degrees: Map<string, number>;
+}
+
+/** What global expansion needs, read with the relationship hits: their end points and degrees. */
+export interface RelationshipEnds {
+  entities: EntityRecord[];
+  degrees: Map<string, number>;
+}
+
+function searchOptions(s: SearchScope) {
+  return { filter: s.allowed ? { documentIds: [...s.allowed] } : undefined, minScore: s.minScore };
+}
+
+/** Hits at or above the minimum score whose record is kept, in hit order. */
+function kept<R>(hits: Array<{ record: R; score: number }>, minScore: number, keep: (record: R) => boolean) {
+  return hits.filter((h) => h.score >= minScore && keep(h.record));
+}
+
+/** With `around`, the relationships touching the hits and the degrees come back in the same read. */
+export async function searchEntities(
+  s: SearchScope,
   vector: number[],
   topK: number,
-  load: (ids: string[]) => Promise<R[]>,
-  keep: (record: R) => boolean,
-): Promise<Array<{ record: R; score: number }>> {
-  const filter = allowed ? { documentIds: [...allowed] } : undefined;
-  const hits = (await stores.vectors.search(scope, kind, vector, topK, filter)).filter((h) => h.score >= minScore);
-  if (hits.length === 0) return [];
-  const byId = new Map((await load(hits.map((h) => h.id))).map((r) => [r.id, r]));
-  const found: Array<{ record: R; score: number }> = [];
-  for (const hit of hits) {
-    const record = byId.get(hit.id);
-    if (record && keep(record)) found.push({ record, score: hit.score });
-  }
-  return found;
+  around = false,
+): Promise<{ hits: ScoredEntity[]; surroundings: EntitySurroundings | null }> {
+  const found = await retrievalReadsOf(s.stores).entityHits(s.scope, vector, topK, { ...searchOptions(s), around });
+  const hits = kept(found.hits, s.minScore, (r) => isAllowed(s.allowed, r.document_ids)).map((h) => ({ ...h, degree: 0 }));
+  return { hits, surroundings: around ? { relationships: found.relationships, degrees: found.degrees } : null };
 }
 
-export async function searchEntities(s: SearchScope, vector: number[], topK: number): Promise<ScoredEntity[]> {
-  const found = await searchRecords(
-    s,
-    'entity',
-    vector,
-    topK,
-    (ids) => s.stores.graph.getEntities(s.scope, ids),
-    (r) => isAllowed(s.allowed, r.document_ids),
-  );
-  return found.map((f) => ({ ...f, degree: 0 }));
+/** With `ends`, the end points of the hits and their degrees come back in the same read. */
+export async function searchRelationships(
+  s: SearchScope,
+  vector: number[],
+  topK: number,
+  ends = false,
+): Promise<{ hits: ScoredRelationship[]; ends: RelationshipEnds | null }> {
+  const found = await retrievalReadsOf(s.stores).relationshipHits(s.scope, vector, topK, { ...searchOptions(s), ends });
+  const hits = kept(found.hits, s.minScore, (r) => isAllowed(s.allowed, r.document_ids));
+  return { hits, ends: ends ? { entities: found.entities, degrees: found.degrees } : null };
 }
 
-export function searchRelationships(s: SearchScope, vector: number[], topK: number): Promise<ScoredRelationship[]> {
-  return searchRecords(
-    s,
-    'relationship',
-    vector,
-    topK,
-    (ids) => s.stores.graph.getRelationships(s.scope, ids),
-    (r) => isAllowed(s.allowed, r.document_ids),
-  );
-}
-
-export function searchChunks(s: SearchScope, vector: number[], topK: number): Promise<ScoredChunk[]> {
-  return searchRecords(
-    s,
-    'chunk',
-    vector,
-    topK,
-    (ids) => s.stores.chunks.getMany(s.scope, ids),
-    (r) => !s.allowed || s.allowed.has(r.document_id),
-  );
+export async function searchChunks(s: SearchScope, vector: number[], topK: number): Promise<ScoredChunk[]> {
+  const found = await retrievalReadsOf(s.stores).chunkHits(s.scope, vector, topK, searchOptions(s));
+  return kept(found.hits, s.minScore, (r) => !s.allowed || s.allowed.has(r.document_id)).map((h) => ({
+    ...h,
+    origin: found.origins.get(h.record.document_id) ?? { title: '', file_path: '' },
+  }));
 }

@@ -2,6 +2,7 @@ import { ConflictError } from '../../domain/errors';
 import type { Page } from '../../domain/types';
 import { type AccountStores, buildAccountStores, type FlatRecord, type RecordCollection } from '../ports';
 import type { CypherTransaction, Neo4jClient } from './client';
+import { ReadCache } from './read-cache';
 import { count, num } from './values';
 
 /** Non-null fields become node properties (Neo4j keeps no nulls); the record itself travels as JSON. */
@@ -23,12 +24,19 @@ function isConstraintViolation(err: unknown): boolean {
   return (err as { code?: string })?.code === 'Neo.ClientError.Schema.ConstraintValidationFailed';
 }
 
+/** Every request reads its workspace and tenant: those records are cached per instance (read-cache.ts). */
+const CACHED_LABELS = new Set(['Tenant', 'Workspace']);
+
 /** Account records as `(:Tenant)`, `(:Workspace)`, ... nodes; constraints (migration 004) keep unique fields unique. */
 export class Neo4jRecordCollection<T extends FlatRecord> implements RecordCollection<T> {
+  private readonly cache: ReadCache<T | null> | null;
+
   constructor(
     private readonly db: Neo4jClient,
     private readonly label: string,
-  ) {}
+  ) {
+    this.cache = CACHED_LABELS.has(label) ? new ReadCache() : null;
+  }
 
   private run(tx: CypherTransaction, name: string, params: Record<string, unknown>) {
     return tx.runTemplate(`records/${name}`, { LABEL: this.label }, params);
@@ -43,11 +51,14 @@ export class Neo4jRecordCollection<T extends FlatRecord> implements RecordCollec
   }
 
   private async writing<R>(work: (tx: CypherTransaction) => Promise<R>): Promise<R> {
+    this.cache?.clear();
     try {
       return await this.db.write(work);
     } catch (err) {
       if (isConstraintViolation(err)) throw new ConflictError(`a ${this.label} with these values already exists`);
       throw err;
+    } finally {
+      this.cache?.clear();
     }
   }
 
@@ -56,8 +67,9 @@ export class Neo4jRecordCollection<T extends FlatRecord> implements RecordCollec
   }
 
   async get(id: string): Promise<T | null> {
-    const [row] = await this.db.read((tx) => this.run(tx, 'get', { id }));
-    return parse<T>(row?.record);
+    const read = async () => parse<T>((await this.db.readRows('records/get', { id }, { LABEL: this.label }))[0]?.record);
+    const record = this.cache ? await this.cache.get(id, read) : await read();
+    return record ? { ...record } : null;
   }
 
   async findOne(filter: Partial<T>): Promise<T | null> {
@@ -93,7 +105,7 @@ export class Neo4jRecordCollection<T extends FlatRecord> implements RecordCollec
   }
 
   async deleteWhere(filter: Partial<T>): Promise<number> {
-    const [row] = await this.db.write((tx) => this.runFiltered(tx, 'delete', filter));
+    const [row] = await this.writing((tx) => this.runFiltered(tx, 'delete', filter));
     return num(row?.deleted);
   }
 }

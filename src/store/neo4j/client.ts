@@ -80,9 +80,18 @@ export class Neo4jClient {
     return this.execute(neo4j.session.WRITE, work);
   }
 
-  /** One named statement in its own read transaction (auto-commit: one round trip). */
-  readRows(name: string, params: Record<string, unknown> = {}): Promise<Row[]> {
-    return this.retried(() => this.autoCommit(neo4j.session.READ, cypherText(name), params));
+  /**
+   * One named statement in its own read transaction (auto-commit: one round trip); with `identifiers`, the file
+   * is a template (`runTemplate`).
+   */
+  readRows(name: string, params: Record<string, unknown> = {}, identifiers?: Record<string, string>): Promise<Row[]> {
+    const text = identifiers ? cypherTemplate(name, identifiers) : cypherText(name);
+    return this.retried(() => this.autoCommit(neo4j.session.READ, text, params));
+  }
+
+  /** A statement text already read from cypher/ (composed of files) in its own read transaction. */
+  readText(text: string, params: Record<string, unknown> = {}): Promise<Row[]> {
+    return this.retried(() => this.autoCommit(neo4j.session.READ, text, params));
   }
 
   /** One named statement in its own write transaction (auto-commit: one round trip). */

@@ -2,6 +2,7 @@ import type { CommunityFinding, CommunityRecord } from '../../domain/communities
 import type { Page, Scope } from '../../domain/types';
 import type { CommunityQuery, CommunityStore } from '../ports';
 import { type Neo4jClient, type Row, scopeParams } from './client';
+import { ReadCache, scopeKey } from './read-cache';
 import { count, int, json, num, str, strOrNull, strings, timestamp } from './values';
 
 const BATCH = 500;
@@ -49,8 +50,21 @@ function decodeCommunity(value: unknown): CommunityRecord {
 export class Neo4jCommunityStore implements CommunityStore {
   constructor(private readonly db: Neo4jClient) {}
 
+  /** Every global, hybrid and mix query reads all reports of its workspace: kept per instance (read-cache.ts). */
+  private readonly reports = new ReadCache<CommunityRecord[]>();
+
+  /** Dropping a workspace forgets its reports. */
+  forget(scope: Scope): void {
+    this.reports.forget(scopeKey(scope));
+  }
+
   async replaceAll(scope: Scope, communities: CommunityRecord[]): Promise<void> {
     const params = scopeParams(scope);
+    this.forget(scope);
+    await this.writeAll(params, communities).finally(() => this.forget(scope));
+  }
+
+  private async writeAll(params: ReturnType<typeof scopeParams>, communities: CommunityRecord[]): Promise<void> {
     await this.db.write(async (tx) => {
       for (;;) {
         const [row] = await tx.run('communities/delete-batch', { ...params, batch: count(BATCH * 4) });
@@ -73,8 +87,11 @@ export class Neo4jCommunityStore implements CommunityStore {
   }
 
   async all(scope: Scope): Promise<CommunityRecord[]> {
-    const rows = await this.db.readRows('communities/all', scopeParams(scope));
-    return rows.map((row) => decodeCommunity(row.community));
+    const all = await this.reports.get(scopeKey(scope), async () => {
+      const rows = await this.db.readRows('communities/all', scopeParams(scope));
+      return rows.map((row) => decodeCommunity(row.community));
+    });
+    return [...all];
   }
 
   async get(scope: Scope, id: string): Promise<CommunityRecord | null> {

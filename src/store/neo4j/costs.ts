@@ -2,6 +2,7 @@ import type { BudgetRecord, CostCategory, UsageRecord } from '../../domain/costs
 import type { Scope } from '../../domain/types';
 import { type CostStore, type TimeRange, type UsageTotals, emptyTotals } from '../ports';
 import { type Neo4jClient, type Row, scopeParams } from './client';
+import { ReadCache, scopeKey } from './read-cache';
 import { int, num } from './values';
 
 /**
@@ -66,6 +67,14 @@ function fold(rows: Row[]): UsageTotals {
 export class Neo4jCostStore implements CostStore {
   constructor(private readonly db: Neo4jClient) {}
 
+  /** Every query checks its workspace's budget: kept per instance (read-cache.ts). */
+  private readonly budgets = new ReadCache<BudgetRecord | null>();
+
+  /** Dropping a workspace forgets its budget. */
+  forget(scope: Scope): void {
+    this.budgets.forget(scopeKey(scope));
+  }
+
   async add(scope: Scope, records: UsageRecord[]): Promise<void> {
     if (records.length === 0) return;
     await this.db.writeRows('costs/add', { ...scopeParams(scope), rows: records.map(fieldsOf) });
@@ -91,6 +100,11 @@ export class Neo4jCostStore implements CostStore {
   }
 
   async getBudget(scope: Scope): Promise<BudgetRecord | null> {
+    const budget = await this.budgets.get(scopeKey(scope), () => this.readBudget(scope));
+    return budget ? { ...budget } : null;
+  }
+
+  private async readBudget(scope: Scope): Promise<BudgetRecord | null> {
     const [row] = await this.db.readRows('costs/get-budget', scopeParams(scope));
     const b = row?.budget as Record<string, unknown> | undefined;
     if (!b) return null;
@@ -112,6 +126,8 @@ export class Neo4jCostStore implements CostStore {
     };
     if (budget.budget_usd !== null) fields.budget_usd = Number(budget.budget_usd);
     if (budget.tenant_id !== null) fields.owner_tenant_id = budget.tenant_id;
+    this.forget(scope);
     await this.db.writeRows('costs/set-budget', { ...scopeParams(scope), fields });
+    this.forget(scope);
   }
 }

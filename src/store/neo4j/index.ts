@@ -87,6 +87,8 @@ export async function createNeo4jStores(options: Neo4jStoresOptions): Promise<St
   }
 
   let lastSchema: SchemaState = { latest_version: 0, migrations_applied: 0, last_applied_at: null };
+  const costs = new Neo4jCostStore(db);
+  const communities = new Neo4jCommunityStore(db);
 
   return {
     documents: new Neo4jDocumentStore(db),
@@ -97,10 +99,10 @@ export async function createNeo4jStores(options: Neo4jStoresOptions): Promise<St
     conversations: new Neo4jConversationStore(db),
     kv: new Neo4jKeyValueStore(db),
     locks: new Neo4jLockStore(db),
-    communities: new Neo4jCommunityStore(db),
+    communities,
     analytics: new Neo4jAnalyticsStore(db),
     accounts: createNeo4jAccounts(db),
-    costs: new Neo4jCostStore(db),
+    costs,
     cypher: new Neo4jAnalystCypher(db),
     async health() {
       const [graph, vector] = await Promise.all([db.ping(), qdrant ? qdrant.ping() : null]);
@@ -122,6 +124,8 @@ export async function createNeo4jStores(options: Neo4jStoresOptions): Promise<St
         }
       }
       await qdrant?.dropWorkspace(scope);
+      costs.forget(scope);
+      communities.forget(scope);
     },
     async close() {
       await db.close();

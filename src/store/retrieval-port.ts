@@ -1,0 +1,50 @@
+import type { ChunkRecord, EntityRecord, RelationshipRecord, Scope } from '../domain/types';
+import type { DocumentTitle, VectorFilter } from './ports';
+
+/** A record with the score of its vector hit. */
+export interface ScoredRecord<R> {
+  record: R;
+  score: number;
+}
+
+export interface EntityHits {
+  /** Best first, as the vector search ranked them; hits without a stored record are left out. */
+  hits: Array<ScoredRecord<EntityRecord>>;
+  /** With `around`: every relationship touching a hit that scores at least `minScore`. */
+  relationships: RelationshipRecord[];
+  /** With `around`: the degree of those hits and of every end point of those relationships. */
+  degrees: Map<string, number>;
+}
+
+export interface RelationshipHits {
+  hits: Array<ScoredRecord<RelationshipRecord>>;
+  /** With `ends`: the end points of the hits (stored ones) and their degrees. */
+  entities: EntityRecord[];
+  degrees: Map<string, number>;
+}
+
+export interface ChunkHits {
+  hits: Array<ScoredRecord<ChunkRecord>>;
+  /** Title and file path of the hits' documents, by document id. */
+  origins: Map<string, DocumentTitle>;
+}
+
+/**
+ * The reads of one retrieval, each shaped as a step consumes it, so that a store able to join them answers each
+ * in one round trip (Neo4j). Searches are `VectorStore.search` followed by the records of the hits: same hits,
+ * same order, same filter. `composeRetrievalReads` (retrieval-reads.ts) builds them from the other ports.
+ */
+export interface RetrievalReads {
+  entityHits(scope: Scope, vector: number[], topK: number, options: SearchOptions & { around: boolean }): Promise<EntityHits>;
+  relationshipHits(scope: Scope, vector: number[], topK: number, options: SearchOptions & { ends: boolean }): Promise<RelationshipHits>;
+  /** Chunk search; `filter.ids` scores only those chunks (candidates known by id). */
+  chunkHits(scope: Scope, vector: number[], topK: number, options: SearchOptions): Promise<ChunkHits>;
+  /** Chunks by id, in the order asked (unknown ids skipped), with their documents' titles. */
+  chunksWithOrigins(scope: Scope, ids: string[]): Promise<{ chunks: ChunkRecord[]; origins: Map<string, DocumentTitle> }>;
+}
+
+export interface SearchOptions {
+  filter?: VectorFilter;
+  /** Hits below it bring no relationships or end points (they are still returned). */
+  minScore: number;
+}

@@ -1,0 +1,99 @@
+import type { Scope, VectorHit, VectorKind } from '../domain/types';
+import type { DocumentTitle, Stores } from './ports';
+import type { ChunkHits, EntityHits, RelationshipHits, RetrievalReads, ScoredRecord, SearchOptions } from './retrieval-port';
+
+type Parts = Pick<Stores, 'vectors' | 'graph' | 'chunks' | 'documents'>;
+
+/** The records of the hits, in hit order; hits without a record are left out. */
+function inHitOrder<R extends { id: string }>(hits: VectorHit[], records: R[]): Array<ScoredRecord<R>> {
+  const byId = new Map(records.map((r) => [r.id, r]));
+  const found: Array<ScoredRecord<R>> = [];
+  for (const hit of hits) {
+    const record = byId.get(hit.id);
+    if (record) found.push({ record, score: hit.score });
+  }
+  return found;
+}
+
+/**
+ * The retrieval reads built from the other ports, one call after another: the reference behaviour, used by the
+ * stores that cannot join them (memory, and vectors in Qdrant).
+ */
+export class ComposedRetrievalReads implements RetrievalReads {
+  constructor(private readonly stores: Parts) {}
+
+  protected search(scope: Scope, kind: VectorKind, vector: number[], topK: number, options: SearchOptions): Promise<VectorHit[]> {
+    return this.stores.vectors.search(scope, kind, vector, topK, options.filter);
+  }
+
+  async entityHits(scope: Scope, vector: number[], topK: number, options: SearchOptions & { around: boolean }): Promise<EntityHits> {
+    const found = await this.search(scope, 'entity', vector, topK, options);
+    const hits = found.length
+      ? inHitOrder(
+          found,
+          await this.stores.graph.getEntities(
+            scope,
+            found.map((h) => h.id),
+          ),
+        )
+      : [];
+    const seeds = hits.filter((h) => h.score >= options.minScore).map((h) => h.record.id);
+    if (!options.around || seeds.length === 0) return { hits, relationships: [], degrees: new Map() };
+    return { hits, ...(await this.around(scope, seeds)) };
+  }
+
+  /** The relationships touching the seeds and the degrees of the seeds and of every end point. */
+  protected async around(scope: Scope, seeds: string[]): Promise<Pick<EntityHits, 'relationships' | 'degrees'>> {
+    const relationships = await this.stores.graph.relationshipsOf(scope, seeds);
+    const ends = new Set(seeds);
+    for (const r of relationships) ends.add(r.source).add(r.target);
+    return { relationships, degrees: await this.stores.graph.degrees(scope, [...ends]) };
+  }
+
+  async relationshipHits(
+    scope: Scope,
+    vector: number[],
+    topK: number,
+    options: SearchOptions & { ends: boolean },
+  ): Promise<RelationshipHits> {
+    const found = await this.search(scope, 'relationship', vector, topK, options);
+    const hits = found.length
+      ? inHitOrder(
+          found,
+          await this.stores.graph.getRelationships(
+            scope,
+            found.map((h) => h.id),
+          ),
+        )
+      : [];
+    const ends = [...new Set(hits.filter((h) => h.score >= options.minScore).flatMap((h) => [h.record.source, h.record.target]))];
+    if (!options.ends || ends.length === 0) return { hits, entities: [], degrees: new Map() };
+    const [entities, degrees] = await Promise.all([this.stores.graph.getEntities(scope, ends), this.stores.graph.degrees(scope, ends)]);
+    return { hits, entities, degrees };
+  }
+
+  async chunkHits(scope: Scope, vector: number[], topK: number, options: SearchOptions): Promise<ChunkHits> {
+    const found = await this.search(scope, 'chunk', vector, topK, options);
+    if (found.length === 0) return { hits: [], origins: new Map() };
+    const { chunks, origins } = await this.chunksWithOrigins(
+      scope,
+      found.map((h) => h.id),
+    );
+    return { hits: inHitOrder(found, chunks), origins };
+  }
+
+  async chunksWithOrigins(
+    scope: Scope,
+    ids: string[],
+  ): Promise<{ chunks: Awaited<ReturnType<Parts['chunks']['getMany']>>; origins: Map<string, DocumentTitle> }> {
+    const chunks = ids.length ? await this.stores.chunks.getMany(scope, ids) : [];
+    const documents = [...new Set(chunks.map((c) => c.document_id))];
+    const origins = documents.length ? await this.stores.documents.titles(scope, documents) : new Map<string, DocumentTitle>();
+    return { chunks, origins };
+  }
+}
+
+/** The stores' own retrieval reads, or the composed ones. */
+export function retrievalReadsOf(stores: Stores): RetrievalReads {
+  return stores.retrieval ?? new ComposedRetrievalReads(stores);
+}
