@@ -121,11 +121,14 @@ export class VectorMatrix {
     if (this.ann && !documents && !only) return this.ann.search(query, topK);
     const heap = new TopK(topK);
     if (only) {
+      const rows: number[] = [];
       for (const id of new Set(only)) {
         const row = this.rowById.get(id);
-        if (row === undefined || (documents && !belongsTo(this.documentIds[row], documents))) continue;
-        heap.offer(dot(this.rows, row * this.stride, query, this.stride), row, ids);
+        if (row !== undefined && (!documents || belongsTo(this.documentIds[row], documents))) rows.push(row);
       }
+      // The kernel needs scratch room for the rows' numbers and scores; a long list is scored here instead.
+      if (2 * rows.length <= this.capacity) return this.bestOf(query, topK, Int32Array.from(rows));
+      for (const row of rows) heap.offer(dot(this.rows, row * this.stride, query, this.stride), row, ids);
       return heap.drain(ids);
     }
     const pool = candidatesFor(topK);
