@@ -200,11 +200,12 @@ async function main(): Promise<void> {
   // first run, which would otherwise fall on the first seconds of 64 connections at once.
   const primer = { ...headers, 'X-Workspace-ID': ws.id };
   for (const mode of MODES) {
-    await fetch(`${url}/api/v1/query`, {
+    const res = await fetch(`${url}/api/v1/query`, {
       method: 'POST',
       headers: primer,
       body: JSON.stringify({ query: 'Who works with Bob Smith?', mode }),
     });
+    await res.arrayBuffer();
   }
   for (const path of ['/api/v1/graph?limit=100', '/api/v1/graph/entities?limit=50', `/api/v1/documents/${documentId}/lineage`]) {
     await (await fetch(`${url}${path}`, { headers: primer })).arrayBuffer();
