@@ -8,14 +8,13 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
+import { BENCH_MASTER_KEY, benchWorkspace } from './workspace';
 import { createApp } from '../../src/app';
 import { loadConfig } from '../../src/config/load';
 import { createLogger } from '../../src/logger';
 import { createRuntime } from '../../src/runtime';
 import { loadCorpus } from './query';
 import { buildCorpus } from './query-corpus';
-
-const WORKSPACE = 'bench-compat';
 
 interface Path {
   name: string;
@@ -51,11 +50,11 @@ const PATHS: Path[] = [
   },
 ];
 
-async function timeOne(url: string, p: Path, question: string): Promise<{ total: number; first: number | null }> {
+async function timeOne(url: string, workspace: string, p: Path, question: string): Promise<{ total: number; first: number | null }> {
   const started = performance.now();
   const res = await fetch(url + p.path, {
     method: 'POST',
-    headers: { 'Content-Type': 'application/json', 'X-Workspace-ID': WORKSPACE },
+    headers: { 'Content-Type': 'application/json', 'X-Workspace-ID': workspace, 'X-API-Key': BENCH_MASTER_KEY },
     body: JSON.stringify(p.body(question)),
   });
   if (res.status !== 200) throw new Error(`${p.name} answered ${res.status}: ${await res.text()}`);
@@ -94,12 +93,14 @@ async function main(): Promise<void> {
       HOST: '127.0.0.1',
       RUST_LOG: 'warn',
       SERVICE_RATE_LIMIT_QUERY: '0',
+      SERVICE_MASTER_API_KEY: BENCH_MASTER_KEY,
     },
     { cwd: process.cwd() },
   );
   const rt = await createRuntime(config, createLogger(config.logLevel));
   const corpus = buildCorpus(chunks);
-  await loadCorpus(rt, { workspaceId: WORKSPACE }, corpus);
+  const scope = await benchWorkspace(rt, 'bench compat');
+  await loadCorpus(rt, scope, corpus);
   const { app } = createApp(rt);
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
@@ -109,13 +110,13 @@ async function main(): Promise<void> {
   console.log('| path | p50 ms | p95 ms | first fragment p50 ms |');
   console.log('|---|---|---|---|');
   const question = (i: number) => corpus.queries[i % corpus.queries.length];
-  for (let i = 0; i < warmup; i++) for (const p of PATHS) await timeOne(url, p, question(i));
+  for (let i = 0; i < warmup; i++) for (const p of PATHS) await timeOne(url, scope.workspaceId, p, question(i));
   // Round-robin over the paths, so that load on the machine falls on each alike.
   const totals = PATHS.map(() => [] as number[]);
   const firsts = PATHS.map(() => [] as number[]);
   for (let i = 0; i < requests; i++) {
     for (const [k, p] of PATHS.entries()) {
-      const t = await timeOne(url, p, question(i));
+      const t = await timeOne(url, scope.workspaceId, p, question(i));
       totals[k].push(t.total);
       if (t.first !== null) firsts[k].push(t.first);
     }

@@ -5,6 +5,7 @@
  */
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
+import { BENCH_MASTER_KEY, benchWorkspace } from './workspace';
 import { createApp } from '../../src/app';
 import { loadConfig } from '../../src/config/load';
 import { relationshipId } from '../../src/domain/ids';
@@ -17,7 +18,6 @@ const NODES = Number(process.argv[2] ?? 50_000);
 const EDGES = Number(process.argv[3] ?? 150_000);
 const REQUESTS = Number(process.argv[4] ?? 50);
 const WARMUP = 10;
-const WORKSPACE = 'bench-graph';
 const TYPES = ['PERSON', 'ORGANIZATION', 'CONCEPT', 'LOCATION', 'EVENT', 'TECHNOLOGY'];
 const RELATIONS = ['RELATED_TO', 'WORKS_WITH', 'LOCATED_IN', 'PART_OF'];
 
@@ -67,8 +67,8 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 }
 
-async function time(url: string): Promise<{ p50: number; p95: number; p99: number; bytes: number; nodes: number }> {
-  const headers = { 'X-Workspace-ID': WORKSPACE };
+async function time(url: string, workspace: string): Promise<{ p50: number; p95: number; p99: number; bytes: number; nodes: number }> {
+  const headers = { 'X-Workspace-ID': workspace, 'X-API-Key': BENCH_MASTER_KEY };
   let bytes = 0;
   let nodes = 0;
   for (let i = 0; i < WARMUP; i++) await (await fetch(url, { headers })).arrayBuffer();
@@ -95,11 +95,12 @@ async function main() {
       HOST: '127.0.0.1',
       RUST_LOG: 'silent',
       SERVICE_RATE_LIMIT_GRAPH: '0',
+      SERVICE_MASTER_API_KEY: BENCH_MASTER_KEY,
     },
     { cwd: `${__dirname}/../..`, homeDir: '/nonexistent' },
   );
   const rt = await createRuntime(config, createLogger(config.logLevel));
-  const scope: Scope = { workspaceId: WORKSPACE };
+  const scope: Scope = await benchWorkspace(rt, 'bench graph');
   const built = performance.now();
   await buildGraph(async (entities, relationships) => {
     for (let i = 0; i < entities.length; i += 5000) await rt.stores.graph.upsertEntities(scope, entities.slice(i, i + 5000));
@@ -125,7 +126,7 @@ async function main() {
   ];
   const rows: string[][] = [];
   for (const [label, path] of cases) {
-    const r = await time(base + path);
+    const r = await time(base + path, scope.workspaceId);
     rows.push([label, r.p50.toFixed(1), r.p95.toFixed(1), r.p99.toFixed(1), String(r.nodes), `${Math.round(r.bytes / 1024)} KiB`]);
   }
   const header = ['case', 'p50 ms', 'p95 ms', 'p99 ms', 'nodes', 'body'];

@@ -9,6 +9,7 @@
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
+import { BENCH_MASTER_KEY, benchWorkspace } from './workspace';
 import { createApp } from '../../src/app';
 import { loadConfig } from '../../src/config/load';
 import type { ChatMessage, CompletionOptions, EmbeddingProvider, LlmProvider, ProviderRegistry } from '../../src/llm/ports';
@@ -30,7 +31,6 @@ const { values: args } = parseArgs({
 });
 const LATENCY_MS = Number(args.latency);
 const DOCUMENTS = Number(args.documents);
-const WORKSPACE = 'bench-ingest';
 const TARGET_BYTES = 1024 * 1024;
 
 const PEOPLE = [
@@ -152,6 +152,7 @@ async function main(): Promise<void> {
     SERVICE_MOCK_LATENCY_MS: String(LATENCY_MS),
     SERVICE_RATE_LIMIT_UPLOAD: '0',
     SERVICE_ASYNC_THRESHOLD_BYTES: String(1024 * 1024 * 1024),
+    SERVICE_MASTER_API_KEY: BENCH_MASTER_KEY,
     ...(args.workers ? { WORKER_THREADS: args.workers } : {}),
   };
   delete env.DATABASE_URL;
@@ -165,7 +166,8 @@ async function main(): Promise<void> {
   await new Promise((resolve) => server.once('listening', resolve));
   await rt.start();
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1`;
-  const headers = { 'content-type': 'application/json', 'x-workspace-id': WORKSPACE };
+  const scope = await benchWorkspace(rt, 'bench ingest');
+  const headers = { 'content-type': 'application/json', 'x-workspace-id': scope.workspaceId, 'x-api-key': BENCH_MASTER_KEY };
 
   const corpus = buildCorpus(DOCUMENTS);
   const bytes = corpus.reduce((n, d) => n + Buffer.byteLength(d.content), 0);
@@ -197,7 +199,6 @@ async function main(): Promise<void> {
   const wallMs = performance.now() - started;
   clearInterval(sampler);
 
-  const scope = { workspaceId: WORKSPACE };
   const failed = (await rt.stores.tasks.list(scope, { status: 'failed', limit: 1, offset: 0 })).total;
   const completed = (await rt.stores.tasks.list(scope, { status: 'completed', limit: 1, offset: 0 })).total;
   const chunks = await rt.stores.chunks.count(scope);

@@ -5,7 +5,7 @@ import { loadConfig } from '../../src/config/load';
 import { createLogger } from '../../src/logger';
 import { createRuntime } from '../../src/runtime';
 import { buildCorpus, countingProviders } from './ingest';
-import { benchWorkspace } from './neo4j-workspace';
+import { benchWorkspace } from './workspace';
 
 export interface IngestOptions {
   documents: number;

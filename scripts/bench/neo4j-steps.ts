@@ -20,7 +20,7 @@ import { loadConfig } from '../../src/config/load';
 import { createLogger } from '../../src/logger';
 import { createRuntime } from '../../src/runtime';
 import { profileStatement, statementKey, timeStatements } from './neo4j-statements';
-import { benchWorkspace } from './neo4j-workspace';
+import { benchWorkspace } from './workspace';
 import { loadCorpus } from './query';
 import { buildCorpus } from './query-corpus';
 

@@ -24,7 +24,7 @@ import { createLogger } from '../../src/logger';
 import { createRuntime, type Runtime } from '../../src/runtime';
 import { benchEntityWrites } from './neo4j-entity-writes';
 import { benchNeo4jIngest } from './neo4j-ingest';
-import { benchWorkspace } from './neo4j-workspace';
+import { benchWorkspace } from './workspace';
 import { type BenchNeo4j, startBenchNeo4j } from './neo4j-server';
 import { loadCorpus, type ModeResult, spawnLoad } from './query';
 import { buildCorpus as buildQueryCorpus } from './query-corpus';

@@ -24,6 +24,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
+import { BENCH_MASTER_KEY, benchWorkspace } from './workspace';
 import { createApp } from '../../src/app';
 import { loadConfig } from '../../src/config/load';
 import { nodeFlags } from '../../src/config/node-flags';
@@ -178,6 +179,7 @@ async function runKgrag(spec: Spec): Promise<EngineReport> {
     SERVICE_RATE_LIMIT_UPLOAD: '0',
     SERVICE_RATE_LIMIT_QUERY: '0',
     SERVICE_ASYNC_THRESHOLD_BYTES: String(1024 * 1024 * 1024),
+    SERVICE_MASTER_API_KEY: BENCH_MASTER_KEY,
   };
   delete env.DATABASE_URL;
   delete env.NEO4J_URI;
@@ -189,7 +191,8 @@ async function runKgrag(spec: Spec): Promise<EngineReport> {
   await new Promise((resolve) => server.once('listening', resolve));
   await rt.start();
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1`;
-  const headers = { 'content-type': 'application/json', 'x-workspace-id': 'side-by-side' };
+  const scope = await benchWorkspace(rt, 'side by side');
+  const headers = { 'content-type': 'application/json', 'x-workspace-id': scope.workspaceId, 'x-api-key': BENCH_MASTER_KEY };
 
   const started = performance.now();
   await Promise.all(
@@ -238,7 +241,7 @@ async function runKgrag(spec: Spec): Promise<EngineReport> {
       queries.push({ mode, id: q.id, ms: performance.now() - t, context: body.context ?? '' });
     }
   }
-  const chunks = await rt.stores.chunks.count({ workspaceId: 'side-by-side' });
+  const chunks = await rt.stores.chunks.count(scope);
   server.close();
   await rt.close();
   return {
