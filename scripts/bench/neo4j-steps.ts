@@ -1,12 +1,16 @@
 /**
  * Where a Neo4j-mode query spends its time, statement by statement: `NEO4J_URI=bolt://… npx tsx
- * scripts/bench/neo4j-steps.ts [--chunks 10000] [--mode hybrid] [--warmup 60] [--requests 60] [--workspace ID] [--profile]`.
+ * scripts/bench/neo4j-steps.ts [--chunks 10000] [--mode hybrid] [--warmup 60] [--requests 60] [--workspace ID] [--profile] [--neo4j-pid N] [--composed]`.
  * Loads the corpus of scripts/bench/query-corpus.ts (or queries a workspace an earlier run loaded with the same
  * `--chunks`), sends context_only queries one after another over loopback HTTP to the service in this process,
  * and times every Cypher statement the queries run (after the warm-up). Prints p50 / p95 and a table of
  * statements per query and milliseconds per statement, slowest in total first; `--profile` adds the PROFILE of
- * each read statement (db hits, rows, operators and the indexes they use) with the parameters of its last call.
+ * each read statement (db hits, rows, operators and the indexes they use) with the parameters of its last call;
+ * `--neo4j-pid` (a local server) adds Neo4j's CPU time per query, which load from other work barely disturbs;
+ * `--composed` makes retrieval's reads one after another (src/store/retrieval-reads.ts) instead of joined.
  */
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
@@ -28,10 +32,22 @@ const { values } = parseArgs({
     requests: { type: 'string', default: '60' },
     workspace: { type: 'string' },
     profile: { type: 'boolean', default: false },
+    'neo4j-pid': { type: 'string' },
+    composed: { type: 'boolean', default: false },
   },
 });
 
 const timer = timeStatements();
+const CLOCK_TICKS = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }));
+
+/** CPU milliseconds the Neo4j process has used (--neo4j-pid), from /proc; 0 without a pid. */
+function neo4jCpuMs(): number {
+  if (!values['neo4j-pid']) return 0;
+  const fields = readFileSync(`/proc/${values['neo4j-pid']}/stat`, 'utf8')
+    .replace(/^.*\) /, '')
+    .split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+}
 
 function authFromEnv() {
   const { NEO4J_USER: user, NEO4J_PASSWORD: password } = process.env;
@@ -54,6 +70,8 @@ async function main(): Promise<void> {
   };
   const config = loadConfig(env, { cwd: process.cwd() });
   const rt = await createRuntime(config, createLogger('error'));
+  // The reads one after another, as the stores that cannot join them make them: the comparison point.
+  if (values.composed) delete rt.stores.retrieval;
   const corpus = buildCorpus(Number(values.chunks));
   const scope = values.workspace ? { workspaceId: values.workspace } : await benchWorkspace(rt, `bench-steps-${Date.now().toString(36)}`);
   if (!values.workspace) {
@@ -79,6 +97,8 @@ async function main(): Promise<void> {
   try {
     for (let i = 0; i < Number(values.warmup); i++) await ask(corpus.queries[i % corpus.queries.length]);
     timer.start();
+    const neo4jCpuBefore = neo4jCpuMs();
+    const nodeCpuBefore = process.cpuUsage();
     const requests = Number(values.requests);
     const latencies: number[] = [];
     for (let i = 0; i < requests; i++) {
@@ -86,9 +106,15 @@ async function main(): Promise<void> {
       await ask(corpus.queries[(i * 7) % corpus.queries.length]);
       latencies.push(performance.now() - started);
     }
+    const nodeCpu = process.cpuUsage(nodeCpuBefore);
+    const neo4jCpu = neo4jCpuMs() - neo4jCpuBefore;
     latencies.sort((a, b) => a - b);
     const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))].toFixed(1);
-    console.log(`\n${values.mode} context_only, ${corpus.chunks.length} chunks, one client: p50 ${at(0.5)} ms, p95 ${at(0.95)} ms\n`);
+    console.log(`\n${values.mode} context_only, ${corpus.chunks.length} chunks, one client: p50 ${at(0.5)} ms, p95 ${at(0.95)} ms`);
+    const perQuery = (ms: number) => (ms / requests).toFixed(1);
+    console.log(
+      `CPU per query: service ${perQuery((nodeCpu.user + nodeCpu.system) / 1000)} ms, Neo4j ${values['neo4j-pid'] ? `${perQuery(neo4jCpu)} ms` : '- (give --neo4j-pid)'}\n`,
+    );
     timer.stop();
     const timings = timer.timings();
     console.log('| per query | ms each | ms per query | statement |');

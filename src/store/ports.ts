@@ -1,7 +1,7 @@
 export type { CostStore, TimeRange, UsageTotals } from './cost-port';
-export type { ChunkHits, EntityHits, RelationshipHits, RetrievalReads, ScoredRecord, SearchOptions } from './retrieval-port';
+export type { ChunkHits, DocumentTitle, EntityHits, RelationshipHits, RetrievalReads, ScoredRecord, SearchOptions } from './retrieval-port';
 export { emptyTotals, totalsOf } from './cost-port';
-import type { RetrievalReads } from './retrieval-port';
+import type { DocumentTitle, RetrievalReads } from './retrieval-port';
 import type {
   ChunkRecord,
   ConversationRecord,
@@ -44,11 +44,6 @@ export interface DocumentQuery {
   dateTo?: string;
   /** Lower-cased title terms, OR-ed. */
   titleTerms?: string[];
-}
-
-export interface DocumentTitle {
-  title: string;
-  file_path: string;
 }
 
 export interface DocumentStore {

@@ -1,5 +1,4 @@
 import type { ChunkRecord, EntityRecord, RelationshipRecord, Scope } from '../domain/types';
-import type { DocumentTitle, VectorFilter } from './ports';
 
 /** A record with the score of its vector hit. */
 export interface ScoredRecord<R> {
@@ -43,8 +42,15 @@ export interface RetrievalReads {
   chunksWithOrigins(scope: Scope, ids: string[]): Promise<{ chunks: ChunkRecord[]; origins: Map<string, DocumentTitle> }>;
 }
 
+/** A document's title and file path: what sources cite. */
+export interface DocumentTitle {
+  title: string;
+  file_path: string;
+}
+
 export interface SearchOptions {
-  filter?: VectorFilter;
+  /** As `VectorStore.search` takes it: points of those documents, or those points only. */
+  filter?: { documentIds?: string[]; ids?: string[] };
   /** Hits below it bring no relationships or end points (they are still returned). */
   minScore: number;
 }

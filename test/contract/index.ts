@@ -9,6 +9,7 @@ import { graphStoreContract } from './graph.contract';
 import type { StoresCleanup, StoresFactory } from './harness';
 import { keyValueStoreContract } from './kv.contract';
 import { lockStoreContract } from './locks.contract';
+import { retrievalReadsContract } from './retrieval.contract';
 import { storesContract } from './stores.contract';
 import { taskStoreContract } from './tasks.contract';
 import { vectorStoreContract } from './vectors.contract';
@@ -16,7 +17,7 @@ import { vectorStoreContract } from './vectors.contract';
 export { accountStoreContract, chunkStoreContract, conversationStoreContract, documentStoreContract, graphStoreContract };
 export { analyticsStoreContract, communityStoreContract };
 export { keyValueStoreContract, lockStoreContract, storesContract, taskStoreContract, vectorStoreContract };
-export { costStoreContract };
+export { costStoreContract, retrievalReadsContract };
 export type { StoresCleanup, StoresFactory };
 
 /** Every port's contract against one implementation. */
@@ -34,4 +35,5 @@ export function allStoreContracts(name: string, makeStores: StoresFactory, clean
   costStoreContract(name, makeStores, cleanup);
   communityStoreContract(name, makeStores, cleanup);
   analyticsStoreContract(name, makeStores, cleanup);
+  retrievalReadsContract(name, makeStores, cleanup);
 }

@@ -65,7 +65,8 @@ async function bySimilarity(
 ): Promise<ScoredChunk[]> {
   const reads = retrievalReadsOf(stores);
   const ids = pool.map((c) => c.id);
-  const found = await reads.chunkHits(scope, question, pool.length, { filter: { ids }, minScore: -Infinity });
+  // The best maxChunks of the pool: scored chunks come first in the order below, so the rest never show.
+  const found = await reads.chunkHits(scope, question, maxChunks, { filter: { ids }, minScore: -Infinity });
   const scored = new Map(found.hits.map((h) => [h.record.id, h.score]));
   const records = new Map(found.hits.map((h) => [h.record.id, h.record]));
   const origins = new Map(found.origins);

@@ -15,6 +15,7 @@ import { Neo4jGraphStore } from './graph';
 import { Neo4jKeyValueStore } from './kv';
 import { Neo4jLockStore } from './locks';
 import { type SchemaState, applyMigrations, readSchema } from './migrations';
+import { Neo4jRetrievalReads } from './retrieval';
 import { checkNeo4j } from './startup';
 import { Neo4jTaskStore } from './tasks';
 import { count, num } from './values';
@@ -104,6 +105,7 @@ export async function createNeo4jStores(options: Neo4jStoresOptions): Promise<St
     accounts: createNeo4jAccounts(db),
     costs,
     cypher: new Neo4jAnalystCypher(db),
+    retrieval: new Neo4jRetrievalReads(db, vectors),
     async health() {
       const [graph, vector] = await Promise.all([db.ping(), qdrant ? qdrant.ping() : null]);
       return { kv_storage: graph, vector_storage: vector ?? graph, graph_storage: graph };

@@ -117,11 +117,28 @@ export class Neo4jVectorStore implements VectorStore {
   }
 
   async search(scope: Scope, kind: VectorKind, vector: number[], topK: number, filter?: VectorFilter): Promise<VectorHit[]> {
+    return hitsFrom((await this.searchJoined(scope, kind, vector, topK, filter, null)) ?? []);
+  }
+
+  /**
+   * The search statement that fits (exact, by ids, or the index widened until it yields `topK`), each returning
+   * `id, score` rows best first; with `join`, run as a subquery followed by that cypher/ file, which reads those
+   * rows and returns one row whose `searched` counts them. Null when there is nothing to search.
+   */
+  async searchJoined(
+    scope: Scope,
+    kind: VectorKind,
+    vector: number[],
+    topK: number,
+    filter: VectorFilter | undefined,
+    join: { name: string; params: Record<string, unknown> } | null,
+  ): Promise<Row[] | null> {
     const k = Math.floor(topK);
-    if (k <= 0 || vector.length === 0 || filter?.documentIds?.length === 0 || filter?.ids?.length === 0) return [];
+    if (k <= 0 || vector.length === 0 || filter?.documentIds?.length === 0 || filter?.ids?.length === 0) return null;
     const dimension = vector.length;
     const params = {
       ...scopeParams(scope),
+      ...join?.params,
       dimension: int(dimension),
       property: vectorProperty(dimension),
       vector,
@@ -130,26 +147,26 @@ export class Neo4jVectorStore implements VectorStore {
       query_norm: norm(vector),
     };
     const label = { LABEL: VECTOR_LABELS[kind] };
+    const statement = (text: string) => (join ? `CALL {\n${text}\n}\n${cypherText(join.name)}` : text);
+    const searched = (rows: Row[]) => (join ? num(rows[0]?.searched) : rows.length);
     if (filter?.ids) {
       const ids = [...new Set(filter.ids)];
-      return this.db.read(async (tx) => hitsFrom(await tx.runTemplate('vectors/search-ids', label, { ...params, ids })));
+      return this.db.readText(statement(cypherTemplate('vectors/search-ids', label)), { ...params, ids });
     }
-    return this.db.read(async (tx) => {
-      if (dimension === this.indexedDimension && !filter?.documentIds && params.query_norm > 0) {
-        const mine = await this.size(scope, kind, () => tx.runTemplate('vectors/count', label, params));
-        if (mine > this.exactSearchLimit) {
-          const all = await this.size(null, kind, () => tx.runTemplate('schema/vector-index-size', label));
-          const index = vectorIndexName(kind, dimension);
-          const first = Math.min(MAX_FETCH, Math.ceil((k * OVERFETCH * Math.max(all, mine)) / mine));
-          for (let fetch = first; ; fetch = Math.min(MAX_FETCH, fetch * 4)) {
-            const rows = await tx.run('vectors/search-index', { ...params, index, fetch: count(fetch) });
-            if (rows.length >= k) return hitsFrom(rows);
-            if (fetch === MAX_FETCH) break;
-          }
+    if (dimension === this.indexedDimension && !filter?.documentIds && params.query_norm > 0) {
+      const mine = await this.size(scope, kind, () => this.db.readRows('vectors/count', params, label));
+      if (mine > this.exactSearchLimit) {
+        const all = await this.size(null, kind, () => this.db.readRows('schema/vector-index-size', {}, label));
+        const index = vectorIndexName(kind, dimension);
+        const first = Math.min(MAX_FETCH, Math.ceil((k * OVERFETCH * Math.max(all, mine)) / mine));
+        for (let fetch = first; ; fetch = Math.min(MAX_FETCH, fetch * 4)) {
+          const rows = await this.db.readText(statement(cypherText('vectors/search-index')), { ...params, index, fetch: count(fetch) });
+          if (searched(rows) >= k) return rows;
+          if (fetch === MAX_FETCH) break;
         }
       }
-      return hitsFrom(await tx.runTemplate('vectors/search-exact', label, params));
-    });
+    }
+    return this.db.readText(statement(cypherTemplate('vectors/search-exact', label)), params);
   }
 
   async delete(scope: Scope, kind: VectorKind, ids: string[]): Promise<void> {

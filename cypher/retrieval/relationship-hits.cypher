@@ -1,0 +1,25 @@
+// Follows a search of RelationshipVector (vectors/search-*) returning `id, score` rows, or retrieval/found: the
+// relationships of the hits, found between the candidate end points their id names (`source|target`, as in
+// relationships/find); with $ends, the end points of the hits that score at least $min_score and their degrees
+// (counted as in graph/degrees). One row.
+WITH collect({id: id, score: score}) AS found
+CALL {
+  WITH found
+  UNWIND found AS hit
+  UNWIND [at IN range(0, size(hit.id) - 1) WHERE substring(hit.id, at, 1) = '|'] AS at
+  MATCH (a:Entity {tenant_id: $tenant_id, workspace_id: $workspace_id, id: substring(hit.id, 0, at)})
+        -[r]-(b:Entity {tenant_id: $tenant_id, workspace_id: $workspace_id, id: substring(hit.id, at + 1)})
+  WHERE r.id = hit.id
+  WITH DISTINCT hit, r
+  RETURN collect({score: hit.score, relationship: r {.*}, source: startNode(r).id, target: endNode(r).id}) AS hits,
+         collect(CASE WHEN $ends AND hit.score >= $min_score THEN startNode(r) END) +
+         collect(CASE WHEN $ends AND hit.score >= $min_score THEN endNode(r) END) AS ends
+}
+CALL {
+  WITH ends
+  UNWIND ends AS n
+  WITH DISTINCT n
+  RETURN collect(n {.*}) AS entities,
+         collect({id: n.id, degree: COUNT { (n)--() } - COUNT { (n)<-[:MENTIONS|HAS_MEMBER]-() }}) AS degrees
+}
+RETURN size(found) AS searched, hits, entities, degrees

@@ -1,0 +1,145 @@
+import type { Scope, VectorPoint } from '../../src/domain/types';
+import type { RetrievalReads, Stores } from '../../src/store/ports';
+import { ComposedRetrievalReads, retrievalReadsOf } from '../../src/store/retrieval-reads';
+import { makeChunk, makeDocument, makeEntity, makeRelationship, seededRandom } from './fixtures';
+import { type StoresCleanup, type StoresFactory, useStores } from './harness';
+
+const DIM = 8;
+const PEOPLE = ['ALICE', 'BOB', 'CAROL', 'DAVE', 'EVE', 'FRANK'];
+const PAIRS: Array<[string, string]> = [
+  ['ALICE', 'BOB'],
+  ['ALICE', 'CAROL'],
+  ['BOB', 'DAVE'],
+  ['CAROL', 'EVE'],
+  ['DAVE', 'EVE'],
+  ['EVE', 'FRANK'],
+];
+
+function vectorOf(random: () => number): number[] {
+  return Array.from({ length: DIM }, () => random() * 2 - 1);
+}
+
+/** Two documents of two chunks each (the second titled), six people, six relationships, every record embedded. */
+async function seed(stores: Stores, scope: Scope): Promise<{ query: number[]; chunkIds: string[] }> {
+  const random = seededRandom(11);
+  const docs = [makeDocument({ id: 'doc-1', title: 'First' }), makeDocument({ id: 'doc-2', title: 'Second', file_path: 'b/second.md' })];
+  for (const doc of docs) await stores.documents.insert(scope, doc);
+  const chunks = docs.flatMap((d) => [makeChunk(d.id, 0), makeChunk(d.id, 1)]);
+  await stores.chunks.upsertMany(scope, chunks);
+  const documentOf = (i: number) => (i % 2 === 0 ? 'doc-1' : 'doc-2');
+  await stores.graph.upsertEntities(
+    scope,
+    PEOPLE.map((id, i) => makeEntity(id, { document_ids: [documentOf(i)], source_chunk_ids: [`${documentOf(i)}-chunk-0`] })),
+  );
+  const relationships = PAIRS.map(([a, b], i) => makeRelationship(a, b, { document_ids: [documentOf(i)], weight: i + 1 }));
+  await stores.graph.upsertRelationships(scope, relationships);
+  const points = (items: Array<{ id: string; document_ids: string[] }>): VectorPoint[] =>
+    items.map((item) => ({ id: item.id, document_ids: item.document_ids, vector: vectorOf(random) }));
+  await stores.vectors.upsert(scope, 'entity', points(PEOPLE.map((id, i) => ({ id, document_ids: [documentOf(i)] }))));
+  await stores.vectors.upsert(scope, 'relationship', points(relationships));
+  await stores.vectors.upsert(scope, 'chunk', points(chunks.map((c) => ({ id: c.id, document_ids: [c.document_id] }))));
+  return { query: vectorOf(random), chunkIds: chunks.map((c) => c.id) };
+}
+
+const byId = <T extends { id: string }>(items: T[]) => [...items].sort((a, b) => (a.id < b.id ? -1 : 1));
+const sortedEntries = (map: Map<string, number>) => [...map].sort((a, b) => (a[0] < b[0] ? -1 : 1));
+
+/**
+ * The reads retrieval makes in one call each. Every store answers exactly as the reads composed from its other
+ * ports (the reference); the Neo4j stores join them into one statement.
+ */
+export function retrievalReadsContract(name: string, makeStores: StoresFactory, cleanup?: StoresCleanup): void {
+  describe(`${name}: RetrievalReads contract`, () => {
+    const ctx = useStores(makeStores, cleanup);
+    const reads = (): RetrievalReads => retrievalReadsOf(ctx.stores());
+    const reference = () => new ComposedRetrievalReads(ctx.stores());
+
+    it('returns entity hits with their records in the order of the vector search', async () => {
+      const scope = ctx.scope();
+      const { query } = await seed(ctx.stores(), scope);
+      const searched = await ctx.stores().vectors.search(scope, 'entity', query, 4);
+      const found = await reads().entityHits(scope, query, 4, { minScore: -1, around: false });
+      expect(found.hits.map((h) => h.record.id)).toEqual(searched.map((h) => h.id));
+      found.hits.forEach((h, i) => expect(h.score).toBeCloseTo(searched[i].score, 4));
+      expect(found.hits[0].record).toEqual(await ctx.stores().graph.getEntity(scope, searched[0].id));
+      expect(found.relationships).toEqual([]);
+    });
+
+    it('brings the relationships around the hits that reach the minimum score, with every end point degree', async () => {
+      const scope = ctx.scope();
+      const { query } = await seed(ctx.stores(), scope);
+      const searched = await ctx.stores().vectors.search(scope, 'entity', query, 3);
+      const minScore = searched[1].score;
+      const found = await reads().entityHits(scope, query, 3, { minScore, around: true });
+      const seeds = new Set(searched.slice(0, 2).map((h) => h.id));
+      const expected = await ctx.stores().graph.relationshipsOf(scope, [...seeds]);
+      expect(byId(found.relationships)).toEqual(byId(expected));
+      expect(found.relationships.every((r) => seeds.has(r.source) || seeds.has(r.target))).toBe(true);
+      const ends = [...new Set([...seeds, ...expected.flatMap((r) => [r.source, r.target])])];
+      expect(sortedEntries(found.degrees)).toEqual(sortedEntries(await ctx.stores().graph.degrees(scope, ends)));
+      const composed = await reference().entityHits(scope, query, 3, { minScore, around: true });
+      expect(byId(found.relationships)).toEqual(byId(composed.relationships));
+    });
+
+    it('returns relationship hits with their records, end points and degrees', async () => {
+      const scope = ctx.scope();
+      const { query } = await seed(ctx.stores(), scope);
+      const searched = await ctx.stores().vectors.search(scope, 'relationship', query, 3);
+      const found = await reads().relationshipHits(scope, query, 3, { minScore: -1, ends: true });
+      expect(found.hits.map((h) => h.record.id)).toEqual(searched.map((h) => h.id));
+      expect(found.hits.map((h) => h.record)).toEqual(
+        await ctx.stores().graph.getRelationships(
+          scope,
+          searched.map((h) => h.id),
+        ),
+      );
+      const ends = [...new Set(found.hits.flatMap((h) => [h.record.source, h.record.target]))];
+      expect(byId(found.entities)).toEqual(byId(await ctx.stores().graph.getEntities(scope, ends)));
+      expect(sortedEntries(found.degrees)).toEqual(sortedEntries(await ctx.stores().graph.degrees(scope, ends)));
+    });
+
+    it('keeps to the documents of the filter', async () => {
+      const scope = ctx.scope();
+      const { query } = await seed(ctx.stores(), scope);
+      const filter = { documentIds: ['doc-2'] };
+      const entities = await reads().entityHits(scope, query, 10, { filter, minScore: -1, around: false });
+      expect(entities.hits.map((h) => h.record.id).sort()).toEqual(['BOB', 'DAVE', 'FRANK']);
+      const chunks = await reads().chunkHits(scope, query, 10, { filter, minScore: -1 });
+      expect(chunks.hits.map((h) => h.record.id).sort()).toEqual(['doc-2-chunk-0', 'doc-2-chunk-1']);
+    });
+
+    it('scores only the chunks asked for, with their documents titles', async () => {
+      const scope = ctx.scope();
+      const { query, chunkIds } = await seed(ctx.stores(), scope);
+      const ids = [chunkIds[0], chunkIds[3]];
+      const searched = await ctx.stores().vectors.search(scope, 'chunk', query, 5, { ids });
+      const found = await reads().chunkHits(scope, query, 5, { filter: { ids }, minScore: -1 });
+      expect(found.hits.map((h) => h.record.id)).toEqual(searched.map((h) => h.id));
+      expect(found.hits.map((h) => h.record)).toEqual(
+        await ctx.stores().chunks.getMany(
+          scope,
+          searched.map((h) => h.id),
+        ),
+      );
+      expect(found.origins.get('doc-2')).toEqual({ title: 'Second', file_path: 'b/second.md' });
+      expect(found.origins.get('doc-1')?.title).toBe('First');
+    });
+
+    it('reads chunks in the order asked for, skipping unknown ids, with their documents titles', async () => {
+      const scope = ctx.scope();
+      const { chunkIds } = await seed(ctx.stores(), scope);
+      const found = await reads().chunksWithOrigins(scope, [chunkIds[2], 'doc-9-chunk-0', chunkIds[0]]);
+      expect(found.chunks.map((c) => c.id)).toEqual([chunkIds[2], chunkIds[0]]);
+      expect([...found.origins.keys()].sort()).toEqual(['doc-1', 'doc-2']);
+      expect(await reads().chunksWithOrigins(scope, [])).toEqual({ chunks: [], origins: new Map() });
+    });
+
+    it('answers an empty workspace with nothing', async () => {
+      const scope = ctx.scope();
+      const query = vectorOf(seededRandom(3));
+      expect((await reads().entityHits(scope, query, 5, { minScore: 0, around: true })).hits).toEqual([]);
+      expect((await reads().relationshipHits(scope, query, 5, { minScore: 0, ends: true })).entities).toEqual([]);
+      expect((await reads().chunkHits(scope, query, 5, { minScore: 0 })).hits).toEqual([]);
+    });
+  });
+}
