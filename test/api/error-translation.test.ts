@@ -4,14 +4,19 @@ import { jsonEvents, readSse } from '../unit/retrieval-fixtures';
 
 let app: TestApp;
 let search: TestApp['rt']['stores']['vectors']['search'];
+let chunkHits: NonNullable<TestApp['rt']['stores']['retrieval']>['chunkHits'] | undefined;
 
 beforeAll(async () => {
   app = await startSeededApp();
-  search = app.rt.stores.vectors.search.bind(app.rt.stores.vectors);
+  const { vectors, retrieval } = app.rt.stores;
+  search = vectors.search.bind(vectors);
+  chunkHits = retrieval?.chunkHits.bind(retrieval);
 });
 
 afterEach(() => {
-  app.rt.stores.vectors.search = search;
+  const { vectors, retrieval } = app.rt.stores;
+  vectors.search = search;
+  if (retrieval && chunkHits) retrieval.chunkHits = chunkHits;
 });
 
 afterAll(async () => {
@@ -21,9 +26,13 @@ afterAll(async () => {
 const question = { query: 'Where is Acme Corporation headquartered in Berlin?', mode: 'naive' };
 
 async function answers(failure: Error) {
-  app.rt.stores.vectors.search = async () => {
+  const fail = async (): Promise<never> => {
     throw failure;
   };
+  // The vector search fails, whichever way the store reaches it: composed from the vector store (embedded) or
+  // joined with the records in one statement (Neo4j).
+  app.rt.stores.vectors.search = fail;
+  if (app.rt.stores.retrieval) app.rt.stores.retrieval.chunkHits = fail;
   const json = await app.request('/api/v1/query', { method: 'POST', json: question });
   const streamed = await app.request('/api/v1/query/stream', { method: 'POST', json: question, headers: { Accept: 'text/event-stream' } });
   expect(streamed.status).toBe(200);

@@ -1,20 +1,9 @@
 import type { VectorPoint } from '../../src/domain/types';
 import { INT8_MIN_ROWS } from '../../src/store/memory/vector-matrix';
 import { MemoryVectorStore } from '../../src/store/memory/vectors';
+import { seededRandom as random } from '../contract/fixtures';
 
 const scope = { workspaceId: 'exact' };
-
-/** Deterministic pseudo-random numbers (mulberry32). */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Points clustered around a few directions, so that many scores lie close together near the top. */
 function points(count: number, dimension: number, seed: number, prefix = 'p'): VectorPoint[] {

@@ -1,19 +1,8 @@
 import type { VectorPoint } from '../../src/domain/types';
 import { MemoryVectorStore } from '../../src/store/memory/vectors';
+import { seededRandom as random } from '../contract/fixtures';
 
 const scope = { workspaceId: 'thread' };
-
-/** Deterministic pseudo-random numbers (mulberry32). */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function points(count: number, seed: number, prefix = 'p'): VectorPoint[] {
   const next = random(seed);
