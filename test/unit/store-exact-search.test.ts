@@ -1,7 +1,7 @@
 import type { VectorPoint } from '../../src/domain/types';
 import { INT8_MIN_ROWS } from '../../src/store/memory/vector-matrix';
 import { MemoryVectorStore } from '../../src/store/memory/vectors';
-import { seededRandom as random } from '../contract/fixtures';
+import { cosine, seededRandom as random } from '../contract/fixtures';
 
 const scope = { workspaceId: 'exact' };
 
@@ -14,18 +14,6 @@ function points(count: number, dimension: number, seed: number, prefix = 'p'): V
     vector: centres[i % 5].map((c) => c + (next() - 0.5) * 0.6),
     document_ids: [`doc-${i % 7}`],
   }));
-}
-
-function cosine(a: number[], b: number[]): number {
-  let dot = 0;
-  let na = 0;
-  let nb = 0;
-  for (let i = 0; i < a.length; i++) {
-    dot += a[i] * b[i];
-    na += a[i] * a[i];
-    nb += b[i] * b[i];
-  }
-  return dot / Math.sqrt(na * nb);
 }
 
 /** The top k by cosine computed in doubles, one point at a time. */
