@@ -7,13 +7,15 @@
 //      QDRANT_URL, or scripts/qdrant/qdrant.sh with its storage in a temporary directory): first the Neo4j and
 //      Qdrant store contract suites alone on the fresh databases (claims look at every workspace), then the API
 //      and integration suites on Neo4j (vectors in Neo4j), which pick persistent mode up through
-//      test/helpers/app.ts, then an API pass with Neo4j for the graph and Qdrant for the vectors.
+//      test/helpers/app.ts, split over two jest processes that run at once, each with a Neo4j and a Redis of its
+//      own (PERSISTENT_SETS), then an API pass with Neo4j for the graph and Qdrant for the vectors.
 //      With patterns of your own, one persistent run with all three servers.
 //
-// Options: --embedded-only skips the persistent pass (and says so); other arguments go to jest.
+// Options: --embedded-only skips the persistent pass, --persistent-only the embedded one (each says so); other
+// arguments go to jest.
 // A server that cannot be started fails the run (persistent mode did not run). The last line of output is
 // `N passed, M failed`, summed over every jest run.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -22,7 +24,8 @@ import { fileURLToPath } from 'node:url';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
 const embeddedOnly = args.includes('--embedded-only');
-const jestArgs = args.filter((a) => a !== '--embedded-only');
+const persistentOnly = args.includes('--persistent-only');
+const jestArgs = args.filter((a) => a !== '--embedded-only' && a !== '--persistent-only');
 const userPatterns = jestArgs.some((a) => !a.startsWith('-'));
 const inCi = process.env.CI === 'true' || process.env.CI === '1';
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'kgrag-test-'));
@@ -40,16 +43,8 @@ function banner(text) {
   process.stdout.write(`\n${line}\n  ${text}\n${line}\n`);
 }
 
-/** Runs jest once; adds its counts (a suite that failed to run counts as one failure). */
-function jest(label, env, extra) {
-  if (interrupted) return;
-  banner(label);
-  const outputFile = path.join(work, `${label.replace(/\W+/g, '-')}.json`);
-  const run = spawnSync('npx', ['jest', '--ci', '--json', `--outputFile=${outputFile}`, ...extra, ...jestArgs], {
-    cwd: ROOT,
-    stdio: 'inherit',
-    env,
-  });
+/** Adds the counts of a finished jest run (a suite that failed to run counts as one failure). */
+function record(label, outputFile, run) {
   if (run.signal || run.status === 130) {
     interrupted = true;
     problems.push(`${label}: interrupted`);
@@ -68,6 +63,90 @@ function jest(label, env, extra) {
   totals.failed += results.numFailedTests + brokenSuites;
   notes.push(`${label}: ${results.numPassedTests} passed, ${results.numFailedTests + brokenSuites} failed`);
   if (run.status !== 0) problems.push(`${label}: jest exited with ${run.status ?? run.signal}`);
+}
+
+const outputFileOf = (label) => path.join(work, `${label.replace(/\W+/g, '-')}.json`);
+
+/** Runs jest once, its output on this terminal. */
+function jest(label, env, extra) {
+  if (interrupted) return;
+  banner(label);
+  const outputFile = outputFileOf(label);
+  const run = spawnSync('npx', ['jest', '--ci', '--json', `--outputFile=${outputFile}`, ...extra, ...jestArgs], {
+    cwd: ROOT,
+    stdio: 'inherit',
+    env,
+  });
+  record(label, outputFile, run);
+}
+
+/**
+ * Runs several jest processes at once (one per server set), each on its own list of test files; their output is
+ * shown one after the other once all have finished.
+ */
+async function jestTogether(runs) {
+  if (interrupted) return;
+  const finished = await Promise.all(
+    runs.map(
+      ({ label, env, files }) =>
+        new Promise((resolve) => {
+          const outputFile = outputFileOf(label);
+          const logFile = outputFile.replace(/\.json$/, '.log');
+          const out = fs.openSync(logFile, 'w');
+          const child = spawn(
+            'npx',
+            ['jest', '--ci', '--json', `--outputFile=${outputFile}`, '--runInBand', '--runTestsByPath', ...files],
+            { cwd: ROOT, stdio: ['ignore', out, out], env },
+          );
+          child.on('close', (status, signal) => {
+            fs.closeSync(out);
+            resolve({ label, outputFile, logFile, run: { status, signal } });
+          });
+        }),
+    ),
+  );
+  for (const { label, outputFile, logFile, run } of finished) {
+    banner(label);
+    process.stdout.write(fs.readFileSync(logFile, 'utf8'));
+    record(label, outputFile, run);
+  }
+}
+
+/** The test files jest would run for these patterns (same ignore rules as a run with this environment). */
+function listTests(env, patterns) {
+  const run = spawnSync('npx', ['jest', '--listTests', '--json', ...patterns], { cwd: ROOT, env, encoding: 'utf8' });
+  if (run.status !== 0) throw new Error(`jest --listTests failed: ${run.stderr}`);
+  return JSON.parse(run.stdout).sort();
+}
+
+/**
+ * Splits test files into `count` lists of about equal run time: the suites known to take long are placed first,
+ * each on the list with the least time so far (seconds measured in persistent mode); any other suite counts 8 s.
+ */
+const SLOW_SUITES = {
+  'neo4j-outages': 120,
+  'openapi-fuzz': 118,
+  'documents-update': 66,
+  'resolution-concurrency': 52,
+  'summary-interleaving': 46,
+  'neo4j-scale-out': 41,
+  costs: 41,
+  'large-inputs': 32,
+  'neo4j-shutdown-restart': 28,
+  'documents-lifecycle': 26,
+  workspaces: 23,
+  tasks: 23,
+  'neo4j-durability-kill': 20,
+};
+function balance(files, count) {
+  const weight = (file) => SLOW_SUITES[path.basename(file).replace(/\.test\.ts$/, '')] ?? 8;
+  const lists = Array.from({ length: count }, () => ({ files: [], total: 0 }));
+  for (const file of [...files].sort((a, b) => weight(b) - weight(a) || a.localeCompare(b))) {
+    const list = lists.reduce((least, l) => (l.total < least.total ? l : least));
+    list.files.push(file);
+    list.total += weight(file);
+  }
+  return lists.map((l) => l.files);
 }
 
 /** `bash scripts/<name>.sh start ...`: the URL it prints, or null (its stderr is shown). */
@@ -92,52 +171,49 @@ delete baseEnv.TEST_REDIS_URL;
 delete baseEnv.TEST_QDRANT_URL;
 delete baseEnv.QDRANT_URL;
 
-jest('embedded mode (in-memory stores)', baseEnv, []);
+if (persistentOnly) notes.push('embedded mode did not run: --persistent-only');
+else jest('embedded mode (in-memory stores)', baseEnv, []);
+
+/**
+ * The API and integration suites on Neo4j run in PERSISTENT_SETS jest processes at once (default 2), each with a
+ * Neo4j and a Redis of its own: service instances sharing a database claim each other's queued work, so two runs
+ * never share one. With a Neo4j given through TEST_NEO4J_URI there is one set.
+ */
+const SETS = Math.max(1, Number(process.env.PERSISTENT_SETS ?? 2) || 1);
 
 if (embeddedOnly) {
   notes.push('persistent mode (Neo4j) did not run: --embedded-only');
 } else if (!interrupted) {
   const started = [];
-  const serverEnv = {
+  const runDirs = (n) => ({
     ...process.env,
-    NEO4J_RUN_DIR: path.join(work, 'neo4j-run'),
-    REDIS_RUN_DIR: path.join(work, 'redis-run'),
-    QDRANT_RUN_DIR: path.join(work, 'qdrant-run'),
+    NEO4J_RUN_DIR: path.join(work, `neo4j-run-${n}`),
+    REDIS_RUN_DIR: path.join(work, `redis-run-${n}`),
+    QDRANT_RUN_DIR: path.join(work, `qdrant-run-${n}`),
+  });
+  const start = (script, startArgs, env) => {
+    const server = startServer(script, startArgs, env);
+    if (server.url) started.push({ script, env });
+    else problems.push(`${script} could not be started: ${server.reason}`);
+    return server.url ?? '';
   };
-  let neo4jUri = process.env.TEST_NEO4J_URI || '';
-  let redisUrl = process.env.TEST_REDIS_URL || '';
+  // Set 1: the given servers, or ones started here; Qdrant only beside set 1.
+  const sets = [{ neo4jUri: process.env.TEST_NEO4J_URI || '', redisUrl: process.env.TEST_REDIS_URL || '' }];
+  const given = Boolean(sets[0].neo4jUri);
+  for (let n = 2; n <= (given || userPatterns ? 1 : SETS); n++) sets.push({ neo4jUri: '', redisUrl: '' });
+  sets.forEach((set, i) => {
+    const env = runDirs(i + 1);
+    if (!set.neo4jUri) set.neo4jUri = start('neo4j/neo4j.sh', ['--port', '0', '--data', path.join(work, `neo4j-data-${i + 1}`)], env);
+    if (set.neo4jUri && !set.redisUrl) set.redisUrl = start('redis/redis.sh', [], env);
+  });
   let qdrantUrl = process.env.TEST_QDRANT_URL || process.env.QDRANT_URL || '';
-  if (!neo4jUri) {
-    const neo4j = startServer('neo4j/neo4j.sh', ['--port', '0', '--data', path.join(work, 'neo4j-data')], serverEnv);
-    if (neo4j.url) {
-      neo4jUri = neo4j.url;
-      started.push('neo4j/neo4j.sh');
-    } else {
-      problems.push(`Neo4j could not be started: ${neo4j.reason}`);
-    }
-  }
-  if (neo4jUri && !redisUrl) {
-    const redis = startServer('redis/redis.sh', [], serverEnv);
-    if (redis.url) {
-      redisUrl = redis.url;
-      started.push('redis/redis.sh');
-    } else {
-      problems.push(`Redis could not be started: ${redis.reason}`);
-    }
-  }
-  if (neo4jUri && redisUrl && !qdrantUrl) {
-    const qdrant = startServer('qdrant/qdrant.sh', [], serverEnv);
-    if (qdrant.url) {
-      qdrantUrl = qdrant.url;
-      started.push('qdrant/qdrant.sh');
-    } else {
-      problems.push(`Qdrant could not be started: ${qdrant.reason}`);
-    }
-  }
+  if (!qdrantUrl && sets.every((set) => set.neo4jUri && set.redisUrl)) qdrantUrl = start('qdrant/qdrant.sh', [], runDirs(1));
   try {
-    if (neo4jUri && redisUrl && qdrantUrl) {
-      const env = { ...baseEnv, TEST_NEO4J_URI: neo4jUri, TEST_REDIS_URL: redisUrl };
+    if (qdrantUrl && sets.every((set) => set.neo4jUri && set.redisUrl)) {
+      const envOf = (set) => ({ ...baseEnv, TEST_NEO4J_URI: set.neo4jUri, TEST_REDIS_URL: set.redisUrl });
+      const env = envOf(sets[0]);
       const withQdrant = { ...env, TEST_QDRANT_URL: qdrantUrl };
+      const neo4jUri = sets[0].neo4jUri;
       if (userPatterns) {
         jest(`persistent mode (Neo4j at ${neo4jUri}, Qdrant at ${qdrantUrl})`, withQdrant, ['--runInBand']);
       } else {
@@ -145,11 +221,14 @@ if (embeddedOnly) {
           '--runInBand',
           '/test/contract/(neo4j[^/]*|qdrant)\\.test\\.ts$',
         ]);
-        jest(`persistent mode (Neo4j at ${neo4jUri}): API and integration suites`, env, [
-          '--runInBand',
-          '/test/api/',
-          '/test/integration/',
-        ]);
+        const lists = balance(listTests(env, ['/test/api/', '/test/integration/']), sets.length);
+        await jestTogether(
+          sets.map((set, i) => ({
+            label: `persistent mode (Neo4j at ${set.neo4jUri}): API and integration suites, part ${i + 1} of ${sets.length}`,
+            env: envOf(set),
+            files: lists[i],
+          })),
+        );
         jest(`persistent mode (Neo4j at ${neo4jUri}, vectors in Qdrant at ${qdrantUrl}): API suites`, withQdrant, [
           '--runInBand',
           ...QDRANT_API_SUITES,
@@ -159,7 +238,7 @@ if (embeddedOnly) {
       problems.push('persistent mode (Neo4j) did not run' + (inCi ? '' : ' (pass --embedded-only to run the embedded pass alone)'));
     }
   } finally {
-    for (const script of started.reverse()) stopServer(script, serverEnv);
+    for (const { script, env } of started.reverse()) stopServer(script, env);
   }
 }
 

@@ -20,7 +20,9 @@ async function closedPort(): Promise<number> {
 
 function runMain(env: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [path.join(ROOT, 'node_modules/tsx/dist/cli.mjs'), 'src/main.ts'], {
+    // tsx as a loader of this very process: its CLI runs a second one, which under load can kill the service
+    // instead of passing a signal on.
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
       cwd: ROOT,
       env: { PATH: process.env.PATH ?? '', HOME: '/nonexistent', PORT: '0', HOST: '127.0.0.1', RUST_LOG: 'silent', ...env },
       stdio: ['ignore', 'ignore', 'pipe'],

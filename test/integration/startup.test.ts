@@ -7,7 +7,9 @@ jest.setTimeout(60_000);
 const ROOT = path.resolve(__dirname, '../..');
 
 function startMain(env: Record<string, string>) {
-  const child = spawn(process.execPath, [path.join(ROOT, 'node_modules/tsx/dist/cli.mjs'), 'src/main.ts'], {
+  // tsx as a loader of this very process: its CLI runs a second one, which under load can kill the service
+  // instead of passing a signal on.
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', HOME: '/nonexistent', HOST: '127.0.0.1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
