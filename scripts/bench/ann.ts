@@ -22,6 +22,7 @@ const { values: args } = parseArgs({
     sizes: { type: 'string', default: '10000' },
     kind: { type: 'string', default: 'chunk' },
     queries: { type: 'string', default: '200' },
+    hnsw: { type: 'string', default: 'on' },
   },
 });
 
@@ -72,7 +73,7 @@ async function main(): Promise<void> {
     };
     const exactLoad = await load(exact);
     await load(bytes);
-    const annLoad = await load(ann);
+    const annLoad = args.hnsw !== 'off' ? await load(ann) : NaN;
     const time = async (store: MemoryVectorStore) => {
       const ms: number[] = [];
       const hits: string[][] = [];
@@ -83,10 +84,10 @@ async function main(): Promise<void> {
       }
       return { ms, hits };
     };
-    for (const store of [exact, bytes, ann]) await time(store);
+    for (const store of args.hnsw !== 'off' ? [exact, bytes, ann] : [exact, bytes]) await time(store);
     const e = await time(exact);
     const b = await time(bytes);
-    const a = await time(ann);
+    const a = args.hnsw !== 'off' ? await time(ann) : { ms: [NaN], hits: [] };
     const recall = (found: string[][]) => {
       let kept = 0;
       let wanted = 0;
