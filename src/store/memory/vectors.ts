@@ -5,10 +5,13 @@ import { VectorSearchThread } from './vector-search-thread';
 import { WorkspaceStates } from './workspaces';
 
 /**
- * Below this many points a kind is searched exactly (one SIMD pass over the rows); from it
- * on, through an HNSW index (./hnsw.ts).
+ * Below this many points a kind is searched exactly: the rows in bytes ranked on a search thread, the best
+ * rescored on the floats (./vector-matrix.ts); from it on, unfiltered searches go through an HNSW index
+ * (./hnsw.ts), built on the event loop at about 1.5 ms a point. The byte scan grows linearly, about 3 ms per
+ * 100,000 rows of 256 dimensions (README, scripts/bench/ann.ts), so it stays the faster path well past the
+ * 155,000 relationships of a 100,000-chunk corpus.
  */
-export const DEFAULT_ANN_MIN_ROWS = 20_000;
+export const DEFAULT_ANN_MIN_ROWS = 200_000;
 
 type WorkspaceVectors = Map<VectorKind, VectorMatrix>;
 
