@@ -7,9 +7,9 @@ import { WorkspaceStates } from './workspaces';
 /**
  * Below this many points a kind is searched exactly: the rows in bytes ranked on a search thread, the best
  * rescored on the floats (./vector-matrix.ts); from it on, unfiltered searches go through an HNSW index
- * (./hnsw.ts), built on the event loop at about 1.5 ms a point. The byte scan grows linearly, about 3 ms per
- * 100,000 rows of 256 dimensions (README, scripts/bench/ann.ts), so it stays the faster path well past the
- * 155,000 relationships of a 100,000-chunk corpus.
+ * (./hnsw.ts). The index is built on the event loop at about 1.5 ms a point, so it starts past the 155,000
+ * relationships of a 100,000-chunk corpus, which the byte scan serves (figures in the README, from
+ * scripts/bench/ann.ts).
  */
 export const DEFAULT_ANN_MIN_ROWS = 200_000;
 
