@@ -19,7 +19,7 @@ describe('exact searches ranked on the search thread', () => {
   let threaded: MemoryVectorStore;
   let inProcess: MemoryVectorStore;
   beforeEach(async () => {
-    threaded = new MemoryVectorStore({ ...options, searchThread: true });
+    threaded = new MemoryVectorStore({ ...options, searchThreads: 1 });
     inProcess = new MemoryVectorStore(options);
     for (const store of [threaded, inProcess]) await store.upsert(scope, 'entity', points(1500, 1));
   });
@@ -74,5 +74,30 @@ describe('exact searches ranked on the search thread', () => {
     await threaded.upsert(scope, 'entity', points(1500, 1));
     const [query] = points(1, 6, 'q');
     await same(query.vector);
+  });
+});
+
+describe('two search threads', () => {
+  it('answer every kind as the in-process search does, searched side by side', async () => {
+    const threaded = new MemoryVectorStore({ ...options, searchThreads: 2 });
+    const inProcess = new MemoryVectorStore(options);
+    try {
+      const kinds = ['chunk', 'entity', 'relationship'] as const;
+      for (const store of [threaded, inProcess]) {
+        for (const [i, kind] of kinds.entries()) await store.upsert(scope, kind, points(1200, 10 + i, kind));
+      }
+      for (const query of points(10, 7, 'q')) {
+        const together = await Promise.all(kinds.map((kind) => threaded.search(scope, kind, query.vector, 10)));
+        for (const [i, kind] of kinds.entries()) expect(together[i]).toEqual(await inProcess.search(scope, kind, query.vector, 10));
+      }
+      await threaded.delete(scope, 'relationship', ['relationship-0', 'relationship-1']);
+      await inProcess.delete(scope, 'relationship', ['relationship-0', 'relationship-1']);
+      const [query] = points(1, 8, 'q');
+      expect(await threaded.search(scope, 'relationship', query.vector, 50)).toEqual(
+        await inProcess.search(scope, 'relationship', query.vector, 50),
+      );
+    } finally {
+      await threaded.close();
+    }
   });
 });

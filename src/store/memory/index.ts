@@ -25,8 +25,8 @@ export function createMemoryStores(): Stores {
   const documents = new MemoryDocumentStore();
   const chunks = new MemoryChunkStore();
   const graph = new MemoryGraphStore();
-  // With a second core, the scans of large exact searches run on it.
-  const vectors = new MemoryVectorStore({ searchThread: availableParallelism() > 1 });
+  // With a second core, the scans of large exact searches run beside the event loop, on two threads.
+  const vectors = new MemoryVectorStore({ searchThreads: availableParallelism() > 1 ? 2 : 0 });
   const tasks = new MemoryTaskStore();
   const conversations = new MemoryConversationStore();
   const kv = new MemoryKeyValueStore();

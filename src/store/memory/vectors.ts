@@ -5,10 +5,13 @@ import { VectorSearchThread } from './vector-search-thread';
 import { WorkspaceStates } from './workspaces';
 
 /**
- * Below this many points a kind is searched exactly (one SIMD pass over the rows); from it
- * on, through an HNSW index (./hnsw.ts).
+ * Below this many points a kind is searched exactly: the rows in bytes ranked on a search thread, the best
+ * rescored on the floats (./vector-matrix.ts); from it on, unfiltered searches go through an HNSW index
+ * (./hnsw.ts). The index is built on the event loop at about 1.5 ms a point, so it starts past the 155,000
+ * relationships of a 100,000-chunk corpus, which the byte scan serves (figures in the README, from
+ * scripts/bench/ann.ts).
  */
-export const DEFAULT_ANN_MIN_ROWS = 20_000;
+export const DEFAULT_ANN_MIN_ROWS = 200_000;
 
 type WorkspaceVectors = Map<VectorKind, VectorMatrix>;
 
@@ -18,19 +21,26 @@ export interface MemoryVectorOptions {
   /** Points of one workspace and kind from which exact searches pick their candidates by bytes (./int8-rows.ts). */
   bytesMinRows?: number;
   /**
-   * Rank the candidates of large unfiltered exact searches on a worker thread (./vector-search-thread.ts),
-   * so that scans run beside the event loop.
+   * Worker threads that rank the candidates of large unfiltered exact searches (./vector-search-thread.ts), so
+   * that scans run beside the event loop; 0 (the default) searches in process. With two, relationship vectors
+   * are scanned on the second and the other kinds on the first.
    */
-  searchThread?: boolean;
+  searchThreads?: number;
 }
+
+/**
+ * The search thread of each kind, when there are two: relationships, the largest kind (about 1.5 per chunk),
+ * on their own, so that the entity and relationship searches of a query scan side by side.
+ */
+const THREAD_OF_KIND: Record<VectorKind, number> = { chunk: 0, entity: 0, relationship: 1 };
 
 export class MemoryVectorStore implements VectorStore {
   private readonly workspaces = new WorkspaceStates<WorkspaceVectors>(() => new Map());
 
-  private readonly thread: VectorSearchThread | null;
+  private readonly threads: VectorSearchThread[];
 
   constructor(private readonly options: MemoryVectorOptions = {}) {
-    this.thread = options.searchThread ? new VectorSearchThread() : null;
+    this.threads = Array.from({ length: Math.min(2, options.searchThreads ?? 0) }, () => new VectorSearchThread());
   }
 
   /**
@@ -47,7 +57,7 @@ export class MemoryVectorStore implements VectorStore {
         points[0].vector.length,
         this.options.annMinRows ?? DEFAULT_ANN_MIN_ROWS,
         this.options.bytesMinRows ?? INT8_MIN_ROWS,
-        this.thread,
+        this.threadOf(kind),
       );
       kinds.set(kind, matrix);
     }
@@ -95,9 +105,14 @@ export class MemoryVectorStore implements VectorStore {
     this.workspaces.clear();
   }
 
-  /** Stops the search thread; searches run in process afterwards. */
+  /** Stops the search threads; searches run in process afterwards. */
   async close(): Promise<void> {
     this.clear();
-    await this.thread?.close();
+    await Promise.all(this.threads.map((thread) => thread.close()));
+  }
+
+  private threadOf(kind: VectorKind): VectorSearchThread | null {
+    if (this.threads.length === 0) return null;
+    return this.threads[THREAD_OF_KIND[kind] % this.threads.length];
   }
 }
