@@ -1,4 +1,4 @@
-import { mapInSlices } from '../domain/turns';
+import { mapInSlices, TimeSlicer } from '../domain/turns';
 import type { EntityRecord, Scope } from '../domain/types';
 import {
   ALIASES_NAMESPACE,
@@ -36,7 +36,7 @@ export async function statementsUnderAliases(
   scope: Scope,
   extractions: Array<[string, Extraction]>,
 ): Promise<AliasedStatements> {
-  const aliases = await aliasesOf(kv, scope, namesIn(extractions.map(([, e]) => e)));
+  const aliases = await aliasesOf(kv, scope, await namesInSlices(extractions));
   // A large document's thousands of chunks are read in stretches that give way to I/O.
   const statements = await mapInSlices(extractions, ([chunkId, e]): [string, ChunkStatements] => [chunkId, statementsOf(e, aliases)]);
   return {
@@ -46,6 +46,17 @@ export async function statementsUnderAliases(
       aliases,
     ),
   };
+}
+
+async function namesInSlices(extractions: Array<[string, Extraction]>): Promise<string[]> {
+  const named = new Set<string>();
+  const slicer = new TimeSlicer();
+  for (const [, e] of extractions) {
+    await slicer.tick();
+    for (const entity of e.entities) named.add(entity.id);
+    for (const r of e.relations) named.add(r.source).add(r.target);
+  }
+  return [...named];
 }
 
 function namesIn(extractions: Extraction[]): string[] {
