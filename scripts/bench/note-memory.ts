@@ -121,6 +121,13 @@ async function main(): Promise<void> {
     process.stdout.write(`| ${name} | ${perNote(last - now)} |\n`);
     last = now;
   }
+  // The graph change feed keeps the last batches of every workspace for followers that reconnect (a bounded window).
+  const feed = rt.events.feed as unknown as { topics: Map<string, unknown[]> };
+  const batches = [...feed.topics.entries()].filter(([topic]) => topic.endsWith(ws.id)).reduce((n, [, e]) => n + e.length, 0);
+  for (const topic of [...feed.topics.keys()]) if (topic.endsWith(ws.id)) feed.topics.delete(topic);
+  const now = liveHeap();
+  process.stdout.write(`| graph change feed (${batches} batches) | ${perNote(last - now)} |\n`);
+  last = now;
   process.stdout.write(`| elsewhere (caches, buffers) | ${perNote(last - before)} |\n`);
   server.closeAllConnections();
   server.close();
