@@ -145,16 +145,17 @@ export function countTokens(text: string): number {
 export async function countTokensInSlices(text: string, slicer = new TimeSlicer()): Promise<number> {
   if (!text) return 0;
   const { pattern } = load();
-  // The pattern is shared: each stretch goes on from where the last one stopped.
+  // The pattern is shared: each stretch goes on from where the last one stopped, and counts one piece at least.
   let count = 0;
   for (let at = 0; ;) {
     pattern.lastIndex = at;
     let m = pattern.exec(text);
-    while (m && !slicer.due()) {
+    do {
+      if (!m) return count;
       if (m[0].length === 0) pattern.lastIndex++;
       else count += pieceTokenStarts(m[0]).length;
       m = pattern.exec(text);
-    }
+    } while (!slicer.due());
     if (!m) return count;
     at = m.index;
     await slicer.pause();
