@@ -116,15 +116,27 @@ parentPort.on('message', () => (sampling = false));
 })();
 `;
 
-/** Uploads the file from its own thread (a 50 MB request body is streamed there, not on the service's loop). */
+/**
+ * Uploads the file from its own thread (a 50 MB request body is streamed there, not on the service's loop). The
+ * bytes are moved to it before the measurement starts (cloning them would hold the service's loop), and it
+ * sends them when told to.
+ */
 const UPLOADER = `
 const { parentPort, workerData } = require('node:worker_threads');
-const { url, key, name, type, data } = workerData;
-const body = new FormData();
-body.append('file', new Blob([data], { type }), name);
-fetch(url, { method: 'POST', headers: { 'X-API-Key': key }, body })
-  .then(async (res) => parentPort.postMessage({ status: res.status, answer: await res.json() }))
-  .catch((err) => parentPort.postMessage({ status: 0, answer: { detail: String(err) } }));
+const { url, key, name, type } = workerData;
+let data;
+parentPort.on('message', (message) => {
+  if (message !== 'go') {
+    data = message;
+    parentPort.postMessage('ready');
+    return;
+  }
+  const body = new FormData();
+  body.append('file', new Blob([data], { type }), name);
+  fetch(url, { method: 'POST', headers: { 'X-API-Key': key }, body })
+    .then(async (res) => parentPort.postMessage({ status: res.status, answer: await res.json() }))
+    .catch((err) => parentPort.postMessage({ status: 0, answer: { detail: String(err) } }));
+});
 `;
 
 function percentile(sorted: number[], p: number): number {
@@ -186,7 +198,17 @@ async function main(): Promise<void> {
   );
   for (const input of inputs) {
     if (input.size <= 0) continue;
-    const data = await input.make();
+    let data: Buffer | null = await input.make();
+    const fileBytes = data.length;
+    const uploader = new Worker(UPLOADER, {
+      eval: true,
+      workerData: { url: `${url}/api/v1/documents/upload`, key: KEY, name: input.name, type: input.type },
+    });
+    const bytes = new Uint8Array(data);
+    data = null;
+    const ready = new Promise((resolve) => uploader.once('message', resolve));
+    uploader.postMessage(bytes, [bytes.buffer]);
+    await ready;
     let peakRss = process.memoryUsage.rss();
     const rssTimer = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage.rss())), 100);
     const sampler = new Worker(SAMPLER, { eval: true, workerData: { url: `${url}/health` } });
@@ -194,11 +216,9 @@ async function main(): Promise<void> {
     const delay = monitorEventLoopDelay({ resolution: 10 });
     delay.enable();
     const t0 = performance.now();
-    const uploader = new Worker(UPLOADER, {
-      eval: true,
-      workerData: { url: `${url}/api/v1/documents/upload`, key: KEY, name: input.name, type: input.type, data: new Uint8Array(data) },
-    });
-    const res = await new Promise<{ status: number; answer: Answer }>((resolve) => uploader.once('message', resolve));
+    const answered = new Promise<{ status: number; answer: Answer }>((resolve) => uploader.once('message', resolve));
+    uploader.postMessage('go');
+    const res = await answered;
     await uploader.terminate();
     const { answer } = res;
     const id = answer.document_id ?? answer.id;
@@ -226,7 +246,7 @@ async function main(): Promise<void> {
     const sorted = latencies.sort((a, b) => a - b);
     const ms = (ns: number) => (ns / 1e6).toFixed(0);
     process.stdout.write(
-      `| ${input.name} | ${(data.length / MB).toFixed(1)} | ${doc?.content ? (Buffer.byteLength(doc.content) / MB).toFixed(1) : '-'} | ${doc?.chunk_count ?? '-'} | ` +
+      `| ${input.name} | ${(fileBytes / MB).toFixed(1)} | ${doc?.content ? (Buffer.byteLength(doc.content) / MB).toFixed(1) : '-'} | ${doc?.chunk_count ?? '-'} | ` +
         `${seconds.toFixed(1)} | ${doc?.status ?? status}${res.status >= 400 ? ` (${answer.detail})` : ''} | ` +
         `${ms(delay.percentile(50))} / ${ms(delay.percentile(99))} / ${ms(delay.max)} | ` +
         `${percentile(sorted, 50).toFixed(0)} / ${percentile(sorted, 99).toFixed(0)} / ${(sorted.at(-1) ?? 0).toFixed(0)} (${sorted.length}${failures ? `, ${failures} failed` : ''}) | ` +

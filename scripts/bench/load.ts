@@ -226,7 +226,14 @@ async function main(): Promise<void> {
   measuring = true;
   delay.enable();
   let rssMax = rssStart;
-  const rssTimer = setInterval(() => (rssMax = Math.max(rssMax, process.memoryUsage().rss)), 1000);
+  // RSS and V8's heap every 5 s after the warm-up: whether memory still grows or has levelled off.
+  const timeline: string[] = [];
+  let ticks = 0;
+  const rssTimer = setInterval(() => {
+    const { rss, heapTotal } = process.memoryUsage();
+    rssMax = Math.max(rssMax, rss);
+    if (++ticks % 5 === 0) timeline.push(`${(rss / 1048576).toFixed(0)}/${(heapTotal / 1048576).toFixed(0)}`);
+  }, 1000);
   const totals = await clientResult;
   measuring = false;
   delay.disable();
@@ -256,6 +263,7 @@ async function main(): Promise<void> {
       `RSS: ${mb(rssStart)} MB after warm-up, ${mb(rssEnd)} MB at the end (${(((rssEnd - rssStart) / rssStart) * 100).toFixed(1)} %), peak ${mb(rssMax)} MB\n` +
       `heap used ${mb(memStart.heapUsed)} -> ${mb(memEnd.heapUsed)} MB of ${mb(memStart.heapTotal)} -> ${mb(memEnd.heapTotal)} MB, ` +
       `external ${mb(memStart.external)} -> ${mb(memEnd.external)} MB\n` +
+      `RSS / heap total MB every 5 s after the warm-up: ${timeline.join(' ')}\n` +
       liveLine(liveStart, liveEnd),
   );
   server.closeAllConnections();

@@ -36,7 +36,10 @@ export interface CachedExtraction {
   llm_provider: string;
   llm_model: string;
   prompt_version: number;
-  raw_outputs: string[];
+  /** LLM passes that made it (the first and the gleaning ones); their answers are in the LLM response cache. */
+  passes?: number;
+  /** Entries written before `passes` kept the answers themselves: a second copy of the response cache's. */
+  raw_outputs?: string[];
   entities: ParsedEntity[];
   relations: ParsedRelation[];
   dropped_records: number;

@@ -9,6 +9,7 @@ import { type GraphDeps, nowOf } from './deps';
 import { embedEntities, embedRelationships } from './embed';
 import type { GraphChange } from './events';
 import { documentLinksLockKey } from './locks';
+import { TimeSlicer } from '../domain/turns';
 
 export interface MergeInput {
   sourceIds: string[];
@@ -77,10 +78,15 @@ async function planRelationships(
   return plan;
 }
 
-/** Chunk records point at the survivor and at the rewritten relationships; only changed chunks are written. */
-function rewriteChunks(chunks: ChunkRecord[], absorbed: Set<string>, survivorId: string, renamed: Map<string, string | null>) {
+/**
+ * Chunk records point at the survivor and at the rewritten relationships; only changed chunks are written. An
+ * entity named all over a large document has thousands: they are rewritten in stretches that give way to I/O.
+ */
+async function rewriteChunks(chunks: ChunkRecord[], absorbed: Set<string>, survivorId: string, renamed: Map<string, string | null>) {
   const changed: ChunkRecord[] = [];
+  const slicer = new TimeSlicer();
   for (const chunk of chunks) {
+    await slicer.tick();
     const entityIds = union(chunk.entity_ids.map((id) => (absorbed.has(id) ? survivorId : id)));
     const relationshipIds = union(
       chunk.relationship_ids.flatMap((id) => {
@@ -190,7 +196,7 @@ async function mergeLocked(deps: GraphDeps, scope: Scope, input: MergeInput, tar
   const documentIds = union(survivor.document_ids, ...plan.touching.map((r) => r.document_ids), affectedChunks.map(documentOfChunk));
   // Chunk records and counts are shared with merges of other entities the same chunks name: read and written under the documents' keys.
   await deps.entityLocks.run(scope, documentIds.map(documentLinksLockKey), async () => {
-    const changedChunks = rewriteChunks(await chunks.getMany(scope, affectedChunks), absorbed, targetId, plan.renamed);
+    const changedChunks = await rewriteChunks(await chunks.getMany(scope, affectedChunks), absorbed, targetId, plan.renamed);
     await chunks.upsertMany(scope, changedChunks);
     await recountDocuments(deps.stores, scope, documentIds);
   });

@@ -1,4 +1,4 @@
-import { mapInSlices } from '../domain/turns';
+import { mapInSlices, TimeSlicer } from '../domain/turns';
 import type { EntityRecord, Scope } from '../domain/types';
 import {
   ALIASES_NAMESPACE,
@@ -36,16 +36,21 @@ export async function statementsUnderAliases(
   scope: Scope,
   extractions: Array<[string, Extraction]>,
 ): Promise<AliasedStatements> {
-  const aliases = await aliasesOf(kv, scope, namesIn(extractions.map(([, e]) => e)));
+  const aliases = await aliasesOf(kv, scope, await namesInSlices(extractions));
   // A large document's thousands of chunks are read in stretches that give way to I/O.
   const statements = await mapInSlices(extractions, ([chunkId, e]): [string, ChunkStatements] => [chunkId, statementsOf(e, aliases)]);
-  return {
-    statements: new Map(statements),
-    formerKeys: formerKeysOf(
-      extractions.map(([, e]) => e),
-      aliases,
-    ),
-  };
+  return { statements: new Map(statements), formerKeys: await formerKeysOf(extractions, aliases) };
+}
+
+async function namesInSlices(extractions: Array<[string, Extraction]>): Promise<string[]> {
+  const named = new Set<string>();
+  const slicer = new TimeSlicer();
+  for (const [, e] of extractions) {
+    await slicer.tick();
+    for (const entity of e.entities) named.add(entity.id);
+    for (const r of e.relations) named.add(r.source).add(r.target);
+  }
+  return [...named];
 }
 
 function namesIn(extractions: Extraction[]): string[] {
@@ -64,10 +69,16 @@ async function aliasesOf(kv: KeyValueStore, scope: Scope, ids: string[]): Promis
   return new Map([...resolved].filter(([id, survivor]) => id !== survivor));
 }
 
-function formerKeysOf(extractions: Extraction[], aliases: ReadonlyMap<string, string>): string[] {
+async function formerKeysOf(
+  extractions: Array<[string, Extraction] | Extraction>,
+  aliases: ReadonlyMap<string, string>,
+): Promise<string[]> {
   const keys = new Set<string>();
   if (aliases.size === 0) return [];
-  for (const e of extractions) {
+  const slicer = new TimeSlicer();
+  for (const item of extractions) {
+    const e = Array.isArray(item) ? item[1] : item;
+    await slicer.tick();
     for (const id of namesIn([e])) if (aliases.has(id)) keys.add(entityKey(id));
     for (const r of e.relations) if (aliases.has(r.source) || aliases.has(r.target)) keys.add(relationshipKey(r.id));
   }
@@ -153,7 +164,7 @@ export async function forgetNamesOf(
   if (named.length === 0) return;
   await withAliasedEntityLock(kv, entityLocks, scope, named, async () => {
     const aliases = await aliasesOf(kv, scope, named);
-    await deleteStates(kv, scope, formerKeysOf(extractions, aliases));
+    await deleteStates(kv, scope, await formerKeysOf(extractions, aliases));
     const candidates = [...new Set([...named, ...aliases.values()])];
     const live = new Set((await graph.getEntities(scope, candidates)).map((e) => e.id));
     const gone = candidates.filter((id) => !live.has(id));

@@ -1,3 +1,4 @@
+import { TimeSlicer } from '../domain/turns';
 import type { ChunkRecord, Scope } from '../domain/types';
 import { documentLinksLockKey } from '../graph/locks';
 import { statementsUnderAliases, withAliasedEntityLock } from './aliases';
@@ -25,15 +26,22 @@ export async function writeChunkLinks(
   contributions: Contribution[],
 ): Promise<DocumentCounts> {
   const { kv, chunks: chunkStore, documents } = deps.stores;
-  const extractions = contributions.map((c): [string, Contribution['extraction']] => [c.chunkId, c.extraction]);
-  const names = [
-    ...new Set(extractions.flatMap(([, e]) => [...e.entities.map((x) => x.id), ...e.relations.flatMap((r) => [r.source, r.target])])),
-  ];
-  return withAliasedEntityLock(kv, deps.entityLocks, scope, names, async () => {
+  // A large document's thousands of chunks are walked in stretches that give way to I/O.
+  const slicer = new TimeSlicer();
+  const extractions: Array<[string, Contribution['extraction']]> = [];
+  const named = new Set<string>();
+  for (const c of contributions) {
+    await slicer.tick();
+    extractions.push([c.chunkId, c.extraction]);
+    for (const x of c.extraction.entities) named.add(x.id);
+    for (const r of c.extraction.relations) named.add(r.source).add(r.target);
+  }
+  return withAliasedEntityLock(kv, deps.entityLocks, scope, [...named], async () => {
     const { statements } = await statementsUnderAliases(kv, scope, extractions);
     const entities = new Set<string>();
     const relationships = new Set<string>();
     for (const chunk of chunks) {
+      await slicer.tick();
       const said = statements.get(chunk.id);
       chunk.entity_ids = said ? [...said.entities.keys()] : [];
       chunk.relationship_ids = said ? [...said.relations.keys()] : [];

@@ -36,11 +36,21 @@ export interface EntityEvidence {
   statements: EntityStatement[];
   /** Descriptions of the relationships naming the entity in those chunks. */
   relationDescriptions: string[];
+  /** The distinct fragments of both, when already folded (ingest/evidence.ts does it in stretches). */
+  distinct?: DistinctFragments;
 }
 
 export interface RelationEvidence {
   sources: string[];
   statements: ParsedRelation[];
+  /** The distinct fragments of the statements' descriptions, when already folded. */
+  distinct?: DistinctFragments;
+}
+
+/** `distinctFragments` of the explicit statements' descriptions, and of the relationship descriptions when there are none. */
+export interface DistinctFragments {
+  descriptions: string[];
+  relationDescriptions: string[];
 }
 
 /** Keeps an earlier summary while every fragment it covers is still there. */
@@ -81,9 +91,10 @@ export function rebuildEntity(
 ): Draft<EntityRecord> {
   const explicit = ev.statements.filter((s) => s.explicit);
   if (ev.statements.length === 0 && old) return keptEntity(old, ev.sources, previous, now);
-  const described = distinctFragments(explicit.map((s) => s.description));
+  const described = ev.distinct?.descriptions ?? distinctFragments(explicit.map((s) => s.description));
   const from_relations = described.length === 0;
-  const { summary, fragments, newer } = partsOf(previous?.summary, from_relations ? distinctFragments(ev.relationDescriptions) : described);
+  const fromRelations = () => ev.distinct?.relationDescriptions ?? distinctFragments(ev.relationDescriptions);
+  const { summary, fragments, newer } = partsOf(previous?.summary, from_relations ? fromRelations() : described);
   const types = addVotes(
     [],
     explicit.map((s) => s.type).filter((t) => t !== 'UNKNOWN'),
@@ -113,7 +124,7 @@ export function accumulateEntity(
 ): Draft<EntityRecord> {
   if (!old || !state) return rebuildEntity(id, own, old, state, now);
   const explicit = own.statements.filter((s) => s.explicit);
-  const described = distinctFragments(explicit.map((s) => s.description));
+  const described = own.distinct?.descriptions ?? distinctFragments(explicit.map((s) => s.description));
   const current = currentParts(state.description ?? old.description, state);
   let fragments: string[];
   let newer: string[];
@@ -123,7 +134,7 @@ export function accumulateEntity(
     // The first description of the entity itself replaces the relationship descriptions.
     [fragments, newer, summary, from_relations] = [described, described.map(fragmentKey), null, false];
   } else {
-    const added = (from_relations ? distinctFragments(own.relationDescriptions) : described).filter(
+    const added = (from_relations ? (own.distinct?.relationDescriptions ?? distinctFragments(own.relationDescriptions)) : described).filter(
       (f) => !current.known.has(fragmentKey(f)),
     );
     fragments = [...current.shown, ...added];
@@ -157,7 +168,8 @@ export function rebuildRelationship(
   now: string,
 ): Draft<RelationshipRecord> {
   if (ev.statements.length === 0 && old) return keptRelationship(old, ev.sources, previous, now);
-  const { summary, fragments, newer } = partsOf(previous?.summary, distinctFragments(ev.statements.map((s) => s.description)));
+  const described = ev.distinct?.descriptions ?? distinctFragments(ev.statements.map((s) => s.description));
+  const { summary, fragments, newer } = partsOf(previous?.summary, described);
   const types = addVotes(
     [],
     ev.statements.map((s) => s.relation_type),
@@ -186,7 +198,8 @@ export function accumulateRelationship(
 ): Draft<RelationshipRecord> {
   if (!old || !state) return rebuildRelationship(id, own, old, state, now);
   const current = currentParts(old.description, state);
-  const added = distinctFragments(own.statements.map((s) => s.description)).filter((f) => !current.known.has(fragmentKey(f)));
+  const described = own.distinct?.descriptions ?? distinctFragments(own.statements.map((s) => s.description));
+  const added = described.filter((f) => !current.known.has(fragmentKey(f)));
   const types = addVotes(
     state.types,
     own.statements.map((s) => s.relation_type),

@@ -2,7 +2,7 @@ import { TimeSlicer } from '../domain/turns';
 import type { Scope } from '../domain/types';
 import type { KeyValueStore } from '../store/ports';
 import { type AliasedStatements, statementsUnderAliases } from './aliases';
-import type { ChunkStatements, EntityStatement } from './describe';
+import { type ChunkStatements, distinctFragments, type EntityStatement } from './describe';
 import type { EntityEvidence, RelationEvidence } from './drafts';
 import type { ParsedRelation } from './extract/parser';
 import { readExtractions } from './extract/cache';
@@ -35,7 +35,26 @@ export async function entityEvidence(
     own.push(...(said.entities.get(id) ?? []));
     relationDescriptions.push(...(relationDescriptionsByEntity(said).get(id) ?? []));
   }
-  return { sources, statements: own, relationDescriptions };
+  // Folded here, in stretches: an entity named in thousands of chunks has thousands of fragments.
+  const descriptions = await distinctInSlices(
+    own.filter((s) => s.explicit).map((s) => s.description),
+    slicer,
+  );
+  const relationFragments = descriptions.length ? [] : await distinctInSlices(relationDescriptions, slicer);
+  return { sources, statements: own, relationDescriptions, distinct: { descriptions, relationDescriptions: relationFragments } };
+}
+
+const FOLD_BATCH = 64;
+
+/** `distinctFragments(fragments)`, folded a batch at a time, yielding whenever the slicer's stretch is used up. */
+export async function distinctInSlices(fragments: string[], slicer: TimeSlicer): Promise<string[]> {
+  const seen = new Set<string>();
+  const out: string[] = [];
+  for (let at = 0; at < fragments.length; at += FOLD_BATCH) {
+    await slicer.tick();
+    out.push(...distinctFragments(fragments.slice(at, at + FOLD_BATCH), seen));
+  }
+  return out;
 }
 
 /**
@@ -72,5 +91,9 @@ export async function relationEvidence(
     await slicer.tick();
     own.push(...(statements.get(c)?.relations.get(id) ?? []));
   }
-  return { sources, statements: own };
+  const descriptions = await distinctInSlices(
+    own.map((s) => s.description),
+    slicer,
+  );
+  return { sources, statements: own, distinct: { descriptions, relationDescriptions: [] } };
 }

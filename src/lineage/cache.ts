@@ -22,7 +22,7 @@ export function extractionsOf(kv: KeyValueStore, scope: Scope, chunkIds: string[
 
 export function extractionMetadata(cached: CachedExtraction | undefined | null): ExtractionMetadata | null {
   if (!cached) return null;
-  const passes = cached.raw_outputs.length;
+  const passes = cached.passes ?? cached.raw_outputs?.length ?? 1;
   return {
     llm_model: cached.llm_model ?? null,
     created_at: cached.created_at ?? null,

@@ -1,3 +1,4 @@
+import { TimeSlicer } from '../domain/turns';
 import { type BpeRankData, CompactBpe } from './bpe';
 
 /**
@@ -138,6 +139,27 @@ export function countTokens(text: string): number {
     else count += pieceTokenStarts(m[0]).length;
   }
   return count;
+}
+
+/** `countTokens` of a long text, giving way to I/O every few milliseconds; the same count. */
+export async function countTokensInSlices(text: string, slicer = new TimeSlicer()): Promise<number> {
+  if (!text) return 0;
+  const { pattern } = load();
+  // The pattern is shared: each stretch goes on from where the last one stopped, and counts one piece at least.
+  let count = 0;
+  for (let at = 0; ;) {
+    pattern.lastIndex = at;
+    let m = pattern.exec(text);
+    do {
+      if (!m) return count;
+      if (m[0].length === 0) pattern.lastIndex++;
+      else count += pieceTokenStarts(m[0]).length;
+      m = pattern.exec(text);
+    } while (!slicer.due());
+    if (!m) return count;
+    at = m.index;
+    await slicer.pause();
+  }
 }
 
 export function countMessageTokens(messages: ReadonlyArray<{ content: string }>): number {

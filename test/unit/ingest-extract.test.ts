@@ -1,7 +1,11 @@
+import { LLM_CACHE_NAMESPACE, cachedLlm } from '../../src/graph/llm-cache';
+import { type CachedExtraction, EXTRACTION_NAMESPACE, extractWithCache } from '../../src/ingest/extract/cache';
 import { extractChunk } from '../../src/ingest/extract/extract';
 import { parseExtraction } from '../../src/ingest/extract/parser';
 import { extractionPrompt, gleaningPrompt } from '../../src/ingest/extract/prompt';
+import { extractionMetadata } from '../../src/lineage/cache';
 import type { ChatMessage, CompletionOptions, LlmProvider } from '../../src/llm/ports';
+import { MemoryKeyValueStore } from '../../src/store/memory';
 
 describe('parseExtraction', () => {
   test('reads records in the prompt format and normalises ids, types and relation types', () => {
@@ -178,5 +182,38 @@ describe('extractChunk', () => {
     const result = await extractChunk(llm, { content: 'text' }, { enableGleaning: true, maxGleaning: 1 });
     expect(result.dropped_records).toBe(2);
     expect(result.entities).toHaveLength(2);
+  });
+});
+
+describe('extractWithCache', () => {
+  const scope = { workspaceId: 'cache-test' };
+  const answers = [
+    'entity<|>Alice<|>PERSON<|>An engineer.\n<|COMPLETE|>',
+    'relation<|>Alice<|>Bob<|>reports to<|>Alice reports to Bob.\n<|COMPLETE|>',
+  ];
+
+  test('keeps the answers once, in the response cache: the chunk entry holds the parsed records and the pass count', async () => {
+    const kv = new MemoryKeyValueStore();
+    const llm = cachedLlm(scriptedLlm(answers), kv, scope);
+    const chunk = { id: 'doc-chunk-0', content: 'Alice reports to Bob.' };
+    const fresh = await extractWithCache(kv, scope, llm, chunk, { enableGleaning: true, maxGleaning: 1 });
+    expect(fresh.llm_calls).toBe(2);
+
+    const entry = await kv.get<CachedExtraction>(scope, EXTRACTION_NAMESPACE, chunk.id);
+    expect(entry?.passes).toBe(2);
+    expect(entry).not.toHaveProperty('raw_outputs');
+    expect(JSON.stringify(entry)).not.toContain('<|COMPLETE|>');
+    expect(entry?.entities.map((e) => e.id)).toEqual(['ALICE']);
+    expect(entry?.relations.map((r) => r.id)).toEqual(['ALICE|BOB']);
+    expect(await kv.count(scope, LLM_CACHE_NAMESPACE)).toBe(2);
+    expect(extractionMetadata(entry)).toMatchObject({ extraction_passes: 2, gleaning_passes: 1, entity_count: 1 });
+
+    const again = await extractWithCache(kv, scope, llm, chunk, { enableGleaning: true, maxGleaning: 1 });
+    expect(again).toMatchObject({ cached: true, llm_calls: 0 });
+  });
+
+  test('reads the pass count of entries written with their answers', () => {
+    const legacy = { raw_outputs: answers, entities: [], relations: [] } as unknown as CachedExtraction;
+    expect(extractionMetadata(legacy)).toMatchObject({ extraction_passes: 2, gleaning_passes: 1 });
   });
 });

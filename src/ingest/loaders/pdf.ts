@@ -13,19 +13,28 @@ export const PAGE_SEPARATOR = '\n\n';
 
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
-(async () => {
+parentPort.once('message', async (data) => {
   try {
     const { getDocumentProxy, extractText } = require(workerData.unpdfPath);
-    const pdf = await getDocumentProxy(workerData.data, { verbosity: 0, isEvalSupported: false });
-    const { totalPages, text } = await extractText(pdf, { mergePages: false });
-    parentPort.postMessage({ ok: true, totalPages, pages: text });
+    const pdf = await getDocumentProxy(data, { verbosity: 0, isEvalSupported: false });
+    const { totalPages, text: pages } = await extractText(pdf, { mergePages: false });
+    // The pages are joined here: one string crosses back to the event loop, not thousands.
+    let text = '';
+    const ranges = [];
+    pages.forEach((raw, i) => {
+      const pageText = raw.replace(/\\s+$/, '');
+      if (i > 0) text += workerData.separator;
+      ranges.push({ page: i + 1, char_start: text.length, char_end: text.length + pageText.length });
+      text += pageText;
+    });
+    parentPort.postMessage({ ok: true, totalPages, text, pages: ranges });
   } catch (err) {
     parentPort.postMessage({ ok: false, name: err && err.name, message: String((err && err.message) || err) });
   }
-})();
+});
 `;
 
-type WorkerReply = { ok: true; totalPages: number; pages: string[] } | { ok: false; name?: string; message: string };
+type WorkerReply = { ok: true; totalPages: number; text: string; pages: PageRange[] } | { ok: false; name?: string; message: string };
 
 export interface PdfText {
   text: string;
@@ -40,21 +49,22 @@ export async function loadPdf(data: Buffer): Promise<PdfText> {
     if (reply.name === 'PasswordException') throw new LoadError('the PDF is password-protected');
     throw new LoadError(`the PDF could not be parsed: ${reply.message}`);
   }
-  const pages: PageRange[] = [];
-  let text = '';
-  reply.pages.forEach((raw, i) => {
-    const pageText = raw.replace(/\s+$/, '');
-    if (i > 0) text += PAGE_SEPARATOR;
-    pages.push({ page: i + 1, char_start: text.length, char_end: text.length + pageText.length });
-    text += pageText;
-  });
+  const { text, pages } = reply;
   if (!text.trim()) throw new LoadError('the PDF has no extractable text (scanned images are not supported)');
   return { text, page_count: reply.totalPages, pages };
 }
 
+/**
+ * The bytes are moved to the worker, not cloned: cloning tens of megabytes into the worker's start-up data
+ * held the event loop for a few hundred milliseconds. `data` must own its buffer (it is detached here).
+ */
 function parseInWorker(data: Uint8Array): Promise<WorkerReply> {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { unpdfPath: require.resolve('unpdf'), data } });
+    const worker = new Worker(WORKER_SOURCE, {
+      eval: true,
+      workerData: { unpdfPath: require.resolve('unpdf'), separator: PAGE_SEPARATOR },
+    });
+    worker.postMessage(data, [data.buffer as ArrayBuffer]);
     const timer = setTimeout(() => {
       void worker.terminate();
       reject(new LoadError(`the PDF could not be parsed within ${PARSE_TIMEOUT_MS / 1000} s`));

@@ -1,9 +1,9 @@
 import { sleep, throwIfAborted } from '../../domain/abort';
-import { nextTurn } from '../../domain/turns';
+import { nextTurn, TimeSlicer } from '../../domain/turns';
 import { COMPLETION_MARKER, FIELD_DELIMITER } from '../../prompts/record-format';
 import type { ChatMessage, Completion, CompletionOptions, LlmProvider, TokenUsage } from '../ports';
 import type { PromptTask } from '../tasks';
-import { countMessageTokens, countTokens, tokenLayout } from '../tokens';
+import { countTokensInSlices, tokenLayout } from '../tokens';
 import { extractRecords, gleanRecords } from './extract';
 import { communityReportJson } from './report';
 import { extractiveAnswer, keywordsJson, summarize } from './respond';
@@ -49,7 +49,7 @@ export class MockLlm implements LlmProvider {
   async complete(messages: ChatMessage[], options: CompletionOptions = {}): Promise<Completion> {
     await this.wait(options.signal);
     const text = respond(messages, options);
-    return { text, usage: usageOf(messages, text) };
+    return { text, usage: await usageOf(messages, text) };
   }
 
   async *stream(messages: ChatMessage[], options: CompletionOptions = {}): AsyncGenerator<string, TokenUsage, void> {
@@ -63,12 +63,16 @@ export class MockLlm implements LlmProvider {
       throwIfAborted(options.signal);
       yield fragment;
     }
-    return usageOf(messages, text);
+    return await usageOf(messages, text);
   }
 }
 
-function usageOf(messages: ChatMessage[], text: string): TokenUsage {
-  return { input_tokens: countMessageTokens(messages), output_tokens: countTokens(text) };
+/** Token counts as a provider reports them; a long prompt (a large summary) is counted in stretches. */
+async function usageOf(messages: ChatMessage[], text: string): Promise<TokenUsage> {
+  const slicer = new TimeSlicer();
+  let input_tokens = 0;
+  for (const m of messages) input_tokens += await countTokensInSlices(m.content, slicer);
+  return { input_tokens, output_tokens: await countTokensInSlices(text, slicer) };
 }
 
 /** Splits a message at its last `---TEXT---` line. */

@@ -1,42 +1,42 @@
 import type { BudgetRecord, UsageRecord } from '../../domain/costs';
 import type { Scope } from '../../domain/types';
-import { type CostStore, type TimeRange, type UsageTotals, totalsOf } from '../ports';
+import { type CostStore, emptyTotals, type TimeRange, type UsageTotals } from '../ports';
+import { NameTable, UsageRows } from './usage-rows';
 import { WorkspaceStates } from './workspaces';
 
 interface CostState {
-  records: UsageRecord[];
+  rows: UsageRows;
   budget: BudgetRecord | null;
 }
 
-const inRange = (r: UsageRecord, range: TimeRange) => r.created_at >= range.from && r.created_at < range.to;
-
-/** Usage records per workspace, kept in time order; copies in and out. */
+/** Usage records per workspace, kept in time order in columns (usage-rows.ts); copies in and out. */
 export class MemoryCostStore implements CostStore {
-  private readonly workspaces = new WorkspaceStates<CostState>(() => ({ records: [], budget: null }));
+  private readonly workspaces = new WorkspaceStates<CostState>(() => ({ rows: new UsageRows(new NameTable()), budget: null }));
 
   async add(scope: Scope, records: UsageRecord[]): Promise<void> {
     if (records.length === 0) return;
-    const state = this.workspaces.obtain(scope);
-    const added = records.map((r) => ({ ...r })).sort(byCreation);
-    const last = state.records.at(-1);
-    state.records.push(...added);
-    // Records mostly arrive in time order: re-sorting every record on every call made n calls cost n² log n.
-    if (last && byCreation(last, added[0]) > 0) state.records.sort(byCreation);
+    const { rows } = this.workspaces.obtain(scope);
+    for (const record of records) rows.add(record);
   }
 
   async list(scope: Scope, range: TimeRange): Promise<UsageRecord[]> {
-    return (this.workspaces.find(scope)?.records ?? []).filter((r) => inRange(r, range)).map((r) => ({ ...r }));
+    const found = this.inRange(scope, range);
+    if (!found) return [];
+    const { rows, from, to } = found;
+    return Array.from({ length: to - from }, (_, i) => rows.record(from + i));
   }
 
   async totals(scope: Scope, range: TimeRange): Promise<UsageTotals> {
-    return totalsOf((this.workspaces.find(scope)?.records ?? []).filter((r) => inRange(r, range)));
+    const found = this.inRange(scope, range);
+    return found ? found.rows.totals(found.from, found.to) : emptyTotals();
   }
 
   async tenantTotals(tenantId: string, range: TimeRange): Promise<Map<string, UsageTotals>> {
     const out = new Map<string, UsageTotals>();
-    for (const [scope, state] of this.workspaces.entries()) {
-      const records = state.records.filter((r) => r.tenant_id === tenantId && inRange(r, range));
-      if (records.length > 0) out.set(scope.workspaceId, totalsOf(records));
+    for (const [scope] of this.workspaces.entries()) {
+      const found = this.inRange(scope, range);
+      const totals = found?.rows.totals(found.from, found.to, tenantId);
+      if (totals && totals.calls > 0) out.set(scope.workspaceId, totals);
     }
     return out;
   }
@@ -57,8 +57,11 @@ export class MemoryCostStore implements CostStore {
   clear(): void {
     this.workspaces.clear();
   }
-}
 
-function byCreation(a: UsageRecord, b: UsageRecord): number {
-  return a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : 0;
+  /** The rows with `range.from <= created_at < range.to`: a run of rows (oldest first) found by binary search. */
+  private inRange(scope: Scope, range: TimeRange): { rows: UsageRows; from: number; to: number } | null {
+    const rows = this.workspaces.find(scope)?.rows;
+    if (!rows || range.from >= range.to) return null;
+    return { rows, from: rows.bound(range.from), to: rows.bound(range.to) };
+  }
 }
