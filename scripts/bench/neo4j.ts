@@ -140,6 +140,9 @@ async function writeChunks(rt: Runtime, scope: Scope): Promise<string[]> {
 }
 
 async function main(): Promise<void> {
+  // As `node dist/main.js` runs: stack traces without source maps (tsx turns them on, and the Neo4j driver captures
+  // a stack trace for every statement it runs).
+  process.setSourceMapsEnabled(false);
   const neo4j = startBenchNeo4j();
   const stopOnSignal = () => {
     neo4j.stop();
