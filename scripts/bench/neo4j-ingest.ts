@@ -5,6 +5,7 @@ import { loadConfig } from '../../src/config/load';
 import { createLogger } from '../../src/logger';
 import { createRuntime } from '../../src/runtime';
 import { buildCorpus, countingProviders } from './ingest';
+import { statementKey, timeStatements } from './neo4j-statements';
 import { benchWorkspace } from './workspace';
 
 export interface IngestOptions {
@@ -17,6 +18,22 @@ export interface IngestOptions {
   workspace: string;
   /** CPU seconds used so far by the Neo4j process, when it is local. */
   serverCpuSeconds: () => number | null;
+  /** Time every statement of the timed ingest: the rows then end with the busiest statements, per document. */
+  statements?: boolean;
+}
+
+/** The statements of the timed ingest that took the most time in all, per document. */
+function statementRows(timer: ReturnType<typeof timeStatements>, documents: number): Array<[string, string]> {
+  const timings = timer.timings();
+  const calls = timings.reduce((n, t) => n + t.count, 0);
+  const rows: Array<[string, string]> = [['statements per document (all)', (calls / documents).toFixed(1)]];
+  for (const t of timings.slice(0, 15)) {
+    rows.push([
+      `  ${statementKey(t.text).slice(0, 90)}`,
+      `${(t.count / documents).toFixed(2)} per document, ${(t.ms / t.count).toFixed(1)} ms each, ${(t.ms / documents).toFixed(1)} ms per document`,
+    ]);
+  }
+  return rows;
 }
 
 type Document = { title: string; content: string };
@@ -88,9 +105,12 @@ export async function benchNeo4jIngest(neo4jUri: string, options: IngestOptions)
     const totalCalls = () => [...counting.llmCalls.values()].reduce((a, b) => a + b, 0);
     const [warmupCalls, warmupEmbeddings] = [totalCalls(), counting.embeddingCalls()];
     const [nodeCpu, neo4jCpu] = [process.cpuUsage(), options.serverCpuSeconds()];
+    const timer = options.statements ? timeStatements() : null;
+    timer?.start();
     const started = performance.now();
     await ingestAll(base, scope.workspaceId, corpus);
     const wallMs = performance.now() - started;
+    timer?.stop();
     const nodeUsed = process.cpuUsage(nodeCpu);
     const neo4jAfter = options.serverCpuSeconds();
     const neo4jUsed = neo4jCpu === null || neo4jAfter === null ? '-' : `${(neo4jAfter - neo4jCpu).toFixed(1)} s`;
@@ -120,6 +140,7 @@ export async function benchNeo4jIngest(neo4jUri: string, options: IngestOptions)
       ['LLM-bound floor (calls x latency / concurrency)', `${(floorMs / 1000).toFixed(2)} s`],
       ['wall / floor', (wallMs / floorMs).toFixed(2)],
       ['CPU during the run: service (Node) / Neo4j', `${((nodeUsed.user + nodeUsed.system) / 1e6).toFixed(1)} s / ${neo4jUsed}`],
+      ...(timer ? statementRows(timer, corpus.length) : []),
     ];
   } finally {
     server.closeAllConnections();

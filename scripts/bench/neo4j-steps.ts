@@ -56,6 +56,9 @@ function authFromEnv() {
 
 async function main(): Promise<void> {
   if (!process.env.NEO4J_URI) throw new Error('set NEO4J_URI');
+  // As `node dist/main.js` runs: stack traces without source maps (tsx turns them on, and the Neo4j driver captures
+  // a stack trace for every statement it runs).
+  process.setSourceMapsEnabled(false);
   const env = {
     SERVICE_LLM_PROVIDER: 'mock',
     // Resolution has its own benches (resolution.ts, resolution-scale.ts); these figures are taken without it.

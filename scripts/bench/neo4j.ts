@@ -1,12 +1,13 @@
 /**
  * Persistent-mode benchmark: `npx tsx scripts/bench/neo4j.ts [--parts ingest,query,entities] [--latency 200]
  * [--documents 220] [--workers N] [--chunks 10000] [--requests 300] [--concurrency 1] [--entities 20000] [--batch 1000]
- * [--workspace ID]`. `--workspace` queries a workspace an earlier run loaded with the same `--chunks` (on NEO4J_URI)
+ * [--workspace ID] [--statements]`. `--workspace` queries a workspace an earlier run loaded with the same `--chunks` (on NEO4J_URI)
  * instead of loading the corpus again, which takes minutes on a busy machine.
  * Runs on NEO4J_URI when given, else starts its own Neo4j 5.26 with scripts/neo4j/neo4j.sh (full JIT) and stops
  * it at the end. Prints three tables:
  *   ingest    the corpus of scripts/bench/ingest.ts through the HTTP API with the mock provider at a simulated
- *             latency: documents per minute, chunks per second, wall time against the LLM-bound floor;
+ *             latency: documents per minute, chunks per second, wall time against the LLM-bound floor; with
+ *             `--statements`, the Cypher statements per document and the busiest of them;
  *   query     context_only queries (hybrid by default) over loopback HTTP from the separate load process of
  *             scripts/bench/query.ts, on its synthetic corpus written through the store ports: p50/p95/p99;
  *   entities  batched GraphStore.upsertEntities (one transaction per batch): entities per second.
@@ -47,6 +48,7 @@ const { values } = parseArgs({
     entities: { type: 'string', default: '20000' },
     batch: { type: 'string', default: '1000' },
     workspace: { type: 'string' },
+    statements: { type: 'boolean', default: false },
   },
 });
 const parts = new Set(values.parts.split(','));
@@ -138,6 +140,9 @@ async function writeChunks(rt: Runtime, scope: Scope): Promise<string[]> {
 }
 
 async function main(): Promise<void> {
+  // As `node dist/main.js` runs: stack traces without source maps (tsx turns them on, and the Neo4j driver captures
+  // a stack trace for every statement it runs).
+  process.setSourceMapsEnabled(false);
   const neo4j = startBenchNeo4j();
   const stopOnSignal = () => {
     neo4j.stop();
@@ -160,6 +165,7 @@ async function main(): Promise<void> {
         workers: values.workers,
         serverCpuSeconds: () => neo4j.cpuSeconds(),
         workspace: `bench-ingest-${stamp}`,
+        statements: values.statements,
       });
       printRows('ingest benchmark (Neo4j stores, mock provider)', rows);
     }

@@ -138,6 +138,8 @@ const envSchema = z.object({
   SERVICE_SHUTDOWN_GRACE_MS: intVar(0, 3_600_000),
   SERVICE_MAX_QUERIES_IN_FLIGHT: intVar(0),
   SERVICE_MAX_QUERIES_IN_FLIGHT_PER_WORKSPACE: intVar(0),
+  SERVICE_QUERIES_RUNNING_PER_WORKSPACE: intVar(0),
+  SERVICE_QUERY_WAIT_MS: intVar(0, 600_000),
   SERVICE_MAX_UPLOADS_IN_FLIGHT: intVar(0),
   SERVICE_MAX_UPLOADS_IN_FLIGHT_PER_WORKSPACE: intVar(0),
   SERVICE_MAX_QUEUED_DOCUMENTS: intVar(0),
@@ -259,6 +261,8 @@ export function loadConfig(env: Env = process.env, opts: LoadConfigOptions = {})
     admission: {
       queries: vars.SERVICE_MAX_QUERIES_IN_FLIGHT ?? 256,
       queriesPerWorkspace: vars.SERVICE_MAX_QUERIES_IN_FLIGHT_PER_WORKSPACE ?? 64,
+      queriesRunningPerWorkspace: vars.SERVICE_QUERIES_RUNNING_PER_WORKSPACE ?? 8,
+      queryWaitMs: vars.SERVICE_QUERY_WAIT_MS ?? 5_000,
       uploads: vars.SERVICE_MAX_UPLOADS_IN_FLIGHT ?? 64,
       uploadsPerWorkspace: vars.SERVICE_MAX_UPLOADS_IN_FLIGHT_PER_WORKSPACE ?? 16,
       queuedDocuments: vars.SERVICE_MAX_QUEUED_DOCUMENTS ?? 10_000,

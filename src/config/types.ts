@@ -194,10 +194,14 @@ export interface AppConfig {
   /**
    * Uploads and queries this instance holds at once, in all and per workspace (0: no cap; src/http/middleware/admission.ts),
    * and documents waiting for processing, in all and per workspace (0: no cap; src/services/documents/backlog.ts).
+   * Of a workspace's queries in flight, at most `queriesRunningPerWorkspace` run at once (0: all); the others wait
+   * their turn for at most `queryWaitMs`.
    */
   admission: {
     queries: number;
     queriesPerWorkspace: number;
+    queriesRunningPerWorkspace: number;
+    queryWaitMs: number;
     uploads: number;
     uploadsPerWorkspace: number;
     queuedDocuments: number;

@@ -231,6 +231,53 @@ describe('neo4j: native vector indexes', () => {
     }
   });
 
+  it('rebuilds an index in one pass with the same answers, and searches exactly while the index is missing', async () => {
+    const db = new Neo4jClient(settings);
+    try {
+      const dimension = 10;
+      const store = new Neo4jVectorStore(db, dimension, 20);
+      await store.ensureIndexes();
+      const scope = workspace();
+      const random = seededRandom(33);
+      const points = Array.from({ length: 90 }, (_, i) => ({
+        id: `r-${i}`,
+        vector: Array.from({ length: dimension }, () => random() * 2 - 1),
+        document_ids: ['doc-1'],
+      }));
+      // Written in small batches, as ingestion writes them.
+      for (let i = 0; i < points.length; i += 10) await store.upsert(scope, 'relationship', points.slice(i, i + 10));
+      const targets = [points[5], points[50], points[88]];
+      const before = await Promise.all(targets.map((t) => store.search(scope, 'relationship', t.vector, 5)));
+
+      const rebuilt = await store.rebuildIndexes(['relationship']);
+      expect(rebuilt).toEqual([
+        { kind: 'relationship', index: 'relationship_embedding_10', vectors: expect.any(Number), ms: expect.any(Number) },
+      ]);
+      expect(rebuilt[0].vectors).toBeGreaterThanOrEqual(points.length);
+      const [state] = await cypher("SHOW VECTOR INDEXES YIELD name, state WHERE name = 'relationship_embedding_10' RETURN state");
+      expect(state).toEqual({ state: 'ONLINE' });
+      const runs = jest.spyOn(Neo4jClient.prototype, 'readText');
+      const after = await Promise.all(targets.map((t) => store.search(scope, 'relationship', t.vector, 5)));
+      expect(after.map((hits) => hits.map((h) => h.id))).toEqual(before.map((hits) => hits.map((h) => h.id)));
+      expect(after[0][0]).toEqual({ id: 'r-5', score: expect.closeTo(1, 5) });
+      expect(runs.mock.calls.filter(([text]) => text.includes('db.index.vector.queryNodes'))).toHaveLength(3);
+
+      // Another instance dropped the index to rebuild it: the search falls back to the exact statement.
+      runs.mockClear();
+      await cypher('DROP INDEX relationship_embedding_10');
+      const exact = await store.search(scope, 'relationship', targets[1].vector, 5);
+      expect(exact.map((h) => h.id)).toEqual(before[1].map((h) => h.id));
+      expect(runs.mock.calls.map(([text]) => (text.includes('db.index.vector.queryNodes') ? 'index' : 'exact'))).toEqual([
+        'index',
+        'exact',
+      ]);
+      runs.mockRestore();
+      await store.ensureIndexes();
+    } finally {
+      await db.close();
+    }
+  });
+
   it('fails start-up with one line naming SERVICE_EMBEDDING_DIMENSION when an index has another dimension', async () => {
     await cypher(
       "CREATE VECTOR INDEX entity_embedding_14 IF NOT EXISTS FOR (v:EntityVector) ON (v.embedding_14) OPTIONS {indexConfig: {`vector.dimensions`: 15, `vector.similarity_function`: 'cosine'}}",

@@ -3,6 +3,7 @@ import { RateLimitedError, UnavailableError } from '../../domain/errors';
 import type { AppConfig } from '../../config/types';
 import type { AppState } from '../context';
 import { rateCategory } from './rate-limit';
+import { WorkspaceTurns } from './turns';
 
 const RETRY_AFTER_SECONDS = 1;
 
@@ -32,7 +33,10 @@ class Gauge {
  * Bounded queues (docs/api.md §8.3): uploads and queries (answers, chat, the compatibility APIs' chat) held at
  * once by this instance are capped per workspace and in all. Past a workspace's cap a request is refused with 429,
  * past the global cap with 503, both with `Retry-After`, so that overload costs a quick refusal instead of memory.
- * A request counts until its response is written out, streams included.
+ * A request counts until its response is written out, streams included. Of a workspace's queries held, at most
+ * `queriesRunningPerWorkspace` run at once and the others wait their turn; one that has not had it within
+ * `queryWaitMs` is refused with 429 and `Retry-After`, so a client sees a refusal it can act on instead of a timeout,
+ * and the stores (Neo4j shares the machine's cores) are not handed more concurrent work than they can serve.
  */
 export function admission(limits: AppConfig['admission']): Middleware<AppState> {
   const gauges: Record<Kind, Gauge> = { upload: new Gauge(), query: new Gauge() };
@@ -40,6 +44,7 @@ export function admission(limits: AppConfig['admission']): Middleware<AppState> 
     upload: { perWorkspace: limits.uploadsPerWorkspace, total: limits.uploads },
     query: { perWorkspace: limits.queriesPerWorkspace, total: limits.queries },
   };
+  const turns = new WorkspaceTurns(limits.queriesRunningPerWorkspace, limits.queryWaitMs);
   return async (ctx, next) => {
     const category = rateCategory(ctx.method, ctx.path);
     if (category !== 'upload' && category !== 'query') return next();
@@ -57,11 +62,29 @@ export function admission(limits: AppConfig['admission']): Middleware<AppState> 
       );
     }
     const leave = gauge.enter(workspace);
-    ctx.res.once('close', leave);
+    const closed = new AbortController();
+    let endTurn: (() => void) | null = null;
+    ctx.res.once('close', () => {
+      closed.abort();
+      leave();
+      endTurn?.();
+    });
     try {
+      if (category === 'query') {
+        endTurn = await turns.take(workspace, closed.signal);
+        if (closed.signal.aborted) return endTurn?.();
+        if (!endTurn) {
+          throw new RateLimitedError(
+            `this workspace's queries run ${limits.queriesRunningPerWorkspace} at a time and this one waited ` +
+              `${turns.waitMs} ms without its turn; retry shortly`,
+            RETRY_AFTER_SECONDS,
+          );
+        }
+      }
       await next();
     } catch (err) {
       leave();
+      endTurn?.();
       throw err;
     }
   };

@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import type { Scope, VectorHit, VectorKind, VectorPoint } from '../../domain/types';
 import type { VectorFilter, VectorStore } from '../ports';
 import { type Neo4jClient, type Row, scopeParams } from './client';
@@ -23,6 +24,26 @@ const OVERFETCH = 3;
 const SIZE_TTL_MS = 10_000;
 const MAX_FETCH = 10_000;
 const BATCH = 500;
+
+const VECTOR_KINDS = Object.keys(VECTOR_LABELS) as VectorKind[];
+
+export interface RebuiltIndex {
+  kind: VectorKind;
+  index: string;
+  /** Vectors of the kind in every workspace (the index is shared). */
+  vectors: number;
+  ms: number;
+}
+
+/** The index is missing or still being built (a rebuild in progress): the search is made exactly instead. */
+function isIndexUnavailable(err: unknown): boolean {
+  const { code, message } = err as { code?: unknown; message?: unknown };
+  return (
+    code === 'Neo.ClientError.Procedure.ProcedureCallFailed' &&
+    typeof message === 'string' &&
+    /no such vector schema index|not online|populating/i.test(message)
+  );
+}
 
 export function vectorIndexName(kind: VectorKind, dimension: number): string {
   return `${kind}_embedding_${dimension}`;
@@ -68,7 +89,7 @@ export class Neo4jVectorStore implements VectorStore {
   async ensureIndexes(): Promise<void> {
     checkDimension(this.indexedDimension);
     let created = false;
-    for (const kind of Object.keys(VECTOR_LABELS) as VectorKind[]) {
+    for (const kind of VECTOR_KINDS) {
       const index = vectorIndexName(kind, this.indexedDimension);
       const [existing] = await this.db.readRows('schema/vector-index-dimension', { name: index });
       if (existing && num(existing.dimension) !== this.indexedDimension) {
@@ -78,15 +99,40 @@ export class Neo4jVectorStore implements VectorStore {
         );
       }
       if (existing) continue;
-      const text = cypherTemplate('schema/vector-index', {
-        INDEX: index,
-        LABEL: VECTOR_LABELS[kind],
-        PROPERTY: vectorProperty(this.indexedDimension),
-      });
-      await this.db.runSchema(text, { dimension: int(this.indexedDimension) });
+      await this.createIndex(kind);
       created = true;
     }
     if (created) await this.db.runSchema(cypherText('schema/await-indexes'));
+  }
+
+  private async createIndex(kind: VectorKind): Promise<void> {
+    const text = cypherTemplate('schema/vector-index', {
+      INDEX: vectorIndexName(kind, this.indexedDimension),
+      LABEL: VECTOR_LABELS[kind],
+      PROPERTY: vectorProperty(this.indexedDimension),
+    });
+    await this.db.runSchema(text, { dimension: int(this.indexedDimension) });
+  }
+
+  /**
+   * Drops the vector index of each kind and builds it again from the stored vectors, one kind at a time. Written
+   * batch by batch, an index is made of many small segments (Neo4j 5.26 merges them only 50 at a time) and each
+   * search walks every one; built in one pass, it is searched several times faster. Meanwhile searches of that kind
+   * are exact (in every instance: the index is missing or not yet online). Returns what was rebuilt.
+   */
+  async rebuildIndexes(kinds: readonly VectorKind[] = VECTOR_KINDS): Promise<RebuiltIndex[]> {
+    checkDimension(this.indexedDimension);
+    const rebuilt: RebuiltIndex[] = [];
+    for (const kind of kinds) {
+      const index = vectorIndexName(kind, this.indexedDimension);
+      const started = performance.now();
+      await this.db.runSchema(cypherTemplate('schema/drop-vector-index', { INDEX: index }));
+      await this.createIndex(kind);
+      await this.db.runSchema(cypherText('schema/await-indexes'));
+      const [size] = await this.db.readRows('schema/vector-index-size', {}, { LABEL: VECTOR_LABELS[kind] });
+      rebuilt.push({ kind, index, vectors: num(size?.total), ms: performance.now() - started });
+    }
+    return rebuilt;
   }
 
   /**
@@ -159,10 +205,14 @@ export class Neo4jVectorStore implements VectorStore {
         const all = await this.size(null, kind, () => this.db.readRows('schema/vector-index-size', {}, label));
         const index = vectorIndexName(kind, dimension);
         const first = Math.min(MAX_FETCH, Math.ceil((k * OVERFETCH * Math.max(all, mine)) / mine));
-        for (let fetch = first; ; fetch = Math.min(MAX_FETCH, fetch * 4)) {
-          const rows = await this.db.readText(statement(cypherText('vectors/search-index')), { ...params, index, fetch: count(fetch) });
-          if (searched(rows) >= k) return rows;
-          if (fetch === MAX_FETCH) break;
+        try {
+          for (let fetch = first; ; fetch = Math.min(MAX_FETCH, fetch * 4)) {
+            const rows = await this.db.readText(statement(cypherText('vectors/search-index')), { ...params, index, fetch: count(fetch) });
+            if (searched(rows) >= k) return rows;
+            if (fetch === MAX_FETCH) break;
+          }
+        } catch (err) {
+          if (!isIndexUnavailable(err)) throw err;
         }
       }
     }
