@@ -2,8 +2,8 @@ import type { Scope, VectorKind } from '../domain/types';
 
 /**
  * The records documents in flight are about to merge. A document claims the entities and relationships each of
- * its chunks names as soon as the chunk is extracted, and gives the claim up once its merge has written and
- * summarised them (or once it stops). The embedding queue holds a record's embedding while documents that
+ * its chunks names as soon as an extraction pass finds them, and gives the claim up once its merge has written
+ * and summarised them and queued their texts (or once it stops). The embedding queue holds a record's embedding while documents that
  * claimed it before it was queued still have to merge it: their merges change its text, and it is embedded
  * once, with the text of the last (./embed-queue.ts).
  */
@@ -59,8 +59,10 @@ export class MergeClaims {
     return [...(this.holders.get(key) ?? [])];
   }
 
-  claimed(scope: Scope, kind: VectorKind, id: string): boolean {
-    return this.holders.has(recordKey(scope, kind, id));
+  /** Whether a claim other than `except` is open on the record. */
+  claimed(scope: Scope, kind: VectorKind, id: string, except?: MergeClaim): boolean {
+    const set = this.holders.get(recordKey(scope, kind, id));
+    return !!set && (set.size > 1 || !except || !set.has(except));
   }
 
   /** @internal */

@@ -40,7 +40,7 @@ export interface MergeStageOptions {
    * flight have claimed: they are embedded in the background once the last of those documents has merged them.
    */
   deferRefresh?: boolean;
-  /** The document's claim on the records it merges (./merge-claims.ts), given up once they are written and summarised. */
+  /** The document's claim on the records it merges (./merge-claims.ts), given up once their texts are queued. */
   claim?: MergeClaim;
 }
 
@@ -83,13 +83,12 @@ export async function mergeIntoGraph(
   if (outcome.summaryFailures.length) {
     log.warn({ document_id: documentId, failures: outcome.summaryFailures }, 'description summaries fell back to joined fragments');
   }
-  options.claim?.release();
   await options.onMerged?.();
 
   let now: Pick<MergeOutcome, 'reembed'> = outcome;
   if (options.deferRefresh) {
     const [fresh, old] = splitByAge(outcome);
-    const [waited, shared] = splitByClaims(scope, fresh);
+    const [waited, shared] = splitByClaims(scope, fresh, options.claim);
     now = waited;
     const inBackground = (change: Pick<MergeOutcome, 'reembed'>, lane: Lane) => {
       const refresh = embedGraphRecords(options.embedder, scope, change, { ...options.embed, signal: undefined }, lane, true)
@@ -103,8 +102,12 @@ export async function mergeIntoGraph(
     inBackground(shared, 'now');
     inBackground(old, 'later');
   }
+  const embedding = embedGraphRecords(options.embedder, scope, now, options.embed);
+  // Given up once this merge's texts are queued (the first slices are queued synchronously): a record held for
+  // this document is sent with its text, not before it.
+  options.claim?.release();
   try {
-    const vectors = await embedGraphRecords(options.embedder, scope, now, options.embed);
+    const vectors = await embedding;
     if (vectors.lockIds.length) await lock(vectors.lockIds, () => storeGraphVectors(stores, scope, vectors));
   } catch (err) {
     if (!options.embeddingOptional || isAbortError(err)) throw err;
@@ -115,11 +118,11 @@ export async function mergeIntoGraph(
 
 type Reembed = Pick<MergeOutcome, 'reembed'>;
 
-/** The records no document in flight has claimed, and those some document still has to merge. */
-function splitByClaims(scope: Scope, change: Reembed): [Reembed, Reembed] {
+/** The records no other document in flight has claimed, and those another document still has to merge. */
+function splitByClaims(scope: Scope, change: Reembed, own: MergeClaim | undefined): [Reembed, Reembed] {
   const { entities, relationships } = change.reembed;
-  const claimedEntity = (e: { id: string }) => mergeClaims.claimed(scope, 'entity', e.id);
-  const claimedRelationship = (r: { id: string }) => mergeClaims.claimed(scope, 'relationship', r.id);
+  const claimedEntity = (e: { id: string }) => mergeClaims.claimed(scope, 'entity', e.id, own);
+  const claimedRelationship = (r: { id: string }) => mergeClaims.claimed(scope, 'relationship', r.id, own);
   return [
     { reembed: { entities: entities.filter((e) => !claimedEntity(e)), relationships: relationships.filter((r) => !claimedRelationship(r)) } },
     { reembed: { entities: entities.filter(claimedEntity), relationships: relationships.filter(claimedRelationship) } },
