@@ -196,7 +196,8 @@ export class EmbeddingQueue {
       }
     };
     take(this.now.values(), () => true);
-    const quiet = this.now.size === 0 && this.active === 0;
+    // Held records wait for documents, not for a slot: they keep no refresh back.
+    const quiet = this.active === 0 && ![...this.now.values()].some((e) => !e.held);
     const due = Date.now() - this.refreshDelayMs;
     take(this.later.values(), (e) => this.draining > 0 || quiet || e.since <= due);
     if (batch.length === 0) return batch;
