@@ -37,42 +37,6 @@ export async function embedInto(
   await embedBatches(embedder, scope, kind, items, options, (points) => vectors.upsert(scope, kind, points));
 }
 
-/** At most this many items are embedded ahead of their write (./embed.ts `embedAhead`): their vectors wait in memory. */
-export const EMBED_AHEAD_LIMIT = 256;
-
-/**
- * Starts embedding the items now and writes nothing until `write` is called, so that the embedding overlaps the
- * work before the write (a document's chunks are embedded while it is extracted and merged). Items past
- * EMBED_AHEAD_LIMIT are embedded when written, as `embedInto` does.
- */
-export function embedAhead(
-  vectors: VectorStore,
-  scope: Scope,
-  kind: VectorKind,
-  embedder: EmbeddingProvider,
-  items: EmbedItem[],
-  options: EmbedOptions,
-): { write: (onProgress?: EmbedOptions['onProgress']) => Promise<void> } {
-  if (items.length > EMBED_AHEAD_LIMIT)
-    return { write: (onProgress) => embedInto(vectors, scope, kind, embedder, items, { ...options, onProgress }) };
-  const points: VectorPoint[] = [];
-  const embedded = embedBatches(embedder, scope, kind, items, options, (slice) => {
-    points.push(...slice);
-  });
-  // Awaited by `write`; a run that stops before it leaves the rejection here.
-  embedded.catch(() => undefined);
-  return {
-    async write(onProgress) {
-      await embedded;
-      throwIfAborted(options.signal);
-      for (let i = 0; i < points.length; i += EMBED_BATCH_SIZE) {
-        await vectors.upsert(scope, kind, points.slice(i, i + EMBED_BATCH_SIZE));
-        await onProgress?.(Math.min(points.length, i + EMBED_BATCH_SIZE));
-      }
-    },
-  };
-}
-
 /**
  * Queues the items on the provider's embedding queue (./embed-queue.ts) a slice of EMBED_BATCH_SIZE at a time,
  * at most `concurrency` slices outstanding, and hands each slice's points to `sink` as it is embedded, with the

@@ -6,7 +6,7 @@ import type { TokenUsage } from '../llm/ports';
 import { cachedLlm } from '../graph/llm-cache';
 import { discardDocumentRun, removeDocumentFromGraph, summaryPolicy } from './deletion';
 import type { IngestDeps } from './deps';
-import { chunkItems, embedAhead } from './embed';
+import { chunkItems, embedInto } from './embed';
 import { type DocumentCounts, writeChunkLinks } from './chunk-links';
 import { type CachedExtraction, deleteExtractions } from './extract/cache';
 import { extractChunks } from './extraction-stage';
@@ -119,8 +119,6 @@ async function execute(run: Run): Promise<ProcessResult> {
   progress.stats.chunks_total = run.chunks.length;
   await progress.stage('chunking', 'completed');
   checkCancelled(run);
-  // The chunks' vectors are computed while the document is extracted and merged, and written after the merge.
-  const chunkVectors = embedAhead(deps.stores.vectors, scope, 'chunk', run.embedder, chunkItems(run.chunks), embedOptions(run));
 
   await progress.stage('extraction', 'running');
   const extracted = await extractChunks(run);
@@ -162,7 +160,10 @@ async function execute(run: Run): Promise<ProcessResult> {
   progress.stats.relationships_found = merged.relationshipIds.length;
 
   await withSpan('ingest.embed', { chunks: run.chunks.length }, () =>
-    chunkVectors.write((done) => progress.within('embedding', done / Math.max(1, run.chunks.length))),
+    embedInto(deps.stores.vectors, scope, 'chunk', run.embedder, chunkItems(run.chunks), {
+      ...embedOptions(run),
+      onProgress: (done) => progress.within('embedding', done / Math.max(1, run.chunks.length)),
+    }),
   );
   for (const chunk of run.chunks) chunk.embedding_model = run.embedder.model;
   const linked = await writeChunkLinks(deps, scope, doc.id, run.chunks, contributions);
