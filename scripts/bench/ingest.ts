@@ -227,7 +227,13 @@ async function main(): Promise<void> {
     ['LLM calls per chunk', (llmCalls / Math.max(1, chunks)).toFixed(2)],
     ['embedding calls / texts embedded', `${counting.embeddingCalls()} / ${counting.textsEmbedded()}`],
     ['simulated latency per call', `${LATENCY_MS} ms`],
-    ['load average at the end (1 / 5 / 15 min)', os.loadavg().map((l) => l.toFixed(1)).join(' / ')],
+    [
+      'load average at the end (1 / 5 / 15 min)',
+      os
+        .loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' / '),
+    ],
     ['LLM description summaries', args['no-summaries'] ? 'off' : 'on'],
     [
       'workers / LLM concurrency / embedding concurrency',

@@ -272,7 +272,12 @@ async function runKgrag(spec: Spec, log?: string): Promise<EngineReport> {
  * The texts embedded during ingestion that are not the final text of a chunk or record (an earlier version of a
  * record, embedded before another document changed it), or that were embedded more than once; written to `file`.
  */
-async function supersededTexts(rt: Awaited<ReturnType<typeof createRuntime>>, scope: Scope, texts: string[], file: string): Promise<number> {
+async function supersededTexts(
+  rt: Awaited<ReturnType<typeof createRuntime>>,
+  scope: Scope,
+  texts: string[],
+  file: string,
+): Promise<number> {
   const all = { limit: 1_000_000, offset: 0 };
   const chunks = await Promise.all((await rt.stores.documents.listIds(scope, {})).map((id) => rt.stores.chunks.listByDocument(scope, id)));
   const final = new Set([
@@ -476,7 +481,10 @@ function loadAverage(): string {
 async function main(): Promise<void> {
   if (args.child === 'kgrag') {
     const spec = JSON.parse(fs.readFileSync(args.input as string, 'utf8')) as Spec;
-    fs.writeFileSync(args.output as string, JSON.stringify(await runKgrag(spec, args['log-embedded'] ? `${args.output}.superseded.txt` : undefined)));
+    fs.writeFileSync(
+      args.output as string,
+      JSON.stringify(await runKgrag(spec, args['log-embedded'] ? `${args.output}.superseded.txt` : undefined)),
+    );
     return;
   }
   fs.mkdirSync(BUILD, { recursive: true });

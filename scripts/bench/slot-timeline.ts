@@ -44,7 +44,7 @@ function timelineRows(spans: Array<[number, number]>, slots: number, start: numb
   const add = (from: number, to: number, level: number) => {
     integral += level * (to - from);
     // Spread over the buckets the interval crosses.
-    for (let t = from; t < to; ) {
+    for (let t = from; t < to;) {
       const i = Math.min(buckets - 1, Math.floor(((t - start) / wall) * buckets));
       const edge = Math.min(to, start + ((i + 1) * wall) / buckets);
       perBucket[i] += level * (edge - t);

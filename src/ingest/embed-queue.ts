@@ -63,7 +63,6 @@ interface Entry {
   held: boolean;
 }
 
-
 export class EmbeddingQueue {
   private readonly now = new Map<string, Entry>();
   private readonly later = new Map<string, Entry>();
@@ -85,7 +84,14 @@ export class EmbeddingQueue {
    * Embeds the texts of one kind of record in a workspace; resolves in the order given. With `awaitClaims`, records
    * that documents in flight have claimed are held until those documents have merged them.
    */
-  embed(scope: Scope, kind: VectorKind, items: QueuedText[], signal?: AbortSignal, lane: Lane = 'now', awaitClaims = false): Promise<Embedded[]> {
+  embed(
+    scope: Scope,
+    kind: VectorKind,
+    items: QueuedText[],
+    signal?: AbortSignal,
+    lane: Lane = 'now',
+    awaitClaims = false,
+  ): Promise<Embedded[]> {
     throwIfAborted(signal);
     const workspace = `${scope.tenantId ?? ''}\u0000${scope.workspaceId}\u0000`;
     const usage: UsageContext = { ...currentUsageContext(), workspace_id: scope.workspaceId, tenant_id: scope.tenantId };

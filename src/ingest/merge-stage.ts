@@ -124,7 +124,9 @@ function splitByClaims(scope: Scope, change: Reembed, own: MergeClaim | undefine
   const claimedEntity = (e: { id: string }) => mergeClaims.claimed(scope, 'entity', e.id, own);
   const claimedRelationship = (r: { id: string }) => mergeClaims.claimed(scope, 'relationship', r.id, own);
   return [
-    { reembed: { entities: entities.filter((e) => !claimedEntity(e)), relationships: relationships.filter((r) => !claimedRelationship(r)) } },
+    {
+      reembed: { entities: entities.filter((e) => !claimedEntity(e)), relationships: relationships.filter((r) => !claimedRelationship(r)) },
+    },
     { reembed: { entities: entities.filter(claimedEntity), relationships: relationships.filter(claimedRelationship) } },
   ];
 }

@@ -122,7 +122,14 @@ describe('the shared embedding queue', () => {
       await releaseAll();
       expect(calls).toEqual([]);
       // The other document merges the record, queues its text and gives its claim up.
-      const second = queue.embed(scope, 'entity', [{ id: 'ACME', text: 'Acme: first document\nsecond document' }], undefined, 'later', true);
+      const second = queue.embed(
+        scope,
+        'entity',
+        [{ id: 'ACME', text: 'Acme: first document\nsecond document' }],
+        undefined,
+        'later',
+        true,
+      );
       other.release();
       await releaseAll();
       const [[a], [b]] = await Promise.all([first, second]);
