@@ -7,6 +7,7 @@
  * Prints throughput, LLM calls and the LLM-bound floor (calls x latency / LLM concurrency) against wall time.
  */
 import type { AddressInfo } from 'node:net';
+import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { BENCH_MASTER_KEY, benchWorkspace } from './workspace';
@@ -18,6 +19,8 @@ import { tuneHeap } from '../../src/heap';
 import { createLogger } from '../../src/logger';
 import { createRuntime } from '../../src/runtime';
 import { seeded } from './random';
+import { watchSlots } from './slot-timeline';
+import { sharedSemaphore } from '../../src/llm/semaphore';
 
 const { values: args } = parseArgs({
   // Imported by other benchmarks for its corpus: their arguments are not ours.
@@ -163,6 +166,7 @@ async function main(): Promise<void> {
   const rt = await createRuntime(config, createLogger(config.logLevel));
   const counting = countingProviders(rt.providers);
   rt.providers = counting.registry;
+  const slots = watchSlots(sharedSemaphore('llm', config.ingest.llmConcurrency));
   const { app } = createApp(rt);
   const server = app.listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
@@ -198,7 +202,8 @@ async function main(): Promise<void> {
     if (metrics.queue.pending + metrics.queue.running === 0) break;
     await new Promise((r) => setTimeout(r, 100));
   }
-  const wallMs = performance.now() - started;
+  const ended = performance.now();
+  const wallMs = ended - started;
   clearInterval(sampler);
 
   const failed = (await rt.stores.tasks.list(scope, { status: 'failed', limit: 1, offset: 0 })).total;
@@ -222,6 +227,13 @@ async function main(): Promise<void> {
     ['LLM calls per chunk', (llmCalls / Math.max(1, chunks)).toFixed(2)],
     ['embedding calls / texts embedded', `${counting.embeddingCalls()} / ${counting.textsEmbedded()}`],
     ['simulated latency per call', `${LATENCY_MS} ms`],
+    [
+      'load average at the end (1 / 5 / 15 min)',
+      os
+        .loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' / '),
+    ],
     ['LLM description summaries', args['no-summaries'] ? 'off' : 'on'],
     [
       'workers / LLM concurrency / embedding concurrency',
@@ -233,6 +245,7 @@ async function main(): Promise<void> {
     ['peak RSS', `${(peakRss / 1024 / 1024).toFixed(0)} MB`],
     ['LLM-bound floor (calls x latency / concurrency)', `${(floorMs / 1000).toFixed(2)} s`],
     ['wall / floor', (wallMs / floorMs).toFixed(2)],
+    ...slots.rows(started, ended),
     [
       'embedding-bound floor (calls x latency / concurrency)',
       `${((counting.embeddingCalls() * LATENCY_MS) / config.ingest.embeddingConcurrency / 1000).toFixed(2)} s`,

@@ -1,6 +1,6 @@
 /**
  * kgrag and LightRAG side by side: `npx tsx scripts/bench/side-by-side.ts [--corpus bench,prose] [--documents 100]
- * [--latency 200] [--engines kgrag,lightrag]`.
+ * [--latency 200] [--engines kgrag,lightrag] [--log-embedded]`.
  *
  * Both engines ingest the same corpus with the same mock answers (LightRAG's LLM function answers through this
  * project's mock provider via scripts/bench/lightrag-bridge.ts), the same simulated latency per call, LLM
@@ -16,7 +16,8 @@
  *
  * Corpora: `bench`, the entity-dense generated corpus of scripts/bench/ingest.ts; `prose`, encyclopedia
  * articles (scripts/bench/corpus/articles.ts). LightRAG runs in a virtual environment under build/ that the
- * script creates (`pip install lightrag-hku==1.5.7`) on first use.
+ * script creates (`pip install lightrag-hku==1.5.7`) on first use. With `--log-embedded`, kgrag's texts embedded
+ * twice or for a record version replaced since are counted and written to build/side-by-side/kgrag-<corpus>.json.superseded.txt.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -30,6 +31,8 @@ import { loadConfig } from '../../src/config/load';
 import { nodeFlags } from '../../src/config/node-flags';
 import { tuneHeap } from '../../src/heap';
 import { settleEmbeddingRefreshes } from '../../src/ingest/merge-stage';
+import { entityText, relationshipText } from '../../src/ingest/merge';
+import type { Scope } from '../../src/domain/types';
 import { createLogger } from '../../src/logger';
 import { createRuntime } from '../../src/runtime';
 import { ARTICLES, ARTICLE_QUESTIONS } from './corpus/articles';
@@ -44,6 +47,8 @@ const { values: args } = parseArgs({
     documents: { type: 'string', default: '100' },
     latency: { type: 'string', default: '200' },
     engines: { type: 'string', default: 'kgrag,lightrag' },
+    // kgrag's texts embedded more than once or for a record version replaced since, written beside its report.
+    'log-embedded': { type: 'boolean', default: false },
     questions: { type: 'string', default: '40' },
     // Internal: one engine's run in a child process.
     child: { type: 'string' },
@@ -99,6 +104,8 @@ interface EngineReport {
   calls: Record<string, number>;
   keyword_calls_queries: number;
   embedding_calls: number;
+  /** kgrag with --log-embedded: texts embedded again, or of a record version replaced since. */
+  superseded_texts?: number;
   texts_embedded: number;
   queries: QueryRun[];
 }
@@ -163,7 +170,7 @@ function proseSpec(): Spec {
 // ---------------------------------------------------------------------------------------------------------
 // kgrag, in a child process of its own (its peak RSS is the service's alone)
 
-async function runKgrag(spec: Spec): Promise<EngineReport> {
+async function runKgrag(spec: Spec, log?: string): Promise<EngineReport> {
   // As src/main.ts does for the service.
   tuneHeap(nodeFlags());
   const env: Record<string, string | undefined> = {
@@ -187,7 +194,7 @@ async function runKgrag(spec: Spec): Promise<EngineReport> {
   delete env.NEO4J_URI;
   const config = loadConfig(env);
   const rt = await createRuntime(config, createLogger(config.logLevel));
-  const counting = countCalls(rt.providers);
+  const counting = countCalls(rt.providers, log !== undefined);
   const { app } = createApp(rt);
   const server = app.listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
@@ -218,6 +225,7 @@ async function runKgrag(spec: Spec): Promise<EngineReport> {
   // Every document is complete; vectors refreshed in the background are written within the refresh delay.
   await settleEmbeddingRefreshes();
   const ingested = structuredClone(counting);
+  const superseded = log ? await supersededTexts(rt, scope, ingested.texts ?? [], log) : undefined;
   // Queries are timed without simulated latency on both sides: what is left is the engine's own work.
   rt.config.mockLatencyMs = 0;
 
@@ -255,16 +263,49 @@ async function runKgrag(spec: Spec): Promise<EngineReport> {
     keyword_calls_queries: (counting.llmCalls.keywords ?? 0) - (ingested.llmCalls.keywords ?? 0),
     embedding_calls: ingested.embeddingCalls,
     texts_embedded: ingested.textsEmbedded,
+    superseded_texts: superseded,
     queries,
   };
+}
+
+/**
+ * The texts embedded during ingestion that are not the final text of a chunk or record (an earlier version of a
+ * record, embedded before another document changed it), or that were embedded more than once; written to `file`.
+ */
+async function supersededTexts(
+  rt: Awaited<ReturnType<typeof createRuntime>>,
+  scope: Scope,
+  texts: string[],
+  file: string,
+): Promise<number> {
+  const all = { limit: 1_000_000, offset: 0 };
+  const chunks = await Promise.all((await rt.stores.documents.listIds(scope, {})).map((id) => rt.stores.chunks.listByDocument(scope, id)));
+  const final = new Set([
+    ...chunks.flat().map((c) => c.content),
+    ...(await rt.stores.graph.listEntities(scope, all)).items.map(entityText),
+    ...(await rt.stores.graph.listRelationships(scope, all)).items.map(relationshipText),
+  ]);
+  const seen = new Set<string>();
+  const extra = texts.filter((t) => {
+    const again = seen.has(t);
+    seen.add(t);
+    return again || !final.has(t);
+  });
+  fs.writeFileSync(file, extra.map((t) => JSON.stringify(t)).join('\n') + (extra.length ? '\n' : ''));
+  return extra.length;
 }
 
 /**
  * Counts provider calls on the registry's instances (one per provider and model, shared by ingestion and
  * queries): calls by prompt task, embedding calls and texts. Cache hits never reach them.
  */
-function countCalls(registry: ProviderRegistry) {
-  const counts = { llmCalls: {} as Record<string, number>, embeddingCalls: 0, textsEmbedded: 0 };
+function countCalls(registry: ProviderRegistry, keepTexts: boolean) {
+  const counts = {
+    llmCalls: {} as Record<string, number>,
+    embeddingCalls: 0,
+    textsEmbedded: 0,
+    texts: keepTexts ? ([] as string[]) : undefined,
+  };
   const llm = registry.llm();
   const complete = llm.complete.bind(llm);
   llm.complete = (messages, options) => {
@@ -277,6 +318,7 @@ function countCalls(registry: ProviderRegistry) {
   embedder.embed = (texts, signal) => {
     counts.embeddingCalls += 1;
     counts.textsEmbedded += texts.length;
+    counts.texts?.push(...texts);
     return embed(texts, signal);
   };
   return counts;
@@ -392,6 +434,14 @@ function printReport(spec: Spec, reports: Record<string, EngineReport>): void {
       ...engines.map((e) => `${(reports[e].ingest_s / floor(reports[e])).toFixed(2)} (floor ${floor(reports[e]).toFixed(1)} s)`),
     ],
     ['embedding calls / texts embedded (ingestion)', ...engines.map((e) => `${reports[e].embedding_calls} / ${reports[e].texts_embedded}`)],
+    ...(engines.some((e) => reports[e].superseded_texts !== undefined)
+      ? [
+          [
+            '  of them embedded again or replaced since',
+            ...engines.map((e) => (reports[e].superseded_texts === undefined ? '-' : String(reports[e].superseded_texts))),
+          ] as [string, ...string[]],
+        ]
+      : []),
     ['peak RSS', ...engines.map((e) => `${reports[e].peak_rss_mb.toFixed(0)} MB`)],
     [
       `keyword LLM calls, ${spec.questions.length} questions x ${spec.settings.modes.length} modes`,
@@ -431,7 +481,10 @@ function loadAverage(): string {
 async function main(): Promise<void> {
   if (args.child === 'kgrag') {
     const spec = JSON.parse(fs.readFileSync(args.input as string, 'utf8')) as Spec;
-    fs.writeFileSync(args.output as string, JSON.stringify(await runKgrag(spec)));
+    fs.writeFileSync(
+      args.output as string,
+      JSON.stringify(await runKgrag(spec, args['log-embedded'] ? `${args.output}.superseded.txt` : undefined)),
+    );
     return;
   }
   fs.mkdirSync(BUILD, { recursive: true });
@@ -443,7 +496,8 @@ async function main(): Promise<void> {
     const reports: Record<string, EngineReport> = {};
     if (engines.includes('kgrag')) {
       const output = path.join(BUILD, `kgrag-${corpus}.json`);
-      await run(process.execPath, [...process.execArgv, __filename, '--child', 'kgrag', '--input', input, '--output', output]);
+      const log = args['log-embedded'] ? ['--log-embedded'] : [];
+      await run(process.execPath, [...process.execArgv, __filename, '--child', 'kgrag', '--input', input, '--output', output, ...log]);
       reports.kgrag = JSON.parse(fs.readFileSync(output, 'utf8')) as EngineReport;
     }
     if (engines.includes('lightrag')) reports.LightRAG = await runLightRag(spec, input);

@@ -2,6 +2,7 @@ import { throwIfAborted } from '../domain/abort';
 import type { Scope, VectorKind } from '../domain/types';
 import type { EmbeddingProvider } from '../llm/ports';
 import { type UsageContext, currentUsageContext, runInUsageContext } from '../llm/usage';
+import { type MergeClaims, mergeClaims, recordKey } from './merge-claims';
 
 /**
  * One embedding queue per provider, shared by every document in flight (docs/architecture.md §5.6). Texts
@@ -14,6 +15,11 @@ import { type UsageContext, currentUsageContext, runInUsageContext } from '../ll
  * records that already have a vector (their old one still serves queries). A refresh is sent once nothing
  * waits in the `now` lane and no call is out, or once it has waited REFRESH_DELAY_MS: records that many
  * documents touch in a row are embedded once per delay, not once per document.
+ *
+ * A record queued with `awaitClaims` while documents in flight have claimed it (./merge-claims.ts) is held until
+ * those documents have merged it, or for at most REFRESH_DELAY_MS: each of them queues its own text of the
+ * record meanwhile, so the record is embedded once, with the text of the last. A caller that waits on the
+ * record in the `now` lane without `awaitClaims` ends the hold.
  *
  * A call holds the texts of one workspace only, and runs in the usage context of its first text's caller: its cost
  * is that workspace's.
@@ -53,6 +59,8 @@ interface Entry {
   result?: Promise<Embedded>;
   /** While being embedded: the call's shared signal, which later joiners hold on to as well. */
   call?: SharedSignal;
+  /** Held until the documents that claimed the record when it was queued have merged it. */
+  held: boolean;
 }
 
 export class EmbeddingQueue {
@@ -69,15 +77,27 @@ export class EmbeddingQueue {
     private readonly concurrency: number,
     private readonly batchSize: number,
     private readonly refreshDelayMs = REFRESH_DELAY_MS,
+    private readonly claims: MergeClaims = mergeClaims,
   ) {}
 
-  /** Embeds the texts of one kind of record in a workspace; resolves in the order given. */
-  embed(scope: Scope, kind: VectorKind, items: QueuedText[], signal?: AbortSignal, lane: Lane = 'now'): Promise<Embedded[]> {
+  /**
+   * Embeds the texts of one kind of record in a workspace; resolves in the order given. With `awaitClaims`, records
+   * that documents in flight have claimed are held until those documents have merged them.
+   */
+  embed(
+    scope: Scope,
+    kind: VectorKind,
+    items: QueuedText[],
+    signal?: AbortSignal,
+    lane: Lane = 'now',
+    awaitClaims = false,
+  ): Promise<Embedded[]> {
     throwIfAborted(signal);
     const workspace = `${scope.tenantId ?? ''}\u0000${scope.workspaceId}\u0000`;
-    const prefix = `${workspace}${kind}\u0000`;
     const usage: UsageContext = { ...currentUsageContext(), workspace_id: scope.workspaceId, tenant_id: scope.tenantId };
-    const all = Promise.all(items.map((item) => this.enqueue({ workspace, usage }, prefix + item.id, item.text, lane, signal)));
+    const all = Promise.all(
+      items.map((item) => this.enqueue({ workspace, usage }, recordKey(scope, kind, item.id), item.text, { signal, lane, awaitClaims })),
+    );
     this.pump();
     return all;
   }
@@ -99,9 +119,9 @@ export class EmbeddingQueue {
     owner: Pick<Entry, 'workspace' | 'usage'>,
     key: string,
     text: string,
-    lane: Lane,
-    signal?: AbortSignal,
+    request: { signal?: AbortSignal; lane: Lane; awaitClaims: boolean },
   ): Promise<Embedded> {
+    const { signal, lane, awaitClaims } = request;
     const inFlight = this.running.get(key);
     if (inFlight?.text === text && inFlight.result) {
       inFlight.call?.hold(signal);
@@ -111,17 +131,36 @@ export class EmbeddingQueue {
       const waiter = { resolve, reject, signal };
       const entry = this.now.get(key) ?? this.later.get(key);
       if (!entry) {
-        (lane === 'now' ? this.now : this.later).set(key, { key, ...owner, text, lane, since: Date.now(), waiters: [waiter] });
+        const created: Entry = { key, ...owner, text, lane, since: Date.now(), waiters: [waiter], held: false };
+        (lane === 'now' ? this.now : this.later).set(key, created);
+        if (awaitClaims) this.holdForClaims(created);
         return;
       }
       entry.text = text;
       entry.waiters.push(waiter);
+      if (lane === 'now' && !awaitClaims) entry.held = false;
       if (lane === 'now' && entry.lane === 'later') {
         this.later.delete(key);
         entry.lane = 'now';
         this.now.set(key, entry);
       }
     });
+  }
+
+  /** Holds a new entry while claims opened before it are open, for at most the refresh delay. */
+  private holdForClaims(entry: Entry): void {
+    const claimants = this.claims.claimants(entry.key);
+    if (claimants.length === 0) return;
+    entry.held = true;
+    const end = () => {
+      clearTimeout(timer);
+      if (!entry.held) return;
+      entry.held = false;
+      this.pump();
+    };
+    const timer = setTimeout(end, this.refreshDelayMs);
+    timer.unref();
+    void Promise.all(claimants.map((c) => c.done)).then(end);
   }
 
   /**
@@ -153,11 +192,12 @@ export class EmbeddingQueue {
       for (const entry of entries) {
         if (batch.length >= this.batchSize) return;
         if (batch.length > 0 && entry.workspace !== batch[0].workspace) continue;
-        if (!this.running.has(entry.key) && eligible(entry)) batch.push(entry);
+        if (!this.running.has(entry.key) && (!entry.held || this.draining > 0) && eligible(entry)) batch.push(entry);
       }
     };
     take(this.now.values(), () => true);
-    const quiet = this.now.size === 0 && this.active === 0;
+    // Held records wait for documents, not for a slot: they keep no refresh back.
+    const quiet = this.active === 0 && ![...this.now.values()].some((e) => !e.held);
     const due = Date.now() - this.refreshDelayMs;
     take(this.later.values(), (e) => this.draining > 0 || quiet || e.since <= due);
     if (batch.length === 0) return batch;

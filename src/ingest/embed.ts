@@ -51,6 +51,7 @@ async function embedBatches(
   options: EmbedOptions,
   sink: (points: VectorPoint[], texts: string[]) => Promise<void> | void,
   lane: Lane = 'now',
+  awaitClaims = false,
 ): Promise<void> {
   const queue = embeddingQueue(embedder, options.concurrency);
   let done = 0;
@@ -60,7 +61,7 @@ async function embedBatches(
   const worker = async () => {
     while (next < slices.length) {
       const slice = slices[next++];
-      const embedded = await queue.embed(scope, kind, slice, options.signal, lane);
+      const embedded = await queue.embed(scope, kind, slice, options.signal, lane, awaitClaims);
       throwIfAborted(options.signal);
       await sink(
         slice.map((item, i) => ({ id: item.id, vector: embedded[i].vector, document_ids: item.document_ids })),
@@ -110,7 +111,8 @@ export interface GraphVectors {
 
 /**
  * Embeds the records to re-embed; no lock is needed, nothing is written. In the `later` lane the queue may
- * hold them back to coalesce refreshes (./embed-queue.ts).
+ * hold them back to coalesce refreshes, and with `awaitClaims` until the documents in flight that name them have
+ * merged them (./embed-queue.ts).
  */
 export async function embedGraphRecords(
   embedder: () => EmbeddingProvider,
@@ -118,6 +120,7 @@ export async function embedGraphRecords(
   change: Pick<GraphVectorChange, 'reembed'>,
   options: EmbedOptions,
   lane: Lane = 'now',
+  awaitClaims = false,
 ): Promise<GraphVectors> {
   const { entities, relationships } = change.reembed;
   const lockIds = new Set([...entities.map((e) => e.id), ...relationships.flatMap((r) => [r.source, r.target])]);
@@ -135,6 +138,7 @@ export async function embedGraphRecords(
         points.forEach((point, i) => into.push({ point, text: texts[i] }));
       },
       lane,
+      awaitClaims,
     );
   await Promise.all([
     collect('entity', entityItems(entities), out.entities),

@@ -5,7 +5,8 @@ import type { EmbeddingProvider } from '../llm/ports';
 import { withAliasedEntityLock } from './aliases';
 import type { IngestDeps } from './deps';
 import { deleteGraphVectors, type EmbedOptions, embedGraphRecords, storeGraphVectors } from './embed';
-import { settleEmbeddingQueues } from './embed-queue';
+import { type Lane, settleEmbeddingQueues } from './embed-queue';
+import { type MergeClaim, mergeClaims } from './merge-claims';
 import { commitMerge, type Contribution, type MergeOutcome } from './merge';
 import type { SummaryPolicy } from './summary';
 import { type EntityLocker, summariseOutcome } from './summary-stage';
@@ -35,9 +36,12 @@ export interface MergeStageOptions {
   /**
    * Records that had a vector before the merge are re-embedded in the background, in the queue's `later`
    * lane: the document does not wait for them, and a record many documents touch is embedded once per
-   * refresh delay. New records are embedded before the merge returns.
+   * refresh delay. New records are embedded before the merge returns, except those that other documents in
+   * flight have claimed: they are embedded in the background once the last of those documents has merged them.
    */
   deferRefresh?: boolean;
+  /** The document's claim on the records it merges (./merge-claims.ts), given up once their texts are queued. */
+  claim?: MergeClaim;
 }
 
 /** Background refreshes still writing their vectors; settled before the stores close. */
@@ -81,24 +85,50 @@ export async function mergeIntoGraph(
   }
   await options.onMerged?.();
 
-  const [now, later] = options.deferRefresh ? splitByAge(outcome) : [outcome, null];
-  if (later) {
-    const refresh = embedGraphRecords(options.embedder, scope, later, { ...options.embed, signal: undefined }, 'later')
-      .then((vectors) => (vectors.lockIds.length ? lock(vectors.lockIds, () => storeGraphVectors(stores, scope, vectors)) : undefined))
-      .catch((err: unknown) =>
-        log.warn({ err, document_id: documentId }, 'records could not be re-embedded; they keep their previous vectors'),
-      )
-      .finally(() => refreshing.delete(refresh));
-    refreshing.add(refresh);
+  let now: Pick<MergeOutcome, 'reembed'> = outcome;
+  if (options.deferRefresh) {
+    const [fresh, old] = splitByAge(outcome);
+    const [waited, shared] = splitByClaims(scope, fresh, options.claim);
+    now = waited;
+    const inBackground = (change: Pick<MergeOutcome, 'reembed'>, lane: Lane) => {
+      const refresh = embedGraphRecords(options.embedder, scope, change, { ...options.embed, signal: undefined }, lane, true)
+        .then((vectors) => (vectors.lockIds.length ? lock(vectors.lockIds, () => storeGraphVectors(stores, scope, vectors)) : undefined))
+        .catch((err: unknown) =>
+          log.warn({ err, document_id: documentId }, 'records could not be re-embedded; they keep their previous vectors'),
+        )
+        .finally(() => refreshing.delete(refresh));
+      refreshing.add(refresh);
+    };
+    inBackground(shared, 'now');
+    inBackground(old, 'later');
   }
+  const embedding = embedGraphRecords(options.embedder, scope, now, options.embed);
+  // Given up once this merge's texts are queued (the first slices are queued synchronously): a record held for
+  // this document is sent with its text, not before it.
+  options.claim?.release();
   try {
-    const vectors = await embedGraphRecords(options.embedder, scope, now, options.embed);
+    const vectors = await embedding;
     if (vectors.lockIds.length) await lock(vectors.lockIds, () => storeGraphVectors(stores, scope, vectors));
   } catch (err) {
     if (!options.embeddingOptional || isAbortError(err)) throw err;
     log.warn({ err, document_id: documentId }, 'shared records could not be re-embedded after removing a document');
   }
   return outcome;
+}
+
+type Reembed = Pick<MergeOutcome, 'reembed'>;
+
+/** The records no other document in flight has claimed, and those another document still has to merge. */
+function splitByClaims(scope: Scope, change: Reembed, own: MergeClaim | undefined): [Reembed, Reembed] {
+  const { entities, relationships } = change.reembed;
+  const claimedEntity = (e: { id: string }) => mergeClaims.claimed(scope, 'entity', e.id, own);
+  const claimedRelationship = (r: { id: string }) => mergeClaims.claimed(scope, 'relationship', r.id, own);
+  return [
+    {
+      reembed: { entities: entities.filter((e) => !claimedEntity(e)), relationships: relationships.filter((r) => !claimedRelationship(r)) },
+    },
+    { reembed: { entities: entities.filter(claimedEntity), relationships: relationships.filter(claimedRelationship) } },
+  ];
 }
 
 /** The records new to the graph, and those that had a vector before the merge. */

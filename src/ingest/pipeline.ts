@@ -13,6 +13,7 @@ import { extractChunks } from './extraction-stage';
 import { affectedEntityIds, type Contribution, type MergeOutcome } from './merge';
 import { resolveDocumentEntities } from './resolve-stage';
 import { mergeIntoGraph } from './merge-stage';
+import { mergeClaims } from './merge-claims';
 import { loadPageMap } from './pages';
 import { chunkTextOffLoop } from './offload/chunk';
 import type { PageRange } from './loaders/types';
@@ -84,6 +85,7 @@ async function processDocumentRun(deps: IngestDeps, scope: Scope, documentId: st
     usage: { input_tokens: 0, output_tokens: 0 },
     chunks: [],
     merged: false,
+    claim: mergeClaims.claim(scope),
   };
   try {
     return await execute(run);
@@ -104,6 +106,8 @@ async function processDocumentRun(deps: IngestDeps, scope: Scope, documentId: st
     deps.log.error({ err, document_id: documentId }, 'document processing failed');
     await rollback(run, false);
     return fail(run, `processing failed: ${(err as Error).message ?? String(err)}`);
+  } finally {
+    run.claim.release();
   }
 }
 
@@ -141,6 +145,7 @@ async function execute(run: Run): Promise<ProcessResult> {
       embedder: () => run.embedder,
       embed: embedOptions(run),
       deferRefresh: true,
+      claim: run.claim,
       // Set before the writes: a merge that fails half-way is rolled back too.
       onWrite: () => (run.merged = true),
       onMerged: async () => {

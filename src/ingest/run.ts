@@ -1,6 +1,7 @@
 import type { ChunkRecord, DocumentRecord, Scope } from '../domain/types';
 import type { EmbeddingProvider, LlmProvider, TokenUsage } from '../llm/ports';
 import type { IngestDeps } from './deps';
+import type { MergeClaim } from './merge-claims';
 import type { StageReporter, ProgressTracker } from './progress';
 import type { SummaryPolicy } from './summary';
 
@@ -20,6 +21,8 @@ export interface Run {
   chunks: ChunkRecord[];
   /** Set once this run's merge may have written to the graph. */
   merged: boolean;
+  /** The records the run's chunks name, claimed until its merge has written them (./merge-claims.ts). */
+  claim: MergeClaim;
 }
 
 /** Thrown when a run is cancelled through its signal; `isAbortError` recognises it. */

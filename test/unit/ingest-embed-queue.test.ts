@@ -1,4 +1,5 @@
 import { EmbeddingQueue } from '../../src/ingest/embed-queue';
+import { MergeClaims } from '../../src/ingest/merge-claims';
 import type { EmbeddingProvider } from '../../src/llm/ports';
 
 const scope = { workspaceId: 'embed-queue' };
@@ -108,5 +109,87 @@ describe('the shared embedding queue', () => {
     expect(seen[0]?.aborted).toBe(false);
     b.abort();
     expect(seen[0]?.aborted).toBe(true);
+  });
+
+  describe('with records claimed by documents in flight', () => {
+    it('holds a claimed record until the claiming document has merged it: coalesced embeddings hold the latest text', async () => {
+      const { provider, calls, releaseAll } = gatedProvider();
+      const claims = new MergeClaims();
+      const queue = new EmbeddingQueue(provider, 1, 64, 60_000, claims);
+      const other = claims.claim(scope);
+      other.add('entity', ['ACME']);
+      const first = queue.embed(scope, 'entity', [{ id: 'ACME', text: 'Acme: first document' }], undefined, 'now', true);
+      await releaseAll();
+      expect(calls).toEqual([]);
+      // The other document merges the record, queues its text and gives its claim up.
+      const second = queue.embed(
+        scope,
+        'entity',
+        [{ id: 'ACME', text: 'Acme: first document\nsecond document' }],
+        undefined,
+        'later',
+        true,
+      );
+      other.release();
+      await releaseAll();
+      const [[a], [b]] = await Promise.all([first, second]);
+      expect(calls).toEqual([['Acme: first document\nsecond document']]);
+      expect(a.text).toBe('Acme: first document\nsecond document');
+      expect(b).toEqual(a);
+    });
+
+    it('waits for no claim opened after the record was queued', async () => {
+      const { provider, calls, releaseAll } = gatedProvider();
+      const claims = new MergeClaims();
+      const queue = new EmbeddingQueue(provider, 1, 64, 60_000, claims);
+      const embedded = queue.embed(scope, 'entity', [{ id: 'ACME', text: 'Acme' }], undefined, 'now', true);
+      claims.claim(scope).add('entity', ['ACME']);
+      await releaseAll();
+      expect((await embedded)[0].text).toBe('Acme');
+      expect(calls).toEqual([['Acme']]);
+    });
+
+    it('holds no record another workspace has claimed, nor a record of another kind', async () => {
+      const { provider, calls, releaseAll } = gatedProvider();
+      const claims = new MergeClaims();
+      const queue = new EmbeddingQueue(provider, 1, 64, 60_000, claims);
+      claims.claim({ workspaceId: 'elsewhere' }).add('entity', ['ACME']);
+      claims.claim(scope).add('relationship', ['ACME']);
+      const embedded = queue.embed(scope, 'entity', [{ id: 'ACME', text: 'Acme' }], undefined, 'now', true);
+      await releaseAll();
+      await embedded;
+      expect(calls).toEqual([['Acme']]);
+    });
+
+    it('ends a hold after the refresh delay when the claim is never given up', async () => {
+      const { provider, calls, releaseAll } = gatedProvider();
+      const claims = new MergeClaims();
+      const queue = new EmbeddingQueue(provider, 1, 64, 30, claims);
+      claims.claim(scope).add('entity', ['ACME']);
+      const embedded = queue.embed(scope, 'entity', [{ id: 'ACME', text: 'Acme' }], undefined, 'now', true);
+      await releaseAll();
+      expect(calls).toEqual([]);
+      await new Promise((r) => setTimeout(r, 60));
+      await releaseAll();
+      expect((await embedded)[0].text).toBe('Acme');
+      expect(calls).toEqual([['Acme']]);
+    });
+
+    it('ends a hold when a caller waits on the record, and when the queue is settled', async () => {
+      const { provider, calls, releaseAll } = gatedProvider();
+      const claims = new MergeClaims();
+      const queue = new EmbeddingQueue(provider, 1, 64, 60_000, claims);
+      claims.claim(scope).add('entity', ['ACME', 'GLOBEX']);
+      const held = queue.embed(scope, 'entity', [{ id: 'ACME', text: 'Acme' }], undefined, 'now', true);
+      const waitedOn = queue.embed(scope, 'entity', [{ id: 'ACME', text: 'Acme, needed now' }]);
+      await releaseAll();
+      expect((await held)[0].text).toBe('Acme, needed now');
+      expect(await waitedOn).toEqual(await held);
+      const other = queue.embed(scope, 'entity', [{ id: 'GLOBEX', text: 'Globex' }], undefined, 'later', true);
+      const settled = queue.settle();
+      await releaseAll();
+      await Promise.all([other, settled]);
+      expect(calls).toEqual([['Acme, needed now'], ['Globex']]);
+    });
   });
 });

@@ -11,6 +11,8 @@ export interface ExtractOptions extends ExtractionPromptOptions {
   maxGleaning: number;
   enableGleaning: boolean;
   signal?: AbortSignal;
+  /** Told what each pass found, as soon as it is parsed. */
+  onPass?: (found: { entities: ParsedEntity[]; relations: ParsedRelation[] }) => void;
 }
 
 export interface ChunkExtraction {
@@ -37,6 +39,7 @@ export async function extractChunk(llm: LlmProvider, chunk: { content: string },
   const usage = { ...first.usage };
   let calls = first.cached ? 0 : 1;
   const parsed = parseExtraction(first.text);
+  options.onPass?.(parsed);
   const records = new ExtractionSet();
   records.addAll(parsed);
   let dropped = parsed.dropped;
@@ -54,6 +57,7 @@ export async function extractChunk(llm: LlmProvider, chunk: { content: string },
     usage.input_tokens += more.usage.input_tokens;
     usage.output_tokens += more.usage.output_tokens;
     const gleaned = parseExtraction(more.text);
+    options.onPass?.(gleaned);
     dropped += gleaned.dropped;
     if (records.addAll(gleaned) === 0) break;
   }

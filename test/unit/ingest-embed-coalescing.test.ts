@@ -1,0 +1,125 @@
+import type { Scope } from '../../src/domain/types';
+import { entityText, relationshipText } from '../../src/ingest/merge';
+import { settleEmbeddingRefreshes } from '../../src/ingest/merge-stage';
+import { mergeClaims } from '../../src/ingest/merge-claims';
+import { processDocument } from '../../src/ingest/pipeline';
+import type { EmbeddingProvider, LlmProvider } from '../../src/llm/ports';
+import { createIngestFixture, type IngestFixture } from './ingest-fixtures';
+
+const PEOPLE = ['Bruno Diaz', 'Carla Gomez', 'Dario Fo', 'Elena Ruiz', 'Franco Neri', 'Greta Lind'];
+
+/** Documents that all name Alice Smith and Acme Corporation, each with someone of its own. */
+const documents = PEOPLE.map((p, i) => `Alice Smith met ${p} at Acme Corporation in Lisbon during week ${i + 1}.`);
+
+/**
+ * One embedding provider for every run (so the runs share one queue), recording each text it embeds; and an LLM
+ * whose calls of a task wait until every document has made its call of that task, so that every document is
+ * extracted before the first one merges.
+ */
+function instrument(f: IngestFixture, documentsInFlight: number): { texts: string[] } {
+  // Resolution embeds the names it compares on its own (src/graph/resolution/resolve.ts): these texts are the merges'.
+  f.deps.config.resolution.enabled = false;
+  const texts: string[] = [];
+  const inner = f.deps.providers.embedding();
+  const embedder: EmbeddingProvider = {
+    provider: inner.provider,
+    model: inner.model,
+    dimension: inner.dimension,
+    embed(batch, signal) {
+      texts.push(...batch);
+      return inner.embed(batch, signal);
+    },
+  };
+  const barriers = new Map<string, { waiting: Array<() => void> }>();
+  const barrier = (task: string) => {
+    const b = barriers.get(task) ?? { waiting: [] };
+    barriers.set(task, b);
+    return new Promise<void>((resolve) => {
+      b.waiting.push(resolve);
+      if (b.waiting.length === documentsInFlight) for (const go of b.waiting.splice(0)) go();
+    });
+  };
+  const llmOf = f.deps.providers.llm.bind(f.deps.providers);
+  f.deps = {
+    ...f.deps,
+    providers: {
+      ...f.deps.providers,
+      embedding: () => embedder,
+      llm: (provider, model) => {
+        const llm = llmOf(provider, model);
+        const gated: LlmProvider = {
+          ...llm,
+          async complete(messages, options) {
+            if (options?.task === 'extract' || options?.task === 'glean') await barrier(options.task);
+            return llm.complete(messages, options);
+          },
+        };
+        return gated;
+      },
+    },
+  };
+  return { texts };
+}
+
+async function records(f: IngestFixture, scope: Scope) {
+  const entities = (await f.deps.stores.graph.listEntities(scope, { limit: 1000, offset: 0 })).items;
+  const relationships = (await f.deps.stores.graph.listRelationships(scope, { limit: 1000, offset: 0 })).items;
+  return { entities, relationships };
+}
+
+describe('documents in flight naming the same records', () => {
+  test('embed each record once, with the text it has after the last of them merged', async () => {
+    const f = createIngestFixture();
+    const { texts } = instrument(f, documents.length);
+    const docs = await Promise.all(documents.map((text) => f.addDocument(text)));
+    const results = await Promise.all(docs.map((doc) => processDocument(f.deps, f.scope, doc.id, { mode: 'full' })));
+    expect(results.map((r) => r.status)).toEqual(docs.map(() => 'completed'));
+    await settleEmbeddingRefreshes();
+
+    const { entities, relationships } = await records(f, f.scope);
+    const alice = entities.find((e) => e.id === 'ALICE_SMITH');
+    expect(alice?.document_ids).toHaveLength(documents.length);
+    // One text per chunk and per record, the record's final one: none embedded again after another document changed it.
+    const finalTexts = [...entities.map(entityText), ...relationships.map(relationshipText)];
+    const chunks = new Set(documents);
+    const seen = new Set<string>();
+    const again = texts.filter((t) => seen.has(t) || !seen.add(t));
+    expect({ again, replaced: texts.filter((t) => !chunks.has(t) && !finalTexts.includes(t)) }).toEqual({ again: [], replaced: [] });
+    expect(texts).toHaveLength(documents.length + finalTexts.length);
+
+    const embedder = f.deps.providers.embedding();
+    const kinds = [...entities.map(() => 'entity' as const), ...relationships.map(() => 'relationship' as const)];
+    const ids = [...entities.map((e) => e.id), ...relationships.map((r) => r.id)];
+    for (const [i, vector] of (await embedder.embed(finalTexts)).entries()) {
+      const [hit] = await f.deps.stores.vectors.search(f.scope, kinds[i], vector, 1);
+      expect({ id: hit?.id, exact: (hit?.score ?? 0) > 0.9999 }).toEqual({ id: ids[i], exact: true });
+    }
+    // Every run gave its claims up.
+    expect(mergeClaims.claimed(f.scope, 'entity', 'ALICE_SMITH')).toBe(false);
+  });
+
+  test('give their claims up when they fail, so that the records they named are embedded', async () => {
+    const f = createIngestFixture();
+    const { texts } = instrument(f, 2);
+    const [kept, failing] = await Promise.all(documents.slice(0, 2).map((text) => f.addDocument(text)));
+    // The second document's merge fails after its extraction claimed Alice Smith and Acme Corporation.
+    const upsert = f.deps.stores.graph.upsertEntities.bind(f.deps.stores.graph);
+    let writes = 0;
+    f.deps.stores.graph.upsertEntities = async (scope, rows) => {
+      if (writes++ === 1) throw new Error('injected write failure');
+      return upsert(scope, rows);
+    };
+    const results = await Promise.all([kept, failing].map((doc) => processDocument(f.deps, f.scope, doc.id, { mode: 'full' })));
+    expect(results.map((r) => r.status).sort()).toEqual(['completed', 'failed']);
+    await settleEmbeddingRefreshes();
+    const { entities } = await records(f, f.scope);
+    expect(entities.map((e) => e.id)).toContain('ALICE_SMITH');
+    for (const e of entities) {
+      const [vector] = await f.deps.providers.embedding().embed([entityText(e)]);
+      const [hit] = await f.deps.stores.vectors.search(f.scope, 'entity', vector, 1);
+      expect({ id: hit?.id, exact: (hit?.score ?? 0) > 0.9999 }).toEqual({ id: e.id, exact: true });
+    }
+    expect(texts.length).toBeGreaterThan(0);
+    expect(mergeClaims.claimed(f.scope, 'entity', 'ALICE_SMITH')).toBe(false);
+  });
+});
