@@ -8,9 +8,13 @@
  * at a small concurrency and reports latencies.
  * Prints p50/p95/p99 and queries per second per size, concurrency and mode, the in-process service time and the
  * server's CPU time per query over all its threads (which other load on the machine barely disturbs), the time
- * its event loop was busy per query, and how they grew with size.
+ * its event loop was busy per query, and how they grew with size. `--cpu-profile DIR` writes a CPU profile of the
+ * server's main thread for each measured run (the profiler adds its own cost to the figures of that run).
  */
 import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
+import path from 'node:path';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
@@ -131,7 +135,35 @@ function tellServer(message: PhaseMessage): Promise<void> {
   });
 }
 
-export function spawnLoad(job: LoadJob): Promise<{ results: ModeResult[]; cpuMs: Map<string, number>; loopMs: Map<string, number> }> {
+/** Profiles the server's main thread during each measured run when a directory is given (`--cpu-profile DIR`). */
+export class RunProfiler {
+  private session: Session | null = null;
+
+  constructor(private readonly dir: string | null) {}
+
+  async start(): Promise<void> {
+    if (!this.dir) return;
+    this.session = new Session();
+    this.session.connect();
+    await this.session.post('Profiler.enable');
+    await this.session.post('Profiler.start');
+  }
+
+  async stop(name: string): Promise<void> {
+    if (!this.session || !this.dir) return;
+    const { profile } = await this.session.post('Profiler.stop');
+    this.session.disconnect();
+    this.session = null;
+    const file = path.join(this.dir, `${name}.cpuprofile`);
+    writeFileSync(file, JSON.stringify(profile));
+    console.log(`profile of the server's main thread: ${file}`);
+  }
+}
+
+export function spawnLoad(
+  job: LoadJob,
+  profiler = new RunProfiler(null),
+): Promise<{ results: ModeResult[]; cpuMs: Map<string, number>; loopMs: Map<string, number> }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [...process.execArgv, __filename, '--load', JSON.stringify(job)], {
       stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
@@ -140,14 +172,16 @@ export function spawnLoad(job: LoadJob): Promise<{ results: ModeResult[]; cpuMs:
     const loopMs = new Map<string, number>();
     let mark = process.cpuUsage();
     let loopMark = performance.eventLoopUtilization();
-    child.on('message', (m: PhaseMessage) => {
+    child.on('message', async (m: PhaseMessage) => {
       if (m.phase === 'start') {
+        await profiler.start();
         mark = process.cpuUsage();
         loopMark = performance.eventLoopUtilization();
       } else {
         const used = process.cpuUsage(mark);
         cpuMs.set(m.mode, (used.user + used.system) / 1000 / job.requests);
         loopMs.set(m.mode, performance.eventLoopUtilization(loopMark).active / job.requests);
+        await profiler.stop(`query-${m.mode}-c${job.concurrency}`);
       }
       child.send('ok');
     });
@@ -201,7 +235,7 @@ interface SizeRun {
 
 async function benchSize(
   size: number,
-  args: { requests: number; concurrency: number[]; warmup: number; modes: string[] },
+  args: { requests: number; concurrency: number[]; warmup: number; modes: string[]; profileDir: string | null },
 ): Promise<SizeRun> {
   const config = loadConfig(
     {
@@ -244,7 +278,7 @@ async function benchSize(
         concurrency,
         apiKey: BENCH_KEY,
       };
-      const { results, cpuMs, loopMs } = await spawnLoad(job);
+      const { results, cpuMs, loopMs } = await spawnLoad(job, new RunProfiler(args.profileDir));
       for (const r of results) {
         r.inProcessP50 = inProcess.get(r.mode);
         r.serverCpuMs = cpuMs.get(r.mode);
@@ -310,6 +344,7 @@ async function main(): Promise<void> {
       concurrency: { type: 'string', default: '1,2' },
       warmup: { type: 'string', default: '30' },
       modes: { type: 'string', default: MODES.join(',') },
+      'cpu-profile': { type: 'string' },
     },
   });
   if (values.load) return runLoad(JSON.parse(values.load) as LoadJob);
@@ -320,6 +355,7 @@ async function main(): Promise<void> {
     concurrency: values.concurrency.split(',').map(Number),
     warmup: Number(values.warmup),
     modes: values.modes.split(','),
+    profileDir: values['cpu-profile'] ?? null,
   };
   console.log(`context_only queries, ${args.requests} per mode after ${args.warmup} warm-up, separate load process\n`);
   const runs: SizeRun[] = [];
