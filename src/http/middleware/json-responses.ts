@@ -14,7 +14,7 @@ export function jsonResponses(): Middleware<AppState> {
     const body = ctx.body;
     if (Array.isArray(body) || isPlainObject(body)) {
       // Koa typed the object as JSON when it was set; a Buffer keeps the type already there.
-      const typed = ctx.response.has('Content-Type');
+      const typed = ctx.response.get('Content-Type') !== '';
       ctx.body = jsonBytes(body);
       if (!typed) ctx.type = 'json';
     }
