@@ -15,8 +15,8 @@ interface WordCounts {
 
 /** Texts counted, least recently used first; keyed by the text itself (the key is the stored string, not a copy). */
 const counted = new Map<string, WordCounts>();
-/** A few thousand chunks of ~1,000 words: tens of megabytes at most. */
-export const WORD_COUNTS_CACHE_SIZE = 4096;
+/** Two thousand chunks of ~1,000 words (a few hundred distinct): some tens of megabytes at most. */
+export const WORD_COUNTS_CACHE_SIZE = 2048;
 
 /** Same answer as `termStats(text, terms, knownLength)`; `terms` lower-case. */
 export function cachedTermStats(text: string, terms: readonly string[], knownLength?: number): TermStats {
