@@ -9,6 +9,7 @@ import type { AppState } from './http/context';
 import { accessLog } from './http/middleware/access-log';
 import { admission } from './http/middleware/admission';
 import { consoleFiles } from './http/middleware/console';
+import { jsonResponses } from './http/middleware/json-responses';
 import { problems } from './http/middleware/problems';
 import { rateLimiter } from './http/middleware/rate-limit';
 import { requestId } from './http/middleware/request-id';
@@ -50,6 +51,7 @@ export function createApp(rt: Runtime): { app: Koa<AppState>; openapi: Record<st
   app.use(secureHeaders());
   app.use(corsAllowList(rt.config.corsOrigins));
   app.use(problems(rt.log, rt.config.errorTypeBase));
+  app.use(jsonResponses());
   // The Ollama- and OpenAI-compatible paths answer errors in their own shapes (docs/api.md §4.12).
   app.use(compatErrors(rt.log));
   app.use(accessLog(rt.log));

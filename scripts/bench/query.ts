@@ -8,9 +8,14 @@
  * at a small concurrency and reports latencies.
  * Prints p50/p95/p99 and queries per second per size, concurrency and mode, the in-process service time and the
  * server's CPU time per query over all its threads (which other load on the machine barely disturbs), the time
- * its event loop was busy per query, and how they grew with size.
+ * its event loop was busy per query, and how they grew with size. `--cpu-profile DIR` writes a CPU profile of the
+ * server's main thread for each measured run (the profiler adds its own cost to the figures of that run).
  */
 import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { Agent, request } from 'node:http';
+import { Session } from 'node:inspector/promises';
+import path from 'node:path';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
@@ -81,18 +86,43 @@ export async function loadCorpus(rt: Runtime, scope: Scope, corpus: Corpus): Pro
   }
 }
 
+/**
+ * One POST on a kept-alive connection, answered with its status and body. Plain `node:http`: the load process
+ * shares the machine's cores with the service, and `fetch` (undici, web streams) spent about 2.8 ms of CPU per
+ * 60 KB answer where this spends a fraction of it.
+ */
+function post(agent: Agent, url: URL, headers: Record<string, string>, body: string): Promise<{ status: number; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      url,
+      { method: 'POST', agent, headers: { ...headers, 'Content-Length': String(Buffer.byteLength(body)) } },
+      (res) => {
+        const parts: Buffer[] = [];
+        res.on('data', (part: Buffer) => parts.push(part));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(parts) }));
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
 /** Runs in the load process: fires the requests and prints one JSON line of results. */
 async function runLoad(job: LoadJob): Promise<void> {
   const results: ModeResult[] = [];
+  const agent = new Agent({ keepAlive: true, maxSockets: job.concurrency });
+  const url = new URL(`${job.url}/api/v1/query`);
+  const headers = {
+    'Content-Type': 'application/json',
+    'X-Workspace-ID': job.workspace,
+    ...(job.apiKey ? { 'X-API-Key': job.apiKey } : {}),
+  };
   let q = 0;
   const fire = async (mode: string) => {
     const started = performance.now();
-    const res = await fetch(`${job.url}/api/v1/query`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', 'X-Workspace-ID': job.workspace, ...(job.apiKey ? { 'X-API-Key': job.apiKey } : {}) },
-      body: JSON.stringify({ query: job.queries[q++ % job.queries.length], mode, context_only: true }),
-    });
-    const body = (await res.json()) as { sources?: unknown[] };
+    const res = await post(agent, url, headers, JSON.stringify({ query: job.queries[q++ % job.queries.length], mode, context_only: true }));
+    const body = JSON.parse(res.body.toString()) as { sources?: unknown[] };
     return { ms: performance.now() - started, ok: res.status === 200, sources: body.sources?.length ?? 0 };
   };
   for (const mode of job.modes) {
@@ -127,6 +157,7 @@ async function runLoad(job: LoadJob): Promise<void> {
       errors,
     });
   }
+  agent.destroy();
   process.stdout.write(`${JSON.stringify(results)}\n`);
 }
 
@@ -143,7 +174,35 @@ function tellServer(message: PhaseMessage): Promise<void> {
   });
 }
 
-export function spawnLoad(job: LoadJob): Promise<{ results: ModeResult[]; cpuMs: Map<string, number>; loopMs: Map<string, number> }> {
+/** Profiles the server's main thread during each measured run when a directory is given (`--cpu-profile DIR`). */
+export class RunProfiler {
+  private session: Session | null = null;
+
+  constructor(private readonly dir: string | null) {}
+
+  async start(): Promise<void> {
+    if (!this.dir) return;
+    this.session = new Session();
+    this.session.connect();
+    await this.session.post('Profiler.enable');
+    await this.session.post('Profiler.start');
+  }
+
+  async stop(name: string): Promise<void> {
+    if (!this.session || !this.dir) return;
+    const { profile } = await this.session.post('Profiler.stop');
+    this.session.disconnect();
+    this.session = null;
+    const file = path.join(this.dir, `${name}.cpuprofile`);
+    writeFileSync(file, JSON.stringify(profile));
+    console.log(`profile of the server's main thread: ${file}`);
+  }
+}
+
+export function spawnLoad(
+  job: LoadJob,
+  profiler = new RunProfiler(null),
+): Promise<{ results: ModeResult[]; cpuMs: Map<string, number>; loopMs: Map<string, number> }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [...process.execArgv, __filename, '--load', JSON.stringify(job)], {
       stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
@@ -152,14 +211,16 @@ export function spawnLoad(job: LoadJob): Promise<{ results: ModeResult[]; cpuMs:
     const loopMs = new Map<string, number>();
     let mark = process.cpuUsage();
     let loopMark = performance.eventLoopUtilization();
-    child.on('message', (m: PhaseMessage) => {
+    child.on('message', async (m: PhaseMessage) => {
       if (m.phase === 'start') {
+        await profiler.start();
         mark = process.cpuUsage();
         loopMark = performance.eventLoopUtilization();
       } else {
         const used = process.cpuUsage(mark);
         cpuMs.set(m.mode, (used.user + used.system) / 1000 / job.requests);
         loopMs.set(m.mode, performance.eventLoopUtilization(loopMark).active / job.requests);
+        await profiler.stop(`query-${m.mode}-c${job.concurrency}`);
       }
       child.send('ok');
     });
@@ -214,7 +275,7 @@ interface SizeRun {
 
 async function benchSize(
   size: number,
-  args: { requests: number; concurrency: number[]; warmup: number; modes: string[] },
+  args: { requests: number; concurrency: number[]; warmup: number; modes: string[]; profileDir: string | null },
 ): Promise<SizeRun> {
   const config = loadConfig(
     {
@@ -265,7 +326,7 @@ async function benchSize(
         concurrency,
         apiKey: BENCH_KEY,
       };
-      const { results, cpuMs, loopMs } = await spawnLoad(job);
+      const { results, cpuMs, loopMs } = await spawnLoad(job, new RunProfiler(args.profileDir));
       for (const r of results) {
         r.inProcessP50 = inProcess.get(r.mode);
         r.serverCpuMs = cpuMs.get(r.mode);
@@ -332,6 +393,7 @@ async function main(): Promise<void> {
       concurrency: { type: 'string', default: '1,2' },
       warmup: { type: 'string', default: '30' },
       modes: { type: 'string', default: MODES.join(',') },
+      'cpu-profile': { type: 'string' },
     },
   });
   if (values.load) return runLoad(JSON.parse(values.load) as LoadJob);
@@ -342,6 +404,7 @@ async function main(): Promise<void> {
     concurrency: values.concurrency.split(',').map(Number),
     warmup: Number(values.warmup),
     modes: values.modes.split(','),
+    profileDir: values['cpu-profile'] ?? null,
   };
   console.log(`context_only queries, ${args.requests} per mode after ${args.warmup} warm-up, separate load process\n`);
   const runs: SizeRun[] = [];

@@ -2,9 +2,12 @@ import type { Scope } from '../domain/types';
 import type { Stores } from '../store/ports';
 import type { ChunkOrigin, ContextParts } from './prompts/context';
 import { formatContext } from './prompts/context';
+import { memoText } from './text-memo';
 import type { ChunkSource, EntitySource, QuerySource, ScoredChunk, ScoredCommunity, ScoredEntity, ScoredRelationship } from './types';
 
 const SNIPPET_CHARS = 300;
+/** The same chunks and entities come back query after query: their snippets are made once. */
+const cachedSnippet = memoText(snippetOf, 8192);
 
 /** Chunks are numbered first (they are what answers cite most), entities after them. */
 export async function presentContext(
@@ -23,7 +26,7 @@ export async function presentContext(
       source_type: 'chunk',
       id: c.record.id,
       score: round(c.score),
-      snippet: snippetOf(c.record.content),
+      snippet: cachedSnippet(c.record.content),
       reference_id: i + 1,
       document_id: c.record.document_id,
       document_title: origin.title,
@@ -39,7 +42,7 @@ export async function presentContext(
     source_type: 'entity',
     id: e.record.id,
     score: round(e.score),
-    snippet: snippetOf(e.record.description),
+    snippet: cachedSnippet(e.record.description),
     reference_id: chunks.length + i + 1,
     entity_type: e.record.entity_type,
     degree: e.degree,

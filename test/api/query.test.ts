@@ -121,6 +121,17 @@ describe('POST /query', () => {
     }
   });
 
+  it('sends the answer as JSON whose declared length is its UTF-8 length, the same bytes as serialising it whole', async () => {
+    const res = await query({ query: 'Who leads Globex Laboratories and where is Acme?', context_only: true });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    const bytes = Buffer.from(await res.arrayBuffer());
+    expect(Number(res.headers.get('content-length'))).toBe(bytes.length);
+    const body = JSON.parse(bytes.toString('utf8')) as { context: string };
+    expect(body.context.length).toBeGreaterThan(0);
+    expect(bytes.equals(Buffer.from(JSON.stringify(body)))).toBe(true);
+  });
+
   it('prompt_only returns the formatted prompt, system prompt included, without an answer call', async () => {
     const rec = recordLlmCalls(app.rt);
     try {

@@ -1,5 +1,6 @@
 import type { CommunityRecord } from '../../domain/communities';
 import type { ChunkRecord, EntityRecord, RelationshipRecord } from '../../domain/types';
+import { memoText } from '../text-memo';
 
 /**
  * The context section of the answer prompt, version 1. Chunks and entities carry `[n]` reference ids, the
@@ -9,12 +10,12 @@ import type { ChunkRecord, EntityRecord, RelationshipRecord } from '../../domain
 export const CONTEXT_FORMAT_VERSION = 1;
 
 export function entityLine(entity: EntityRecord): string {
-  return `${entity.name} (${entity.entity_type}): ${oneLine(entity.description)}`;
+  return `${entity.name} (${entity.entity_type}): ${descriptionLine(entity.description)}`;
 }
 
 export function relationshipLine(r: RelationshipRecord): string {
   const keywords = r.keywords.length ? `; ${r.keywords.join(', ')}` : '';
-  return `${r.source} -- ${r.target} (${r.relation_type}${keywords}): ${oneLine(r.description)}`;
+  return `${r.source} -- ${r.target} (${r.relation_type}${keywords}): ${descriptionLine(r.description)}`;
 }
 
 export interface ChunkOrigin {
@@ -68,3 +69,6 @@ export function formatContext(parts: ContextParts): string {
 function oneLine(text: string): string {
   return text.replace(/\s+/g, ' ').trim();
 }
+
+/** Descriptions of the records a query selects recur from query to query: flattened once. */
+const descriptionLine = memoText(oneLine, 16_384);

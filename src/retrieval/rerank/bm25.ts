@@ -68,7 +68,8 @@ function wordCount(text: string): number {
 
 const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
 
-function isWordChar(code: number): boolean {
+/** A letter or digit, judged one UTF-16 code unit at a time. */
+export function isWordChar(code: number): boolean {
   if (code < 128) return (code >= 48 && code <= 57) || (code >= 97 && code <= 122) || (code >= 65 && code <= 90);
   return LETTER_OR_DIGIT.test(String.fromCharCode(code));
 }

@@ -1,6 +1,7 @@
 import { termsOf, unique } from '../steps/terms';
-import { bm25Scores, minMax, termStats } from './bm25';
+import { bm25Scores, minMax } from './bm25';
 import type { RerankCandidate, Reranker, RerankResult } from './types';
+import { cachedTermStats } from './word-counts';
 
 /** Share of the lexical (BM25) evidence in the final score; the rest is the retrieval score. */
 export const LEXICAL_WEIGHT = 0.5;
@@ -18,7 +19,7 @@ export function createBuiltinReranker(lexicalWeight = LEXICAL_WEIGHT): Reranker 
       const lexical = minMax(
         bm25Scores(
           terms,
-          candidates.map((c) => termStats(c.text, terms, c.tokens)),
+          candidates.map((c) => cachedTermStats(c.text, terms, c.tokens)),
         ),
       );
       const retrieval = minMax(candidates.map((c) => c.score));

@@ -3,6 +3,7 @@ import type { Stores } from '../../store/ports';
 import type { RetrievalRecipe } from '../recipes';
 import type { RetrievalLimits, ScoredEntity, ScoredRelationship } from '../types';
 import { isAllowed } from './filter';
+import { firstK } from './first-k';
 import type { EntitySurroundings, RelationshipEnds } from './search';
 
 export interface GraphSelection {
@@ -67,16 +68,15 @@ export async function expandFromEntities(
   const degree = surroundings ? surroundings.degrees : await stores.graph.degrees(scope, [...endpointIds]);
   const degreeOf = (id: string) => degree.get(id) ?? 0;
 
-  const ranked = touching
-    .map((record) => {
+  const ranked = firstK(
+    touching.map((record) => {
       const seedsJoined = Number(seedScore.has(record.source)) + Number(seedScore.has(record.target));
       const score = Math.max(seedScore.get(record.source) ?? 0, seedScore.get(record.target) ?? 0);
       return { record, score, seedsJoined, rank: degreeOf(record.source) + degreeOf(record.target) };
-    })
-    .sort(
-      (a, b) => b.seedsJoined - a.seedsJoined || b.rank - a.rank || b.record.weight - a.record.weight || compare(a.record.id, b.record.id),
-    )
-    .slice(0, limits.maxRelationships);
+    }),
+    limits.maxRelationships,
+    (a, b) => b.seedsJoined - a.seedsJoined || b.rank - a.rank || b.record.weight - a.record.weight || compare(a.record.id, b.record.id),
+  );
 
   const entities: ScoredEntity[] = seeds.slice(0, limits.maxEntities).map((s) => ({ ...s, degree: degreeOf(s.record.id) }));
   const room = limits.maxEntities - entities.length;
@@ -104,10 +104,12 @@ async function neighboursOf(
       reachedBy.set(end, Math.max(reachedBy.get(end) ?? 0, via));
     }
   }
-  const ordered = [...reachedBy.keys()].sort(
+  const ordered = firstK(
+    reachedBy.keys(),
+    room * 2,
     (a, b) => (reachedBy.get(b) as number) - (reachedBy.get(a) as number) || degreeOf(b) - degreeOf(a) || compare(a, b),
   );
-  const records = await stores.graph.getEntities(scope, ordered.slice(0, room * 2));
+  const records = await stores.graph.getEntities(scope, ordered);
   return records
     .filter((r) => isAllowed(allowed, r.document_ids))
     .slice(0, room)
