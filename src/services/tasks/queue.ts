@@ -292,7 +292,11 @@ export class TaskQueue {
       host.log.info(runFields(host, claimed.scope, claimed.task), 'task claimed');
       this.busy += 1;
       try {
-        await this.runClaimed(claimed.scope, claimed.task);
+        const done = this.runClaimed(claimed.scope, claimed.task);
+        // A claim answered after the queue began to close (its round trip was under way) goes back to the queue.
+        const entry = this.running.get(claimed.task.id);
+        if (entry && this.state !== 'running') this.stop(entry, 'shutdown');
+        await done;
       } finally {
         this.busy -= 1;
       }
