@@ -6,8 +6,6 @@
  * asks `/health` every 25 ms from a worker thread, whose own event loop times the answers independently of the
  * service's (the upload is sent from another worker thread). Prints per input: ingest time, chunks, loop delay p50 / p99 / max, `/health` p50 / p99 / max, peak RSS.
  */
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { Worker } from 'node:worker_threads';
@@ -21,13 +19,11 @@ import {
   StandardFonts,
 } from 'pdf-lib';
 import { createApp } from '../../src/app';
-import { loadConfig } from '../../src/config/load';
-import { nodeFlags } from '../../src/config/node-flags';
-import { tuneHeap } from '../../src/heap';
 import { createLogger } from '../../src/logger';
 import { createRuntime } from '../../src/runtime';
 
-const KEY = 'bench-master-key-0123456789';
+import { benchConfig, runAsBuilt, serve } from './service';
+import { BENCH_MASTER_KEY as KEY } from './workspace';
 const MB = 1024 * 1024;
 const NAMES = ['Alice Johnson', 'Bob Smith', 'Carol White', 'Dana Lee', 'Evan Brown', 'Fiona Green'];
 const ORGS = ['Acme Corporation', 'Globex Corporation', 'Umbrella Group', 'Initech', 'Stark Industries'];
@@ -161,28 +157,10 @@ async function main(): Promise<void> {
       'pdf-text-mb': { type: 'string', default: '10' },
     },
   });
-  // As `node dist/main.js` runs: its heap tuning, and stack traces without source maps (tsx turns them on).
-  tuneHeap(nodeFlags());
-  process.setSourceMapsEnabled(false);
-  const config = loadConfig(
-    {
-      PORT: '0',
-      HOST: '127.0.0.1',
-      RUST_LOG: 'silent',
-      SERVICE_LLM_PROVIDER: 'mock',
-      SERVICE_MASTER_API_KEY: KEY,
-      SERVICE_RATE_LIMIT_UPLOAD: '0',
-      SERVICE_RATE_LIMIT_GRAPH: '0',
-    },
-    { cwd: `${__dirname}/../..` },
-  );
-  const rt = await createRuntime(config, createLogger('silent'));
-  const { app } = createApp(rt);
-  const server: Server = await new Promise((resolve) => {
-    const s = app.listen(0, '127.0.0.1', () => resolve(s));
-  });
-  await rt.start();
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  runAsBuilt();
+  const rt = await createRuntime(benchConfig(), createLogger('silent'));
+  const service = await serve(rt, createApp(rt).app);
+  const { url } = service;
   const headers = { 'X-API-Key': KEY };
 
   const textMb = Number(values['text-mb']);
@@ -253,9 +231,7 @@ async function main(): Promise<void> {
         `${(peakRss / MB).toFixed(0)} |\n`,
     );
   }
-  server.closeAllConnections();
-  server.close();
-  await rt.close();
+  await service.close();
   process.exit(0);
 }
 

@@ -12,19 +12,15 @@
  * opposed to the heap V8 reserves.
  */
 import { spawn } from 'node:child_process';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { createApp } from '../../src/app';
-import { loadConfig } from '../../src/config/load';
-import { nodeFlags } from '../../src/config/node-flags';
-import { tuneHeap } from '../../src/heap';
 import { createLogger } from '../../src/logger';
 import { createRuntime } from '../../src/runtime';
 
-const KEY = 'bench-master-key-0123456789';
+import { benchConfig, runAsBuilt, serve } from './service';
+import { BENCH_MASTER_KEY as KEY } from './workspace';
 const MODES = ['naive', 'local', 'global', 'hybrid', 'mix', 'bypass'];
 
 interface Job {
@@ -132,27 +128,11 @@ async function main(): Promise<void> {
     },
   });
   if (values.client) return client(JSON.parse(values.client) as Job);
-  // As `node dist/main.js` runs: its heap tuning, and stack traces without source maps (tsx turns them on, and the
-  // Neo4j driver captures a stack trace for every statement it runs).
-  tuneHeap(nodeFlags());
-  process.setSourceMapsEnabled(false);
+  runAsBuilt();
   const duration = Number(values.duration);
   const warmupS = Math.min(Number(values.warmup), Math.floor(duration / 2));
-  const config = loadConfig(
-    {
-      ...process.env,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      RUST_LOG: 'silent',
-      SERVICE_MASTER_API_KEY: KEY,
-      SERVICE_LLM_PROVIDER: 'mock',
-      SERVICE_RATE_LIMIT_UPLOAD: '0',
-      SERVICE_RATE_LIMIT_QUERY: '0',
-      SERVICE_RATE_LIMIT_GRAPH: '0',
-    },
-    { cwd: `${__dirname}/../..` },
-  );
-  const rt = await createRuntime(config, createLogger(values['log-level']));
+  // NEO4J_URI and the like come from the environment; the bench's own settings take precedence over it.
+  const rt = await createRuntime(benchConfig({}, process.env), createLogger(values['log-level']));
   const { app } = createApp(rt);
   // Service time per route (the matched route pattern), measured from the first middleware to the response written.
   const samples = new Map<string, { ms: number[]; s5xx: number }>();
@@ -175,11 +155,8 @@ async function main(): Promise<void> {
     });
     await next();
   });
-  const server: Server = await new Promise((resolve) => {
-    const s = app.listen(0, '127.0.0.1', () => resolve(s));
-  });
-  await rt.start();
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const service = await serve(rt, app);
+  const { url } = service;
   const headers = { 'X-API-Key': KEY, 'Content-Type': 'application/json' };
   const ws = (await (
     await fetch(`${url}/api/v1/workspaces`, { method: 'POST', headers, body: JSON.stringify({ name: `load ${Date.now()}` }) })
@@ -212,7 +189,7 @@ async function main(): Promise<void> {
   }
   const job: Job = { url, workspace: ws.id, documentId, duration, connections: Number(values.connections), sse: Number(values.sse) };
   process.stdout.write(
-    `load: ${config.storage.mode} mode, ${job.connections} connections, ${duration} s (${warmupS} s warm-up), ${job.sse} SSE subscribers\n`,
+    `load: ${rt.config.storage.mode} mode, ${job.connections} connections, ${duration} s (${warmupS} s warm-up), ${job.sse} SSE subscribers\n`,
   );
   const child = spawn(process.execPath, [...process.execArgv, __filename, '--client', JSON.stringify(job)], {
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
@@ -266,9 +243,7 @@ async function main(): Promise<void> {
       `RSS / heap total MB every 5 s after the warm-up: ${timeline.join(' ')}\n` +
       liveLine(liveStart, liveEnd),
   );
-  server.closeAllConnections();
-  server.close();
-  await rt.close();
+  await service.close();
   process.exit(0);
 }
 

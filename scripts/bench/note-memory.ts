@@ -5,18 +5,13 @@
  * (after a full collection) per note, then how much of it each store holds: each store drops the workspace in
  * turn and the heap is measured again. What is left after every store has dropped it is held elsewhere.
  */
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
 import { createApp } from '../../src/app';
-import { loadConfig } from '../../src/config/load';
-import { nodeFlags } from '../../src/config/node-flags';
-import { tuneHeap } from '../../src/heap';
 import { createLogger } from '../../src/logger';
 import { createRuntime } from '../../src/runtime';
 import type { Scope } from '../../src/domain/types';
-
-const KEY = 'bench-master-key-0123456789';
+import { benchConfig, runAsBuilt, serve } from './service';
+import { BENCH_MASTER_KEY as KEY } from './workspace';
 
 function liveHeap(): number {
   const collect = (globalThis as { gc?: () => void }).gc;
@@ -29,28 +24,10 @@ function liveHeap(): number {
 async function main(): Promise<void> {
   const { values } = parseArgs({ options: { notes: { type: 'string', default: '1000' } } });
   const notes = Number(values.notes);
-  tuneHeap(nodeFlags());
-  process.setSourceMapsEnabled(false);
-  const config = loadConfig(
-    {
-      PORT: '0',
-      HOST: '127.0.0.1',
-      RUST_LOG: 'silent',
-      SERVICE_MASTER_API_KEY: KEY,
-      SERVICE_LLM_PROVIDER: 'mock',
-      SERVICE_RATE_LIMIT_UPLOAD: '0',
-      SERVICE_RATE_LIMIT_QUERY: '0',
-      SERVICE_RATE_LIMIT_GRAPH: '0',
-    },
-    { cwd: `${__dirname}/../..` },
-  );
-  const rt = await createRuntime(config, createLogger('silent'));
-  const { app } = createApp(rt);
-  const server: Server = await new Promise((resolve) => {
-    const s = app.listen(0, '127.0.0.1', () => resolve(s));
-  });
-  await rt.start();
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  runAsBuilt();
+  const rt = await createRuntime(benchConfig(), createLogger('silent'));
+  const service = await serve(rt, createApp(rt).app);
+  const { url } = service;
   const headers = { 'X-API-Key': KEY, 'Content-Type': 'application/json' };
   const workspace = async (name: string) =>
     (await (
@@ -129,9 +106,7 @@ async function main(): Promise<void> {
   process.stdout.write(`| graph change feed (${batches} batches) | ${perNote(last - now)} |\n`);
   last = now;
   process.stdout.write(`| elsewhere (caches, buffers) | ${perNote(last - before)} |\n`);
-  server.closeAllConnections();
-  server.close();
-  await rt.close();
+  await service.close();
   process.exit(0);
 }
 
