@@ -1,6 +1,6 @@
-import type { EntityRecord, RelationshipRecord } from '../domain/types';
 import type { GraphChange } from './events';
 import type { GraphView } from './explore';
+import type { GraphEdge, GraphNode } from './present';
 
 /** What part of the workspace graph a stream subscriber follows; nothing set means the whole graph. */
 export interface StreamScope {
@@ -13,10 +13,13 @@ export interface StreamScope {
   ids?: Set<string>;
 }
 
-/** The records a batch of changes names (changed nodes and edges, and the ends of changed edges), as stored now. */
+/**
+ * The records a batch of changes names (changed nodes and edges, and the ends of changed edges), as stored now and
+ * as the stream sends them: a hub record's full lists of chunks and documents are not kept with the batch.
+ */
 export interface ResolvedBatch {
-  entities: Map<string, EntityRecord>;
-  relationships: Map<string, RelationshipRecord>;
+  nodes: Map<string, GraphNode>;
+  edges: Map<string, GraphEdge>;
 }
 
 /** One change kept for a subscriber; `extra` brings in a node that joined the view through this change. */
@@ -72,13 +75,13 @@ export class SubgraphView {
     switch (change.kind) {
       case 'node_added':
       case 'node_updated': {
-        const entity = resolved.entities.get(change.id);
-        if (!entity) return [];
+        const node = resolved.nodes.get(change.id);
+        if (!node) return [];
         const held = this.distance.has(change.id);
         // Without a start node every node that passes the filters is in view; with one, only nodes reached.
-        const admitted = this.passes(entity.id, entity.entity_type) && (held || !this.scope.startId || entity.id === this.scope.startId);
+        const admitted = this.passes(node.id, node.node_type) && (held || !this.scope.startId || node.id === this.scope.startId);
         if (admitted) {
-          if (!held) this.distance.set(entity.id, 0);
+          if (!held) this.distance.set(node.id, 0);
           return [{ kind: 'keep', change }];
         }
         if (!held) return [];
@@ -91,7 +94,7 @@ export class SubgraphView {
         return [{ kind: 'keep', change }];
       case 'edge_added':
       case 'edge_updated': {
-        const edge = resolved.relationships.get(change.id);
+        const edge = resolved.edges.get(change.id);
         if (!edge) return [];
         const out: ViewDecision[] = [];
         for (const [near, far] of [
@@ -99,10 +102,10 @@ export class SubgraphView {
           [edge.target, edge.source],
         ]) {
           if (this.distance.has(far) || !this.distance.has(near)) continue;
-          const entity = resolved.entities.get(far);
+          const node = resolved.nodes.get(far);
           const reach = (this.distance.get(near) ?? 0) + 1;
           const grows = this.scope.startId ? reach <= this.scope.depth : true;
-          if (entity && grows && this.passes(entity.id, entity.entity_type)) {
+          if (node && grows && this.passes(node.id, node.node_type)) {
             this.distance.set(far, this.scope.startId ? reach : 0);
             out.push({ kind: 'join', nodeId: far });
           }
@@ -118,7 +121,7 @@ export class SubgraphView {
         if (!this.replaying) return [];
         const [near, far] = this.distance.has(change.source) ? [change.source, change.target] : [change.target, change.source];
         const reach = (this.distance.get(near) ?? 0) + 1;
-        const ghost = !resolved.entities.has(far) && (!this.scope.ids || this.scope.ids.has(far));
+        const ghost = !resolved.nodes.has(far) && (!this.scope.ids || this.scope.ids.has(far));
         if (!this.distance.has(near) || !ghost || (this.scope.startId && reach > this.scope.depth)) return [];
         this.distance.set(far, reach);
         return [{ kind: 'keep', change }];

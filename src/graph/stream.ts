@@ -59,10 +59,10 @@ export function snapshotEvents(view: GraphView, batchSize: number): Event[] {
 }
 
 /** Resolutions shared by every subscriber of an instance: each batch is read from the store once. */
-const RESOLVED_KEPT = 256;
-const resolutions = new Map<string, Promise<ResolvedBatch & { degrees: Map<string, number> }>>();
+const RESOLVED_KEPT = 64;
+const resolutions = new Map<string, Promise<ResolvedBatch>>();
 
-function resolveBatch(graph: GraphStore, entry: GraphChangeEntry): Promise<ResolvedBatch & { degrees: Map<string, number> }> {
+function resolveBatch(graph: GraphStore, entry: GraphChangeEntry): Promise<ResolvedBatch> {
   const key = `${topicOf(entry.batch.scope)}|${entry.id}`;
   let resolved = resolutions.get(key);
   if (!resolved) {
@@ -74,7 +74,7 @@ function resolveBatch(graph: GraphStore, entry: GraphChangeEntry): Promise<Resol
   return resolved;
 }
 
-async function readBatch(graph: GraphStore, scope: Scope, changes: GraphChange[]) {
+async function readBatch(graph: GraphStore, scope: Scope, changes: GraphChange[]): Promise<ResolvedBatch> {
   const nodeIds = new Set<string>();
   const edgeIds: string[] = [];
   for (const change of changes) {
@@ -91,18 +91,14 @@ async function readBatch(graph: GraphStore, scope: Scope, changes: GraphChange[]
     graph.getRelationships(scope, edgeIds),
   ]);
   return {
-    entities: new Map(entities.map((e) => [e.id, e])),
-    relationships: new Map(relationships.map((r) => [r.id, r])),
-    degrees,
+    nodes: new Map(entities.map((e) => [e.id, toGraphNode(e, degrees.get(e.id) ?? 0)])),
+    edges: new Map(relationships.map((r) => [r.id, toGraphEdge(r)])),
   };
 }
 
 /** The event a kept change becomes, with its record as it is now; null when the record is gone by now. */
-function liveEvent(decision: ViewDecision, resolved: ResolvedBatch & { degrees: Map<string, number> }): Event | null {
-  const node = (id: string) => {
-    const entity = resolved.entities.get(id);
-    return entity ? toGraphNode(entity, resolved.degrees.get(id) ?? 0) : null;
-  };
+function liveEvent(decision: ViewDecision, resolved: ResolvedBatch): Event | null {
+  const node = (id: string) => resolved.nodes.get(id) ?? null;
   if (decision.kind === 'join') {
     const joined = node(decision.nodeId);
     return joined ? { type: 'node_added', node: joined } : null;
@@ -119,8 +115,8 @@ function liveEvent(decision: ViewDecision, resolved: ResolvedBatch & { degrees: 
       return { type: 'node_removed', id: change.id };
     case 'edge_added':
     case 'edge_updated': {
-      const edge = resolved.relationships.get(change.id);
-      return edge ? { type: change.kind, edge: toGraphEdge(edge) } : null;
+      const edge = resolved.edges.get(change.id);
+      return edge ? { type: change.kind, edge } : null;
     }
     case 'edge_removed':
       return { type: 'edge_removed', id: change.id, source: change.source, target: change.target };

@@ -7,7 +7,7 @@ import type { ChunkSource, EntitySource, QuerySource, ScoredChunk, ScoredCommuni
 
 const SNIPPET_CHARS = 300;
 /** The same chunks and entities come back query after query: their snippets are made once. */
-const cachedSnippet = memoText(snippetOf, 8192);
+const cachedSnippet = memoText(snippetOf, 16_000_000);
 
 /** Chunks are numbered first (they are what answers cite most), entities after them. */
 export async function presentContext(

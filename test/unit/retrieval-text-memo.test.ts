@@ -7,20 +7,43 @@ describe('memoText', () => {
     const upper = memoText((t) => {
       calls++;
       return t.toUpperCase();
-    }, 2);
+    }, 4);
     expect(upper('a')).toBe('A');
     expect(upper('a')).toBe('A');
     expect(calls).toBe(1);
     expect(upper('b')).toBe('B');
     expect(upper('c')).toBe('C');
-    // 'a' was the oldest of three with room for two: computed again, same answer.
+    // Each entry holds 2 characters and 4 fit: 'a' was the oldest of three, forgotten, computed again.
     expect(upper('a')).toBe('A');
     expect(calls).toBe(4);
   });
 
   it('gives the snippets snippetOf gives', () => {
-    const snippet = memoText(snippetOf, 4);
+    const snippet = memoText(snippetOf, 1_000);
     const texts = ['short text', `${'word '.repeat(200)}end`, '  spaced\n\nlines  ', 'x'.repeat(700)];
     for (const round of [1, 2]) for (const t of texts) expect([round, snippet(t)]).toEqual([round, snippetOf(t)]);
+  });
+
+  it('holds at most its characters, keys and values together, and never keeps a text larger than that', () => {
+    let calls = 0;
+    const same = memoText((t) => {
+      calls++;
+      return t;
+    }, 100);
+    const long = 'x'.repeat(40);
+    same(long);
+    same(long);
+    expect(calls).toBe(1);
+    // 102 characters with its value: answered every time, never remembered.
+    const longer = 'y'.repeat(51);
+    same(longer);
+    same(longer);
+    expect(calls).toBe(3);
+    same(long);
+    expect(calls).toBe(3);
+    // A second text pushes the first one out (80 + 60 > 100).
+    same('w'.repeat(30));
+    same(long);
+    expect(calls).toBe(5);
   });
 });

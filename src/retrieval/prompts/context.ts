@@ -71,4 +71,4 @@ function oneLine(text: string): string {
 }
 
 /** Descriptions of the records a query selects recur from query to query: flattened once. */
-const descriptionLine = memoText(oneLine, 16_384);
+const descriptionLine = memoText(oneLine, 2_000_000);
