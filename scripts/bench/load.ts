@@ -7,9 +7,9 @@
  * queries in every mode, /graph, entity and lineage reads, uploads, and `--sse` subscribers on /graph/stream.
  * Prints, measured in the service process after the warm-up: requests and 5xx per route with p50/p99 service
  * latency, the event-loop delay p99 (monitorEventLoopDelay), and RSS growth from the end of the warm-up to the end;
- * with `--expose-gc` (as `npm run bench:load` runs it) also the heap in use after a full collection at the end of
- * the warm-up and once the queued uploads are processed, against the chunks stored meanwhile: data kept, as
- * opposed to the heap V8 reserves.
+ * with `--expose-gc` (as `npm run bench:load` runs it) also RSS and the heap in use right after a full collection at
+ * the end of the warm-up and once the queued uploads are processed, against the chunks stored meanwhile: memory
+ * kept, as opposed to garbage not yet collected at the moment a sample happens to fall.
  */
 import { spawn } from 'node:child_process';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
@@ -97,6 +97,8 @@ function percentile(sorted: number[], p: number): number {
 interface LiveData {
   /** Heap in use after a full collection (null without `--expose-gc`). */
   heap: number | null;
+  /** RSS right after that collection (with garbage not yet collected without `--expose-gc`). */
+  rss: number;
   /** Chunks stored in the workspace: each upload of the benchmark is one chunk, counted once it is chunked. */
   chunks: number;
 }
@@ -105,15 +107,20 @@ interface LiveData {
 async function liveData(rt: Awaited<ReturnType<typeof createRuntime>>, workspaceId: string): Promise<LiveData> {
   const collect = (globalThis as { gc?: () => void }).gc;
   collect?.();
-  return { heap: collect ? process.memoryUsage().heapUsed : null, chunks: await rt.stores.chunks.count({ workspaceId }) };
+  const { heapUsed, rss } = process.memoryUsage();
+  return { heap: collect ? heapUsed : null, rss, chunks: await rt.stores.chunks.count({ workspaceId }) };
 }
 
 function liveLine(start: LiveData, end: LiveData): string {
   const chunks = `chunks ${start.chunks} -> ${end.chunks}`;
-  if (start.heap === null || end.heap === null) return `${chunks} (run with --expose-gc for the live heap)\n`;
+  if (start.heap === null || end.heap === null) return `${chunks} (run with --expose-gc for the live heap and RSS after a full GC)\n`;
   const added = end.chunks - start.chunks;
   const perChunk = added > 0 ? `, ${((end.heap - start.heap) / added / 1024).toFixed(1)} KB per added chunk` : '';
-  return `live heap after a full GC ${(start.heap / 1048576).toFixed(1)} -> ${(end.heap / 1048576).toFixed(1)} MB, ${chunks}${perChunk}\n`;
+  const rss = `${(start.rss / 1048576).toFixed(0)} -> ${(end.rss / 1048576).toFixed(0)} MB (${(((end.rss - start.rss) / start.rss) * 100).toFixed(1)} %)`;
+  return (
+    `RSS after a full GC (end of warm-up -> queued uploads processed): ${rss}\n` +
+    `live heap after a full GC ${(start.heap / 1048576).toFixed(1)} -> ${(end.heap / 1048576).toFixed(1)} MB, ${chunks}${perChunk}\n`
+  );
 }
 
 async function main(): Promise<void> {
@@ -237,7 +244,7 @@ async function main(): Promise<void> {
     `\nclient: ${totals.requests} requests, ${totals.non2xx} non-2xx, ${totals.errors} errors, ${totals.timeouts} timeouts\n` +
       `5xx after warm-up: ${total5xx}\n` +
       `event-loop delay p99: ${(delay.percentile(99) / 1e6).toFixed(1)} ms (max ${(delay.max / 1e6).toFixed(1)} ms)\n` +
-      `RSS: ${mb(rssStart)} MB after warm-up, ${mb(rssEnd)} MB at the end (${(((rssEnd - rssStart) / rssStart) * 100).toFixed(1)} %), peak ${mb(rssMax)} MB\n` +
+      `RSS as sampled: ${mb(rssStart)} MB after warm-up, ${mb(rssEnd)} MB at the end (${(((rssEnd - rssStart) / rssStart) * 100).toFixed(1)} %), peak ${mb(rssMax)} MB\n` +
       `heap used ${mb(memStart.heapUsed)} -> ${mb(memEnd.heapUsed)} MB of ${mb(memStart.heapTotal)} -> ${mb(memEnd.heapTotal)} MB, ` +
       `external ${mb(memStart.external)} -> ${mb(memEnd.external)} MB\n` +
       `RSS / heap total MB every 5 s after the warm-up: ${timeline.join(' ')}\n` +

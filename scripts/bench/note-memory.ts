@@ -64,7 +64,7 @@ async function main(): Promise<void> {
     `notes: ${added}; live heap ${(before / 1048576).toFixed(1)} -> ${(after / 1048576).toFixed(1)} MB, ${perNote(after - before)} KB per note\n`,
   );
   const stores = rt.stores as unknown as Record<string, { dropWorkspace?: (scope: unknown) => void }>;
-  const kvStates = rt.stores.kv as unknown as { workspaces: { entries(): Iterable<[Scope, Map<string, Map<string, unknown>>]> } };
+  const kvStates = rt.stores.kv as unknown as { workspaces: { entries(): Iterable<[Scope, Map<string, Map<string, string>>]> } };
   const scope = [...kvStates.workspaces.entries()].map(([s]) => s).find((s) => s.workspaceId === ws.id)!;
   // Counted in a function of their own, so that the records listed are garbage before the heap is measured.
   const counts = async () => {
@@ -84,7 +84,7 @@ async function main(): Promise<void> {
     for (const namespace of [...namespaces.keys()].sort()) {
       const values = [...namespaces.get(namespace)!.values()];
       const entries = values.length;
-      const json = values.reduce((n: number, v) => n + JSON.stringify(v).length, 0);
+      const json = values.reduce((n: number, v) => n + v.length, 0);
       values.length = 0;
       namespaces.delete(namespace);
       const now = liveHeap();

@@ -3,15 +3,23 @@ import type { Scope } from '../../domain/types';
 import type { KeyValueStore } from '../ports';
 import { WorkspaceStates } from './workspaces';
 
-/** namespace -> key -> value. Values are cloned in and out, so they behave like stored JSON. */
-type Namespaces = Map<string, Map<string, unknown>>;
+/**
+ * namespace -> key -> value as JSON text, as the Neo4j store keeps it: a value read back is a new copy, and it
+ * holds about its JSON size (extraction records and cached LLM answers are most of what a note leaves behind).
+ */
+type Namespaces = Map<string, Map<string, string>>;
+
+function stored(value: unknown): string {
+  return JSON.stringify(value) ?? 'null';
+}
 
 export class MemoryKeyValueStore implements KeyValueStore {
   private readonly workspaces = new WorkspaceStates<Namespaces>(() => new Map());
 
   async get<T>(scope: Scope, namespace: string, key: string): Promise<T | null> {
     const values = this.workspaces.find(scope)?.get(namespace);
-    return values?.has(key) ? (structuredClone(values.get(key)) as T) : null;
+    const text = values?.get(key);
+    return text === undefined ? null : (JSON.parse(text) as T);
   }
 
   /** Only keys that hold a value are in the map. */
@@ -19,11 +27,12 @@ export class MemoryKeyValueStore implements KeyValueStore {
     const values = this.workspaces.find(scope)?.get(namespace);
     const found = new Map<string, T>();
     if (!values) return found;
-    // Thousands of values are cloned in stretches of a few milliseconds, giving way to I/O between them.
+    // Thousands of values are parsed in stretches of a few milliseconds, giving way to I/O between them.
     const slicer = new TimeSlicer();
     for (const key of keys) {
       await slicer.tick();
-      if (values.has(key)) found.set(key, structuredClone(values.get(key)) as T);
+      const text = values.get(key);
+      if (text !== undefined) found.set(key, JSON.parse(text) as T);
     }
     return found;
   }
@@ -32,7 +41,7 @@ export class MemoryKeyValueStore implements KeyValueStore {
     const namespaces = this.workspaces.obtain(scope);
     let values = namespaces.get(namespace);
     if (!values) namespaces.set(namespace, (values = new Map()));
-    values.set(key, structuredClone(value));
+    values.set(key, stored(value));
   }
 
   async setMany(scope: Scope, namespace: string, entries: Array<[string, unknown]>): Promise<void> {
