@@ -107,6 +107,9 @@ interface LiveData {
 async function liveData(rt: Awaited<ReturnType<typeof createRuntime>>, workspaceId: string): Promise<LiveData> {
   const collect = (globalThis as { gc?: () => void }).gc;
   collect?.();
+  // The sweeper returns freed pages after the collection: RSS is read once it has had time to.
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  collect?.();
   const { heapUsed, rss } = process.memoryUsage();
   return { heap: collect ? heapUsed : null, rss, chunks: await rt.stores.chunks.count({ workspaceId }) };
 }

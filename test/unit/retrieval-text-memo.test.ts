@@ -1,4 +1,5 @@
 import { memoText } from '../../src/retrieval/text-memo';
+import { descriptionLine } from '../../src/retrieval/prompts/context';
 import { snippetOf } from '../../src/retrieval/sources';
 
 describe('memoText', () => {
@@ -45,5 +46,26 @@ describe('memoText', () => {
     same('w'.repeat(30));
     same(long);
     expect(calls).toBe(5);
+  });
+});
+
+describe('descriptionLine', () => {
+  it('flattens whitespace exactly as replacing every run with one space and trimming does', () => {
+    const texts = [
+      'one line',
+      ' lead',
+      'trail ',
+      'two  spaces',
+      'tab\there',
+      'new\nline',
+      'a\r\nb',
+      '\u00a0nbsp',
+      'x',
+      '',
+      '  ',
+      'ok. fine',
+    ];
+    for (const round of [1, 2])
+      for (const t of texts) expect([round, t, descriptionLine(t)]).toEqual([round, t, t.replace(/\s+/g, ' ').trim()]);
   });
 });

@@ -70,5 +70,14 @@ function oneLine(text: string): string {
   return text.replace(/\s+/g, ' ').trim();
 }
 
-/** Descriptions of the records a query selects recur from query to query: flattened once. */
-const descriptionLine = memoText(oneLine, 2_000_000);
+/** Whitespace that flattening would change: a run, a character other than the space, or at either end. */
+const UNFLAT = /\s\s|[^\S ]|^\s|\s$/;
+
+/**
+ * Descriptions of the records a query selects recur from query to query: flattened once. One already on one line
+ * is its own answer and is not remembered, so a description that changes with every upload leaves nothing behind.
+ */
+const flattened = memoText(oneLine, 500_000);
+export function descriptionLine(text: string): string {
+  return UNFLAT.test(text) ? flattened(text) : text;
+}
