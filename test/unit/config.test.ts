@@ -69,7 +69,7 @@ describe('loadConfig defaults', () => {
       host: '0.0.0.0',
       port: 8080,
       logLevel: 'info',
-      workerThreads: 16,
+      workerThreads: 48,
       storage: { mode: 'memory' },
       qdrantUrl: null,
       qdrantApiKey: null,
