@@ -49,6 +49,54 @@ describe('chunks of the graph selection', () => {
   });
 });
 
+describe('chunks of a selection with popular entities', () => {
+  const wide = { workspaceId: 'ws-graph-chunks-wide' };
+  // 40 items citing from 600 chunks: a few hubs cite hundreds, the rest a handful; ties on count and rank are common.
+  let seed = 7;
+  const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+  const chunkIds = Array.from({ length: 600 }, (_, i) => `doc-${i % 30}-chunk-${i}`);
+  const items = Array.from({ length: 40 }, (_, i) => {
+    const size = i % 13 === 0 ? 300 : 1 + Math.floor(random() * 12);
+    const cited = new Set<string>();
+    while (cited.size < size) cited.add(chunkIds[Math.floor(random() * chunkIds.length)]);
+    return { record: { id: `E${i}`, source_chunk_ids: [...cited] } as never, score: 1 - i / 100, degree: 0 };
+  });
+
+  beforeAll(async () => {
+    const records = chunkIds.map((id, index) => ({
+      ...({} as ChunkRecord),
+      id,
+      document_id: id.slice(0, id.lastIndexOf('-chunk-')),
+      index,
+      content: `chunk ${index}`,
+      tokens: 3,
+      entity_ids: [],
+      relationship_ids: [],
+    }));
+    await stores.chunks.upsertMany(wide, records);
+  });
+
+  it('ranks by citation count, then by the best item citing, then by id, as sorting them all does', async () => {
+    const count = new Map<string, { n: number; rank: number }>();
+    items.forEach(({ record }, rank) => {
+      for (const id of (record as { source_chunk_ids: string[] }).source_chunk_ids) {
+        const seen = count.get(id);
+        if (seen) seen.n += 1;
+        else count.set(id, { n: 1, rank });
+      }
+    });
+    const expected = [...count]
+      .sort(([a, x], [b, y]) => y.n - x.n || x.rank - y.rank || (a < b ? -1 : 1))
+      .slice(0, 25)
+      .map(([id]) => id);
+    const selection: GraphSelection = { entities: items.slice(0, 25), relationships: items.slice(25) };
+    const got = await chunksOfSelection(stores, wide, selection, 25, null);
+    expect(got.map((c) => c.record.id)).toEqual(expected);
+    expect(got[0].score).toBe(1);
+    expect(got[24].score).toBeCloseTo(count.get(expected[24])!.n / count.get(expected[0])!.n, 10);
+  });
+});
+
 describe('token budget', () => {
   const chunk = (id: string, tokens: number): ScoredChunk => ({ record: { id, content: 'x', tokens } as ChunkRecord, score: 1 });
 
