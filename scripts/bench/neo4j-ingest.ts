@@ -86,8 +86,6 @@ export async function benchNeo4jIngest(neo4jUri: string, options: IngestOptions)
     ...(options.workers ? { WORKER_THREADS: options.workers } : {}),
   };
   delete env.DATABASE_URL;
-  // The default of scripts/bench/ingest.ts: twice the LLM concurrency in documents, so the LLM stays busy.
-  env.WORKER_THREADS ??= String(2 * loadConfig(env, { cwd: process.cwd() }).ingest.llmConcurrency);
   const config = loadConfig(env, { cwd: process.cwd() });
   const rt = await createRuntime(config, createLogger(config.logLevel));
   const counting = countingProviders(rt.providers);
