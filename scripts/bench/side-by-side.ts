@@ -5,7 +5,7 @@
  * Both engines ingest the same corpus with the same mock answers (LightRAG's LLM function answers through this
  * project's mock provider via scripts/bench/lightrag-bridge.ts), the same simulated latency per call, LLM
  * concurrency 8, the same 256-dim hashing embedding at concurrency 4 in batches of 64, 8 documents in flight for
- * LightRAG and the service's default for kgrag, cl100k tokens (LightRAG gets the encoding from js-tiktoken's
+ * both (WORKER_THREADS overrides kgrag's), cl100k tokens (LightRAG gets the encoding from js-tiktoken's
  * ranks: tiktoken cannot download it here), 1200-token chunks with 100 overlap, one gleaning pass, and the
  * same similarity cut-off. Then each engine answers every question in each mode for the context only, at the
  * same budget (20 entities, 20 relationships, 20 chunks; 4,000 / 4,000 / 12,000 tokens; no reranking).
@@ -178,6 +178,8 @@ async function runKgrag(spec: Spec, log?: string): Promise<EngineReport> {
     // Resolution has its own benches (resolution.ts, resolution-scale.ts); these figures are taken without it.
     SERVICE_ENTITY_RESOLUTION: 'false',
     SERVICE_EMBEDDING_PROVIDER: 'mock',
+    // As many documents in flight as LightRAG gets (the service's default is six per LLM slot).
+    WORKER_THREADS: String(spec.settings.documents_in_flight),
     ...process.env,
     HOST: '127.0.0.1',
     PORT: '0',
