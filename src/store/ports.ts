@@ -1,6 +1,18 @@
 export type { CostStore, TimeRange, UsageTotals } from './cost-port';
 export type { ChunkHits, DocumentTitle, EntityHits, RelationshipHits, RetrievalReads, ScoredRecord, SearchOptions } from './retrieval-port';
 export { emptyTotals, totalsOf } from './cost-port';
+export type { AccountStores, FlatRecord, RecordCollection } from './account-port';
+export { ACCOUNT_COLLECTIONS, buildAccountStores } from './account-port';
+export type {
+  AnalystCypher,
+  AnalyticsStore,
+  CypherNode,
+  CypherPath,
+  CypherRelationship,
+  CypherResult,
+  GraphSnapshot,
+  NeighbourQuery,
+} from './analytics-port';
 import type { DocumentTitle, RetrievalReads } from './retrieval-port';
 import type {
   ChunkRecord,
@@ -18,15 +30,8 @@ import type {
   VectorKind,
   VectorPoint,
 } from '../domain/types';
-import type {
-  ApiKeyRecord,
-  MetricsSnapshotRecord,
-  SettingsRecord,
-  RefreshTokenRecord,
-  TenantRecord,
-  UserRecord,
-  WorkspaceRecord,
-} from '../domain/accounts';
+import type { AccountStores } from './account-port';
+import type { AnalystCypher, AnalyticsStore } from './analytics-port';
 import type { CostStore } from './cost-port';
 import type { CommunityRecord } from '../domain/communities';
 
@@ -142,50 +147,6 @@ export interface ChangeFeed {
   close(): Promise<void>;
 }
 
-/** A node of an analyst's Cypher result, as the store read it. */
-export interface CypherNode {
-  kind: 'node';
-  element_id: string;
-  labels: string[];
-  properties: Record<string, unknown>;
-  workspace_id: string | null;
-  /** Relationships to entities. */
-  degree: number;
-}
-
-export interface CypherRelationship {
-  kind: 'relationship';
-  element_id: string;
-  type: string;
-  /** The `id` of each end (its element id when it has none). */
-  source: string;
-  target: string;
-  properties: Record<string, unknown>;
-  workspace_id: string | null;
-}
-
-export interface CypherPath {
-  kind: 'path';
-  nodes: CypherNode[];
-  relationships: CypherRelationship[];
-}
-
-export interface CypherResult {
-  columns: string[];
-  /** Plain values, with nodes, relationships and paths as the tagged objects above. */
-  rows: Array<Record<string, unknown>>;
-  /** More rows existed than `maxRows`. */
-  truncated: boolean;
-}
-
-/**
- * Cypher written by an analyst, run in a read transaction (the database refuses writes) with a server-side
- * timeout; at most `maxRows` rows are read.
- */
-export interface AnalystCypher {
-  run(query: string, params: Record<string, unknown>, limits: { timeoutMs: number; maxRows: number }): Promise<CypherResult>;
-}
-
 export interface VectorFilter {
   documentIds?: string[];
   ids?: string[];
@@ -284,44 +245,6 @@ export interface CommunityStore {
   count(scope: Scope): Promise<number>;
 }
 
-/** The entity graph of a workspace as plain lists, for algorithms that run in the service (Louvain, PageRank). */
-export interface GraphSnapshot {
-  /** Sorted by id. */
-  nodes: Array<{ id: string; entity_type: string }>;
-  /** Sorted by id; only between nodes of the snapshot. */
-  edges: Array<{ id: string; source: string; target: string; weight: number }>;
-  /** True when the graph had more entities than asked for (the most connected were kept). */
-  truncated: boolean;
-}
-
-export interface NeighbourQuery {
-  hops: number;
-  /** Only entities of these types are returned (the walk goes through every type). */
-  types?: string[];
-  limit: number;
-}
-
-/**
- * Read-only graph analytics, bounded by their arguments (docs/api.md, Analytics). Both implementations give the
- * same answers on the same data; ties are broken by id everywhere.
- */
-export interface AnalyticsStore {
-  snapshot(scope: Scope, maxNodes: number): Promise<GraphSnapshot>;
-  /** Every shortest path (entity ids, ends included) of at most maxHops edges, sorted, at most `limit`; [] when none. */
-  shortestPaths(scope: Scope, from: string, to: string, maxHops: number, limit: number): Promise<string[][]>;
-  /** Entities within `hops` of the start (start excluded), nearest first, then by id. */
-  neighbourhood(scope: Scope, start: string, query: NeighbourQuery): Promise<Array<{ id: string; entity_type: string; distance: number }>>;
-  /** Entity ids by degree (relationships to other entities), highest first, then by id. */
-  topByDegree(scope: Scope, limit: number): Promise<Array<{ id: string; score: number }>>;
-  /** Entities mentioned in the same chunks as the entity, by the number of chunks shared, then by id. */
-  coMentioned(scope: Scope, entityId: string, limit: number): Promise<Array<{ id: string; shared_chunks: number }>>;
-  /** Pairs of documents by the number of entities both list among their sources, then by ids. */
-  documentsSharingEntities(
-    scope: Scope,
-    limit: number,
-  ): Promise<Array<{ document_a: string; document_b: string; shared_entities: number }>>;
-}
-
 export interface Stores {
   documents: DocumentStore;
   chunks: ChunkStore;
@@ -348,64 +271,3 @@ export interface Stores {
   dropWorkspace(scope: Scope): Promise<void>;
   close(): Promise<void>;
 }
-
-/** An account record: flat fields only (strings, numbers, booleans, nulls; see src/domain/accounts.ts). */
-export interface FlatRecord {
-  id: string;
-  created_at: string;
-  updated_at: string;
-}
-
-/**
- * One kind of account record (tenants, workspaces, users, API keys, refresh tokens, metrics snapshots), kept
- * outside any workspace. Unique fields are declared per collection; a write that would duplicate one throws
- * ConflictError and writes nothing. Lists are ordered by `created_at`, then `id`.
- */
-export interface RecordCollection<T extends FlatRecord> {
-  insert(record: T): Promise<void>;
-  get(id: string): Promise<T | null>;
-  /** The first record whose fields equal every value of the filter. */
-  findOne(filter: Partial<T>): Promise<T | null>;
-  list(filter: Partial<T>, page: { limit: number; offset: number }): Promise<Page<T>>;
-  count(filter: Partial<T>): Promise<number>;
-  /** The updated record, or null when there is none with this id. */
-  update(id: string, patch: Partial<T>): Promise<T | null>;
-  delete(id: string): Promise<boolean>;
-  deleteWhere(filter: Partial<T>): Promise<number>;
-}
-
-export interface AccountStores {
-  tenants: RecordCollection<TenantRecord>;
-  workspaces: RecordCollection<WorkspaceRecord>;
-  users: RecordCollection<UserRecord>;
-  apiKeys: RecordCollection<ApiKeyRecord>;
-  refreshTokens: RecordCollection<RefreshTokenRecord>;
-  metricsSnapshots: RecordCollection<MetricsSnapshotRecord>;
-  settings: RecordCollection<SettingsRecord>;
-}
-
-/** Builds the six account collections with one constructor (each store's). */
-export function buildAccountStores(make: (label: string, unique: string[][]) => RecordCollection<FlatRecord>): AccountStores {
-  const one = <K extends keyof AccountStores>(name: K) =>
-    make(ACCOUNT_COLLECTIONS[name].label, ACCOUNT_COLLECTIONS[name].unique) as unknown as AccountStores[K];
-  return {
-    tenants: one('tenants'),
-    workspaces: one('workspaces'),
-    users: one('users'),
-    apiKeys: one('apiKeys'),
-    refreshTokens: one('refreshTokens'),
-    metricsSnapshots: one('metricsSnapshots'),
-    settings: one('settings'),
-  };
-}
-
-/** Which fields of each collection are unique, alone or together: the same rule in both stores. */
-export const ACCOUNT_COLLECTIONS: Record<keyof AccountStores, { label: string; unique: string[][] }> = {
-  tenants: { label: 'Tenant', unique: [['slug']] },
-  workspaces: { label: 'Workspace', unique: [['tenant_id', 'slug']] },
-  users: { label: 'User', unique: [['username']] },
-  apiKeys: { label: 'ApiKey', unique: [['key_hash']] },
-  refreshTokens: { label: 'RefreshToken', unique: [['token_hash']] },
-  metricsSnapshots: { label: 'MetricsSnapshot', unique: [] },
-  settings: { label: 'Settings', unique: [] },
-};
