@@ -10,15 +10,15 @@ export interface ModelVars {
   SERVICE_EMBEDDING_DIMENSION?: number;
 }
 
-/**
- * The LLM and the embedding model: from the variables, else the catalog's defaults; embeddings follow an LLM
- * provider chosen by a variable when nothing names their own. Every problem found is pushed; null when any was.
- */
 export interface ResolvedModels {
   llm: AppConfig['llm'];
   embedding: AppConfig['embedding'];
 }
 
+/**
+ * The LLM and the embedding model: from the variables, else the catalog's defaults; embeddings follow an LLM
+ * provider chosen by a variable when nothing names their own. Every problem found is pushed; null when any was.
+ */
 export function resolveModels(
   vars: ModelVars,
   catalog: ModelCatalog,
