@@ -14,6 +14,7 @@
 import { spawn } from 'node:child_process';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
+import v8 from 'node:v8';
 import autocannon from 'autocannon';
 import { createApp } from '../../src/app';
 import { createLogger } from '../../src/logger';
@@ -99,6 +100,8 @@ interface LiveData {
   heap: number | null;
   /** RSS right after that collection (with garbage not yet collected without `--expose-gc`). */
   rss: number;
+  /** V8's spaces over 1 MB, committed/used MB. */
+  spaces: string;
   /** Chunks stored in the workspace: each upload of the benchmark is one chunk, counted once it is chunked. */
   chunks: number;
 }
@@ -107,11 +110,19 @@ interface LiveData {
 async function liveData(rt: Awaited<ReturnType<typeof createRuntime>>, workspaceId: string): Promise<LiveData> {
   const collect = (globalThis as { gc?: () => void }).gc;
   collect?.();
-  // The sweeper returns freed pages after the collection: RSS is read once it has had time to.
   await new Promise((resolve) => setTimeout(resolve, 1000));
   collect?.();
-  const { heapUsed, rss } = process.memoryUsage();
-  return { heap: collect ? heapUsed : null, rss, chunks: await rt.stores.chunks.count({ workspaceId }) };
+  const { heapUsed } = process.memoryUsage();
+  // V8 hands the pages a collection frees to a background job that unmaps them: RSS is read a second later, once
+  // it has had time to (read at once, RSS still held 20 MB of freed pages in a Neo4j run).
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  const { rss } = process.memoryUsage();
+  const spaces = v8
+    .getHeapSpaceStatistics()
+    .filter((s) => s.space_size > 1048576)
+    .map((s) => `${s.space_name.replace('_space', '')} ${(s.space_size / 1048576).toFixed(0)}/${(s.space_used_size / 1048576).toFixed(0)}`)
+    .join(', ');
+  return { heap: collect ? heapUsed : null, rss, spaces, chunks: await rt.stores.chunks.count({ workspaceId }) };
 }
 
 function liveLine(start: LiveData, end: LiveData): string {
@@ -122,7 +133,8 @@ function liveLine(start: LiveData, end: LiveData): string {
   const rss = `${(start.rss / 1048576).toFixed(0)} -> ${(end.rss / 1048576).toFixed(0)} MB (${(((end.rss - start.rss) / start.rss) * 100).toFixed(1)} %)`;
   return (
     `RSS after a full GC (end of warm-up -> queued uploads processed): ${rss}\n` +
-    `live heap after a full GC ${(start.heap / 1048576).toFixed(1)} -> ${(end.heap / 1048576).toFixed(1)} MB, ${chunks}${perChunk}\n`
+    `live heap after a full GC ${(start.heap / 1048576).toFixed(1)} -> ${(end.heap / 1048576).toFixed(1)} MB, ${chunks}${perChunk}\n` +
+    `V8 spaces after a full GC, size/used MB: ${start.spaces} -> ${end.spaces}\n`
   );
 }
 
