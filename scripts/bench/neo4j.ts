@@ -1,8 +1,9 @@
 /**
  * Persistent-mode benchmark: `npx tsx scripts/bench/neo4j.ts [--parts ingest,query,entities] [--latency 200]
  * [--documents 220] [--workers N] [--chunks 10000] [--requests 300] [--concurrency 1] [--entities 20000] [--batch 1000]
- * [--workspace ID] [--statements]`. `--workspace` queries a workspace an earlier run loaded with the same `--chunks` (on NEO4J_URI)
- * instead of loading the corpus again, which takes minutes on a busy machine.
+ * [--workspace ID] [--keep] [--statements]`. `--workspace` queries a workspace an earlier run loaded with the same `--chunks`
+ * (on NEO4J_URI; `--keep` keeps it and prints its id) instead of loading the corpus again, which takes minutes on a busy
+ * machine.
  * Runs on NEO4J_URI when given, else starts its own Neo4j 5.26 with scripts/neo4j/neo4j.sh (full JIT) and stops
  * it at the end. Prints three tables:
  *   ingest    the corpus of scripts/bench/ingest.ts through the HTTP API with the mock provider at a simulated
@@ -49,6 +50,7 @@ const { values } = parseArgs({
     batch: { type: 'string', default: '1000' },
     workspace: { type: 'string' },
     statements: { type: 'boolean', default: false },
+    keep: { type: 'boolean', default: false },
   },
 });
 const parts = new Set(values.parts.split(','));
@@ -211,7 +213,8 @@ async function main(): Promise<void> {
           ]),
         );
       }
-      if (process.env.NEO4J_URI && !values.workspace) await rt.stores.dropWorkspace(scope);
+      if (values.keep) console.log(`\nworkspace ${scope.workspaceId} kept: --workspace ${scope.workspaceId} queries it again`);
+      else if (process.env.NEO4J_URI && !values.workspace) await rt.stores.dropWorkspace(scope);
     } finally {
       await rt.close();
     }
