@@ -6,13 +6,15 @@
  * workspace with a few documents, then a SEPARATE load process (autocannon) drives mixed traffic on loopback:
  * queries in every mode, /graph, entity and lineage reads, uploads, and `--sse` subscribers on /graph/stream.
  * Prints, measured in the service process after the warm-up: requests and 5xx per route with p50/p99 service
- * latency, the event-loop delay p99 (monitorEventLoopDelay), and RSS growth from the end of the warm-up to the end;
- * with `--expose-gc` (as `npm run bench:load` runs it) also RSS and the heap in use right after a full collection at
- * the end of the warm-up and once the queued uploads are processed, against the chunks stored meanwhile: memory
- * kept, as opposed to garbage not yet collected at the moment a sample happens to fall.
+ * latency, the event-loop delay p99 (monitorEventLoopDelay), and RSS growth from the end of the warm-up to 4 s before
+ * the end (the window measured); with `--expose-gc` (as `npm run bench:load` runs it) also RSS and the heap in use
+ * after a full collection, against the chunks stored meanwhile: at the end of the warm-up and 4 s before the end (both
+ * under load, the requests then in flight included), and once the queued uploads are processed (idle). That is
+ * memory kept, as opposed to garbage not yet collected at the moment a sample happens to fall.
  */
 import { spawn } from 'node:child_process';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import v8 from 'node:v8';
 import autocannon from 'autocannon';
@@ -23,6 +25,8 @@ import { createRuntime } from '../../src/runtime';
 import { benchConfig, runAsBuilt, serve } from './service';
 import { BENCH_MASTER_KEY as KEY } from './workspace';
 const MODES = ['naive', 'local', 'global', 'hybrid', 'mix', 'bypass'];
+/** Seconds before the load stops at which memory is read under load for the last time. */
+const LAST_READING_S = 4;
 
 interface Job {
   url: string;
@@ -98,7 +102,7 @@ function percentile(sorted: number[], p: number): number {
 interface LiveData {
   /** Heap in use after a full collection (null without `--expose-gc`). */
   heap: number | null;
-  /** RSS right after that collection (with garbage not yet collected without `--expose-gc`). */
+  /** RSS a second after that collection (with garbage not yet collected without `--expose-gc`). */
   rss: number;
   /** V8's spaces over 1 MB, committed/used MB. */
   spaces: string;
@@ -110,12 +114,12 @@ interface LiveData {
 async function liveData(rt: Awaited<ReturnType<typeof createRuntime>>, workspaceId: string): Promise<LiveData> {
   const collect = (globalThis as { gc?: () => void }).gc;
   collect?.();
-  await new Promise((resolve) => setTimeout(resolve, 1000));
+  await sleep(1000);
   collect?.();
   const { heapUsed } = process.memoryUsage();
   // V8 hands the pages a collection frees to a background job that unmaps them: RSS is read a second later, once
   // it has had time to (read at once, RSS still held 20 MB of freed pages in a Neo4j run).
-  await new Promise((resolve) => setTimeout(resolve, 1000));
+  await sleep(1000);
   const { rss } = process.memoryUsage();
   const spaces = v8
     .getHeapSpaceStatistics()
@@ -125,16 +129,16 @@ async function liveData(rt: Awaited<ReturnType<typeof createRuntime>>, workspace
   return { heap: collect ? heapUsed : null, rss, spaces, chunks: await rt.stores.chunks.count({ workspaceId }) };
 }
 
-function liveLine(start: LiveData, end: LiveData): string {
+function liveLine(label: string, start: LiveData, end: LiveData): string {
   const chunks = `chunks ${start.chunks} -> ${end.chunks}`;
   if (start.heap === null || end.heap === null) return `${chunks} (run with --expose-gc for the live heap and RSS after a full GC)\n`;
   const added = end.chunks - start.chunks;
   const perChunk = added > 0 ? `, ${((end.heap - start.heap) / added / 1024).toFixed(1)} KB per added chunk` : '';
   const rss = `${(start.rss / 1048576).toFixed(0)} -> ${(end.rss / 1048576).toFixed(0)} MB (${(((end.rss - start.rss) / start.rss) * 100).toFixed(1)} %)`;
   return (
-    `RSS after a full GC (end of warm-up -> queued uploads processed): ${rss}\n` +
-    `live heap after a full GC ${(start.heap / 1048576).toFixed(1)} -> ${(end.heap / 1048576).toFixed(1)} MB, ${chunks}${perChunk}\n` +
-    `V8 spaces after a full GC, size/used MB: ${start.spaces} -> ${end.spaces}\n`
+    `${label}: RSS after a full GC ${rss}; ` +
+    `live heap ${(start.heap / 1048576).toFixed(1)} -> ${(end.heap / 1048576).toFixed(1)} MB, ${chunks}${perChunk}\n` +
+    `  V8 spaces, size/used MB: ${start.spaces} -> ${end.spaces}\n`
   );
 }
 
@@ -218,7 +222,7 @@ async function main(): Promise<void> {
   });
   const clientResult = new Promise<Record<string, number>>((resolve) => child.once('message', (m) => resolve(m as Record<string, number>)));
   const delay = monitorEventLoopDelay({ resolution: 10 });
-  await new Promise((resolve) => setTimeout(resolve, warmupS * 1000));
+  await sleep(warmupS * 1000);
   const memStart = process.memoryUsage();
   const rssStart = memStart.rss;
   const liveStart = await liveData(rt, ws.id);
@@ -233,16 +237,20 @@ async function main(): Promise<void> {
     rssMax = Math.max(rssMax, rss);
     if (++ticks % 5 === 0) timeline.push(`${(rss / 1048576).toFixed(0)}/${(heapTotal / 1048576).toFixed(0)}`);
   }, 1000);
-  const totals = await clientResult;
+  // The last reading under load, as the first one was taken: a few seconds before the load process stops, with
+  // the requests then in flight. The collections it forces fall outside the measured window.
+  await Promise.race([clientResult, sleep(Math.max(0, duration - warmupS - LAST_READING_S) * 1000)]);
   measuring = false;
   delay.disable();
   clearInterval(rssTimer);
   const memEnd = process.memoryUsage();
   const rssEnd = memEnd.rss;
-  // What is kept, not what is in flight: the queued uploads are processed first (at most two minutes).
+  const liveLoaded = await liveData(rt, ws.id);
+  const totals = await clientResult;
+  // What is kept once idle: the queued uploads are processed first (at most two minutes).
   const settled = Date.now() + 120_000;
-  while ((await rt.stores.tasks.countOpen(null)) > 0 && Date.now() < settled) await new Promise((resolve) => setTimeout(resolve, 500));
-  const liveEnd = await liveData(rt, ws.id);
+  while ((await rt.stores.tasks.countOpen(null)) > 0 && Date.now() < settled) await sleep(500);
+  const liveIdle = await liveData(rt, ws.id);
 
   const rows = [...samples].sort(([a], [b]) => a.localeCompare(b));
   process.stdout.write('\n| route | requests | 5xx | p50 ms | p99 ms |\n|---|---:|---:|---:|---:|\n');
@@ -263,7 +271,8 @@ async function main(): Promise<void> {
       `heap used ${mb(memStart.heapUsed)} -> ${mb(memEnd.heapUsed)} MB of ${mb(memStart.heapTotal)} -> ${mb(memEnd.heapTotal)} MB, ` +
       `external ${mb(memStart.external)} -> ${mb(memEnd.external)} MB\n` +
       `RSS / heap total MB every 5 s after the warm-up: ${timeline.join(' ')}\n` +
-      liveLine(liveStart, liveEnd),
+      liveLine(`under load (end of warm-up -> ${LAST_READING_S} s before the end)`, liveStart, liveLoaded) +
+      liveLine('idle at the end (end of warm-up -> queued uploads processed)', liveStart, liveIdle),
   );
   await service.close();
   process.exit(0);
