@@ -28,6 +28,9 @@ const MODES = ['naive', 'local', 'global', 'hybrid', 'mix', 'bypass'];
 /** Seconds before the load stops at which memory is read under load for the last time. */
 const LAST_READING_S = 4;
 
+/** Bytes in MB, to `digits` decimals. */
+const mb = (bytes: number, digits = 0): string => (bytes / 1048576).toFixed(digits);
+
 interface Job {
   url: string;
   workspace: string;
@@ -124,7 +127,7 @@ async function liveData(rt: Awaited<ReturnType<typeof createRuntime>>, workspace
   const spaces = v8
     .getHeapSpaceStatistics()
     .filter((s) => s.space_size > 1048576)
-    .map((s) => `${s.space_name.replace('_space', '')} ${(s.space_size / 1048576).toFixed(0)}/${(s.space_used_size / 1048576).toFixed(0)}`)
+    .map((s) => `${s.space_name.replace('_space', '')} ${mb(s.space_size)}/${mb(s.space_used_size)}`)
     .join(', ');
   return { heap: collect ? heapUsed : null, rss, spaces, chunks: await rt.stores.chunks.count({ workspaceId }) };
 }
@@ -134,10 +137,10 @@ function liveLine(label: string, start: LiveData, end: LiveData): string {
   if (start.heap === null || end.heap === null) return `${chunks} (run with --expose-gc for the live heap and RSS after a full GC)\n`;
   const added = end.chunks - start.chunks;
   const perChunk = added > 0 ? `, ${((end.heap - start.heap) / added / 1024).toFixed(1)} KB per added chunk` : '';
-  const rss = `${(start.rss / 1048576).toFixed(0)} -> ${(end.rss / 1048576).toFixed(0)} MB (${(((end.rss - start.rss) / start.rss) * 100).toFixed(1)} %)`;
+  const rss = `${mb(start.rss)} -> ${mb(end.rss)} MB (${(((end.rss - start.rss) / start.rss) * 100).toFixed(1)} %)`;
   return (
     `${label}: RSS after a full GC ${rss}; ` +
-    `live heap ${(start.heap / 1048576).toFixed(1)} -> ${(end.heap / 1048576).toFixed(1)} MB, ${chunks}${perChunk}\n` +
+    `live heap ${mb(start.heap, 1)} -> ${mb(end.heap, 1)} MB, ${chunks}${perChunk}\n` +
     `  V8 spaces, size/used MB: ${start.spaces} -> ${end.spaces}\n`
   );
 }
@@ -235,7 +238,7 @@ async function main(): Promise<void> {
   const rssTimer = setInterval(() => {
     const { rss, heapTotal } = process.memoryUsage();
     rssMax = Math.max(rssMax, rss);
-    if (++ticks % 5 === 0) timeline.push(`${(rss / 1048576).toFixed(0)}/${(heapTotal / 1048576).toFixed(0)}`);
+    if (++ticks % 5 === 0) timeline.push(`${mb(rss)}/${mb(heapTotal)}`);
   }, 1000);
   // The last reading under load, as the first one was taken: a few seconds before the load process stops, with
   // the requests then in flight. The collections it forces fall outside the measured window.
@@ -262,7 +265,6 @@ async function main(): Promise<void> {
   }
   const total5xx = rows.reduce((n, [, r]) => n + r.s5xx, 0);
   for (const [detail, n] of reasons) process.stdout.write(`5xx ${n}x: ${detail}\n`);
-  const mb = (b: number) => (b / 1024 / 1024).toFixed(0);
   process.stdout.write(
     `\nclient: ${totals.requests} requests, ${totals.non2xx} non-2xx, ${totals.errors} errors, ${totals.timeouts} timeouts\n` +
       `5xx after warm-up: ${total5xx}\n` +
