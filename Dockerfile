@@ -2,6 +2,8 @@
 FROM node:20-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
+# patch-package applies patches/ after the install (postinstall): one fix to neo4j-driver's message decoding.
+COPY patches ./patches
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY scripts/web ./scripts/web

@@ -1,16 +1,18 @@
 /**
- * Load benchmark: `npx tsx scripts/bench/load.ts [--duration 60] [--connections 64] [--sse 4] [--warmup 10]`.
+ * Load benchmark: `npx tsx scripts/bench/load.ts [--warmup 30] [--duration 60] [--connections 64] [--sse 4]
+ * [--seed-notes 400]`: `--warmup` seconds of load, then `--duration` seconds measured.
  * Set NEO4J_URI (e.g. from `bash scripts/neo4j/neo4j.sh start`) for the Neo4j mode; embedded otherwise.
  * `--log-level error` writes the service's log to stderr (the causes of 500s).
  * Boots the service in-process (mock provider, rate limits off, authentication on with a master key), seeds a
- * workspace with a few documents, then a SEPARATE load process (autocannon) drives mixed traffic on loopback:
- * queries in every mode, /graph, entity and lineage reads, uploads, and `--sse` subscribers on /graph/stream.
+ * workspace with three documents and `--seed-notes` notes like the ones the load uploads (processed before it
+ * starts), then a SEPARATE load process (autocannon) drives mixed traffic on loopback: queries in every mode,
+ * /graph, entity and lineage reads, uploads, and `--sse` subscribers on /graph/stream.
  * Prints, measured in the service process after the warm-up: requests and 5xx per route with p50/p99 service
- * latency, the event-loop delay p99 (monitorEventLoopDelay), and RSS growth from the end of the warm-up to 4 s before
- * the end (the window measured); with `--expose-gc` (as `npm run bench:load` runs it) also RSS and the heap in use
- * after a full collection, against the chunks stored meanwhile: at the end of the warm-up and 4 s before the end (both
- * under load, the requests then in flight included), and once the queued uploads are processed (idle). That is
- * memory kept, as opposed to garbage not yet collected at the moment a sample happens to fall.
+ * latency, the event-loop delay p99 (monitorEventLoopDelay), and RSS growth as sampled (the mean of the last 5 s
+ * of the warm-up against the mean of the last 5 s measured); with `--expose-gc` (as `npm run bench:load` runs it)
+ * also RSS and the heap in use after a full collection, against the chunks stored meanwhile: at the end of the
+ * warm-up and 4 s before the end (both under load, the requests then in flight included), and once the queued
+ * uploads are processed (idle). That is memory kept, as opposed to garbage not yet collected.
  */
 import { spawn } from 'node:child_process';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
@@ -27,6 +29,9 @@ import { BENCH_MASTER_KEY as KEY } from './workspace';
 const MODES = ['naive', 'local', 'global', 'hybrid', 'mix', 'bypass'];
 /** Seconds before the load stops at which memory is read under load for the last time. */
 const LAST_READING_S = 4;
+
+/** Seconds of RSS samples averaged at either end of the measured window. */
+const RSS_WINDOW_S = 5;
 
 /** Bytes in MB, to `digits` decimals. */
 const mb = (bytes: number, digits = 0): string => (bytes / 1048576).toFixed(digits);
@@ -45,6 +50,9 @@ const SEED = [
   'Globex Corporation in Paris researches quantum computing. Carol White directs Globex research and advises Acme Corporation.',
   'The Berlin Research Lab, part of Acme Corporation, is led by Bob Smith and works on the Falcon Engine with Globex.',
 ];
+
+/** The note each upload of the mix stores, as one chunk. */
+const note = (n: string): string => `Load note ${n}: Dana Lee of Umbrella Group met Alice Johnson in Madrid about the Falcon Engine.`;
 
 /** The load process: autocannon over the mixed requests, plus SSE subscribers that stay connected. */
 async function client(job: Job): Promise<void> {
@@ -72,7 +80,7 @@ async function client(job: Job): Promise<void> {
       setupRequest: (req) => ({
         ...req,
         body: JSON.stringify({
-          content: `Load note ${process.pid}-${upload++}: Dana Lee of Umbrella Group met Alice Johnson in Madrid about the Falcon Engine.`,
+          content: note(`${process.pid}-${upload++}`),
           async_processing: true,
         }),
       }),
@@ -145,13 +153,30 @@ function liveLine(label: string, start: LiveData, end: LiveData): string {
   );
 }
 
+/**
+ * RSS growth as sampled (no collection forced): the mean of the last `RSS_WINDOW_S` samples before the measured
+ * window ends against the mean of the last ones of the warm-up. A single sample falls anywhere between two
+ * collections, and moves the figure by itself by 20 MB or more.
+ */
+function rssLine(samples: number[], warmedUp: number): string {
+  const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
+  const before = mean(samples.slice(Math.max(0, warmedUp - RSS_WINDOW_S), warmedUp));
+  const after = mean(samples.slice(-RSS_WINDOW_S));
+  const peak = Math.max(...samples.slice(warmedUp));
+  return (
+    `RSS as sampled, mean of ${RSS_WINDOW_S} s: ${mb(before)} MB at the end of the warm-up, ${mb(after)} MB at the end ` +
+    `(${(((after - before) / before) * 100).toFixed(1)} %), peak ${mb(peak)} MB\n`
+  );
+}
+
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
       duration: { type: 'string', default: '60' },
       connections: { type: 'string', default: '64' },
       sse: { type: 'string', default: '4' },
-      warmup: { type: 'string', default: '10' },
+      warmup: { type: 'string', default: '30' },
+      'seed-notes': { type: 'string', default: '400' },
       'log-level': { type: 'string', default: 'silent' },
       client: { type: 'string' },
     },
@@ -159,7 +184,7 @@ async function main(): Promise<void> {
   if (values.client) return client(JSON.parse(values.client) as Job);
   runAsBuilt();
   const duration = Number(values.duration);
-  const warmupS = Math.min(Number(values.warmup), Math.floor(duration / 2));
+  const warmupS = Number(values.warmup);
   // NEO4J_URI and the like come from the environment; the bench's own settings take precedence over it.
   const rt = await createRuntime(benchConfig({}, process.env), createLogger(values['log-level']));
   const { app } = createApp(rt);
@@ -202,52 +227,76 @@ async function main(): Promise<void> {
     if (!res.ok) throw new Error(`seeding failed: ${res.status} ${await res.text()}`);
     documentId ||= ((await res.json()) as { id: string }).id;
   }
+  // Notes like the ones the load uploads, processed before it starts: the queries' contexts are then at their token
+  // budgets from the first second. From three documents, they would grow through the run with the notes it stores,
+  // and with them every query's work and the memory of the queries in flight.
+  const wsHeaders = { ...headers, 'X-Workspace-ID': ws.id };
+  const seedNotes = Number(values['seed-notes']);
+  for (let i = 0; i < seedNotes; i += 16) {
+    const batch = Array.from({ length: Math.min(16, seedNotes - i) }, async (_, j) => {
+      const res = await fetch(`${url}/api/v1/documents`, {
+        method: 'POST',
+        headers: wsHeaders,
+        body: JSON.stringify({ content: note(`seed-${i + j}`), async_processing: true }),
+      });
+      if (!res.ok) throw new Error(`seeding failed: ${res.status} ${await res.text()}`);
+      await res.arrayBuffer();
+    });
+    await Promise.all(batch);
+  }
+  const seedStart = Date.now();
+  while ((await rt.stores.tasks.countOpen(null)) > 0) await sleep(250);
+  if (seedNotes > 0) process.stdout.write(`seeded ${seedNotes} notes, processed in ${((Date.now() - seedStart) / 1000).toFixed(0)} s\n`);
   // Each request of the mix once, one at a time, before the load: a fresh database plans every statement on its
   // first run, which would otherwise fall on the first seconds of 64 connections at once.
-  const primer = { ...headers, 'X-Workspace-ID': ws.id };
   for (const mode of MODES) {
     const res = await fetch(`${url}/api/v1/query`, {
       method: 'POST',
-      headers: primer,
+      headers: wsHeaders,
       body: JSON.stringify({ query: 'Who works with Bob Smith?', mode }),
     });
     await res.arrayBuffer();
   }
   for (const path of ['/api/v1/graph?limit=100', '/api/v1/graph/entities?limit=50', `/api/v1/documents/${documentId}/lineage`]) {
-    await (await fetch(`${url}${path}`, { headers: primer })).arrayBuffer();
+    await (await fetch(`${url}${path}`, { headers: wsHeaders })).arrayBuffer();
   }
-  const job: Job = { url, workspace: ws.id, documentId, duration, connections: Number(values.connections), sse: Number(values.sse) };
+  const job: Job = {
+    url,
+    workspace: ws.id,
+    documentId,
+    duration: warmupS + duration,
+    connections: Number(values.connections),
+    sse: Number(values.sse),
+  };
   process.stdout.write(
-    `load: ${rt.config.storage.mode} mode, ${job.connections} connections, ${duration} s (${warmupS} s warm-up), ${job.sse} SSE subscribers\n`,
+    `load: ${rt.config.storage.mode} mode, ${job.connections} connections, ${warmupS} s warm-up then ${duration} s measured, ${job.sse} SSE subscribers\n`,
   );
   const child = spawn(process.execPath, [...process.execArgv, __filename, '--client', JSON.stringify(job)], {
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const clientResult = new Promise<Record<string, number>>((resolve) => child.once('message', (m) => resolve(m as Record<string, number>)));
   const delay = monitorEventLoopDelay({ resolution: 10 });
+  // RSS and V8's heap once a second from the start of the load, as a monitor would see them.
+  const rssSamples: number[] = [];
+  const heapSamples: number[] = [];
+  const rssTimer = setInterval(() => {
+    const { rss, heapTotal } = process.memoryUsage();
+    rssSamples.push(rss);
+    heapSamples.push(heapTotal);
+  }, 1000);
   await sleep(warmupS * 1000);
+  const warmedUp = rssSamples.length;
   const memStart = process.memoryUsage();
-  const rssStart = memStart.rss;
   const liveStart = await liveData(rt, ws.id);
   measuring = true;
   delay.enable();
-  let rssMax = rssStart;
-  // RSS and V8's heap every 5 s after the warm-up: whether memory still grows or has levelled off.
-  const timeline: string[] = [];
-  let ticks = 0;
-  const rssTimer = setInterval(() => {
-    const { rss, heapTotal } = process.memoryUsage();
-    rssMax = Math.max(rssMax, rss);
-    if (++ticks % 5 === 0) timeline.push(`${mb(rss)}/${mb(heapTotal)}`);
-  }, 1000);
   // The last reading under load, as the first one was taken: a few seconds before the load process stops, with
   // the requests then in flight. The collections it forces fall outside the measured window.
-  await Promise.race([clientResult, sleep(Math.max(0, duration - warmupS - LAST_READING_S) * 1000)]);
+  await Promise.race([clientResult, sleep(Math.max(0, duration - LAST_READING_S) * 1000)]);
   measuring = false;
   delay.disable();
   clearInterval(rssTimer);
   const memEnd = process.memoryUsage();
-  const rssEnd = memEnd.rss;
   const liveLoaded = await liveData(rt, ws.id);
   const totals = await clientResult;
   // What is kept once idle: the queued uploads are processed first (at most two minutes).
@@ -269,10 +318,13 @@ async function main(): Promise<void> {
     `\nclient: ${totals.requests} requests, ${totals.non2xx} non-2xx, ${totals.errors} errors, ${totals.timeouts} timeouts\n` +
       `5xx after warm-up: ${total5xx}\n` +
       `event-loop delay p99: ${(delay.percentile(99) / 1e6).toFixed(1)} ms (max ${(delay.max / 1e6).toFixed(1)} ms)\n` +
-      `RSS as sampled: ${mb(rssStart)} MB after warm-up, ${mb(rssEnd)} MB at the end (${(((rssEnd - rssStart) / rssStart) * 100).toFixed(1)} %), peak ${mb(rssMax)} MB\n` +
+      rssLine(rssSamples, warmedUp) +
       `heap used ${mb(memStart.heapUsed)} -> ${mb(memEnd.heapUsed)} MB of ${mb(memStart.heapTotal)} -> ${mb(memEnd.heapTotal)} MB, ` +
       `external ${mb(memStart.external)} -> ${mb(memEnd.external)} MB\n` +
-      `RSS / heap total MB every 5 s after the warm-up: ${timeline.join(' ')}\n` +
+      `RSS / heap total MB every 5 s from the start of the load: ${rssSamples
+        .map((rss, i) => `${mb(rss)}/${mb(heapSamples[i])}`)
+        .filter((_, i) => i % 5 === 4)
+        .join(' ')}\n` +
       liveLine(`under load (end of warm-up -> ${LAST_READING_S} s before the end)`, liveStart, liveLoaded) +
       liveLine('idle at the end (end of warm-up -> queued uploads processed)', liveStart, liveIdle),
   );

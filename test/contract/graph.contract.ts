@@ -62,6 +62,19 @@ export function graphStoreContract(name: string, makeStores: StoresFactory, clea
         expect(await graph().degrees(scope, ['BOB'])).toEqual(new Map([['BOB', 3]]));
       });
 
+      it('reads back records far larger than a network chunk, multi-byte text intact', async () => {
+        // Over 200 KB per record: a Bolt message of many chunks, with characters of 2 to 4 bytes across their seams.
+        const scope = ctx.scope();
+        const description = Array.from({ length: 4000 }, (_, i) => `Zoë Ünal ${i} 東京 🚀`).join(' ');
+        const sources = Array.from({ length: 3000 }, (_, i) => `doc-${i % 40}#chunk-${String(i).padStart(5, '0')}-é`);
+        const hub = makeEntity('HUB', { description, source_chunk_ids: sources, document_ids: ['doc-1', 'doc-2'] });
+        await graph().upsertEntities(scope, [hub, makeEntity('ALICE')]);
+        const link = makeRelationship('HUB', 'ALICE', { description, source_chunk_ids: sources });
+        await graph().upsertRelationships(scope, [link]);
+        expect(await graph().getEntities(scope, ['ALICE', 'HUB'])).toEqual([makeEntity('ALICE'), hub]);
+        expect(await graph().relationshipsOf(scope, ['HUB'])).toEqual([link]);
+      });
+
       it('returns relationships by id and replaces them on upsert', async () => {
         const { scope, relationships } = await seeded();
         expect(await graph().getRelationships(scope, ['PARIS|NOWHERE', relationships[1].id])).toEqual([relationships[1]]);
