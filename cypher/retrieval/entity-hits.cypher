@@ -1,12 +1,13 @@
 // Follows a search of EntityVector (vectors/search-*) returning `id, score` rows, or retrieval/found: the entities
 // of the hits; with $around, every relationship touching a hit that scores at least $min_score, and the degree of
-// those hits and of every end point (counted as in graph/degrees). One row.
+// those hits and of every end point (counted as in graph/degrees). Each record keeps its latest $sources chunk ids
+// and $document_sources document ids. One row.
 WITH collect({id: id, score: score}) AS found
 CALL {
   WITH found
   UNWIND found AS hit
   MATCH (e:Entity {tenant_id: $tenant_id, workspace_id: $workspace_id, id: hit.id})
-  RETURN collect({score: hit.score, entity: e {.*}}) AS hits,
+  RETURN collect({score: hit.score, entity: e {.*, source_chunk_ids: e.source_chunk_ids[-$sources..], document_ids: e.document_ids[-$document_sources..]}}) AS hits,
          collect(CASE WHEN $around AND hit.score >= $min_score THEN e END) AS seeds
 }
 CALL {
@@ -14,7 +15,7 @@ CALL {
   UNWIND seeds AS e
   MATCH (e)-[r]-(:Entity)
   WITH DISTINCT r
-  RETURN collect({relationship: r {.*}, source: startNode(r).id, target: endNode(r).id}) AS relationships,
+  RETURN collect({relationship: r {.*, source_chunk_ids: r.source_chunk_ids[-$sources..], document_ids: r.document_ids[-$document_sources..]}, source: startNode(r).id, target: endNode(r).id}) AS relationships,
          collect(startNode(r)) + collect(endNode(r)) AS ends
 }
 CALL {

@@ -4,6 +4,28 @@ import type { ChunkHits, EntityHits, RelationshipHits, RetrievalReads, ScoredRec
 
 type Parts = Pick<Stores, 'vectors' | 'graph' | 'chunks' | 'documents'>;
 
+/** More sources than any record holds: the bound of a read that keeps them all (Cypher slices take 32-bit ints). */
+export const ALL_SOURCES = 2 ** 31 - 1;
+
+/** How many of a record's latest sources a read keeps (`SearchOptions.sources`). */
+export function sourceBounds(options: Pick<SearchOptions, 'sources' | 'filter'>): { chunks: number; documents: number } {
+  const chunks = options.sources ?? ALL_SOURCES;
+  return { chunks, documents: options.filter?.documentIds ? ALL_SOURCES : chunks };
+}
+
+/** The record with only its latest chunk and document ids, as the bounds allow. */
+export function withLatestSources<R extends { source_chunk_ids: string[]; document_ids: string[] }>(
+  record: R,
+  bounds: { chunks: number; documents: number },
+): R {
+  if (record.source_chunk_ids.length <= bounds.chunks && record.document_ids.length <= bounds.documents) return record;
+  return {
+    ...record,
+    source_chunk_ids: record.source_chunk_ids.slice(-bounds.chunks),
+    document_ids: record.document_ids.slice(-bounds.documents),
+  };
+}
+
 /** The records of the hits, in hit order; hits without a record are left out. */
 function inHitOrder<R extends { id: string }>(hits: VectorHit[], records: R[]): Array<ScoredRecord<R>> {
   const byId = new Map(records.map((r) => [r.id, r]));
@@ -28,23 +50,30 @@ export class ComposedRetrievalReads implements RetrievalReads {
 
   async entityHits(scope: Scope, vector: number[], topK: number, options: SearchOptions & { around: boolean }): Promise<EntityHits> {
     const found = await this.search(scope, 'entity', vector, topK, options);
+    const bounds = sourceBounds(options);
     const hits = found.length
       ? inHitOrder(
           found,
-          await this.stores.graph.getEntities(
-            scope,
-            found.map((h) => h.id),
-          ),
+          (
+            await this.stores.graph.getEntities(
+              scope,
+              found.map((h) => h.id),
+            )
+          ).map((e) => withLatestSources(e, bounds)),
         )
       : [];
     const seeds = hits.filter((h) => h.score >= options.minScore).map((h) => h.record.id);
     if (!options.around || seeds.length === 0) return { hits, relationships: [], degrees: new Map() };
-    return { hits, ...(await this.around(scope, seeds)) };
+    return { hits, ...(await this.around(scope, seeds, bounds)) };
   }
 
   /** The relationships touching the seeds and the degrees of the seeds and of every end point. */
-  protected async around(scope: Scope, seeds: string[]): Promise<Pick<EntityHits, 'relationships' | 'degrees'>> {
-    const relationships = await this.stores.graph.relationshipsOf(scope, seeds);
+  protected async around(
+    scope: Scope,
+    seeds: string[],
+    bounds: { chunks: number; documents: number },
+  ): Promise<Pick<EntityHits, 'relationships' | 'degrees'>> {
+    const relationships = (await this.stores.graph.relationshipsOf(scope, seeds)).map((r) => withLatestSources(r, bounds));
     const ends = new Set(seeds);
     for (const r of relationships) ends.add(r.source).add(r.target);
     return { relationships, degrees: await this.stores.graph.degrees(scope, [...ends]) };
@@ -57,19 +86,22 @@ export class ComposedRetrievalReads implements RetrievalReads {
     options: SearchOptions & { ends: boolean },
   ): Promise<RelationshipHits> {
     const found = await this.search(scope, 'relationship', vector, topK, options);
+    const bounds = sourceBounds(options);
     const hits = found.length
       ? inHitOrder(
           found,
-          await this.stores.graph.getRelationships(
-            scope,
-            found.map((h) => h.id),
-          ),
+          (
+            await this.stores.graph.getRelationships(
+              scope,
+              found.map((h) => h.id),
+            )
+          ).map((r) => withLatestSources(r, bounds)),
         )
       : [];
     const ends = [...new Set(hits.filter((h) => h.score >= options.minScore).flatMap((h) => [h.record.source, h.record.target]))];
     if (!options.ends || ends.length === 0) return { hits, entities: [], degrees: new Map() };
     const [entities, degrees] = await Promise.all([this.stores.graph.getEntities(scope, ends), this.stores.graph.degrees(scope, ends)]);
-    return { hits, entities, degrees };
+    return { hits, entities: entities.map((e) => withLatestSources(e, bounds)), degrees };
   }
 
   async chunkHits(scope: Scope, vector: number[], topK: number, options: SearchOptions): Promise<ChunkHits> {

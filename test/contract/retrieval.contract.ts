@@ -98,6 +98,47 @@ export function retrievalReadsContract(name: string, makeStores: StoresFactory, 
       expect(sortedEntries(found.degrees)).toEqual(sortedEntries(await ctx.stores().graph.degrees(scope, ends)));
     });
 
+    it('keeps only the latest sources of each record when bounded, and every document id under a filter', async () => {
+      const scope = ctx.scope();
+      const { query } = await seed(ctx.stores(), scope);
+      const many = (prefix: string) => Array.from({ length: 250 }, (_, i) => `${prefix}-${String(i).padStart(3, '0')}`);
+      const hubDocs = ['doc-1', ...many('doc-x')];
+      await ctx.stores().graph.upsertEntities(
+        scope,
+        PEOPLE.map((id) => makeEntity(id, { source_chunk_ids: many(`${id}-chunk`), document_ids: hubDocs })),
+      );
+      await ctx
+        .stores()
+        .graph.upsertRelationships(scope, [
+          makeRelationship('ALICE', 'BOB', { source_chunk_ids: many('AB-chunk'), document_ids: hubDocs }),
+        ]);
+      const latest = (list: string[]) => list.slice(-100);
+      for (const read of [reads(), reference()]) {
+        const entities = await read.entityHits(scope, query, 6, { minScore: -1, around: true, sources: 100 });
+        expect(entities.hits).toHaveLength(6);
+        for (const { record } of entities.hits) {
+          expect(record.source_chunk_ids).toEqual(latest(many(`${record.id}-chunk`)));
+          expect(record.document_ids).toEqual(latest(hubDocs));
+        }
+        const ab = entities.relationships.find((r) => r.id === 'ALICE|BOB');
+        expect(ab?.source_chunk_ids).toEqual(latest(many('AB-chunk')));
+        const links = await read.relationshipHits(scope, query, 6, { minScore: -1, ends: true, sources: 100 });
+        expect(links.entities.length).toBeGreaterThan(0);
+        for (const e of links.entities) expect(e.source_chunk_ids).toEqual(latest(many(`${e.id}-chunk`)));
+        const filtered = await read.entityHits(scope, query, 6, {
+          filter: { documentIds: ['doc-1'] },
+          minScore: -1,
+          around: false,
+          sources: 100,
+        });
+        expect(filtered.hits.length).toBeGreaterThan(0);
+        for (const { record } of filtered.hits) {
+          expect(record.source_chunk_ids).toEqual(latest(many(`${record.id}-chunk`)));
+          expect(record.document_ids).toEqual(hubDocs);
+        }
+      }
+    });
+
     it('keeps to the documents of the filter', async () => {
       const scope = ctx.scope();
       const { query } = await seed(ctx.stores(), scope);

@@ -1,10 +1,11 @@
 import type { EntityRecord, RelationshipRecord, Scope } from '../../domain/types';
 import type { Stores } from '../../store/ports';
+import { withLatestSources } from '../../store/retrieval-reads';
 import type { RetrievalRecipe } from '../recipes';
 import type { RetrievalLimits, ScoredEntity, ScoredRelationship } from '../types';
 import { isAllowed } from './filter';
 import { firstK } from './first-k';
-import type { EntitySurroundings, RelationshipEnds } from './search';
+import { type EntitySurroundings, type RelationshipEnds, recordSources } from './search';
 
 export interface GraphSelection {
   entities: ScoredEntity[];
@@ -62,7 +63,9 @@ export async function expandFromEntities(
   const touches = (r: RelationshipRecord) => seedScore.has(r.source) || seedScore.has(r.target);
   const touching = (
     surroundings ? surroundings.relationships.filter(touches) : await stores.graph.relationshipsOf(scope, [...seedScore.keys()])
-  ).filter((r) => isAllowed(allowed, r.document_ids));
+  )
+    .filter((r) => isAllowed(allowed, r.document_ids))
+    .map((r) => withLatestSources(r, recordSources(allowed)));
   const endpointIds = new Set<string>(seedScore.keys());
   for (const r of touching) endpointIds.add(r.source).add(r.target);
   const degree = surroundings ? surroundings.degrees : await stores.graph.degrees(scope, [...endpointIds]);
@@ -114,7 +117,7 @@ async function neighboursOf(
     .filter((r) => isAllowed(allowed, r.document_ids))
     .slice(0, room)
     .map((record) => ({
-      record,
+      record: withLatestSources(record, recordSources(allowed)),
       score: (reachedBy.get(record.id) ?? 0) * NEIGHBOUR_DECAY,
       degree: degreeOf(record.id),
     }));
@@ -139,7 +142,10 @@ export async function expandFromRelationships(
   }
   const ids = [...scoreOf.keys()];
   const records: EntityRecord[] = ends ? inOrder(ids, ends.entities) : ids.length ? await stores.graph.getEntities(scope, ids) : [];
-  const kept = records.filter((r) => isAllowed(allowed, r.document_ids)).slice(0, limits.maxEntities);
+  const kept = records
+    .filter((r) => isAllowed(allowed, r.document_ids))
+    .slice(0, limits.maxEntities)
+    .map((r) => withLatestSources(r, recordSources(allowed)));
   const degree = ends
     ? ends.degrees
     : kept.length

@@ -1,6 +1,6 @@
 import type { EntityRecord, RelationshipRecord, Scope } from '../../domain/types';
 import type { Stores } from '../../store/ports';
-import { retrievalReadsOf } from '../../store/retrieval-reads';
+import { ALL_SOURCES, retrievalReadsOf } from '../../store/retrieval-reads';
 import type { ScoredChunk, ScoredEntity, ScoredRelationship } from '../types';
 import { isAllowed } from './filter';
 
@@ -26,8 +26,19 @@ export interface RelationshipEnds {
   degrees: Map<string, number>;
 }
 
-function searchOptions(s: SearchScope) {
-  return { filter: s.allowed ? { documentIds: [...s.allowed] } : undefined, minScore: s.minScore };
+/**
+ * The latest chunk ids of each entity and relationship a query reads: the chunks it cites are ranked among them. A
+ * hub entity that every document names keeps its query cost bounded (LightRAG caps the sources it stores instead).
+ */
+export const SOURCES_PER_RECORD = 100;
+
+/** The bounds `searchOptions` sets, for records a step reads from the graph store itself. */
+export function recordSources(allowed: Set<string> | null): { chunks: number; documents: number } {
+  return { chunks: SOURCES_PER_RECORD, documents: allowed ? ALL_SOURCES : SOURCES_PER_RECORD };
+}
+
+export function searchOptions(s: Pick<SearchScope, 'allowed' | 'minScore'>) {
+  return { filter: s.allowed ? { documentIds: [...s.allowed] } : undefined, minScore: s.minScore, sources: SOURCES_PER_RECORD };
 }
 
 /** Hits at or above the minimum score whose record is kept, in hit order. */

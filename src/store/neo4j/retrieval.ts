@@ -1,10 +1,11 @@
 import type { ChunkRecord, EntityRecord, RelationshipRecord, Scope, VectorKind } from '../../domain/types';
 import type { DocumentTitle, VectorStore } from '../ports';
 import type { ChunkHits, EntityHits, RelationshipHits, RetrievalReads, ScoredRecord, SearchOptions } from '../retrieval-port';
+import { sourceBounds } from '../retrieval-reads';
 import { type Neo4jClient, type Row, scopeParams } from './client';
 import { CHUNK_FIELDS, ENTITY_FIELDS, decode, decodeRelationship } from './codecs';
 import { cypherText } from './cypher';
-import { num } from './values';
+import { int, num } from './values';
 import { Neo4jVectorStore } from './vectors';
 
 type Hit = { score: number } & Row;
@@ -14,6 +15,12 @@ function scored<R extends { id: string }>(hits: Hit[], decodeOne: (hit: Hit) => 
   return hits
     .map((hit) => ({ record: decodeOne(hit), score: hit.score === null ? 0 : 2 * num(hit.score) - 1 }))
     .sort((a, b) => b.score - a.score || (a.record.id < b.record.id ? -1 : a.record.id > b.record.id ? 1 : 0));
+}
+
+/** The latest sources each record keeps (retrieval/*-hits slice the lists by them). */
+function sourceParams(options: SearchOptions): { sources: unknown; document_sources: unknown } {
+  const bounds = sourceBounds(options);
+  return { sources: int(bounds.chunks), document_sources: int(bounds.documents) };
 }
 
 function degreesFrom(value: unknown): Map<string, number> {
@@ -65,6 +72,7 @@ export class Neo4jRetrievalReads implements RetrievalReads {
     const row = await this.searchRow(scope, 'entity', vector, topK, options, 'retrieval/entity-hits', {
       around: options.around,
       min_score: (options.minScore + 1) / 2,
+      ...sourceParams(options),
     });
     if (!row) return { hits: [], relationships: [], degrees: new Map() };
     return {
@@ -83,6 +91,7 @@ export class Neo4jRetrievalReads implements RetrievalReads {
     const row = await this.searchRow(scope, 'relationship', vector, topK, options, 'retrieval/relationship-hits', {
       ends: options.ends,
       min_score: (options.minScore + 1) / 2,
+      ...sourceParams(options),
     });
     if (!row) return { hits: [], entities: [], degrees: new Map() };
     return {
