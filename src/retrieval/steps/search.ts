@@ -37,7 +37,7 @@ export function recordSources(allowed: Set<string> | null): { chunks: number; do
   return { chunks: SOURCES_PER_RECORD, documents: allowed ? ALL_SOURCES : SOURCES_PER_RECORD };
 }
 
-export function searchOptions(s: Pick<SearchScope, 'allowed' | 'minScore'>) {
+function searchOptions(s: SearchScope) {
   return { filter: s.allowed ? { documentIds: [...s.allowed] } : undefined, minScore: s.minScore, sources: SOURCES_PER_RECORD };
 }
 
