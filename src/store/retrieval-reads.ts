@@ -5,12 +5,19 @@ import type { ChunkHits, EntityHits, RelationshipHits, RetrievalReads, ScoredRec
 type Parts = Pick<Stores, 'vectors' | 'graph' | 'chunks' | 'documents'>;
 
 /** More sources than any record holds: the bound of a read that keeps them all (Cypher slices take 32-bit ints). */
-export const ALL_SOURCES = 2 ** 31 - 1;
+const ALL_SOURCES = 2 ** 31 - 1;
 
-/** How many of a record's latest sources a read keeps (`SearchOptions.sources`). */
-export function sourceBounds(options: Pick<SearchOptions, 'sources' | 'filter'>): { chunks: number; documents: number } {
-  const chunks = options.sources ?? ALL_SOURCES;
-  return { chunks, documents: options.filter?.documentIds ? ALL_SOURCES : chunks };
+/**
+ * How many of a record's latest sources a read keeps (`SearchOptions.sources`, all when absent): its document ids
+ * all under a document filter, which is checked against them.
+ */
+export function sourceBounds(sources: number | undefined, filtered: boolean): { chunks: number; documents: number } {
+  const chunks = sources ?? ALL_SOURCES;
+  return { chunks, documents: filtered ? ALL_SOURCES : chunks };
+}
+
+function boundsOf(options: SearchOptions): { chunks: number; documents: number } {
+  return sourceBounds(options.sources, options.filter?.documentIds !== undefined);
 }
 
 /** The record with only its latest chunk and document ids, as the bounds allow. */
@@ -50,7 +57,7 @@ export class ComposedRetrievalReads implements RetrievalReads {
 
   async entityHits(scope: Scope, vector: number[], topK: number, options: SearchOptions & { around: boolean }): Promise<EntityHits> {
     const found = await this.search(scope, 'entity', vector, topK, options);
-    const bounds = sourceBounds(options);
+    const bounds = boundsOf(options);
     const hits = found.length
       ? inHitOrder(
           found,
@@ -86,7 +93,7 @@ export class ComposedRetrievalReads implements RetrievalReads {
     options: SearchOptions & { ends: boolean },
   ): Promise<RelationshipHits> {
     const found = await this.search(scope, 'relationship', vector, topK, options);
-    const bounds = sourceBounds(options);
+    const bounds = boundsOf(options);
     const hits = found.length
       ? inHitOrder(
           found,

@@ -1,11 +1,11 @@
 import type { EntityRecord, RelationshipRecord, Scope } from '../../domain/types';
 import type { Stores } from '../../store/ports';
-import { withLatestSources } from '../../store/retrieval-reads';
+import { sourceBounds, withLatestSources } from '../../store/retrieval-reads';
 import type { RetrievalRecipe } from '../recipes';
 import type { RetrievalLimits, ScoredEntity, ScoredRelationship } from '../types';
 import { isAllowed } from './filter';
 import { firstK } from './first-k';
-import { type EntitySurroundings, type RelationshipEnds, recordSources } from './search';
+import { type EntitySurroundings, type RelationshipEnds, SOURCES_PER_RECORD } from './search';
 
 export interface GraphSelection {
   entities: ScoredEntity[];
@@ -13,6 +13,9 @@ export interface GraphSelection {
 }
 
 type Allowed = Set<string> | null;
+
+/** The sources `searchOptions` keeps, for the records a step reads from the graph store itself. */
+const latestSources = (allowed: Allowed) => sourceBounds(SOURCES_PER_RECORD, allowed !== null);
 
 const NO_SELECTION: GraphSelection = { entities: [], relationships: [] };
 
@@ -59,13 +62,14 @@ export async function expandFromEntities(
   surroundings?: EntitySurroundings | null,
 ): Promise<GraphSelection> {
   if (seeds.length === 0) return { entities: [], relationships: [] };
+  const bounds = latestSources(allowed);
   const seedScore = new Map(seeds.map((s) => [s.record.id, s.score]));
   const touches = (r: RelationshipRecord) => seedScore.has(r.source) || seedScore.has(r.target);
   const touching = (
     surroundings ? surroundings.relationships.filter(touches) : await stores.graph.relationshipsOf(scope, [...seedScore.keys()])
   )
     .filter((r) => isAllowed(allowed, r.document_ids))
-    .map((r) => withLatestSources(r, recordSources(allowed)));
+    .map((r) => withLatestSources(r, bounds));
   const endpointIds = new Set<string>(seedScore.keys());
   for (const r of touching) endpointIds.add(r.source).add(r.target);
   const degree = surroundings ? surroundings.degrees : await stores.graph.degrees(scope, [...endpointIds]);
@@ -113,11 +117,12 @@ async function neighboursOf(
     (a, b) => (reachedBy.get(b) as number) - (reachedBy.get(a) as number) || degreeOf(b) - degreeOf(a) || compare(a, b),
   );
   const records = await stores.graph.getEntities(scope, ordered);
+  const bounds = latestSources(allowed);
   return records
     .filter((r) => isAllowed(allowed, r.document_ids))
     .slice(0, room)
     .map((record) => ({
-      record: withLatestSources(record, recordSources(allowed)),
+      record: withLatestSources(record, bounds),
       score: (reachedBy.get(record.id) ?? 0) * NEIGHBOUR_DECAY,
       degree: degreeOf(record.id),
     }));
@@ -142,10 +147,11 @@ export async function expandFromRelationships(
   }
   const ids = [...scoreOf.keys()];
   const records: EntityRecord[] = ends ? inOrder(ids, ends.entities) : ids.length ? await stores.graph.getEntities(scope, ids) : [];
+  const bounds = latestSources(allowed);
   const kept = records
     .filter((r) => isAllowed(allowed, r.document_ids))
     .slice(0, limits.maxEntities)
-    .map((r) => withLatestSources(r, recordSources(allowed)));
+    .map((r) => withLatestSources(r, bounds));
   const degree = ends
     ? ends.degrees
     : kept.length

@@ -1,6 +1,6 @@
 import type { EntityRecord, RelationshipRecord, Scope } from '../../domain/types';
 import type { Stores } from '../../store/ports';
-import { ALL_SOURCES, retrievalReadsOf } from '../../store/retrieval-reads';
+import { retrievalReadsOf } from '../../store/retrieval-reads';
 import type { ScoredChunk, ScoredEntity, ScoredRelationship } from '../types';
 import { isAllowed } from './filter';
 
@@ -31,11 +31,6 @@ export interface RelationshipEnds {
  * hub entity that every document names keeps its query cost bounded (LightRAG caps the sources it stores instead).
  */
 export const SOURCES_PER_RECORD = 100;
-
-/** The bounds `searchOptions` sets, for records a step reads from the graph store itself. */
-export function recordSources(allowed: Set<string> | null): { chunks: number; documents: number } {
-  return { chunks: SOURCES_PER_RECORD, documents: allowed ? ALL_SOURCES : SOURCES_PER_RECORD };
-}
 
 function searchOptions(s: SearchScope) {
   return { filter: s.allowed ? { documentIds: [...s.allowed] } : undefined, minScore: s.minScore, sources: SOURCES_PER_RECORD };

@@ -19,7 +19,7 @@ function scored<R extends { id: string }>(hits: Hit[], decodeOne: (hit: Hit) => 
 
 /** The latest sources each record keeps (retrieval/*-hits slice the lists by them). */
 function sourceParams(options: SearchOptions): { sources: unknown; document_sources: unknown } {
-  const bounds = sourceBounds(options);
+  const bounds = sourceBounds(options.sources, options.filter?.documentIds !== undefined);
   return { sources: int(bounds.chunks), document_sources: int(bounds.documents) };
 }
 
