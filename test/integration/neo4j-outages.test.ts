@@ -57,15 +57,18 @@ function load(s: ServiceProcess, requests: Array<() => Promise<Response>>, conne
   let running = true;
   const statuses = new Map<number, number>();
   const bad: string[] = [];
+  /** The request id of each 5xx in `bad`, by its index there. */
+  const failed = new Map<number, string | null>();
   const clients = Array.from({ length: connections }, async (_, c) => {
     for (let i = c; running; i++) {
       try {
         const res = await requests[i % requests.length]();
         statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
         const type = res.headers.get('content-type') ?? '';
-        if (res.status >= 500 && (res.status !== 503 || !type.startsWith('application/problem+json')))
+        if (res.status >= 500 && (res.status !== 503 || !type.startsWith('application/problem+json'))) {
+          failed.set(bad.length, res.headers.get('x-request-id'));
           bad.push(`${res.status} ${await res.text()}`);
-        else await res.arrayBuffer();
+        } else await res.arrayBuffer();
       } catch (err) {
         bad.push(`request failed: ${String(err)}`);
       }
@@ -77,8 +80,17 @@ function load(s: ServiceProcess, requests: Array<() => Promise<Response>>, conne
     async stop() {
       running = false;
       await Promise.all(clients);
+      // What the service logged for each 5xx, so that a failure names its cause.
+      for (const [i, id] of failed) bad[i] += loggedCause(s, id);
     },
   };
+}
+
+/** What the service logged as the cause of a failed request, so that a failure names it. */
+function loggedCause(s: ServiceProcess, requestId: string | null): string {
+  const line = s.logs.find((l) => l.requestId === requestId && l.err);
+  const err = line?.err as { type?: string; code?: string; message?: string } | undefined;
+  return err ? ` (logged: ${err.type ?? 'Error'} ${err.code ?? ''} ${err.message ?? ''})` : '';
 }
 
 function alive(s: ServiceProcess): Promise<boolean> {

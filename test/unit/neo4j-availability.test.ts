@@ -1,4 +1,9 @@
-import { Availability, isConnectivityError } from '../../src/store/neo4j/availability';
+import { Neo4jError } from 'neo4j-driver';
+import { Availability, isConnectivityError, isTransientError } from '../../src/store/neo4j/availability';
+import { withRetries } from '../../src/store/neo4j/retry';
+
+/** An error as the driver raises it for a status code the database answered. */
+const newError = (message: string, code: string) => new Neo4jError(message, code, '50N42', message);
 
 /** The circuit in front of Neo4j (src/store/neo4j/availability.ts), driven by a ping the test scripts. */
 describe('Neo4j availability circuit', () => {
@@ -54,5 +59,61 @@ describe('Neo4j availability circuit', () => {
       expect(isConnectivityError(Object.assign(new Error('x'), { code }))).toBe(true);
     }
     expect(isConnectivityError(Object.assign(new Error('x'), { code: 'Neo.ClientError.Statement.SyntaxError' }))).toBe(false);
+  });
+
+  it('recognises what Neo4j answers while it stops or starts, and other transient failures', () => {
+    for (const code of [
+      'Neo.TransientError.General.DatabaseUnavailable',
+      'Neo.TransientError.Transaction.DeadlockDetected',
+      'Neo.ClientError.Transaction.Terminated',
+    ]) {
+      expect(isTransientError(newError('x', code))).toBe(true);
+    }
+    expect(isTransientError(newError('x', 'Neo.ClientError.Schema.ConstraintValidationFailed'))).toBe(false);
+    expect(isTransientError(new Error('x'))).toBe(false);
+  });
+
+  describe('a unit of work', () => {
+    /** An attempt that fails with each given error in turn, then answers 'done'. */
+    function failing(...errors: Error[]) {
+      const calls = { count: 0 };
+      const attempt = async () => {
+        const err = errors[calls.count++];
+        if (err) throw err;
+        return 'done';
+      };
+      return { calls, attempt };
+    }
+
+    it('is retried after a deadlock while the database answers', async () => {
+      const { calls, attempt } = failing(newError('deadlock', 'Neo.TransientError.Transaction.DeadlockDetected'));
+      await expect(withRetries(circuit, attempt)).resolves.toBe('done');
+      expect(calls.count).toBe(2);
+      expect(circuit.reachable).toBe(true);
+    });
+
+    it('is refused at once when the database is stopping: its transactions terminated, the ping unanswered', async () => {
+      answers = false;
+      const { calls, attempt } = failing(newError('terminated', 'Neo.ClientError.Transaction.Terminated'));
+      await expect(withRetries(circuit, attempt)).rejects.toMatchObject({ kind: 'unavailable', component: 'neo4j', retryAfterSeconds: 1 });
+      expect(calls.count).toBe(1);
+      expect(circuit.reachable).toBe(false);
+    });
+
+    it('answers 503-kind when transient failures outlast the retry window, with the cause kept for the log', async () => {
+      const unavailable = newError('Database neo4j is unavailable', 'Neo.TransientError.General.DatabaseUnavailable');
+      const { attempt } = failing(unavailable, unavailable, unavailable, unavailable);
+      const err = await withRetries(circuit, attempt, 150).catch((e: unknown) => e);
+      expect(err).toMatchObject({ kind: 'unavailable', component: 'neo4j', cause: unavailable });
+      expect(circuit.reachable).toBe(true);
+    });
+
+    it('passes on an error of the request itself unchanged, without retrying it', async () => {
+      const invalid = newError('constraint', 'Neo.ClientError.Schema.ConstraintValidationFailed');
+      const { calls, attempt } = failing(invalid);
+      await expect(withRetries(circuit, attempt)).rejects.toBe(invalid);
+      expect(calls.count).toBe(1);
+      expect(pings).toBe(0);
+    });
   });
 });

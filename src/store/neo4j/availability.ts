@@ -13,6 +13,17 @@ export function isConnectivityError(err: unknown): boolean {
 }
 
 /**
+ * Errors Neo4j calls transient: retry later. Besides deadlocks and lock timeouts these are what a database that
+ * is stopping or starting answers (`DatabaseUnavailable`), and the transactions it terminates on its way down
+ * (the driver reports those as `Neo.ClientError.Transaction.Terminated`).
+ */
+export function isTransientError(err: unknown): boolean {
+  const code = (err as { code?: unknown })?.code;
+  if (typeof code !== 'string') return false;
+  return code.startsWith('Neo.TransientError.') || code === 'Neo.ClientError.Transaction.Terminated';
+}
+
+/**
  * Whether Neo4j answers, as a circuit: a connection failure that a quick ping confirms opens it, and while it is
  * open every unit of work is refused at once (a 503) instead of each waiting out the driver's connection retries.
  * A probe pings the database in the background and closes the circuit as soon as it answers again, so the
@@ -37,6 +48,18 @@ export class Availability {
   /** The error every unit of work gets while the circuit is open. */
   refusal(): UnavailableError {
     return new UnavailableError('the graph database (Neo4j) is unreachable; retry shortly', 'neo4j', {}, RETRY_AFTER_SECONDS);
+  }
+
+  /** The error of a unit of work whose transient failures outlasted the retry window; the cause stays on it for the log. */
+  busy(cause: unknown): UnavailableError {
+    const err = new UnavailableError(
+      'the graph database (Neo4j) could not complete the operation in time; retry shortly',
+      'neo4j',
+      {},
+      RETRY_AFTER_SECONDS,
+    );
+    err.cause = cause;
+    return err;
   }
 
   /**

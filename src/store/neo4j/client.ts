@@ -1,7 +1,8 @@
-import neo4j, { type Driver, type ManagedTransaction, type SessionMode, isRetryableError } from 'neo4j-driver';
+import neo4j, { type Driver, type ManagedTransaction, type SessionMode } from 'neo4j-driver';
 import type { Scope } from '../../domain/types';
-import { Availability, isConnectivityError } from './availability';
+import { Availability } from './availability';
 import { cypherTemplate, cypherText } from './cypher';
+import { withRetries } from './retry';
 import { toPlain } from './values';
 
 export type Row = Record<string, unknown>;
@@ -13,10 +14,7 @@ export interface Neo4jSettings {
   database: string | null;
 }
 
-/** Transient failures (deadlocks, a leader switch) are retried for this long before the error reaches the caller. */
-const RETRY_WINDOW_MS = 5_000;
-const FIRST_RETRY_DELAY_MS = 100;
-/** Transactions are run and retried here, not by the driver, so that an outage answers at once (src/store/neo4j/availability.ts). */
+/** Transactions are run and retried here (./retry.ts), not by the driver, so that an outage answers at once (./availability.ts). */
 type Runner = Pick<ManagedTransaction, 'run'>;
 
 /** One transaction: statements are named files under cypher/, results converted to plain values. */
@@ -86,17 +84,17 @@ export class Neo4jClient {
    */
   readRows(name: string, params: Record<string, unknown> = {}, identifiers?: Record<string, string>): Promise<Row[]> {
     const text = identifiers ? cypherTemplate(name, identifiers) : cypherText(name);
-    return this.retried(() => this.autoCommit(neo4j.session.READ, text, params));
+    return withRetries(this.availability, () => this.autoCommit(neo4j.session.READ, text, params));
   }
 
   /** A statement text already read from cypher/ (composed of files) in its own read transaction. */
   readText(text: string, params: Record<string, unknown> = {}): Promise<Row[]> {
-    return this.retried(() => this.autoCommit(neo4j.session.READ, text, params));
+    return withRetries(this.availability, () => this.autoCommit(neo4j.session.READ, text, params));
   }
 
   /** One named statement in its own write transaction (auto-commit: one round trip). */
   writeRows(name: string, params: Record<string, unknown> = {}): Promise<Row[]> {
-    return this.retried(() => this.autoCommit(neo4j.session.WRITE, cypherText(name), params));
+    return withRetries(this.availability, () => this.autoCommit(neo4j.session.WRITE, cypherText(name), params));
   }
 
   /** A schema statement (index, constraint) in an auto-commit transaction of its own. */
@@ -137,29 +135,7 @@ export class Neo4jClient {
   }
 
   private execute<T>(mode: SessionMode, work: (tx: CypherTransaction) => Promise<T>): Promise<T> {
-    return this.retried(() => this.attempt(mode, work));
-  }
-
-  /**
-   * One unit of work, retried with backoff on transient errors within the retry window. A connection failure is
-   * retried only when a ping shows the database still answers (a dropped pooled connection); otherwise the
-   * circuit opens and this and every later unit fail at once until a probe succeeds.
-   */
-  private async retried<T>(attempt: () => Promise<T>): Promise<T> {
-    const started = Date.now();
-    let delay = FIRST_RETRY_DELAY_MS;
-    for (;;) {
-      if (!this.availability.reachable) throw this.availability.refusal();
-      try {
-        return await attempt();
-      } catch (err) {
-        if (isConnectivityError(err) && !(await this.availability.confirm())) throw this.availability.refusal();
-        const wait = delay * (0.8 + Math.random() * 0.4);
-        if (!isRetryableError(err as Error) || Date.now() - started + wait > RETRY_WINDOW_MS) throw err;
-        await new Promise((resolve) => setTimeout(resolve, wait));
-        delay *= 2;
-      }
-    }
+    return withRetries(this.availability, () => this.attempt(mode, work));
   }
 
   /**
