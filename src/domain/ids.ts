@@ -15,10 +15,28 @@ export function chunkId(documentId: string, index: number): string {
   return `${documentId}-chunk-${index}`;
 }
 
-/** Chunk ids are `{document_id}-chunk-{N}`. */
+/**
+ * Chunk ids are `{document_id}-chunk-{N}`. The document id is interned: records keep the document ids of their
+ * sources, and a slice of each chunk id would be one more string per record and document, each holding its whole
+ * chunk id alive; interned, every record names a document with the same string.
+ */
 export function documentOfChunk(chunkId: string): string {
   const at = chunkId.lastIndexOf('-chunk-');
-  return at < 0 ? chunkId : chunkId.slice(0, at);
+  return at < 0 ? chunkId : intern(chunkId.slice(0, at));
+}
+
+/** Interned document ids; cleared when full, so it holds the documents in current use. */
+const INTERNED_MAX = 65_536;
+const interned = new Map<string, string>();
+
+function intern(id: string): string {
+  const known = interned.get(id);
+  if (known !== undefined) return known;
+  if (interned.size >= INTERNED_MAX) interned.clear();
+  // A flat copy (a parsed string is a new sequential string), not a slice that keeps the chunk id it was cut from.
+  const flat = JSON.parse(JSON.stringify(id)) as string;
+  interned.set(flat, flat);
+  return flat;
 }
 
 /** Relationships are undirected: the id orders the pair. */

@@ -1,3 +1,4 @@
+import { documentOfChunk } from '../domain/ids';
 import type { ChunkRecord, DocumentRecord, EntityRecord, RelationshipRecord, Scope } from '../domain/types';
 import type { Stores } from '../store/ports';
 import { lineageNotFound } from './errors';
@@ -54,11 +55,6 @@ export async function documentLineage(stores: Stores, scope: Scope, documentId: 
       chunk_ids: own(e.source_chunk_ids),
     })),
   };
-}
-
-/** The document that the chunk id `{document_id}-chunk-{N}` belongs to. */
-function documentOfChunk(chunkId: string): string {
-  return chunkId.replace(/-chunk-\d+$/, '');
 }
 
 /** The document holding most of the entity's source chunks (ties: the one that contributed it first). */

@@ -1,3 +1,4 @@
+import { documentOfChunk } from '../../domain/ids';
 import type { ChunkRecord, Scope } from '../../domain/types';
 import type { DocumentTitle, Stores } from '../../store/ports';
 import { retrievalReadsOf } from '../../store/retrieval-reads';
@@ -85,12 +86,6 @@ async function bySimilarity(
       out.push({ record, score: scored.get(id) ?? 0, origin: originOf(origins, record) });
   }
   return out;
-}
-
-/** `{document_id}-chunk-{N}` (domain/ids.ts). */
-function documentOfChunk(chunkId: string): string {
-  const at = chunkId.lastIndexOf('-chunk-');
-  return at < 0 ? chunkId : chunkId.slice(0, at);
 }
 
 function before(a: Citation, b: Citation): boolean {
