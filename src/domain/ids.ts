@@ -25,6 +25,25 @@ export function documentOfChunk(chunkId: string): string {
   return at < 0 ? chunkId : intern(chunkId.slice(0, at));
 }
 
+/** Whether the chunk id `{document_id}-chunk-{N}` is of that document; nothing allocated. */
+export function isChunkOf(chunkId: string, documentId: string): boolean {
+  const at = chunkId.lastIndexOf('-chunk-');
+  return at < 0 ? chunkId === documentId : at === documentId.length && chunkId.startsWith(documentId);
+}
+
+/** The documents of these chunks, each once, in order of first mention. */
+export function documentsOfChunks(chunkIds: Iterable<string>): string[] {
+  const documents = new Set<string>();
+  let last: string | null = null;
+  for (const chunkId of chunkIds) {
+    // A record's chunks come grouped by document: the document just seen is checked first.
+    if (last !== null && isChunkOf(chunkId, last)) continue;
+    last = documentOfChunk(chunkId);
+    documents.add(last);
+  }
+  return [...documents];
+}
+
 /** Interned document ids; cleared when full, so it holds the documents in current use. */
 const INTERNED_MAX = 65_536;
 const interned = new Map<string, string>();

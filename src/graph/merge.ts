@@ -1,6 +1,6 @@
 import { ConflictError, InvalidInputError, NotFoundError } from '../domain/errors';
 import { bumpGraphVersion } from './llm-cache';
-import { documentOfChunk, normalizeEntityId, relationshipId } from '../domain/ids';
+import { documentsOfChunks, normalizeEntityId, relationshipId } from '../domain/ids';
 import type { ChunkRecord, EntityRecord, RelationshipRecord, Scope } from '../domain/types';
 import type { GraphStore, Stores } from '../store/ports';
 import { OVERRIDES_NAMESPACE, moveOverride, recordMerge, recordOverride } from './aliases';
@@ -193,7 +193,7 @@ async function mergeLocked(deps: GraphDeps, scope: Scope, input: MergeInput, tar
   await graph.deleteRelationships(scope, [...plan.renamed.keys()]);
   await graph.deleteEntities(scope, sourceIds);
   const affectedChunks = union(...sources.map((s) => s.source_chunk_ids), ...plan.touching.map((r) => r.source_chunk_ids));
-  const documentIds = union(survivor.document_ids, ...plan.touching.map((r) => r.document_ids), affectedChunks.map(documentOfChunk));
+  const documentIds = union(survivor.document_ids, ...plan.touching.map((r) => r.document_ids), documentsOfChunks(affectedChunks));
   // Chunk records and counts are shared with merges of other entities the same chunks name: read and written under the documents' keys.
   await deps.entityLocks.run(scope, documentIds.map(documentLinksLockKey), async () => {
     const changedChunks = await rewriteChunks(await chunks.getMany(scope, affectedChunks), absorbed, targetId, plan.renamed);

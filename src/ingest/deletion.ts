@@ -2,7 +2,7 @@ import type { Scope } from '../domain/types';
 import type { LlmProvider } from '../llm/ports';
 import { forgetDocumentNames } from './aliases';
 import type { IngestDeps } from './deps';
-import { documentOfChunk } from './describe';
+import { isChunkOf } from '../domain/ids';
 import { deleteExtractions } from './extract/cache';
 import type { MergeOutcome } from './merge';
 import { mergeIntoGraph } from './merge-stage';
@@ -32,7 +32,7 @@ export async function deletionImpact(deps: Pick<IngestDeps, 'stores'>, scope: Sc
     deps.stores.graph.entitiesOfDocument(scope, documentId),
     deps.stores.graph.relationshipsOfDocument(scope, documentId),
   ]);
-  const onlyThis = (r: { source_chunk_ids: string[] }) => r.source_chunk_ids.every((c) => documentOfChunk(c) === documentId);
+  const onlyThis = (r: { source_chunk_ids: string[] }) => r.source_chunk_ids.every((c) => isChunkOf(c, documentId));
   const entitiesToDelete = entities.filter(onlyThis).length;
   const relationshipsToDelete = relationships.filter(onlyThis).length;
   return {

@@ -1,4 +1,4 @@
-import { documentOfChunk, relationshipId } from '../domain/ids';
+import { relationshipId } from '../domain/ids';
 import type { ParsedEntity, ParsedRelation } from './extract/parser';
 
 /**
@@ -102,10 +102,4 @@ export function foldedFragment(text: string): string {
     .toLowerCase()
     .replace(/[^\p{L}\p{N}]+/gu, ' ')
     .trim();
-}
-
-export { documentOfChunk };
-
-export function documentsOf(chunkIds: string[]): string[] {
-  return [...new Set(chunkIds.map(documentOfChunk))];
 }

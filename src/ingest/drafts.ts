@@ -1,5 +1,6 @@
+import { documentsOfChunks } from '../domain/ids';
 import type { EntityRecord, RelationshipRecord } from '../domain/types';
-import { distinctFragments, documentsOf, type EntityStatement } from './describe';
+import { distinctFragments, type EntityStatement } from './describe';
 import type { ParsedRelation } from './extract/parser';
 import { addVotes, entityKey, fragmentKey, type RecordState, relationshipKey, topVote } from './record-state';
 import type { SummarySubject } from './summary-prompt';
@@ -262,7 +263,7 @@ function entityRecord(id: string, name: string, type: string, sources: string[],
     entity_type: type,
     description: '',
     source_chunk_ids: sources,
-    document_ids: documentsOf(sources),
+    document_ids: documentsOfChunks(sources),
     created_at: old?.created_at ?? now,
     updated_at: now,
   };
@@ -287,7 +288,7 @@ function relationshipRecord(
     description: '',
     weight: new Set(sources).size,
     source_chunk_ids: sources,
-    document_ids: documentsOf(sources),
+    document_ids: documentsOfChunks(sources),
     created_at: old?.created_at ?? now,
     updated_at: now,
   };

@@ -1,3 +1,4 @@
+import { isChunkOf } from '../domain/ids';
 import type { EntityRecord, RelationshipRecord, Scope } from '../domain/types';
 import { filterInSlices, mapInSlices, TimeSlicer } from '../domain/turns';
 import type { GraphChange } from '../graph/events';
@@ -5,7 +6,7 @@ import type { Stores } from '../store/ports';
 import { applyOverrides, statementsUnderAliases } from './aliases';
 import type { IngestDeps } from './deps';
 import { describeDraft, summaryDue } from './descriptions';
-import { documentOfChunk, statementsOf } from './describe';
+import { statementsOf } from './describe';
 import { accumulateEntity, accumulateRelationship, type Draft, rebuildEntity, rebuildRelationship } from './drafts';
 import { entityEvidence, relationEvidence, sourceStatements } from './evidence';
 import type { ParsedEntity, ParsedRelation } from './extract/parser';
@@ -113,7 +114,7 @@ export async function commitMerge(
   const oldRelation = new Map(existingRelations.map((r) => [r.id, r]));
 
   // Records to rebuild from all their sources, and the other documents' chunks that takes.
-  const others = (sources: string[]) => sources.filter((c) => documentOfChunk(c) !== documentId);
+  const others = (sources: string[]) => sources.filter((c) => !isChunkOf(c, documentId));
   const needsRebuild = (old: EntityRecord | RelationshipRecord | undefined, key: string) =>
     !!old && (others(old.source_chunk_ids).length !== old.source_chunk_ids.length || states.get(key)?.written !== recordFingerprint(old));
   const rebuildEntities = new Set(await filterInSlices(entityIds, (id) => needsRebuild(oldEntity.get(id), entityKey(id)), slicer));

@@ -3,7 +3,7 @@ import { normalizeEntityId } from '../../domain/ids';
 import type { EntityRecord, Scope } from '../../domain/types';
 import { ALIASES_NAMESPACE, MERGE_HISTORY_NAMESPACE, type MergeRecord, resolveEntityAlias } from '../../graph/aliases';
 import { recordDistinct } from '../../graph/resolution/distinct';
-import { documentOfChunk } from '../../ingest/describe';
+import { documentsOfChunks } from '../../domain/ids';
 import { readExtractions } from '../../ingest/extract/cache';
 import { remergeDocuments } from '../../ingest/remerge';
 import type { ServiceHost } from '../tasks';
@@ -40,7 +40,7 @@ export async function splitAlias(host: ServiceHost, scope: Scope, rawId: string,
     const naming = [...extractions].filter(
       ([, e]) => e.entities.some((x) => x.id === alias) || e.relations.some((r) => r.source === alias || r.target === alias),
     );
-    return [...new Set(naming.map(([chunkId]) => documentOfChunk(chunkId)))];
+    return documentsOfChunks(naming.map(([chunkId]) => chunkId));
   });
   await remergeDocuments(host, scope, documents, 'split');
   const [entity, splitOff] = await Promise.all([graph.getEntity(scope, id), graph.getEntity(scope, alias)]);
