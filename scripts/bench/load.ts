@@ -15,7 +15,7 @@
  * uploads are processed (idle). That is memory kept, as opposed to garbage not yet collected.
  */
 import { spawn } from 'node:child_process';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { constants, monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import v8 from 'node:v8';
@@ -276,6 +276,18 @@ async function main(): Promise<void> {
   });
   const clientResult = new Promise<Record<string, number>>((resolve) => child.once('message', (m) => resolve(m as Record<string, number>)));
   const delay = monitorEventLoopDelay({ resolution: 10 });
+  // Garbage-collection pauses in the measured window, by kind: what of the event-loop delay is the collector's.
+  const pauses = new Map<string, number[]>();
+  const gc = new PerformanceObserver((list) => {
+    if (!measuring) return;
+    for (const entry of list.getEntries()) {
+      const kind = gcKind((entry as { detail?: { kind?: number } }).detail?.kind);
+      const list = pauses.get(kind) ?? [];
+      list.push(entry.duration);
+      pauses.set(kind, list);
+    }
+  });
+  gc.observe({ entryTypes: ['gc'] });
   // RSS and V8's heap once a second from the start of the load, as a monitor would see them.
   const rssSamples: number[] = [];
   const heapSamples: number[] = [];
@@ -295,6 +307,7 @@ async function main(): Promise<void> {
   await Promise.race([clientResult, sleep(Math.max(0, duration - LAST_READING_S) * 1000)]);
   measuring = false;
   delay.disable();
+  gc.disconnect();
   clearInterval(rssTimer);
   const memEnd = process.memoryUsage();
   const liveLoaded = await liveData(rt, ws.id);
@@ -318,6 +331,7 @@ async function main(): Promise<void> {
     `\nclient: ${totals.requests} requests, ${totals.non2xx} non-2xx, ${totals.errors} errors, ${totals.timeouts} timeouts\n` +
       `5xx after warm-up: ${total5xx}\n` +
       `event-loop delay p99: ${(delay.percentile(99) / 1e6).toFixed(1)} ms (max ${(delay.max / 1e6).toFixed(1)} ms)\n` +
+      gcLine(pauses, duration) +
       rssLine(rssSamples, warmedUp) +
       `heap used ${mb(memStart.heapUsed)} -> ${mb(memEnd.heapUsed)} MB of ${mb(memStart.heapTotal)} -> ${mb(memEnd.heapTotal)} MB, ` +
       `external ${mb(memStart.external)} -> ${mb(memEnd.external)} MB\n` +
@@ -330,6 +344,26 @@ async function main(): Promise<void> {
   );
   await service.close();
   process.exit(0);
+}
+
+function gcKind(kind: number | undefined): string {
+  if (kind === constants.NODE_PERFORMANCE_GC_MINOR) return 'scavenge';
+  if (kind === constants.NODE_PERFORMANCE_GC_MAJOR) return 'mark-compact';
+  if (kind === constants.NODE_PERFORMANCE_GC_INCREMENTAL) return 'incremental marking';
+  return 'weak callbacks';
+}
+
+/** Pauses per kind: how many, their total share of the window, p99 and the longest. */
+function gcLine(pauses: Map<string, number[]>, durationS: number): string {
+  const parts = [...pauses].map(([kind, ms]) => {
+    const sorted = ms.sort((a, b) => a - b);
+    const total = sorted.reduce((a, b) => a + b, 0);
+    return (
+      `${kind} ${sorted.length}x, ${(total / 1000).toFixed(1)} s (${((100 * total) / (durationS * 1000)).toFixed(1)} %), ` +
+      `p99 ${percentile(sorted, 99).toFixed(1)} ms, max ${sorted[sorted.length - 1].toFixed(1)} ms`
+    );
+  });
+  return `GC pauses: ${parts.join('; ') || 'none'}\n`;
 }
 
 void main();

@@ -17,6 +17,11 @@ export interface ResponseSpec {
   alternatives?: Array<{ contentType: string; schema: z.ZodType; sentinel?: string }>;
   /** SSE: a data frame that is not JSON, such as OpenAI's `[DONE]`. */
   sentinel?: string;
+  /**
+   * SSE: what frames of plain text mean, for a stream that carries them instead of JSON events (a raw-text format
+   * of the same stream); its JSON events are then the frames that open with `{"type":`.
+   */
+  rawText?: string;
 }
 
 export interface RouteSpec<B extends z.ZodType, Q extends z.ZodType, P extends z.ZodType> {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { type RegisteredRoute, type RouteSpec, accessOf } from './api';
+import { type RegisteredRoute, type ResponseSpec, type RouteSpec, accessOf } from './api';
 import { type CompatFlavour, compatFlavourOf } from './compat-paths';
 
 const problemSchema = z
@@ -68,13 +68,25 @@ function jsonSchema(schema: z.ZodType, io: 'input' | 'output', components?: Comp
 
 /**
  * A media type object. An event stream's schema describes one event (Open API 3.1): its `data` field is JSON text
- * of the route's schema (`contentMediaType` + `contentSchema`), or the sentinel frame a stream ends with.
+ * of the route's schema (`contentMediaType` + `contentSchema`), or the sentinel frame a stream ends with, or plain
+ * text where the route has a raw-text format.
  */
-function media(contentType: string | undefined, schema: z.ZodType, sentinel: string | undefined, components: Components) {
+function media(
+  contentType: string | undefined,
+  schema: z.ZodType,
+  frames: Pick<ResponseSpec, 'sentinel' | 'rawText'>,
+  components: Components,
+) {
   const payload = jsonSchema(schema, 'output', components);
   if (!contentType?.startsWith('text/event-stream')) return { schema: payload };
   const json = { contentMediaType: 'application/json', contentSchema: payload };
-  const data = sentinel ? { type: 'string', if: { const: sentinel }, then: true, else: json } : { type: 'string', ...json };
+  const { sentinel, rawText } = frames;
+  const raw = { description: rawText, contentMediaType: 'text/plain', not: { pattern: '^\\{"type":' } };
+  const data = sentinel
+    ? { type: 'string', if: { const: sentinel }, then: true, else: json }
+    : rawText
+      ? { type: 'string', anyOf: [json, raw] }
+      : { type: 'string', ...json };
   return {
     schema: {
       type: 'object',
@@ -182,8 +194,8 @@ export function buildOpenApi(routes: RegisteredRoute[], version: string): Record
     const responses: Record<string, unknown> = {};
     for (const [status, r] of Object.entries(spec.responses)) {
       const content: Record<string, unknown> = {};
-      if (r.schema) content[r.contentType ?? 'application/json'] = media(r.contentType, r.schema, r.sentinel, components);
-      for (const alt of r.alternatives ?? []) content[alt.contentType] = media(alt.contentType, alt.schema, alt.sentinel, components);
+      if (r.schema) content[r.contentType ?? 'application/json'] = media(r.contentType, r.schema, r, components);
+      for (const alt of r.alternatives ?? []) content[alt.contentType] = media(alt.contentType, alt.schema, alt, components);
       responses[status] = { description: r.description, ...(Object.keys(content).length ? { content } : {}) };
     }
     const { access, workspace } = accessOf(spec);

@@ -37,9 +37,15 @@ export const queryBool = (def: boolean) =>
     .transform((v) => v === 'true' || v === '1')
     .default(def);
 
+/**
+ * The last page a list can be asked for: with page sizes of at most 1,000 the offset stays under a billion, the
+ * largest any list takes (and far inside the integers JSON carries exactly).
+ */
+export const MAX_PAGE = 1_000_000;
+
 /** EdgeQuake's paging beside `limit`/`offset`: a 1-based `page` and a `page_size`. */
 export const pagingAliases = {
-  page: queryNumber((n) => n.int().min(1).optional()).describe('1-based page (with page_size); overrides offset'),
+  page: queryNumber((n) => n.int().min(1).max(MAX_PAGE).optional()).describe('1-based page (with page_size); overrides offset'),
   page_size: queryNumber((n) => n.int().min(1).optional()).describe('Page size; overrides limit'),
 };
 

@@ -2,7 +2,7 @@ import type { Scope } from '../domain/types';
 import type { Stores } from '../store/ports';
 import type { ChunkOrigin, ContextParts } from './prompts/context';
 import { formatContext } from './prompts/context';
-import { memoText } from './text-memo';
+import { memoText } from '../domain/text-memo';
 import type { ChunkSource, EntitySource, QuerySource, ScoredChunk, ScoredCommunity, ScoredEntity, ScoredRelationship } from './types';
 
 const SNIPPET_CHARS = 300;

@@ -209,6 +209,20 @@ describe('graph exploration API', () => {
     expect((await app.request('/api/v1/graph/entities?limit=1001')).status).toBe(422);
   });
 
+  it('pages by page and page_size, up to the last page a list can be asked for', async () => {
+    const second = (await (await app.request('/api/v1/graph/relationships?page=2&page_size=3')).json()) as {
+      limit: number;
+      offset: number;
+    };
+    expect(second).toMatchObject({ limit: 3, offset: 3 });
+    const last = (await (await app.request('/api/v1/graph/relationships?page=1000000&limit=1000')).json()) as { offset: number };
+    expect(last.offset).toBe(999_999_000);
+    // Further, the offset would leave the integers a JSON client reads exactly: refused, naming the field.
+    const beyond = await app.request('/api/v1/graph/relationships?page=143380157568819&limit=896');
+    expect(beyond.status).toBe(422);
+    expect(await beyond.json()).toMatchObject({ errors: [expect.objectContaining({ field: 'page' })] });
+  });
+
   it('filters relationships by type', async () => {
     const body = (await (await app.request('/api/v1/graph/relationships?type=works_with&limit=1000')).json()) as {
       relationships: RelationshipItem[];

@@ -1,3 +1,4 @@
+import Ajv from 'ajv';
 import type { TestApp } from '../helpers/app';
 import { startSeededApp } from '../helpers/seeded-app';
 import { jsonEvents, parseSse, readSse, recordLlmCalls, ScriptedLlm } from '../unit/retrieval-fixtures';
@@ -146,5 +147,34 @@ describe('POST /query/stream (v1)', () => {
     } finally {
       rec.restore();
     }
+  });
+});
+
+describe('POST /query/stream as the API document describes it', () => {
+  it('documents every frame of both formats: v2 frames as JSON events of the schema, v1 frames as raw text', async () => {
+    const doc = (await (await app.request('/api-docs/openapi.json')).json()) as {
+      paths: Record<
+        string,
+        Record<string, { responses: Record<string, { content: Record<string, { schema: { properties: { data: DataSchema } } }> }> }>
+      >;
+      components: unknown;
+    };
+    type DataSchema = {
+      anyOf: [{ contentMediaType: string; contentSchema: object }, { contentMediaType: string; not: { pattern: string } }];
+    };
+    const { data } = doc.paths['/api/v1/query/stream'].post.responses['200'].content['text/event-stream'].schema.properties;
+    const [json, raw] = data.anyOf;
+    expect([json.contentMediaType, raw.contentMediaType]).toEqual(['application/json', 'text/plain']);
+    const isJsonEvent = (frame: string) => new RegExp(raw.not.pattern, 'u').test(frame);
+    const valid = new Ajv({ strict: false }).compile({ ...json.contentSchema, components: doc.components });
+
+    const v2 = await readSse(await stream(question));
+    for (const { data: frame } of v2) {
+      expect(isJsonEvent(frame)).toBe(true);
+      expect([frame.slice(0, 40), valid(JSON.parse(frame)), valid.errors ?? null]).toEqual([frame.slice(0, 40), true, null]);
+    }
+    const v1 = await readSse(await stream({ ...question, stream_format: 'v1' }));
+    expect(v1.length).toBeGreaterThan(1);
+    for (const { data: frame } of v1) expect([frame, isJsonEvent(frame)]).toEqual([frame, false]);
   });
 });

@@ -1,4 +1,4 @@
-import { memoText } from '../../src/retrieval/text-memo';
+import { memoText } from '../../src/domain/text-memo';
 import { descriptionLine } from '../../src/retrieval/prompts/context';
 import { snippetOf } from '../../src/retrieval/sources';
 

@@ -1,3 +1,4 @@
+import { memoByText } from '../../domain/text-memo';
 import { cap } from './extract';
 import { analyse, contentWords, splitSentences } from './text';
 
@@ -42,6 +43,18 @@ export function summarize(fragmentsText: string): string {
   return cap(kept.join(' '), SUMMARY_MAX_CHARS);
 }
 
+/**
+ * The same chunks and descriptions come back in query after query's context: their sentences, and each sentence's
+ * content words, are remembered (about 2 million characters each).
+ */
+const MEMO_CHARS = 2_000_000;
+const sentencesOf = memoByText(splitSentences, MEMO_CHARS, (sentences) => sentences.reduce((n, s) => n + s.length, 0));
+const wordsOf = memoByText(
+  (sentence) => new Set(contentWords(sentence)),
+  MEMO_CHARS,
+  (words) => [...words].reduce((n, w) => n + w.length, 0),
+);
+
 interface ContextSentence {
   text: string;
   ref: string | null;
@@ -81,7 +94,7 @@ function contextSection(text: string): string {
 
 function overlap(wanted: Set<string>, sentence: string): number {
   let n = 0;
-  for (const w of new Set(contentWords(sentence))) if (wanted.has(w)) n++;
+  for (const w of wordsOf(sentence)) if (wanted.has(w)) n++;
   return n;
 }
 
@@ -95,7 +108,7 @@ function contextSentences(context: string): ContextSentence[] {
     const records = bracket ? [{ ref: bracket[1], text: bracket[2] }] : (parseJsonRecords(line) ?? [{ ref: null, text: line }]);
     for (const record of records) {
       ref = record.ref ?? ref;
-      for (const sentence of splitSentences(record.text)) out.push({ text: sentence, ref, order: out.length });
+      for (const sentence of sentencesOf(record.text)) out.push({ text: sentence, ref, order: out.length });
     }
   }
   return out;

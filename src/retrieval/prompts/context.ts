@@ -1,6 +1,6 @@
 import type { CommunityRecord } from '../../domain/communities';
 import type { ChunkRecord, EntityRecord, RelationshipRecord } from '../../domain/types';
-import { memoText } from '../text-memo';
+import { memoText } from '../../domain/text-memo';
 
 /**
  * The context section of the answer prompt, version 1. Chunks and entities carry `[n]` reference ids, the

@@ -50,7 +50,12 @@ export function queryRoutes(api: Api, rt: Runtime): void {
       body: streamBodySchema,
       before: query.before,
       responses: {
-        200: { description: 'SSE stream of answer events', schema: streamEventSchema, contentType: 'text/event-stream' },
+        200: {
+          description: 'SSE stream of answer events',
+          schema: streamEventSchema,
+          contentType: 'text/event-stream',
+          rawText: 'stream_format v1: a piece of the answer as raw text',
+        },
         ...query.budgetResponse,
       },
     },

@@ -1,0 +1,32 @@
+/**
+ * A pure function of a text, remembered for the texts it was last asked about, the oldest forgotten first, while
+ * the remembered keys and values hold at most `maxChars` characters together (`charsOf` says how many a value
+ * holds). Keyed by the text itself: a stored record's string is hashed once, and a changed record is a new key.
+ * Bounded by characters rather than entries, because a description that changes with every upload leaves a long
+ * key behind each time. For what every query rebuilds from the same stored texts (snippets, one-line descriptions,
+ * the mock provider's sentences). Callers must not change what they are given.
+ */
+export function memoByText<T>(fn: (text: string) => T, maxChars: number, charsOf: (value: T) => number): (text: string) => T {
+  const known = new Map<string, { value: T; size: number }>();
+  let held = 0;
+  return (text) => {
+    const hit = known.get(text);
+    if (hit !== undefined) return hit.value;
+    const value = fn(text);
+    const size = text.length + charsOf(value);
+    if (size > maxChars) return value;
+    held += size;
+    for (const [key, old] of known) {
+      if (held <= maxChars) break;
+      known.delete(key);
+      held -= old.size;
+    }
+    known.set(text, { value, size });
+    return value;
+  };
+}
+
+/** `memoByText` of a function from text to text. */
+export function memoText(fn: (text: string) => string, maxChars: number): (text: string) => string {
+  return memoByText(fn, maxChars, (value) => value.length);
+}
