@@ -12951,7 +12951,7 @@ export interface operations {
                         event?: string;
                         id?: string;
                         retry?: number;
-                        data: string;
+                        data: string | unknown | unknown;
                     };
                 };
             };
