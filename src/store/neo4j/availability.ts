@@ -23,6 +23,11 @@ export function isTransientError(err: unknown): boolean {
   return code.startsWith('Neo.TransientError.') || code === 'Neo.ClientError.Transaction.Terminated';
 }
 
+/** A 503-kind error naming Neo4j, with the `Retry-After` of about one probe. */
+function unavailable(what: string): UnavailableError {
+  return new UnavailableError(`the graph database (Neo4j) ${what}; retry shortly`, 'neo4j', {}, RETRY_AFTER_SECONDS);
+}
+
 /**
  * Whether Neo4j answers, as a circuit: a connection failure that a quick ping confirms opens it, and while it is
  * open every unit of work is refused at once (a 503) instead of each waiting out the driver's connection retries.
@@ -47,23 +52,18 @@ export class Availability {
 
   /** The error every unit of work gets while the circuit is open. */
   refusal(): UnavailableError {
-    return new UnavailableError('the graph database (Neo4j) is unreachable; retry shortly', 'neo4j', {}, RETRY_AFTER_SECONDS);
+    return unavailable('is unreachable');
   }
 
   /** The error of a unit of work whose transient failures outlasted the retry window; the cause stays on it for the log. */
   busy(cause: unknown): UnavailableError {
-    const err = new UnavailableError(
-      'the graph database (Neo4j) could not complete the operation in time; retry shortly',
-      'neo4j',
-      {},
-      RETRY_AFTER_SECONDS,
-    );
+    const err = unavailable('could not complete the operation in time');
     err.cause = cause;
     return err;
   }
 
   /**
-   * After a connectivity error: whether the database still answers. A failed ping opens the circuit; concurrent
+   * After a connectivity or transient error: whether the database still answers. A failed ping opens the circuit; concurrent
    * callers share one ping.
    */
   confirm(): Promise<boolean> {
