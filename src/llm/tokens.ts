@@ -28,7 +28,9 @@ function load(): { enc: CompactBpe; pattern: RegExp } {
     /* eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use, see above */
     const module = require('js-tiktoken/ranks/cl100k_base') as BpeRankData & { default?: BpeRankData };
     const ranks = module.default ?? module;
-    encoder = { enc: new CompactBpe(ranks), pattern: new RegExp(ranks.pat_str, 'gu') };
+    // Sticky: a piece is matched where the last one ended, and `test` finds it without building a match array
+    // (counting a long prompt with `exec` allocated six times as much, most of it those arrays).
+    encoder = { enc: new CompactBpe(ranks), pattern: new RegExp(ranks.pat_str, 'yu') };
   }
   return encoder;
 }
@@ -103,20 +105,32 @@ export interface TokenLayout {
   pieceTokens: Int32Array;
 }
 
+/**
+ * Where the piece starting at `at` ends. Every character starts a piece of cl100k's pattern (letters, digits,
+ * white space and anything else each have an alternative), so pieces follow one another; were one not to match,
+ * that character is passed over as a searching pattern would pass it over: the returned end is then negative,
+ * minus the next position to try.
+ */
+function pieceEnd(pattern: RegExp, text: string, at: number): number {
+  pattern.lastIndex = at;
+  return pattern.test(text) && pattern.lastIndex > at ? pattern.lastIndex : -(at + 1);
+}
+
 export function tokenLayout(text: string): TokenLayout {
   const { pattern } = load();
   const tokenStarts: number[] = [];
   const pieceStarts: number[] = [];
   const pieceTokens: number[] = [];
-  pattern.lastIndex = 0;
-  for (let m = pattern.exec(text); m; m = pattern.exec(text)) {
-    if (m[0].length === 0) {
-      pattern.lastIndex++;
+  for (let at = 0; at < text.length;) {
+    const end = pieceEnd(pattern, text, at);
+    if (end < 0) {
+      at = -end;
       continue;
     }
-    pieceStarts.push(m.index);
+    pieceStarts.push(at);
     pieceTokens.push(tokenStarts.length);
-    for (const offset of pieceTokenStarts(m[0])) tokenStarts.push(m.index + offset);
+    for (const offset of pieceTokenStarts(text.slice(at, end))) tokenStarts.push(at + offset);
+    at = end;
   }
   pieceStarts.push(text.length);
   pieceTokens.push(tokenStarts.length);
@@ -129,37 +143,40 @@ export function tokenLayout(text: string): TokenLayout {
   };
 }
 
-export function countTokens(text: string): number {
-  if (!text) return 0;
+/** Tokens of the pieces of `text` from `at`, up to `stop` (checked after each piece): the count and where it stopped. */
+function countFrom(text: string, at: number, stop: () => boolean): { count: number; at: number } {
   const { pattern } = load();
   let count = 0;
-  pattern.lastIndex = 0;
-  for (let m = pattern.exec(text); m; m = pattern.exec(text)) {
-    if (m[0].length === 0) pattern.lastIndex++;
-    else count += pieceTokenStarts(m[0]).length;
+  while (at < text.length) {
+    const end = pieceEnd(pattern, text, at);
+    if (end < 0) {
+      at = -end;
+      continue;
+    }
+    count += pieceTokenStarts(text.slice(at, end)).length;
+    at = end;
+    if (stop()) break;
   }
-  return count;
+  return { count, at };
+}
+
+const NEVER = (): boolean => false;
+
+export function countTokens(text: string): number {
+  return text ? countFrom(text, 0, NEVER).count : 0;
 }
 
 /** `countTokens` of a long text, giving way to I/O every few milliseconds; the same count. */
 export async function countTokensInSlices(text: string, slicer = new TimeSlicer()): Promise<number> {
-  if (!text) return 0;
-  const { pattern } = load();
-  // The pattern is shared: each stretch goes on from where the last one stopped, and counts one piece at least.
   let count = 0;
-  for (let at = 0; ;) {
-    pattern.lastIndex = at;
-    let m = pattern.exec(text);
-    do {
-      if (!m) return count;
-      if (m[0].length === 0) pattern.lastIndex++;
-      else count += pieceTokenStarts(m[0]).length;
-      m = pattern.exec(text);
-    } while (!slicer.due());
-    if (!m) return count;
-    at = m.index;
-    await slicer.pause();
+  const due = (): boolean => slicer.due();
+  for (let at = 0; at < text.length;) {
+    const stretch = countFrom(text, at, due);
+    count += stretch.count;
+    at = stretch.at;
+    if (at < text.length) await slicer.pause();
   }
+  return count;
 }
 
 export function countMessageTokens(messages: ReadonlyArray<{ content: string }>): number {

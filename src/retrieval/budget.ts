@@ -69,7 +69,7 @@ function chunkTokens(chunk: ScoredChunk): number {
 }
 
 /**
- * Entity and relationship lines recur across queries; counting them once saves most of the tokenising. Keyed
+ * Entity, relationship and community lines recur across queries; counting them once saves most of the tokenising. Keyed
  * by the record's id and version (a line follows from its record), so a key costs a few bytes whatever the
  * description's length and the cache can hold every record of a large workspace. Bounded: the oldest entries
  * go first.
@@ -77,7 +77,7 @@ function chunkTokens(chunk: ScoredChunk): number {
 const tokenCache = new Map<string, number>();
 const TOKEN_CACHE_SIZE = 200_000;
 
-function cachedTokens(key: string, line: () => string): number {
+export function cachedTokens(key: string, line: () => string): number {
   const hit = tokenCache.get(key);
   if (hit !== undefined) return hit;
   const tokens = countTokens(line());

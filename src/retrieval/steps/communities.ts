@@ -1,7 +1,7 @@
 import type { CommunityRecord } from '../../domain/communities';
 import type { Scope } from '../../domain/types';
-import { countTokens } from '../../llm/tokens';
 import type { Stores } from '../../store/ports';
+import { cachedTokens } from '../budget';
 import { communityBlock } from '../prompts/context';
 import type { Keywords, ScoredCommunity, ScoredRelationship } from '../types';
 
@@ -92,7 +92,9 @@ export function reportsWithin(communities: ScoredCommunity[], tokens: number): {
   const kept: ScoredCommunity[] = [];
   let used = 0;
   for (const c of communities) {
-    const cost = countTokens(communityBlock(c.record)) + 1;
+    const { id, updated_at, content_hash, summary } = c.record;
+    const cost =
+      cachedTokens(`c\u0000${id}\u0000${updated_at}\u0000${content_hash}\u0000${summary.length}`, () => communityBlock(c.record)) + 1;
     if (used + cost > tokens) continue;
     kept.push(c);
     used += cost;
