@@ -10,10 +10,12 @@
  * Prints, measured in the service process after the warm-up: requests, 4xx and 5xx per route with p50/p99 service
  * latency (and the problem details of the refusals), the event-loop delay p99 (monitorEventLoopDelay), and RSS
  * growth as sampled: the mean of the last 5 s of the warm-up against the mean of the last 5 s measured, and the
- * least-squares line through the samples of the measured window, from its start to its end; with `--expose-gc` (as `npm run bench:load` runs it)
- * also RSS and the heap in use after a full collection, against the chunks stored meanwhile: at the end of the
- * warm-up and 4 s before the end (both under load, the requests then in flight included), and once the queued
- * uploads are processed (idle). That is memory kept, as opposed to garbage not yet collected.
+ * least-squares line through the samples of the measured window, from its start to its end; with `--expose-gc` (as
+ * `npm run bench:load` runs it) also RSS and the heap in use after a full collection, against the chunks stored
+ * meanwhile: idle before the load, under load 4 s before its end (the requests then in flight included), and idle
+ * once the uploads queued during the load are processed. That is memory kept, as opposed to garbage not yet
+ * collected. No collection is forced while RSS is sampled: one forced at the end of the warm-up shrank the heap,
+ * and the measured window then began with V8 growing it back.
  */
 import { spawn } from 'node:child_process';
 import { constants, monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
@@ -199,9 +201,9 @@ async function main(): Promise<void> {
       duration: { type: 'string', default: '60' },
       connections: { type: 'string', default: '64' },
       sse: { type: 'string', default: '4' },
-      // V8 sizes its heap for this load over its first 40 to 60 s on Neo4j (heap total 125 MB at the start, about
-      // 190 MB at 55 s, then swinging around that): measured from 60 s, the figures are those of the service
-      // as it runs, not of its heap growing into the load.
+      // V8 sizes its heap for this load over its first 30 to 40 s (on Neo4j, heap total 125 MB at the start and
+      // about 190 MB at 35 s, then swinging around that): measured after a minute, the figures are those of the
+      // service as it runs, not of its heap growing into the load.
       warmup: { type: 'string', default: '60' },
       'seed-notes': { type: 'string', default: '400' },
       'log-level': { type: 'string', default: 'silent' },
@@ -296,6 +298,7 @@ async function main(): Promise<void> {
     connections: Number(values.connections),
     sse: Number(values.sse),
   };
+  const liveStart = await liveData(rt, ws.id);
   process.stdout.write(
     `load: ${rt.config.storage.mode} mode, ${job.connections} connections, ${warmupS} s warm-up then ${duration} s measured, ${job.sse} SSE subscribers\n`,
   );
@@ -327,11 +330,10 @@ async function main(): Promise<void> {
   await sleep(warmupS * 1000);
   const warmedUp = rssSamples.length;
   const memStart = process.memoryUsage();
-  const liveStart = await liveData(rt, ws.id);
   measuring = true;
   delay.enable();
-  // The last reading under load, as the first one was taken: a few seconds before the load process stops, with
-  // the requests then in flight. The collections it forces fall outside the measured window.
+  // The reading under load: a few seconds before the load process stops, with the requests then in flight. The
+  // collections it forces fall after the last RSS sample.
   await Promise.race([clientResult, sleep(Math.max(0, duration - LAST_READING_S) * 1000)]);
   measuring = false;
   delay.disable();
@@ -367,8 +369,8 @@ async function main(): Promise<void> {
         .map((rss, i) => `${mb(rss)}/${mb(heapSamples[i])}`)
         .filter((_, i) => i % 5 === 4)
         .join(' ')}\n` +
-      liveLine(`under load (end of warm-up -> ${LAST_READING_S} s before the end)`, liveStart, liveLoaded) +
-      liveLine('idle at the end (end of warm-up -> queued uploads processed)', liveStart, liveIdle),
+      liveLine(`idle before the load -> under load ${LAST_READING_S} s before its end`, liveStart, liveLoaded) +
+      liveLine('idle before the load -> idle after it (queued uploads processed)', liveStart, liveIdle),
   );
   await service.close();
   process.exit(0);

@@ -12,7 +12,10 @@ export function memoByText<T>(fn: (text: string) => T, maxChars: number, charsOf
   return (text) => {
     const hit = known.get(text);
     if (hit !== undefined) return hit.value;
-    const value = fn(text);
+    // Computed from a copy of its own and remembered under it, so that neither the key nor slices of it in the value
+    // keep a larger text alive: a section cut from a 50 KB prompt would otherwise hold the whole prompt.
+    const own = ownCopy(text);
+    const value = fn(own);
     const size = text.length + charsOf(value);
     if (size > maxChars) return value;
     held += size;
@@ -21,9 +24,17 @@ export function memoByText<T>(fn: (text: string) => T, maxChars: number, charsOf
       known.delete(key);
       held -= old.size;
     }
-    known.set(text, { value, size });
+    known.set(own, { value, size });
     return value;
   };
+}
+
+/**
+ * A copy of `text` that holds no larger string. V8 cuts a substring of 13 characters or more as a view into the
+ * string it came from, which then lives as long as the view; a shorter one is a copy already.
+ */
+export function ownCopy(text: string): string {
+  return text.length < 13 ? text : ` ${text}`.slice(1);
 }
 
 /** `memoByText` of a function from text to text. */

@@ -1,3 +1,4 @@
+import { ownCopy } from '../domain/text-memo';
 import { TimeSlicer } from '../domain/turns';
 import { type BpeRankData, CompactBpe } from './bpe';
 
@@ -50,17 +51,9 @@ function pieceTokenStarts(piece: string): Int32Array {
   const tokens = enc.encodePiece(piece);
   starts = tokens.length === 1 ? SINGLE : alignTokens(enc, piece, tokens);
   if (pieceCache.size >= PIECE_CACHE_MAX) pieceCache.clear();
+  // A piece is a view into the text it was cut from: kept as it is, it would keep that text alive.
   pieceCache.set(ownCopy(piece), starts);
   return starts;
-}
-
-/**
- * A piece matched in a text is a view into that text (V8 slices strings of 13 characters or more): kept as a
- * cache key it would keep the whole text alive, a prompt or a document of megabytes, for as long as the cache
- * holds the piece. The cache keeps a copy of its own.
- */
-function ownCopy(piece: string): string {
-  return piece.length < 13 ? piece : ` ${piece}`.slice(1);
 }
 
 function longPieceTokenStarts(piece: string): Int32Array {

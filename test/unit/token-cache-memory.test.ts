@@ -1,5 +1,6 @@
 import v8 from 'node:v8';
 import vm from 'node:vm';
+import { memoByText } from '../../src/domain/text-memo';
 import { countTokens } from '../../src/llm/tokens';
 
 v8.setFlagsFromString('--expose-gc');
@@ -19,6 +20,25 @@ describe('token counting memory', () => {
     for (let i = 0; i < 100; i++) {
       const text = `${'plain words repeated here '.repeat(8000)}unrepeatedpiece${letters(i)}`;
       expect(countTokens(text)).toBeGreaterThan(8000);
+    }
+    expect(liveHeap() - before).toBeLessThan(5 * 1024 * 1024);
+  });
+});
+
+describe('text memo memory', () => {
+  it('keeps no larger text alive through the sections it remembers, in its keys or in slices of them', () => {
+    // Sentences of a section: the values are slices of the key, as the mock provider's sentence memo has them.
+    const sentences = memoByText(
+      (t: string) => t.split('. '),
+      1_000_000,
+      (parts) => parts.reduce((n, p) => n + p.length, 0),
+    );
+    const before = liveHeap();
+    // 100 prompts of 200 KB, each with a 40-character section remembered: views into the prompts would keep 20 MB.
+    for (let i = 0; i < 100; i++) {
+      const prompt = `${'plain words repeated here. '.repeat(7500)}section ${i} of this prompt. it ends here`;
+      const section = prompt.slice(prompt.lastIndexOf('section'));
+      expect(sentences(section)).toHaveLength(2);
     }
     expect(liveHeap() - before).toBeLessThan(5 * 1024 * 1024);
   });
