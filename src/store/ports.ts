@@ -95,6 +95,12 @@ export interface GraphStats {
   edge_types: Record<string, number>;
 }
 
+/** How many of a record's latest chunk and document ids a read keeps. */
+export interface SourceBounds {
+  chunks: number;
+  documents: number;
+}
+
 export interface GraphStore {
   getEntity(scope: Scope, id: string): Promise<EntityRecord | null>;
   getEntities(scope: Scope, ids: string[]): Promise<EntityRecord[]>;
@@ -105,6 +111,15 @@ export interface GraphStore {
   deleteRelationships(scope: Scope, ids: string[]): Promise<void>;
   /** Every relationship touching any of the given entities. */
   relationshipsOf(scope: Scope, entityIds: string[]): Promise<RelationshipRecord[]>;
+  /**
+   * Optional reads for retrieval (src/store/retrieval-reads.ts), for a store that can copy a record with only its
+   * latest sources in the time of those bounds: `getEntities` and `getRelationships` with each record's latest
+   * `bounds.chunks` chunk ids and `bounds.documents` document ids, and the relationships touching the entities, so
+   * bounded, in any order. A store without them is read through the calls above.
+   */
+  entitiesWithin?(scope: Scope, ids: string[], bounds: SourceBounds): Promise<EntityRecord[]>;
+  relationshipsWithin?(scope: Scope, ids: string[], bounds: SourceBounds): Promise<RelationshipRecord[]>;
+  relationshipsAround?(scope: Scope, entityIds: string[], bounds: SourceBounds): Promise<RelationshipRecord[]>;
   /** Entities and relationships that list the document among their sources. */
   entitiesOfDocument(scope: Scope, documentId: string): Promise<EntityRecord[]>;
   relationshipsOfDocument(scope: Scope, documentId: string): Promise<RelationshipRecord[]>;

@@ -1,5 +1,5 @@
-import type { Scope, VectorHit, VectorKind } from '../domain/types';
-import type { DocumentTitle, Stores } from './ports';
+import type { EntityRecord, RelationshipRecord, Scope, VectorHit, VectorKind } from '../domain/types';
+import type { DocumentTitle, SourceBounds as Bounds, Stores } from './ports';
 import type { ChunkHits, EntityHits, RelationshipHits, RetrievalReads, ScoredRecord, SearchOptions } from './retrieval-port';
 
 type Parts = Pick<Stores, 'vectors' | 'graph' | 'chunks' | 'documents'>;
@@ -55,18 +55,38 @@ export class ComposedRetrievalReads implements RetrievalReads {
     return this.stores.vectors.search(scope, kind, vector, topK, options.filter);
   }
 
+  /** The entities in the order asked for (unknown ids skipped), each with only its latest sources. */
+  private async entitiesWithin(scope: Scope, ids: string[], bounds: Bounds): Promise<EntityRecord[]> {
+    const { graph } = this.stores;
+    if (graph.entitiesWithin) return graph.entitiesWithin(scope, ids, bounds);
+    return (await graph.getEntities(scope, ids)).map((e) => withLatestSources(e, bounds));
+  }
+
+  /** The relationships in the order asked for (unknown ids skipped), each with only its latest sources. */
+  private async relationshipsWithin(scope: Scope, ids: string[], bounds: Bounds): Promise<RelationshipRecord[]> {
+    const { graph } = this.stores;
+    if (graph.relationshipsWithin) return graph.relationshipsWithin(scope, ids, bounds);
+    return (await graph.getRelationships(scope, ids)).map((r) => withLatestSources(r, bounds));
+  }
+
+  /** The relationships touching the entities, in any order, each with only its latest sources. */
+  private async relationshipsAround(scope: Scope, entityIds: string[], bounds: Bounds): Promise<RelationshipRecord[]> {
+    const { graph } = this.stores;
+    if (graph.relationshipsAround) return graph.relationshipsAround(scope, entityIds, bounds);
+    return (await graph.relationshipsOf(scope, entityIds)).map((r) => withLatestSources(r, bounds));
+  }
+
   async entityHits(scope: Scope, vector: number[], topK: number, options: SearchOptions & { around: boolean }): Promise<EntityHits> {
     const found = await this.search(scope, 'entity', vector, topK, options);
     const bounds = boundsOf(options);
     const hits = found.length
       ? inHitOrder(
           found,
-          (
-            await this.stores.graph.getEntities(
-              scope,
-              found.map((h) => h.id),
-            )
-          ).map((e) => withLatestSources(e, bounds)),
+          await this.entitiesWithin(
+            scope,
+            found.map((h) => h.id),
+            bounds,
+          ),
         )
       : [];
     const seeds = hits.filter((h) => h.score >= options.minScore).map((h) => h.record.id);
@@ -75,12 +95,8 @@ export class ComposedRetrievalReads implements RetrievalReads {
   }
 
   /** The relationships touching the seeds and the degrees of the seeds and of every end point. */
-  protected async around(
-    scope: Scope,
-    seeds: string[],
-    bounds: { chunks: number; documents: number },
-  ): Promise<Pick<EntityHits, 'relationships' | 'degrees'>> {
-    const relationships = (await this.stores.graph.relationshipsOf(scope, seeds)).map((r) => withLatestSources(r, bounds));
+  private async around(scope: Scope, seeds: string[], bounds: Bounds): Promise<Pick<EntityHits, 'relationships' | 'degrees'>> {
+    const relationships = await this.relationshipsAround(scope, seeds, bounds);
     const ends = new Set(seeds);
     for (const r of relationships) ends.add(r.source).add(r.target);
     return { relationships, degrees: await this.stores.graph.degrees(scope, [...ends]) };
@@ -97,18 +113,17 @@ export class ComposedRetrievalReads implements RetrievalReads {
     const hits = found.length
       ? inHitOrder(
           found,
-          (
-            await this.stores.graph.getRelationships(
-              scope,
-              found.map((h) => h.id),
-            )
-          ).map((r) => withLatestSources(r, bounds)),
+          await this.relationshipsWithin(
+            scope,
+            found.map((h) => h.id),
+            bounds,
+          ),
         )
       : [];
     const ends = [...new Set(hits.filter((h) => h.score >= options.minScore).flatMap((h) => [h.record.source, h.record.target]))];
     if (!options.ends || ends.length === 0) return { hits, entities: [], degrees: new Map() };
-    const [entities, degrees] = await Promise.all([this.stores.graph.getEntities(scope, ends), this.stores.graph.degrees(scope, ends)]);
-    return { hits, entities: entities.map((e) => withLatestSources(e, bounds)), degrees };
+    const [entities, degrees] = await Promise.all([this.entitiesWithin(scope, ends, bounds), this.stores.graph.degrees(scope, ends)]);
+    return { hits, entities, degrees };
   }
 
   async chunkHits(scope: Scope, vector: number[], topK: number, options: SearchOptions): Promise<ChunkHits> {

@@ -1,8 +1,8 @@
 import { MultiUndirectedGraph } from 'graphology';
 import type { EntityRecord, Page, RelationshipRecord, Scope } from '../../domain/types';
-import type { EntityQuery, GraphStats, GraphStore, RelationshipQuery } from '../ports';
+import type { EntityQuery, GraphStats, GraphStore, RelationshipQuery, SourceBounds } from '../ports';
 import { DocumentIndex, OrderedIds, Tally } from './ordered-ids';
-import { compareIds, copyEntity, copyRelationship, pageOf } from './records';
+import { boundedEntity, boundedRelationship, compareIds, copyEntity, copyRelationship, pageOf } from './records';
 import { WorkspaceStates } from './workspaces';
 
 type NodeAttributes = { record: EntityRecord };
@@ -139,6 +139,37 @@ export class MemoryGraphStore implements GraphStore {
     const ws = this.workspaces.find(scope);
     if (!ws) return [];
     return ids.filter((id) => ws.graph.hasNode(id)).map((id) => copyEntity(ws.entity(id)));
+  }
+
+  /** `getEntities` as retrieval reads them: each with only its latest sources (retrieval-reads.ts). */
+  async entitiesWithin(scope: Scope, ids: string[], bounds: SourceBounds): Promise<EntityRecord[]> {
+    const ws = this.workspaces.find(scope);
+    if (!ws) return [];
+    return ids.filter((id) => ws.graph.hasNode(id)).map((id) => boundedEntity(ws.entity(id), bounds));
+  }
+
+  /** `getRelationships` as retrieval reads them: each with only its latest sources. */
+  async relationshipsWithin(scope: Scope, ids: string[], bounds: SourceBounds): Promise<RelationshipRecord[]> {
+    const ws = this.workspaces.find(scope);
+    if (!ws) return [];
+    return ids.filter((id) => ws.graph.hasEdge(id)).map((id) => boundedRelationship(ws.relationship(id), bounds));
+  }
+
+  /**
+   * The relationships touching the entities as retrieval reads them: each with only its latest sources, in no
+   * particular order (local expansion ranks them), without sorting or copying whole lists around a hub.
+   */
+  async relationshipsAround(scope: Scope, entityIds: string[], bounds: SourceBounds): Promise<RelationshipRecord[]> {
+    const ws = this.workspaces.find(scope);
+    if (!ws) return [];
+    const found = new Map<string, RelationshipRecord>();
+    for (const id of new Set(entityIds)) {
+      if (!ws.graph.hasNode(id)) continue;
+      ws.graph.forEachEdge(id, (edge, attributes) => {
+        if (!found.has(edge)) found.set(edge, boundedRelationship(attributes.record, bounds));
+      });
+    }
+    return [...found.values()];
   }
 
   /** Replaces whole records (merging descriptions and sources is the service's job). */

@@ -8,6 +8,7 @@ import type {
   RelationshipRecord,
   TaskRecord,
 } from '../../domain/types';
+import type { SourceBounds } from '../ports';
 
 /*
  * Copies of records crossing the store boundary, in both directions: a caller mutating what it passed in or
@@ -32,6 +33,20 @@ export function copyRelationship(r: RelationshipRecord): RelationshipRecord {
     keywords: [...r.keywords],
     source_chunk_ids: [...r.source_chunk_ids],
     document_ids: [...r.document_ids],
+  };
+}
+
+/** A copy with only its latest sources, made in the time of the bounds, not of the lists (hubs cite thousands). */
+export function boundedEntity(e: EntityRecord, bounds: SourceBounds): EntityRecord {
+  return { ...e, source_chunk_ids: e.source_chunk_ids.slice(-bounds.chunks), document_ids: e.document_ids.slice(-bounds.documents) };
+}
+
+export function boundedRelationship(r: RelationshipRecord, bounds: SourceBounds): RelationshipRecord {
+  return {
+    ...r,
+    keywords: [...r.keywords],
+    source_chunk_ids: r.source_chunk_ids.slice(-bounds.chunks),
+    document_ids: r.document_ids.slice(-bounds.documents),
   };
 }
 
