@@ -81,7 +81,8 @@ const DOCUMENTS_PER_LLM_SLOT = 6;
  * times the cores, 4 at least). Retrieval is CPU work in this process and in the database beside it: past two
  * per core, more queries at once only hold more results in memory and lengthen each turn of the event loop.
  * Measured under the mixed load on two cores with Neo4j (README, Mixed load): 8 at once gave event-loop delay
- * p99 of 89 to 107 ms and 3,700 to 4,100 requests a minute; 4 at once 63 and 73 ms and 4,400.
+ * p99 of 89 to 107 ms; 4 at once 63 to 77 ms, and 3,247 requests in the measured minute on a fresh database
+ * against 2,674 with 8.
  */
 const QUERIES_RUNNING_PER_CORE = 2;
 
