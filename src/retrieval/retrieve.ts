@@ -98,7 +98,9 @@ export async function retrieve(deps: RetrieverDeps, req: RetrievalRequest): Prom
   const expands = recipe.graphExpansion;
   const [entitySearch, relationshipSearch, vectorChunks] = await withSpan('query.vector_search', {}, async (span) => {
     const hits = await Promise.all([
-      vectors.entity ? searchEntities(search, vectors.entity, limits.maxEntities, expands) : null,
+      vectors.entity
+        ? searchEntities(search, vectors.entity, limits.maxEntities, expands ? { keep: limits.maxRelationships } : null)
+        : null,
       communities
         ? { hits: await relationshipsOfCommunities(stores, scope, communities, limits.maxRelationships), ends: null }
         : vectors.relationship

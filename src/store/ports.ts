@@ -1,5 +1,5 @@
 export type { CostStore, TimeRange, UsageTotals } from './cost-port';
-export type { ChunkHits, DocumentTitle, EntityHits, RelationshipHits, RetrievalReads, ScoredRecord, SearchOptions } from './retrieval-port';
+export type { AroundOptions, ChunkHits, DocumentTitle, EntityHits, RelationshipHits, RetrievalReads, ScoredRecord, SearchOptions } from './retrieval-port';
 export { emptyTotals, totalsOf } from './cost-port';
 export type { AccountStores, FlatRecord, RecordCollection } from './account-port';
 export { ACCOUNT_COLLECTIONS, buildAccountStores } from './account-port';

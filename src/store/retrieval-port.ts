@@ -9,9 +9,13 @@ export interface ScoredRecord<R> {
 export interface EntityHits {
   /** Best first, as the vector search ranked them; hits without a stored record are left out. */
   hits: Array<ScoredRecord<EntityRecord>>;
-  /** With `around`: every relationship touching a hit that scores at least `minScore`. */
+  /**
+   * With `around`: every relationship touching a hit that scores at least `minScore` (a seed); with `keep`, a store
+   * may leave out those ranking after the first `keep` in local expansion's order (seeds joined, then the sum of the
+   * end points' degrees, then weight), as long as every one tied with the last kept is there.
+   */
   relationships: RelationshipRecord[];
-  /** With `around`: the degree of those hits and of every end point of those relationships. */
+  /** With `around`: the degree of the seeds and of every end point of those relationships. */
   degrees: Map<string, number>;
 }
 
@@ -34,7 +38,7 @@ export interface ChunkHits {
  * same order, same filter. `composeRetrievalReads` (retrieval-reads.ts) builds them from the other ports.
  */
 export interface RetrievalReads {
-  entityHits(scope: Scope, vector: number[], topK: number, options: SearchOptions & { around: boolean }): Promise<EntityHits>;
+  entityHits(scope: Scope, vector: number[], topK: number, options: SearchOptions & AroundOptions): Promise<EntityHits>;
   relationshipHits(scope: Scope, vector: number[], topK: number, options: SearchOptions & { ends: boolean }): Promise<RelationshipHits>;
   /** Chunk search; `filter.ids` scores only those chunks (candidates known by id). */
   chunkHits(scope: Scope, vector: number[], topK: number, options: SearchOptions): Promise<ChunkHits>;
@@ -46,6 +50,13 @@ export interface RetrievalReads {
 export interface DocumentTitle {
   title: string;
   file_path: string;
+}
+
+/** What an entity search brings around its hits (`EntityHits.relationships`). */
+export interface AroundOptions {
+  around: boolean;
+  /** The relationships local expansion keeps: a store may leave out those that rank after them. */
+  keep?: number;
 }
 
 export interface SearchOptions {

@@ -1,6 +1,6 @@
 import type { EntityRecord, RelationshipRecord, Scope, VectorHit, VectorKind } from '../domain/types';
 import type { DocumentTitle, SourceBounds as Bounds, Stores } from './ports';
-import type { ChunkHits, EntityHits, RelationshipHits, RetrievalReads, ScoredRecord, SearchOptions } from './retrieval-port';
+import type { AroundOptions, ChunkHits, EntityHits, RelationshipHits, RetrievalReads, ScoredRecord, SearchOptions } from './retrieval-port';
 
 type Parts = Pick<Stores, 'vectors' | 'graph' | 'chunks' | 'documents'>;
 
@@ -11,19 +11,19 @@ const ALL_SOURCES = 2 ** 31 - 1;
  * How many of a record's latest sources a read keeps (`SearchOptions.sources`, all when absent): its document ids
  * all under a document filter, which is checked against them.
  */
-export function sourceBounds(sources: number | undefined, filtered: boolean): { chunks: number; documents: number } {
+export function sourceBounds(sources: number | undefined, filtered: boolean): Bounds {
   const chunks = sources ?? ALL_SOURCES;
   return { chunks, documents: filtered ? ALL_SOURCES : chunks };
 }
 
-function boundsOf(options: SearchOptions): { chunks: number; documents: number } {
+function boundsOf(options: SearchOptions): Bounds {
   return sourceBounds(options.sources, options.filter?.documentIds !== undefined);
 }
 
 /** The record with only its latest chunk and document ids, as the bounds allow. */
 export function withLatestSources<R extends { source_chunk_ids: string[]; document_ids: string[] }>(
   record: R,
-  bounds: { chunks: number; documents: number },
+  bounds: Bounds,
 ): R {
   if (record.source_chunk_ids.length <= bounds.chunks && record.document_ids.length <= bounds.documents) return record;
   return {
@@ -76,7 +76,7 @@ export class ComposedRetrievalReads implements RetrievalReads {
     return (await graph.relationshipsOf(scope, entityIds)).map((r) => withLatestSources(r, bounds));
   }
 
-  async entityHits(scope: Scope, vector: number[], topK: number, options: SearchOptions & { around: boolean }): Promise<EntityHits> {
+  async entityHits(scope: Scope, vector: number[], topK: number, options: SearchOptions & AroundOptions): Promise<EntityHits> {
     const found = await this.search(scope, 'entity', vector, topK, options);
     const bounds = boundsOf(options);
     const hits = found.length

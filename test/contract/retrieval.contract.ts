@@ -1,4 +1,5 @@
 import type { Scope, VectorPoint } from '../../src/domain/types';
+import { expandFromEntities } from '../../src/retrieval/steps/expand';
 import type { RetrievalReads, Stores } from '../../src/store/ports';
 import { ComposedRetrievalReads, retrievalReadsOf } from '../../src/store/retrieval-reads';
 import { makeChunk, makeDocument, makeEntity, makeRelationship, seededRandom } from './fixtures';
@@ -79,6 +80,53 @@ export function retrievalReadsContract(name: string, makeStores: StoresFactory, 
       expect(sortedEntries(found.degrees)).toEqual(sortedEntries(await ctx.stores().graph.degrees(scope, ends)));
       const composed = await reference().entityHits(scope, query, 3, { minScore, around: true });
       expect(byId(found.relationships)).toEqual(byId(composed.relationships));
+    });
+
+    it('brings at least the relationships local expansion keeps, every one tied with the last kept included', async () => {
+      const scope = ctx.scope();
+      const { stores } = { stores: ctx.stores() };
+      // HUB is the only seed. Around it: HUB-X1 ranks first (X1 also knows Z, so its degree is higher), HUB-X9 next
+      // (weight 2), then HUB-X2 .. HUB-X8 all tied (seeds joined, degrees and weight alike).
+      const leaves = Array.from({ length: 9 }, (_, i) => `X${i + 1}`);
+      await stores.graph.upsertEntities(
+        scope,
+        ['HUB', 'Z', ...leaves].map((id) => makeEntity(id)),
+      );
+      await stores.graph.upsertRelationships(scope, [
+        ...leaves.map((x) => makeRelationship('HUB', x, { weight: x === 'X9' ? 2 : 1 })),
+        makeRelationship('X1', 'Z'),
+      ]);
+      const hub = [1, 0, 0, 0, 0, 0, 0, 0];
+      await stores.vectors.upsert(
+        scope,
+        'entity',
+        ['HUB', 'Z', ...leaves].map((id, i) => ({
+          id,
+          document_ids: ['doc-1'],
+          vector: id === 'HUB' ? hub : [0, 0, 0, 0, 0, 0, 0, i + 1],
+        })),
+      );
+      const limits = (keep: number) => ({ maxEntities: 4, maxRelationships: keep, maxChunks: 5 });
+      const full = await reads().entityHits(scope, hub, 1, { minScore: 0.5, around: true });
+      expect(full.hits.map((h) => h.record.id)).toEqual(['HUB']);
+      expect(full.relationships).toHaveLength(9);
+      const seeds = full.hits.map((h) => ({ ...h, degree: 0 }));
+      for (const [keep, atLeast] of [
+        [1, ['HUB|X1']],
+        [2, ['HUB|X1', 'HUB|X9']],
+        [3, ['HUB|X1', 'HUB|X9', ...leaves.slice(1, 8).map((x) => `HUB|${x}`)]],
+      ] as const) {
+        const bounded = await reads().entityHits(scope, hub, 1, { minScore: 0.5, around: true, keep });
+        const ids = bounded.relationships.map((r) => r.id);
+        // A store leaves out only what ranks after the cut; one that cannot rank them returns them all.
+        expect(ids.length === atLeast.length || ids.length === full.relationships.length).toBe(true);
+        expect(ids).toEqual(expect.arrayContaining([...atLeast]));
+        const ends = new Set(bounded.relationships.flatMap((r) => [r.source, r.target]).concat('HUB'));
+        for (const id of ends) expect(bounded.degrees.get(id)).toBe(full.degrees.get(id));
+        const expanded = await expandFromEntities(stores, scope, seeds, limits(keep), null, bounded);
+        expect(expanded).toEqual(await expandFromEntities(stores, scope, seeds, limits(keep), null, full));
+        expect(expanded.relationships.map((r) => r.record.id)).toEqual(['HUB|X1', 'HUB|X9', 'HUB|X2'].slice(0, keep));
+      }
     });
 
     it('returns relationship hits with their records, end points and degrees', async () => {

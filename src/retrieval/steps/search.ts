@@ -41,14 +41,18 @@ function kept<R>(hits: Array<{ record: R; score: number }>, minScore: number, ke
   return hits.filter((h) => h.score >= minScore && keep(h.record));
 }
 
-/** With `around`, the relationships touching the hits and the degrees come back in the same read. */
+/**
+ * With `around`, the relationships touching the hits and the degrees come back in the same read: at least the
+ * `around.keep` that local expansion keeps (all of them under a document filter, which it applies first).
+ */
 export async function searchEntities(
   s: SearchScope,
   vector: number[],
   topK: number,
-  around = false,
+  around: { keep: number } | null = null,
 ): Promise<{ hits: ScoredEntity[]; surroundings: EntitySurroundings | null }> {
-  const found = await retrievalReadsOf(s.stores).entityHits(s.scope, vector, topK, { ...searchOptions(s), around });
+  const keep = around && !s.allowed ? around.keep : undefined;
+  const found = await retrievalReadsOf(s.stores).entityHits(s.scope, vector, topK, { ...searchOptions(s), around: around !== null, keep });
   const hits = kept(found.hits, s.minScore, (r) => isAllowed(s.allowed, r.document_ids)).map((h) => ({ ...h, degree: 0 }));
   return { hits, surroundings: around ? { relationships: found.relationships, degrees: found.degrees } : null };
 }

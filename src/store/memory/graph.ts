@@ -160,16 +160,25 @@ export class MemoryGraphStore implements GraphStore {
    * particular order (local expansion ranks them), without sorting or copying whole lists around a hub.
    */
   async relationshipsAround(scope: Scope, entityIds: string[], bounds: SourceBounds): Promise<RelationshipRecord[]> {
-    const ws = this.workspaces.find(scope);
-    if (!ws) return [];
+    return [...this.around(scope, entityIds, (record) => boundedRelationship(record, bounds)).values()];
+  }
+
+  /** Each relationship touching the entities once, by id, as `read` gives it. */
+  private around(
+    scope: Scope,
+    entityIds: string[],
+    read: (record: RelationshipRecord) => RelationshipRecord,
+  ): Map<string, RelationshipRecord> {
     const found = new Map<string, RelationshipRecord>();
+    const ws = this.workspaces.find(scope);
+    if (!ws) return found;
     for (const id of new Set(entityIds)) {
       if (!ws.graph.hasNode(id)) continue;
       ws.graph.forEachEdge(id, (edge, attributes) => {
-        if (!found.has(edge)) found.set(edge, boundedRelationship(attributes.record, bounds));
+        if (!found.has(edge)) found.set(edge, read(attributes.record));
       });
     }
-    return [...found.values()];
+    return found;
   }
 
   /** Replaces whole records (merging descriptions and sources is the service's job). */
@@ -215,14 +224,7 @@ export class MemoryGraphStore implements GraphStore {
 
   /** Ordered by relationship id. */
   async relationshipsOf(scope: Scope, entityIds: string[]): Promise<RelationshipRecord[]> {
-    const ws = this.workspaces.find(scope);
-    if (!ws) return [];
-    const found = new Map<string, RelationshipRecord>();
-    for (const id of new Set(entityIds)) {
-      if (!ws.graph.hasNode(id)) continue;
-      ws.graph.forEachEdge(id, (edge, attributes) => found.set(edge, attributes.record));
-    }
-    return sortedRelationships(found);
+    return sortedRelationships(this.around(scope, entityIds, (record) => record));
   }
 
   async entitiesOfDocument(scope: Scope, documentId: string): Promise<EntityRecord[]> {

@@ -1,6 +1,6 @@
 import type { ChunkRecord, EntityRecord, RelationshipRecord, Scope, VectorKind } from '../../domain/types';
 import type { DocumentTitle, VectorStore } from '../ports';
-import type { ChunkHits, EntityHits, RelationshipHits, RetrievalReads, ScoredRecord, SearchOptions } from '../retrieval-port';
+import type { AroundOptions, ChunkHits, EntityHits, RelationshipHits, RetrievalReads, ScoredRecord, SearchOptions } from '../retrieval-port';
 import { sourceBounds } from '../retrieval-reads';
 import { type Neo4jClient, type Row, scopeParams } from './client';
 import { CHUNK_FIELDS, ENTITY_FIELDS, decode, decodeRelationship } from './codecs';
@@ -68,9 +68,10 @@ export class Neo4jRetrievalReads implements RetrievalReads {
     return row ?? null;
   }
 
-  async entityHits(scope: Scope, vector: number[], topK: number, options: SearchOptions & { around: boolean }): Promise<EntityHits> {
+  async entityHits(scope: Scope, vector: number[], topK: number, options: SearchOptions & AroundOptions): Promise<EntityHits> {
     const row = await this.searchRow(scope, 'entity', vector, topK, options, 'retrieval/entity-hits', {
       around: options.around,
+      keep: options.keep === undefined ? null : int(options.keep),
       min_score: (options.minScore + 1) / 2,
       ...sourceParams(options),
     });
