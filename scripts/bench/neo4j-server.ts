@@ -27,13 +27,20 @@ function processCpuSeconds(pid: number, ticksPerSecond: number): number | null {
   }
 }
 
+const clockTicks = () => Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }));
+
 /**
- * The Neo4j a benchmark runs on: NEO4J_URI when given, else a fresh instance from scripts/neo4j/neo4j.sh on a
+ * The Neo4j a benchmark runs on: NEO4J_URI when given (NEO4J_PID for its CPU), else a fresh instance from scripts/neo4j/neo4j.sh on a
  * free port with its own data directory, the full JIT and a heap and page cache that hold the corpus
  * (NEO4J_JIT, NEO4J_HEAP and NEO4J_PAGECACHE override them).
  */
 export function startBenchNeo4j(): BenchNeo4j {
-  if (process.env.NEO4J_URI) return { uri: process.env.NEO4J_URI, origin: 'NEO4J_URI', cpuSeconds: () => null, stop: () => undefined };
+  if (process.env.NEO4J_URI) {
+    // NEO4J_PID names the process of a local server, whose CPU is then measured too.
+    const pid = Number(process.env.NEO4J_PID ?? NaN);
+    const cpuSeconds = Number.isInteger(pid) ? () => processCpuSeconds(pid, clockTicks()) : () => null;
+    return { uri: process.env.NEO4J_URI, origin: 'NEO4J_URI', cpuSeconds, stop: () => undefined };
+  }
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'kgrag-bench-neo4j-'));
   const settings = {
     NEO4J_JIT: process.env.NEO4J_JIT ?? 'full',
@@ -45,7 +52,7 @@ export function startBenchNeo4j(): BenchNeo4j {
     execFileSync('bash', [LAUNCHER, ...args], { env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
   const uri = run('start', '--port', '0', '--data', path.join(work, 'data')).trim().split('\n').pop() as string;
   const pid = Number(fs.readFileSync(path.join(work, 'run', 'neo4j.pid'), 'utf8'));
-  const ticks = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }));
+  const ticks = clockTicks();
   let stopped = false;
   return {
     uri,

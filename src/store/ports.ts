@@ -1,5 +1,14 @@
 export type { CostStore, TimeRange, UsageTotals } from './cost-port';
-export type { AroundOptions, ChunkHits, DocumentTitle, EntityHits, RelationshipHits, RetrievalReads, ScoredRecord, SearchOptions } from './retrieval-port';
+export type {
+  AroundOptions,
+  ChunkHits,
+  DocumentTitle,
+  EntityHits,
+  RelationshipHits,
+  RetrievalReads,
+  ScoredRecord,
+  SearchOptions,
+} from './retrieval-port';
 export { emptyTotals, totalsOf } from './cost-port';
 export type { AccountStores, FlatRecord, RecordCollection } from './account-port';
 export { ACCOUNT_COLLECTIONS, buildAccountStores } from './account-port';
@@ -115,11 +124,12 @@ export interface GraphStore {
    * Optional reads for retrieval (src/store/retrieval-reads.ts), for a store that can copy a record with only its
    * latest sources in the time of those bounds: `getEntities` and `getRelationships` with each record's latest
    * `bounds.chunks` chunk ids and `bounds.documents` document ids, and the relationships touching the entities, so
-   * bounded, in any order. A store without them is read through the calls above.
+   * bounded, in any order (with `keep`, at least those ranking within the first `keep` as `AroundOptions.keep`
+   * says). A store without them is read through the calls above.
    */
   entitiesWithin?(scope: Scope, ids: string[], bounds: SourceBounds): Promise<EntityRecord[]>;
   relationshipsWithin?(scope: Scope, ids: string[], bounds: SourceBounds): Promise<RelationshipRecord[]>;
-  relationshipsAround?(scope: Scope, entityIds: string[], bounds: SourceBounds): Promise<RelationshipRecord[]>;
+  relationshipsAround?(scope: Scope, entityIds: string[], bounds: SourceBounds, keep?: number): Promise<RelationshipRecord[]>;
   /** Entities and relationships that list the document among their sources. */
   entitiesOfDocument(scope: Scope, documentId: string): Promise<EntityRecord[]>;
   relationshipsOfDocument(scope: Scope, documentId: string): Promise<RelationshipRecord[]>;

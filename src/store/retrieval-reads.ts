@@ -21,10 +21,7 @@ function boundsOf(options: SearchOptions): Bounds {
 }
 
 /** The record with only its latest chunk and document ids, as the bounds allow. */
-export function withLatestSources<R extends { source_chunk_ids: string[]; document_ids: string[] }>(
-  record: R,
-  bounds: Bounds,
-): R {
+export function withLatestSources<R extends { source_chunk_ids: string[]; document_ids: string[] }>(record: R, bounds: Bounds): R {
   if (record.source_chunk_ids.length <= bounds.chunks && record.document_ids.length <= bounds.documents) return record;
   return {
     ...record,
@@ -70,9 +67,9 @@ export class ComposedRetrievalReads implements RetrievalReads {
   }
 
   /** The relationships touching the entities, in any order, each with only its latest sources. */
-  private async relationshipsAround(scope: Scope, entityIds: string[], bounds: Bounds): Promise<RelationshipRecord[]> {
+  private async relationshipsAround(scope: Scope, entityIds: string[], bounds: Bounds, keep?: number): Promise<RelationshipRecord[]> {
     const { graph } = this.stores;
-    if (graph.relationshipsAround) return graph.relationshipsAround(scope, entityIds, bounds);
+    if (graph.relationshipsAround) return graph.relationshipsAround(scope, entityIds, bounds, keep);
     return (await graph.relationshipsOf(scope, entityIds)).map((r) => withLatestSources(r, bounds));
   }
 
@@ -91,12 +88,17 @@ export class ComposedRetrievalReads implements RetrievalReads {
       : [];
     const seeds = hits.filter((h) => h.score >= options.minScore).map((h) => h.record.id);
     if (!options.around || seeds.length === 0) return { hits, relationships: [], degrees: new Map() };
-    return { hits, ...(await this.around(scope, seeds, bounds)) };
+    return { hits, ...(await this.around(scope, seeds, bounds, options.keep)) };
   }
 
   /** The relationships touching the seeds and the degrees of the seeds and of every end point. */
-  private async around(scope: Scope, seeds: string[], bounds: Bounds): Promise<Pick<EntityHits, 'relationships' | 'degrees'>> {
-    const relationships = await this.relationshipsAround(scope, seeds, bounds);
+  private async around(
+    scope: Scope,
+    seeds: string[],
+    bounds: Bounds,
+    keep: number | undefined,
+  ): Promise<Pick<EntityHits, 'relationships' | 'degrees'>> {
+    const relationships = await this.relationshipsAround(scope, seeds, bounds, keep);
     const ends = new Set(seeds);
     for (const r of relationships) ends.add(r.source).add(r.target);
     return { relationships, degrees: await this.stores.graph.degrees(scope, [...ends]) };

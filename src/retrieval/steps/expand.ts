@@ -1,10 +1,11 @@
 import type { EntityRecord, RelationshipRecord, Scope } from '../../domain/types';
 import type { Stores } from '../../store/ports';
+import { byAroundRank } from '../../store/around-order';
 import { sourceBounds, withLatestSources } from '../../store/retrieval-reads';
 import type { RetrievalRecipe } from '../recipes';
 import type { RetrievalLimits, ScoredEntity, ScoredRelationship } from '../types';
 import { isAllowed } from './filter';
-import { firstK } from './first-k';
+import { firstK } from '../../domain/first-k';
 import { type EntitySurroundings, type RelationshipEnds, SOURCES_PER_RECORD } from './search';
 
 export interface GraphSelection {
@@ -76,13 +77,15 @@ export async function expandFromEntities(
   const degreeOf = (id: string) => degree.get(id) ?? 0;
 
   const ranked = firstK(
-    touching.map((record) => {
-      const seedsJoined = Number(seedScore.has(record.source)) + Number(seedScore.has(record.target));
-      const score = Math.max(seedScore.get(record.source) ?? 0, seedScore.get(record.target) ?? 0);
-      return { record, score, seedsJoined, rank: degreeOf(record.source) + degreeOf(record.target) };
-    }),
+    touching.map((record) => ({
+      record,
+      score: Math.max(seedScore.get(record.source) ?? 0, seedScore.get(record.target) ?? 0),
+      joined: Number(seedScore.has(record.source)) + Number(seedScore.has(record.target)),
+      rank: degreeOf(record.source) + degreeOf(record.target),
+      weight: record.weight,
+    })),
     limits.maxRelationships,
-    (a, b) => b.seedsJoined - a.seedsJoined || b.rank - a.rank || b.record.weight - a.record.weight || compare(a.record.id, b.record.id),
+    (a, b) => byAroundRank(a, b) || compare(a.record.id, b.record.id),
   );
 
   const entities: ScoredEntity[] = seeds.slice(0, limits.maxEntities).map((s) => ({ ...s, degree: degreeOf(s.record.id) }));

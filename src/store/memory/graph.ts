@@ -2,6 +2,7 @@ import { MultiUndirectedGraph } from 'graphology';
 import type { EntityRecord, Page, RelationshipRecord, Scope } from '../../domain/types';
 import type { EntityQuery, GraphStats, GraphStore, RelationshipQuery, SourceBounds } from '../ports';
 import { DocumentIndex, OrderedIds, Tally } from './ordered-ids';
+import { withinFirst } from '../around-order';
 import { boundedEntity, boundedRelationship, compareIds, copyEntity, copyRelationship, pageOf } from './records';
 import { WorkspaceStates } from './workspaces';
 
@@ -159,8 +160,21 @@ export class MemoryGraphStore implements GraphStore {
    * The relationships touching the entities as retrieval reads them: each with only its latest sources, in no
    * particular order (local expansion ranks them), without sorting or copying whole lists around a hub.
    */
-  async relationshipsAround(scope: Scope, entityIds: string[], bounds: SourceBounds): Promise<RelationshipRecord[]> {
-    return [...this.around(scope, entityIds, (record) => boundedRelationship(record, bounds)).values()];
+  async relationshipsAround(scope: Scope, entityIds: string[], bounds: SourceBounds, keep?: number): Promise<RelationshipRecord[]> {
+    const ws = this.workspaces.find(scope);
+    if (!ws) return [];
+    let around = [...this.around(scope, entityIds, (record) => record).values()];
+    if (keep !== undefined) {
+      const seeds = new Set(entityIds);
+      const ranked = around.map((record) => ({
+        record,
+        joined: Number(seeds.has(record.source)) + Number(seeds.has(record.target)),
+        rank: ws.degree(record.source) + ws.degree(record.target),
+        weight: record.weight,
+      }));
+      around = withinFirst(ranked, keep).map((r) => r.record);
+    }
+    return around.map((record) => boundedRelationship(record, bounds));
   }
 
   /** Each relationship touching the entities once, by id, as `read` gives it. */

@@ -1,6 +1,14 @@
 import type { ChunkRecord, EntityRecord, RelationshipRecord, Scope, VectorKind } from '../../domain/types';
 import type { DocumentTitle, VectorStore } from '../ports';
-import type { AroundOptions, ChunkHits, EntityHits, RelationshipHits, RetrievalReads, ScoredRecord, SearchOptions } from '../retrieval-port';
+import type {
+  AroundOptions,
+  ChunkHits,
+  EntityHits,
+  RelationshipHits,
+  RetrievalReads,
+  ScoredRecord,
+  SearchOptions,
+} from '../retrieval-port';
 import { sourceBounds } from '../retrieval-reads';
 import { type Neo4jClient, type Row, scopeParams } from './client';
 import { CHUNK_FIELDS, ENTITY_FIELDS, decode, decodeRelationship } from './codecs';

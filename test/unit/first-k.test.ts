@@ -1,4 +1,4 @@
-import { firstK } from '../../src/retrieval/steps/first-k';
+import { firstK } from '../../src/domain/first-k';
 import { seededRandom } from '../contract/fixtures';
 
 describe('firstK', () => {
