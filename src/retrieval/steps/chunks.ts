@@ -1,3 +1,4 @@
+import { firstK } from '../../domain/first-k';
 import { documentOfChunk } from '../../domain/ids';
 import type { ChunkRecord, Scope } from '../../domain/types';
 import type { DocumentTitle, Stores } from '../../store/ports';
@@ -88,24 +89,14 @@ async function bySimilarity(
   return out;
 }
 
-function before(a: Citation, b: Citation): boolean {
-  return a.count > b.count || (a.count === b.count && (a.bestRank < b.bestRank || (a.bestRank === b.bestRank && a.id < b.id)));
+/** Most cited first, then by the rank of the best item citing them, then by id. */
+function byCitation(a: Citation, b: Citation): number {
+  return b.count - a.count || a.bestRank - b.bestRank || compare(a.id, b.id);
 }
 
-/**
- * The best k citations in order, by insertion into a short sorted list: popular entities cite thousands of
- * chunks, and sorting them all for the top 20 is wasted work.
- */
+/** The best k citations in order: popular entities cite thousands of chunks, of which a query keeps a few dozen. */
 function topCitations(all: Iterable<Citation>, k: number): Citation[] {
-  const best: Citation[] = [];
-  for (const c of all) {
-    if (best.length === k && !before(c, best[k - 1])) continue;
-    let at = best.length;
-    while (at > 0 && before(c, best[at - 1])) at--;
-    best.splice(at, 0, c);
-    if (best.length > k) best.pop();
-  }
-  return best;
+  return firstK(all, k, byCitation);
 }
 
 /** Reciprocal-rank fusion constant (the usual 60): damps the advantage of the very first ranks. */
