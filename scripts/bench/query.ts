@@ -12,7 +12,7 @@
  * server's main thread for each measured run (the profiler adds its own cost to the figures of that run).
  */
 import { spawn } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { Session } from 'node:inspector/promises';
 import path from 'node:path';
@@ -194,6 +194,7 @@ export class RunProfiler {
     this.session.disconnect();
     this.session = null;
     const file = path.join(this.dir, `${name}.cpuprofile`);
+    mkdirSync(this.dir, { recursive: true });
     writeFileSync(file, JSON.stringify(profile));
     console.log(`profile of the server's main thread: ${file}`);
   }
