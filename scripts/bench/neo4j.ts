@@ -1,7 +1,8 @@
 /**
  * Persistent-mode benchmark: `npx tsx scripts/bench/neo4j.ts [--parts ingest,query,entities] [--latency 200]
  * [--documents 220] [--workers N] [--chunks 10000] [--requests 300] [--concurrency 1] [--entities 20000] [--batch 1000]
- * [--workspace ID] [--keep] [--statements]`. `--workspace` queries a workspace an earlier run loaded with the same `--chunks`
+ * [--workspace ID] [--keep] [--statements] [--stream]`. `--stream` writes the query corpus as it is generated, for sizes
+ * that do not fit in memory at once. `--workspace` queries a workspace an earlier run loaded with the same `--chunks`
  * (on NEO4J_URI; `--keep` keeps it and prints its id) instead of loading the corpus again, which takes minutes on a busy
  * machine.
  * Runs on NEO4J_URI when given, else starts its own Neo4j 5.26 with scripts/neo4j/neo4j.sh (full JIT) and stops
@@ -28,7 +29,7 @@ import { benchEntityWrites } from './neo4j-entity-writes';
 import { benchNeo4jIngest } from './neo4j-ingest';
 import { benchWorkspace } from './workspace';
 import { type BenchNeo4j, startBenchNeo4j } from './neo4j-server';
-import { loadCorpus, type ModeResult, spawnLoad } from './query';
+import { loadCorpus, loadGeneratedCorpus, type LoadedCorpus, type ModeResult, spawnLoad } from './query';
 import { buildCorpus as buildQueryCorpus } from './query-corpus';
 
 const ENTITY_TARGET_PER_SECOND = 5_000;
@@ -51,6 +52,7 @@ const { values } = parseArgs({
     workspace: { type: 'string' },
     statements: { type: 'boolean', default: false },
     keep: { type: 'boolean', default: false },
+    stream: { type: 'boolean', default: false },
   },
 });
 const parts = new Set(values.parts.split(','));
@@ -74,12 +76,11 @@ function printTable(title: string, header: string[], rows: string[][], textColum
 
 /** The query corpus loaded through the store ports, then context_only queries from the load process. */
 async function benchQuery(rt: Runtime, scope: Scope, neo4j: BenchNeo4j): Promise<string[]> {
-  const corpus = buildQueryCorpus(Number(values.chunks));
   const started = performance.now();
-  if (!values.workspace) await loadCorpus(rt, scope, corpus);
+  const corpus = await queryCorpus(rt, scope, Number(values.chunks), () => (performance.now() - started) / 1000);
   const loadSeconds = (performance.now() - started) / 1000;
   console.log(
-    `\nquery corpus: ${corpus.chunks.length} chunks, ${corpus.entities.length} entities, ${corpus.relationships.length} relationships ` +
+    `\nquery corpus: ${corpus.chunkIds.length} chunks, ${corpus.entities} entities, ${corpus.relationships} relationships ` +
       (values.workspace ? `(loaded earlier in workspace ${values.workspace})` : `(written and embedded in ${loadSeconds.toFixed(1)} s)`),
   );
   const { app } = createApp(rt);
@@ -109,7 +110,7 @@ async function benchQuery(rt: Runtime, scope: Scope, neo4j: BenchNeo4j): Promise
         const f = (n: number | undefined) => (n ?? NaN).toFixed(1);
         rows.push([
           r.mode,
-          String(corpus.chunks.length),
+          String(corpus.chunkIds.length),
           String(concurrency),
           f(r.p50),
           f(r.p95),
@@ -131,7 +132,25 @@ async function benchQuery(rt: Runtime, scope: Scope, neo4j: BenchNeo4j): Promise
     ['mode', 'chunks', 'conc', 'p50 ms', 'p95 ms', 'p99 ms', 'qps', 'sources', 'errors', 'Node CPU ms/query', 'Neo4j CPU ms/query'],
     rows,
   );
-  return corpus.chunks.map((c) => c.id);
+  return corpus.chunkIds;
+}
+
+/**
+ * The query corpus, written unless `--workspace` names one written earlier: built whole, or with `--stream`
+ * written as it is generated (a million chunks do not fit in memory at once), with its progress printed.
+ */
+async function queryCorpus(rt: Runtime, scope: Scope, size: number, seconds: () => number): Promise<LoadedCorpus> {
+  const write = !values.workspace;
+  if (values.stream) {
+    const progress = (chunks: number) => {
+      if (chunks % 50_000 === 0) console.log(`  ${chunks} chunks ${write ? 'written' : 'generated'} in ${seconds().toFixed(0)} s`);
+    };
+    return loadGeneratedCorpus(rt, scope, size, { write, progress });
+  }
+  const corpus = buildQueryCorpus(size);
+  if (write) await loadCorpus(rt, scope, corpus);
+  const { entities, relationships, queries } = corpus;
+  return { chunkIds: corpus.chunks.map((c) => c.id), entities: entities.length, relationships: relationships.length, queries };
 }
 
 /** Without the query part, the entity writes still get a workspace of chunks to link to. */

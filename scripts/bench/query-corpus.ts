@@ -9,7 +9,7 @@ import { seeded } from './random';
  * in the record shapes ingestion writes. Deterministic for a given size.
  */
 
-const CHUNKS_PER_DOCUMENT = 10;
+export const CHUNKS_PER_DOCUMENT = 10;
 const WORDS_PER_CHUNK = 850;
 const ENTITIES_PER_CHUNK = 0.8;
 const QUERY_COUNT = 64;
@@ -48,8 +48,33 @@ export interface Corpus {
   queries: string[];
 }
 
+/** Documents with their chunks, as the generator gives them. */
+export interface CorpusPart {
+  documents: DocumentRecord[];
+  chunks: ChunkRecord[];
+}
+
 /** Deterministic corpus: each document has a local cast of entities; a Zipf-ranked global cast recurs everywhere. */
 export function buildCorpus(chunkCount: number): Corpus {
+  const documents: DocumentRecord[] = [];
+  const chunks: ChunkRecord[] = [];
+  const parts = generateCorpus(chunkCount);
+  for (;;) {
+    const next = parts.next();
+    if (next.done) return { documents, chunks, ...next.value };
+    for (const d of next.value.documents) documents.push(d);
+    for (const c of next.value.chunks) chunks.push(c);
+  }
+}
+
+/**
+ * The same corpus as it is generated: documents with their chunks, `documentsPerPart` documents at a time (so a
+ * corpus of a million chunks need not be held at once), then the entities, relationships and queries they make.
+ */
+export function* generateCorpus(
+  chunkCount: number,
+  documentsPerPart = Infinity,
+): Generator<CorpusPart, Pick<Corpus, 'entities' | 'relationships' | 'queries'>> {
   const random = seeded(chunkCount);
   const now = new Date('2024-01-01T00:00:00Z').getTime();
   const entityCount = Math.round(chunkCount * ENTITIES_PER_CHUNK);
@@ -61,8 +86,8 @@ export function buildCorpus(chunkCount: number): Corpus {
   const zipf = (n: number) => Math.min(n - 1, Math.floor(Math.exp(random() * Math.log(n + 1))) - 1);
   const mentions = new Map<number, string[]>();
   const pairs = new Map<string, { a: number; b: number; chunks: string[] }>();
-  const documents: DocumentRecord[] = [];
-  const chunks: ChunkRecord[] = [];
+  let part: CorpusPart = { documents: [], chunks: [] };
+  let made = 0;
   const documentCount = Math.ceil(chunkCount / CHUNKS_PER_DOCUMENT);
   const localPerDocument = Math.max(1, Math.floor((entityCount - globalCast) / documentCount));
 
@@ -75,7 +100,7 @@ export function buildCorpus(chunkCount: number): Corpus {
     );
     let line = 1;
     const texts: string[] = [];
-    for (let c = 0; c < CHUNKS_PER_DOCUMENT && chunks.length < chunkCount; c++) {
+    for (let c = 0; c < CHUNKS_PER_DOCUMENT && made < chunkCount; c++, made++) {
       const cid = chunkId(id, c);
       const cast = [
         ...new Set([0, 1, 2].map(() => local[Math.floor(random() * local.length)]).concat([zipf(globalCast), zipf(globalCast)])),
@@ -102,7 +127,7 @@ export function buildCorpus(chunkCount: number): Corpus {
       const content = words.join(' ');
       const lines = content.split('\n').length;
       texts.push(content);
-      chunks.push({
+      part.chunks.push({
         id: cid,
         document_id: id,
         index: c,
@@ -125,7 +150,7 @@ export function buildCorpus(chunkCount: number): Corpus {
       line += lines;
     }
     const content = texts.join('\n');
-    documents.push({
+    part.documents.push({
       id,
       title: `Report ${d} on ${names[local[0]].name}`,
       status: 'completed',
@@ -152,7 +177,12 @@ export function buildCorpus(chunkCount: number): Corpus {
       pdf_id: null,
       options: { enable_gleaning: false, max_gleaning: 0, use_llm_summarization: false },
     });
+    if (part.documents.length >= documentsPerPart) {
+      yield part;
+      part = { documents: [], chunks: [] };
+    }
   }
+  if (part.documents.length) yield part;
 
   const documentOf = (cid: string) => cid.replace(/-chunk-\d+$/, '');
   const at = new Date(now).toISOString();
@@ -195,5 +225,5 @@ export function buildCorpus(chunkCount: number): Corpus {
       ? `What is the relationship between ${a.name} and ${b.name}?`
       : `How does ${a.name} influence ${FILLER[zipf(FILLER.length)]} research and development?`;
   });
-  return { documents, chunks, entities, relationships, queries };
+  return { entities, relationships, queries };
 }

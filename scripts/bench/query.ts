@@ -26,7 +26,7 @@ import { chunkItems, embedInto, entityItems, relationshipItems } from '../../src
 import { createLogger } from '../../src/logger';
 import type { QueryMode } from '../../src/retrieval/recipes';
 import { createRuntime, type Runtime } from '../../src/runtime';
-import { buildCorpus, type Corpus } from './query-corpus';
+import { buildCorpus, CHUNKS_PER_DOCUMENT, type Corpus, type CorpusPart, generateCorpus } from './query-corpus';
 
 const MODES = ['naive', 'local', 'global', 'hybrid', 'mix'] as const;
 /** Authentication stays on, as in production: the load process sends the master key. */
@@ -64,25 +64,72 @@ export interface ModeResult {
 /** Records written, and texts embedded, this many chunks' worth at a time: a 100,000-chunk corpus loads in slices. */
 const LOAD_SLICE = 5_000;
 
-export async function loadCorpus(rt: Runtime, scope: Scope, corpus: Corpus): Promise<void> {
+const slices = <T>(items: T[], size: number) =>
+  Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));
+
+const embedOptions = (rt: Runtime) => ({ concurrency: rt.config.ingest.embeddingConcurrency });
+
+/** Documents, then their chunks with the chunks' vectors. */
+async function writeDocuments(rt: Runtime, scope: Scope, part: CorpusPart): Promise<void> {
+  const { stores } = rt;
+  for (const doc of part.documents) await stores.documents.insert(scope, doc);
+  for (const chunks of slices(part.chunks, LOAD_SLICE)) {
+    await stores.chunks.upsertMany(scope, chunks);
+    await embedInto(stores.vectors, scope, 'chunk', rt.providers.embedding(), chunkItems(chunks), embedOptions(rt));
+  }
+}
+
+/** Entities, then relationships (they reference entities only), with their vectors. */
+async function writeGraph(rt: Runtime, scope: Scope, graph: Pick<Corpus, 'entities' | 'relationships'>): Promise<void> {
   const { stores } = rt;
   const embedder = rt.providers.embedding();
-  const options = { concurrency: rt.config.ingest.embeddingConcurrency };
-  const slices = <T>(items: T[], size: number) =>
-    Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));
-  for (const doc of corpus.documents) await stores.documents.insert(scope, doc);
-  for (const chunks of slices(corpus.chunks, LOAD_SLICE)) {
-    await stores.chunks.upsertMany(scope, chunks);
-    await embedInto(stores.vectors, scope, 'chunk', embedder, chunkItems(chunks), options);
-  }
-  for (const entities of slices(corpus.entities, LOAD_SLICE)) {
+  for (const entities of slices(graph.entities, LOAD_SLICE)) {
     await stores.graph.upsertEntities(scope, entities);
-    await embedInto(stores.vectors, scope, 'entity', embedder, entityItems(entities), options);
+    await embedInto(stores.vectors, scope, 'entity', embedder, entityItems(entities), embedOptions(rt));
   }
-  // Relationships reference entities only, so they follow them; about 1.5 per chunk, hence the larger slices.
-  for (const relationships of slices(corpus.relationships, 2 * LOAD_SLICE)) {
+  // About 1.5 relationships per chunk, hence the larger slices.
+  for (const relationships of slices(graph.relationships, 2 * LOAD_SLICE)) {
     await stores.graph.upsertRelationships(scope, relationships);
-    await embedInto(stores.vectors, scope, 'relationship', embedder, relationshipItems(relationships), options);
+    await embedInto(stores.vectors, scope, 'relationship', embedder, relationshipItems(relationships), embedOptions(rt));
+  }
+}
+
+export async function loadCorpus(rt: Runtime, scope: Scope, corpus: Corpus): Promise<void> {
+  await writeDocuments(rt, scope, corpus);
+  await writeGraph(rt, scope, corpus);
+}
+
+/** What a corpus written as it was generated leaves behind: its sizes and its questions. */
+export interface LoadedCorpus {
+  chunkIds: string[];
+  entities: number;
+  relationships: number;
+  queries: string[];
+}
+
+/**
+ * The corpus of `buildCorpus(chunkCount)` written through the store ports as it is generated, LOAD_SLICE chunks
+ * at a time, so that only its graph is held at once; `progress` hears the chunks written so far. With `write`
+ * false it is only generated, for the questions of a corpus written earlier.
+ */
+export async function loadGeneratedCorpus(
+  rt: Runtime,
+  scope: Scope,
+  chunkCount: number,
+  { write = true, progress }: { write?: boolean; progress?: (chunks: number) => void } = {},
+): Promise<LoadedCorpus> {
+  const parts = generateCorpus(chunkCount, LOAD_SLICE / CHUNKS_PER_DOCUMENT);
+  const chunkIds: string[] = [];
+  for (;;) {
+    const next = parts.next();
+    if (next.done) {
+      if (write) await writeGraph(rt, scope, next.value);
+      const { entities, relationships, queries } = next.value;
+      return { chunkIds, entities: entities.length, relationships: relationships.length, queries };
+    }
+    if (write) await writeDocuments(rt, scope, next.value);
+    for (const chunk of next.value.chunks) chunkIds.push(chunk.id);
+    progress?.(chunkIds.length);
   }
 }
 
