@@ -73,7 +73,7 @@ function collectionInfo(c: StubCollection) {
 }
 
 /** A fault the stub answers with instead of serving the next request. */
-type Fault = { status: number; error: string } | 'hang';
+type Fault = { status: number; error: string } | 'hang' | 'close';
 
 /** Just enough of Qdrant 1.18 for the adapter, in Qdrant's `{result, status, time}` envelope, checked against its contract. */
 function startStub(): Promise<{
@@ -111,6 +111,7 @@ function startStub(): Promise<{
       }
       const fault = faults.shift();
       if (fault === 'hang') return;
+      if (fault === 'close') return req.socket.destroy();
       if (fault) return reply(fault.status, fault.error);
       const parts = url.pathname.split('/').filter(Boolean);
       const collection = parts[1] ? collections.get(parts[1]) : undefined;
@@ -330,6 +331,20 @@ describe('Qdrant vector store adapter (against a local REST stub)', () => {
     expect(refused).toMatchObject({ status: 400 });
     expect(refused).not.toMatchObject({ code: 'ServiceUnavailable' });
     expect(await store.count({ workspaceId: 'a' }, 'chunk')).toBe(0);
+  });
+
+  it('sends a request again once on a new connection when the server closed the one it went out on', async () => {
+    const store = QdrantVectorStore.create(stub.url, null);
+    const scope = { workspaceId: 'a' };
+    await store.upsert(scope, 'chunk', [{ id: 'x', vector: [1, 0], document_ids: ['d'] }]);
+    stub.faults.push('close');
+    expect((await store.search(scope, 'chunk', [1, 0], 3)).map((h) => h.id)).toEqual(['x']);
+    stub.faults.push('close');
+    await store.upsert(scope, 'chunk', [{ id: 'y', vector: [0, 1], document_ids: ['d'] }]);
+    expect(await store.count(scope, 'chunk')).toBe(2);
+    // Closed twice in a row: the server is going away, and the caller hears it as an outage.
+    stub.faults.push('close', 'close');
+    await expect(store.count(scope, 'chunk')).rejects.toMatchObject({ code: 'ServiceUnavailable' });
   });
 
   it('reports a server that accepts connections but does not answer as down within the ping timeout', async () => {

@@ -37,6 +37,18 @@ export class QdrantUnavailableError extends Error {
 
 const NETWORK_CODES = /^(ECONNREFUSED|ECONNRESET|ENOTFOUND|EHOSTUNREACH|ETIMEDOUT|EAI_AGAIN|UND_ERR_\w+)$/;
 
+/**
+ * The server closed the kept-alive connection the request went out on (it closes idle ones on its own clock, and a
+ * request can cross the close: seen once in 200 s of bulk upserts). Every request of this store is idempotent
+ * (points have fixed ids), so such a request is sent once more, on a new connection.
+ */
+function closedUnderneath(err: unknown): boolean {
+  const cause = (err as { cause?: { code?: string; message?: string } })?.cause;
+  if (statusOf(err) !== undefined || !cause) return false;
+  // fetch reports it with the socket error's code, or (after the request went out) as an error naming it.
+  return /^(UND_ERR_SOCKET|ECONNRESET|EPIPE)$/.test(cause.code ?? '') || /other side closed|ECONNRESET|EPIPE/.test(cause.message ?? '');
+}
+
 /** Connection failures, timeouts and 5xx answers become a 503-mapped error; 4xx answers of the server pass through. */
 function unavailable(err: unknown): unknown {
   if (err instanceof QdrantUnavailableError) return err;
@@ -46,7 +58,7 @@ function unavailable(err: unknown): unknown {
   const e = err as { name?: string; message?: string; cause?: { code?: string; message?: string } };
   const network =
     e?.name === 'QdrantClientTimeoutError' ||
-    (err instanceof TypeError && e.message === 'fetch failed') ||
+    (e?.name === 'TypeError' && e.message === 'fetch failed') ||
     NETWORK_CODES.test(e?.cause?.code ?? '');
   if (!network) return err;
   const reason = e.cause?.code ?? e.cause?.message ?? e.message ?? String(err);
@@ -271,6 +283,11 @@ export class QdrantVectorStore implements VectorStore {
 
   /** Runs a request, turning network failures into 503-mapped errors. */
   private async call<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (err) {
+      if (!closedUnderneath(err)) throw unavailable(err);
+    }
     try {
       return await work();
     } catch (err) {
