@@ -1,3 +1,4 @@
+import { firstK } from '../../domain/first-k';
 import type { EntityRecord, RelationshipRecord, Scope } from '../../domain/types';
 import type { Stores } from '../../store/ports';
 import { byAroundRank } from '../../store/around-order';
@@ -5,7 +6,6 @@ import { sourceBounds, withLatestSources } from '../../store/retrieval-reads';
 import type { RetrievalRecipe } from '../recipes';
 import type { RetrievalLimits, ScoredEntity, ScoredRelationship } from '../types';
 import { isAllowed } from './filter';
-import { firstK } from '../../domain/first-k';
 import { type EntitySurroundings, type RelationshipEnds, SOURCES_PER_RECORD } from './search';
 
 export interface GraphSelection {

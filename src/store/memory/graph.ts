@@ -1,8 +1,8 @@
 import { MultiUndirectedGraph } from 'graphology';
 import type { EntityRecord, Page, RelationshipRecord, Scope } from '../../domain/types';
 import type { EntityQuery, GraphStats, GraphStore, RelationshipQuery, SourceBounds } from '../ports';
-import { DocumentIndex, OrderedIds, Tally } from './ordered-ids';
 import { withinFirst } from '../around-order';
+import { DocumentIndex, OrderedIds, Tally } from './ordered-ids';
 import { boundedEntity, boundedRelationship, compareIds, copyEntity, copyRelationship, pageOf } from './records';
 import { WorkspaceStates } from './workspaces';
 
@@ -163,7 +163,7 @@ export class MemoryGraphStore implements GraphStore {
   async relationshipsAround(scope: Scope, entityIds: string[], bounds: SourceBounds, keep?: number): Promise<RelationshipRecord[]> {
     const ws = this.workspaces.find(scope);
     if (!ws) return [];
-    let around = [...this.around(scope, entityIds, (record) => record).values()];
+    let around = [...this.around(scope, entityIds).values()];
     if (keep !== undefined) {
       const seeds = new Set(entityIds);
       const ranked = around.map((record) => ({
@@ -177,19 +177,15 @@ export class MemoryGraphStore implements GraphStore {
     return around.map((record) => boundedRelationship(record, bounds));
   }
 
-  /** Each relationship touching the entities once, by id, as `read` gives it. */
-  private around(
-    scope: Scope,
-    entityIds: string[],
-    read: (record: RelationshipRecord) => RelationshipRecord,
-  ): Map<string, RelationshipRecord> {
+  /** Each relationship touching the entities, once, by id. */
+  private around(scope: Scope, entityIds: string[]): Map<string, RelationshipRecord> {
     const found = new Map<string, RelationshipRecord>();
     const ws = this.workspaces.find(scope);
     if (!ws) return found;
     for (const id of new Set(entityIds)) {
       if (!ws.graph.hasNode(id)) continue;
       ws.graph.forEachEdge(id, (edge, attributes) => {
-        if (!found.has(edge)) found.set(edge, read(attributes.record));
+        found.set(edge, attributes.record);
       });
     }
     return found;
@@ -238,7 +234,7 @@ export class MemoryGraphStore implements GraphStore {
 
   /** Ordered by relationship id. */
   async relationshipsOf(scope: Scope, entityIds: string[]): Promise<RelationshipRecord[]> {
-    return sortedRelationships(this.around(scope, entityIds, (record) => record));
+    return sortedRelationships(this.around(scope, entityIds));
   }
 
   async entitiesOfDocument(scope: Scope, documentId: string): Promise<EntityRecord[]> {
