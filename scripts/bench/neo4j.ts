@@ -1,8 +1,9 @@
 /**
  * Persistent-mode benchmark: `npx tsx scripts/bench/neo4j.ts [--parts ingest,query,entities] [--latency 200]
  * [--documents 220] [--workers N] [--chunks 10000] [--requests 300] [--concurrency 1] [--entities 20000] [--batch 1000]
- * [--workspace ID] [--keep] [--statements] [--stream]`. `--stream` writes the query corpus as it is generated, for sizes
- * that do not fit in memory at once. `--workspace` queries a workspace an earlier run loaded with the same `--chunks`
+ * [--workspace ID] [--keep] [--statements] [--stream [--write-graph]]`. `--stream` writes the query corpus as it is
+ * generated, for sizes that do not fit in memory at once; with `--workspace`, `--write-graph` writes only its graph there
+ * (after a load that stopped once the documents and chunks were written). `--workspace` queries a workspace an earlier run loaded with the same `--chunks`
  * (on NEO4J_URI; `--keep` keeps it and prints its id) instead of loading the corpus again, which takes minutes on a busy
  * machine.
  * Runs on NEO4J_URI when given, else starts its own Neo4j 5.26 with scripts/neo4j/neo4j.sh (full JIT) and stops
@@ -53,6 +54,7 @@ const { values } = parseArgs({
     statements: { type: 'boolean', default: false },
     keep: { type: 'boolean', default: false },
     stream: { type: 'boolean', default: false },
+    'write-graph': { type: 'boolean', default: false },
   },
 });
 const parts = new Set(values.parts.split(','));
@@ -142,10 +144,12 @@ async function benchQuery(rt: Runtime, scope: Scope, neo4j: BenchNeo4j): Promise
 async function queryCorpus(rt: Runtime, scope: Scope, size: number, seconds: () => number): Promise<LoadedCorpus> {
   const write = !values.workspace;
   if (values.stream) {
+    const writes = values['write-graph'] ? 'graph' : write ? 'all' : 'none';
     const progress = (chunks: number) => {
-      if (chunks % 50_000 === 0) console.log(`  ${chunks} chunks ${write ? 'written' : 'generated'} in ${seconds().toFixed(0)} s`);
+      if (chunks % 50_000 === 0)
+        console.log(`  ${chunks} chunks ${writes === 'all' ? 'written' : 'generated'} in ${seconds().toFixed(0)} s`);
     };
-    return loadGeneratedCorpus(rt, scope, size, { write, progress });
+    return loadGeneratedCorpus(rt, scope, size, { write: writes, progress });
   }
   const corpus = buildQueryCorpus(size);
   if (write) await loadCorpus(rt, scope, corpus);

@@ -79,16 +79,41 @@ async function writeDocuments(rt: Runtime, scope: Scope, part: CorpusPart): Prom
   }
 }
 
+const SOURCES_PER_WRITE = 200_000;
+
+/**
+ * Records in slices of at most `size`, and of at most SOURCES_PER_WRITE source ids in all: one write is one
+ * transaction, and the most named entities of a million-chunk corpus cite hundreds of thousands of chunks each (a
+ * slice of 5,000 of them went past Neo4j's 2.1 GiB of transaction memory).
+ */
+function sourceSlices<T extends { source_chunk_ids: string[]; document_ids: string[] }>(items: T[], size: number): T[][] {
+  const out: T[][] = [];
+  let slice: T[] = [];
+  let sources = 0;
+  for (const item of items) {
+    const weight = item.source_chunk_ids.length + item.document_ids.length;
+    if (slice.length === size || (slice.length > 0 && sources + weight > SOURCES_PER_WRITE)) {
+      out.push(slice);
+      slice = [];
+      sources = 0;
+    }
+    slice.push(item);
+    sources += weight;
+  }
+  if (slice.length) out.push(slice);
+  return out;
+}
+
 /** Entities, then relationships (they reference entities only), with their vectors. */
 async function writeGraph(rt: Runtime, scope: Scope, graph: Pick<Corpus, 'entities' | 'relationships'>): Promise<void> {
   const { stores } = rt;
   const embedder = rt.providers.embedding();
-  for (const entities of slices(graph.entities, LOAD_SLICE)) {
+  for (const entities of sourceSlices(graph.entities, LOAD_SLICE)) {
     await stores.graph.upsertEntities(scope, entities);
     await embedInto(stores.vectors, scope, 'entity', embedder, entityItems(entities), embedOptions(rt));
   }
   // About 1.5 relationships per chunk, hence the larger slices.
-  for (const relationships of slices(graph.relationships, 2 * LOAD_SLICE)) {
+  for (const relationships of sourceSlices(graph.relationships, 2 * LOAD_SLICE)) {
     await stores.graph.upsertRelationships(scope, relationships);
     await embedInto(stores.vectors, scope, 'relationship', embedder, relationshipItems(relationships), embedOptions(rt));
   }
@@ -107,27 +132,30 @@ export interface LoadedCorpus {
   queries: string[];
 }
 
+/** What of a generated corpus is written: all of it, its graph only (its documents written before), or nothing. */
+export type CorpusWrites = 'all' | 'graph' | 'none';
+
 /**
  * The corpus of `buildCorpus(chunkCount)` written through the store ports as it is generated, LOAD_SLICE chunks
- * at a time, so that only its graph is held at once; `progress` hears the chunks written so far. With `write`
- * false it is only generated, for the questions of a corpus written earlier.
+ * at a time, so that only its graph is held at once; `progress` hears the chunks generated so far. `write` says
+ * what is written: with 'none' it is only generated, for the questions of a corpus written earlier.
  */
 export async function loadGeneratedCorpus(
   rt: Runtime,
   scope: Scope,
   chunkCount: number,
-  { write = true, progress }: { write?: boolean; progress?: (chunks: number) => void } = {},
+  { write = 'all', progress }: { write?: CorpusWrites; progress?: (chunks: number) => void } = {},
 ): Promise<LoadedCorpus> {
   const parts = generateCorpus(chunkCount, LOAD_SLICE / CHUNKS_PER_DOCUMENT);
   const chunkIds: string[] = [];
   for (;;) {
     const next = parts.next();
     if (next.done) {
-      if (write) await writeGraph(rt, scope, next.value);
+      if (write !== 'none') await writeGraph(rt, scope, next.value);
       const { entities, relationships, queries } = next.value;
       return { chunkIds, entities: entities.length, relationships: relationships.length, queries };
     }
-    if (write) await writeDocuments(rt, scope, next.value);
+    if (write === 'all') await writeDocuments(rt, scope, next.value);
     for (const chunk of next.value.chunks) chunkIds.push(chunk.id);
     progress?.(chunkIds.length);
   }
