@@ -61,6 +61,37 @@ export function keyValueStoreContract(name: string, makeStores: StoresFactory, c
       expect(await kv().getMany(scope, 'cache', [])).toEqual(new Map());
     });
 
+    it('calls made at once each get their own answer, and writes of one key keep the last one called', async () => {
+      const [a, b] = [ctx.scope(), ctx.scope()];
+      const keys = Array.from({ length: 40 }, (_, i) => `k${i}`);
+      await Promise.all([
+        ...keys.map((key, i) => kv().set(a, 'cache', key, { i })),
+        ...keys.map((key, i) => kv().set(b, 'cache', key, -i)),
+        kv().set(a, 'other', 'k0', 'other namespace'),
+      ]);
+      const [first, second, third] = [
+        kv().set(a, 'cache', 'k1', 'first'),
+        kv().set(a, 'cache', 'k1', 'second'),
+        kv().set(a, 'cache', 'k1', 'third'),
+      ];
+      await Promise.all([first, second, third]);
+      const reads = await Promise.all([
+        ...keys.map((key) => kv().get(a, 'cache', key)),
+        kv().getMany(b, 'cache', ['k3', 'missing', 'k2']),
+        kv().get(a, 'other', 'k0'),
+        kv().getMany(a, 'cache', []),
+      ]);
+      expect(reads.slice(0, keys.length)).toEqual(keys.map((_, i) => (i === 1 ? 'third' : { i })));
+      expect(reads[keys.length]).toEqual(
+        new Map([
+          ['k3', -3],
+          ['k2', -2],
+        ]),
+      );
+      expect(reads.slice(keys.length + 1)).toEqual(['other namespace', new Map()]);
+      expect(await kv().count(a, 'cache')).toBe(keys.length);
+    });
+
     it('counts and deletes per namespace', async () => {
       const scope = ctx.scope();
       for (const key of ['a', 'b', 'c']) await kv().set(scope, 'cache', key, key);

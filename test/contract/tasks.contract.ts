@@ -32,6 +32,26 @@ export function taskStoreContract(name: string, makeStores: StoresFactory, clean
       expect(await tasks().update(scope, 'missing', { progress: 1 })).toBeNull();
     });
 
+    it('answers updates made at once each with its own task, applied in the order they were called', async () => {
+      const [scope, other] = [ctx.scope(), ctx.scope()];
+      const list = [makeTask(), makeTask(), makeTask()];
+      for (const task of list) await tasks().insert(scope, task);
+      const results = await Promise.all([
+        ...list.map((task, i) => tasks().update(scope, task.id, { progress: 10 * (i + 1) })),
+        tasks().update(scope, list[0].id, { progress: 99, error: 'later' }),
+        tasks().update(scope, 'missing', { progress: 1 }),
+        tasks().update(other, list[1].id, { progress: 1 }),
+      ]);
+      expect(results.slice(1, 3)).toEqual([
+        { ...list[1], progress: 20 },
+        { ...list[2], progress: 30 },
+      ]);
+      expect(results[3]).toEqual({ ...list[0], progress: 99, error: 'later' });
+      expect(results.slice(4)).toEqual([null, null]);
+      expect(await tasks().get(scope, list[0].id)).toEqual({ ...list[0], progress: 99, error: 'later' });
+      expect(await tasks().get(scope, list[1].id)).toEqual({ ...list[1], progress: 20 });
+    });
+
     it('hands out copies: mutating inputs or results never changes the stored task', async () => {
       const scope = ctx.scope();
       const task = makeTask();

@@ -2,6 +2,7 @@ import type { BudgetRecord, CostCategory, UsageRecord } from '../../domain/costs
 import type { Scope } from '../../domain/types';
 import { type CostStore, type TimeRange, type UsageTotals, emptyTotals } from '../ports';
 import { type Neo4jClient, type Row, scopeParams } from './client';
+import { GroupCommit } from './group-commit';
 import { ReadCache, scopeKey } from './read-cache';
 import { int, num } from './values';
 
@@ -65,7 +66,15 @@ function fold(rows: Row[]): UsageTotals {
 
 /** `(:UsageRecord)` nodes, one per priced call, and one `(:CostBudget)` per workspace. */
 export class Neo4jCostStore implements CostStore {
-  constructor(private readonly db: Neo4jClient) {}
+  /** Records of one workspace added while others are being written go together as one statement. */
+  private readonly adds: GroupCommit<{ scope: Scope; rows: Array<Record<string, unknown>> }, void>;
+
+  constructor(private readonly db: Neo4jClient) {
+    this.adds = new GroupCommit<{ scope: Scope; rows: Array<Record<string, unknown>> }, void>(async (_, calls) => {
+      await this.db.writeRows('costs/add', { ...scopeParams(calls[0].scope), rows: calls.flatMap((c) => c.rows) });
+      return calls.map(() => undefined);
+    });
+  }
 
   /** Every query checks its workspace's budget: kept per instance (read-cache.ts). */
   private readonly budgets = new ReadCache<BudgetRecord | null>();
@@ -77,7 +86,7 @@ export class Neo4jCostStore implements CostStore {
 
   async add(scope: Scope, records: UsageRecord[]): Promise<void> {
     if (records.length === 0) return;
-    await this.db.writeRows('costs/add', { ...scopeParams(scope), rows: records.map(fieldsOf) });
+    await this.adds.submit(scopeKey(scope), { scope, rows: records.map(fieldsOf) });
   }
 
   async list(scope: Scope, range: TimeRange): Promise<UsageRecord[]> {

@@ -2,6 +2,8 @@ import type { Page, Scope, TaskRecord, TaskStatus } from '../../domain/types';
 import type { TaskQuery, TaskStore } from '../ports';
 import { type Neo4jClient, type Row, scopeParams } from './client';
 import { TASK_FIELDS, decode, encode, encodePatch } from './codecs';
+import { GroupCommit } from './group-commit';
+import { scopeKey } from './read-cache';
 import { nextSequence } from './sequence';
 import { count, int, num, str, timestamp } from './values';
 
@@ -14,8 +16,25 @@ function scopeOf(row: Row): Scope {
   return tenant === '' ? { workspaceId } : { workspaceId, tenantId: tenant };
 }
 
+interface TaskPatch {
+  scope: Scope;
+  id: string;
+  patch: Record<string, unknown>;
+}
+
 export class Neo4jTaskStore implements TaskStore {
-  constructor(private readonly db: Neo4jClient) {}
+  /** Updates of one workspace's tasks made while others are being written go together as one statement. */
+  private readonly updates: GroupCommit<TaskPatch, TaskRecord | null>;
+
+  constructor(private readonly db: Neo4jClient) {
+    this.updates = new GroupCommit(async (_, calls) => {
+      const rows = calls.map(({ id, patch }) => ({ id, patch }));
+      const out = await this.db.writeRows('tasks/update', { ...scopeParams(calls[0].scope), rows });
+      const tasks: Array<TaskRecord | null> = calls.map(() => null);
+      for (const row of out) if (row.task) tasks[num(row.at)] = decode(TASK_FIELDS, row.task);
+      return tasks;
+    });
+  }
 
   async insert(scope: Scope, task: TaskRecord): Promise<void> {
     await this.db.writeRows('tasks/insert', {
@@ -26,8 +45,7 @@ export class Neo4jTaskStore implements TaskStore {
   }
 
   async update(scope: Scope, id: string, patch: Partial<TaskRecord>): Promise<TaskRecord | null> {
-    const rows = await this.db.writeRows('tasks/update', { ...scopeParams(scope), id, patch: encodePatch(TASK_FIELDS, patch) });
-    return rows.length ? decode(TASK_FIELDS, rows[0].task) : null;
+    return this.updates.submit(scopeKey(scope), { scope, id, patch: encodePatch(TASK_FIELDS, patch) });
   }
 
   async get(scope: Scope, id: string): Promise<TaskRecord | null> {
