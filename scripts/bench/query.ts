@@ -21,6 +21,7 @@ import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
 import { createApp } from '../../src/app';
 import { loadConfig } from '../../src/config/load';
+import { packByWeight } from '../../src/domain/pack';
 import type { Scope } from '../../src/domain/types';
 import { chunkItems, embedInto, entityItems, relationshipItems } from '../../src/ingest/embed';
 import { createLogger } from '../../src/logger';
@@ -87,21 +88,7 @@ const SOURCES_PER_WRITE = 200_000;
  * slice of 5,000 of them went past Neo4j's 2.1 GiB of transaction memory).
  */
 function sourceSlices<T extends { source_chunk_ids: string[]; document_ids: string[] }>(items: T[], size: number): T[][] {
-  const out: T[][] = [];
-  let slice: T[] = [];
-  let sources = 0;
-  for (const item of items) {
-    const weight = item.source_chunk_ids.length + item.document_ids.length;
-    if (slice.length === size || (slice.length > 0 && sources + weight > SOURCES_PER_WRITE)) {
-      out.push(slice);
-      slice = [];
-      sources = 0;
-    }
-    slice.push(item);
-    sources += weight;
-  }
-  if (slice.length) out.push(slice);
-  return out;
+  return packByWeight(items, (item) => item.source_chunk_ids.length + item.document_ids.length, SOURCES_PER_WRITE, size);
 }
 
 /** Entities, then relationships (they reference entities only), with their vectors. */

@@ -158,6 +158,9 @@ export function isDomainError(err: unknown): err is DomainError {
   return err instanceof DomainError;
 }
 
+/** Error codes of the Neo4j driver and of sockets that mean the other side cannot be reached. */
+export const UNREACHABLE_CODES: ReadonlySet<unknown> = new Set(['ServiceUnavailable', 'SessionExpired', 'ECONNREFUSED']);
+
 /**
  * Whether an error means that a dependency (a database, the vector store, a provider) cannot be reached now, not
  * that the request or the data is wrong: our own UnavailableError, and the codes the Neo4j driver, the Qdrant
@@ -165,8 +168,7 @@ export function isDomainError(err: unknown): err is DomainError {
  */
 export function isOutage(err: unknown): boolean {
   if (err instanceof UnavailableError) return true;
-  const code = (err as { code?: unknown })?.code;
-  if (code === 'ServiceUnavailable' || code === 'SessionExpired' || code === 'ECONNREFUSED') return true;
+  if (UNREACHABLE_CODES.has((err as { code?: unknown })?.code)) return true;
   // fetch (a model provider's HTTP API) reports a refused connection as the cause of a TypeError.
   const cause = (err as { cause?: { code?: unknown } })?.cause;
   return err instanceof TypeError && cause?.code === 'ECONNREFUSED';

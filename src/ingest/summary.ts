@@ -1,5 +1,6 @@
 import type { LlmProvider, TokenUsage } from '../llm/ports';
 import { type SummarySubject, summaryPrompt } from './summary-prompt';
+import { packByWeight } from '../domain/pack';
 import { countTokens, tokenEncoder } from '../llm/tokens';
 import { distinctFragments, severalDistinct } from './describe';
 import { mapInSlices, TimeSlicer } from '../domain/turns';
@@ -107,21 +108,7 @@ async function distinctInSlices(all: string[], slicer: TimeSlicer): Promise<stri
 
 /** Consecutive fragments grouped so that each group's joined text stays within the budget. */
 function packGroups(fragments: string[], budget: number): string[][] {
-  const groups: string[][] = [];
-  let group: string[] = [];
-  let tokens = 0;
-  for (const f of fragments) {
-    const t = countTokens(f) + 1;
-    if (group.length && tokens + t > budget) {
-      groups.push(group);
-      group = [];
-      tokens = 0;
-    }
-    group.push(f);
-    tokens += t;
-  }
-  if (group.length) groups.push(group);
-  return groups;
+  return packByWeight(fragments, (f) => countTokens(f) + 1, budget);
 }
 
 /** A lone short fragment is kept as it is: a summary would not make it shorter. */

@@ -163,7 +163,7 @@ export class MemoryGraphStore implements GraphStore {
   async relationshipsAround(scope: Scope, entityIds: string[], bounds: SourceBounds, keep?: number): Promise<RelationshipRecord[]> {
     const ws = this.workspaces.find(scope);
     if (!ws) return [];
-    let around = [...this.around(scope, entityIds).values()];
+    let around = [...relationshipsTouching(ws, entityIds).values()];
     if (keep !== undefined) {
       const seeds = new Set(entityIds);
       const ranked = around.map((record) => ({
@@ -175,20 +175,6 @@ export class MemoryGraphStore implements GraphStore {
       around = withinFirst(ranked, keep).map((r) => r.record);
     }
     return around.map((record) => boundedRelationship(record, bounds));
-  }
-
-  /** Each relationship touching the entities, once, by id. */
-  private around(scope: Scope, entityIds: string[]): Map<string, RelationshipRecord> {
-    const found = new Map<string, RelationshipRecord>();
-    const ws = this.workspaces.find(scope);
-    if (!ws) return found;
-    for (const id of new Set(entityIds)) {
-      if (!ws.graph.hasNode(id)) continue;
-      ws.graph.forEachEdge(id, (edge, attributes) => {
-        found.set(edge, attributes.record);
-      });
-    }
-    return found;
   }
 
   /** Replaces whole records (merging descriptions and sources is the service's job). */
@@ -234,7 +220,8 @@ export class MemoryGraphStore implements GraphStore {
 
   /** Ordered by relationship id. */
   async relationshipsOf(scope: Scope, entityIds: string[]): Promise<RelationshipRecord[]> {
-    return sortedRelationships(this.around(scope, entityIds));
+    const ws = this.workspaces.find(scope);
+    return ws ? sortedRelationships(relationshipsTouching(ws, entityIds)) : [];
   }
 
   async entitiesOfDocument(scope: Scope, documentId: string): Promise<EntityRecord[]> {
@@ -369,4 +356,16 @@ function hasUnseenNeighbor(graph: WorkspaceGraph['graph'], node: string, seen: S
 
 function sortedRelationships(found: Map<string, RelationshipRecord>): RelationshipRecord[] {
   return [...found.keys()].sort(compareIds).map((id) => copyRelationship(found.get(id) as RelationshipRecord));
+}
+
+/** Each relationship touching the entities, once, by id. */
+function relationshipsTouching(ws: WorkspaceGraph, entityIds: string[]): Map<string, RelationshipRecord> {
+  const found = new Map<string, RelationshipRecord>();
+  for (const id of new Set(entityIds)) {
+    if (!ws.graph.hasNode(id)) continue;
+    ws.graph.forEachEdge(id, (edge, attributes) => {
+      found.set(edge, attributes.record);
+    });
+  }
+  return found;
 }

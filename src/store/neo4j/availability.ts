@@ -1,4 +1,4 @@
-import { UnavailableError } from '../../domain/errors';
+import { UNREACHABLE_CODES, UnavailableError } from '../../domain/errors';
 
 /** How often a database found unreachable is probed, and how long one probe may take. */
 const PROBE_INTERVAL_MS = 500;
@@ -9,7 +9,7 @@ const RETRY_AFTER_SECONDS = 1;
 /** Errors of the driver and the socket under it that mean "no connection to the database". */
 export function isConnectivityError(err: unknown): boolean {
   const code = (err as { code?: unknown })?.code;
-  return code === 'ServiceUnavailable' || code === 'SessionExpired' || code === 'ECONNREFUSED' || code === 'ECONNRESET';
+  return UNREACHABLE_CODES.has(code) || code === 'ECONNRESET';
 }
 
 /**
