@@ -1,7 +1,8 @@
 /**
  * Persistent-mode benchmark: `npx tsx scripts/bench/neo4j.ts [--parts ingest,query,entities] [--latency 200]
  * [--documents 220] [--workers N] [--chunks 10000] [--requests 300] [--concurrency 1] [--entities 20000] [--batch 1000]
- * [--workspace ID] [--keep] [--statements] [--stream [--write-graph]]`. `--stream` writes the query corpus as it is
+ * [--workspace ID] [--keep] [--statements] [--stream [--write-graph]] [--cpu-profile DIR]`. `--cpu-profile` writes a
+ * CPU profile of the service's main thread for each measured query run. `--stream` writes the query corpus as it is
  * generated, for sizes that do not fit in memory at once; with `--workspace`, `--write-graph` writes only its graph there
  * (after a load that stopped once the documents and chunks were written). `--workspace` queries a workspace an earlier run loaded with the same `--chunks`
  * (on NEO4J_URI; `--keep` keeps it and prints its id) instead of loading the corpus again, which takes minutes on a busy
@@ -30,7 +31,7 @@ import { benchEntityWrites } from './neo4j-entity-writes';
 import { benchNeo4jIngest } from './neo4j-ingest';
 import { benchWorkspace } from './workspace';
 import { type BenchNeo4j, startBenchNeo4j } from './neo4j-server';
-import { loadCorpus, loadGeneratedCorpus, type LoadedCorpus, type ModeResult, spawnLoad } from './query';
+import { loadCorpus, loadGeneratedCorpus, type LoadedCorpus, type ModeResult, RunProfiler, spawnLoad } from './query';
 import { buildCorpus as buildQueryCorpus } from './query-corpus';
 
 const ENTITY_TARGET_PER_SECOND = 5_000;
@@ -55,6 +56,7 @@ const { values } = parseArgs({
     keep: { type: 'boolean', default: false },
     stream: { type: 'boolean', default: false },
     'write-graph': { type: 'boolean', default: false },
+    'cpu-profile': { type: 'string' },
   },
 });
 const parts = new Set(values.parts.split(','));
@@ -103,7 +105,7 @@ async function benchQuery(rt: Runtime, scope: Scope, neo4j: BenchNeo4j): Promise
         concurrency,
       };
       const before = neo4j.cpuSeconds();
-      const { results, cpuMs } = await spawnLoad(job);
+      const { results, cpuMs } = await spawnLoad(job, new RunProfiler(values['cpu-profile'] ?? null));
       const after = neo4j.cpuSeconds();
       // Neo4j's CPU over the whole load run, warm-up included, per request.
       const neo4jMs =

@@ -65,7 +65,8 @@ export function admission(limits: AppConfig['admission']): Middleware<AppState> 
     const closed = new AbortController();
     let endTurn: (() => void) | null = null;
     ctx.res.once('close', () => {
-      closed.abort();
+      // Only a request still waiting for its turn listens; an answered one would only pay for the abort's error.
+      if (!ctx.res.writableFinished) closed.abort();
       leave();
       endTurn?.();
     });
