@@ -26,7 +26,8 @@ parentPort?.on('message', (message: ThreadMessage) => {
       matrices.delete(message.matrix);
       return;
     case 'search': {
-      const found = matrices.get(message.matrix)?.candidates(message.query, message.count, message.pool);
+      const { query, from, to, pool } = message;
+      const found = matrices.get(message.matrix)?.candidates(query, to, pool, undefined, from);
       const reply: SearchReply = { id: message.id, rows: found ? found.slice() : null };
       parentPort?.postMessage(reply, reply.rows ? [reply.rows.buffer as ArrayBuffer] : []);
     }
