@@ -333,17 +333,17 @@ describe('Qdrant vector store adapter (against a local REST stub)', () => {
     expect(await store.count({ workspaceId: 'a' }, 'chunk')).toBe(0);
   });
 
-  it('sends a request again once on a new connection when the server closed the one it went out on', async () => {
+  it('sends a request again, up to three times, when the server closed the connection it went out on', async () => {
     const store = QdrantVectorStore.create(stub.url, null);
     const scope = { workspaceId: 'a' };
     await store.upsert(scope, 'chunk', [{ id: 'x', vector: [1, 0], document_ids: ['d'] }]);
     stub.faults.push('close');
     expect((await store.search(scope, 'chunk', [1, 0], 3)).map((h) => h.id)).toEqual(['x']);
-    stub.faults.push('close');
+    stub.faults.push('close', 'close', 'close');
     await store.upsert(scope, 'chunk', [{ id: 'y', vector: [0, 1], document_ids: ['d'] }]);
     expect(await store.count(scope, 'chunk')).toBe(2);
-    // Closed twice in a row: the server is going away, and the caller hears it as an outage.
-    stub.faults.push('close', 'close');
+    // Closed four times in a row: the server is going away, and the caller hears it as an outage.
+    stub.faults.push('close', 'close', 'close', 'close');
     await expect(store.count(scope, 'chunk')).rejects.toMatchObject({ code: 'ServiceUnavailable' });
   });
 

@@ -7,13 +7,19 @@ import neo4j from 'neo4j-driver';
 export function toPlain(value: unknown): unknown {
   if (value === null || value === undefined) return null;
   if (typeof value !== 'object') return typeof value === 'bigint' ? Number(value) : value;
-  if (neo4j.isInt(value)) return value.toNumber();
   if (Array.isArray(value)) return value.map(toPlain);
+  // Maps come out of the driver as plain objects: most of what a record holds, checked first.
+  if (Object.getPrototypeOf(value) === Object.prototype) return plainMap(value as Record<string, unknown>);
+  if (neo4j.isInt(value)) return value.toNumber();
   if (ArrayBuffer.isView(value)) return Array.from(value as unknown as ArrayLike<number>);
   if (isTemporal(value)) return temporalToIso(value);
   if (neo4j.isNode(value) || neo4j.isRelationship(value)) return toPlain(value.properties);
+  return plainMap(value as Record<string, unknown>);
+}
+
+function plainMap(value: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [key, inner] of Object.entries(value)) out[key] = toPlain(inner);
+  for (const key in value) if (Object.hasOwn(value, key)) out[key] = toPlain(value[key]);
   return out;
 }
 

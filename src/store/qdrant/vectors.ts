@@ -39,8 +39,8 @@ const NETWORK_CODES = /^(ECONNREFUSED|ECONNRESET|ENOTFOUND|EHOSTUNREACH|ETIMEDOU
 
 /**
  * The server closed the kept-alive connection the request went out on (it closes idle ones on its own clock, and a
- * request can cross the close: seen once in 200 s of bulk upserts). Every request of this store is idempotent
- * (points have fixed ids), so such a request is sent once more, on a new connection.
+ * request can cross the close: seen once in 200 s of bulk upserts, and twice in a row in an hour of them). Every
+ * request of this store is idempotent (points have fixed ids), so such a request is sent again (CLOSED_RETRIES).
  */
 function closedUnderneath(err: unknown): boolean {
   const cause = (err as { cause?: { code?: string; message?: string } })?.cause;
@@ -48,6 +48,13 @@ function closedUnderneath(err: unknown): boolean {
   // fetch reports it with the socket error's code, or (after the request went out) as an error naming it.
   return /^(UND_ERR_SOCKET|ECONNRESET|EPIPE)$/.test(cause.code ?? '') || /other side closed|ECONNRESET|EPIPE/.test(cause.message ?? '');
 }
+
+/**
+ * Times a request is sent again when the server closed the connection under it, after 50, 200 and 800 ms: every
+ * pooled connection can go stale at once, and a server busy indexing closes some; each request is idempotent.
+ */
+const CLOSED_RETRIES = 3;
+const CLOSED_BACKOFF_MS = 50;
 
 /** Connection failures, timeouts and 5xx answers become a 503-mapped error; 4xx answers of the server pass through. */
 function unavailable(err: unknown): unknown {
@@ -283,15 +290,13 @@ export class QdrantVectorStore implements VectorStore {
 
   /** Runs a request, turning network failures into 503-mapped errors. */
   private async call<T>(work: () => Promise<T>): Promise<T> {
-    try {
-      return await work();
-    } catch (err) {
-      if (!closedUnderneath(err)) throw unavailable(err);
-    }
-    try {
-      return await work();
-    } catch (err) {
-      throw unavailable(err);
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await work();
+      } catch (err) {
+        if (attempt >= CLOSED_RETRIES || !closedUnderneath(err)) throw unavailable(err);
+      }
+      await new Promise((resolve) => setTimeout(resolve, CLOSED_BACKOFF_MS * 4 ** attempt));
     }
   }
 }
