@@ -1,5 +1,4 @@
 import type { VectorPoint } from '../../src/domain/types';
-import { VectorSearchThread } from '../../src/store/memory/vector-search-thread';
 import { MemoryVectorStore } from '../../src/store/memory/vectors';
 import { seededRandom as random } from '../contract/fixtures';
 
@@ -98,59 +97,6 @@ describe('two search threads', () => {
         await inProcess.search(scope, 'relationship', query.vector, 50),
       );
     } finally {
-      await threaded.close();
-    }
-  });
-});
-
-describe('a large kind shared by both search threads', () => {
-  it('answers as the in-process search does, each thread ranking its half of the rows, through writes and deletes', async () => {
-    const threaded = new MemoryVectorStore({ ...options, searchThreads: 2, splitMinRows: 1000 });
-    const inProcess = new MemoryVectorStore(options);
-    const searched: Array<{ from: number; to: number }> = [];
-    const original = VectorSearchThread.prototype.candidates;
-    const spy = jest.spyOn(VectorSearchThread.prototype, 'candidates').mockImplementation(function (
-      this: InstanceType<typeof VectorSearchThread>,
-      ...args
-    ) {
-      searched.push({ from: args[2], to: args[3] });
-      return original.apply(this, args);
-    });
-    try {
-      for (const store of [threaded, inProcess]) await store.upsert(scope, 'relationship', points(900, 20, 'r'));
-      const [small] = points(1, 21, 'q');
-      expect(await threaded.search(scope, 'relationship', small.vector, 10)).toEqual(
-        await inProcess.search(scope, 'relationship', small.vector, 10),
-      );
-      expect(searched).toEqual([{ from: 0, to: 900 }]);
-      searched.length = 0;
-
-      for (const store of [threaded, inProcess]) await store.upsert(scope, 'relationship', points(2001, 22, 'more'));
-      for (const query of points(12, 23, 'q')) {
-        expect(await threaded.search(scope, 'relationship', query.vector, 10)).toEqual(
-          await inProcess.search(scope, 'relationship', query.vector, 10),
-        );
-      }
-      expect(searched.slice(0, 2)).toEqual([
-        { from: 0, to: 1450 },
-        { from: 1450, to: 2901 },
-      ]);
-
-      const gone = points(900, 20, 'r')
-        .filter((_, i) => i % 2 === 0)
-        .map((p) => p.id);
-      const [query] = points(1, 24, 'q');
-      const nearest = { id: 'nearest', vector: query.vector, document_ids: ['doc-0'] };
-      for (const store of [threaded, inProcess]) {
-        await store.delete(scope, 'relationship', gone);
-        await store.upsert(scope, 'relationship', [nearest]);
-      }
-      const hits = await threaded.search(scope, 'relationship', query.vector, 20);
-      expect(hits[0].id).toBe('nearest');
-      expect(hits.some((h) => gone.includes(h.id))).toBe(false);
-      expect(hits).toEqual(await inProcess.search(scope, 'relationship', query.vector, 20));
-    } finally {
-      spy.mockRestore();
       await threaded.close();
     }
   });

@@ -45,11 +45,11 @@ export class Int8Rows {
   }
 
   /**
-   * The `pool` rows of from..count-1 with the best approximate scores with a normalised query padded to the
-   * stride (in the query's units, the same for every row, so they rank as the true scores do up to the rounding),
+   * The `pool` rows of 0..count-1 with the best approximate scores with a normalised query padded to the stride
+   * (in the query's units, the same for every row, so they rank as the true scores do up to the rounding),
    * skipping rows `keep` refuses. In no particular order; the view is valid until the next call.
    */
-  candidates(query: Float32Array, count: number, pool: number, keep?: (row: number) => boolean, from = 0): Int32Array {
+  candidates(query: Float32Array, count: number, pool: number, keep?: (row: number) => boolean): Int32Array {
     const { stride } = this;
     const queryAt = this.capacity * stride;
     const outAt = queryAt + stride * 2;
@@ -58,12 +58,12 @@ export class Int8Rows {
     const scale = largest > 0 ? QUERY_LEVELS / largest : 0;
     const q = new Int16Array(this.memory.buffer, queryAt, stride);
     for (let i = 0; i < stride; i++) q[i] = Math.round(query[i] * scale);
-    this.scan(from * stride, count - from, stride, queryAt, outAt);
-    const raw = new Int32Array(this.memory.buffer, outAt, count - from);
+    this.scan(0, count, stride, queryAt, outAt);
+    const raw = new Int32Array(this.memory.buffer, outAt, count);
     const best = this.best.reset(pool);
     const { scales } = this;
-    for (let r = from; r < count; r++) {
-      const score = raw[r - from] * scales[r];
+    for (let r = 0; r < count; r++) {
+      const score = raw[r] * scales[r];
       if (best.refuses(score) || (keep && !keep(r))) continue;
       best.offer(score, r);
     }

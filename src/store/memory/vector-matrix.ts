@@ -13,31 +13,6 @@ const PAGE = 65_536;
  */
 export const INT8_MIN_ROWS = 2_048;
 
-/**
- * From this many rows an unfiltered exact search is shared by every search thread, each ranking a part of the
- * rows (so each thread holds a copy of the matrix in bytes); below it, one thread ranks them all, and the two
- * searches of a query run side by side on two threads.
- */
-export const SPLIT_MIN_ROWS = 32_768;
-
-interface ThreadCopy {
-  thread: VectorSearchThread;
-  /** The matrix's number on that thread. */
-  matrix: number;
-  /** Rows written since they were last sent to it. */
-  unsent: Set<number>;
-}
-
-function concat(parts: Int32Array[]): Int32Array {
-  const out = new Int32Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
-}
-
 /** Candidates scored on the floats for a top k: rounding to bytes moves a score by about 0.002. */
 export function candidatesFor(k: number): number {
   return 4 * k + 64;
@@ -67,8 +42,9 @@ export class VectorMatrix {
   private readonly rowById = new Map<string, number>();
   private ann: HnswIndex | null = null;
   private readonly bytes: Int8Rows;
-  /** The copies of the matrix on search threads that rank candidates for it, own thread first. */
-  private copies: ThreadCopy[] = [];
+  /** The matrix's number on the search thread once it ranks candidates there, with the rows not sent yet. */
+  private onThread: number | null = null;
+  private readonly unsent = new Set<number>();
   /** Counts upserts and deletes: a search whose candidates came back after a write runs again in process. */
   private writes = 0;
 
@@ -76,9 +52,7 @@ export class VectorMatrix {
     readonly dimension: number,
     private readonly annMinRows: number,
     private readonly bytesMinRows = INT8_MIN_ROWS,
-    /** Its own search thread first, then the others that share the scans of a large matrix. */
-    private readonly threads: VectorSearchThread[] = [],
-    private readonly splitMinRows = SPLIT_MIN_ROWS,
+    private readonly thread: VectorSearchThread | null = null,
   ) {
     this.stride = strideOf(dimension);
     this.kernel = dotKernel(this.memory);
@@ -102,8 +76,8 @@ export class VectorMatrix {
     writeNormalised(point.vector, this.rows, row * this.stride);
     this.bytes.write(row, this.rows, row * this.stride);
     this.writes++;
-    for (const copy of this.copies) copy.unsent.add(row);
-    this.attachAsDue();
+    if (this.onThread !== null) this.unsent.add(row);
+    else if (this.thread && this.ids.length >= this.bytesMinRows) this.attach(this.thread);
     if (this.ann) this.ann.add(point.id, this.rows, row * this.stride);
     else if (this.ids.length >= this.annMinRows) this.buildAnn();
   }
@@ -122,7 +96,7 @@ export class VectorMatrix {
       const stride = this.stride;
       this.rows.copyWithin(row * stride, last * stride, (last + 1) * stride);
       this.bytes.move(last, row);
-      for (const copy of this.copies) copy.unsent.add(row);
+      if (this.onThread !== null) this.unsent.add(row);
       this.ids[row] = this.ids[last];
       this.documentIds[row] = this.documentIds[last];
       this.rowById.set(this.ids[row], row);
@@ -168,58 +142,44 @@ export class VectorMatrix {
   }
 
   /**
-   * As `search`, with the candidates of an unfiltered exact search ranked on the search threads: the event loop
-   * only scores them on the floats. From `splitMinRows` rows each thread ranks its share of the rows, so one
-   * large scan uses every core the threads have. Runs in process when a write came in meanwhile or a thread failed.
+   * As `search`, with the candidates of an unfiltered exact search ranked on the search thread: the event loop
+   * only scores them on the floats. Runs in process when a write came in meanwhile or the thread failed.
    */
   async searchOffLoop(query: Float32Array, topK: number, documents: Set<string> | null, only: string[] | null): Promise<VectorHit[]> {
     const pool = candidatesFor(topK);
     const count = this.ids.length;
-    const copies = this.copies.length > 0 && this.copies.every((c) => c.thread.usable) ? this.copies : [];
-    const offLoop = copies.length > 0 && !this.ann && !documents && !only && 2 * pool <= count;
+    const thread = this.thread;
+    const offLoop = this.onThread !== null && thread?.usable && !this.ann && !documents && !only && 2 * pool <= count;
     if (!offLoop) return this.search(query, topK, documents, only);
-    const shares = count >= this.splitMinRows && 2 * copies.length * pool <= count ? copies : copies.slice(0, 1);
+    this.sendRows(thread);
     const writes = this.writes;
-    const q = query.slice(0, this.stride);
-    const found = await Promise.all(
-      shares.map((copy, i) => {
-        this.sendRows(copy);
-        const [from, to] = [Math.floor((i * count) / shares.length), Math.floor(((i + 1) * count) / shares.length)];
-        return copy.thread.candidates(copy.matrix, q, from, to, pool);
-      }),
-    ).catch(() => null);
-    if (!found || writes !== this.writes) return this.search(query, topK, documents, only);
-    return this.bestOf(query, topK, found.length === 1 ? found[0] : concat(found));
+    const rows = await thread.candidates(this.onThread as number, query.slice(0, this.stride), count, pool).catch(() => null);
+    if (!rows || writes !== this.writes) return this.search(query, topK, documents, only);
+    return this.bestOf(query, topK, rows);
   }
 
-  /** Stops ranking candidates on the search threads (the matrix is being dropped). */
+  /** Stops ranking candidates on the search thread (the matrix is being dropped). */
   detach(): void {
-    for (const copy of this.copies) if (copy.thread.usable) copy.thread.drop(copy.matrix);
-    this.copies = [];
+    if (this.onThread === null) return;
+    if (this.thread?.usable) this.thread.drop(this.onThread);
+    this.onThread = null;
+    this.unsent.clear();
   }
 
-  /**
-   * Copies the matrix to its own thread once it has `bytesMinRows` rows, and to the other threads once it has
-   * `splitMinRows`; every row is sent with the next search.
-   */
-  private attachAsDue(): void {
-    const due = this.ids.length >= this.splitMinRows ? this.threads.length : this.ids.length >= this.bytesMinRows ? 1 : 0;
-    for (const thread of this.threads.slice(this.copies.length, due)) {
-      const unsent = new Set<number>();
-      for (let row = 0; row < this.ids.length; row++) unsent.add(row);
-      this.copies.push({ thread, matrix: thread.register(), unsent });
-    }
+  private attach(thread: VectorSearchThread): void {
+    this.onThread = thread.register();
+    for (let row = 0; row < this.ids.length; row++) this.unsent.add(row);
   }
 
-  /** Posts the rows written since the copy's last search, as they are now. */
-  private sendRows(copy: ThreadCopy): void {
-    if (copy.unsent.size === 0) return;
-    const rows = Int32Array.from([...copy.unsent].filter((row) => row < this.ids.length));
-    copy.unsent.clear();
+  /** Posts the rows written since the last search, as they are now. */
+  private sendRows(thread: VectorSearchThread): void {
+    if (this.unsent.size === 0) return;
+    const rows = Int32Array.from([...this.unsent].filter((row) => row < this.ids.length));
+    this.unsent.clear();
     const { stride } = this;
     const floats = new Float32Array(rows.length * stride);
     rows.forEach((row, i) => floats.set(this.rows.subarray(row * stride, (row + 1) * stride), i * stride));
-    copy.thread.write(copy.matrix, stride, rows, floats);
+    thread.write(this.onThread as number, stride, rows, floats);
   }
 
   /** The best `pool` rows by their bytes, then the best `topK` of those by their floats. */

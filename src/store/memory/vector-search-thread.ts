@@ -15,7 +15,7 @@ import { Worker } from 'node:worker_threads';
 export type ThreadMessage =
   | { op: 'write'; matrix: number; stride: number; rows: Int32Array; floats: Float32Array }
   | { op: 'drop'; matrix: number }
-  | { op: 'search'; id: number; matrix: number; query: Float32Array; from: number; to: number; pool: number };
+  | { op: 'search'; id: number; matrix: number; query: Float32Array; count: number; pool: number };
 
 export interface SearchReply {
   id: number;
@@ -54,13 +54,13 @@ export class VectorSearchThread {
     if (this.worker) this.post({ op: 'drop', matrix });
   }
 
-  /** The `pool` best rows of from..to-1 by their bytes, in no particular order. */
-  candidates(matrix: number, query: Float32Array, from: number, to: number, pool: number): Promise<Int32Array> {
+  /** The `pool` best rows of 0..count-1 by their bytes, in no particular order. */
+  candidates(matrix: number, query: Float32Array, count: number, pool: number): Promise<Int32Array> {
     const id = this.nextSearch++;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
       if (this.pending.size === 1) this.worker?.ref();
-      this.post({ op: 'search', id, matrix, query, from, to, pool });
+      this.post({ op: 'search', id, matrix, query, count, pool });
     });
   }
 

@@ -26,8 +26,7 @@ parentPort?.on('message', (message: ThreadMessage) => {
       matrices.delete(message.matrix);
       return;
     case 'search': {
-      const { query, from, to, pool } = message;
-      const found = matrices.get(message.matrix)?.candidates(query, to, pool, undefined, from);
+      const found = matrices.get(message.matrix)?.candidates(message.query, message.count, message.pool);
       const reply: SearchReply = { id: message.id, rows: found ? found.slice() : null };
       parentPort?.postMessage(reply, reply.rows ? [reply.rows.buffer as ArrayBuffer] : []);
     }

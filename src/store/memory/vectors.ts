@@ -1,6 +1,6 @@
 import type { Scope, VectorHit, VectorKind, VectorPoint } from '../../domain/types';
 import type { VectorFilter, VectorStore } from '../ports';
-import { INT8_MIN_ROWS, SPLIT_MIN_ROWS, VectorMatrix, writeNormalised } from './vector-matrix';
+import { INT8_MIN_ROWS, VectorMatrix, writeNormalised } from './vector-matrix';
 import { VectorSearchThread } from './vector-search-thread';
 import { WorkspaceStates } from './workspaces';
 
@@ -23,12 +23,9 @@ export interface MemoryVectorOptions {
   /**
    * Worker threads that rank the candidates of large unfiltered exact searches (./vector-search-thread.ts), so
    * that scans run beside the event loop; 0 (the default) searches in process. With two, relationship vectors
-   * are scanned on the second and the other kinds on the first, and a kind of `splitMinRows` points or more on
-   * both, each thread ranking half of the rows.
+   * are scanned on the second and the other kinds on the first.
    */
   searchThreads?: number;
-  /** Points of one workspace and kind from which an exact search is shared by the search threads. */
-  splitMinRows?: number;
 }
 
 /**
@@ -60,8 +57,7 @@ export class MemoryVectorStore implements VectorStore {
         points[0].vector.length,
         this.options.annMinRows ?? DEFAULT_ANN_MIN_ROWS,
         this.options.bytesMinRows ?? INT8_MIN_ROWS,
-        this.threadsOf(kind),
-        this.options.splitMinRows ?? SPLIT_MIN_ROWS,
+        this.threadOf(kind),
       );
       kinds.set(kind, matrix);
     }
@@ -115,9 +111,8 @@ export class MemoryVectorStore implements VectorStore {
     await Promise.all(this.threads.map((thread) => thread.close()));
   }
 
-  /** The kind's own search thread first, then the others. */
-  private threadsOf(kind: VectorKind): VectorSearchThread[] {
-    const own = this.threads.length ? THREAD_OF_KIND[kind] % this.threads.length : 0;
-    return [...this.threads.slice(own), ...this.threads.slice(0, own)];
+  private threadOf(kind: VectorKind): VectorSearchThread | null {
+    if (this.threads.length === 0) return null;
+    return this.threads[THREAD_OF_KIND[kind] % this.threads.length];
   }
 }
