@@ -213,6 +213,8 @@ async function main(): Promise<void> {
     const config = loadConfig(env, { cwd: process.cwd() });
     const rt = await createRuntime(config, createLogger('error'));
     const scope = values.workspace ? { workspaceId: values.workspace } : await benchWorkspace(rt, `bench-query-${stamp}`);
+    // Named before the load: a load of hours that stops once its chunks are written goes on with --write-graph.
+    if (values.keep && !values.workspace) console.log(`writing into workspace ${scope.workspaceId} (kept)`);
     try {
       const chunkIds = parts.has('query') ? await benchQuery(rt, scope, neo4j) : await writeChunks(rt, scope);
       if (parts.has('entities')) {
