@@ -91,16 +91,26 @@ function sourceSlices<T extends { source_chunk_ids: string[]; document_ids: stri
   return packByWeight(items, (item) => item.source_chunk_ids.length + item.document_ids.length, SOURCES_PER_WRITE, size);
 }
 
-/** Entities, then relationships (they reference entities only), with their vectors. */
+/**
+ * Entities, then relationships (they reference entities only), with their vectors. Slices go in a fixed order and
+ * a slice's vectors are written after its records, so a write that stopped resumes where the vectors of each kind
+ * end: the slices that the workspace's vector count already covers are skipped.
+ */
 async function writeGraph(rt: Runtime, scope: Scope, graph: Pick<Corpus, 'entities' | 'relationships'>): Promise<void> {
   const { stores } = rt;
   const embedder = rt.providers.embedding();
-  for (const entities of sourceSlices(graph.entities, LOAD_SLICE)) {
+  const pending = async <T>(kind: 'entity' | 'relationship', parts: T[][]): Promise<T[][]> => {
+    let covered = await stores.vectors.count(scope, kind);
+    const skip = parts.findIndex((part) => (covered -= part.length) < 0);
+    if (skip > 0) console.log(`  ${kind}: ${skip} slices written before, skipped`);
+    return skip < 0 ? [] : parts.slice(skip);
+  };
+  for (const entities of await pending('entity', sourceSlices(graph.entities, LOAD_SLICE))) {
     await stores.graph.upsertEntities(scope, entities);
     await embedInto(stores.vectors, scope, 'entity', embedder, entityItems(entities), embedOptions(rt));
   }
   // About 1.5 relationships per chunk, hence the larger slices.
-  for (const relationships of sourceSlices(graph.relationships, 2 * LOAD_SLICE)) {
+  for (const relationships of await pending('relationship', sourceSlices(graph.relationships, 2 * LOAD_SLICE))) {
     await stores.graph.upsertRelationships(scope, relationships);
     await embedInto(stores.vectors, scope, 'relationship', embedder, relationshipItems(relationships), embedOptions(rt));
   }

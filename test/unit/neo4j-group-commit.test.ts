@@ -4,11 +4,11 @@ import { Neo4jKeyValueStore } from '../../src/store/neo4j/kv';
 
 /** A statement runner whose statements end only when the test says so. */
 function gatedRunner() {
-  const batches: Array<{ lane: string; items: number[] }> = [];
+  const batches: number[][] = [];
   const gates: Array<() => void> = [];
   let fail: Error | null = null;
-  const run = async (lane: string, items: number[]) => {
-    batches.push({ lane, items });
+  const run = async (items: number[]) => {
+    batches.push(items);
     await new Promise<void>((resolve) => gates.push(resolve));
     if (fail) throw fail;
     return items.map((n) => n * 10);
@@ -25,14 +25,14 @@ describe('GroupCommit', () => {
     const group = new GroupCommit(r.run);
     const first = group.submit('a', 1);
     await settle();
-    expect(r.batches).toEqual([{ lane: 'a', items: [1] }]);
+    expect(r.batches).toEqual([[1]]);
     const later = [2, 3, 4].map((n) => group.submit('a', n));
     await settle();
     expect(r.batches).toHaveLength(1);
     r.open();
     expect(await first).toBe(10);
     await settle();
-    expect(r.batches[1]).toEqual({ lane: 'a', items: [2, 3, 4] });
+    expect(r.batches[1]).toEqual([2, 3, 4]);
     r.open();
     expect(await Promise.all(later)).toEqual([20, 30, 40]);
   });
@@ -43,13 +43,10 @@ describe('GroupCommit', () => {
     const calls = [1, 2, 3, 4, 5].map((n) => group.submit('a', n));
     const other = group.submit('b', 9);
     await settle();
-    expect(r.batches).toEqual([
-      { lane: 'a', items: [1, 2, 3] },
-      { lane: 'b', items: [9] },
-    ]);
+    expect(r.batches).toEqual([[1, 2, 3], [9]]);
     r.open();
     await settle();
-    expect(r.batches[2]).toEqual({ lane: 'a', items: [4, 5] });
+    expect(r.batches[2]).toEqual([4, 5]);
     r.open();
     expect(await Promise.all(calls)).toEqual([10, 20, 30, 40, 50]);
     expect(await other).toBe(90);
@@ -68,6 +65,17 @@ describe('GroupCommit', () => {
     await settle();
     r.open();
     expect(await next).toBe(30);
+  });
+  it('answers the calls of a write-only group once their one statement ended', async () => {
+    const written: number[][] = [];
+    const group = GroupCommit.ofWrites<number>(async (items) => {
+      await settle();
+      written.push(items);
+    });
+    const calls = [1, 2, 3].map((n) => group.submit('a', n));
+    expect(written).toEqual([]);
+    expect(await Promise.all(calls)).toEqual([undefined, undefined, undefined]);
+    expect(written).toEqual([[1, 2, 3]]);
   });
 });
 

@@ -64,16 +64,18 @@ function fold(rows: Row[]): UsageTotals {
   return totals;
 }
 
+/** The usage records of one `add` call, as rows for `costs/add`. */
+type UsageRows = { scope: Scope; rows: Array<Record<string, unknown>> };
+
 /** `(:UsageRecord)` nodes, one per priced call, and one `(:CostBudget)` per workspace. */
 export class Neo4jCostStore implements CostStore {
   /** Records of one workspace added while others are being written go together as one statement. */
-  private readonly adds: GroupCommit<{ scope: Scope; rows: Array<Record<string, unknown>> }, void>;
+  private readonly adds: GroupCommit<UsageRows, void>;
 
   constructor(private readonly db: Neo4jClient) {
-    this.adds = new GroupCommit<{ scope: Scope; rows: Array<Record<string, unknown>> }, void>(async (_, calls) => {
-      await this.db.writeRows('costs/add', { ...scopeParams(calls[0].scope), rows: calls.flatMap((c) => c.rows) });
-      return calls.map(() => undefined);
-    });
+    this.adds = GroupCommit.ofWrites<UsageRows>((calls) =>
+      this.db.writeRows('costs/add', { ...scopeParams(calls[0].scope), rows: calls.flatMap((c) => c.rows) }),
+    );
   }
 
   /** Every query checks its workspace's budget: kept per instance (read-cache.ts). */

@@ -10,10 +10,18 @@ export class GroupCommit<I, O> {
   private readonly lanes = new Map<string, Lane<I, O>>();
 
   constructor(
-    /** Runs the calls of one lane as one statement; returns one result per call, in their order. */
-    private readonly run: (lane: string, items: I[]) => Promise<O[]>,
+    /** Runs calls of one lane as one statement; returns one result per call, in their order. */
+    private readonly run: (items: I[]) => Promise<O[]>,
     private readonly maxItems = 512,
   ) {}
+
+  /** A group commit of calls that answer nothing once their statement ends. */
+  static ofWrites<I>(run: (items: I[]) => Promise<unknown>, maxItems?: number): GroupCommit<I, void> {
+    return new GroupCommit<I, void>(async (items) => {
+      await run(items);
+      return items.map(() => undefined);
+    }, maxItems);
+  }
 
   submit(lane: string, item: I): Promise<O> {
     return new Promise<O>((resolve, reject) => {
@@ -35,10 +43,7 @@ export class GroupCommit<I, O> {
     while (queue.length > 0) {
       const calls = queue.splice(0, this.maxItems);
       try {
-        const results = await this.run(
-          lane,
-          calls.map((c) => c.item),
-        );
+        const results = await this.run(calls.map((c) => c.item));
         calls.forEach((c, i) => c.resolve(results[i]));
       } catch (err) {
         for (const c of calls) c.reject(err);

@@ -22,11 +22,8 @@ export class Neo4jKeyValueStore implements KeyValueStore {
   private readonly reads: GroupCommit<ReadCall, Map<string, unknown>>;
 
   constructor(private readonly db: Neo4jClient) {
-    this.writes = new GroupCommit<WriteCall, void>(async (_, calls) => {
-      await this.write(calls[0], new Map(calls.map((c) => [c.key, c.value])));
-      return calls.map(() => undefined);
-    });
-    this.reads = new GroupCommit(async (_, calls) => {
+    this.writes = GroupCommit.ofWrites<WriteCall>((calls) => this.write(calls[0], new Map(calls.map((c) => [c.key, c.value]))));
+    this.reads = new GroupCommit(async (calls) => {
       const found = await this.read(calls[0], new Set(calls.flatMap((c) => c.keys)));
       return calls.map((c) => parsed(found, c.keys));
     });

@@ -27,7 +27,7 @@ export class Neo4jTaskStore implements TaskStore {
   private readonly updates: GroupCommit<TaskPatch, TaskRecord | null>;
 
   constructor(private readonly db: Neo4jClient) {
-    this.updates = new GroupCommit(async (_, calls) => {
+    this.updates = new GroupCommit(async (calls) => {
       const rows = calls.map(({ id, patch }) => ({ id, patch }));
       const out = await this.db.writeRows('tasks/update', { ...scopeParams(calls[0].scope), rows });
       const tasks: Array<TaskRecord | null> = calls.map(() => null);
@@ -73,19 +73,32 @@ export class Neo4jTaskStore implements TaskStore {
    * Each candidate is claimed in a write transaction that first takes the task's lock and then re-checks it:
    * of two concurrent claimers, the second sees the first one's committed claim and moves on.
    */
+  /**
+   * Tasks that a claimer of this instance is trying to take at this moment. Workers of one instance read the same
+   * candidates at once; each tries first those no other one is after, instead of all queueing on the first one's
+   * lock, and tries the rest after them.
+   */
+  private readonly claiming = new Set<string>();
+
   async claimNext(owner: string, now: string, leaseUntil: string): Promise<{ scope: Scope; task: TaskRecord } | null> {
     const times = { now: timestamp(now), lease_until: timestamp(leaseUntil) };
     for (let round = 0; round < 3; round++) {
       const candidates = await this.db.readRows('tasks/claim-candidates', { now: times.now, take: count(CANDIDATES) });
       if (candidates.length === 0) return null;
-      for (const candidate of candidates) {
+      const key = (row: Row) => `${scopeKey(scopeOf(row))}\u0000${str(row.id)}`;
+      const free = candidates.filter((row) => !this.claiming.has(key(row)));
+      for (const candidate of [...free, ...candidates.filter((row) => this.claiming.has(key(row)))]) {
         const scope = scopeOf(candidate);
         const params = { ...scopeParams(scope), id: candidate.id, owner, ...times };
-        const claimed = await this.db.write(async (tx) => {
-          if ((await tx.run('tasks/lock', params)).length === 0) return null;
-          const rows = await tx.run('tasks/claim', params);
-          return rows.length ? decode(TASK_FIELDS, rows[0].task) : null;
-        });
+        const claim = key(candidate);
+        this.claiming.add(claim);
+        const claimed = await this.db
+          .write(async (tx) => {
+            if ((await tx.run('tasks/lock', params)).length === 0) return null;
+            const rows = await tx.run('tasks/claim', params);
+            return rows.length ? decode(TASK_FIELDS, rows[0].task) : null;
+          })
+          .finally(() => this.claiming.delete(claim));
         if (claimed) return { scope, task: claimed };
       }
     }
