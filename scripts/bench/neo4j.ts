@@ -4,7 +4,8 @@
  * [--workspace ID] [--keep] [--statements] [--stream [--write-graph]] [--cpu-profile DIR]`. `--cpu-profile` writes a
  * CPU profile of the service's main thread for each measured query run. `--stream` writes the query corpus as it is
  * generated, for sizes that do not fit in memory at once; with `--workspace`, `--write-graph` writes only its graph there
- * (after a load that stopped once the documents and chunks were written). `--workspace` queries a workspace an earlier run loaded with the same `--chunks`
+ * (after a load that stopped once the documents and chunks were written), from where each kind's vectors end.
+ * `--workspace` queries a workspace an earlier run loaded with the same `--chunks`
  * (on NEO4J_URI; `--keep` keeps it and prints its id) instead of loading the corpus again, which takes minutes on a busy
  * machine.
  * Runs on NEO4J_URI when given, else starts its own Neo4j 5.26 with scripts/neo4j/neo4j.sh (full JIT) and stops
