@@ -70,16 +70,16 @@ export class Neo4jTaskStore implements TaskStore {
   }
 
   /**
-   * Each candidate is claimed in a write transaction that first takes the task's lock and then re-checks it:
-   * of two concurrent claimers, the second sees the first one's committed claim and moves on.
-   */
-  /**
    * Tasks that a claimer of this instance is trying to take at this moment. Workers of one instance read the same
    * candidates at once; each tries first those no other one is after, instead of all queueing on the first one's
    * lock, and tries the rest after them.
    */
   private readonly claiming = new Set<string>();
 
+  /**
+   * Each candidate is claimed in a write transaction that first takes the task's lock and then re-checks it:
+   * of two concurrent claimers, the second sees the first one's committed claim and moves on.
+   */
   async claimNext(owner: string, now: string, leaseUntil: string): Promise<{ scope: Scope; task: TaskRecord } | null> {
     const times = { now: timestamp(now), lease_until: timestamp(leaseUntil) };
     for (let round = 0; round < 3; round++) {
