@@ -29,6 +29,28 @@ export function summaryDue(draft: Pick<Draft<{ description: string }>, 'summary'
 }
 
 /**
+ * The draft cut to the fewest of its fragments (oldest first) with which a summary is due, but no fewer than
+ * `atLeast`, or null when it is not due. Due-ness only grows with the prefix, so the cut is found by bisection.
+ */
+export function duePrefix<D extends Pick<Draft<{ description: string }>, 'summary' | 'fragments' | 'newer'>>(
+  draft: D,
+  policy: SummaryPolicy,
+  atLeast = 0,
+): D | null {
+  const cut = (n: number): D => ({ ...draft, fragments: draft.fragments.slice(0, n), newer: draft.newer.slice(0, n) });
+  if (!summaryDue(draft, policy)) return null;
+  let low = 0;
+  let high = draft.fragments.length;
+  while (high - low > 1) {
+    const mid = (low + high) >> 1;
+    if (summaryDue(cut(mid), policy)) high = mid;
+    else low = mid;
+  }
+  const n = Math.min(Math.max(high, atLeast), draft.fragments.length);
+  return n === draft.fragments.length ? draft : cut(n);
+}
+
+/**
  * The description (and summary state) once `summary` replaces the current one, or null when it no longer
  * applies: a fragment it covers is gone (a source was removed meanwhile), or a summary covering fragments
  * it does not is already there (written concurrently from a later state).

@@ -4,7 +4,7 @@ import { isAbortError } from '../domain/abort';
 import { TimeSlicer } from '../domain/turns';
 import { cachedLlm } from '../graph/llm-cache';
 import type { IngestDeps } from './deps';
-import { summaryDue, withSummary } from './descriptions';
+import { duePrefix, summaryDue, withSummary } from './descriptions';
 import { currentParts, type Draft, rebuildEntity, rebuildRelationship, type Summary } from './drafts';
 import { entityEvidence, relationEvidence, sourceStatements } from './evidence';
 import type { MergeOutcome, SummaryJob } from './merge-outcome';
@@ -23,7 +23,8 @@ import { policyFor, summarizeFragments, type SummaryPolicy } from './summary';
  * the record and merge state as stored, never from what a merge read before another summary landed: the
  * document holding a record reads it afresh before each summary and again after applying one (fragments
  * merged meanwhile may make it due again), and a document finding a record held leaves its fragments to
- * the holder. So the calls follow the fragments a record gathers, not how the documents interleave.
+ * the holder. A summary covers the fragments as they stood after the merge that made it due (`dueNow`). So
+ * the calls follow the fragments a record gathers, not how the documents interleave.
  */
 
 interface Written {
@@ -41,8 +42,12 @@ type Deps = Pick<IngestDeps, 'stores'>;
  * a document that merged fragments into a held record, so that the holder looks at it once more.
  */
 const held = new Map<string, { again: boolean }>();
-/** Rounds of one document's summaries, at most (each round reads its records afresh). */
-const MAX_ROUNDS = 8;
+/**
+ * Rounds of one document's summaries, at most (each round reads its records afresh). A round either applies
+ * summaries, each covering at least twice the fragments of the one before, or looks again at records other
+ * documents merged into meanwhile, so the loop ends long before this bound; it guards against a fault only.
+ */
+const MAX_ROUNDS = 64;
 
 export function summaryJob(kind: SummaryJob['kind'], draft: Draft<{ id: string; description: string }>, lockIds: string[]): SummaryJob {
   const { key, subject, summary, fragments, newer } = draft;
@@ -77,7 +82,7 @@ export async function summariseOutcome(
     let pending = mine;
     for (let round = 0; round < MAX_ROUNDS && pending.length > 0; round++) {
       for (const job of pending) (flags.get(job.key) as { again: boolean }).again = false;
-      const due = await dueNow(deps, scope, pending, policy);
+      const due = await dueNow(deps, scope, pending, policy, round === 0);
       const written = due.length ? await writeSummaries(deps, scope, due, policy, outcome) : [];
       const applied = written.length
         ? await lock([...new Set(written.flatMap((w) => w.job.lockIds))], () => applySummaries(deps, scope, written, policy))
@@ -101,8 +106,12 @@ export async function summariseOutcome(
 /**
  * The jobs still due according to the stored records and merge states, with the parts a summary reads: the
  * fragments the description shows, or all those merged since the summary when it shows only the newest.
+ * A summary covers the fragments as they stood after the merge at which it became due, not those other
+ * documents merged before it is written: in the `first` round, those the job's own merge saw; in later
+ * rounds (records that other documents merged into meanwhile, one fragment each as a rule), the fewest
+ * with which it is due. The rest wait for the next round, as they would have waited for their own merge.
  */
-async function dueNow(deps: Deps, scope: Scope, jobs: SummaryJob[], policy: SummaryPolicy): Promise<SummaryJob[]> {
+async function dueNow(deps: Deps, scope: Scope, jobs: SummaryJob[], policy: SummaryPolicy, first: boolean): Promise<SummaryJob[]> {
   const { graph, kv } = deps.stores;
   const ids = (kind: SummaryJob['kind']) => jobs.filter((job) => job.kind === kind).map((job) => job.id);
   const [entities, relationships, states] = await Promise.all([
@@ -116,6 +125,8 @@ async function dueNow(deps: Deps, scope: Scope, jobs: SummaryJob[], policy: Summ
   ]);
   const records = new Map<string, EntityRecord | RelationshipRecord>([...entities, ...relationships].map((r) => [r.id, r]));
   const due: SummaryJob[] = [];
+  /** Fragments (covered and newer) the merge of a first-round job saw. */
+  const merged = new Map<string, number>();
   // Thousands of jobs after a large document: each reads its record's fragments (hashing them), a few at a time.
   const slicer = new TimeSlicer();
   for (const job of jobs) {
@@ -132,15 +143,22 @@ async function dueNow(deps: Deps, scope: Scope, jobs: SummaryJob[], policy: Summ
       fragments: shown,
       newer,
     };
-    if (summaryDue(fresh, policyFor(policy, job.kind))) due.push(fresh);
+    if (!summaryDue(fresh, policyFor(policy, job.kind))) continue;
+    due.push(fresh);
+    if (first) merged.set(job.key, (job.summary?.covered.length ?? 0) + job.newer.length);
   }
   const partial = due.filter((job) => job.fragments.length < job.newer.length);
-  if (partial.length === 0) return due;
-  const complete = await completeParts(deps, scope, partial, records, states);
+  const complete = partial.length ? await completeParts(deps, scope, partial, records, states) : new Map<string, Parts>();
   return due.flatMap((job) => {
-    if (job.fragments.length >= job.newer.length) return [job];
-    const parts = complete.get(job.key);
-    return parts ? [{ ...job, summary: parts.summary, fragments: parts.fragments, newer: parts.newer }] : [];
+    const parts = job.fragments.length >= job.newer.length ? job : complete.get(job.key);
+    if (!parts) return [];
+    const seen = (merged.get(job.key) ?? 0) - (parts.summary?.covered.length ?? 0);
+    const prefix = duePrefix(
+      { ...job, summary: parts.summary, fragments: parts.fragments, newer: parts.newer },
+      policyFor(policy, job.kind),
+      seen,
+    );
+    return prefix ? [prefix] : [];
   });
 }
 

@@ -4,7 +4,8 @@ import type { Scope } from '../../src/domain/types';
 import { deleteDocumentData, summaryPolicy } from '../../src/ingest/deletion';
 import { EXTRACTION_NAMESPACE } from '../../src/ingest/extract/cache';
 import { parseExtraction } from '../../src/ingest/extract/parser';
-import { entityText, mergeDocument, relationshipText } from '../../src/ingest/merge';
+import { commitMerge, entityText, mergeDocument, relationshipText } from '../../src/ingest/merge';
+import { summariseOutcome } from '../../src/ingest/summary-stage';
 import { settleEmbeddingRefreshes } from '../../src/ingest/merge-stage';
 import { processDocument } from '../../src/ingest/pipeline';
 import { MERGE_STATE_NAMESPACE } from '../../src/ingest/record-state';
@@ -117,6 +118,46 @@ describe('amortised description summaries', () => {
     const lines = alice.description.split('\n');
     expect(lines[0]).toContain('talk number 0 ');
     expect(lines.slice(1)).toEqual(Array.from({ length: 16 }, (_, i) => `Alice gave talk number ${24 + i} at the annual meeting.`));
+  });
+
+  test('summarise what the merge that made a summary due saw, not what other documents merged before the summary', async () => {
+    const line = (i: number) => `Alice gave talk number ${i} at the annual meeting.`;
+    const one = createIngestFixture({ summaryFragmentThreshold: 2 });
+    await mergeFragments(one, 10);
+
+    // The same ten documents, but the summary due after the third one's merge starts only after all ten merged.
+    const interleaved = createIngestFixture({ summaryFragmentThreshold: 2 });
+    await mergeFragments(interleaved, 2);
+    const policy = summaryPolicy(interleaved.deps, true);
+    const outcomes = [];
+    for (let i = 2; i < 10; i++) {
+      const record = `entity<|>Alice<|>PERSON<|>${line(i)}`;
+      const parsed = parseExtraction(record);
+      await interleaved.deps.stores.kv.set(interleaved.scope, EXTRACTION_NAMESPACE, chunkId(`doc-${i}`, 0), {
+        ...parsed,
+        raw_outputs: [record],
+      });
+      outcomes.push(
+        await commitMerge(
+          interleaved.deps,
+          interleaved.scope,
+          `doc-${i}`,
+          [{ chunkId: chunkId(`doc-${i}`, 0), extraction: parsed }],
+          policy,
+        ),
+      );
+    }
+    for (const outcome of outcomes) await summariseOutcome(interleaved.deps, interleaved.scope, outcome, policy, (_ids, fn) => fn());
+
+    // Due at 3 fragments (more than 2), then at 3 more: the second summary reads the first and talks 3 to 5.
+    for (const f of [one, interleaved]) {
+      const [first, second, ...more] = f.callsFor('summarize').map((call) => call.text.split('\n'));
+      expect(more).toHaveLength(0);
+      expect(first).toEqual([0, 1, 2].map(line));
+      expect(second.slice(1)).toEqual([3, 4, 5].map(line));
+      const [alice] = await f.deps.stores.graph.getEntities(f.scope, ['ALICE']);
+      expect(alice.description.split('\n').slice(1)).toEqual([6, 7, 8, 9].map(line));
+    }
   });
 
   test('show only the newest fragments that fit after a summary, and cover the others in the next one', async () => {
