@@ -3,13 +3,14 @@
 // degree of the seeds and of the end points of those relationships (counted as in graph/degrees). With $keep, only
 // the relationships ranking within the first $keep by local expansion's order (seeds joined, then the degrees of
 // both end points, then weight), ties at the cut included: the service breaks them by id. Each record keeps its
-// latest $sources chunk ids and $document_sources document ids. One row.
+// latest $sources chunk ids and $document_sources document ids (`[-n..][..n]`: the last n, none when n is 0, where
+// `[-0..]` alone would keep them all). One row.
 WITH collect({id: id, score: score}) AS found
 CALL {
   WITH found
   UNWIND found AS hit
   MATCH (e:Entity {tenant_id: $tenant_id, workspace_id: $workspace_id, id: hit.id})
-  RETURN collect({score: hit.score, entity: e {.*, source_chunk_ids: e.source_chunk_ids[-$sources..], document_ids: e.document_ids[-$document_sources..]}}) AS hits,
+  RETURN collect({score: hit.score, entity: e {.*, source_chunk_ids: e.source_chunk_ids[-$sources..], document_ids: e.document_ids[-$document_sources..][..$document_sources]}}) AS hits,
          collect(CASE WHEN $around AND hit.score >= $min_score THEN e END) AS seeds
 }
 CALL {
@@ -30,7 +31,7 @@ CALL {
   WITH x, x.r AS r, last
   WHERE last IS NULL OR x.joined > last.joined OR (x.joined = last.joined AND
         (x.rank > last.rank OR (x.rank = last.rank AND x.weight >= last.weight)))
-  RETURN collect({relationship: r {.*, source_chunk_ids: r.source_chunk_ids[-$sources..], document_ids: r.document_ids[-$document_sources..]}, source: x.a, target: x.b}) AS relationships,
+  RETURN collect({relationship: r {.*, source_chunk_ids: r.source_chunk_ids[-$sources..], document_ids: r.document_ids[-$document_sources..][..$document_sources]}, source: x.a, target: x.b}) AS relationships,
          collect({id: x.a, degree: x.da}) + collect({id: x.b, degree: x.db}) AS ends
 }
 CALL {

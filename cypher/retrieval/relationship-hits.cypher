@@ -1,8 +1,8 @@
 // Follows a search of RelationshipVector (vectors/search-*) returning `id, score` rows, or retrieval/found: the
 // relationships of the hits, found between the candidate end points their id names (`source|target`, as in
 // relationships/find); with $ends, the end points of the hits that score at least $min_score and their degrees
-// (counted as in graph/degrees). Each record keeps its latest $sources chunk ids and $document_sources document ids.
-// One row.
+// (counted as in graph/degrees). Each record keeps its latest $sources chunk ids and $document_sources document ids
+// (`[-n..][..n]`: the last n, none when n is 0, where `[-0..]` alone would keep them all). One row.
 WITH collect({id: id, score: score}) AS found
 CALL {
   WITH found
@@ -12,7 +12,7 @@ CALL {
         -[r]-(b:Entity {tenant_id: $tenant_id, workspace_id: $workspace_id, id: substring(hit.id, at + 1)})
   WHERE r.id = hit.id
   WITH DISTINCT hit, r
-  RETURN collect({score: hit.score, relationship: r {.*, source_chunk_ids: r.source_chunk_ids[-$sources..], document_ids: r.document_ids[-$document_sources..]}, source: startNode(r).id, target: endNode(r).id}) AS hits,
+  RETURN collect({score: hit.score, relationship: r {.*, source_chunk_ids: r.source_chunk_ids[-$sources..], document_ids: r.document_ids[-$document_sources..][..$document_sources]}, source: startNode(r).id, target: endNode(r).id}) AS hits,
          collect(CASE WHEN $ends AND hit.score >= $min_score THEN startNode(r) END) +
          collect(CASE WHEN $ends AND hit.score >= $min_score THEN endNode(r) END) AS ends
 }
@@ -20,7 +20,7 @@ CALL {
   WITH ends
   UNWIND ends AS n
   WITH DISTINCT n
-  RETURN collect(n {.*, source_chunk_ids: n.source_chunk_ids[-$sources..], document_ids: n.document_ids[-$document_sources..]}) AS entities,
+  RETURN collect(n {.*, source_chunk_ids: n.source_chunk_ids[-$sources..], document_ids: n.document_ids[-$document_sources..][..$document_sources]}) AS entities,
          collect({id: n.id, degree: COUNT { (n)--() } - COUNT { (n)<-[:MENTIONS|HAS_MEMBER]-() }}) AS degrees
 }
 RETURN size(found) AS searched, hits, entities, degrees

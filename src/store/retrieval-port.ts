@@ -65,9 +65,10 @@ export interface SearchOptions {
   /** Hits below it bring no relationships or end points (they are still returned). */
   minScore: number;
   /**
-   * At most this many of the latest chunk ids of each entity and relationship read, and of its document ids when no
-   * document filter applies (the filter is checked against all of them); all of them when absent. A hub named by
-   * every document would otherwise bring every one of its sources to every query that touches it.
+   * At most this many of the latest chunk ids of each entity and relationship read; with it, its document ids only
+   * under a document filter (which is checked against all of them), none without one: retrieval reads them for
+   * nothing else. Whole records when absent. A hub named by every document would otherwise bring every one of its
+   * sources to every query that touches it.
    */
   sources?: number;
 }

@@ -1,4 +1,5 @@
 import type { EntityRecord, RelationshipRecord, Scope, VectorHit, VectorKind } from '../domain/types';
+import { latestOf } from './latest-sources';
 import type { DocumentTitle, SourceBounds as Bounds, Stores } from './ports';
 import type { AroundOptions, ChunkHits, EntityHits, RelationshipHits, RetrievalReads, ScoredRecord, SearchOptions } from './retrieval-port';
 
@@ -8,12 +9,13 @@ type Parts = Pick<Stores, 'vectors' | 'graph' | 'chunks' | 'documents'>;
 const ALL_SOURCES = 2 ** 31 - 1;
 
 /**
- * How many of a record's latest sources a read keeps (`SearchOptions.sources`, all when absent): its document ids
- * all under a document filter, which is checked against them.
+ * How many of a record's latest sources a read keeps (`SearchOptions.sources`; the whole record when absent). In
+ * a bounded read, document ids serve only a document filter, which is checked against them: all of them under
+ * one, none without.
  */
 export function sourceBounds(sources: number | undefined, filtered: boolean): Bounds {
-  const chunks = sources ?? ALL_SOURCES;
-  return { chunks, documents: filtered ? ALL_SOURCES : chunks };
+  if (sources === undefined) return { chunks: ALL_SOURCES, documents: ALL_SOURCES };
+  return { chunks: sources, documents: filtered ? ALL_SOURCES : 0 };
 }
 
 function boundsOf(options: SearchOptions): Bounds {
@@ -25,8 +27,8 @@ export function withLatestSources<R extends { source_chunk_ids: string[]; docume
   if (record.source_chunk_ids.length <= bounds.chunks && record.document_ids.length <= bounds.documents) return record;
   return {
     ...record,
-    source_chunk_ids: record.source_chunk_ids.slice(-bounds.chunks),
-    document_ids: record.document_ids.slice(-bounds.documents),
+    source_chunk_ids: latestOf(record.source_chunk_ids, bounds.chunks),
+    document_ids: latestOf(record.document_ids, bounds.documents),
   };
 }
 

@@ -146,7 +146,7 @@ export function retrievalReadsContract(name: string, makeStores: StoresFactory, 
       expect(sortedEntries(found.degrees)).toEqual(sortedEntries(await ctx.stores().graph.degrees(scope, ends)));
     });
 
-    it('keeps only the latest sources of each record when bounded, and every document id under a filter', async () => {
+    it('keeps only the latest chunk ids of each record when bounded, its document ids only under a filter, and all of them', async () => {
       const scope = ctx.scope();
       const { query } = await seed(ctx.stores(), scope);
       const many = (prefix: string) => Array.from({ length: 250 }, (_, i) => `${prefix}-${String(i).padStart(3, '0')}`);
@@ -166,13 +166,15 @@ export function retrievalReadsContract(name: string, makeStores: StoresFactory, 
         expect(entities.hits).toHaveLength(6);
         for (const { record } of entities.hits) {
           expect(record.source_chunk_ids).toEqual(latest(many(`${record.id}-chunk`)));
-          expect(record.document_ids).toEqual(latest(hubDocs));
+          expect(record.document_ids).toEqual([]);
         }
         const ab = entities.relationships.find((r) => r.id === 'ALICE|BOB');
         expect(ab?.source_chunk_ids).toEqual(latest(many('AB-chunk')));
+        expect(ab?.document_ids).toEqual([]);
         const links = await read.relationshipHits(scope, query, 6, { minScore: -1, ends: true, sources: 100 });
         expect(links.entities.length).toBeGreaterThan(0);
-        for (const e of links.entities) expect(e.source_chunk_ids).toEqual(latest(many(`${e.id}-chunk`)));
+        for (const e of links.entities) expect([e.source_chunk_ids, e.document_ids]).toEqual([latest(many(`${e.id}-chunk`)), []]);
+        for (const { record } of links.hits) expect(record.document_ids).toEqual([]);
         const filtered = await read.entityHits(scope, query, 6, {
           filter: { documentIds: ['doc-1'] },
           minScore: -1,

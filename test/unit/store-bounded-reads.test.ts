@@ -43,6 +43,18 @@ describe('embedded graph reads within source bounds', () => {
     expect(around).toHaveLength(3);
   });
 
+  it('keeps no document ids under a bound of none (a read without a document filter needs none)', async () => {
+    const graph = await graphWithHub();
+    const none = { chunks: 3, documents: 0 };
+    const [hub] = await graph.entitiesWithin(scope, ['HUB'], none);
+    expect([hub.source_chunk_ids, hub.document_ids]).toEqual([['doc:chunk-497', 'doc:chunk-498', 'doc:chunk-499'], []]);
+    const around = await graph.relationshipsAround(scope, ['HUB'], none);
+    expect(around.map((r) => r.document_ids)).toEqual([[], []]);
+    expect(withLatestSources(hub, none).document_ids).toEqual([]);
+    const stored = await graph.getEntity(scope, 'HUB');
+    expect(stored?.document_ids).toHaveLength(50);
+  });
+
   it('hands out copies: changing one leaves the store as it was', async () => {
     const graph = await graphWithHub();
     const [hub] = await graph.entitiesWithin(scope, ['HUB'], { chunks: 1000, documents: 1000 });

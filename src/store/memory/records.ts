@@ -8,6 +8,7 @@ import type {
   RelationshipRecord,
   TaskRecord,
 } from '../../domain/types';
+import { latestOf } from '../latest-sources';
 import type { SourceBounds } from '../ports';
 
 /*
@@ -38,15 +39,15 @@ export function copyRelationship(r: RelationshipRecord): RelationshipRecord {
 
 /** A copy with only its latest sources, made in the time of the bounds, not of the lists (hubs cite thousands). */
 export function boundedEntity(e: EntityRecord, bounds: SourceBounds): EntityRecord {
-  return { ...e, source_chunk_ids: e.source_chunk_ids.slice(-bounds.chunks), document_ids: e.document_ids.slice(-bounds.documents) };
+  return { ...e, source_chunk_ids: latestOf(e.source_chunk_ids, bounds.chunks), document_ids: latestOf(e.document_ids, bounds.documents) };
 }
 
 export function boundedRelationship(r: RelationshipRecord, bounds: SourceBounds): RelationshipRecord {
   return {
     ...r,
     keywords: [...r.keywords],
-    source_chunk_ids: r.source_chunk_ids.slice(-bounds.chunks),
-    document_ids: r.document_ids.slice(-bounds.documents),
+    source_chunk_ids: latestOf(r.source_chunk_ids, bounds.chunks),
+    document_ids: latestOf(r.document_ids, bounds.documents),
   };
 }
 
