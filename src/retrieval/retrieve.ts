@@ -104,7 +104,7 @@ export async function retrieve(deps: RetrieverDeps, req: RetrievalRequest): Prom
       communities
         ? { hits: await relationshipsOfCommunities(stores, scope, communities, limits.maxRelationships), ends: null }
         : vectors.relationship
-          ? searchRelationships(search, vectors.relationship, limits.maxRelationships, expands)
+          ? searchRelationships(search, vectors.relationship, limits.maxRelationships, expands ? { keep: limits.maxEntities } : null)
           : null,
       vectors.question && recipe.chunkVectorSearch ? searchChunks(search, vectors.question, limits.maxChunks) : [],
     ]);

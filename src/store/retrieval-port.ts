@@ -21,7 +21,10 @@ export interface EntityHits {
 
 export interface RelationshipHits {
   hits: Array<ScoredRecord<RelationshipRecord>>;
-  /** With `ends`: the end points of the hits (stored ones) and their degrees. */
+  /**
+   * With `ends`: the end points of the hits that score at least `minScore` (stored ones) and their degrees; with
+   * `keep`, a store may leave out all but the first `keep` of them in hit order (each hit's source, then its target).
+   */
   entities: EntityRecord[];
   degrees: Map<string, number>;
 }
@@ -39,7 +42,7 @@ export interface ChunkHits {
  */
 export interface RetrievalReads {
   entityHits(scope: Scope, vector: number[], topK: number, options: SearchOptions & AroundOptions): Promise<EntityHits>;
-  relationshipHits(scope: Scope, vector: number[], topK: number, options: SearchOptions & { ends: boolean }): Promise<RelationshipHits>;
+  relationshipHits(scope: Scope, vector: number[], topK: number, options: SearchOptions & EndsOptions): Promise<RelationshipHits>;
   /** Chunk search; `filter.ids` scores only those chunks (candidates known by id). */
   chunkHits(scope: Scope, vector: number[], topK: number, options: SearchOptions): Promise<ChunkHits>;
   /** Chunks by id, in the order asked (unknown ids skipped), with their documents' titles. */
@@ -50,6 +53,13 @@ export interface RetrievalReads {
 export interface DocumentTitle {
   title: string;
   file_path: string;
+}
+
+/** What a relationship search brings with its hits (`RelationshipHits.entities`). */
+export interface EndsOptions {
+  ends: boolean;
+  /** The end points global expansion keeps: a store may leave out those after them. */
+  keep?: number;
 }
 
 /** What an entity search brings around its hits (`EntityHits.relationships`). */

@@ -1,7 +1,16 @@
 import type { EntityRecord, RelationshipRecord, Scope, VectorHit, VectorKind } from '../domain/types';
 import { latestOf } from './latest-sources';
-import type { DocumentTitle, SourceBounds as Bounds, Stores } from './ports';
-import type { AroundOptions, ChunkHits, EntityHits, RelationshipHits, RetrievalReads, ScoredRecord, SearchOptions } from './retrieval-port';
+import type { DocumentTitle, GraphStore, SourceBounds as Bounds, Stores } from './ports';
+import type {
+  AroundOptions,
+  ChunkHits,
+  EndsOptions,
+  EntityHits,
+  RelationshipHits,
+  RetrievalReads,
+  ScoredRecord,
+  SearchOptions,
+} from './retrieval-port';
 
 type Parts = Pick<Stores, 'vectors' | 'graph' | 'chunks' | 'documents'>;
 
@@ -32,6 +41,32 @@ export function withLatestSources<R extends { source_chunk_ids: string[]; docume
   };
 }
 
+/** The entities in the order asked for (unknown ids skipped), each with only its latest sources. */
+export async function entitiesWithin(graph: GraphStore, scope: Scope, ids: string[], bounds: Bounds): Promise<EntityRecord[]> {
+  if (ids.length === 0) return [];
+  if (graph.entitiesWithin) return graph.entitiesWithin(scope, ids, bounds);
+  return (await graph.getEntities(scope, ids)).map((e) => withLatestSources(e, bounds));
+}
+
+/** The relationships in the order asked for (unknown ids skipped), each with only its latest sources. */
+export async function relationshipsWithin(graph: GraphStore, scope: Scope, ids: string[], bounds: Bounds): Promise<RelationshipRecord[]> {
+  if (ids.length === 0) return [];
+  if (graph.relationshipsWithin) return graph.relationshipsWithin(scope, ids, bounds);
+  return (await graph.getRelationships(scope, ids)).map((r) => withLatestSources(r, bounds));
+}
+
+/** The relationships touching the entities, in any order, each with only its latest sources. */
+export async function relationshipsAround(
+  graph: GraphStore,
+  scope: Scope,
+  entityIds: string[],
+  bounds: Bounds,
+  keep?: number,
+): Promise<RelationshipRecord[]> {
+  if (graph.relationshipsAround) return graph.relationshipsAround(scope, entityIds, bounds, keep);
+  return (await graph.relationshipsOf(scope, entityIds)).map((r) => withLatestSources(r, bounds));
+}
+
 /** The records of the hits, in hit order; hits without a record are left out. */
 function inHitOrder<R extends { id: string }>(hits: VectorHit[], records: R[]): Array<ScoredRecord<R>> {
   const byId = new Map(records.map((r) => [r.id, r]));
@@ -54,34 +89,14 @@ export class ComposedRetrievalReads implements RetrievalReads {
     return this.stores.vectors.search(scope, kind, vector, topK, options.filter);
   }
 
-  /** The entities in the order asked for (unknown ids skipped), each with only its latest sources. */
-  private async entitiesWithin(scope: Scope, ids: string[], bounds: Bounds): Promise<EntityRecord[]> {
-    const { graph } = this.stores;
-    if (graph.entitiesWithin) return graph.entitiesWithin(scope, ids, bounds);
-    return (await graph.getEntities(scope, ids)).map((e) => withLatestSources(e, bounds));
-  }
-
-  /** The relationships in the order asked for (unknown ids skipped), each with only its latest sources. */
-  private async relationshipsWithin(scope: Scope, ids: string[], bounds: Bounds): Promise<RelationshipRecord[]> {
-    const { graph } = this.stores;
-    if (graph.relationshipsWithin) return graph.relationshipsWithin(scope, ids, bounds);
-    return (await graph.getRelationships(scope, ids)).map((r) => withLatestSources(r, bounds));
-  }
-
-  /** The relationships touching the entities, in any order, each with only its latest sources. */
-  private async relationshipsAround(scope: Scope, entityIds: string[], bounds: Bounds, keep?: number): Promise<RelationshipRecord[]> {
-    const { graph } = this.stores;
-    if (graph.relationshipsAround) return graph.relationshipsAround(scope, entityIds, bounds, keep);
-    return (await graph.relationshipsOf(scope, entityIds)).map((r) => withLatestSources(r, bounds));
-  }
-
   async entityHits(scope: Scope, vector: number[], topK: number, options: SearchOptions & AroundOptions): Promise<EntityHits> {
     const found = await this.search(scope, 'entity', vector, topK, options);
     const bounds = boundsOf(options);
     const hits = found.length
       ? inHitOrder(
           found,
-          await this.entitiesWithin(
+          await entitiesWithin(
+            this.stores.graph,
             scope,
             found.map((h) => h.id),
             bounds,
@@ -100,33 +115,35 @@ export class ComposedRetrievalReads implements RetrievalReads {
     bounds: Bounds,
     keep: number | undefined,
   ): Promise<Pick<EntityHits, 'relationships' | 'degrees'>> {
-    const relationships = await this.relationshipsAround(scope, seeds, bounds, keep);
+    const relationships = await relationshipsAround(this.stores.graph, scope, seeds, bounds, keep);
     const ends = new Set(seeds);
     for (const r of relationships) ends.add(r.source).add(r.target);
     return { relationships, degrees: await this.stores.graph.degrees(scope, [...ends]) };
   }
 
-  async relationshipHits(
-    scope: Scope,
-    vector: number[],
-    topK: number,
-    options: SearchOptions & { ends: boolean },
-  ): Promise<RelationshipHits> {
+  async relationshipHits(scope: Scope, vector: number[], topK: number, options: SearchOptions & EndsOptions): Promise<RelationshipHits> {
     const found = await this.search(scope, 'relationship', vector, topK, options);
     const bounds = boundsOf(options);
     const hits = found.length
       ? inHitOrder(
           found,
-          await this.relationshipsWithin(
+          await relationshipsWithin(
+            this.stores.graph,
             scope,
             found.map((h) => h.id),
             bounds,
           ),
         )
       : [];
-    const ends = [...new Set(hits.filter((h) => h.score >= options.minScore).flatMap((h) => [h.record.source, h.record.target]))];
+    const ends = [...new Set(hits.filter((h) => h.score >= options.minScore).flatMap((h) => [h.record.source, h.record.target]))].slice(
+      0,
+      options.keep,
+    );
     if (!options.ends || ends.length === 0) return { hits, entities: [], degrees: new Map() };
-    const [entities, degrees] = await Promise.all([this.entitiesWithin(scope, ends, bounds), this.stores.graph.degrees(scope, ends)]);
+    const [entities, degrees] = await Promise.all([
+      entitiesWithin(this.stores.graph, scope, ends, bounds),
+      this.stores.graph.degrees(scope, ends),
+    ]);
     return { hits, entities, degrees };
   }
 

@@ -1,5 +1,6 @@
 import type { Scope } from '../../src/domain/types';
 import type { GraphStore } from '../../src/store/ports';
+import { entitiesWithin } from '../../src/store/retrieval-reads';
 import { makeEntity, makeRelationship, seededRandom, shuffled } from './fixtures';
 import { randomGraph, ReferenceGraph, type RandomGraph } from './graph-reference';
 import { type StoresCleanup, type StoresFactory, useStores } from './harness';
@@ -51,6 +52,20 @@ export function graphStoreContract(name: string, makeStores: StoresFactory, clea
         expect(await graph().getEntity(scope, 'BOB')).toEqual(entities[1]);
         expect(await graph().getEntity(scope, 'NOBODY')).toBeNull();
         expect(await graph().getEntities(scope, ['PARIS', 'NOBODY', 'ALICE'])).toEqual([entities[2], entities[0]]);
+      });
+
+      it('reads entities as retrieval does: in the order asked, each with only its latest sources', async () => {
+        const scope = ctx.scope();
+        const ids = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `${prefix}-${String(i).padStart(3, '0')}`);
+        const hub = makeEntity('HUB', { source_chunk_ids: ids('chunk', 300), document_ids: ids('doc', 30) });
+        await graph().upsertEntities(scope, [hub, makeEntity('ALICE', { source_chunk_ids: ['c1'], document_ids: ['d1'] })]);
+        const within = (bounds: { chunks: number; documents: number }) =>
+          entitiesWithin(graph(), scope, ['HUB', 'NOBODY', 'ALICE'], bounds);
+        const [bounded, alice] = await within({ chunks: 100, documents: 0 });
+        expect(bounded).toEqual({ ...hub, source_chunk_ids: ids('chunk', 300).slice(-100), document_ids: [] });
+        expect(alice).toEqual(makeEntity('ALICE', { source_chunk_ids: ['c1'], document_ids: [] }));
+        expect((await within({ chunks: 2, documents: 2 ** 31 - 1 }))[0].document_ids).toEqual(hub.document_ids);
+        expect(await within({ chunks: 2 ** 31 - 1, documents: 2 ** 31 - 1 })).toEqual(await graph().getEntities(scope, ['HUB', 'ALICE']));
       });
 
       it('replaces an entity upserted again under the same id', async () => {

@@ -146,7 +146,28 @@ export function retrievalReadsContract(name: string, makeStores: StoresFactory, 
       expect(sortedEntries(found.degrees)).toEqual(sortedEntries(await ctx.stores().graph.degrees(scope, ends)));
     });
 
-    it('keeps only the latest chunk ids of each record when bounded, its document ids only under a filter, and all of them', async () => {
+    it('brings at least the first end points in hit order with keep, with their degrees', async () => {
+      const scope = ctx.scope();
+      const { query } = await seed(ctx.stores(), scope);
+      const all = await reads().relationshipHits(scope, query, 5, { minScore: -1, ends: true });
+      const inHitOrder = [...new Set(all.hits.flatMap((h) => [h.record.source, h.record.target]))];
+      expect(inHitOrder.length).toBeGreaterThan(3);
+      for (const read of [reads(), reference()]) {
+        const found = await read.relationshipHits(scope, query, 5, { minScore: -1, ends: true, keep: 3 });
+        expect(found.hits).toEqual(all.hits);
+        const first = inHitOrder.slice(0, 3);
+        expect(
+          found.entities
+            .filter((e) => first.includes(e.id))
+            .map((e) => e.id)
+            .sort(),
+        ).toEqual([...first].sort());
+        for (const id of first) expect(found.degrees.get(id)).toBe(all.degrees.get(id));
+        expect(found.entities.length).toBeLessThan(inHitOrder.length);
+      }
+    });
+
+    it('keeps only the latest chunk ids of each record when bounded, and its document ids only under a filter (all of them there)', async () => {
       const scope = ctx.scope();
       const { query } = await seed(ctx.stores(), scope);
       const many = (prefix: string) => Array.from({ length: 250 }, (_, i) => `${prefix}-${String(i).padStart(3, '0')}`);

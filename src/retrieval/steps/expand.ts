@@ -2,7 +2,7 @@ import { firstK } from '../../domain/first-k';
 import type { EntityRecord, RelationshipRecord, Scope } from '../../domain/types';
 import type { Stores } from '../../store/ports';
 import { byAroundRank } from '../../store/around-order';
-import { sourceBounds, withLatestSources } from '../../store/retrieval-reads';
+import { entitiesWithin, relationshipsAround, sourceBounds, withLatestSources } from '../../store/retrieval-reads';
 import type { RetrievalRecipe } from '../recipes';
 import type { RetrievalLimits, ScoredEntity, ScoredRelationship } from '../types';
 import { isAllowed } from './filter';
@@ -67,10 +67,10 @@ export async function expandFromEntities(
   const seedScore = new Map(seeds.map((s) => [s.record.id, s.score]));
   const touches = (r: RelationshipRecord) => seedScore.has(r.source) || seedScore.has(r.target);
   const touching = (
-    surroundings ? surroundings.relationships.filter(touches) : await stores.graph.relationshipsOf(scope, [...seedScore.keys()])
-  )
-    .filter((r) => isAllowed(allowed, r.document_ids))
-    .map((r) => withLatestSources(r, bounds));
+    surroundings
+      ? surroundings.relationships.filter(touches).map((r) => withLatestSources(r, bounds))
+      : await relationshipsAround(stores.graph, scope, [...seedScore.keys()], bounds)
+  ).filter((r) => isAllowed(allowed, r.document_ids));
   const endpointIds = new Set<string>(seedScore.keys());
   for (const r of touching) endpointIds.add(r.source).add(r.target);
   const degree = surroundings ? surroundings.degrees : await stores.graph.degrees(scope, [...endpointIds]);
@@ -119,13 +119,13 @@ async function neighboursOf(
     room * 2,
     (a, b) => (reachedBy.get(b) as number) - (reachedBy.get(a) as number) || degreeOf(b) - degreeOf(a) || compare(a, b),
   );
-  const records = await stores.graph.getEntities(scope, ordered);
-  const bounds = latestSources(allowed);
+  // Bounded: a neighbour may be a hub citing a large part of the corpus.
+  const records = await entitiesWithin(stores.graph, scope, ordered, latestSources(allowed));
   return records
     .filter((r) => isAllowed(allowed, r.document_ids))
     .slice(0, room)
     .map((record) => ({
-      record: withLatestSources(record, bounds),
+      record,
       score: (reachedBy.get(record.id) ?? 0) * NEIGHBOUR_DECAY,
       degree: degreeOf(record.id),
     }));
@@ -149,12 +149,11 @@ export async function expandFromRelationships(
     for (const end of [record.source, record.target]) if (!scoreOf.has(end)) scoreOf.set(end, score);
   }
   const ids = [...scoreOf.keys()];
-  const records: EntityRecord[] = ends ? inOrder(ids, ends.entities) : ids.length ? await stores.graph.getEntities(scope, ids) : [];
   const bounds = latestSources(allowed);
-  const kept = records
-    .filter((r) => isAllowed(allowed, r.document_ids))
-    .slice(0, limits.maxEntities)
-    .map((r) => withLatestSources(r, bounds));
+  const records: EntityRecord[] = ends
+    ? inOrder(ids, ends.entities).map((r) => withLatestSources(r, bounds))
+    : await entitiesWithin(stores.graph, scope, ids, bounds);
+  const kept = records.filter((r) => isAllowed(allowed, r.document_ids)).slice(0, limits.maxEntities);
   const degree = ends
     ? ends.degrees
     : kept.length

@@ -57,14 +57,22 @@ export async function searchEntities(
   return { hits, surroundings: around ? { relationships: found.relationships, degrees: found.degrees } : null };
 }
 
-/** With `ends`, the end points of the hits and their degrees come back in the same read. */
+/**
+ * With `ends`, the end points of the hits and their degrees come back in the same read: at least the `ends.keep`
+ * that global expansion keeps (all of them under a document filter, which it applies first).
+ */
 export async function searchRelationships(
   s: SearchScope,
   vector: number[],
   topK: number,
-  ends = false,
+  ends: { keep: number } | null = null,
 ): Promise<{ hits: ScoredRelationship[]; ends: RelationshipEnds | null }> {
-  const found = await retrievalReadsOf(s.stores).relationshipHits(s.scope, vector, topK, { ...searchOptions(s), ends });
+  const keep = ends && !s.allowed ? ends.keep : undefined;
+  const found = await retrievalReadsOf(s.stores).relationshipHits(s.scope, vector, topK, {
+    ...searchOptions(s),
+    ends: ends !== null,
+    keep,
+  });
   const hits = kept(found.hits, s.minScore, (r) => isAllowed(s.allowed, r.document_ids));
   return { hits, ends: ends ? { entities: found.entities, degrees: found.degrees } : null };
 }

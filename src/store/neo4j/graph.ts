@@ -1,9 +1,9 @@
 import type { EntityRecord, Page, RelationshipRecord, Scope } from '../../domain/types';
-import type { EntityQuery, GraphStats, GraphStore, RelationshipQuery } from '../ports';
+import type { EntityQuery, GraphStats, GraphStore, RelationshipQuery, SourceBounds } from '../ports';
 import { type CypherTransaction, type Neo4jClient, type Row, scopeParams } from './client';
 import { ENTITY_FIELDS, RELATIONSHIP_FIELDS, decode, decodeRelationship, encode } from './codecs';
 import { entityTypeLabel, lookupsFor, relationTypeName } from './graph-names';
-import { count, num } from './values';
+import { count, int, num } from './values';
 
 const BATCH = 500;
 
@@ -30,6 +30,18 @@ export class Neo4jGraphStore implements GraphStore {
   async getEntities(scope: Scope, ids: string[]): Promise<EntityRecord[]> {
     if (ids.length === 0) return [];
     const rows = await this.db.readRows('entities/get-many', { ...scopeParams(scope), ids });
+    return rows.map((row) => decode(ENTITY_FIELDS, row.entity));
+  }
+
+  /** `getEntities` with only the latest sources of each record, cut in the database. */
+  async entitiesWithin(scope: Scope, ids: string[], bounds: SourceBounds): Promise<EntityRecord[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.db.readRows('entities/get-many-within', {
+      ...scopeParams(scope),
+      ids,
+      sources: int(bounds.chunks),
+      document_sources: int(bounds.documents),
+    });
     return rows.map((row) => decode(ENTITY_FIELDS, row.entity));
   }
 

@@ -3,6 +3,7 @@ import type { DocumentTitle, VectorStore } from '../ports';
 import type {
   AroundOptions,
   ChunkHits,
+  EndsOptions,
   EntityHits,
   RelationshipHits,
   RetrievalReads,
@@ -91,14 +92,10 @@ export class Neo4jRetrievalReads implements RetrievalReads {
     };
   }
 
-  async relationshipHits(
-    scope: Scope,
-    vector: number[],
-    topK: number,
-    options: SearchOptions & { ends: boolean },
-  ): Promise<RelationshipHits> {
+  async relationshipHits(scope: Scope, vector: number[], topK: number, options: SearchOptions & EndsOptions): Promise<RelationshipHits> {
     const row = await this.searchRow(scope, 'relationship', vector, topK, options, 'retrieval/relationship-hits', {
       ends: options.ends,
+      keep: options.keep === undefined ? null : int(options.keep),
       min_score: (options.minScore + 1) / 2,
       ...sourceParams(options),
     });
