@@ -70,11 +70,11 @@ export class Neo4jTaskStore implements TaskStore {
   }
 
   /**
-   * Tasks that a claimer of this instance is trying to take at this moment. Workers of one instance read the same
-   * candidates at once; each tries first those no other one is after, instead of all queueing on the first one's
-   * lock, and tries the rest after them.
+   * Tasks that claimers of this instance are trying to take at this moment, with how many. Workers of one instance
+   * read the same candidates at once; each tries first those no other one is after, instead of all queueing on the
+   * first one's lock, and tries the rest after them.
    */
-  private readonly claiming = new Set<string>();
+  private readonly claiming = new Map<string, number>();
 
   /**
    * Each candidate is claimed in a write transaction that first takes the task's lock and then re-checks it:
@@ -83,26 +83,34 @@ export class Neo4jTaskStore implements TaskStore {
   async claimNext(owner: string, now: string, leaseUntil: string): Promise<{ scope: Scope; task: TaskRecord } | null> {
     const times = { now: timestamp(now), lease_until: timestamp(leaseUntil) };
     for (let round = 0; round < 3; round++) {
-      const candidates = await this.db.readRows('tasks/claim-candidates', { now: times.now, take: count(CANDIDATES) });
-      if (candidates.length === 0) return null;
-      const key = (row: Row) => `${scopeKey(scopeOf(row))}\u0000${str(row.id)}`;
-      const free = candidates.filter((row) => !this.claiming.has(key(row)));
-      for (const candidate of [...free, ...candidates.filter((row) => this.claiming.has(key(row)))]) {
-        const scope = scopeOf(candidate);
-        const params = { ...scopeParams(scope), id: candidate.id, owner, ...times };
-        const claim = key(candidate);
-        this.claiming.add(claim);
+      const rows = await this.db.readRows('tasks/claim-candidates', { now: times.now, take: count(CANDIDATES) });
+      if (rows.length === 0) return null;
+      const candidates = rows.map((row) => {
+        const scope = scopeOf(row);
+        return { row, scope, claim: `${scopeKey(scope)}\u0000${str(row.id)}` };
+      });
+      const free = candidates.filter((c) => !this.claiming.has(c.claim));
+      for (const { row, scope, claim } of [...free, ...candidates.filter((c) => this.claiming.has(c.claim))]) {
+        const params = { ...scopeParams(scope), id: row.id, owner, ...times };
+        this.claiming.set(claim, (this.claiming.get(claim) ?? 0) + 1);
         const claimed = await this.db
           .write(async (tx) => {
             if ((await tx.run('tasks/lock', params)).length === 0) return null;
-            const rows = await tx.run('tasks/claim', params);
-            return rows.length ? decode(TASK_FIELDS, rows[0].task) : null;
+            const found = await tx.run('tasks/claim', params);
+            return found.length ? decode(TASK_FIELDS, found[0].task) : null;
           })
-          .finally(() => this.claiming.delete(claim));
+          .finally(() => this.release(claim));
         if (claimed) return { scope, task: claimed };
       }
     }
     return null;
+  }
+
+  /** One claimer of this instance stops trying the task. */
+  private release(claim: string): void {
+    const left = (this.claiming.get(claim) ?? 1) - 1;
+    if (left > 0) this.claiming.set(claim, left);
+    else this.claiming.delete(claim);
   }
 
   async countOpen(scope: Scope | null): Promise<number> {
