@@ -14,10 +14,25 @@ export function uuidV5(name: string): string {
 }
 
 /**
+ * Point ids hashed lately: a query filters on the ids of some 80 candidate chunks, often the same ones from one
+ * question to the next. Bounded; the oldest go first.
+ */
+const recent = new Map<string, string>();
+const RECENT_POINTS = 50_000;
+
+/**
  * Deterministic Qdrant point id of a record's vector: the same record always maps to the same point, so upserts
  * replace. Tenants prefix the name, so equal workspace ids under two tenants never share a point.
  */
 export function pointId(scope: Scope, kind: VectorKind, id: string): string {
   const workspace = scope.tenantId ? `${scope.tenantId}/${scope.workspaceId}` : scope.workspaceId;
-  return uuidV5(`${workspace}/${kind}/${id}`);
+  const name = `${workspace}/${kind}/${id}`;
+  let point = recent.get(name);
+  if (point === undefined) {
+    point = uuidV5(name);
+    if (recent.size >= RECENT_POINTS) recent.delete(recent.keys().next().value as string);
+    recent.set(name, point);
+  }
+  return point;
 }
+
