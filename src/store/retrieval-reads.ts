@@ -67,6 +67,10 @@ export async function relationshipsAround(
   return (await graph.relationshipsOf(scope, entityIds)).map((r) => withLatestSources(r, bounds));
 }
 
+function idsOf(hits: VectorHit[]): string[] {
+  return hits.map((h) => h.id);
+}
+
 /** The records of the hits, in hit order; hits without a record are left out. */
 function inHitOrder<R extends { id: string }>(hits: VectorHit[], records: R[]): Array<ScoredRecord<R>> {
   const byId = new Map(records.map((r) => [r.id, r]));
@@ -92,17 +96,8 @@ export class ComposedRetrievalReads implements RetrievalReads {
   async entityHits(scope: Scope, vector: number[], topK: number, options: SearchOptions & AroundOptions): Promise<EntityHits> {
     const found = await this.search(scope, 'entity', vector, topK, options);
     const bounds = boundsOf(options);
-    const hits = found.length
-      ? inHitOrder(
-          found,
-          await entitiesWithin(
-            this.stores.graph,
-            scope,
-            found.map((h) => h.id),
-            bounds,
-          ),
-        )
-      : [];
+    const records = await entitiesWithin(this.stores.graph, scope, idsOf(found), bounds);
+    const hits = inHitOrder(found, records);
     const seeds = hits.filter((h) => h.score >= options.minScore).map((h) => h.record.id);
     if (!options.around || seeds.length === 0) return { hits, relationships: [], degrees: new Map() };
     return { hits, ...(await this.around(scope, seeds, bounds, options.keep)) };
@@ -124,21 +119,9 @@ export class ComposedRetrievalReads implements RetrievalReads {
   async relationshipHits(scope: Scope, vector: number[], topK: number, options: SearchOptions & EndsOptions): Promise<RelationshipHits> {
     const found = await this.search(scope, 'relationship', vector, topK, options);
     const bounds = boundsOf(options);
-    const hits = found.length
-      ? inHitOrder(
-          found,
-          await relationshipsWithin(
-            this.stores.graph,
-            scope,
-            found.map((h) => h.id),
-            bounds,
-          ),
-        )
-      : [];
-    const ends = [...new Set(hits.filter((h) => h.score >= options.minScore).flatMap((h) => [h.record.source, h.record.target]))].slice(
-      0,
-      options.keep,
-    );
+    const hits = inHitOrder(found, await relationshipsWithin(this.stores.graph, scope, idsOf(found), bounds));
+    const reached = hits.filter((h) => h.score >= options.minScore).flatMap((h) => [h.record.source, h.record.target]);
+    const ends = [...new Set(reached)].slice(0, options.keep);
     if (!options.ends || ends.length === 0) return { hits, entities: [], degrees: new Map() };
     const [entities, degrees] = await Promise.all([
       entitiesWithin(this.stores.graph, scope, ends, bounds),
@@ -150,10 +133,7 @@ export class ComposedRetrievalReads implements RetrievalReads {
   async chunkHits(scope: Scope, vector: number[], topK: number, options: SearchOptions): Promise<ChunkHits> {
     const found = await this.search(scope, 'chunk', vector, topK, options);
     if (found.length === 0) return { hits: [], origins: new Map() };
-    const { chunks, origins } = await this.chunksWithOrigins(
-      scope,
-      found.map((h) => h.id),
-    );
+    const { chunks, origins } = await this.chunksWithOrigins(scope, idsOf(found));
     return { hits: inHitOrder(found, chunks), origins };
   }
 
