@@ -35,4 +35,3 @@ export function pointId(scope: Scope, kind: VectorKind, id: string): string {
   }
   return point;
 }
-
