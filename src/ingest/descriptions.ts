@@ -39,6 +39,7 @@ export function duePrefix<D extends Pick<Draft<{ description: string }>, 'summar
 ): D | null {
   const cut = (n: number): D => ({ ...draft, fragments: draft.fragments.slice(0, n), newer: draft.newer.slice(0, n) });
   if (!summaryDue(draft, policy)) return null;
+  if (atLeast >= draft.fragments.length) return draft;
   let low = 0;
   let high = draft.fragments.length;
   while (high - low > 1) {
