@@ -196,11 +196,23 @@ export interface TaskQuery {
   status?: TaskStatus;
 }
 
+export interface TaskTimes {
+  created_at: string;
+  finished_at: string | null;
+}
+
 export interface TaskStore {
   insert(scope: Scope, task: TaskRecord): Promise<void>;
   update(scope: Scope, id: string, patch: Partial<TaskRecord>): Promise<TaskRecord | null>;
   get(scope: Scope, id: string): Promise<TaskRecord | null>;
   list(scope: Scope, query: TaskQuery): Promise<Page<TaskRecord>>;
+  /** How many tasks of the workspace have each status. */
+  countByStatus(scope: Scope): Promise<Record<TaskStatus, number>>;
+  /**
+   * When the newest `limit` tasks of the workspace with `status` were created and finished, newest first (as
+   * `list` orders them): what throughput and latency figures need, without whole records.
+   */
+  finishTimes(scope: Scope, status: TaskStatus, limit: number): Promise<TaskTimes[]>;
   /** Tasks in any workspace with one of the statuses (workers and recovery see every workspace). */
   listAll(statuses: TaskStatus[]): Promise<Array<{ scope: Scope; task: TaskRecord }>>;
   /**

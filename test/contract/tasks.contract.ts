@@ -78,6 +78,44 @@ export function taskStoreContract(name: string, makeStores: StoresFactory, clean
       expect({ total: failed.total, ids: failed.items.map((t) => t.id) }).toEqual({ total: 3, ids: ['t-3', 't-1'] });
     });
 
+    it('counts the tasks of a workspace by status, every status present, other workspaces apart', async () => {
+      const [scope, other] = [ctx.scope(), ctx.scope()];
+      const statuses = ['pending', 'running', 'running', 'completed', 'completed', 'completed', 'cancelled'] as const;
+      for (const status of statuses) await tasks().insert(scope, makeTask({ status }));
+      await tasks().insert(other, makeTask({ status: 'failed' }));
+      expect(await tasks().countByStatus(scope)).toEqual({ pending: 1, running: 2, completed: 3, failed: 0, cancelled: 1 });
+      expect(await tasks().countByStatus(ctx.scope())).toEqual({ pending: 0, running: 0, completed: 0, failed: 0, cancelled: 0 });
+    });
+
+    it('reads the created and finished times of the newest tasks with a status, in the order of list', async () => {
+      const scope = ctx.scope();
+      const all = Array.from({ length: 6 }, (_, i) =>
+        makeTask({
+          id: `t-${i}`,
+          created_at: at(i),
+          status: i === 4 ? 'failed' : 'completed',
+          finished_at: i === 0 ? null : at(i + 10),
+        }),
+      );
+      // Two tasks created at the same instant: ties go by id, as list orders them.
+      all.push(makeTask({ id: 't-5b', created_at: at(5), status: 'completed', finished_at: at(30) }));
+      for (const task of all) await tasks().insert(scope, task);
+      await tasks().insert(ctx.scope(), makeTask({ created_at: at(9), status: 'completed', finished_at: at(9) }));
+      const listed = (await tasks().list(scope, { limit: 4, offset: 0, status: 'completed' })).items;
+      const times = await tasks().finishTimes(scope, 'completed', 4);
+      expect(times).toEqual(listed.map((t) => ({ created_at: t.created_at, finished_at: t.finished_at })));
+      expect(times).toEqual([
+        { created_at: at(5), finished_at: at(15) },
+        { created_at: at(5), finished_at: at(30) },
+        { created_at: at(3), finished_at: at(13) },
+        { created_at: at(2), finished_at: at(12) },
+      ]);
+      expect(await tasks().finishTimes(scope, 'completed', 10)).toHaveLength(6);
+      expect((await tasks().finishTimes(scope, 'completed', 10)).at(-1)).toEqual({ created_at: at(0), finished_at: null });
+      expect(await tasks().finishTimes(scope, 'failed', 10)).toEqual([{ created_at: at(4), finished_at: at(14) }]);
+      expect(await tasks().finishTimes(scope, 'pending', 10)).toEqual([]);
+    });
+
     it('listAll returns tasks of every workspace with their scope, by status', async () => {
       const [a, b] = [ctx.scope(), ctx.scope({ tenantId: 'tenant-x' })];
       const [pa, ra, pb, cb] = [

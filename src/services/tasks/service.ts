@@ -86,18 +86,13 @@ export function createTaskService(host: ServiceHost): TaskService {
 
   const cancelTask = (scope: Scope, task: TaskRecord) => cancellations.cancel(scope, task);
 
-  async function countByStatus(scope: Scope, status: TaskStatus): Promise<number> {
-    return (await store().list(scope, { status, limit: 1, offset: 0 })).total;
-  }
-
-  async function listAllWithStatus(scope: Scope, status: TaskStatus, max = Infinity): Promise<TaskRecord[]> {
+  async function listAllWithStatus(scope: Scope, status: TaskStatus): Promise<TaskRecord[]> {
     const all: TaskRecord[] = [];
-    for (let offset = 0; all.length < max; offset += PAGE) {
+    for (let offset = 0; ; offset += PAGE) {
       const page = await store().list(scope, { status, limit: PAGE, offset });
       all.push(...page.items);
-      if (page.items.length < PAGE) break;
+      if (page.items.length < PAGE) return all;
     }
-    return all.slice(0, max);
   }
 
   const service: TaskService = {
@@ -177,11 +172,8 @@ export function createTaskService(host: ServiceHost): TaskService {
     },
 
     async pipelineStatus(scope) {
-      const [running, pending, completed, failed, documents] = await Promise.all([
-        countByStatus(scope, 'running'),
-        countByStatus(scope, 'pending'),
-        countByStatus(scope, 'completed'),
-        countByStatus(scope, 'failed'),
+      const [{ running, pending, completed, failed }, documents] = await Promise.all([
+        store().countByStatus(scope),
         host.stores.documents.countByStatus(scope),
       ]);
       const total = queue.workerCount;
@@ -210,12 +202,10 @@ export function createTaskService(host: ServiceHost): TaskService {
     },
 
     async queueMetrics(scope) {
-      const [pending, running, failed, completed, failedTasks] = await Promise.all([
-        countByStatus(scope, 'pending'),
-        countByStatus(scope, 'running'),
-        countByStatus(scope, 'failed'),
-        listAllWithStatus(scope, 'completed', METRICS_WINDOW),
-        listAllWithStatus(scope, 'failed', METRICS_WINDOW),
+      const [{ pending, running, failed }, completed, failedTasks] = await Promise.all([
+        store().countByStatus(scope),
+        store().finishTimes(scope, 'completed', METRICS_WINDOW),
+        store().finishTimes(scope, 'failed', METRICS_WINDOW),
       ]);
       const now = Date.now();
       const finishedWithin = (ms: number) =>

@@ -1,5 +1,5 @@
 import type { Page, Scope, TaskRecord, TaskStatus } from '../../domain/types';
-import type { TaskQuery, TaskStore } from '../ports';
+import type { TaskQuery, TaskStore, TaskTimes } from '../ports';
 import { applyPatch, compareIds, copyTask, pageOf } from './records';
 import { WorkspaceStates } from './workspaces';
 
@@ -59,6 +59,20 @@ export class MemoryTaskStore implements TaskStore {
     let entries = [...(this.workspaces.find(scope)?.values() ?? [])];
     if (query.status !== undefined) entries = entries.filter((e) => e.task.status === query.status);
     return pageOf(entries.sort(newestFirst), query.limit, query.offset, (e) => copyTask(e.task));
+  }
+
+  async countByStatus(scope: Scope): Promise<Record<TaskStatus, number>> {
+    const counts: Record<TaskStatus, number> = { pending: 0, running: 0, completed: 0, failed: 0, cancelled: 0 };
+    for (const entry of this.workspaces.find(scope)?.values() ?? []) counts[entry.task.status] += 1;
+    return counts;
+  }
+
+  async finishTimes(scope: Scope, status: TaskStatus, limit: number): Promise<TaskTimes[]> {
+    const entries = [...(this.workspaces.find(scope)?.values() ?? [])].filter((e) => e.task.status === status);
+    return entries
+      .sort(newestFirst)
+      .slice(0, limit)
+      .map(({ task }) => ({ created_at: task.created_at, finished_at: task.finished_at }));
   }
 
   /** Oldest first, across workspaces. */

@@ -7,6 +7,7 @@ import type {
   RelationshipRecord,
   TaskRecord,
 } from '../../domain/types';
+import type { TaskTimes } from '../ports';
 import { int, json, num, numOrNull, str, strOrNull, strings, timestamp } from './values';
 
 /**
@@ -111,6 +112,9 @@ export const TASK_FIELDS: Spec<TaskRecord> = {
   attempts: 'int',
   not_before: 'timestamp?',
 };
+
+/** The two timestamps of a task that throughput and latency figures read (tasks/finish-times). */
+export const TASK_TIMES: Spec<TaskTimes> = { created_at: 'timestamp', finished_at: 'timestamp?' };
 
 export const CONVERSATION_FIELDS: Spec<ConversationRecord> = {
   id: 'string',

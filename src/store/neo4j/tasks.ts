@@ -1,11 +1,13 @@
 import type { Page, Scope, TaskRecord, TaskStatus } from '../../domain/types';
-import type { TaskQuery, TaskStore } from '../ports';
+import type { TaskQuery, TaskStore, TaskTimes } from '../ports';
 import { type Neo4jClient, type Row, scopeParams } from './client';
-import { TASK_FIELDS, decode, encode, encodePatch } from './codecs';
+import { TASK_FIELDS, TASK_TIMES, decode, encode, encodePatch } from './codecs';
 import { GroupCommit } from './group-commit';
 import { scopeKey } from './read-cache';
 import { nextSequence } from './sequence';
 import { count, int, num, str, timestamp } from './values';
+
+const STATUSES: TaskStatus[] = ['pending', 'running', 'completed', 'failed', 'cancelled'];
 
 /** Candidates looked at per claim: when another instance takes the first, the next one is tried. */
 const CANDIDATES = 8;
@@ -61,6 +63,20 @@ export class Neo4jTaskStore implements TaskStore {
       limit: count(query.limit),
     });
     return { items: (row.tasks as unknown[]).map((t) => decode(TASK_FIELDS, t)), total: num(row.total) };
+  }
+
+  async countByStatus(scope: Scope): Promise<Record<TaskStatus, number>> {
+    const counts = Object.fromEntries(STATUSES.map((s) => [s, 0])) as Record<TaskStatus, number>;
+    for (const row of await this.db.readRows('tasks/count-by-status', scopeParams(scope))) {
+      const status = row.status as TaskStatus;
+      if (status in counts) counts[status] = num(row.total);
+    }
+    return counts;
+  }
+
+  async finishTimes(scope: Scope, status: TaskStatus, limit: number): Promise<TaskTimes[]> {
+    const rows = await this.db.readRows('tasks/finish-times', { ...scopeParams(scope), status, limit: count(limit) });
+    return rows.map((row) => decode(TASK_TIMES, row));
   }
 
   async listAll(statuses: TaskStatus[]): Promise<Array<{ scope: Scope; task: TaskRecord }>> {
