@@ -5,7 +5,8 @@ import { loadConfig } from '../../src/config/load';
 import { createLogger } from '../../src/logger';
 import { createRuntime } from '../../src/runtime';
 import { buildCorpus, countingProviders } from './ingest';
-import { statementKey, timeStatements } from './neo4j-statements';
+import neo4j from 'neo4j-driver';
+import { collectPlans, type PlanSummary, statementKey, timeStatements } from './neo4j-statements';
 import { benchWorkspace } from './workspace';
 
 export interface IngestOptions {
@@ -32,6 +33,24 @@ function statementRows(timer: ReturnType<typeof timeStatements>, documents: numb
       `  ${statementKey(t.text).slice(0, 90)}`,
       `${(t.count / documents).toFixed(2)} per document, ${(t.ms / t.count).toFixed(1)} ms each, ${(t.ms / documents).toFixed(1)} ms per document`,
     ]);
+  }
+  return rows;
+}
+
+/** Neo4j's time planning statements during the timed ingest, against executing them. */
+function planRows(planned: PlanSummary, documents: number): Array<[string, string]> {
+  const rows: Array<[string, string]> = [
+    [
+      'Neo4j compile phase / execution (db.stats)',
+      `${(planned.compileMs / 1000).toFixed(1)} s / ${(planned.executeMs / 1000).toFixed(1)} s over ${planned.invocations} statements`,
+    ],
+    [
+      '  plans made (compile over 5 ms)',
+      `${planned.plans} (${(planned.plans / documents).toFixed(2)} per document), ${(planned.planMs / 1000).toFixed(1)} s`,
+    ],
+  ];
+  for (const t of planned.top) {
+    rows.push([`  ${t.text.slice(0, 90)}`, `${t.invocations} run, ${t.plans} planned, ${(t.compileMs / 1000).toFixed(2)} s compiling`]);
   }
   return rows;
 }
@@ -87,6 +106,8 @@ export async function benchNeo4jIngest(neo4jUri: string, options: IngestOptions)
   };
   delete env.DATABASE_URL;
   const config = loadConfig(env, { cwd: process.cwd() });
+  // Neo4j's own statistics of the statements it planned, read on a connection of the bench's own.
+  const statsDriver = neo4j.driver(neo4jUri, undefined, { logging: { level: 'error', logger: () => undefined } });
   const rt = await createRuntime(config, createLogger(config.logLevel));
   const counting = countingProviders(rt.providers);
   rt.providers = counting.registry;
@@ -104,11 +125,14 @@ export async function benchNeo4jIngest(neo4jUri: string, options: IngestOptions)
     const [warmupCalls, warmupEmbeddings] = [totalCalls(), counting.embeddingCalls()];
     const [nodeCpu, neo4jCpu] = [process.cpuUsage(), options.serverCpuSeconds()];
     const timer = options.statements ? timeStatements() : null;
+    const plans = options.statements ? collectPlans(statsDriver) : null;
+    await plans?.start();
     timer?.start();
     const started = performance.now();
     await ingestAll(base, scope.workspaceId, corpus);
     const wallMs = performance.now() - started;
     timer?.stop();
+    const planned = await plans?.stop();
     const nodeUsed = process.cpuUsage(nodeCpu);
     const neo4jAfter = options.serverCpuSeconds();
     const neo4jUsed = neo4jCpu === null || neo4jAfter === null ? '-' : `${(neo4jAfter - neo4jCpu).toFixed(1)} s`;
@@ -138,11 +162,13 @@ export async function benchNeo4jIngest(neo4jUri: string, options: IngestOptions)
       ['LLM-bound floor (calls x latency / concurrency)', `${(floorMs / 1000).toFixed(2)} s`],
       ['wall / floor', (wallMs / floorMs).toFixed(2)],
       ['CPU during the run: service (Node) / Neo4j', `${((nodeUsed.user + nodeUsed.system) / 1e6).toFixed(1)} s / ${neo4jUsed}`],
+      ...(planned ? planRows(planned, corpus.length) : []),
       ...(timer ? statementRows(timer, corpus.length) : []),
     ];
   } finally {
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));
     await rt.close();
+    await statsDriver.close();
   }
 }

@@ -113,3 +113,81 @@ export async function profileStatement(driver: Driver, text: string, params: Rec
     await session.close();
   }
 }
+
+/** What Neo4j recorded about the statements it planned and ran while collecting (`db.stats`, section QUERIES). */
+export interface PlanSummary {
+  invocations: number;
+  /** Time in the compile phase (a plan-cache lookup when the plan is cached), summed over every invocation. */
+  compileMs: number;
+  executeMs: number;
+  /** Invocations that compiled for over 5 ms, among the first 100 Neo4j keeps of each statement: fresh plans. */
+  plans: number;
+  planMs: number;
+  /** Statements by time in the compile phase, most first. */
+  top: Array<{ text: string; invocations: number; compileMs: number; plans: number }>;
+}
+
+const PLANNED_US = 5_000;
+
+type Stat = { low: number; high: number } | number | null | undefined;
+const statNumber = (value: Stat) => (typeof value === 'object' && value !== null ? value.low + value.high * 2 ** 32 : Number(value ?? 0));
+
+interface QueryStats {
+  query: string;
+  invocationSummary: { invocationCount: Stat; compileTimeInUs: { avg: Stat }; executionTimeInUs: { avg: Stat } };
+  invocations: Array<{ elapsedCompileTimeInUs: Stat }>;
+}
+
+/** Collects Neo4j's query statistics from `start()` until `stop()`, which summarises them. */
+export function collectPlans(driver: Driver): { start(): Promise<void>; stop(): Promise<PlanSummary> } {
+  const call = async (text: string) => {
+    const session = driver.session();
+    try {
+      return (await session.run(text)).records;
+    } finally {
+      await session.close();
+    }
+  };
+  return {
+    start: async () => {
+      await call("CALL db.stats.clear('QUERIES')");
+      await call("CALL db.stats.collect('QUERIES', {durationSeconds: 3600})");
+    },
+    stop: async () => {
+      const records = await call("CALL db.stats.retrieve('QUERIES') YIELD data RETURN data");
+      await call("CALL db.stats.stop('QUERIES')");
+      const byText = new Map<string, PlanSummary['top'][number] & { executeMs: number; planMs: number }>();
+      for (const record of records) {
+        const data = record.get('data') as QueryStats;
+        // Neo4j keeps one entry per statement and plan: a statement planned again may appear several times.
+        const text = statementKey(data.query);
+        const entry = byText.get(text) ?? { text, invocations: 0, compileMs: 0, plans: 0, executeMs: 0, planMs: 0 };
+        const count = statNumber(data.invocationSummary.invocationCount);
+        entry.invocations += count;
+        entry.compileMs += (count * statNumber(data.invocationSummary.compileTimeInUs.avg)) / 1000;
+        entry.executeMs += (count * statNumber(data.invocationSummary.executionTimeInUs.avg)) / 1000;
+        for (const invocation of data.invocations) {
+          const us = statNumber(invocation.elapsedCompileTimeInUs);
+          if (us > PLANNED_US) {
+            entry.plans += 1;
+            entry.planMs += us / 1000;
+          }
+        }
+        byText.set(text, entry);
+      }
+      const all = [...byText.values()];
+      const sum = (pick: (e: (typeof all)[number]) => number) => all.reduce((n, e) => n + pick(e), 0);
+      return {
+        invocations: sum((e) => e.invocations),
+        compileMs: sum((e) => e.compileMs),
+        executeMs: sum((e) => e.executeMs),
+        plans: sum((e) => e.plans),
+        planMs: sum((e) => e.planMs),
+        top: all
+          .sort((a, b) => b.compileMs - a.compileMs)
+          .slice(0, 5)
+          .map(({ text, invocations, compileMs, plans }) => ({ text, invocations, compileMs, plans })),
+      };
+    },
+  };
+}
