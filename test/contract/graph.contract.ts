@@ -107,6 +107,12 @@ export function graphStoreContract(name: string, makeStores: StoresFactory, clea
         await expect(graph().upsertRelationships(scope, [fine, dangling])).rejects.toThrow();
         expect(await graph().getRelationships(scope, [fine.id, dangling.id])).toEqual([]);
         expect((await graph().stats(scope)).total_edges).toBe(0);
+        // A stored relationship the refused batch would have replaced stays as it was.
+        await graph().upsertRelationships(scope, [fine]);
+        const changed = { ...fine, weight: 7, description: 'changed in a refused batch', relation_type: 'KNOWS' };
+        await expect(graph().upsertRelationships(scope, [changed, dangling])).rejects.toThrow('GHOST');
+        expect(await graph().getRelationships(scope, [fine.id])).toEqual([fine]);
+        expect((await graph().stats(scope)).total_edges).toBe(1);
       });
 
       it('hands out copies: mutating inputs or results never changes stored records', async () => {
