@@ -107,7 +107,9 @@ export async function benchNeo4jIngest(neo4jUri: string, options: IngestOptions)
   delete env.DATABASE_URL;
   const config = loadConfig(env, { cwd: process.cwd() });
   // Neo4j's own statistics of the statements it planned, read on a connection of the bench's own.
-  const statsDriver = neo4j.driver(neo4jUri, undefined, { logging: { level: 'error', logger: () => undefined } });
+  const statsDriver = options.statements
+    ? neo4j.driver(neo4jUri, undefined, { logging: { level: 'error', logger: () => undefined } })
+    : null;
   const rt = await createRuntime(config, createLogger(config.logLevel));
   const counting = countingProviders(rt.providers);
   rt.providers = counting.registry;
@@ -125,7 +127,7 @@ export async function benchNeo4jIngest(neo4jUri: string, options: IngestOptions)
     const [warmupCalls, warmupEmbeddings] = [totalCalls(), counting.embeddingCalls()];
     const [nodeCpu, neo4jCpu] = [process.cpuUsage(), options.serverCpuSeconds()];
     const timer = options.statements ? timeStatements() : null;
-    const plans = options.statements ? collectPlans(statsDriver) : null;
+    const plans = statsDriver ? collectPlans(statsDriver) : null;
     await plans?.start();
     timer?.start();
     const started = performance.now();
@@ -169,6 +171,6 @@ export async function benchNeo4jIngest(neo4jUri: string, options: IngestOptions)
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));
     await rt.close();
-    await statsDriver.close();
+    await statsDriver?.close();
   }
 }

@@ -99,7 +99,13 @@ export interface RelationshipRecord {
   updated_at: string;
 }
 
-export type TaskStatus = 'pending' | 'running' | 'completed' | 'failed' | 'cancelled';
+export const TASK_STATUSES = ['pending', 'running', 'completed', 'failed', 'cancelled'] as const;
+export type TaskStatus = (typeof TASK_STATUSES)[number];
+
+/** A count of nothing for every task status. */
+export function noTasksByStatus(): Record<TaskStatus, number> {
+  return Object.fromEntries(TASK_STATUSES.map((status) => [status, 0])) as Record<TaskStatus, number>;
+}
 export type StageStatus = 'pending' | 'running' | 'completed';
 export const STAGES = ['chunking', 'extraction', 'merging', 'embedding'] as const;
 export type StageName = (typeof STAGES)[number];

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { TaskRecord } from '../../domain/types';
+import { TASK_STATUSES, type TaskRecord } from '../../domain/types';
 
 const timestamp = z.string().describe('ISO 8601 timestamp');
 const stageStatus = z.enum(['pending', 'running', 'completed']);
@@ -7,7 +7,7 @@ const stageStatus = z.enum(['pending', 'running', 'completed']);
 export const taskListItemSchema = z.object({
   id: z.string(),
   type: z.enum(['document_processing', 'rebuild_embeddings']),
-  status: z.enum(['pending', 'running', 'completed', 'failed', 'cancelled']),
+  status: z.enum(TASK_STATUSES),
   progress: z.number().int().describe('Percent, 0-100'),
   document_id: z.string().describe('Empty for a workspace task (rebuild_embeddings)'),
   started_at: timestamp.nullable(),

@@ -1,5 +1,5 @@
 import { ConflictError } from '../../domain/errors';
-import type { DocumentRecord, DocumentStatus, Scope } from '../../domain/types';
+import { type DocumentRecord, type DocumentStatus, type Scope, TASK_STATUSES } from '../../domain/types';
 import { deleteDocumentData } from '../../ingest/deletion';
 import { CANCELLED_REASON, type ServiceHost, type TaskService } from '../tasks';
 import { underDocumentLock } from './document-lock';
@@ -86,7 +86,7 @@ export async function recoverStuckEverywhere(host: ServiceHost, tasks: TaskServi
   const scopes = new Map<string, Scope>();
   const defaultScope: Scope = { workspaceId: host.config.defaultWorkspaceId };
   scopes.set(`\u0000${defaultScope.workspaceId}`, defaultScope);
-  const all = await host.stores.tasks.listAll(['pending', 'running', 'completed', 'failed', 'cancelled']);
+  const all = await host.stores.tasks.listAll([...TASK_STATUSES]);
   for (const { scope } of all) scopes.set(`${scope.tenantId ?? ''}\u0000${scope.workspaceId}`, scope);
   let recovered = 0;
   let cancelled = 0;

@@ -1,4 +1,4 @@
-import type { Page, Scope, TaskRecord, TaskStatus } from '../../domain/types';
+import { noTasksByStatus, type Page, type Scope, type TaskRecord, type TaskStatus } from '../../domain/types';
 import type { TaskQuery, TaskStore, TaskTimes } from '../ports';
 import { applyPatch, compareIds, copyTask, pageOf } from './records';
 import { WorkspaceStates } from './workspaces';
@@ -62,7 +62,7 @@ export class MemoryTaskStore implements TaskStore {
   }
 
   async countByStatus(scope: Scope): Promise<Record<TaskStatus, number>> {
-    const counts: Record<TaskStatus, number> = { pending: 0, running: 0, completed: 0, failed: 0, cancelled: 0 };
+    const counts = noTasksByStatus();
     for (const entry of this.workspaces.find(scope)?.values() ?? []) counts[entry.task.status] += 1;
     return counts;
   }

@@ -1,4 +1,4 @@
-import type { Page, Scope, TaskRecord, TaskStatus } from '../../domain/types';
+import { noTasksByStatus, type Page, type Scope, type TaskRecord, type TaskStatus } from '../../domain/types';
 import type { TaskQuery, TaskStore, TaskTimes } from '../ports';
 import { type Neo4jClient, type Row, scopeParams } from './client';
 import { TASK_FIELDS, TASK_TIMES, decode, encode, encodePatch } from './codecs';
@@ -6,8 +6,6 @@ import { GroupCommit } from './group-commit';
 import { scopeKey } from './read-cache';
 import { nextSequence } from './sequence';
 import { count, int, num, str, timestamp } from './values';
-
-const STATUSES: TaskStatus[] = ['pending', 'running', 'completed', 'failed', 'cancelled'];
 
 /** Candidates looked at per claim: when another instance takes the first, the next one is tried. */
 const CANDIDATES = 8;
@@ -66,7 +64,7 @@ export class Neo4jTaskStore implements TaskStore {
   }
 
   async countByStatus(scope: Scope): Promise<Record<TaskStatus, number>> {
-    const counts = Object.fromEntries(STATUSES.map((s) => [s, 0])) as Record<TaskStatus, number>;
+    const counts = noTasksByStatus();
     for (const row of await this.db.readRows('tasks/count-by-status', scopeParams(scope))) {
       const status = row.status as TaskStatus;
       if (status in counts) counts[status] = num(row.total);
