@@ -1,5 +1,5 @@
 import type { Scope } from '../domain/types';
-import type { KeyValueStore } from '../store/ports';
+import type { KeyValues, KeyValueStore } from '../store/ports';
 
 /**
  * Records kept when analysts edit, merge or rename entities, in the key-value store:
@@ -30,7 +30,7 @@ export interface MergeRecord {
 const MAX_HOPS = 16;
 
 /** The live id each given id now goes by: itself when it has no alias. */
-export async function resolveEntityAliases(kv: KeyValueStore, scope: Scope, ids: string[]): Promise<Map<string, string>> {
+export async function resolveEntityAliases(kv: KeyValues, scope: Scope, ids: string[]): Promise<Map<string, string>> {
   const resolved = new Map(ids.map((id) => [id, id]));
   let pending = [...new Set(ids)];
   for (let hop = 0; hop < MAX_HOPS && pending.length > 0; hop++) {

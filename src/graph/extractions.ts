@@ -1,5 +1,5 @@
 import type { Scope } from '../domain/types';
-import type { KeyValueStore } from '../store/ports';
+import type { KeyValues, KeyValueStore } from '../store/ports';
 
 /** What the LLM extracted from one chunk, as ingestion caches it and lineage reads it. */
 
@@ -46,7 +46,7 @@ export interface CachedExtraction {
   created_at: string;
 }
 
-export function readExtractions(kv: KeyValueStore, scope: Scope, chunkIds: string[]): Promise<Map<string, CachedExtraction>> {
+export function readExtractions(kv: KeyValues, scope: Scope, chunkIds: string[]): Promise<Map<string, CachedExtraction>> {
   return chunkIds.length ? kv.getMany<CachedExtraction>(scope, EXTRACTION_NAMESPACE, chunkIds) : Promise.resolve(new Map());
 }
 

@@ -8,7 +8,7 @@ import {
   OVERRIDES_NAMESPACE,
   resolveEntityAliases,
 } from '../graph/aliases';
-import type { KeyValueStore, Stores } from '../store/ports';
+import type { KeyValues, KeyValueStore, Stores } from '../store/ports';
 import { type ChunkStatements, statementsOf } from './describe';
 import type { Draft } from './drafts';
 import { readExtractions } from './extract/cache';
@@ -32,7 +32,7 @@ export interface AliasedStatements {
 
 /** What each chunk says, under the survivors of the names it uses. */
 export async function statementsUnderAliases(
-  kv: KeyValueStore,
+  kv: KeyValues,
   scope: Scope,
   extractions: Array<[string, Extraction]>,
 ): Promise<AliasedStatements> {
@@ -63,7 +63,7 @@ function namesIn(extractions: Extraction[]): string[] {
 }
 
 /** Old id -> survivor id, for the names that went into another entity. */
-async function aliasesOf(kv: KeyValueStore, scope: Scope, ids: string[]): Promise<Map<string, string>> {
+async function aliasesOf(kv: KeyValues, scope: Scope, ids: string[]): Promise<Map<string, string>> {
   if (ids.length === 0) return new Map();
   const resolved = await resolveEntityAliases(kv, scope, ids);
   return new Map([...resolved].filter(([id, survivor]) => id !== survivor));
@@ -118,7 +118,7 @@ async function withSurvivors(kv: KeyValueStore, scope: Scope, ids: string[]): Pr
 }
 
 /** Hand-set name, type and description replace the derived ones; the derived description stays in the merge state. */
-export async function applyOverrides(kv: KeyValueStore, scope: Scope, drafts: Array<Draft<EntityRecord>>): Promise<void> {
+export async function applyOverrides(kv: KeyValues, scope: Scope, drafts: Array<Draft<EntityRecord>>): Promise<void> {
   if (drafts.length === 0) return;
   const overrides = await kv.getMany<EntityOverride>(
     scope,

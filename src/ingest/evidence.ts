@@ -1,6 +1,6 @@
 import { TimeSlicer } from '../domain/turns';
 import type { Scope } from '../domain/types';
-import type { KeyValueStore } from '../store/ports';
+import type { KeyValues } from '../store/ports';
 import { type AliasedStatements, statementsUnderAliases } from './aliases';
 import { type ChunkStatements, distinctFragments, type EntityStatement } from './describe';
 import type { EntityEvidence, RelationEvidence } from './drafts';
@@ -12,7 +12,7 @@ import { readExtractions } from './extract/cache';
 export type Statements = ReadonlyMap<string, ChunkStatements>;
 
 /** The cached extractions of the chunks, read under the ids their names now go by. */
-export async function sourceStatements(kv: KeyValueStore, scope: Scope, chunkIds: string[]): Promise<AliasedStatements> {
+export async function sourceStatements(kv: KeyValues, scope: Scope, chunkIds: string[]): Promise<AliasedStatements> {
   return statementsUnderAliases(kv, scope, [...(await readExtractions(kv, scope, chunkIds))]);
 }
 

@@ -2,19 +2,19 @@ import type { Scope } from '../domain/types';
 import { isAbortError } from '../domain/abort';
 import { bumpGraphVersion } from '../graph/llm-cache';
 import type { EmbeddingProvider } from '../llm/ports';
-import { withAliasedEntityLock } from './aliases';
 import type { IngestDeps } from './deps';
 import { deleteGraphVectors, type EmbedOptions, embedGraphRecords, storeGraphVectors } from './embed';
 import { type Lane, settleEmbeddingQueues } from './embed-queue';
 import { type MergeClaim, mergeClaims } from './merge-claims';
-import { commitMerge, type Contribution, type MergeOutcome } from './merge';
+import type { Contribution, MergeOutcome } from './merge';
+import { commitInBatch } from './merge-batch';
 import type { SummaryPolicy } from './summary';
 import { type EntityLocker, summariseOutcome } from './summary-stage';
 
 /**
  * A document's merge into the graph and its vectors, holding the entity lock only while records are read
- * and written: (1) under the lock, the merge with descriptions joined, and the vectors of removed records
- * deleted; (2) without it, the LLM summaries found due; (3) under the lock, those that still apply;
+ * and written: (1) under the lock, the merge with descriptions joined, committed in a batch with the merges of
+ * the workspace that arrived meanwhile (./merge-batch.ts), and the vectors of removed records deleted; (2) without it, the LLM summaries found due; (3) under the lock, those that still apply;
  * (4) without it, the changed records embedded; (5) under the lock, the vectors of the records still as
  * embedded written. Documents sharing entities thus wait for each other's writes, never for the LLM.
  */
@@ -70,12 +70,16 @@ export async function mergeIntoGraph(
     events.publish({ scope, changes: [...changes], cause: options.cause, document_id: documentId });
   };
 
-  const outcome = await withAliasedEntityLock(stores.kv, deps.entityLocks, scope, options.lockIds, async () => {
-    options.onWrite?.();
-    const committed = await commitMerge(deps, scope, documentId, contributions, options.policy);
-    await deleteGraphVectors(stores.vectors, scope, committed);
-    await publish(committed.changes);
-    return committed;
+  const outcome = await commitInBatch(deps, scope, {
+    documentId,
+    contributions,
+    policy: options.policy,
+    lockIds: options.lockIds,
+    onWrite: options.onWrite,
+    afterWrite: async (committed) => {
+      await deleteGraphVectors(stores.vectors, scope, committed);
+      await publish(committed.changes);
+    },
   });
 
   const summarised = await summariseOutcome(deps, scope, outcome, options.policy, lock);

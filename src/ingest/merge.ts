@@ -14,6 +14,7 @@ import { changedEntity, changedRelationship, embeddingChanged, entityText, relat
 import { deleteStates, entityKey, readStates, recordFingerprint, relationshipKey, writeStates } from './record-state';
 import { policyFor, type SummaryPolicy } from './summary';
 import type { MergeOutcome } from './merge-outcome';
+import type { MergeStores } from './merge-view';
 import { summariseOutcome, summaryJob } from './summary-stage';
 
 export type { MergeOutcome };
@@ -70,7 +71,7 @@ export async function mergeDocument(
 
 /** The read-modify-write of a merge, descriptions joined; summaries due are listed in `due`. */
 export async function commitMerge(
-  deps: Pick<IngestDeps, 'stores'>,
+  deps: { stores: MergeStores },
   scope: Scope,
   documentId: string,
   contributions: Contribution[],

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { EntityRecord, RelationshipRecord, Scope } from '../domain/types';
-import type { KeyValueStore } from '../store/ports';
+import type { KeyValues } from '../store/ports';
 
 /**
  * What a record's fields are derived from beyond the record itself (KV namespace `merge_state`, key
@@ -39,15 +39,15 @@ export interface SummaryState {
 export const entityKey = (id: string) => `entity:${id}`;
 export const relationshipKey = (id: string) => `relationship:${id}`;
 
-export function readStates(kv: KeyValueStore, scope: Scope, keys: string[]): Promise<Map<string, RecordState>> {
+export function readStates(kv: KeyValues, scope: Scope, keys: string[]): Promise<Map<string, RecordState>> {
   return keys.length ? kv.getMany<RecordState>(scope, MERGE_STATE_NAMESPACE, keys) : Promise.resolve(new Map());
 }
 
-export async function writeStates(kv: KeyValueStore, scope: Scope, states: Array<[string, RecordState]>): Promise<void> {
+export async function writeStates(kv: KeyValues, scope: Scope, states: Array<[string, RecordState]>): Promise<void> {
   await kv.setMany(scope, MERGE_STATE_NAMESPACE, states);
 }
 
-export function deleteStates(kv: KeyValueStore, scope: Scope, keys: string[]): Promise<void> {
+export function deleteStates(kv: KeyValues, scope: Scope, keys: string[]): Promise<void> {
   return keys.length ? kv.delete(scope, MERGE_STATE_NAMESPACE, keys) : Promise.resolve();
 }
 

@@ -248,6 +248,9 @@ export interface KeyValueStore {
   count(scope: Scope, namespace: string): Promise<number>;
 }
 
+/** The key-value store's reads and writes, without its count: what code that may run on a merge batch's view takes. */
+export type KeyValues = Omit<KeyValueStore, 'count'>;
+
 /**
  * Leases on keys, shared by every instance on the same database: the entity lock that ingestion and graph
  * edits hold while they rewrite records. A lease ends when released or when its time runs out, so keys

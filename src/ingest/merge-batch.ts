@@ -1,0 +1,117 @@
+import type { Scope } from '../domain/types';
+import type { Stores } from '../store/ports';
+import { withAliasedEntityLock } from './aliases';
+import type { IngestDeps } from './deps';
+import { commitMerge, type Contribution, type MergeOutcome } from './merge';
+import { MergeView } from './merge-view';
+import type { SummaryPolicy } from './summary';
+
+/**
+ * Merges committed in batches, as a database commits a group of transactions. A document's merge that arrives
+ * while another batch of its workspace is committing waits for that batch, then goes with every merge that
+ * arrived meanwhile: one entity lock over all their entities, the merges run one after another in arrival order
+ * on a view of the stores (./merge-view.ts), each reading what the ones before it wrote, and one write of what
+ * they left. Every merge gets the outcome it would have had alone at that place in the order (the same records,
+ * the same summaries due), while a record that all of them change is read and written once, not once each.
+ * Documents that name the same entities would wait for each other's merge anyway; in a batch they wait for one
+ * write instead of one each.
+ */
+
+export interface MergeRequest {
+  documentId: string;
+  contributions: Contribution[];
+  policy: SummaryPolicy;
+  /** The entities the merge may rewrite (affectedEntityIds). */
+  lockIds: string[];
+  /** Called under the lock right before the merge runs. */
+  onWrite?: () => void;
+  /** Called under the lock once the batch is written, with this merge's outcome. */
+  afterWrite: (outcome: MergeOutcome) => Promise<void>;
+}
+
+/** A batch stops growing at this many documents, or once its documents have this many chunks. */
+const MAX_DOCUMENTS = 32;
+const MAX_CONTRIBUTIONS = 2_048;
+
+interface Waiting extends MergeRequest {
+  resolve: (outcome: MergeOutcome) => void;
+  reject: (err: unknown) => void;
+}
+
+/** Per set of stores and workspace: the merges waiting for the next batch (present while a batch commits). */
+const queues = new WeakMap<Stores, Map<string, Waiting[]>>();
+
+/** Commits the merge in the next batch of its workspace; resolves once it is written and `afterWrite` is done. */
+export function commitInBatch(deps: IngestDeps, scope: Scope, request: MergeRequest): Promise<MergeOutcome> {
+  return new Promise((resolve, reject) => {
+    let workspaces = queues.get(deps.stores);
+    if (!workspaces) queues.set(deps.stores, (workspaces = new Map()));
+    const key = `${scope.tenantId ?? ''}\u0000${scope.workspaceId}`;
+    const queue = workspaces.get(key);
+    const waiting = { ...request, resolve, reject };
+    if (queue) queue.push(waiting);
+    else {
+      workspaces.set(key, [waiting]);
+      void drain(deps, scope, workspaces, key);
+    }
+  });
+}
+
+async function drain(deps: IngestDeps, scope: Scope, workspaces: Map<string, Waiting[]>, key: string): Promise<void> {
+  for (;;) {
+    const queue = workspaces.get(key) as Waiting[];
+    if (queue.length === 0) {
+      workspaces.delete(key);
+      return;
+    }
+    await commitBatch(deps, scope, queue.splice(0, batchLength(queue)));
+  }
+}
+
+function batchLength(queue: Waiting[]): number {
+  let chunks = queue[0].contributions.length;
+  let n = 1;
+  while (n < queue.length && n < MAX_DOCUMENTS && chunks + queue[n].contributions.length <= MAX_CONTRIBUTIONS) {
+    chunks += queue[n].contributions.length;
+    n++;
+  }
+  return n;
+}
+
+/** Settles every request of the batch; never throws. */
+async function commitBatch(deps: IngestDeps, scope: Scope, batch: Waiting[]): Promise<void> {
+  const lockIds = [...new Set(batch.flatMap((request) => request.lockIds))];
+  try {
+    await withAliasedEntityLock(deps.stores.kv, deps.entityLocks, scope, lockIds, async () => {
+      const view = new MergeView(deps.stores, scope);
+      const committed: Array<[Waiting, MergeOutcome]> = [];
+      for (const request of batch) {
+        // A merge reads everything before it writes, and writes only to the view: one that fails leaves the view as it was.
+        try {
+          request.onWrite?.();
+          committed.push([request, await commitMerge({ stores: view }, scope, request.documentId, request.contributions, request.policy)]);
+        } catch (err) {
+          request.reject(err);
+        }
+      }
+      if (committed.length === 0) return;
+      try {
+        await view.flush();
+      } catch (err) {
+        for (const [request] of committed) request.reject(err);
+        return;
+      }
+      for (const [request, outcome] of committed) {
+        try {
+          await request.afterWrite(outcome);
+          request.resolve(outcome);
+        } catch (err) {
+          request.reject(err);
+        }
+      }
+    });
+  } catch (err) {
+    // The lock could not be taken (its store is unreachable): no merge of the batch ran. Settled ones stay as they are.
+    for (const request of batch) request.reject(err);
+  }
+}
