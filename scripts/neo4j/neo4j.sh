@@ -13,7 +13,8 @@
 #
 # --port 0 (the default) picks a free port. Default data directory: build/neo4j/data.
 # Environment: NEO4J_HEAP (default 1g), NEO4J_PAGECACHE (64m), NEO4J_JAVA_OPTS (extra JVM flags),
-# NEO4J_JIT (c1 = default, fast start; full = C1+C2 for benchmarks),
+# NEO4J_JIT (c1 = default, fast start; full = C1+C2 for benchmarks), NEO4J_CONF (a neo4j.conf-style file of
+# further settings),
 # NEO4J_START_TIMEOUT (120 s), NEO4J_STOP_TIMEOUT (60 s), NEO4J_RUN_DIR (pid/log/url files,
 # default build/neo4j), JAVA (java), MVN (mvn).
 set -euo pipefail
@@ -102,6 +103,7 @@ java_cmd() {
     "${extra[@]}"
     -cp "$LIB/*" "$MAIN" --port "$PORT" --data "$DATA" --pagecache "${NEO4J_PAGECACHE:-64m}"
   )
+  [[ -z "${NEO4J_CONF:-}" ]] || JAVA_ARGS+=(--conf "$NEO4J_CONF")
 }
 
 cmd_start() {

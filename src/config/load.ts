@@ -120,6 +120,7 @@ const envSchema = z.object({
   SERVICE_MAX_GLEANING: intVar(0, 10),
   SERVICE_LLM_CONCURRENCY: intVar(1, 1024),
   SERVICE_EMBEDDING_CONCURRENCY: intVar(1, 1024),
+  SERVICE_MERGE_BATCH: intVar(1, 256),
   SERVICE_LLM_TIMEOUT_MS: intVar(1, 3_600_000),
   SERVICE_LLM_RETRIES: intVar(0, 10),
   TRACING_PUBLIC_KEY: text(),
@@ -248,6 +249,8 @@ export function loadConfig(env: Env = process.env, opts: LoadConfigOptions = {})
       maxGleaning: vars.SERVICE_MAX_GLEANING ?? 1,
       llmConcurrency: vars.SERVICE_LLM_CONCURRENCY ?? DEFAULT_LLM_CONCURRENCY,
       embeddingConcurrency: vars.SERVICE_EMBEDDING_CONCURRENCY ?? 4,
+      // Batches save a database's round trips and rewrites; in memory a write costs neither, and batches only held more at once.
+      mergeBatch: vars.SERVICE_MERGE_BATCH ?? (storage.mode === 'neo4j' ? 32 : 1),
       llmTimeoutMs: vars.SERVICE_LLM_TIMEOUT_MS ?? 120_000,
       llmRetries: vars.SERVICE_LLM_RETRIES ?? 2,
       summaryFragmentThreshold: vars.SERVICE_SUMMARY_FRAGMENTS ?? DEFAULT_SUMMARY.entity.fragments,

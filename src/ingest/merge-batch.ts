@@ -29,8 +29,7 @@ export interface MergeRequest {
   afterWrite: (outcome: MergeOutcome) => Promise<void>;
 }
 
-/** A batch stops growing at this many documents, or once its documents have this many chunks. */
-const MAX_DOCUMENTS = 32;
+/** A batch stops growing at `config.ingest.mergeBatch` documents, or once its documents have this many chunks. */
 const MAX_CONTRIBUTIONS = 2_048;
 
 interface Waiting extends MergeRequest {
@@ -41,8 +40,18 @@ interface Waiting extends MergeRequest {
 /** Per set of stores and workspace: the merges waiting for the next batch (present while a batch commits). */
 const queues = new WeakMap<Stores, Map<string, Waiting[]>>();
 
-/** Commits the merge in the next batch of its workspace; resolves once it is written and `afterWrite` is done. */
+/**
+ * Commits the merge in the next batch of its workspace, or on its own under its entity lock with batches of one;
+ * resolves once it is written and `afterWrite` is done.
+ */
 export function commitInBatch(deps: IngestDeps, scope: Scope, request: MergeRequest): Promise<MergeOutcome> {
+  if (deps.config.ingest.mergeBatch <= 1)
+    return withAliasedEntityLock(deps.stores.kv, deps.entityLocks, scope, request.lockIds, async () => {
+      request.onWrite?.();
+      const outcome = await commitMerge(deps, scope, request.documentId, request.contributions, request.policy);
+      await request.afterWrite(outcome);
+      return outcome;
+    });
   return new Promise((resolve, reject) => {
     let workspaces = queues.get(deps.stores);
     if (!workspaces) queues.set(deps.stores, (workspaces = new Map()));
@@ -64,14 +73,14 @@ async function drain(deps: IngestDeps, scope: Scope, workspaces: Map<string, Wai
       workspaces.delete(key);
       return;
     }
-    await commitBatch(deps, scope, queue.splice(0, batchLength(queue)));
+    await commitBatch(deps, scope, queue.splice(0, batchLength(queue, deps.config.ingest.mergeBatch)));
   }
 }
 
-function batchLength(queue: Waiting[]): number {
+function batchLength(queue: Waiting[], documents: number): number {
   let chunks = queue[0].contributions.length;
   let n = 1;
-  while (n < queue.length && n < MAX_DOCUMENTS && chunks + queue[n].contributions.length <= MAX_CONTRIBUTIONS) {
+  while (n < queue.length && n < documents && chunks + queue[n].contributions.length <= MAX_CONTRIBUTIONS) {
     chunks += queue[n].contributions.length;
     n++;
   }

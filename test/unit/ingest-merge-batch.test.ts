@@ -50,7 +50,10 @@ function countGraph(f: IngestFixture, fail?: (method: string, arg: unknown) => b
   return counts;
 }
 
-const withoutTimes = <R extends EntityRecord | RelationshipRecord>(r: R) => ({ ...r, created_at: undefined, updated_at: undefined });
+function withoutTimes<R extends EntityRecord | RelationshipRecord>(r: R): Omit<R, 'created_at' | 'updated_at'> {
+  const { created_at: _created, updated_at: _updated, ...rest } = r;
+  return rest;
+}
 
 async function graphOf(f: IngestFixture) {
   const { graph } = f.deps.stores;
@@ -88,7 +91,7 @@ function batched(f: IngestFixture, documentId: string, contribution: Contributio
 describe('merges committed in batches', () => {
   test('each merge gets the outcome it would have had alone, and the records the batch shares are written once', async () => {
     const alone = createIngestFixture({ summaryFragmentThreshold: 2 });
-    const together = createIngestFixture({ summaryFragmentThreshold: 2 });
+    const together = createIngestFixture({ summaryFragmentThreshold: 2, mergeBatch: 32 });
     const writes = countGraph(together);
     const policy = summaryPolicy(alone.deps, true);
     const outcomes: MergeOutcome[] = [];
@@ -108,7 +111,7 @@ describe('merges committed in batches', () => {
   });
 
   test('a merge that fails leaves the rest of its batch to commit, and nothing of its own', async () => {
-    const f = createIngestFixture();
+    const f = createIngestFixture({ mergeBatch: 32 });
     countGraph(f, (method, ids) => method === 'getEntities' && Array.isArray(ids) && ids.includes('ZORRO'));
     const contributions = await Promise.all([
       contributionOf(f, 0),
@@ -124,7 +127,7 @@ describe('merges committed in batches', () => {
   });
 
   test('a batch whose write fails fails every merge in it, and the next batch commits', async () => {
-    const f = createIngestFixture();
+    const f = createIngestFixture({ mergeBatch: 32 });
     let failing = true;
     countGraph(f, (method, records) => failing && method === 'upsertEntities' && Array.isArray(records) && records.length > 3);
     const contributions = await Promise.all(Array.from({ length: 4 }, (_, i) => contributionOf(f, i)));
