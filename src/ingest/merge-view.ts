@@ -27,19 +27,61 @@ export interface MergeStores {
   kv: KeyValues;
 }
 
-/** Per id: the record as the batch has it, or null when absent (deleted by the batch, or not in the store). */
-type Known<R> = Map<string, R | null>;
+/**
+ * Values by key as a batch sees them: each read once from the store (`fetch`), every write kept here. A value of
+ * null is absent: not in the store, or deleted by the batch. Values are copied in and out.
+ */
+class WriteBack<V> {
+  /** Read from the store and not yet changed by the batch. */
+  private readonly read = new Map<string, V | null>();
+  /** Written by the batch. */
+  readonly written = new Map<string, V | null>();
+
+  constructor(private readonly fetch: (keys: string[]) => Promise<Map<string, V>>) {}
+
+  async get(keys: string[]): Promise<Map<string, V>> {
+    const missing = [...new Set(keys.filter((key) => !this.written.has(key) && !this.read.has(key)))];
+    if (missing.length) {
+      const fetched = await this.fetch(missing);
+      for (const key of missing) this.read.set(key, fetched.get(key) ?? null);
+    }
+    const out = new Map<string, V>();
+    for (const key of keys) {
+      const value = this.written.has(key) ? this.written.get(key) : this.read.get(key);
+      if (value !== null && value !== undefined) out.set(key, structuredClone(value));
+    }
+    return out;
+  }
+
+  set(key: string, value: V | null): void {
+    this.written.set(key, value === null ? null : structuredClone(value));
+  }
+
+  /** Every value the batch knows (read or written), as it stands. */
+  *known(): Iterable<[string, V]> {
+    for (const [key, value] of this.read) if (value !== null && !this.written.has(key)) yield [key, value];
+    for (const [key, value] of this.written) if (value !== null) yield [key, value];
+  }
+
+  /** The values written, and the keys deleted. */
+  changes(): [Array<[string, V]>, string[]] {
+    const kept: Array<[string, V]> = [];
+    const gone: string[] = [];
+    for (const [key, value] of this.written) {
+      if (value === null) gone.push(key);
+      else kept.push([key, value]);
+    }
+    return [kept, gone];
+  }
+}
+
+const byId = <R extends { id: string }>(records: R[]) => new Map(records.map((r) => [r.id, r]));
 
 export class MergeView {
-  /** Records read from the store (null: not there), not yet changed by the batch. */
-  private readonly readEntities: Known<EntityRecord> = new Map();
-  private readonly readRelationships: Known<RelationshipRecord> = new Map();
-  /** Records the batch wrote (null: deleted). */
-  private readonly entities: Known<EntityRecord> = new Map();
-  private readonly relationships: Known<RelationshipRecord> = new Map();
-  /** Per namespace, values read (null: absent) and values written (null: deleted). */
-  private readonly readValues = new Map<string, Map<string, unknown>>();
-  private readonly values = new Map<string, Map<string, unknown>>();
+  private readonly entities: WriteBack<EntityRecord>;
+  private readonly relationships: WriteBack<RelationshipRecord>;
+  /** Per namespace. */
+  private readonly values = new Map<string, WriteBack<unknown>>();
 
   readonly graph: MergeGraph;
   readonly kv: KeyValues;
@@ -48,42 +90,69 @@ export class MergeView {
     private readonly stores: Pick<Stores, 'graph' | 'kv'>,
     private readonly scope: Scope,
   ) {
+    const { graph } = stores;
+    this.entities = new WriteBack(async (ids) => byId(await graph.getEntities(scope, ids)));
+    this.relationships = new WriteBack(async (ids) => byId(await graph.getRelationships(scope, ids)));
+    const records = async <R>(records: WriteBack<R>, s: Scope, ids: string[]) => {
+      this.check(s);
+      const found = await records.get(ids);
+      return ids.flatMap((id) => found.get(id) ?? []);
+    };
+    const write = async <R>(records: WriteBack<R>, s: Scope, entries: Array<[string, R | null]>) => {
+      this.check(s);
+      for (const [id, value] of entries) records.set(id, value);
+    };
     this.graph = {
-      entitiesOfDocument: (scope, documentId) => this.ofDocument(scope, documentId, 'entity'),
-      relationshipsOfDocument: (scope, documentId) => this.ofDocument(scope, documentId, 'relationship'),
-      getEntities: (scope, ids) => this.records(scope, ids, 'entity'),
-      getRelationships: (scope, ids) => this.records(scope, ids, 'relationship'),
-      upsertEntities: async (scope, records) => {
-        this.check(scope);
-        for (const e of records) this.entities.set(e.id, structuredClone(e));
-      },
-      upsertRelationships: async (scope, records) => {
-        this.check(scope);
-        for (const r of records) this.relationships.set(r.id, structuredClone(r));
-      },
-      deleteRelationships: async (scope, ids) => {
-        this.check(scope);
-        for (const id of ids) this.relationships.set(id, null);
-      },
+      entitiesOfDocument: async (s, documentId) =>
+        records(this.entities, s, this.ofDocument(this.entities, await graph.entitiesOfDocument(s, documentId), documentId)),
+      relationshipsOfDocument: async (s, documentId) =>
+        records(this.relationships, s, this.ofDocument(this.relationships, await graph.relationshipsOfDocument(s, documentId), documentId)),
+      getEntities: (s, ids) => records(this.entities, s, ids),
+      getRelationships: (s, ids) => records(this.relationships, s, ids),
+      upsertEntities: (s, list) =>
+        write(
+          this.entities,
+          s,
+          list.map((e) => [e.id, e]),
+        ),
+      upsertRelationships: (s, list) =>
+        write(
+          this.relationships,
+          s,
+          list.map((r) => [r.id, r]),
+        ),
+      deleteRelationships: (s, ids) =>
+        write(
+          this.relationships,
+          s,
+          ids.map((id) => [id, null]),
+        ),
       // As in the stores, an entity takes its relationships along.
-      deleteEntities: async (scope, ids) => {
-        this.check(scope);
+      deleteEntities: async (s, ids) => {
+        await write(
+          this.entities,
+          s,
+          ids.map((id) => [id, null]),
+        );
         const gone = new Set(ids);
-        for (const id of ids) this.entities.set(id, null);
-        for (const known of [this.relationships, this.readRelationships])
-          for (const [id, r] of known) if (r && (gone.has(r.source) || gone.has(r.target))) this.relationships.set(id, null);
+        const along = [...this.relationships.known()].filter(([, r]) => gone.has(r.source) || gone.has(r.target));
+        for (const [id] of along) this.relationships.set(id, null);
       },
     };
     this.kv = {
-      get: async <T>(scope: Scope, namespace: string, key: string) => (await this.getMany<T>(scope, namespace, [key])).get(key) ?? null,
-      getMany: (scope, namespace, keys) => this.getMany(scope, namespace, keys),
-      set: async (scope, namespace, key, value) => this.setMany(scope, namespace, [[key, value]]),
-      setMany: async (scope, namespace, entries) => this.setMany(scope, namespace, entries),
-      delete: async (scope, namespace, keys) => {
-        this.check(scope);
-        const written = this.namespace(this.values, namespace);
-        for (const key of keys) written.set(key, null);
+      get: async <T>(s: Scope, namespace: string, key: string) => (await this.kv.getMany<T>(s, namespace, [key])).get(key) ?? null,
+      getMany: async <T>(s: Scope, namespace: string, keys: string[]) => {
+        this.check(s);
+        return (await this.namespace(namespace).get(keys)) as Map<string, T>;
       },
+      set: (s, namespace, key, value) => write(this.namespace(namespace), s, [[key, value]]),
+      setMany: (s, namespace, entries) => write(this.namespace(namespace), s, entries),
+      delete: (s, namespace, keys) =>
+        write(
+          this.namespace(namespace),
+          s,
+          keys.map((key) => [key, null]),
+        ),
     };
   }
 
@@ -91,15 +160,20 @@ export class MergeView {
   async flush(): Promise<void> {
     const { graph, kv } = this.stores;
     const scope = this.scope;
-    const [upserted, deleted] = split(this.entities);
-    const [related, unrelated] = split(this.relationships);
-    await graph.upsertEntities(scope, upserted);
-    await graph.upsertRelationships(scope, related);
+    const [upserted, deleted] = this.entities.changes();
+    const [related, unrelated] = this.relationships.changes();
+    await graph.upsertEntities(
+      scope,
+      upserted.map(([, e]) => e),
+    );
+    await graph.upsertRelationships(
+      scope,
+      related.map(([, r]) => r),
+    );
     await graph.deleteRelationships(scope, unrelated);
     await graph.deleteEntities(scope, deleted);
-    for (const [namespace, written] of this.values) {
-      const entries = [...written].filter(([, value]) => value !== null);
-      const gone = [...written].filter(([, value]) => value === null).map(([key]) => key);
+    for (const [namespace, values] of this.values) {
+      const [entries, gone] = values.changes();
       if (entries.length) await kv.setMany(scope, namespace, entries);
       if (gone.length) await kv.delete(scope, namespace, gone);
     }
@@ -110,86 +184,19 @@ export class MergeView {
       throw new Error('a merge batch is bound to one workspace');
   }
 
-  private async records<K extends 'entity' | 'relationship'>(
-    scope: Scope,
-    ids: string[],
-    kind: K,
-  ): Promise<Array<K extends 'entity' ? EntityRecord : RelationshipRecord>> {
-    this.check(scope);
-    type R = K extends 'entity' ? EntityRecord : RelationshipRecord;
-    const written = (kind === 'entity' ? this.entities : this.relationships) as Known<R>;
-    const read = (kind === 'entity' ? this.readEntities : this.readRelationships) as Known<R>;
-    const missing = [...new Set(ids.filter((id) => !written.has(id) && !read.has(id)))];
-    if (missing.length) {
-      const fetched = (
-        kind === 'entity' ? await this.stores.graph.getEntities(scope, missing) : await this.stores.graph.getRelationships(scope, missing)
-      ) as R[];
-      for (const id of missing) read.set(id, null);
-      for (const r of fetched) read.set(r.id, r);
-    }
-    const out: R[] = [];
-    for (const id of ids) {
-      const r = written.has(id) ? written.get(id) : read.get(id);
-      if (r) out.push(structuredClone(r));
-    }
-    return out;
-  }
-
-  /** The store's records of the document as the batch left them, and those the batch gave its chunks. */
-  private async ofDocument<K extends 'entity' | 'relationship'>(
-    scope: Scope,
-    documentId: string,
-    kind: K,
-  ): Promise<Array<K extends 'entity' ? EntityRecord : RelationshipRecord>> {
-    this.check(scope);
-    const stored =
-      kind === 'entity'
-        ? await this.stores.graph.entitiesOfDocument(scope, documentId)
-        : await this.stores.graph.relationshipsOfDocument(scope, documentId);
-    const written = kind === 'entity' ? this.entities : this.relationships;
-    const cites = (r: EntityRecord | RelationshipRecord) => r.source_chunk_ids.some((c) => isChunkOf(c, documentId));
+  /** The ids of the store's records of the document, and of those the batch gave its chunks. */
+  private ofDocument<R extends EntityRecord | RelationshipRecord>(records: WriteBack<R>, stored: R[], documentId: string): string[] {
     const ids = new Set(stored.map((r) => r.id));
-    for (const [id, r] of written) if (r && cites(r)) ids.add(id);
-    return this.records(scope, [...ids], kind);
+    for (const [id, r] of records.changes()[0]) if (r.source_chunk_ids.some((c) => isChunkOf(c, documentId))) ids.add(id);
+    return [...ids];
   }
 
-  private async getMany<T>(scope: Scope, namespace: string, keys: string[]): Promise<Map<string, T>> {
-    this.check(scope);
-    const written = this.namespace(this.values, namespace);
-    const read = this.namespace(this.readValues, namespace);
-    const missing = [...new Set(keys.filter((key) => !written.has(key) && !read.has(key)))];
-    if (missing.length) {
-      const fetched = await this.stores.kv.getMany<T>(scope, namespace, missing);
-      for (const key of missing) read.set(key, fetched.has(key) ? fetched.get(key) : null);
+  private namespace(namespace: string): WriteBack<unknown> {
+    let values = this.values.get(namespace);
+    if (!values) {
+      values = new WriteBack((keys) => this.stores.kv.getMany(this.scope, namespace, keys));
+      this.values.set(namespace, values);
     }
-    const out = new Map<string, T>();
-    for (const key of keys) {
-      const value = written.has(key) ? written.get(key) : read.get(key);
-      if (value !== null && value !== undefined) out.set(key, structuredClone(value) as T);
-    }
-    return out;
+    return values;
   }
-
-  private setMany(scope: Scope, namespace: string, entries: Array<[string, unknown]>): void {
-    this.check(scope);
-    const written = this.namespace(this.values, namespace);
-    for (const [key, value] of entries) written.set(key, structuredClone(value));
-  }
-
-  private namespace(all: Map<string, Map<string, unknown>>, namespace: string): Map<string, unknown> {
-    let map = all.get(namespace);
-    if (!map) all.set(namespace, (map = new Map()));
-    return map;
-  }
-}
-
-/** The records written, and the ids deleted. */
-function split<R>(known: Known<R>): [R[], string[]] {
-  const kept: R[] = [];
-  const gone: string[] = [];
-  for (const [id, r] of known) {
-    if (r) kept.push(r);
-    else gone.push(id);
-  }
-  return [kept, gone];
 }
