@@ -1,5 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { nextTurn } from './turns';
+import type { Scope } from './types';
 
 /** Entity id: name trimmed, whitespace collapsed, UPPERCASE, spaces to underscores. */
 export function normalizeEntityId(name: string): string {
@@ -104,3 +105,8 @@ export function normalizeRelationType(raw: string | undefined): string {
 }
 
 export const DEFAULT_WORKSPACE_ID = 'default';
+
+/** Key of a workspace in process-wide maps: tenants never share a workspace even when workspace ids coincide. */
+export function scopeKey(scope: Scope): string {
+  return `${scope.tenantId ?? ''}\u0000${scope.workspaceId}`;
+}

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { scopeKey } from '../domain/ids';
 import type { Scope } from '../domain/types';
 import type { ChatMessage, Completion, CompletionOptions, LlmProvider, TokenUsage } from '../llm/ports';
 import type { KeyValueStore } from '../store/ports';
@@ -64,7 +65,7 @@ export function cachedLlm(llm: LlmProvider, kv: KeyValueStore, scope: Scope, opt
     const version = options.followGraph ? ((found.get(GRAPH_VERSION_KEY) as GraphVersion | undefined)?.version ?? '') : undefined;
     if (hit && hit.graph_version === version) return { text: hit.text, usage: { ...NO_USAGE }, cached: true };
 
-    const flightKey = `${scope.tenantId ?? ''}\u0000${scope.workspaceId}\u0000${key}\u0000${version ?? ''}`;
+    const flightKey = `${scopeKey(scope)}\u0000${key}\u0000${version ?? ''}`;
     const pending = inFlight.get(flightKey);
     if (pending) return pending.then((c) => ({ text: c.text, usage: { ...NO_USAGE }, cached: true }));
     const call = (async () => {

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { scopeKey } from '../domain/ids';
 import type { Scope } from '../domain/types';
 import type { LockStore } from '../store/ports';
 
@@ -81,7 +82,7 @@ async function withEntityLock<T>(
   shared: SharedLocks | undefined,
 ): Promise<T> {
   const keys = [...new Set(entityIds)].sort();
-  const prefix = `${scope.tenantId ?? ''}\u0000${scope.workspaceId}\u0000`;
+  const prefix = `${scopeKey(scope)}\u0000`;
   const release = await graphLock.acquire(keys.map((id) => prefix + id));
   try {
     return shared && keys.length ? await withLease(shared, scope, keys, fn) : await fn();

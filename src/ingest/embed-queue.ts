@@ -1,4 +1,5 @@
 import { throwIfAborted } from '../domain/abort';
+import { scopeKey } from '../domain/ids';
 import type { Scope, VectorKind } from '../domain/types';
 import type { EmbeddingProvider } from '../llm/ports';
 import { type UsageContext, currentUsageContext, runInUsageContext } from '../llm/usage';
@@ -93,7 +94,7 @@ export class EmbeddingQueue {
     awaitClaims = false,
   ): Promise<Embedded[]> {
     throwIfAborted(signal);
-    const workspace = `${scope.tenantId ?? ''}\u0000${scope.workspaceId}\u0000`;
+    const workspace = `${scopeKey(scope)}\u0000`;
     const usage: UsageContext = { ...currentUsageContext(), workspace_id: scope.workspaceId, tenant_id: scope.tenantId };
     const all = Promise.all(
       items.map((item) => this.enqueue({ workspace, usage }, recordKey(scope, kind, item.id), item.text, { signal, lane, awaitClaims })),

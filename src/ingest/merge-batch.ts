@@ -1,3 +1,4 @@
+import { scopeKey } from '../domain/ids';
 import type { Scope } from '../domain/types';
 import type { Stores } from '../store/ports';
 import { withAliasedEntityLock } from './aliases';
@@ -55,7 +56,7 @@ export function commitInBatch(deps: IngestDeps, scope: Scope, request: MergeRequ
   return new Promise((resolve, reject) => {
     let workspaces = queues.get(deps.stores);
     if (!workspaces) queues.set(deps.stores, (workspaces = new Map()));
-    const key = `${scope.tenantId ?? ''}\u0000${scope.workspaceId}`;
+    const key = scopeKey(scope);
     const queue = workspaces.get(key);
     const waiting = { ...request, resolve, reject };
     if (queue) queue.push(waiting);

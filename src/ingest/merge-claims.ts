@@ -1,3 +1,4 @@
+import { scopeKey } from '../domain/ids';
 import type { Scope, VectorKind } from '../domain/types';
 
 /**
@@ -83,7 +84,7 @@ export class MergeClaims {
 
 /** The key of a record in a workspace, as the embedding queue keys its entries. */
 export function recordKey(scope: Scope, kind: VectorKind, id: string): string {
-  return `${scope.tenantId ?? ''}\u0000${scope.workspaceId}\u0000${kind}\u0000${id}`;
+  return `${scopeKey(scope)}\u0000${kind}\u0000${id}`;
 }
 
 /** The claims of the documents in flight in this process. */

@@ -1,3 +1,4 @@
+import { scopeKey } from '../domain/ids';
 import type { EntityRecord, RelationshipRecord, Scope } from '../domain/types';
 import type { GraphChange } from '../graph/events';
 import { isAbortError } from '../domain/abort';
@@ -68,7 +69,7 @@ export async function summariseOutcome(
   const jobs = outcome.due;
   outcome.due = [];
   if (jobs.length === 0) return [];
-  const workspace = `${scope.tenantId ?? ''}\u0000${scope.workspaceId}\u0000`;
+  const workspace = `${scopeKey(scope)}\u0000`;
   const unique = [...new Map(jobs.map((job) => [job.key, job])).values()];
   for (const job of unique) {
     const holder = held.get(workspace + job.key);

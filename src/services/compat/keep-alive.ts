@@ -1,4 +1,5 @@
 import { InvalidInputError } from '../../domain/errors';
+import { scopeKey } from '../../domain/ids';
 import type { Scope } from '../../domain/types';
 
 /**
@@ -59,8 +60,4 @@ export class LoadedModels {
       .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
       .map(([name, until]) => ({ name, expiresAt: new Date(until) }));
   }
-}
-
-function scopeKey(scope: Scope): string {
-  return `${scope.tenantId ?? ''}\u0000${scope.workspaceId}`;
 }

@@ -1,3 +1,4 @@
+import { scopeKey } from '../../domain/ids';
 import type { Scope } from '../../domain/types';
 import type { DocumentStore } from '../../store/ports';
 
@@ -35,5 +36,5 @@ export class AdmissionGate {
 }
 
 function keyOf(scope: Scope, hash: string): string {
-  return `${scope.tenantId ?? ''}\u0000${scope.workspaceId}\u0000${hash}`;
+  return `${scopeKey(scope)}\u0000${hash}`;
 }

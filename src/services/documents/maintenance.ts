@@ -1,4 +1,5 @@
 import { ConflictError } from '../../domain/errors';
+import { scopeKey } from '../../domain/ids';
 import { type DocumentRecord, type DocumentStatus, type Scope, TASK_STATUSES } from '../../domain/types';
 import { deleteDocumentData } from '../../ingest/deletion';
 import { CANCELLED_REASON, type ServiceHost, type TaskService } from '../tasks';
@@ -87,7 +88,7 @@ export async function recoverStuckEverywhere(host: ServiceHost, tasks: TaskServi
   const defaultScope: Scope = { workspaceId: host.config.defaultWorkspaceId };
   scopes.set(`\u0000${defaultScope.workspaceId}`, defaultScope);
   const all = await host.stores.tasks.listAll([...TASK_STATUSES]);
-  for (const { scope } of all) scopes.set(`${scope.tenantId ?? ''}\u0000${scope.workspaceId}`, scope);
+  for (const { scope } of all) scopes.set(scopeKey(scope), scope);
   let recovered = 0;
   let cancelled = 0;
   for (const scope of scopes.values()) {

@@ -2,7 +2,8 @@ import type { CommunityFinding, CommunityRecord } from '../../domain/communities
 import type { Page, Scope } from '../../domain/types';
 import type { CommunityQuery, CommunityStore } from '../ports';
 import { type Neo4jClient, type Row, scopeParams } from './client';
-import { ReadCache, scopeKey } from './read-cache';
+import { scopeKey } from '../../domain/ids';
+import { ReadCache } from './read-cache';
 import { count, int, json, num, str, strOrNull, strings, timestamp } from './values';
 
 const BATCH = 500;

@@ -3,7 +3,8 @@ import type { Scope } from '../../domain/types';
 import { type CostStore, type TimeRange, type UsageTotals, emptyTotals } from '../ports';
 import { type Neo4jClient, type Row, scopeParams } from './client';
 import { GroupCommit } from './group-commit';
-import { ReadCache, scopeKey } from './read-cache';
+import { scopeKey } from '../../domain/ids';
+import { ReadCache } from './read-cache';
 import { int, num } from './values';
 
 /**

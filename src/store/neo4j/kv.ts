@@ -2,7 +2,7 @@ import type { Scope } from '../../domain/types';
 import type { KeyValueStore } from '../ports';
 import { type Neo4jClient, scopeParams } from './client';
 import { GroupCommit } from './group-commit';
-import { scopeKey } from './read-cache';
+import { scopeKey } from '../../domain/ids';
 import { num } from './values';
 
 interface LaneCall {

@@ -1,5 +1,3 @@
-import type { Scope } from '../../domain/types';
-
 /**
  * How long this instance trusts what it read of records that change rarely (workspaces, tenants, budgets,
  * community reports). Writes through this instance forget the entry at once; writes through another instance
@@ -53,9 +51,4 @@ export class ReadCache<T> {
     this.generation++;
     this.entries.clear();
   }
-}
-
-/** The cache key of a workspace. */
-export function scopeKey(scope: Scope): string {
-  return `${scope.tenantId ?? ''}\u0000${scope.workspaceId}`;
 }

@@ -3,7 +3,7 @@ import type { TaskQuery, TaskStore, TaskTimes } from '../ports';
 import { type Neo4jClient, type Row, scopeParams } from './client';
 import { TASK_FIELDS, TASK_TIMES, decode, encode, encodePatch } from './codecs';
 import { GroupCommit } from './group-commit';
-import { scopeKey } from './read-cache';
+import { scopeKey } from '../../domain/ids';
 import { nextSequence } from './sequence';
 import { count, int, num, str, timestamp } from './values';
 

@@ -1,4 +1,5 @@
 import { performance } from 'node:perf_hooks';
+import { scopeKey } from '../../domain/ids';
 import type { Scope, VectorHit, VectorKind, VectorPoint } from '../../domain/types';
 import type { VectorFilter, VectorStore } from '../ports';
 import { type Neo4jClient, type Row, scopeParams } from './client';
@@ -227,7 +228,7 @@ export class Neo4jVectorStore implements VectorStore {
 
   /** The count of `kind` in the workspace (all workspaces when null), counted at most once per SIZE_TTL_MS. */
   private async size(scope: Scope | null, kind: VectorKind, counted: () => Promise<Row[]>): Promise<number> {
-    const key = scope ? `${kind}\u0000${scope.tenantId ?? ''}\u0000${scope.workspaceId}` : kind;
+    const key = scope ? `${kind}\u0000${scopeKey(scope)}` : kind;
     const known = this.sizes.get(key);
     if (known && Date.now() - known.at < SIZE_TTL_MS) return known.total;
     const [row] = await counted();
@@ -238,7 +239,7 @@ export class Neo4jVectorStore implements VectorStore {
 
   /** Writes of this process make the workspace's count stale at once (other instances' writes after SIZE_TTL_MS). */
   private forget(scope: Scope, kind: VectorKind): void {
-    this.sizes.delete(`${kind}\u0000${scope.tenantId ?? ''}\u0000${scope.workspaceId}`);
+    this.sizes.delete(`${kind}\u0000${scopeKey(scope)}`);
     this.sizes.delete(kind);
   }
 
