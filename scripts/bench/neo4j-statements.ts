@@ -4,6 +4,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import neo4j, { type Driver, Session, Transaction } from 'neo4j-driver';
+import { REPLAN_SKIP } from '../../src/store/neo4j/replan';
 
 interface Timing {
   text: string;
@@ -19,9 +20,14 @@ export interface StatementTimer {
   timings(): Timing[];
 }
 
+/** The statement as written in its file: without the pacing prefix (src/store/neo4j/replan.ts). */
+function written(text: string): string {
+  return text.startsWith(REPLAN_SKIP) ? text.slice(REPLAN_SKIP.length) : text;
+}
+
 /** The statement without its comment lines, on one line. */
 export function statementKey(text: string): string {
-  return text
+  return written(text)
     .split('\n')
     .filter((line) => !line.trim().startsWith('//'))
     .join(' ')
@@ -42,7 +48,7 @@ export function timeStatements(): StatementTimer {
       const started = performance.now();
       const note = () => {
         const key = statementKey(text);
-        const t = seen.get(key) ?? { text, count: 0, ms: 0, params: {} };
+        const t = seen.get(key) ?? { text: written(text), count: 0, ms: 0, params: {} };
         t.count += 1;
         t.ms += performance.now() - started;
         t.params = (params ?? {}) as Record<string, unknown>;

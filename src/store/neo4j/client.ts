@@ -2,6 +2,7 @@ import neo4j, { type Driver, type ManagedTransaction, type SessionMode } from 'n
 import type { Scope } from '../../domain/types';
 import { Availability } from './availability';
 import { cypherTemplate, cypherText } from './cypher';
+import { ReplanPacer } from './replan';
 import { withRetries } from './retry';
 import { toPlain } from './values';
 
@@ -17,9 +18,15 @@ export interface Neo4jSettings {
 /** Transactions are run and retried here (./retry.ts), not by the driver, so that an outage answers at once (./availability.ts). */
 type Runner = Pick<ManagedTransaction, 'run'>;
 
-/** One transaction: statements are named files under cypher/, results converted to plain values. */
+/**
+ * One transaction: statements are named files under cypher/, results converted to plain values; how often
+ * Neo4j may plan each one again is paced (./replan.ts).
+ */
 export class CypherTransaction {
-  constructor(private readonly tx: Runner) {}
+  constructor(
+    private readonly tx: Runner,
+    private readonly replans: ReplanPacer,
+  ) {}
 
   run(name: string, params: Record<string, unknown> = {}): Promise<Row[]> {
     return this.runText(cypherText(name), params);
@@ -31,7 +38,7 @@ export class CypherTransaction {
   }
 
   async runText(text: string, params: Record<string, unknown>): Promise<Row[]> {
-    const result = await this.tx.run(text, params);
+    const result = await this.tx.run(this.replans.text(text), params);
     return result.records.map((record) => toPlain(record.toObject()) as Row);
   }
 }
@@ -50,6 +57,8 @@ export class Neo4jClient {
   readonly driver: Driver;
   readonly database: string | undefined;
   readonly availability: Availability;
+  /** Our statements only: schema statements, the ping and analysts' own Cypher are sent as they are. */
+  private readonly replans = new ReplanPacer();
 
   constructor(
     readonly settings: Neo4jSettings,
@@ -145,7 +154,7 @@ export class Neo4jClient {
   private async autoCommit(mode: SessionMode, text: string, params: Record<string, unknown>): Promise<Row[]> {
     const session = this.driver.session({ database: this.database, defaultAccessMode: mode });
     try {
-      const result = await session.run(text, params);
+      const result = await session.run(this.replans.text(text), params);
       return result.records.map((record) => toPlain(record.toObject()) as Row);
     } finally {
       await session.close().catch(() => undefined);
@@ -158,7 +167,7 @@ export class Neo4jClient {
     try {
       const tx = session.beginTransaction();
       try {
-        const result = await work(new CypherTransaction(tx));
+        const result = await work(new CypherTransaction(tx, this.replans));
         await tx.commit();
         return result;
       } catch (err) {
