@@ -1,6 +1,7 @@
 import Redis from 'ioredis';
 import type { AppConfig } from './config/types';
 import { GraphEvents } from './graph/events';
+import { settleCacheWrites } from './graph/cache-writes';
 import { settleEmbeddingRefreshes } from './ingest/merge-stage';
 import { closeWorkerPools } from './ingest/offload/pool';
 import { tokenEncoder } from './llm/tokens';
@@ -106,6 +107,8 @@ export async function createRuntime(config: AppConfig, log: Logger, options: Run
   closers.push(() => closeWorkerPools());
   // Runs after the task workers stop (closers run last first): vectors refreshed in the background are written.
   closers.push(() => settleEmbeddingRefreshes());
+  // Likewise: LLM answers' cache entries still waiting to be written.
+  closers.push(() => settleCacheWrites());
   // What tasks and documents use; a provider registry swapped at run time (runtime.providers) lands here,
   // so the next task runs with it.
   const host: ServiceHost = { config, stores, providers, events, log, entityLocks };

@@ -2,14 +2,18 @@ import { createHash } from 'node:crypto';
 import { scopeKey } from '../domain/ids';
 import type { Scope } from '../domain/types';
 import type { ChatMessage, Completion, CompletionOptions, LlmProvider, TokenUsage } from '../llm/ports';
+import type { Logger } from '../logger';
 import type { KeyValueStore } from '../store/ports';
+import { writeBehind } from './cache-writes';
 
 /**
  * LLM responses cached per workspace (KV namespace `llm_response`), keyed by provider, model, prompt and the
  * options that shape the answer. Every call type goes through it: extraction, gleaning, summaries, keywords.
  * Re-ingesting identical text or repeating a question costs no call. Entries that follow the graph (keywords)
  * are stale once the workspace's graph changed after they were written. Identical calls in flight at once
- * share one provider call.
+ * share one provider call. An answer is returned when it arrives and its entry written behind it, together with
+ * the entries of other calls (./cache-writes.ts); until then the call stays in flight, so an identical call
+ * still costs nothing.
  */
 
 export const LLM_CACHE_NAMESPACE = 'llm_response';
@@ -29,6 +33,8 @@ interface GraphVersion {
 export interface LlmCacheOptions {
   /** The entry is stale once the workspace graph changed after it was written. */
   followGraph?: boolean;
+  /** Told when an entry could not be written (the answer was returned; the next identical call asks again). */
+  log?: Pick<Logger, 'warn'>;
 }
 
 const NO_USAGE: TokenUsage = { input_tokens: 0, output_tokens: 0 };
@@ -68,18 +74,23 @@ export function cachedLlm(llm: LlmProvider, kv: KeyValueStore, scope: Scope, opt
     const flightKey = `${scopeKey(scope)}\u0000${key}\u0000${version ?? ''}`;
     const pending = inFlight.get(flightKey);
     if (pending) return pending.then((c) => ({ text: c.text, usage: { ...NO_USAGE }, cached: true }));
-    const call = (async () => {
-      const out = await llm.complete(messages, callOptions);
-      const entry: CachedCompletion = { text: out.text, usage: out.usage, ...(version !== undefined ? { graph_version: version } : {}) };
-      await kv.set(scope, LLM_CACHE_NAMESPACE, key, entry);
-      return out;
-    })();
+    const call = llm.complete(messages, callOptions);
     inFlight.set(flightKey, call);
+    const done = () => {
+      if (inFlight.get(flightKey) === call) inFlight.delete(flightKey);
+    };
+    let out: Completion;
     try {
-      return await call;
-    } finally {
-      inFlight.delete(flightKey);
+      out = await call;
+    } catch (err) {
+      done();
+      throw err;
     }
+    const entry: CachedCompletion = { text: out.text, usage: out.usage, ...(version !== undefined ? { graph_version: version } : {}) };
+    void writeBehind(kv, scope, LLM_CACHE_NAMESPACE, key, entry)
+      .catch((err: unknown) => options.log?.warn({ err }, 'an LLM answer could not be cached'))
+      .finally(done);
+    return out;
   };
   return { provider: llm.provider, model: llm.model, complete, stream: (m, o) => llm.stream(m, o) };
 }

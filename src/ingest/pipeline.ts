@@ -76,7 +76,7 @@ async function processDocumentRun(deps: IngestDeps, scope: Scope, documentId: st
     scope,
     doc,
     options,
-    llm: cachedLlm(deps.providers.llm(), deps.stores.kv, scope),
+    llm: cachedLlm(deps.providers.llm(), deps.stores.kv, scope, { log: deps.log }),
     embedder: deps.providers.embedding(),
     policy: summaryPolicy(deps, doc.options?.use_llm_summarization ?? true, options.signal),
     progress: new ProgressTracker(options.report, deps.log),

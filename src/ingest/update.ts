@@ -64,7 +64,7 @@ export async function updateDocumentContent(
 ): Promise<UpdateResult> {
   const started = Date.now();
   const { stores } = deps;
-  const llm = cachedLlm(deps.providers.llm(), stores.kv, scope);
+  const llm = cachedLlm(deps.providers.llm(), stores.kv, scope, { log: deps.log });
   const previousChunks = (await stores.chunks.listByDocument(scope, doc.id)).sort((a, b) => a.index - b.index);
   const previous: Version = {
     chunks: previousChunks,

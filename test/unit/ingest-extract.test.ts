@@ -1,3 +1,4 @@
+import { settleCacheWrites } from '../../src/graph/cache-writes';
 import { LLM_CACHE_NAMESPACE, cachedLlm } from '../../src/graph/llm-cache';
 import { type CachedExtraction, EXTRACTION_NAMESPACE, extractWithCache } from '../../src/ingest/extract/cache';
 import { extractChunk } from '../../src/ingest/extract/extract';
@@ -205,6 +206,7 @@ describe('extractWithCache', () => {
     expect(JSON.stringify(entry)).not.toContain('<|COMPLETE|>');
     expect(entry?.entities.map((e) => e.id)).toEqual(['ALICE']);
     expect(entry?.relations.map((r) => r.id)).toEqual(['ALICE|BOB']);
+    await settleCacheWrites();
     expect(await kv.count(scope, LLM_CACHE_NAMESPACE)).toBe(2);
     expect(extractionMetadata(entry)).toMatchObject({ extraction_passes: 2, gleaning_passes: 1, entity_count: 1 });
 

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Principal, TenantRecord, WorkspaceRecord } from '../../domain/accounts';
 import { ConflictError, ForbiddenError, MalformedRequestError, NotFoundError, stillThere } from '../../domain/errors';
 import type { Page, Scope } from '../../domain/types';
+import { settleCacheWrites } from '../../graph/cache-writes';
 import { isOperator, reachesTenant } from '../auth/access';
 import type { TenancyDeps, WorkspaceStatsBody } from './deps';
 import { type ModelChoice, resolveModels, sameEmbedding } from './models';
@@ -102,6 +103,8 @@ export function createTenancyService(deps: TenancyDeps) {
     for (let waited = 0; waited < 30_000 && (await deps.liveTasks(scope)).some((t) => t.status === 'running'); waited += 100) {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
+    // Cache entries of the tasks that just ended are written now, not into the dropped workspace later.
+    await settleCacheWrites();
     await deps.stores.dropWorkspace(scope);
     await accounts.metricsSnapshots.deleteWhere({ workspace_id: workspace.id });
     const at = now();

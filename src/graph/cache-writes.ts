@@ -1,0 +1,74 @@
+import { scopeKey } from '../domain/ids';
+import type { Scope } from '../domain/types';
+import type { KeyValueStore } from '../store/ports';
+
+/**
+ * Cache entries written behind the calls that made them. The answer of an LLM call is returned as soon as it
+ * arrives; its entry waits up to `CACHE_WRITE_LINGER_MS` for the entries of other calls of the same workspace
+ * and namespace, and they are written together (`setMany`, one statement where the store is remote). Ingestion
+ * answers about as many LLM calls a second as it has slots, each with an entry: in Neo4j that was one small
+ * write transaction per call.
+ *
+ * Until its write lands, an entry is known only to this process (the LLM cache keeps the call as in flight,
+ * so an identical call meanwhile costs nothing). `settleCacheWrites` writes what waits at once: before a
+ * workspace's data is dropped and when the service stops.
+ */
+export const CACHE_WRITE_LINGER_MS = 200;
+/** Entries of one workspace and namespace per write at most; a full batch is written at once. */
+export const CACHE_WRITE_BATCH = 64;
+
+interface Batch {
+  scope: Scope;
+  namespace: string;
+  entries: Array<[string, unknown]>;
+  waiters: Array<{ resolve: () => void; reject: (err: unknown) => void }>;
+  timer: NodeJS.Timeout;
+}
+
+/** Waiting batches by store, then by workspace and namespace. */
+const waiting = new Map<KeyValueStore, Map<string, Batch>>();
+const writing = new Set<Promise<void>>();
+
+/** Queues an entry; resolves once it is written, rejects with the error of its write. */
+export function writeBehind(kv: KeyValueStore, scope: Scope, namespace: string, key: string, value: unknown): Promise<void> {
+  let lanes = waiting.get(kv);
+  if (!lanes) {
+    lanes = new Map();
+    waiting.set(kv, lanes);
+  }
+  const lane = `${scopeKey(scope)}\u0000${namespace}`;
+  let batch = lanes.get(lane);
+  if (!batch) {
+    const timer = setTimeout(() => flush(kv, lane), CACHE_WRITE_LINGER_MS);
+    timer.unref();
+    batch = { scope, namespace, entries: [], waiters: [], timer };
+    lanes.set(lane, batch);
+  }
+  const queued = batch;
+  return new Promise<void>((resolve, reject) => {
+    queued.entries.push([key, value]);
+    queued.waiters.push({ resolve, reject });
+    if (queued.entries.length >= CACHE_WRITE_BATCH) flush(kv, lane);
+  });
+}
+
+/** Writes every waiting entry now and waits until every write has ended (failed writes included). */
+export async function settleCacheWrites(): Promise<void> {
+  for (const [kv, lanes] of [...waiting]) for (const lane of [...lanes.keys()]) flush(kv, lane);
+  await Promise.all([...writing]);
+}
+
+function flush(kv: KeyValueStore, lane: string): void {
+  const lanes = waiting.get(kv);
+  const batch = lanes?.get(lane);
+  if (!lanes || !batch) return;
+  clearTimeout(batch.timer);
+  lanes.delete(lane);
+  if (lanes.size === 0) waiting.delete(kv);
+  const write = kv.setMany(batch.scope, batch.namespace, batch.entries).then(
+    () => batch.waiters.forEach((w) => w.resolve()),
+    (err: unknown) => batch.waiters.forEach((w) => w.reject(err)),
+  );
+  writing.add(write);
+  void write.finally(() => writing.delete(write));
+}
