@@ -78,8 +78,9 @@ export function currentParts(description: string, state: RecordState) {
   const lines = description ? description.split('\n') : [];
   const summary = state.summary && lines[0] === state.summary.text ? { text: state.summary.text, covered: state.summary.covered } : null;
   const shown = lines.slice(summary ? 1 : 0);
-  const newer = (summary && state.summary?.newer) || shown.map(fragmentKey);
-  const known = new Set([...(summary?.covered ?? []), ...newer, ...shown.map(fragmentKey)]);
+  const shownKeys = shown.map(fragmentKey);
+  const newer = (summary && state.summary?.newer) || shownKeys;
+  const known = new Set([...(summary?.covered ?? []), ...newer, ...shownKeys]);
   return { summary, shown, newer, known };
 }
 

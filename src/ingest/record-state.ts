@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { memoText } from '../domain/text-memo';
 import type { EntityRecord, RelationshipRecord, Scope } from '../domain/types';
 import type { KeyValues } from '../store/ports';
 
@@ -68,10 +69,14 @@ export function topVote(tally: Tally): string | undefined {
   return best?.[0];
 }
 
-/** Identity of a description fragment (case-insensitive). */
-export function fragmentKey(fragment: string): string {
-  return createHash('sha256').update(fragment.toLowerCase()).digest('base64url').slice(0, 16);
-}
+/**
+ * Identity of a description fragment (case-insensitive). Remembered for the fragments seen last: each merge of
+ * a record asks again for every fragment its description shows, and a record many documents name shows hundreds.
+ */
+export const fragmentKey = memoText(
+  (fragment) => createHash('sha256').update(fragment.toLowerCase()).digest('base64url').slice(0, 16),
+  1_000_000,
+);
 
 /** The derived fields of a record, in a fixed order: whatever store returned the record, the same content gives the same value. */
 export function recordFingerprint(record: EntityRecord | RelationshipRecord): string {
