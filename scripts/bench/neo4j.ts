@@ -1,7 +1,7 @@
 /**
  * Persistent-mode benchmark: `npx tsx scripts/bench/neo4j.ts [--parts ingest,query,entities] [--latency 200]
- * [--documents 220] [--workers N] [--chunks 10000] [--requests 300] [--concurrency 1] [--entities 20000] [--batch 1000]
- * [--workspace ID] [--keep] [--statements] [--stream [--write-graph]] [--cpu-profile DIR]`. `--cpu-profile` writes a
+ * [--documents 220] [--warmup-documents 40] [--warm-passes 0] [--workers N] [--chunks 10000] [--requests 300]
+ * [--concurrency 1] [--entities 20000] [--batch 1000] [--workspace ID] [--keep] [--statements] [--stream [--write-graph]] [--cpu-profile DIR]`. `--cpu-profile` writes a
  * CPU profile of the service's main thread for each measured query run. `--stream` writes the query corpus as it is
  * generated, for sizes that do not fit in memory at once; with `--workspace`, `--write-graph` writes only its graph there
  * (after a load that stopped once the documents and chunks were written), from where each kind's vectors end.
@@ -12,7 +12,9 @@
  * it at the end. Prints three tables:
  *   ingest    the corpus of scripts/bench/ingest.ts through the HTTP API with the mock provider at a simulated
  *             latency: documents per minute, chunks per second, wall time against the LLM-bound floor; with
- *             `--statements`, the Cypher statements per document and the busiest of them;
+ *             `--statements`, the Cypher statements per document and the busiest of them; `--warm-passes N` first
+ *             ingests the whole corpus N times into scratch workspaces, so the figures are those of a server that
+ *             has run for a while (a fresh JVM spends most of Neo4j's CPU in its first passes compiling Neo4j);
  *   query     context_only queries (hybrid by default) over loopback HTTP from the separate load process of
  *             scripts/bench/query.ts, on its synthetic corpus written through the store ports: p50/p95/p99;
  *   entities  batched GraphStore.upsertEntities (one transaction per batch): entities per second.
@@ -43,6 +45,7 @@ const { values } = parseArgs({
     latency: { type: 'string', default: '200' },
     documents: { type: 'string', default: '220' },
     'warmup-documents': { type: 'string', default: '40' },
+    'warm-passes': { type: 'string', default: '0' },
     workers: { type: 'string' },
     chunks: { type: 'string', default: '10000' },
     modes: { type: 'string', default: 'hybrid' },
@@ -190,6 +193,7 @@ async function main(): Promise<void> {
         documents: Number(values.documents),
         latencyMs: Number(values.latency),
         warmup: Number(values['warmup-documents']),
+        warmPasses: Number(values['warm-passes']),
         workers: values.workers,
         serverCpuSeconds: () => neo4j.cpuSeconds(),
         workspace: `bench-ingest-${stamp}`,
