@@ -8,8 +8,10 @@
  * at a small concurrency and reports latencies.
  * Prints p50/p95/p99 and queries per second per size, concurrency and mode, the in-process service time and the
  * server's CPU time per query over all its threads (which other load on the machine barely disturbs), the time
- * its event loop was busy per query, and how they grew with size. `--cpu-profile DIR` writes a CPU profile of the
- * server's main thread for each measured run (the profiler adds its own cost to the figures of that run).
+ * its event loop was busy per query, the load process's own CPU per query (it shares the cores: server and load CPU
+ * per query together bound the queries per second this machine can reach), and how they grew with size.
+ * `--cpu-profile DIR` writes a CPU profile of the server's main thread for each measured run (the profiler adds its
+ * own cost to the figures of that run).
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -53,6 +55,11 @@ export interface ModeResult {
   serverCpuMs?: number;
   /** Time the server's event loop was busy per request under load: what one thread has to do per query. */
   loopMs?: number;
+  /**
+   * CPU time of the load process itself per request (sending, receiving and parsing the answers): it runs on the
+   * same cores, so server and load CPU per query together bound the queries per second the machine can reach.
+   */
+  loadCpuMs: number;
   p50: number;
   p95: number;
   p99: number;
@@ -205,6 +212,7 @@ async function runLoad(job: LoadJob): Promise<void> {
     let errors = 0;
     let next = 0;
     const started = performance.now();
+    const cpuMark = process.cpuUsage();
     const worker = async () => {
       while (next++ < job.requests) {
         const r = await fire(mode);
@@ -215,6 +223,7 @@ async function runLoad(job: LoadJob): Promise<void> {
     };
     await Promise.all(Array.from({ length: job.concurrency }, worker));
     const elapsed = performance.now() - started;
+    const loadCpu = process.cpuUsage(cpuMark);
     await tellServer({ phase: 'end', mode });
     latencies.sort((a, b) => a - b);
     const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.ceil((p / 100) * latencies.length) - 1)];
@@ -227,6 +236,7 @@ async function runLoad(job: LoadJob): Promise<void> {
       qps: (latencies.length / elapsed) * 1000,
       sources: sources / latencies.length,
       errors,
+      loadCpuMs: (loadCpu.user + loadCpu.system) / 1000 / latencies.length,
     });
   }
   agent.destroy();
@@ -426,16 +436,24 @@ async function benchSize(
 function printTable(runs: SizeRun[]): void {
   const f = (n: number | undefined, width = 7) => (n ?? NaN).toFixed(1).padStart(width);
   console.log(
-    '\n| chunks | conc | mode   |  p50 ms |  p95 ms |  p99 ms |     qps | sources | errors | service p50 ms | server CPU ms/query | event loop ms/query |',
+    '\n| chunks | conc | mode   |  p50 ms |  p95 ms |  p99 ms |     qps | sources | errors | service p50 ms | server CPU ms/query | event loop ms/query | load CPU ms/query |',
   );
   console.log(
-    '|-------:|-----:|:-------|--------:|--------:|--------:|--------:|--------:|-------:|---------------:|--------------------:|--------------------:|',
+    '|-------:|-----:|:-------|--------:|--------:|--------:|--------:|--------:|-------:|---------------:|--------------------:|--------------------:|------------------:|',
   );
   for (const run of runs) {
     for (const { concurrency, results } of run.byConcurrency) {
       for (const r of results) {
         const cells = [String(run.size).padStart(6), String(concurrency).padStart(4), r.mode.padEnd(6), f(r.p50), f(r.p95), f(r.p99)];
-        cells.push(f(r.qps), f(r.sources), String(r.errors).padStart(6), f(r.inProcessP50, 14), f(r.serverCpuMs, 19), f(r.loopMs, 19));
+        cells.push(
+          f(r.qps),
+          f(r.sources),
+          String(r.errors).padStart(6),
+          f(r.inProcessP50, 14),
+          f(r.serverCpuMs, 19),
+          f(r.loopMs, 19),
+          f(r.loadCpuMs, 17),
+        );
         console.log(`| ${cells.join(' | ')} |`);
       }
     }
