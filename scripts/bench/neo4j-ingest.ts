@@ -18,7 +18,7 @@ export interface IngestOptions {
    * Whole passes of the corpus ingested into scratch workspaces (each dropped after it) before the warm-up: a fresh
    * JVM goes on compiling Neo4j's own code for several passes, and a long-running server has done so already.
    */
-  warmPasses?: number;
+  warmPasses: number;
   /** WORKER_THREADS (documents processed at once); else the environment's, else twice the LLM concurrency. */
   workers?: string;
   workspace: string;
@@ -127,7 +127,7 @@ export async function benchNeo4jIngest(neo4jUri: string, options: IngestOptions)
   const warmupScope = await benchWorkspace(rt, `${options.workspace}-warmup`);
   const scope = await benchWorkspace(rt, options.workspace);
   try {
-    for (let pass = 1; pass <= (options.warmPasses ?? 0); pass++) {
+    for (let pass = 1; pass <= options.warmPasses; pass++) {
       const passScope = await benchWorkspace(rt, `${options.workspace}-pass-${pass}`);
       const started = performance.now();
       await ingestAll(base, passScope.workspaceId, corpus);
@@ -172,7 +172,7 @@ export async function benchNeo4jIngest(neo4jUri: string, options: IngestOptions)
       ['LLM calls / embedding calls', `${llmCalls} / ${counting.embeddingCalls() - warmupEmbeddings}`],
       ['simulated latency per call', `${options.latencyMs} ms`],
       ['workers / LLM concurrency', `${config.workerThreads} / ${concurrency}`],
-      ['warm passes of the corpus, then warm-up documents (not timed)', `${options.warmPasses ?? 0}, then ${options.warmup}`],
+      ['warm passes of the corpus, then warm-up documents (not timed)', `${options.warmPasses}, then ${options.warmup}`],
       ['wall time', `${(wallMs / 1000).toFixed(2)} s`],
       ['documents per minute', ((corpus.length / wallMs) * 60_000).toFixed(1)],
       ['chunks per second', ((chunks / wallMs) * 1000).toFixed(2)],
