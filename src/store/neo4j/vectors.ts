@@ -14,8 +14,12 @@ export const VECTOR_LABELS: Record<VectorKind, string> = {
 
 /** Neo4j 5.26 vector indexes accept up to 4096 dimensions. */
 const MAX_DIMENSION = 4096;
-/** Up to this many vectors per workspace and kind, search is exact; above, the vector index answers. */
-const EXACT_SEARCH_LIMIT = 5_000;
+/**
+ * Up to this many vectors per workspace and kind, search is exact; above, the vector index answers unless the
+ * workspace is so small a share of it that the index would be asked for more candidates than the workspace holds.
+ * Neo4j's exact scan costs about 18 µs a vector (256 dimensions), an index search about 2 ms plus 15 µs a candidate.
+ */
+const EXACT_SEARCH_LIMIT = 1_000;
 /**
  * The index is shared by all workspaces: ask it for this many times more than needed over the workspace's share
  * of the indexed vectors, and four times more again when filtering ate it.
@@ -81,10 +85,17 @@ export class Neo4jVectorStore implements VectorStore {
     /** The dimension whose vector indexes exist (the configured embedding dimension). */
     private readonly indexedDimension: number,
     private readonly exactSearchLimit = EXACT_SEARCH_LIMIT,
+    /** The index is searched while its first fetch stays under this many times the workspace's vectors. */
+    private readonly fetchPerScanned = 1,
   ) {}
 
   /** Vectors per workspace and kind (and per kind in all workspaces), as last counted, by cache key. */
   private readonly sizes = new Map<string, { total: number; at: number }>();
+  /**
+   * The kinds whose index this instance knows to be unquantised (created or read so): their index scores are
+   * exact. Any other index is treated as quantised and its candidates re-scored, which is right for both.
+   */
+  private readonly exactScores = new Set<VectorKind>();
 
   /** The vector indexes of the configured dimension, created when missing. */
   async ensureIndexes(): Promise<void> {
@@ -92,14 +103,17 @@ export class Neo4jVectorStore implements VectorStore {
     let created = false;
     for (const kind of VECTOR_KINDS) {
       const index = vectorIndexName(kind, this.indexedDimension);
-      const [existing] = await this.db.readRows('schema/vector-index-dimension', { name: index });
+      const [existing] = await this.db.readRows('schema/vector-index-config', { name: index });
       if (existing && num(existing.dimension) !== this.indexedDimension) {
         throw new Error(
           `Neo4j vector index ${index} holds ${num(existing.dimension)}-dimension vectors, not ` +
             `SERVICE_EMBEDDING_DIMENSION=${this.indexedDimension}; drop it (DROP INDEX ${index}) and restart`,
         );
       }
-      if (existing) continue;
+      if (existing) {
+        if (existing.quantized === false) this.exactScores.add(kind);
+        continue;
+      }
       await this.createIndex(kind);
       created = true;
     }
@@ -113,13 +127,15 @@ export class Neo4jVectorStore implements VectorStore {
       PROPERTY: vectorProperty(this.indexedDimension),
     });
     await this.db.runSchema(text, { dimension: int(this.indexedDimension) });
+    this.exactScores.add(kind);
   }
 
   /**
    * Drops the vector index of each kind and builds it again from the stored vectors, one kind at a time. Written
    * batch by batch, an index is made of many small segments (Neo4j 5.26 merges them only 50 at a time) and each
-   * search walks every one; built in one pass, it is searched several times faster. Meanwhile searches of that kind
-   * are exact (in every instance: the index is missing or not yet online). Returns what was rebuilt.
+   * search walks every one; built in one pass, it is searched several times faster. An index that quantises its
+   * vectors comes back unquantised. Meanwhile searches of that kind are exact (in every instance: the index is
+   * missing or not yet online). Returns what was rebuilt.
    */
   async rebuildIndexes(kinds: readonly VectorKind[] = VECTOR_KINDS): Promise<RebuiltIndex[]> {
     checkDimension(this.indexedDimension);
@@ -202,13 +218,16 @@ export class Neo4jVectorStore implements VectorStore {
     }
     if (dimension === this.indexedDimension && !filter?.documentIds && params.query_norm > 0) {
       const mine = await this.size(scope, kind, () => this.db.readRows('vectors/count', params, label));
-      if (mine > this.exactSearchLimit) {
-        const all = await this.size(null, kind, () => this.db.readRows('schema/vector-index-size', {}, label));
+      const all =
+        mine > this.exactSearchLimit ? await this.size(null, kind, () => this.db.readRows('schema/vector-index-size', {}, label)) : 0;
+      const first = Math.ceil((k * OVERFETCH * Math.max(all, mine)) / mine);
+      // A workspace that is a small share of the index costs less to scan than to fish out of it.
+      if (mine > this.exactSearchLimit && first < mine * this.fetchPerScanned) {
         const index = vectorIndexName(kind, dimension);
-        const first = Math.min(MAX_FETCH, Math.ceil((k * OVERFETCH * Math.max(all, mine)) / mine));
+        const text = statement(cypherText(this.exactScores.has(kind) ? 'vectors/search-index' : 'vectors/search-index-rescored'));
         try {
-          for (let fetch = first; ; fetch = Math.min(MAX_FETCH, fetch * 4)) {
-            const rows = await this.db.readText(statement(cypherText('vectors/search-index')), { ...params, index, fetch: count(fetch) });
+          for (let fetch = Math.min(MAX_FETCH, first); ; fetch = Math.min(MAX_FETCH, fetch * 4)) {
+            const rows = await this.db.readText(text, { ...params, index, fetch: count(fetch) });
             if (searched(rows) >= k) return rows;
             if (fetch === MAX_FETCH) break;
           }
