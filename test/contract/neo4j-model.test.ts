@@ -376,7 +376,7 @@ describe('neo4j: native vector indexes', () => {
       const largePoints = randomPoints(47, 'l', 1000, dimension);
       await store.upsert(small, 'relationship', smallPoints);
       await store.upsert(large, 'relationship', largePoints);
-      // 5 hits from a workspace holding 30 of the index's 1,030 or more vectors would take over 500 candidates.
+      // 5 hits from a workspace holding 30 of the index's 1,030 or more vectors would take over 600 candidates.
       let hits: VectorHit[] = [];
       expect(await statementKinds(async () => (hits = await store.search(small, 'relationship', smallPoints[3].vector, 5)))).toEqual([
         'exact',
