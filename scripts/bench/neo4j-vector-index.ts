@@ -2,8 +2,7 @@
  * Neo4j's vector index alone: `NEO4J_URI=bolt://… npx tsx scripts/bench/neo4j-vector-index.ts --workspace ID
  * [--chunks 10000] [--kinds entity,relationship] [--top-k 60] [--fetch 1,2,3] [--queries 100] [--neo4j-pid N]
  * [--rebuild]`. On a workspace that scripts/bench/neo4j-steps.ts (or neo4j.ts) loaded with the same `--chunks`, times
- * the index search statement of retrieval (cypher/vectors/search-index, or search-index-rescored for an index that
- * quantises its vectors) with `--fetch` times `--top-k` candidates
+ * the index search statement of retrieval (cypher/vectors/search-index) with `--fetch` times `--top-k` candidates
  * for the questions of the query corpus (mock embedding), and compares its top k with the exact search's (recall@k).
  * `--rebuild` then rebuilds the indexes (Neo4jVectorStore.rebuildIndexes, timed) and measures again.
  * `--neo4j-pid` (a local server) adds Neo4j's CPU time per search.
@@ -84,9 +83,7 @@ async function main(): Promise<void> {
       const index = vectorIndexName(kind, dimension);
       for (const factor of values.fetch.split(',').map(Number)) {
         const params = (vector: number[]) => ({ ...base, index, vector, query_norm: norm(vector), fetch: count(Math.ceil(k * factor)) });
-        const [config] = await db.readRows('schema/vector-index-config', { name: index });
-        // As the service does: an unquantised index's scores are exact, a quantised one's candidates are re-scored.
-        const text = cypherText(config?.quantized === false ? 'vectors/search-index' : 'vectors/search-index-rescored');
+        const text = cypherText('vectors/search-index');
         for (let i = 0; i < Number(values.warmup); i++) await db.readText(text, params(vectors[i % vectors.length]));
         const times: number[] = [];
         let found = 0;

@@ -289,7 +289,7 @@ describe('neo4j: native vector indexes', () => {
     }));
   }
 
-  /** What each statement run while `act` ran was: an index search (re-scored or not) or an exact scan. */
+  /** What each vector search statement run while `act` ran was: an index search or an exact scan. */
   async function statementKinds(act: () => Promise<unknown>): Promise<string[]> {
     const runs = jest.spyOn(Neo4jClient.prototype, 'readText');
     try {
@@ -297,73 +297,11 @@ describe('neo4j: native vector indexes', () => {
       return runs.mock.calls
         .map(([text]) => text)
         .filter((text) => text.includes('vector.similarity.cosine') || text.includes('db.index.vector.queryNodes'))
-        .map((text) =>
-          !text.includes('db.index.vector.queryNodes') ? 'exact' : text.includes('vector.similarity.cosine') ? 'rescored' : 'index',
-        );
+        .map((text) => (text.includes('db.index.vector.queryNodes') ? 'index' : 'exact'));
     } finally {
       runs.mockRestore();
     }
   }
-
-  it('creates its indexes unquantised and takes their scores as exact, as it finds them after a restart', async () => {
-    const db = new Neo4jClient(settings);
-    try {
-      const dimension = 11;
-      await new Neo4jVectorStore(db, dimension, 20, Infinity).ensureIndexes();
-      const configs = await cypher(
-        "SHOW VECTOR INDEXES YIELD name, options WHERE name ENDS WITH '_embedding_11' RETURN name, options.indexConfig.`vector.quantization.enabled` AS quantized ORDER BY name",
-      );
-      expect(configs).toEqual(['chunk', 'entity', 'relationship'].map((kind) => ({ name: `${kind}_embedding_11`, quantized: false })));
-      // Another instance, started on the same database: it reads the indexes it did not create.
-      const store = new Neo4jVectorStore(db, dimension, 20, Infinity);
-      await store.ensureIndexes();
-      const scope = workspace();
-      const points = randomPoints(44, 'q', 60, dimension);
-      await store.upsert(scope, 'entity', points);
-      const exact = new Neo4jVectorStore(db, dimension, Number.MAX_SAFE_INTEGER);
-      let hits: VectorHit[][] = [];
-      const kinds = await statementKinds(async () => {
-        hits = await Promise.all([points[7], points[30]].map((p) => store.search(scope, 'entity', p.vector, 5)));
-      });
-      expect(kinds).toEqual(['index', 'index']);
-      const truth = await Promise.all([points[7], points[30]].map((p) => exact.search(scope, 'entity', p.vector, 5)));
-      expect(hits.map((list) => list.map((h) => h.id))).toEqual(truth.map((list) => list.map((h) => h.id)));
-      hits.flat().forEach((hit, i) => expect(hit.score).toBeCloseTo(truth.flat()[i].score, 5));
-    } finally {
-      await db.close();
-    }
-  });
-
-  it('re-scores the candidates of an index built quantised, until it is rebuilt unquantised', async () => {
-    await cypher(
-      "CREATE VECTOR INDEX chunk_embedding_13 IF NOT EXISTS FOR (v:ChunkVector) ON (v.embedding_13) OPTIONS {indexConfig: {`vector.dimensions`: 13, `vector.similarity_function`: 'cosine', `vector.quantization.enabled`: true}}",
-    );
-    const db = new Neo4jClient(settings);
-    try {
-      const dimension = 13;
-      const store = new Neo4jVectorStore(db, dimension, 20, Infinity);
-      await store.ensureIndexes();
-      const scope = workspace();
-      const points = randomPoints(45, 'c', 50, dimension);
-      await store.upsert(scope, 'chunk', points);
-      const search = () => store.search(scope, 'chunk', points[12].vector, 4);
-      let before: VectorHit[] = [];
-      expect(await statementKinds(async () => (before = await search()))).toEqual(['rescored']);
-      expect(before[0]).toEqual({ id: 'c-12', score: expect.closeTo(1, 5) });
-
-      await store.rebuildIndexes(['chunk']);
-      const [config] = await cypher(
-        "SHOW VECTOR INDEXES YIELD name, options WHERE name = 'chunk_embedding_13' RETURN options.indexConfig.`vector.quantization.enabled` AS quantized",
-      );
-      expect(config).toEqual({ quantized: false });
-      let after: VectorHit[] = [];
-      expect(await statementKinds(async () => (after = await search()))).toEqual(['index']);
-      expect(after.map((h) => h.id)).toEqual(before.map((h) => h.id));
-    } finally {
-      await db.close();
-      for (const kind of ['chunk', 'entity', 'relationship']) await cypher(`DROP INDEX ${kind}_embedding_13 IF EXISTS`);
-    }
-  });
 
   it('scans a workspace that is a small share of the index rather than over-fetch from it', async () => {
     const db = new Neo4jClient(settings);

@@ -17,17 +17,17 @@ const MAX_DIMENSION = 4096;
 /**
  * Up to this many vectors per workspace and kind, search is exact; above, the vector index answers unless the
  * workspace is so small a share of it that the index would be asked for more candidates than the workspace holds.
- * Neo4j's exact scan costs about 18 µs a vector (256 dimensions), an index search about 2 ms plus 15 µs a candidate.
+ * Neo4j's exact scan costs about 18 µs a vector (256 dimensions); an index search with few segments about 2 ms plus
+ * 15 µs a candidate.
  */
 const EXACT_SEARCH_LIMIT = 1_000;
 /**
  * The index is shared by all workspaces: ask it for this many times more than needed over the workspace's share
- * of the indexed vectors, and four times more again when filtering ate it. The margin is also what keeps the
- * approximate top k close to the exact one. At 10,000 chunks (scripts/bench/neo4j-vector-index.ts, top 60):
- * entities 0.981 and relationships 0.996 recall at 4 times (0.973 and 0.992 at 3); chunks, whose vectors lie
- * closer together, 0.938 at 4 times and 0.985 at 12.
+ * of the indexed vectors, and four times more again when filtering ate it. The margin also keeps the approximate
+ * top k close to the exact one: at 10,000 chunks, as written, chunks' recall@60 is 0.957 at 3 times and 0.976 at 4
+ * (scripts/bench/neo4j-vector-index.ts).
  */
-const OVERFETCH: Record<VectorKind, number> = { chunk: 12, entity: 4, relationship: 4 };
+const OVERFETCH = 4;
 /** How long the vector counts that choose between exact search and the index are trusted (they only steer speed). */
 const SIZE_TTL_MS = 10_000;
 const MAX_FETCH = 10_000;
@@ -94,11 +94,6 @@ export class Neo4jVectorStore implements VectorStore {
 
   /** Vectors per workspace and kind (and per kind in all workspaces), as last counted, by cache key. */
   private readonly sizes = new Map<string, { total: number; at: number }>();
-  /**
-   * The kinds whose index this instance knows to be unquantised (created or read so): their index scores are
-   * exact. Any other index is treated as quantised and its candidates re-scored, which is right for both.
-   */
-  private readonly exactScores = new Set<VectorKind>();
 
   /** The vector indexes of the configured dimension, created when missing. */
   async ensureIndexes(): Promise<void> {
@@ -106,17 +101,14 @@ export class Neo4jVectorStore implements VectorStore {
     let created = false;
     for (const kind of VECTOR_KINDS) {
       const index = vectorIndexName(kind, this.indexedDimension);
-      const [existing] = await this.db.readRows('schema/vector-index-config', { name: index });
+      const [existing] = await this.db.readRows('schema/vector-index-dimension', { name: index });
       if (existing && num(existing.dimension) !== this.indexedDimension) {
         throw new Error(
           `Neo4j vector index ${index} holds ${num(existing.dimension)}-dimension vectors, not ` +
             `SERVICE_EMBEDDING_DIMENSION=${this.indexedDimension}; drop it (DROP INDEX ${index}) and restart`,
         );
       }
-      if (existing) {
-        if (existing.quantized === false) this.exactScores.add(kind);
-        continue;
-      }
+      if (existing) continue;
       await this.createIndex(kind);
       created = true;
     }
@@ -130,15 +122,13 @@ export class Neo4jVectorStore implements VectorStore {
       PROPERTY: vectorProperty(this.indexedDimension),
     });
     await this.db.runSchema(text, { dimension: int(this.indexedDimension) });
-    this.exactScores.add(kind);
   }
 
   /**
    * Drops the vector index of each kind and builds it again from the stored vectors, one kind at a time. Written
    * batch by batch, an index is made of many small segments (Neo4j 5.26 merges them only 50 at a time) and each
-   * search walks every one; built in one pass, it is searched several times faster. An index that quantises its
-   * vectors comes back unquantised. Meanwhile searches of that kind are exact (in every instance: the index is
-   * missing or not yet online). Returns what was rebuilt.
+   * search walks every one; built in one pass, it is searched several times faster. Meanwhile searches of that kind
+   * are exact (in every instance: the index is missing or not yet online). Returns what was rebuilt.
    */
   async rebuildIndexes(kinds: readonly VectorKind[] = VECTOR_KINDS): Promise<RebuiltIndex[]> {
     checkDimension(this.indexedDimension);
@@ -223,11 +213,11 @@ export class Neo4jVectorStore implements VectorStore {
       const mine = await this.size(scope, kind, () => this.db.readRows('vectors/count', params, label));
       const all =
         mine > this.exactSearchLimit ? await this.size(null, kind, () => this.db.readRows('schema/vector-index-size', {}, label)) : 0;
-      const first = Math.ceil((k * OVERFETCH[kind] * Math.max(all, mine)) / mine);
+      const first = Math.ceil((k * OVERFETCH * Math.max(all, mine)) / mine);
       // A workspace that is a small share of the index costs less to scan than to fish out of it.
       if (mine > this.exactSearchLimit && first < mine * this.fetchPerScanned) {
         const index = vectorIndexName(kind, dimension);
-        const text = statement(cypherText(this.exactScores.has(kind) ? 'vectors/search-index' : 'vectors/search-index-rescored'));
+        const text = statement(cypherText('vectors/search-index'));
         try {
           for (let fetch = Math.min(MAX_FETCH, first); ; fetch = Math.min(MAX_FETCH, fetch * 4)) {
             const rows = await this.db.readText(text, { ...params, index, fetch: count(fetch) });

@@ -1,4 +1,0 @@
-SHOW VECTOR INDEXES YIELD name, options
-WHERE name = $name
-RETURN options.indexConfig.`vector.dimensions` AS dimension,
-  options.indexConfig.`vector.quantization.enabled` AS quantized
