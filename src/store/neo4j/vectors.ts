@@ -210,12 +210,8 @@ export class Neo4jVectorStore implements VectorStore {
       return this.db.readText(statement(cypherTemplate('vectors/search-ids', label)), { ...params, ids });
     }
     if (dimension === this.indexedDimension && !filter?.documentIds && params.query_norm > 0) {
-      const mine = await this.size(scope, kind, () => this.db.readRows('vectors/count', params, label));
-      const all =
-        mine > this.exactSearchLimit ? await this.size(null, kind, () => this.db.readRows('schema/vector-index-size', {}, label)) : 0;
-      const first = Math.ceil((k * OVERFETCH * Math.max(all, mine)) / mine);
-      // A workspace that is a small share of the index costs less to scan than to fish out of it.
-      if (mine > this.exactSearchLimit && first < mine * this.fetchPerScanned) {
+      const first = await this.firstFetch(scope, kind, k, params, label);
+      if (first !== null) {
         const index = vectorIndexName(kind, dimension);
         const text = statement(cypherText('vectors/search-index'));
         try {
@@ -230,6 +226,18 @@ export class Neo4jVectorStore implements VectorStore {
       }
     }
     return this.db.readText(statement(cypherTemplate('vectors/search-exact', label)), params);
+  }
+
+  /**
+   * How many candidates to ask the index for first, or null when the workspace's vectors cost less to scan: a few of
+   * them, or so small a share of the index that fishing k out of it would take more candidates than they number.
+   */
+  private async firstFetch(scope: Scope, kind: VectorKind, k: number, params: Row, label: Record<string, string>): Promise<number | null> {
+    const mine = await this.size(scope, kind, () => this.db.readRows('vectors/count', params, label));
+    if (mine <= this.exactSearchLimit) return null;
+    const all = await this.size(null, kind, () => this.db.readRows('schema/vector-index-size', {}, label));
+    const first = Math.ceil((k * OVERFETCH * Math.max(all, mine)) / mine);
+    return first < mine * this.fetchPerScanned ? first : null;
   }
 
   async delete(scope: Scope, kind: VectorKind, ids: string[]): Promise<void> {
