@@ -5,6 +5,9 @@ import { loadConfig } from '../../src/config/load';
 import { createLogger } from '../../src/logger';
 import { createRuntime } from '../../src/runtime';
 import { buildCorpus, countingProviders } from './ingest';
+import { RunProfiler } from './query';
+import { watchSlots } from './slot-timeline';
+import { sharedSemaphore } from '../../src/llm/semaphore';
 import neo4j from 'neo4j-driver';
 import { collectPlans, type PlanSummary, statementKey, timeStatements } from './neo4j-statements';
 import { benchWorkspace } from './workspace';
@@ -26,17 +29,24 @@ export interface IngestOptions {
   serverCpuSeconds: () => number | null;
   /** Time every statement of the timed ingest: the rows then end with the busiest statements, per document. */
   statements?: boolean;
+  /** Where a CPU profile of the service's main thread during the timed ingest goes; none without it. */
+  profileDir?: string;
 }
 
 /** The statements of the timed ingest that took the most time in all, per document. */
 function statementRows(timer: ReturnType<typeof timeStatements>, documents: number): Array<[string, string]> {
   const timings = timer.timings();
   const calls = timings.reduce((n, t) => n + t.count, 0);
-  const rows: Array<[string, string]> = [['statements per document (all)', (calls / documents).toFixed(1)]];
+  const kb = (bytes: number) => `${(bytes / 1024 / documents).toFixed(1)} KB`;
+  const total = (field: 'sent' | 'received') => timings.reduce((n, t) => n + t[field], 0);
+  const rows: Array<[string, string]> = [
+    ['statements per document (all)', (calls / documents).toFixed(1)],
+    ['parameters sent / records received per document (as JSON)', `${kb(total('sent'))} / ${kb(total('received'))}`],
+  ];
   for (const t of timings.slice(0, 15)) {
     rows.push([
       `  ${statementKey(t.text).slice(0, 90)}`,
-      `${(t.count / documents).toFixed(2)} per document, ${(t.ms / t.count).toFixed(1)} ms each, ${(t.ms / documents).toFixed(1)} ms per document`,
+      `${(t.count / documents).toFixed(2)} per document, ${(t.ms / t.count).toFixed(1)} ms each, ${(t.ms / documents).toFixed(1)} ms per document, ${kb(t.sent)} / ${kb(t.received)}`,
     ]);
   }
   return rows;
@@ -143,11 +153,17 @@ export async function benchNeo4jIngest(neo4jUri: string, options: IngestOptions)
     const [nodeCpu, neo4jCpu] = [process.cpuUsage(), options.serverCpuSeconds()];
     const timer = options.statements ? timeStatements() : null;
     const plans = statsDriver ? collectPlans(statsDriver) : null;
+    const profiler = new RunProfiler(options.profileDir ?? null);
+    // Watched from here: the warm passes and warm-up documents are not part of the timeline.
+    const slots = watchSlots(sharedSemaphore('llm', config.ingest.llmConcurrency));
     await plans?.start();
     timer?.start();
+    await profiler.start();
     const started = performance.now();
     await ingestAll(base, scope.workspaceId, corpus);
-    const wallMs = performance.now() - started;
+    const ended = performance.now();
+    const wallMs = ended - started;
+    await profiler.stop('ingest');
     timer?.stop();
     const planned = await plans?.stop();
     const nodeUsed = process.cpuUsage(nodeCpu);
@@ -178,6 +194,7 @@ export async function benchNeo4jIngest(neo4jUri: string, options: IngestOptions)
       ['chunks per second', ((chunks / wallMs) * 1000).toFixed(2)],
       ['LLM-bound floor (calls x latency / concurrency)', `${(floorMs / 1000).toFixed(2)} s`],
       ['wall / floor', (wallMs / floorMs).toFixed(2)],
+      ...slots.rows(started, ended),
       ['CPU during the run: service (Node) / Neo4j', `${((nodeUsed.user + nodeUsed.system) / 1e6).toFixed(1)} s / ${neo4jUsed}`],
       ...(planned ? planRows(planned, corpus.length) : []),
       ...(timer ? statementRows(timer, corpus.length) : []),

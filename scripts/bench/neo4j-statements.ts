@@ -11,6 +11,9 @@ interface Timing {
   count: number;
   ms: number;
   params: Record<string, unknown>;
+  /** Bytes of the parameters and of the records returned, as JSON (close to their size on the wire for text). */
+  sent: number;
+  received: number;
 }
 
 export interface StatementTimer {
@@ -35,6 +38,9 @@ export function statementKey(text: string): string {
     .trim();
 }
 
+const jsonBytes = (value: unknown) =>
+  Buffer.byteLength(JSON.stringify(value, (_key, v: unknown) => (typeof v === 'bigint' ? Number(v) : v)) ?? '');
+
 type Run = (this: unknown, text: unknown, params?: unknown, config?: unknown) => PromiseLike<unknown>;
 
 export function timeStatements(): StatementTimer {
@@ -46,12 +52,15 @@ export function timeStatements(): StatementTimer {
       const result = original.call(this, text, params, config);
       if (!on || typeof text !== 'string') return result;
       const started = performance.now();
-      const note = () => {
+      const note = (answer: unknown) => {
         const key = statementKey(text);
-        const t = seen.get(key) ?? { text: written(text), count: 0, ms: 0, params: {} };
+        const t = seen.get(key) ?? { text: written(text), count: 0, ms: 0, params: {}, sent: 0, received: 0 };
         t.count += 1;
         t.ms += performance.now() - started;
         t.params = (params ?? {}) as Record<string, unknown>;
+        t.sent += jsonBytes(params ?? {});
+        const records = (answer as { records?: Array<{ toObject(): unknown }> } | undefined)?.records ?? [];
+        for (const record of records) t.received += jsonBytes(record.toObject());
         seen.set(key, t);
       };
       result.then(note, () => undefined);

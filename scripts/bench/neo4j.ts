@@ -2,8 +2,8 @@
  * Persistent-mode benchmark: `npx tsx scripts/bench/neo4j.ts [--parts ingest,query,entities] [--latency 200]
  * [--documents 220] [--warmup-documents 40] [--warm-passes 0] [--workers N] [--chunks 10000] [--requests 300]
  * [--concurrency 1] [--entities 20000] [--batch 1000] [--workspace ID] [--keep] [--statements] [--stream [--write-graph]]
- * [--cpu-profile DIR]`. `--cpu-profile` writes a CPU profile of the service's main thread for each measured query
- * run. `--stream` writes the query corpus as it is generated, for sizes that do not fit in memory at once; with
+ * [--cpu-profile DIR]`. `--cpu-profile` writes a CPU profile of the service's main thread for the timed ingest and
+ * each measured query run. `--stream` writes the query corpus as it is generated, for sizes that do not fit in memory at once; with
  * `--workspace`, `--write-graph` writes only its graph there (after a load that stopped once the documents and chunks
  * were written), from where each kind's vectors end. `--workspace` queries a workspace an earlier run loaded with the
  * same `--chunks`
@@ -199,6 +199,7 @@ async function main(): Promise<void> {
         serverCpuSeconds: () => neo4j.cpuSeconds(),
         workspace: `bench-ingest-${stamp}`,
         statements: values.statements,
+        profileDir: values['cpu-profile'],
       });
       printRows('ingest benchmark (Neo4j stores, mock provider)', rows);
     }
