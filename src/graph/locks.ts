@@ -3,27 +3,49 @@ import { scopeKey } from '../domain/ids';
 import type { Scope } from '../domain/types';
 import type { LockStore } from '../store/ports';
 
+/** Keys held together: freed all at once or a part at a time. */
+export interface KeyHold {
+  /** Frees the given keys of the hold; without an argument, every key it still holds. */
+  release(keys?: Iterable<string>): void;
+  /** Whether another caller has queued for the key since this hold took it. */
+  awaited(key: string): boolean;
+}
+
 /**
  * An in-process lock over sets of keys. Registration is synchronous, so waiters queue in one global order
- * and two overlapping sets can never wait for each other in a cycle.
+ * and two overlapping sets can never wait for each other in a cycle; freeing part of a set early keeps it so.
  */
 export class KeyedLock {
   private readonly tails = new Map<string, Promise<void>>();
 
   async acquire(keys: Iterable<string>): Promise<() => void> {
-    const unique = [...new Set(keys)];
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => (release = resolve));
+    const hold = await this.hold(keys);
+    return () => hold.release();
+  }
+
+  async hold(keys: Iterable<string>): Promise<KeyHold> {
+    const mine = new Map<string, { turn: Promise<void>; end: () => void }>();
     const waits: Array<Promise<void>> = [];
-    for (const key of unique) {
+    for (const key of new Set(keys)) {
+      let end!: () => void;
+      const turn = new Promise<void>((resolve) => (end = resolve));
       const previous = this.tails.get(key);
       if (previous) waits.push(previous);
-      this.tails.set(key, held);
+      this.tails.set(key, turn);
+      mine.set(key, { turn, end });
     }
     await Promise.all(waits);
-    return () => {
-      release();
-      for (const key of unique) if (this.tails.get(key) === held) this.tails.delete(key);
+    return {
+      release: (which = [...mine.keys()]) => {
+        for (const key of which) {
+          const held = mine.get(key);
+          if (!held) continue;
+          mine.delete(key);
+          held.end();
+          if (this.tails.get(key) === held.turn) this.tails.delete(key);
+        }
+      },
+      awaited: (key) => mine.has(key) && this.tails.get(key) !== mine.get(key)?.turn,
     };
   }
 }
@@ -46,8 +68,22 @@ const RENEWALS_PER_LEASE = 3;
 const FIRST_BACKOFF_MS = 5;
 const MAX_BACKOFF_MS = 250;
 
+/**
+ * A lease handed from one holder of this process to the next is given back to the store once it has been
+ * handed on this long without a break, so that other instances polling for its keys get a turn.
+ */
+const HANDOFF_LIMIT_MS = 10_000;
+
+/** Leases are taken in the name of the process: its holders exclude each other in process (`graphLock`). */
 const instance = randomUUID();
-let holds = 0;
+
+/**
+ * Store leases this process holds between two of its holders, by lock key: a holder that ends while another
+ * holder of this process waits for one of its keys hands that key's lease on (no round trip to release it and
+ * take it again) instead of giving it back to the store. `until` is when the lease runs out if not renewed
+ * (this process's clock, taken before the call that set it); `since` is when it was last taken from the store.
+ */
+const handed = new Map<string, { until: number; since: number }>();
 
 interface SharedLocks {
   locks: LockStore;
@@ -83,32 +119,70 @@ async function withEntityLock<T>(
 ): Promise<T> {
   const keys = [...new Set(entityIds)].sort();
   const prefix = `${scopeKey(scope)}\u0000`;
-  const release = await graphLock.acquire(keys.map((id) => prefix + id));
+  const hold = await graphLock.hold(keys.map((id) => prefix + id));
   try {
-    return shared && keys.length ? await withLease(shared, scope, keys, fn) : await fn();
+    return shared && keys.length ? await withLease(shared, scope, keys, prefix, hold, fn) : await fn();
   } finally {
-    release();
+    hold.release();
   }
 }
 
-/** Waits (jittered backoff) until every key is leased to this holder, renews the lease while `fn` runs. */
-async function withLease<T>({ locks, leaseMs }: SharedLocks, scope: Scope, keys: string[], fn: () => Promise<T>): Promise<T> {
-  const owner = `${instance}:${++holds}`;
-  for (
-    let backoff = FIRST_BACKOFF_MS;
-    !(await locks.acquire(scope, keys, owner, leaseMs));
-    backoff = Math.min(MAX_BACKOFF_MS, backoff * 2)
-  ) {
-    await new Promise((resolve) => setTimeout(resolve, backoff / 2 + Math.random() * backoff));
+/**
+ * Takes the keys' leases over from the holder before (when it handed every one of them on, each good for at least
+ * half a lease more) or from the store (jittered backoff until every key is leased to this process), renews them
+ * while `fn` runs, then hands on those another holder of this process waits for and gives the rest back.
+ */
+async function withLease<T>(
+  { locks, leaseMs }: SharedLocks,
+  scope: Scope,
+  keys: string[],
+  prefix: string,
+  hold: KeyHold,
+  fn: () => Promise<T>,
+): Promise<T> {
+  const lockKeys = keys.map((id) => prefix + id);
+  const started = Date.now();
+  const takenOver = lockKeys.map((key) => handed.get(key));
+  for (const key of lockKeys) handed.delete(key);
+  let since = Math.min(started, ...takenOver.map((lease) => lease?.since ?? started));
+  let until = Math.min(...takenOver.map((lease) => lease?.until ?? 0));
+  if (until - started <= leaseMs / 2) {
+    // Taking a key again as its owner extends it: the leases handed over are renewed by the same call.
+    let holding = keys.filter((_, i) => takenOver[i] !== undefined);
+    for (let backoff = FIRST_BACKOFF_MS; ; backoff = Math.min(MAX_BACKOFF_MS, backoff * 2)) {
+      const at = Date.now();
+      if (await locks.acquire(scope, keys, instance, leaseMs)) {
+        until = at + leaseMs;
+        break;
+      }
+      // Another instance holds one of the keys: the leases handed over go back rather than wait with it, as a
+      // holder that takes all its keys at once or none never holds some while waiting for others.
+      if (holding.length) await locks.release(scope, holding, instance).catch(() => undefined);
+      holding = [];
+      await new Promise((resolve) => setTimeout(resolve, backoff / 2 + Math.random() * backoff));
+    }
+    if (takenOver.some((lease) => lease === undefined)) since = Date.now();
   }
-  // A failed renewal is not fatal here: the next one may succeed, and the lease outlives one missed beat.
-  const renewal = setInterval(() => void locks.renew(scope, keys, owner, leaseMs).catch(() => undefined), leaseMs / RENEWALS_PER_LEASE);
+  // A failed renewal is not fatal here: the next one may succeed, and the lease outlives one missed beat. A lease
+  // found taken over by another instance is not handed on.
+  let lost = false;
+  const renewal = setInterval(() => {
+    const at = Date.now();
+    void locks.renew(scope, keys, instance, leaseMs).then(
+      (renewed) => (renewed ? (until = at + leaseMs) : (lost = true)),
+      () => undefined,
+    );
+  }, leaseMs / RENEWALS_PER_LEASE);
   renewal.unref();
   try {
     return await fn();
   } finally {
     clearInterval(renewal);
+    const handOn = lost || Date.now() - since >= HANDOFF_LIMIT_MS ? [] : lockKeys.filter((key) => hold.awaited(key));
+    for (const key of handOn) handed.set(key, { until, since });
+    hold.release(handOn);
     // An unreleased lease only delays the next holder until it runs out; the work itself is done.
-    await locks.release(scope, keys, owner).catch(() => undefined);
+    const giveBack = keys.filter((_, i) => !handOn.includes(lockKeys[i]));
+    await locks.release(scope, giveBack, instance).catch(() => undefined);
   }
 }
