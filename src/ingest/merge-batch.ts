@@ -3,7 +3,7 @@ import type { Scope } from '../domain/types';
 import type { Stores } from '../store/ports';
 import { withAliasedEntityLock } from './aliases';
 import type { IngestDeps } from './deps';
-import { commitMerge, type Contribution, type MergeOutcome } from './merge';
+import { commitMerge, type Contribution, type MergeOutcome, prefetchMerges } from './merge';
 import { MergeView } from './merge-view';
 import type { SummaryPolicy } from './summary';
 
@@ -94,6 +94,9 @@ async function commitBatch(deps: IngestDeps, scope: Scope, batch: Waiting[]): Pr
   try {
     await withAliasedEntityLock(deps.stores.kv, deps.entityLocks, scope, lockIds, async () => {
       const view = new MergeView(deps.stores, scope);
+      // Reads ahead for the whole batch; what could not be read is read again by the merge that needs it, and
+      // fails that merge alone if it still cannot be.
+      await prefetchMerges(view, scope, batch).catch(() => undefined);
       const committed: Array<[Waiting, MergeOutcome]> = [];
       for (const request of batch) {
         // A merge reads everything before it writes, and writes only to the view: one that fails leaves the view as it was.

@@ -40,17 +40,27 @@ class WriteBack<V> {
   constructor(private readonly fetch: (keys: string[]) => Promise<Map<string, V>>) {}
 
   async get(keys: string[]): Promise<Map<string, V>> {
-    const missing = [...new Set(keys.filter((key) => !this.written.has(key) && !this.read.has(key)))];
-    if (missing.length) {
-      const fetched = await this.fetch(missing);
-      for (const key of missing) this.read.set(key, fetched.get(key) ?? null);
-    }
+    await this.load(keys);
     const out = new Map<string, V>();
     for (const key of keys) {
       const value = this.written.has(key) ? this.written.get(key) : this.read.get(key);
       if (value !== null && value !== undefined) out.set(key, structuredClone(value));
     }
     return out;
+  }
+
+  /** Reads from the store the keys the batch knows nothing of yet. */
+  async load(keys: string[]): Promise<void> {
+    const missing = [...new Set(keys.filter((key) => !this.written.has(key) && !this.read.has(key)))];
+    if (missing.length === 0) return;
+    const fetched = await this.fetch(missing);
+    // Another read may have answered meanwhile: the first answer stays.
+    for (const key of missing) if (!this.read.has(key)) this.read.set(key, fetched.get(key) ?? null);
+  }
+
+  /** Values read from the store by other means, kept unless the batch knows the key already. */
+  seed(entries: Array<[string, V]>): void {
+    for (const [key, value] of entries) if (!this.written.has(key) && !this.read.has(key)) this.read.set(key, value);
   }
 
   set(key: string, value: V | null): void {
@@ -82,6 +92,8 @@ export class MergeView {
   private readonly relationships: WriteBack<RelationshipRecord>;
   /** Per namespace. */
   private readonly values = new Map<string, WriteBack<unknown>>();
+  /** The store's records of each document asked about (the store does not change before `flush`). */
+  private readonly stored = new Map<string, Promise<{ entities: EntityRecord[]; relationships: RelationshipRecord[] }>>();
 
   readonly graph: MergeGraph;
   readonly kv: KeyValues;
@@ -103,10 +115,16 @@ export class MergeView {
       for (const [id, value] of entries) records.set(id, value);
     };
     this.graph = {
-      entitiesOfDocument: async (s, documentId) =>
-        records(this.entities, s, this.ofDocument(this.entities, await graph.entitiesOfDocument(s, documentId), documentId)),
-      relationshipsOfDocument: async (s, documentId) =>
-        records(this.relationships, s, this.ofDocument(this.relationships, await graph.relationshipsOfDocument(s, documentId), documentId)),
+      entitiesOfDocument: async (s, documentId) => {
+        this.check(s);
+        const { entities } = await this.storedOf(documentId);
+        return records(this.entities, s, this.ofDocument(this.entities, entities, documentId));
+      },
+      relationshipsOfDocument: async (s, documentId) => {
+        this.check(s);
+        const { relationships } = await this.storedOf(documentId);
+        return records(this.relationships, s, this.ofDocument(this.relationships, relationships, documentId));
+      },
       getEntities: (s, ids) => records(this.entities, s, ids),
       getRelationships: (s, ids) => records(this.relationships, s, ids),
       upsertEntities: (s, list) =>
@@ -156,6 +174,24 @@ export class MergeView {
     };
   }
 
+  /**
+   * Reads at once what the merges of the batch will ask for first: the store's records of their documents, the
+   * records by id and the values by namespace and key. Each merge would otherwise wait for its own reads in turn.
+   */
+  async prefetch(ahead: {
+    documents: string[];
+    entities: string[];
+    relationships: string[];
+    values: Record<string, string[]>;
+  }): Promise<void> {
+    await Promise.all([
+      ...ahead.documents.map((documentId) => this.storedOf(documentId)),
+      this.entities.load(ahead.entities),
+      this.relationships.load(ahead.relationships),
+      ...Object.entries(ahead.values).map(([namespace, keys]) => this.namespace(namespace).load(keys)),
+    ]);
+  }
+
   /** Writes what the batch changed: records first (relationships after the entities they join), then deletions, then values. */
   async flush(): Promise<void> {
     const { graph, kv } = this.stores;
@@ -182,6 +218,28 @@ export class MergeView {
   private check(scope: Scope): void {
     if (scope.workspaceId !== this.scope.workspaceId || (scope.tenantId ?? null) !== (this.scope.tenantId ?? null))
       throw new Error('a merge batch is bound to one workspace');
+  }
+
+  /** The store's records of the document, read once per batch; the records themselves are kept as read. */
+  private storedOf(documentId: string): Promise<{ entities: EntityRecord[]; relationships: RelationshipRecord[] }> {
+    let found = this.stored.get(documentId);
+    if (!found) {
+      const { graph } = this.stores;
+      found = Promise.all([graph.entitiesOfDocument(this.scope, documentId), graph.relationshipsOfDocument(this.scope, documentId)]).then(
+        ([entities, relationships]) => {
+          this.entities.seed(entities.map((e) => [e.id, e]));
+          this.relationships.seed(relationships.map((r) => [r.id, r]));
+          return { entities, relationships };
+        },
+        (err: unknown) => {
+          // Read again by the next merge that asks.
+          this.stored.delete(documentId);
+          throw err;
+        },
+      );
+      this.stored.set(documentId, found);
+    }
+    return found;
   }
 
   /** The ids of the store's records of the document, and of those the batch gave its chunks. */

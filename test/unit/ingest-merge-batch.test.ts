@@ -110,6 +110,26 @@ describe('merges committed in batches', () => {
     expect([writes.get('read ALICE'), writes.get('read ACME')]).toEqual([2, 2]);
   });
 
+  test('the merges of a batch read the graph and merge states in one round, not one each', async () => {
+    const f = createIngestFixture({ mergeBatch: 32 });
+    const calls = countGraph(f);
+    const stateReads: string[][] = [];
+    const kv = f.deps.stores.kv;
+    const getMany = kv.getMany.bind(kv);
+    kv.getMany = (scope, namespace, keys) => {
+      if (namespace === 'merge_state') stateReads.push(keys);
+      return getMany(scope, namespace, keys);
+    };
+    const contributions = await Promise.all(Array.from({ length: 8 }, (_, i) => contributionOf(f, i)));
+    // The first merge goes alone; the seven that arrive meanwhile go together: two batches.
+    await Promise.all(contributions.map((c, i) => batched(f, `doc-${i}`, c)));
+
+    // Each merge brings a relationship of its own (Alice and its person), read with the others of its batch.
+    expect(calls.get('getRelationships')).toBe(2);
+    expect(stateReads).toHaveLength(2);
+    expect(stateReads[1]).toEqual(expect.arrayContaining(['relationship:ALICE|HUGO_SAND', 'relationship:ALICE|INES_MORA']));
+  });
+
   test('a merge that fails leaves the rest of its batch to commit, and nothing of its own', async () => {
     const f = createIngestFixture({ mergeBatch: 32 });
     countGraph(f, (method, ids) => method === 'getEntities' && Array.isArray(ids) && ids.includes('ZORRO'));
