@@ -30,13 +30,21 @@ export interface AliasedStatements {
   formerKeys: string[];
 }
 
-/** What each chunk says, under the survivors of the names it uses. */
+/**
+ * What each chunk says, under the survivors of the names it uses; `resolved` (id -> survivor, as
+ * resolveEntityAliases answers) saves reading the aliases again when it covers every name.
+ */
 export async function statementsUnderAliases(
   kv: KeyValues,
   scope: Scope,
   extractions: Array<[string, Extraction]>,
+  resolved?: ReadonlyMap<string, string>,
 ): Promise<AliasedStatements> {
-  const aliases = await aliasesOf(kv, scope, await namesInSlices(extractions));
+  const names = await namesInSlices(extractions);
+  const aliases =
+    resolved && names.every((id) => resolved.has(id))
+      ? new Map(names.flatMap((id): Array<[string, string]> => (resolved.get(id) !== id ? [[id, resolved.get(id) as string]] : [])))
+      : await aliasesOf(kv, scope, names);
   // A large document's thousands of chunks are read in stretches that give way to I/O.
   const statements = await mapInSlices(extractions, ([chunkId, e]): [string, ChunkStatements] => [chunkId, statementsOf(e, aliases)]);
   return { statements: new Map(statements), formerKeys: await formerKeysOf(extractions, aliases) };
@@ -91,23 +99,24 @@ const LOCK_ATTEMPTS = 8;
 /**
  * The entity lock over `ids` and the survivors they now go by, with `otherKeys` (lock keys that name no entity)
  * taken at the same time. An analyst merge landing while waiting can move them to another survivor: the lock is
- * then taken again over the wider set.
+ * then taken again over the wider set. `fn` gets the survivors read under the lock (id -> survivor).
  */
 export async function withAliasedEntityLock<T>(
   kv: Stores['kv'],
   entityLocks: EntityLocks,
   scope: Scope,
   ids: string[],
-  fn: () => Promise<T>,
+  fn: (resolved: ReadonlyMap<string, string>) => Promise<T>,
   otherKeys: string[] = [],
 ): Promise<T> {
   let wanted = await withSurvivors(kv, scope, ids);
   for (let attempt = 1; ; attempt++) {
     const held = wanted;
     const outcome = await entityLocks.run(scope, [...held, ...otherKeys], async (): Promise<{ done: T } | { retry: string[] }> => {
-      const now = await withSurvivors(kv, scope, held);
+      const resolved = await resolveEntityAliases(kv, scope, held);
+      const now = [...new Set([...held, ...resolved.values()])];
       if (attempt < LOCK_ATTEMPTS && now.length > held.length) return { retry: now };
-      return { done: await fn() };
+      return { done: await fn(resolved) };
     });
     if ('done' in outcome) return outcome.done;
     wanted = outcome.retry;

@@ -41,8 +41,8 @@ export async function writeChunkLinks(
     deps.entityLocks,
     scope,
     [...named],
-    async () => {
-      const { statements } = await statementsUnderAliases(kv, scope, extractions);
+    async (resolved) => {
+      const { statements } = await statementsUnderAliases(kv, scope, extractions, resolved);
       const entities = new Set<string>();
       const relationships = new Set<string>();
       for (const chunk of chunks) {
@@ -54,8 +54,10 @@ export async function writeChunkLinks(
         for (const id of chunk.relationship_ids) relationships.add(id);
       }
       const counts = { entities: entities.size, relationships: relationships.size };
-      await chunkStore.upsertMany(scope, chunks);
-      await documents.update(scope, documentId, { entity_count: counts.entities, relationship_count: counts.relationships });
+      await Promise.all([
+        chunkStore.upsertMany(scope, chunks),
+        documents.update(scope, documentId, { entity_count: counts.entities, relationship_count: counts.relationships }),
+      ]);
       return counts;
     },
     [documentLinksLockKey(documentId)],
