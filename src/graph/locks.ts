@@ -78,12 +78,13 @@ const HANDOFF_LIMIT_MS = 10_000;
 const instance = randomUUID();
 
 /**
- * Store leases this process holds between two of its holders, by lock key: a holder that ends while another
- * holder of this process waits for one of its keys hands that key's lease on (no round trip to release it and
- * take it again) instead of giving it back to the store. `until` is when the lease runs out if not renewed
- * (this process's clock, taken before the call that set it); `since` is when it was last taken from the store.
+ * Store leases this process holds between two of its holders, per lock store and lock key: a holder that ends
+ * while another holder of this process waits for one of its keys hands that key's lease on (no round trip to
+ * release it and take it again) instead of giving it back to the store. `until` is when the lease runs out if
+ * not renewed (this process's clock, taken before the call that set it); `since` is when it was last taken from
+ * the store.
  */
-const handed = new Map<string, { until: number; since: number }>();
+const handedLeases = new WeakMap<LockStore, Map<string, { until: number; since: number }>>();
 
 interface SharedLocks {
   locks: LockStore;
@@ -141,6 +142,8 @@ async function withLease<T>(
   fn: () => Promise<T>,
 ): Promise<T> {
   const lockKeys = keys.map((id) => prefix + id);
+  let handed = handedLeases.get(locks);
+  if (!handed) handedLeases.set(locks, (handed = new Map()));
   const started = Date.now();
   const takenOver = lockKeys.map((key) => handed.get(key));
   for (const key of lockKeys) handed.delete(key);
