@@ -97,9 +97,9 @@ async function formerKeysOf(
 const LOCK_ATTEMPTS = 8;
 
 /**
- * The entity lock over `ids` and the survivors they now go by, with `otherKeys` (lock keys that name no entity)
- * taken at the same time. An analyst merge landing while waiting can move them to another survivor: the lock is
- * then taken again over the wider set. `fn` gets the survivors read under the lock (id -> survivor).
+ * The entity lock over `ids` and the survivors they now go by. An analyst merge landing while waiting can move
+ * them to another survivor: the lock is then taken again over the wider set. `fn` gets the survivors read under
+ * the lock (id -> survivor).
  */
 export async function withAliasedEntityLock<T>(
   kv: Stores['kv'],
@@ -107,12 +107,11 @@ export async function withAliasedEntityLock<T>(
   scope: Scope,
   ids: string[],
   fn: (resolved: ReadonlyMap<string, string>) => Promise<T>,
-  otherKeys: string[] = [],
 ): Promise<T> {
   let wanted = await withSurvivors(kv, scope, ids);
   for (let attempt = 1; ; attempt++) {
     const held = wanted;
-    const outcome = await entityLocks.run(scope, [...held, ...otherKeys], async (): Promise<{ done: T } | { retry: string[] }> => {
+    const outcome = await entityLocks.run(scope, held, async (): Promise<{ done: T } | { retry: string[] }> => {
       const resolved = await resolveEntityAliases(kv, scope, held);
       const now = [...new Set([...held, ...resolved.values()])];
       if (attempt < LOCK_ATTEMPTS && now.length > held.length) return { retry: now };
