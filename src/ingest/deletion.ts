@@ -1,6 +1,7 @@
-import type { Scope } from '../domain/types';
+import type { ChunkRecord, Scope } from '../domain/types';
 import type { LlmProvider } from '../llm/ports';
 import { forgetDocumentNames } from './aliases';
+import { writeLinked } from './chunk-links';
 import type { IngestDeps } from './deps';
 import { isChunkOf } from '../domain/ids';
 import { deleteExtractions } from './extract/cache';
@@ -72,16 +73,27 @@ export async function discardDocumentRun(
 ): Promise<void> {
   const { stores } = deps;
   const doc = await stores.documents.get(scope, documentId);
-  const chunkIds = (await stores.chunks.listByDocument(scope, documentId)).map((c) => c.id);
-  if (options.merged ?? true) {
+  const chunks = await stores.chunks.listByDocument(scope, documentId);
+  const chunkIds = chunks.map((c) => c.id);
+  const merged = options.merged ?? true;
+  if (merged) {
     await removeDocumentFromGraph(deps, scope, documentId, summaryPolicy(deps, doc?.options?.use_llm_summarization ?? true), 'rollback');
     if (chunkIds.length) await stores.vectors.delete(scope, 'chunk', chunkIds);
   }
-  if (!options.removeChunks) return;
+  if (!options.removeChunks) {
+    // Kept for a retry, they no longer name what the graph lost, nor claim a vector.
+    if (merged && chunks.length)
+      await writeLinked(deps, scope, [{ documentId, chunks: chunks.map(unlinked), counts: { entities: 0, relationships: 0 } }]);
+    return;
+  }
   await forgetDocumentNames(stores, deps.entityLocks, scope, chunkIds);
   await deleteExtractions(stores.kv, scope, chunkIds);
   await stores.chunks.deleteByDocument(scope, documentId);
   if (doc) await stores.documents.update(scope, documentId, { chunk_count: 0, entity_count: 0, relationship_count: 0 });
+}
+
+function unlinked(chunk: ChunkRecord): ChunkRecord {
+  return { ...chunk, entity_ids: [], relationship_ids: [], embedding_model: null };
 }
 
 /**

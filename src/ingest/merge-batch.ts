@@ -1,7 +1,8 @@
 import { scopeKey } from '../domain/ids';
-import type { Scope } from '../domain/types';
+import type { ChunkRecord, Scope } from '../domain/types';
 import type { Stores } from '../store/ports';
 import { withAliasedEntityLock } from './aliases';
+import { linkMergedChunks, writeLinked } from './chunk-links';
 import type { IngestDeps } from './deps';
 import { commitMerge, type Contribution, type MergeOutcome, prefetchMerges } from './merge';
 import { MergeView } from './merge-view';
@@ -15,7 +16,8 @@ import type { SummaryPolicy } from './summary';
  * they left. Every merge gets the outcome it would have had alone at that place in the order (the same records,
  * the same summaries due), while a record that all of them change is read and written once, not once each.
  * Documents that name the same entities would wait for each other's merge anyway; in a batch they wait for one
- * write instead of one each.
+ * write instead of one each. A merge that brings the document's chunks has them written with what they name,
+ * and the document's counts, under the same lock: one write of the batch's chunks, not one acquisition each.
  */
 
 export interface MergeRequest {
@@ -26,6 +28,8 @@ export interface MergeRequest {
   lockIds: string[];
   /** Called under the lock right before the merge runs. */
   onWrite?: () => void;
+  /** The document's chunk records, to write linked to what the merge found they name (outcome.counts is set). */
+  chunks?: ChunkRecord[];
   /** Called under the lock once the batch is written, with this merge's outcome. */
   afterWrite: (outcome: MergeOutcome) => Promise<void>;
 }
@@ -50,6 +54,7 @@ export function commitInBatch(deps: IngestDeps, scope: Scope, request: MergeRequ
     return withAliasedEntityLock(deps.stores.kv, deps.entityLocks, scope, request.lockIds, async () => {
       request.onWrite?.();
       const outcome = await commitMerge(deps, scope, request.documentId, request.contributions, request.policy);
+      await linkAll(deps, scope, [[request, outcome]]);
       await request.afterWrite(outcome);
       return outcome;
     });
@@ -97,7 +102,7 @@ async function commitBatch(deps: IngestDeps, scope: Scope, batch: Waiting[]): Pr
       // Reads ahead for the whole batch; what could not be read is read again by the merge that needs it, and
       // fails that merge alone if it still cannot be.
       await prefetchMerges(view, scope, batch).catch(() => undefined);
-      const committed: Array<[Waiting, MergeOutcome]> = [];
+      let committed: Array<[Waiting, MergeOutcome]> = [];
       for (const request of batch) {
         // A merge reads everything before it writes, and writes only to the view: one that fails leaves the view as it was.
         try {
@@ -114,6 +119,12 @@ async function commitBatch(deps: IngestDeps, scope: Scope, batch: Waiting[]): Pr
         for (const [request] of committed) request.reject(err);
         return;
       }
+      try {
+        await linkAll(deps, scope, committed);
+      } catch (err) {
+        for (const [request] of committed) if (request.chunks) request.reject(err);
+        committed = committed.filter(([request]) => !request.chunks);
+      }
       for (const [request, outcome] of committed) {
         try {
           await request.afterWrite(outcome);
@@ -127,4 +138,14 @@ async function commitBatch(deps: IngestDeps, scope: Scope, batch: Waiting[]): Pr
     // The lock could not be taken (its store is unreachable): no merge of the batch ran. Settled ones stay as they are.
     for (const request of batch) request.reject(err);
   }
+}
+
+/** The chunks of the merges that brought theirs, written at once; each such outcome gets its document's counts. */
+async function linkAll(deps: IngestDeps, scope: Scope, committed: Array<[MergeRequest, MergeOutcome]>): Promise<void> {
+  const linking = committed.filter(([request]) => request.chunks);
+  const linked = await Promise.all(
+    linking.map(([request, outcome]) => linkMergedChunks(request.documentId, request.chunks as ChunkRecord[], outcome)),
+  );
+  await writeLinked(deps, scope, linked);
+  linking.forEach(([, outcome], i) => (outcome.counts = linked[i].counts));
 }

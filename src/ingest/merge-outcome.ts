@@ -36,4 +36,11 @@ export interface MergeOutcome {
   usage: TokenUsage;
   /** Summaries that failed and fell back to the joined fragments. */
   summaryFailures: string[];
+  /** The document's counts, when its chunk records were written with the merge (./chunk-links.ts). */
+  counts?: DocumentCounts;
+}
+
+export interface DocumentCounts {
+  entities: number;
+  relationships: number;
 }

@@ -1,4 +1,4 @@
-import type { Scope } from '../domain/types';
+import type { ChunkRecord, Scope } from '../domain/types';
 import { isAbortError } from '../domain/abort';
 import { bumpGraphVersion } from '../graph/llm-cache';
 import type { EmbeddingProvider } from '../llm/ports';
@@ -29,6 +29,8 @@ export interface MergeStageOptions {
   embed: EmbedOptions;
   /** Called under the lock right before the first write. */
   onWrite?: () => void;
+  /** The document's chunk records, written with the merge, linked to what it names (outcome.counts is set). */
+  chunks?: ChunkRecord[];
   /** Called once records are merged and summarised, before embedding. */
   onMerged?: () => Promise<void>;
   /** Embedding failures are logged rather than thrown (taking a document out must not depend on them). */
@@ -76,6 +78,7 @@ export async function mergeIntoGraph(
     policy: options.policy,
     lockIds: options.lockIds,
     onWrite: options.onWrite,
+    chunks: options.chunks,
     afterWrite: async (committed) => {
       await deleteGraphVectors(stores.vectors, scope, committed);
       await publish(committed.changes);

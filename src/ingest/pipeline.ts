@@ -7,7 +7,7 @@ import { cachedLlm } from '../graph/llm-cache';
 import { discardDocumentRun, removeDocumentFromGraph, summaryPolicy } from './deletion';
 import type { IngestDeps } from './deps';
 import { chunkItems, embedInto } from './embed';
-import { type DocumentCounts, writeChunkLinks } from './chunk-links';
+import type { DocumentCounts } from './chunk-links';
 import { type CachedExtraction, deleteExtractions } from './extract/cache';
 import { extractChunks } from './extraction-stage';
 import { affectedEntityIds, type Contribution, type MergeOutcome } from './merge';
@@ -137,6 +137,8 @@ async function execute(run: Run): Promise<ProcessResult> {
   await progress.stage('merging', 'running');
   const contributions: Contribution[] = run.chunks.map((c) => ({ chunkId: c.id, extraction: extracted.get(c.id) as CachedExtraction }));
   const lockIds = await affectedEntityIds(deps.stores, scope, doc.id, contributions);
+  // The chunks are written with the merge, before their vectors: a run that fails after it is rolled back.
+  for (const chunk of run.chunks) chunk.embedding_model = run.embedder.model;
   const merged = await withSpan('ingest.merge', { chunks: contributions.length }, () =>
     mergeIntoGraph(deps, scope, doc.id, contributions, {
       lockIds,
@@ -146,6 +148,8 @@ async function execute(run: Run): Promise<ProcessResult> {
       embed: embedOptions(run),
       deferRefresh: true,
       claim: run.claim,
+      // Written with the merge, linked to what they name, under the lock it holds: not in an acquisition of their own.
+      chunks: run.chunks,
       // Set before the writes: a merge that fails half-way is rolled back too.
       onWrite: () => (run.merged = true),
       onMerged: async () => {
@@ -165,9 +169,7 @@ async function execute(run: Run): Promise<ProcessResult> {
       onProgress: (done) => progress.within('embedding', done / Math.max(1, run.chunks.length)),
     }),
   );
-  for (const chunk of run.chunks) chunk.embedding_model = run.embedder.model;
-  const linked = await writeChunkLinks(deps, scope, doc.id, run.chunks, contributions);
-  const counts = await resolveAndCount(run, merged, linked);
+  const counts = await resolveAndCount(run, merged, merged.counts as DocumentCounts);
 
   const now = new Date();
   const result: ProcessResult = {

@@ -1,6 +1,7 @@
 import { chunkId } from '../../src/domain/ids';
 import type { EntityRecord, RelationshipRecord } from '../../src/domain/types';
 import { summaryPolicy } from '../../src/ingest/deletion';
+import { buildChunks } from '../../src/ingest/pipeline';
 import { EXTRACTION_NAMESPACE } from '../../src/ingest/extract/cache';
 import { parseExtraction } from '../../src/ingest/extract/parser';
 import { commitMerge, type Contribution, type MergeOutcome } from '../../src/ingest/merge';
@@ -128,6 +129,40 @@ describe('merges committed in batches', () => {
     expect(calls.get('getRelationships')).toBe(2);
     expect(stateReads).toHaveLength(2);
     expect(stateReads[1]).toEqual(expect.arrayContaining(['relationship:ALICE|HUGO_SAND', 'relationship:ALICE|INES_MORA']));
+  });
+
+  test("the chunks its merges bring are written at once, linked to what each names, with the documents' counts", async () => {
+    const f = createIngestFixture({ mergeBatch: 32 });
+    const written: string[][] = [];
+    const chunkStore = f.deps.stores.chunks;
+    const upsertMany = chunkStore.upsertMany.bind(chunkStore);
+    chunkStore.upsertMany = (scope, chunks) => {
+      written.push(chunks.map((c) => c.id));
+      return upsertMany(scope, chunks);
+    };
+    const contributions = await Promise.all(Array.from({ length: 4 }, (_, i) => contributionOf(f, i)));
+    for (let i = 0; i < 4; i++) await f.deps.stores.documents.insert(f.scope, { ...(await f.addDocument(`text ${i}`)), id: `doc-${i}` });
+    const outcomes = await Promise.all(
+      contributions.map(async (c, i) => {
+        const [chunk] = await buildChunks(f.deps, `doc-${i}`, `text ${i}`, null);
+        return commitInBatch(f.deps, f.scope, {
+          documentId: `doc-${i}`,
+          contributions: [c],
+          policy: summaryPolicy(f.deps, true),
+          lockIds: c.extraction.entities.map((e) => e.id),
+          chunks: [chunk],
+          afterWrite: async () => undefined,
+        });
+      }),
+    );
+
+    // The first merge goes alone; the three that arrive meanwhile go together, their chunks in one write.
+    expect(written).toEqual([[chunkId('doc-0', 0)], [1, 2, 3].map((i) => chunkId(`doc-${i}`, 0))]);
+    expect(outcomes.map((o) => o.counts)).toEqual(Array(4).fill({ entities: 3, relationships: 2 }));
+    const [chunk] = await f.deps.stores.chunks.getMany(f.scope, [chunkId('doc-2', 0)]);
+    expect([...chunk.entity_ids].sort()).toEqual(['ACME', 'ALICE', 'DARIO_FO']);
+    expect([...chunk.relationship_ids].sort()).toEqual(['ACME|ALICE', 'ALICE|DARIO_FO']);
+    expect(await f.deps.stores.documents.get(f.scope, 'doc-2')).toMatchObject({ entity_count: 3, relationship_count: 2 });
   });
 
   test('a merge that fails leaves the rest of its batch to commit, and nothing of its own', async () => {

@@ -166,6 +166,14 @@ describe('processDocument', () => {
       chunks: 4,
       cached: 4,
     });
+    // The chunks were written linked with the merge; kept for the retry, they name nothing and claim no vector.
+    const links = async () =>
+      (await f.deps.stores.chunks.listByDocument(f.scope, doc.id)).map((c) => [
+        c.entity_ids.length > 0,
+        c.relationship_ids.length > 0,
+        c.embedding_model,
+      ]);
+    expect(await links()).toEqual(Array(4).fill([false, false, null]));
 
     f.failEmbeddingWhen = null;
     f.calls.length = 0;
@@ -177,6 +185,7 @@ describe('processDocument', () => {
       chunkVectors: 4,
       entityVectors: retried.entity_count,
     });
+    expect(await links()).toEqual(Array(4).fill([true, true, f.deps.providers.embedding().model]));
   });
 
   test('reprocessing a completed document reuses cached extractions and leaves the graph as it was', async () => {
