@@ -2,4 +2,4 @@
 // ids (`[-n..][..n]`: the last n, none when n is 0), so that a hub citing much of the corpus stays a small row.
 UNWIND $ids AS id
 MATCH (e:Entity {tenant_id: $tenant_id, workspace_id: $workspace_id, id: id})
-RETURN e {.*, source_chunk_ids: e.source_chunk_ids[-$sources..], document_ids: e.document_ids[-$document_sources..][..$document_sources]} AS entity
+RETURN e {.*, source_chunk_ids: e.source_chunk_ids[-$sources..][..$sources], document_ids: e.document_ids[-$document_sources..][..$document_sources]} AS entity

@@ -10,7 +10,7 @@ CALL {
   WITH found
   UNWIND found AS hit
   MATCH (e:Entity {tenant_id: $tenant_id, workspace_id: $workspace_id, id: hit.id})
-  RETURN collect({score: hit.score, entity: e {.*, source_chunk_ids: e.source_chunk_ids[-$sources..], document_ids: e.document_ids[-$document_sources..][..$document_sources]}}) AS hits,
+  RETURN collect({score: hit.score, entity: e {.*, source_chunk_ids: e.source_chunk_ids[-$sources..][..$sources], document_ids: e.document_ids[-$document_sources..][..$document_sources]}}) AS hits,
          collect(CASE WHEN $around AND hit.score >= $min_score THEN e END) AS seeds
 }
 CALL {
@@ -31,7 +31,7 @@ CALL {
   WITH x, x.r AS r, last
   WHERE last IS NULL OR x.joined > last.joined OR (x.joined = last.joined AND
         (x.rank > last.rank OR (x.rank = last.rank AND x.weight >= last.weight)))
-  RETURN collect({relationship: r {.*, source_chunk_ids: r.source_chunk_ids[-$sources..], document_ids: r.document_ids[-$document_sources..][..$document_sources]}, source: x.a, target: x.b}) AS relationships,
+  RETURN collect({relationship: r {.*, source_chunk_ids: r.source_chunk_ids[-$sources..][..$sources], document_ids: r.document_ids[-$document_sources..][..$document_sources]}, source: x.a, target: x.b}) AS relationships,
          collect({id: x.a, degree: x.da}) + collect({id: x.b, degree: x.db}) AS ends
 }
 CALL {

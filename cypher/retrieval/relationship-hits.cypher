@@ -15,7 +15,7 @@ CALL {
   WHERE r.id = hit.id
   WITH DISTINCT hit, r
   ORDER BY hit.score DESC, r.id
-  RETURN collect({score: hit.score, relationship: r {.*, source_chunk_ids: r.source_chunk_ids[-$sources..], document_ids: r.document_ids[-$document_sources..][..$document_sources]}, source: startNode(r).id, target: endNode(r).id}) AS hits,
+  RETURN collect({score: hit.score, relationship: r {.*, source_chunk_ids: r.source_chunk_ids[-$sources..][..$sources], document_ids: r.document_ids[-$document_sources..][..$document_sources]}, source: startNode(r).id, target: endNode(r).id}) AS hits,
          collect(CASE WHEN $ends AND hit.score >= $min_score THEN [startNode(r), endNode(r)] END) AS pairs
 }
 CALL {
@@ -26,7 +26,7 @@ CALL {
   ORDER BY first
   WITH collect(n) AS ends
   UNWIND ends[..coalesce($keep, size(ends))] AS n
-  RETURN collect(n {.*, source_chunk_ids: n.source_chunk_ids[-$sources..], document_ids: n.document_ids[-$document_sources..][..$document_sources]}) AS entities,
+  RETURN collect(n {.*, source_chunk_ids: n.source_chunk_ids[-$sources..][..$sources], document_ids: n.document_ids[-$document_sources..][..$document_sources]}) AS entities,
          collect({id: n.id, degree: COUNT { (n)--() } - COUNT { (n)<-[:MENTIONS|HAS_MEMBER]-() }}) AS degrees
 }
 RETURN size(found) AS searched, hits, entities, degrees

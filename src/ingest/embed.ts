@@ -2,6 +2,7 @@ import type { ChunkRecord, EntityRecord, RelationshipRecord, Scope, VectorKind, 
 import { throwIfAborted } from '../domain/abort';
 import type { EmbeddingProvider } from '../llm/ports';
 import type { Stores, VectorStore } from '../store/ports';
+import { entitiesWithin, relationshipsWithin, sourceBounds } from '../store/retrieval-reads';
 import { embeddingQueue, type Lane } from './embed-queue';
 import { entityText, relationshipText } from './record-diff';
 
@@ -147,19 +148,26 @@ export async function embedGraphRecords(
   return out;
 }
 
+const DOCUMENTS_ONLY = sourceBounds(0, true);
+
 /**
  * Under the entity lock: writes the vectors of the records that are still as they were embedded. A record
  * changed since was changed by a later writer, which embeds and writes its own version.
  */
 export async function storeGraphVectors(stores: Pick<Stores, 'graph' | 'vectors'>, scope: Scope, embedded: GraphVectors): Promise<void> {
+  // Compared on their text and document ids: their chunk ids (thousands for a hub) are not read.
   const [entities, relationships] = await Promise.all([
-    stores.graph.getEntities(
+    entitiesWithin(
+      stores.graph,
       scope,
       embedded.entities.map((e) => e.point.id),
+      DOCUMENTS_ONLY,
     ),
-    stores.graph.getRelationships(
+    relationshipsWithin(
+      stores.graph,
       scope,
       embedded.relationships.map((r) => r.point.id),
+      DOCUMENTS_ONLY,
     ),
   ]);
   const current = (items: EmbedItem[]) => new Map(items.map((item) => [item.id, item]));

@@ -1,5 +1,6 @@
 import { scopeKey } from '../domain/ids';
 import type { ChunkRecord, Scope } from '../domain/types';
+import { bumpGraphVersion } from '../graph/llm-cache';
 import type { Stores } from '../store/ports';
 import { withAliasedEntityLock } from './aliases';
 import { linkMergedChunks, writeLinked } from './chunk-links';
@@ -26,11 +27,13 @@ export interface MergeRequest {
   policy: SummaryPolicy;
   /** The entities the merge may rewrite (affectedEntityIds). */
   lockIds: string[];
+  /** The graph is known to hold nothing of the document (commitMerge). */
+  outOfGraph?: boolean;
   /** Called under the lock right before the merge runs. */
   onWrite?: () => void;
   /** The document's chunk records, to write linked to what the merge found they name (outcome.counts is set). */
   chunks?: ChunkRecord[];
-  /** Called under the lock once the batch is written, with this merge's outcome. */
+  /** Called under the lock once the batch is written and the graph version moved on, with this merge's outcome. */
   afterWrite: (outcome: MergeOutcome) => Promise<void>;
 }
 
@@ -53,8 +56,9 @@ export function commitInBatch(deps: IngestDeps, scope: Scope, request: MergeRequ
   if (deps.config.ingest.mergeBatch <= 1)
     return withAliasedEntityLock(deps.stores.kv, deps.entityLocks, scope, request.lockIds, async () => {
       request.onWrite?.();
-      const outcome = await commitMerge(deps, scope, request.documentId, request.contributions, request.policy);
+      const outcome = await commitMerge(deps, scope, request.documentId, request.contributions, request.policy, request.outOfGraph);
       await linkAll(deps, scope, [[request, outcome]]);
+      await bumpIfChanged(deps, scope, [outcome]);
       await request.afterWrite(outcome);
       return outcome;
     });
@@ -107,7 +111,10 @@ async function commitBatch(deps: IngestDeps, scope: Scope, batch: Waiting[]): Pr
         // A merge reads everything before it writes, and writes only to the view: one that fails leaves the view as it was.
         try {
           request.onWrite?.();
-          committed.push([request, await commitMerge({ stores: view }, scope, request.documentId, request.contributions, request.policy)]);
+          committed.push([
+            request,
+            await commitMerge({ stores: view }, scope, request.documentId, request.contributions, request.policy, request.outOfGraph),
+          ]);
         } catch (err) {
           request.reject(err);
         }
@@ -124,6 +131,16 @@ async function commitBatch(deps: IngestDeps, scope: Scope, batch: Waiting[]): Pr
       } catch (err) {
         for (const [request] of committed) if (request.chunks) request.reject(err);
         committed = committed.filter(([request]) => !request.chunks);
+      }
+      try {
+        await bumpIfChanged(
+          deps,
+          scope,
+          committed.map(([, outcome]) => outcome),
+        );
+      } catch (err) {
+        for (const [request] of committed) request.reject(err);
+        return;
       }
       for (const [request, outcome] of committed) {
         try {
@@ -148,4 +165,9 @@ async function linkAll(deps: IngestDeps, scope: Scope, committed: Array<[MergeRe
   );
   await writeLinked(deps, scope, linked);
   linking.forEach(([, outcome], i) => (outcome.counts = linked[i].counts));
+}
+
+/** Once for the batch, before its changes are announced: a query after them never answers from keywords cached before. */
+async function bumpIfChanged(deps: IngestDeps, scope: Scope, outcomes: MergeOutcome[]): Promise<void> {
+  if (outcomes.some((outcome) => outcome.changes.length)) await bumpGraphVersion(deps.stores.kv, scope);
 }

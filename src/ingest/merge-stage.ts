@@ -22,6 +22,8 @@ import { type EntityLocker, summariseOutcome } from './summary-stage';
 export interface MergeStageOptions {
   /** The entities the merge may rewrite (affectedEntityIds). */
   lockIds: string[];
+  /** The graph is known to hold nothing of the document (commitMerge). */
+  outOfGraph?: boolean;
   policy: SummaryPolicy;
   /** Why the graph changed, for the change events. */
   cause: string;
@@ -66,10 +68,12 @@ export async function mergeIntoGraph(
 ): Promise<MergeOutcome> {
   const { stores, events, log } = deps;
   const lock: EntityLocker = (ids, fn) => deps.entityLocks.run(scope, ids, fn);
+  const announce = (changes: MergeOutcome['changes']) =>
+    events.publish({ scope, changes: [...changes], cause: options.cause, document_id: documentId });
   const publish = async (changes: MergeOutcome['changes']) => {
     // Before the change is announced: a query after this merge never answers from keywords cached before it.
     if (changes.length) await bumpGraphVersion(stores.kv, scope);
-    events.publish({ scope, changes: [...changes], cause: options.cause, document_id: documentId });
+    announce(changes);
   };
 
   const outcome = await commitInBatch(deps, scope, {
@@ -77,11 +81,13 @@ export async function mergeIntoGraph(
     contributions,
     policy: options.policy,
     lockIds: options.lockIds,
+    outOfGraph: options.outOfGraph,
     onWrite: options.onWrite,
     chunks: options.chunks,
     afterWrite: async (committed) => {
       await deleteGraphVectors(stores.vectors, scope, committed);
-      await publish(committed.changes);
+      // The batch moved the graph version on once for all its merges (./merge-batch.ts).
+      announce(committed.changes);
     },
   });
 

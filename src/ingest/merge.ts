@@ -49,14 +49,18 @@ export interface Contribution {
   extraction: { entities: ParsedEntity[]; relations: ParsedRelation[] };
 }
 
-/** Entities whose records a merge of these contributions may rewrite (to lock before merging). */
+/**
+ * Entities whose records a merge of these contributions may rewrite (to lock before merging); `outOfGraph` when the
+ * graph is known to hold nothing of the document.
+ */
 export async function affectedEntityIds(
   stores: Stores,
   scope: Scope,
   documentId: string,
   contributions: Contribution[],
+  outOfGraph = false,
 ): Promise<string[]> {
-  const ids = new Set((await stores.graph.entitiesOfDocument(scope, documentId)).map((e) => e.id));
+  const ids = new Set(outOfGraph ? [] : (await stores.graph.entitiesOfDocument(scope, documentId)).map((e) => e.id));
   const slicer = new TimeSlicer();
   for (const c of contributions) {
     await slicer.tick();
@@ -74,7 +78,7 @@ export async function affectedEntityIds(
 export async function prefetchMerges(
   view: MergeView,
   scope: Scope,
-  merges: Array<{ documentId: string; contributions: Contribution[] }>,
+  merges: Array<{ documentId: string; contributions: Contribution[]; outOfGraph?: boolean }>,
 ): Promise<void> {
   const entityIds = new Set<string>();
   const relationIds = new Set<string>();
@@ -91,7 +95,7 @@ export async function prefetchMerges(
   const entities = [...entityIds];
   const relations = [...relationIds];
   await view.prefetch({
-    documents: merges.map((m) => m.documentId),
+    documents: merges.filter((m) => !m.outOfGraph).map((m) => m.documentId),
     entities,
     relationships: relations,
     values: {
@@ -115,13 +119,17 @@ export async function mergeDocument(
   return outcome;
 }
 
-/** The read-modify-write of a merge, descriptions joined; summaries due are listed in `due`. */
+/**
+ * The read-modify-write of a merge, descriptions joined; summaries due are listed in `due`. With `outOfGraph`, the
+ * graph is known to hold nothing of the document, and what it held is not read.
+ */
 export async function commitMerge(
   deps: { stores: MergeStores },
   scope: Scope,
   documentId: string,
   contributions: Contribution[],
   policy: SummaryPolicy,
+  outOfGraph = false,
 ): Promise<MergeOutcome> {
   const { graph, kv } = deps.stores;
   // A large document merges thousands of records: the work yields the event loop every few milliseconds.
@@ -140,10 +148,9 @@ export async function commitMerge(
     for (const id of said.relations.keys()) push(ownRelations, id, chunkId);
   }
 
-  const [previousEntities, previousRelations] = await Promise.all([
-    graph.entitiesOfDocument(scope, documentId),
-    graph.relationshipsOfDocument(scope, documentId),
-  ]);
+  const [previousEntities, previousRelations] = outOfGraph
+    ? [[], []]
+    : await Promise.all([graph.entitiesOfDocument(scope, documentId), graph.relationshipsOfDocument(scope, documentId)]);
   const entityIds = union(
     previousEntities.map((e) => e.id),
     ownEntities.keys(),

@@ -85,6 +85,7 @@ async function processDocumentRun(deps: IngestDeps, scope: Scope, documentId: st
     usage: { input_tokens: 0, output_tokens: 0 },
     chunks: [],
     merged: false,
+    outOfGraph: false,
     claim: mergeClaims.claim(scope),
   };
   try {
@@ -136,7 +137,7 @@ async function execute(run: Run): Promise<ProcessResult> {
 
   await progress.stage('merging', 'running');
   const contributions: Contribution[] = run.chunks.map((c) => ({ chunkId: c.id, extraction: extracted.get(c.id) as CachedExtraction }));
-  const lockIds = await affectedEntityIds(deps.stores, scope, doc.id, contributions);
+  const lockIds = await affectedEntityIds(deps.stores, scope, doc.id, contributions, run.outOfGraph);
   // The chunks are written with the merge, before their vectors: a run that fails after it is rolled back.
   for (const chunk of run.chunks) chunk.embedding_model = run.embedder.model;
   const merged = await withSpan('ingest.merge', { chunks: contributions.length }, () =>
@@ -148,6 +149,7 @@ async function execute(run: Run): Promise<ProcessResult> {
       embed: embedOptions(run),
       deferRefresh: true,
       claim: run.claim,
+      outOfGraph: run.outOfGraph,
       // Written with the merge, linked to what they name, under the lock it holds: not in an acquisition of their own.
       chunks: run.chunks,
       // Set before the writes: a merge that fails half-way is rolled back too.
@@ -211,12 +213,16 @@ async function resolveAndCount(run: Run, merged: MergeOutcome, linked: DocumentC
   return stored ? { entities: stored.entity_count, relationships: stored.relationship_count } : linked;
 }
 
-/** A full run starts clean: earlier chunks, their vectors and graph contributions go; the cache stays. */
+/**
+ * A full run starts clean: earlier chunks, their vectors and graph contributions go (the graph then holds nothing
+ * of the document, and its merge need not read what it held); the cache stays.
+ */
 async function chunkDocument(run: Run): Promise<ChunkRecord[]> {
   const { deps, scope, doc } = run;
   const previous = await deps.stores.chunks.listByDocument(scope, doc.id);
   const removed = await removeDocumentFromGraph(deps, scope, doc.id, { ...run.policy, signal: undefined }, 'reprocess');
   run.llmCalls += removed?.llm_calls ?? 0;
+  run.outOfGraph = true;
   if (previous.length) {
     await deps.stores.vectors.delete(
       scope,

@@ -3,6 +3,7 @@ import type { TokenUsage } from '../llm/ports';
 import { indexEntities } from '../graph/resolution/name-index';
 import { applyMerges, proposeMerges } from '../graph/resolution/resolve';
 import { resolutionSettings } from '../graph/resolution/settings';
+import { entitiesWithin } from '../store/retrieval-reads';
 import type { IngestDeps } from './deps';
 import type { MergeOutcome } from './merge';
 
@@ -31,12 +32,16 @@ async function resolve(
   outcome: Pick<MergeOutcome, 'entityIds' | 'changes'>,
 ): Promise<{ merged: number; llm_calls: number; usage: TokenUsage }> {
   const none = { merged: 0, llm_calls: 0, usage: { input_tokens: 0, output_tokens: 0 } };
-  const touched = await deps.stores.graph.getEntities(scope, outcome.entityIds);
+  // Their names only: the chunk and document ids of a hub (thousands) are not read.
+  const touched = await entitiesWithin(deps.stores.graph, scope, outcome.entityIds, { chunks: 0, documents: 0 });
   await indexEntities(deps.stores.kv, deps.entityLocks, scope, touched);
   const settings = await resolutionSettings(deps.stores.kv, scope, deps.config.resolution);
   if (!settings.enabled) return none;
   const added = new Set(outcome.changes.filter((c) => c.kind === 'node_added').map((c) => c.id));
-  const fresh = touched.filter((e) => added.has(e.id));
+  const fresh = await deps.stores.graph.getEntities(
+    scope,
+    touched.filter((e) => added.has(e.id)).map((e) => e.id),
+  );
   const run = await proposeMerges(deps, scope, fresh, settings, { confirm: true });
   const accepted = run.proposals.filter((p) => p.decision === 'merge' || p.decision === 'confirmed');
   const merged = (await applyMerges(deps, scope, accepted)).applied.length;

@@ -21,6 +21,8 @@ export interface Run {
   chunks: ChunkRecord[];
   /** Set once this run's merge may have written to the graph. */
   merged: boolean;
+  /** Set once the graph is known to hold nothing of the document: its merge need not read what it held. */
+  outOfGraph: boolean;
   /** The records the run's chunks name, claimed until its merge has written them (./merge-claims.ts). */
   claim: MergeClaim;
 }

@@ -1,6 +1,6 @@
 import type { Scope } from '../../src/domain/types';
 import type { GraphStore } from '../../src/store/ports';
-import { entitiesWithin } from '../../src/store/retrieval-reads';
+import { entitiesWithin, relationshipsWithin } from '../../src/store/retrieval-reads';
 import { makeEntity, makeRelationship, seededRandom, shuffled } from './fixtures';
 import { randomGraph, ReferenceGraph, type RandomGraph } from './graph-reference';
 import { type StoresCleanup, type StoresFactory, useStores } from './harness';
@@ -65,7 +65,33 @@ export function graphStoreContract(name: string, makeStores: StoresFactory, clea
         expect(bounded).toEqual({ ...hub, source_chunk_ids: ids('chunk', 300).slice(-100), document_ids: [] });
         expect(alice).toEqual(makeEntity('ALICE', { source_chunk_ids: ['c1'], document_ids: [] }));
         expect((await within({ chunks: 2, documents: 2 ** 31 - 1 }))[0].document_ids).toEqual(hub.document_ids);
+        expect(await within({ chunks: 0, documents: 0 })).toEqual([
+          { ...hub, source_chunk_ids: [], document_ids: [] },
+          makeEntity('ALICE', { source_chunk_ids: [], document_ids: [] }),
+        ]);
         expect(await within({ chunks: 2 ** 31 - 1, documents: 2 ** 31 - 1 })).toEqual(await graph().getEntities(scope, ['HUB', 'ALICE']));
+      });
+
+      it('reads relationships with only their latest sources, in the order asked', async () => {
+        const scope = ctx.scope();
+        const ids = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `${prefix}-${String(i).padStart(3, '0')}`);
+        await graph().upsertEntities(scope, [makeEntity('HUB'), makeEntity('ALICE'), makeEntity('BOB')]);
+        const busy = makeRelationship('HUB', 'ALICE', { source_chunk_ids: ids('chunk', 300), document_ids: ids('doc', 30) });
+        const quiet = makeRelationship('BOB', 'HUB', { source_chunk_ids: ['c1'], document_ids: ['d1'] });
+        await graph().upsertRelationships(scope, [busy, quiet]);
+        const within = (bounds: { chunks: number; documents: number }) =>
+          relationshipsWithin(graph(), scope, [quiet.id, 'ALICE|NOBODY', busy.id], bounds);
+        expect(await within({ chunks: 100, documents: 0 })).toEqual([
+          { ...quiet, document_ids: [] },
+          { ...busy, source_chunk_ids: ids('chunk', 300).slice(-100), document_ids: [] },
+        ]);
+        expect((await within({ chunks: 0, documents: 2 ** 31 - 1 })).map((r) => [r.source_chunk_ids, r.document_ids])).toEqual([
+          [[], ['d1']],
+          [[], busy.document_ids],
+        ]);
+        expect(await within({ chunks: 2 ** 31 - 1, documents: 2 ** 31 - 1 })).toEqual(
+          await graph().getRelationships(scope, [quiet.id, busy.id]),
+        );
       });
 
       it('replaces an entity upserted again under the same id', async () => {

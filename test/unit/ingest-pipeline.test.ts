@@ -195,7 +195,15 @@ describe('processDocument', () => {
     const before = await f.deps.stores.graph.listRelationships(f.scope, { limit: 1000, offset: 0 });
     f.calls.length = 0;
 
+    // The run takes the document out of the graph first (which reads what it held, then merges nothing in its place);
+    // the run's own merge then reads nothing of what the graph held.
+    const reads: string[] = [];
+    const graph = f.deps.stores.graph;
+    const { entitiesOfDocument, relationshipsOfDocument } = graph;
+    graph.entitiesOfDocument = (scope, id) => (reads.push('entities'), entitiesOfDocument.call(graph, scope, id));
+    graph.relationshipsOfDocument = (scope, id) => (reads.push('relationships'), relationshipsOfDocument.call(graph, scope, id));
     const again = await processDocument(f.deps, f.scope, doc.id, { mode: 'full' });
+    expect(reads).toEqual(['entities', 'relationships', 'entities', 'relationships']);
     expect(again.status).toBe('completed');
     expect(f.callsFor('extract')).toEqual([]);
     const after = await f.deps.stores.graph.listRelationships(f.scope, { limit: 1000, offset: 0 });

@@ -35,7 +35,11 @@ export function lookupTerms(name: string): string[] {
   return [...terms];
 }
 
-/** Adds entities to the index, under a lock per term (the read-modify-write of a term's list). */
+/**
+ * Adds entities to the index, under a lock per term (the read-modify-write of a term's list). A term that lists
+ * them all already is left as it is, without the lock, unless one of them is among the first to go from its full
+ * list: a name that documents keep naming stays findable, and most documents name entities indexed before.
+ */
 export async function indexEntities(
   kv: KeyValueStore,
   locks: EntityLocks,
@@ -45,20 +49,32 @@ export async function indexEntities(
   const byTerm = new Map<string, string[]>();
   for (const e of entities) for (const t of indexTerms(e.name)) byTerm.set(t, [...(byTerm.get(t) ?? []), e.id]);
   if (byTerm.size === 0) return;
-  const terms = [...byTerm.keys()];
+  const listed = await kv.getMany<string[]>(scope, NAME_INDEX_NAMESPACE, [...byTerm.keys()]);
+  const terms = [...byTerm.keys()].filter((term) => needsWrite(listed.get(term) ?? [], byTerm.get(term) ?? []));
+  if (terms.length === 0) return;
   await locks.run(
     scope,
     terms.map((t) => `name-index:${t}`),
     async () => {
       const current = await kv.getMany<string[]>(scope, NAME_INDEX_NAMESPACE, terms);
+      const writes: Array<[string, string[]]> = [];
       for (const term of terms) {
         const before = current.get(term) ?? [];
         const added = byTerm.get(term) ?? [];
         const next = [...before.filter((id) => !added.includes(id)), ...added].slice(-TERM_LIMIT);
-        if (next.length !== before.length || next.some((id, i) => id !== before[i])) await kv.set(scope, NAME_INDEX_NAMESPACE, term, next);
+        if (next.length !== before.length || next.some((id, i) => id !== before[i])) writes.push([term, next]);
       }
+      if (writes.length) await kv.setMany(scope, NAME_INDEX_NAMESPACE, writes);
     },
   );
+}
+
+/** Whether adding `ids` to a term's list changes it: an id not in it, or one that a full list drops among the first. */
+function needsWrite(list: string[], ids: string[]): boolean {
+  return ids.some((id) => {
+    const at = list.indexOf(id);
+    return at < 0 || (list.length >= TERM_LIMIT && at < TERM_LIMIT / 4);
+  });
 }
 
 /** Ids indexed under a name's lookup terms, the most terms shared first. */

@@ -11,6 +11,12 @@ function relationshipsFrom(rows: Row[]): RelationshipRecord[] {
   return rows.map((row) => decodeRelationship(row.relationship, row.source, row.target));
 }
 
+/** The records in the order of `ids`, unknown ids skipped. */
+function inOrder(ids: string[], records: RelationshipRecord[]): RelationshipRecord[] {
+  const byId = new Map(records.map((r) => [r.id, r]));
+  return ids.filter((id) => byId.has(id)).map((id) => byId.get(id) as RelationshipRecord);
+}
+
 /** Last occurrence of each id wins, as if the records were written one after another. */
 function lastById<T extends { id: string }>(records: readonly T[]): T[] {
   return [...new Map(records.map((r) => [r.id, r])).values()];
@@ -65,8 +71,19 @@ export class Neo4jGraphStore implements GraphStore {
   async getRelationships(scope: Scope, ids: string[]): Promise<RelationshipRecord[]> {
     if (ids.length === 0) return [];
     const rows = await this.db.readRows('relationships/find', { ...scopeParams(scope), lookups: lookupsFor(ids) });
-    const byId = new Map(relationshipsFrom(rows).map((r) => [r.id, r]));
-    return ids.filter((id) => byId.has(id)).map((id) => byId.get(id) as RelationshipRecord);
+    return inOrder(ids, relationshipsFrom(rows));
+  }
+
+  /** `getRelationships` with only the latest sources of each record, cut in the database. */
+  async relationshipsWithin(scope: Scope, ids: string[], bounds: SourceBounds): Promise<RelationshipRecord[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.db.readRows('relationships/find-within', {
+      ...scopeParams(scope),
+      lookups: lookupsFor(ids),
+      sources: int(bounds.chunks),
+      document_sources: int(bounds.documents),
+    });
+    return inOrder(ids, relationshipsFrom(rows));
   }
 
   /**
