@@ -25,6 +25,8 @@ export class TaskProgress {
   private timer: NodeJS.Timeout | null = null;
   private lastWrite = 0;
   private writes: Promise<void> = Promise.resolve();
+  private writing = false;
+  private dirty = false;
   private stopped = false;
 
   constructor(
@@ -98,14 +100,27 @@ export class TaskProgress {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     if (this.stopped) return;
+    // Reports that arrive while a write is under way are written together once it is done, as the latest snapshot:
+    // stage transitions in quick succession (one stage completed, the next running) cost one write, not one each.
+    if (this.writing) {
+      this.dirty = true;
+      return;
+    }
+    this.writing = true;
     this.lastWrite = Date.now();
     const patch = { ...this.snapshot(), updated_at: new Date().toISOString() };
-    this.writes = this.writes
-      .then(() => this.store.update(this.scope, this.taskId, patch))
+    this.writes = this.store
+      .update(this.scope, this.taskId, patch)
       .then(
         () => undefined,
         (err) => this.onWriteError(err),
-      );
+      )
+      .finally(() => {
+        this.writing = false;
+        if (!this.dirty) return;
+        this.dirty = false;
+        this.flushNow();
+      });
   }
 }
 
