@@ -175,10 +175,15 @@ export async function storeGraphVectors(stores: Pick<Stores, 'graph' | 'vectors'
     const item = now.get(e.point.id);
     return item !== undefined && item.text === e.text && sameList(item.document_ids, e.point.document_ids);
   };
-  const entityPoints = embedded.entities.filter(still(current(entityItems(entities)))).map((e) => e.point);
-  const relationshipPoints = embedded.relationships.filter(still(current(relationshipItems(relationships)))).map((r) => r.point);
+  // A record embedded twice with the same text (by two documents of a batch) is written once.
+  const entityPoints = lastById(embedded.entities.filter(still(current(entityItems(entities)))).map((e) => e.point));
+  const relationshipPoints = lastById(embedded.relationships.filter(still(current(relationshipItems(relationships)))).map((r) => r.point));
   if (entityPoints.length) await stores.vectors.upsert(scope, 'entity', entityPoints);
   if (relationshipPoints.length) await stores.vectors.upsert(scope, 'relationship', relationshipPoints);
+}
+
+function lastById(points: VectorPoint[]): VectorPoint[] {
+  return [...new Map(points.map((p) => [p.id, p])).values()];
 }
 
 function sameList(a: string[], b: string[]): boolean {

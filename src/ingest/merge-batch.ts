@@ -1,13 +1,12 @@
-import { scopeKey } from '../domain/ids';
 import type { ChunkRecord, Scope } from '../domain/types';
 import { bumpGraphVersion } from '../graph/llm-cache';
-import type { Stores } from '../store/ports';
 import { withAliasedEntityLock } from './aliases';
 import { linkMergedChunks, writeLinked } from './chunk-links';
 import type { IngestDeps } from './deps';
 import { commitMerge, type Contribution, type MergeOutcome, prefetchMerges } from './merge';
 import { MergeView } from './merge-view';
 import type { SummaryPolicy } from './summary';
+import { WorkspaceBatches } from './workspace-batches';
 
 /**
  * Merges committed in batches, as a database commits a group of transactions. A document's merge that arrives
@@ -45,8 +44,11 @@ interface Waiting extends MergeRequest {
   reject: (err: unknown) => void;
 }
 
-/** Per set of stores and workspace: the merges waiting for the next batch (present while a batch commits). */
-const queues = new WeakMap<Stores, Map<string, Waiting[]>>();
+const batches = new WorkspaceBatches<IngestDeps, Waiting>(
+  (deps) => deps.stores,
+  commitBatch,
+  (deps, waiting) => batchLength(waiting, deps.config.ingest.mergeBatch),
+);
 
 /**
  * Commits the merge in the next batch of its workspace, or on its own under its entity lock with batches of one;
@@ -62,29 +64,7 @@ export function commitInBatch(deps: IngestDeps, scope: Scope, request: MergeRequ
       await request.afterWrite(outcome);
       return outcome;
     });
-  return new Promise((resolve, reject) => {
-    let workspaces = queues.get(deps.stores);
-    if (!workspaces) queues.set(deps.stores, (workspaces = new Map()));
-    const key = scopeKey(scope);
-    const queue = workspaces.get(key);
-    const waiting = { ...request, resolve, reject };
-    if (queue) queue.push(waiting);
-    else {
-      workspaces.set(key, [waiting]);
-      void drain(deps, scope, workspaces, key);
-    }
-  });
-}
-
-async function drain(deps: IngestDeps, scope: Scope, workspaces: Map<string, Waiting[]>, key: string): Promise<void> {
-  for (;;) {
-    const queue = workspaces.get(key) as Waiting[];
-    if (queue.length === 0) {
-      workspaces.delete(key);
-      return;
-    }
-    await commitBatch(deps, scope, queue.splice(0, batchLength(queue, deps.config.ingest.mergeBatch)));
-  }
+  return new Promise((resolve, reject) => batches.add(deps, scope, { ...request, resolve, reject }));
 }
 
 function batchLength(queue: Waiting[], documents: number): number {

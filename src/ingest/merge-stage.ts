@@ -3,12 +3,13 @@ import { isAbortError } from '../domain/abort';
 import { bumpGraphVersion } from '../graph/llm-cache';
 import type { EmbeddingProvider } from '../llm/ports';
 import type { IngestDeps } from './deps';
-import { deleteGraphVectors, type EmbedOptions, embedGraphRecords, storeGraphVectors } from './embed';
+import { deleteGraphVectors, type EmbedOptions, embedGraphRecords } from './embed';
 import { type Lane, settleEmbeddingQueues } from './embed-queue';
 import { type MergeClaim, mergeClaims } from './merge-claims';
 import type { Contribution, MergeOutcome } from './merge';
 import { commitInBatch } from './merge-batch';
 import type { SummaryPolicy } from './summary';
+import { storeVectorsInBatch } from './vector-batch';
 import { type EntityLocker, summariseOutcome } from './summary-stage';
 
 /**
@@ -16,7 +17,7 @@ import { type EntityLocker, summariseOutcome } from './summary-stage';
  * and written: (1) under the lock, the merge with descriptions joined, committed in a batch with the merges of
  * the workspace that arrived meanwhile (./merge-batch.ts), and the vectors of removed records deleted; (2) without it, the LLM summaries found due; (3) under the lock, those that still apply;
  * (4) without it, the changed records embedded; (5) under the lock, the vectors of the records still as
- * embedded written. Documents sharing entities thus wait for each other's writes, never for the LLM.
+ * embedded written, with those other documents embedded meanwhile (./vector-batch.ts). Documents sharing entities thus wait for each other's writes, never for the LLM.
  */
 
 export interface MergeStageOptions {
@@ -105,7 +106,7 @@ export async function mergeIntoGraph(
     now = waited;
     const inBackground = (change: Pick<MergeOutcome, 'reembed'>, lane: Lane) => {
       const refresh = embedGraphRecords(options.embedder, scope, change, { ...options.embed, signal: undefined }, lane, true)
-        .then((vectors) => (vectors.lockIds.length ? lock(vectors.lockIds, () => storeGraphVectors(stores, scope, vectors)) : undefined))
+        .then((vectors) => storeVectorsInBatch(deps, scope, vectors))
         .catch((err: unknown) =>
           log.warn({ err, document_id: documentId }, 'records could not be re-embedded; they keep their previous vectors'),
         )
@@ -121,7 +122,7 @@ export async function mergeIntoGraph(
   options.claim?.release();
   try {
     const vectors = await embedding;
-    if (vectors.lockIds.length) await lock(vectors.lockIds, () => storeGraphVectors(stores, scope, vectors));
+    await storeVectorsInBatch(deps, scope, vectors);
   } catch (err) {
     if (!options.embeddingOptional || isAbortError(err)) throw err;
     log.warn({ err, document_id: documentId }, 'shared records could not be re-embedded after removing a document');

@@ -1,0 +1,73 @@
+import type { VectorPoint } from '../../src/domain/types';
+import { entityText } from '../../src/graph/embed-text';
+import { createEntityLocks, type EntityLocks } from '../../src/graph/locks';
+import type { GraphVectors } from '../../src/ingest/embed';
+import { storeVectorsInBatch } from '../../src/ingest/vector-batch';
+import { createMemoryStores } from '../../src/store/memory';
+import { makeEntity } from '../contract/fixtures';
+
+/** Graph-record vectors written in batches: what arrives while a batch is written goes together in the next. */
+
+function setup() {
+  const stores = createMemoryStores();
+  const scope = { workspaceId: 'ws-vectors' };
+  const inner = createEntityLocks(null);
+  const held: string[][] = [];
+  const entityLocks: EntityLocks = {
+    run: (s, ids, fn) => {
+      held.push([...ids].sort());
+      return inner.run(s, ids, fn);
+    },
+  };
+  const upserts: string[][] = [];
+  const upsert = stores.vectors.upsert.bind(stores.vectors);
+  stores.vectors.upsert = (s, kind, points) => {
+    upserts.push(points.map((p) => p.id));
+    return upsert(s, kind, points);
+  };
+  return { deps: { stores, entityLocks }, stores, scope, held, upserts };
+}
+
+function vectorsOf(id: string, text: string, value: number): GraphVectors {
+  const point: VectorPoint = { id, vector: [value, 1 - value], document_ids: ['doc-1'] };
+  return { entities: [{ point, text }], relationships: [], lockIds: [id] };
+}
+
+describe('graph-record vectors written in batches', () => {
+  test('those that arrive while a batch is written go together, each record once, only as it still reads', async () => {
+    const { deps, stores, scope, held, upserts } = setup();
+    const records = ['ALICE', 'BOB', 'CAROL'].map((id) => makeEntity(id, { document_ids: ['doc-1'] }));
+    await stores.graph.upsertEntities(scope, records);
+    const text = (i: number) => entityText(records[i]);
+
+    await Promise.all([
+      storeVectorsInBatch(deps, scope, vectorsOf('ALICE', text(0), 0.1)),
+      // These four arrive while the first is written: one batch, one lock, one write.
+      storeVectorsInBatch(deps, scope, vectorsOf('BOB', text(1), 0.2)),
+      storeVectorsInBatch(deps, scope, vectorsOf('CAROL', 'a text CAROL no longer has', 0.3)),
+      storeVectorsInBatch(deps, scope, vectorsOf('ALICE', text(0), 0.4)),
+      storeVectorsInBatch(deps, scope, vectorsOf('ALICE', text(0), 0.4)),
+    ]);
+
+    expect(held).toEqual([['ALICE'], ['ALICE', 'BOB', 'CAROL']]);
+    expect(upserts).toEqual([['ALICE'], ['BOB', 'ALICE']]);
+    expect(await stores.vectors.count(scope, 'entity')).toBe(2);
+  });
+
+  test('a batch that cannot be written fails every write in it, and the next batch is written', async () => {
+    const { deps, stores, scope } = setup();
+    const alice = makeEntity('ALICE', { document_ids: ['doc-1'] });
+    await stores.graph.upsertEntities(scope, [alice]);
+    const upsert = stores.vectors.upsert.bind(stores.vectors);
+    let failing = true;
+    stores.vectors.upsert = (s, kind, points) => (failing ? Promise.reject(new Error('store down')) : upsert(s, kind, points));
+    const settled = await Promise.allSettled([
+      storeVectorsInBatch(deps, scope, vectorsOf('ALICE', entityText(alice), 0.1)),
+      storeVectorsInBatch(deps, scope, vectorsOf('ALICE', entityText(alice), 0.2)),
+    ]);
+    expect(settled.map((s) => s.status)).toEqual(['rejected', 'rejected']);
+    failing = false;
+    await storeVectorsInBatch(deps, scope, vectorsOf('ALICE', entityText(alice), 0.3));
+    expect(await stores.vectors.count(scope, 'entity')).toBe(1);
+  });
+});
