@@ -171,7 +171,9 @@ async function execute(run: Run): Promise<ProcessResult> {
       onProgress: (done) => progress.within('embedding', done / Math.max(1, run.chunks.length)),
     }),
   );
-  const counts = await resolveAndCount(run, merged, merged.counts as DocumentCounts);
+  // Written with the chunk links (what the document's chunks name), by the merge.
+  const linked = merged.counts ?? { entities: merged.entityIds.length, relationships: merged.relationshipIds.length };
+  const counts = await resolveAndCount(run, merged, linked);
 
   const now = new Date();
   const result: ProcessResult = {
