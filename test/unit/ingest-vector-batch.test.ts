@@ -1,24 +1,17 @@
 import type { VectorPoint } from '../../src/domain/types';
 import { entityText } from '../../src/graph/embed-text';
-import { createEntityLocks, type EntityLocks } from '../../src/graph/locks';
 import type { GraphVectors } from '../../src/ingest/embed';
 import { storeVectorsInBatch } from '../../src/ingest/vector-batch';
 import { createMemoryStores } from '../../src/store/memory';
 import { makeEntity } from '../contract/fixtures';
+import { recordingLocks } from './recording-locks';
 
 /** Graph-record vectors written in batches: what arrives while a batch is written goes together in the next. */
 
 function setup() {
   const stores = createMemoryStores();
   const scope = { workspaceId: 'ws-vectors' };
-  const inner = createEntityLocks(null);
-  const held: string[][] = [];
-  const entityLocks: EntityLocks = {
-    run: (s, ids, fn) => {
-      held.push([...ids].sort());
-      return inner.run(s, ids, fn);
-    },
-  };
+  const { locks: entityLocks, held } = recordingLocks();
   const upserts: string[][] = [];
   const upsert = stores.vectors.upsert.bind(stores.vectors);
   stores.vectors.upsert = (s, kind, points) => {

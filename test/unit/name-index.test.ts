@@ -1,20 +1,13 @@
-import { createEntityLocks, type EntityLocks } from '../../src/graph/locks';
 import { indexEntities, lookupName, NAME_INDEX_NAMESPACE } from '../../src/graph/resolution/name-index';
 import { createMemoryStores } from '../../src/store/memory';
+import { recordingLocks } from './recording-locks';
 
 /** The entity name index of resolution: what it writes, and when it writes nothing. */
 
 function setup() {
   const stores = createMemoryStores();
   const scope = { workspaceId: 'ws-names' };
-  const inner = createEntityLocks(null);
-  const held: string[][] = [];
-  const locks: EntityLocks = {
-    run: (s, ids, fn) => {
-      held.push([...ids]);
-      return inner.run(s, ids, fn);
-    },
-  };
+  const { locks, held } = recordingLocks();
   const writes: string[] = [];
   const setMany = stores.kv.setMany.bind(stores.kv);
   stores.kv.setMany = (s, namespace, entries) => {
