@@ -10,14 +10,17 @@ import type { Contribution, MergeOutcome } from './merge';
 import { commitInBatch } from './merge-batch';
 import type { SummaryPolicy } from './summary';
 import { storeVectorsInBatch } from './vector-batch';
-import { type EntityLocker, summariseOutcome } from './summary-stage';
+import { applyInBatch } from './summary-batch';
+import { summariseOutcome } from './summary-stage';
 
 /**
  * A document's merge into the graph and its vectors, holding the entity lock only while records are read
  * and written: (1) under the lock, the merge with descriptions joined, committed in a batch with the merges of
- * the workspace that arrived meanwhile (./merge-batch.ts), and the vectors of removed records deleted; (2) without it, the LLM summaries found due; (3) under the lock, those that still apply;
- * (4) without it, the changed records embedded; (5) under the lock, the vectors of the records still as
- * embedded written, with those other documents embedded meanwhile (./vector-batch.ts). Documents sharing entities thus wait for each other's writes, never for the LLM.
+ * the workspace that arrived meanwhile (./merge-batch.ts), and the vectors of removed records deleted;
+ * (2) without it, the LLM summaries found due; (3) under the lock, those that still apply, with those other
+ * documents wrote meanwhile (./summary-batch.ts); (4) without it, the changed records embedded; (5) under the
+ * lock, the vectors of the records still as embedded written, with those other documents embedded meanwhile
+ * (./vector-batch.ts). Documents sharing entities thus wait for each other's writes, never for the LLM.
  */
 
 export interface MergeStageOptions {
@@ -68,7 +71,6 @@ export async function mergeIntoGraph(
   options: MergeStageOptions,
 ): Promise<MergeOutcome> {
   const { stores, events, log } = deps;
-  const lock: EntityLocker = (ids, fn) => deps.entityLocks.run(scope, ids, fn);
   const announce = (changes: MergeOutcome['changes']) =>
     events.publish({ scope, changes: [...changes], cause: options.cause, document_id: documentId });
   const publish = async (changes: MergeOutcome['changes']) => {
@@ -92,7 +94,9 @@ export async function mergeIntoGraph(
     },
   });
 
-  const summarised = await summariseOutcome(deps, scope, outcome, options.policy, lock);
+  const summarised = await summariseOutcome(deps, scope, outcome, options.policy, (_deps, s, written, policy) =>
+    applyInBatch(deps, s, written, policy),
+  );
   if (summarised.length) await publish(summarised);
   if (outcome.summaryFailures.length) {
     log.warn({ document_id: documentId, failures: outcome.summaryFailures }, 'description summaries fell back to joined fragments');

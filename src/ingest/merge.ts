@@ -24,7 +24,7 @@ import { policyFor, type SummaryPolicy } from './summary';
 import type { MergeOutcome } from './merge-outcome';
 import type { MergeStores, MergeView } from './merge-view';
 import { ALIASES_NAMESPACE, OVERRIDES_NAMESPACE } from '../graph/aliases';
-import { summariseOutcome, summaryJob } from './summary-stage';
+import { applySummaries, summariseOutcome, summaryJob } from './summary-stage';
 
 export type { MergeOutcome };
 
@@ -115,7 +115,7 @@ export async function mergeDocument(
   policy: SummaryPolicy,
 ): Promise<MergeOutcome> {
   const outcome = await commitMerge(deps, scope, documentId, contributions, policy);
-  await summariseOutcome(deps, scope, outcome, policy, (_ids, fn) => fn());
+  await summariseOutcome(deps, scope, outcome, policy, applySummaries);
   return outcome;
 }
 

@@ -28,13 +28,10 @@ import { policyFor, summarizeFragments, type SummaryPolicy } from './summary';
  * the calls follow the fragments a record gathers, not how the documents interleave.
  */
 
-interface Written {
+export interface Written {
   job: SummaryJob;
   summary: Summary;
 }
-
-/** Runs `fn` under the entity lock of `ids`. */
-export type EntityLocker = <T>(ids: string[], fn: () => Promise<T>) => Promise<T>;
 
 type Deps = Pick<IngestDeps, 'stores'>;
 
@@ -56,7 +53,7 @@ export function summaryJob(kind: SummaryJob['kind'], draft: Draft<{ id: string; 
 }
 
 /**
- * Writes the summaries `outcome` found due, applies them under `lock`, and folds the calls, failures,
+ * Writes the summaries `outcome` found due, applies them with `apply`, and folds the calls, failures,
  * changes and records to re-embed into `outcome`. Returns the changes the summaries made.
  */
 export async function summariseOutcome(
@@ -64,7 +61,7 @@ export async function summariseOutcome(
   scope: Scope,
   outcome: MergeOutcome,
   policy: SummaryPolicy,
-  lock: EntityLocker,
+  apply: SummaryApply,
 ): Promise<GraphChange[]> {
   const jobs = outcome.due;
   outcome.due = [];
@@ -85,9 +82,7 @@ export async function summariseOutcome(
       for (const job of pending) (flags.get(job.key) as { again: boolean }).again = false;
       const due = await dueNow(deps, scope, pending, policy, round === 0);
       const written = due.length ? await writeSummaries(deps, scope, due, policy, outcome) : [];
-      const applied = written.length
-        ? await lock([...new Set(written.flatMap((w) => w.job.lockIds))], () => applySummaries(deps, scope, written, policy))
-        : null;
+      const applied = written.length ? await apply(deps, scope, written, policy) : null;
       if (applied) {
         const changed = new Set(outcome.changes.map((c) => c.id));
         outcome.changes.push(...applied.changes.filter((c) => !changed.has(c.id)));
@@ -231,59 +226,89 @@ async function completeParts(
   return out;
 }
 
+/** What applying summaries changed: the records rewritten, their changes, and the keys of the summaries applied. */
+export interface Applied {
+  changes: GraphChange[];
+  entities: EntityRecord[];
+  relationships: RelationshipRecord[];
+  keys: Set<string>;
+}
+
+/** Summaries written for one document, with its policy. */
+export interface SummaryGroup {
+  written: Written[];
+  policy: SummaryPolicy;
+}
+
+/** Applies a document's summaries, under an entity lock over their records (`applySummaries` when held already). */
+export type SummaryApply = (deps: Deps, scope: Scope, written: Written[], policy: SummaryPolicy) => Promise<Applied>;
+
 /** Under the entity lock: each summary heads its record's description if it still applies. */
-async function applySummaries(deps: Deps, scope: Scope, written: Written[], policy: SummaryPolicy) {
+export const applySummaries: SummaryApply = async (deps, scope, written, policy) =>
+  (await applySummaryGroups(deps, scope, [{ written, policy }]))[0];
+
+/**
+ * `applySummaries` for several documents at once, under one lock over all their records: one read and one write.
+ * Their records are distinct (a record is summarised by one document at a time).
+ */
+export async function applySummaryGroups(deps: Deps, scope: Scope, groups: SummaryGroup[]): Promise<Applied[]> {
   const { graph, kv } = deps.stores;
-  const ids = (kind: SummaryJob['kind']) => written.filter((w) => w.job.kind === kind).map((w) => w.job.id);
+  const all = groups.flatMap((g) => g.written);
+  const ids = (kind: SummaryJob['kind']) => all.filter((w) => w.job.kind === kind).map((w) => w.job.id);
   const [entities, relationships, states] = await Promise.all([
     graph.getEntities(scope, ids('entity')),
     graph.getRelationships(scope, ids('relationship')),
     readStates(
       kv,
       scope,
-      written.map((w) => w.job.key),
+      all.map((w) => w.job.key),
     ),
   ]);
   const records = new Map<string, EntityRecord | RelationshipRecord>([...entities, ...relationships].map((r) => [r.id, r]));
   const now = new Date().toISOString();
-  const out = {
-    changes: [] as GraphChange[],
-    entities: [] as EntityRecord[],
-    relationships: [] as RelationshipRecord[],
-    keys: new Set<string>(),
-  };
   const statesToWrite: Array<[string, RecordState]> = [];
   const slicer = new TimeSlicer();
-  for (const { job, summary } of written) {
-    await slicer.tick();
-    const record = records.get(job.id);
-    const state = states.get(job.key);
-    // An analyst changed the record since its merge: the next merge rebuilds it.
-    if (!record || !state || state.written !== recordFingerprint(record)) continue;
-    const overridden = state.description !== undefined;
-    const next = withSummary(state.description ?? record.description, state, summary, policyFor(policy, job.kind));
-    if (!next) continue;
-    state.summary = next.summary;
-    if (overridden) state.description = next.description;
-    else if (record.description !== next.description) {
-      record.description = next.description;
-      record.updated_at = now;
-      if ('entity_type' in record) {
-        out.entities.push(record);
-        out.changes.push({ kind: 'node_updated', id: record.id });
-      } else {
-        out.relationships.push(record);
-        out.changes.push({ kind: 'edge_updated', id: record.id, source: record.source, target: record.target });
+  const applied: Applied[] = [];
+  for (const { written, policy } of groups) {
+    const out: Applied = { changes: [], entities: [], relationships: [], keys: new Set() };
+    for (const { job, summary } of written) {
+      await slicer.tick();
+      const record = records.get(job.id);
+      const state = states.get(job.key);
+      // An analyst changed the record since its merge: the next merge rebuilds it.
+      if (!record || !state || state.written !== recordFingerprint(record)) continue;
+      const overridden = state.description !== undefined;
+      const next = withSummary(state.description ?? record.description, state, summary, policyFor(policy, job.kind));
+      if (!next) continue;
+      state.summary = next.summary;
+      if (overridden) state.description = next.description;
+      else if (record.description !== next.description) {
+        record.description = next.description;
+        record.updated_at = now;
+        if ('entity_type' in record) {
+          out.entities.push(record);
+          out.changes.push({ kind: 'node_updated', id: record.id });
+        } else {
+          out.relationships.push(record);
+          out.changes.push({ kind: 'edge_updated', id: record.id, source: record.source, target: record.target });
+        }
       }
+      state.written = recordFingerprint(record);
+      statesToWrite.push([job.key, state]);
+      out.keys.add(job.key);
     }
-    state.written = recordFingerprint(record);
-    statesToWrite.push([job.key, state]);
-    out.keys.add(job.key);
+    applied.push(out);
   }
-  await graph.upsertEntities(scope, out.entities);
-  await graph.upsertRelationships(scope, out.relationships);
+  await graph.upsertEntities(
+    scope,
+    applied.flatMap((a) => a.entities),
+  );
+  await graph.upsertRelationships(
+    scope,
+    applied.flatMap((a) => a.relationships),
+  );
   await writeStates(kv, scope, statesToWrite);
-  return out;
+  return applied;
 }
 
 /** The records of `earlier` replaced by their later versions in `later`, plus those only in `later`. */

@@ -5,7 +5,7 @@ import { deleteDocumentData, summaryPolicy } from '../../src/ingest/deletion';
 import { EXTRACTION_NAMESPACE } from '../../src/ingest/extract/cache';
 import { parseExtraction } from '../../src/ingest/extract/parser';
 import { commitMerge, entityText, mergeDocument, relationshipText } from '../../src/ingest/merge';
-import { summariseOutcome } from '../../src/ingest/summary-stage';
+import { applySummaries, summariseOutcome } from '../../src/ingest/summary-stage';
 import { settleEmbeddingRefreshes } from '../../src/ingest/merge-stage';
 import { processDocument } from '../../src/ingest/pipeline';
 import { MERGE_STATE_NAMESPACE } from '../../src/ingest/record-state';
@@ -147,7 +147,7 @@ describe('amortised description summaries', () => {
         ),
       );
     }
-    for (const outcome of outcomes) await summariseOutcome(interleaved.deps, interleaved.scope, outcome, policy, (_ids, fn) => fn());
+    for (const outcome of outcomes) await summariseOutcome(interleaved.deps, interleaved.scope, outcome, policy, applySummaries);
 
     // Due at 3 fragments (more than 2), then at 3 more: the second summary reads the first and talks 3 to 5.
     for (const f of [one, interleaved]) {
