@@ -1,5 +1,6 @@
 import { scopeKey } from '../domain/ids';
 import type { Scope } from '../domain/types';
+import type { IngestDeps } from './deps';
 
 /**
  * Work of a workspace committed in batches, as a database commits a group of transactions: an item that arrives
@@ -39,4 +40,37 @@ export class WorkspaceBatches<D, T> {
       await this.commit(deps, scope, queue.splice(0, Math.max(1, this.take(deps, queue))));
     }
   }
+}
+
+type LockedDeps = Pick<IngestDeps, 'stores' | 'entityLocks'>;
+
+interface Locked<I, R> {
+  item: I;
+  resolve: (result: R) => void;
+  reject: (err: unknown) => void;
+}
+
+/**
+ * Items of a workspace applied in batches under one entity lock over the keys of all of them: `apply` gets a
+ * batch in arrival order and answers one result per item; a batch that cannot be applied fails every item in it.
+ */
+export function lockedBatches<I, R>(
+  lockIdsOf: (item: I) => string[],
+  apply: (deps: LockedDeps, scope: Scope, items: I[]) => Promise<R[]>,
+): (deps: LockedDeps, scope: Scope, item: I) => Promise<R> {
+  const batches = new WorkspaceBatches<LockedDeps, Locked<I, R>>(
+    (deps) => deps.stores,
+    async (deps, scope, batch) => {
+      const items = batch.map((b) => b.item);
+      let results: R[];
+      try {
+        results = await deps.entityLocks.run(scope, [...new Set(items.flatMap(lockIdsOf))], () => apply(deps, scope, items));
+      } catch (err) {
+        for (const b of batch) b.reject(err);
+        return;
+      }
+      batch.forEach((b, i) => b.resolve(results[i]));
+    },
+  );
+  return (deps, scope, item) => new Promise((resolve, reject) => batches.add(deps, scope, { item, resolve, reject }));
 }
