@@ -218,12 +218,31 @@ export function* generateCorpus(
       updated_at: at,
     };
   });
-  const queries = Array.from({ length: QUERY_COUNT }, (_, q) => {
-    const a = entities[Math.floor(random() * entities.length)];
-    const b = entities[Math.floor(random() * entities.length)];
-    return q % 2
-      ? `What is the relationship between ${a.name} and ${b.name}?`
-      : `How does ${a.name} influence ${FILLER[zipf(FILLER.length)]} research and development?`;
-  });
+  const queries = Array.from({ length: QUERY_COUNT }, (_, q) => question(q, entities, random, zipf));
   return { entities, relationships, queries };
+}
+
+/**
+ * `count` questions about the corpus's entities: its own `queries` first, then more made the same way from
+ * another seed, so that a load run can ask mostly questions it has not asked before.
+ */
+export function questionsAbout(corpus: Pick<Corpus, 'entities' | 'queries'>, count: number): string[] {
+  const random = seeded(corpus.entities.length + 7919);
+  const zipf = (n: number) => Math.min(n - 1, Math.floor(Math.exp(random() * Math.log(n + 1))) - 1);
+  const own = corpus.queries.slice(0, count);
+  const seen = new Set(own);
+  while (own.length < count) {
+    const next = question(own.length, corpus.entities, random, zipf);
+    if (!seen.has(next)) own.push(next);
+    seen.add(next);
+  }
+  return own;
+}
+
+function question(q: number, entities: EntityRecord[], random: () => number, zipf: (n: number) => number): string {
+  const a = entities[Math.floor(random() * entities.length)];
+  const b = entities[Math.floor(random() * entities.length)];
+  return q % 2
+    ? `What is the relationship between ${a.name} and ${b.name}?`
+    : `How does ${a.name} influence ${FILLER[zipf(FILLER.length)]} research and development?`;
 }

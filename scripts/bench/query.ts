@@ -1,6 +1,9 @@
 /**
- * Query benchmark: `npx tsx scripts/bench/query.ts [--sizes 5000,10000] [--requests 300] [--concurrency 1,2]
- * [--modes hybrid]`.
+ * Query benchmark: `npx tsx scripts/bench/query.ts [--sizes 5000,10000] [--requests 300] [--warmup 30]
+ * [--concurrency 1,2] [--modes hybrid] [--questions 64]`.
+ * `--requests` are measured per mode after `--warmup` requests, one at a time, that let the JIT settle; a
+ * throughput figure needs a few thousand of each (a run of 300 after 30 mostly measures warm-up). The corpus
+ * has 64 questions, asked in turn; `--questions N` makes N, so that a long run keeps asking new ones.
  * For each corpus size: builds a deterministic synthetic knowledge base (query-corpus.ts: chunks of about 1200
  * tokens, 0.8 entities and about 1.5 relationships per chunk, a few very connected entities) and writes it
  * through the store ports in the record shapes ingestion writes, with real mock embeddings through the provider.
@@ -29,7 +32,7 @@ import { chunkItems, embedInto, entityItems, relationshipItems } from '../../src
 import { createLogger } from '../../src/logger';
 import type { QueryMode } from '../../src/retrieval/recipes';
 import { createRuntime, type Runtime } from '../../src/runtime';
-import { buildCorpus, CHUNKS_PER_DOCUMENT, type Corpus, type CorpusPart, generateCorpus } from './query-corpus';
+import { buildCorpus, CHUNKS_PER_DOCUMENT, type Corpus, type CorpusPart, generateCorpus, questionsAbout } from './query-corpus';
 
 const MODES = ['naive', 'local', 'global', 'hybrid', 'mix'] as const;
 /** Authentication stays on, as in production: the load process sends the master key. */
@@ -45,6 +48,8 @@ export interface LoadJob {
   concurrency: number;
   /** Sent as X-API-Key when set. */
   apiKey?: string;
+  /** Index of the first question asked: each run begins where the one before it ended. */
+  firstQuery?: number;
 }
 
 export interface ModeResult {
@@ -197,7 +202,7 @@ async function runLoad(job: LoadJob): Promise<void> {
     'X-Workspace-ID': job.workspace,
     ...(job.apiKey ? { 'X-API-Key': job.apiKey } : {}),
   };
-  let q = 0;
+  let q = job.firstQuery ?? 0;
   const fire = async (mode: string) => {
     const started = performance.now();
     const res = await post(agent, url, headers, JSON.stringify({ query: job.queries[q++ % job.queries.length], mode, context_only: true }));
@@ -287,9 +292,11 @@ export function spawnLoad(
   profiler = new RunProfiler(null),
 ): Promise<{ results: ModeResult[]; cpuMs: Map<string, number>; loopMs: Map<string, number> }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...process.execArgv, __filename, '--load', JSON.stringify(job)], {
+    // The job goes over the IPC channel: thousands of questions do not fit on a command line.
+    const child = spawn(process.execPath, [...process.execArgv, __filename, '--load'], {
       stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
     });
+    child.send(job);
     const cpuMs = new Map<string, number>();
     const loopMs = new Map<string, number>();
     let mark = process.cpuUsage();
@@ -358,7 +365,7 @@ interface SizeRun {
 
 async function benchSize(
   size: number,
-  args: { requests: number; concurrency: number[]; warmup: number; modes: string[]; profileDir: string | null },
+  args: { requests: number; concurrency: number[]; warmup: number; modes: string[]; questions: number; profileDir: string | null },
 ): Promise<SizeRun> {
   const config = loadConfig(
     {
@@ -387,17 +394,18 @@ async function benchSize(
     const t = performance.now();
     let corpus: Corpus | null = buildCorpus(size);
     const buildSeconds = (performance.now() - t) / 1000;
-    const { queries, entities, relationships } = {
-      ...corpus,
-      entities: corpus.entities.length,
-      relationships: corpus.relationships.length,
-    };
+    const { entities, relationships } = { entities: corpus.entities.length, relationships: corpus.relationships.length };
+    const queries = questionsAbout(corpus, args.questions);
     await loadCorpus(rt, scope, corpus);
     // Only the stores keep the corpus from here on, so the RSS printed is the service's.
     corpus = null;
     const loadSeconds = (performance.now() - t) / 1000 - buildSeconds;
-    const inProcess = await serviceTimes(rt, scope, args.modes, queries, args.warmup, Math.min(args.requests, 200));
+    // The in-process pass asks the corpus's own questions; the load runs go on from there, so with more
+    // `--questions` than they ask, every question they send is new to the service (its keyword cache misses).
+    const own = queries.slice(0, Math.min(queries.length, 64));
+    const inProcess = await serviceTimes(rt, scope, args.modes, own, args.warmup, Math.min(args.requests, 200));
     const byConcurrency = [];
+    let firstQuery = own.length;
     for (const concurrency of args.concurrency) {
       const job = {
         url,
@@ -408,7 +416,9 @@ async function benchSize(
         warmup: args.warmup,
         concurrency,
         apiKey: BENCH_KEY,
+        firstQuery,
       };
+      firstQuery += args.modes.length * (args.warmup + args.requests);
       const { results, cpuMs, loopMs } = await spawnLoad(job, new RunProfiler(args.profileDir));
       for (const r of results) {
         r.inProcessP50 = inProcess.get(r.mode);
@@ -478,26 +488,30 @@ function printGrowth(runs: SizeRun[]): void {
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
-      load: { type: 'string' },
+      load: { type: 'boolean', default: false },
       sizes: { type: 'string', default: '5000,10000' },
       requests: { type: 'string', default: '300' },
       concurrency: { type: 'string', default: '1,2' },
       warmup: { type: 'string', default: '30' },
+      questions: { type: 'string', default: '64' },
       modes: { type: 'string', default: MODES.join(',') },
       'cpu-profile': { type: 'string' },
     },
   });
-  if (values.load) return runLoad(JSON.parse(values.load) as LoadJob);
+  if (values.load) return runLoad(await new Promise<LoadJob>((resolve) => process.once('message', resolve)));
 
   const sizes = values.sizes.split(',').map(Number);
   const args = {
     requests: Number(values.requests),
     concurrency: values.concurrency.split(',').map(Number),
     warmup: Number(values.warmup),
+    questions: Number(values.questions),
     modes: values.modes.split(','),
     profileDir: values['cpu-profile'] ?? null,
   };
-  console.log(`context_only queries, ${args.requests} per mode after ${args.warmup} warm-up, separate load process\n`);
+  console.log(
+    `context_only queries, ${args.requests} per mode after ${args.warmup} warm-up, separate load process, ${args.questions} distinct questions\n`,
+  );
   const runs: SizeRun[] = [];
   for (const size of sizes) {
     const run = await benchSize(size, args);

@@ -1,6 +1,6 @@
 import { createBuiltinReranker } from '../../src/retrieval';
 import { bm25Scores, minMax, termStats } from '../../src/retrieval/rerank/bm25';
-import { cachedTermStats, countWords } from '../../src/retrieval/rerank/word-counts';
+import { cachedTermStats, countWords, wordCountsHeld } from '../../src/retrieval/rerank/word-counts';
 import { termsOf, unique } from '../../src/retrieval/steps/terms';
 
 /** Texts with the cases whole-word counting must get right: case, accents, digits, joiners, astral letters. */
@@ -54,6 +54,16 @@ describe('cached word counts', () => {
         expect(cachedTermStats(text, terms, 17)).toEqual(termStats(text, terms, 17));
       }
     }
+  });
+
+  it('scan a text the first time it comes and count its words from the second', () => {
+    const text = `A text met for the first time ${Math.random()}: fresh words, fresh counts.`;
+    const terms = ['fresh', 'words'];
+    expect(cachedTermStats(text, terms)).toEqual(termStats(text, terms));
+    expect(wordCountsHeld(text)).toBe(false);
+    expect(cachedTermStats(text, terms)).toEqual(termStats(text, terms));
+    expect(wordCountsHeld(text)).toBe(true);
+    expect(cachedTermStats(text, terms)).toEqual(termStats(text, terms));
   });
 
   it('counts terms that are not one run of word characters by scanning', () => {
