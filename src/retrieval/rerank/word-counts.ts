@@ -21,9 +21,14 @@ interface WordCounts {
 const counted = new Map<string, WordCounts>();
 /** Two thousand chunks of ~1,000 words (a few hundred distinct): some tens of megabytes at most. */
 export const WORD_COUNTS_CACHE_SIZE = 2048;
-/** Texts met once and not counted, oldest first (references to the stored strings). */
+/**
+ * Texts met once and not counted, oldest first (references to the stored strings). Half the cache's size: a text
+ * must come back within the last thousand first meetings to be counted. With a stream of new questions on the
+ * 10,000-chunk bench corpus (25 candidates a query), 4,096 counted 14,217 texts most of which left the cache
+ * unused; 1,024 counts 5,338 for 1 % fewer hits, 256 misses a quarter of the hits.
+ */
 const metOnce = new Set<string>();
-export const MET_ONCE_SIZE = 4096;
+export const MET_ONCE_SIZE = 1024;
 
 /** Same answer as `termStats(text, terms, knownLength)`; `terms` lower-case. */
 export function cachedTermStats(text: string, terms: readonly string[], knownLength?: number): TermStats {
