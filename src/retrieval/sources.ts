@@ -77,12 +77,15 @@ async function originsOf(stores: Stores, scope: Scope, chunks: readonly ScoredCh
   return origins;
 }
 
+/**
+ * What `/\s+/g` would replace with one space, less the runs that already are one: most of a text's whitespace is
+ * single spaces, which then cost no replacement (three times faster on chunk texts).
+ */
+const WHITESPACE_TO_FOLD = /\s\s+|[^\S ]/g;
+
 export function snippetOf(text: string): string {
   // Only the head matters: collapsing the whitespace of a whole long chunk would be wasted work.
-  const flat = text
-    .slice(0, SNIPPET_CHARS * 2)
-    .replace(/\s+/g, ' ')
-    .trim();
+  const flat = text.slice(0, SNIPPET_CHARS * 2).replace(WHITESPACE_TO_FOLD, ' ').trim();
   if (flat.length <= SNIPPET_CHARS && text.length <= SNIPPET_CHARS * 2) return flat;
   const cut = flat.slice(0, SNIPPET_CHARS);
   const space = cut.lastIndexOf(' ');

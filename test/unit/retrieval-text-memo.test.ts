@@ -25,6 +25,23 @@ describe('memoText', () => {
     for (const round of [1, 2]) for (const t of texts) expect([round, snippet(t)]).toEqual([round, snippetOf(t)]);
   });
 
+  it('snippetOf folds every run of whitespace as /\\s+/ does, Unicode spaces and line separators included', () => {
+    const reference = (text: string) => {
+      const flat = text.slice(0, 600).replace(/\s+/g, ' ').trim();
+      if (flat.length <= 300 && text.length <= 600) return flat;
+      const cut = flat.slice(0, 300);
+      const space = cut.lastIndexOf(' ');
+      return `${space > 180 ? cut.slice(0, space) : cut}…`;
+    };
+    const pieces = ['word', ' ', '  ', '\n', '\t', '\u00a0', '\u2028', '\u3000', '\ufeff', ' \n ', 'é', '…'];
+    let seed = 7;
+    const next = () => (seed = (seed * 48271) % 2147483647) % pieces.length;
+    for (let n = 0; n < 300; n++) {
+      const text = Array.from({ length: 1 + (n % 250) * 3 }, () => pieces[next()]).join('');
+      expect(snippetOf(text)).toBe(reference(text));
+    }
+  });
+
   it('holds at most its characters, keys and values together, and never keeps a text larger than that', () => {
     let calls = 0;
     const same = memoText((t) => {
