@@ -24,6 +24,12 @@ export interface ResilienceOptions {
   recorder?: UsageRecorder;
 }
 
+/**
+ * Why an attempt's signal fires once the attempt is over, to stop what the provider may still be doing for it.
+ * One instance for every attempt: a DOMException takes a stack trace, which every query's embedding paid for.
+ */
+const ATTEMPT_FINISHED = new DOMException('attempt finished', 'AbortError');
+
 /** The provider did not answer within the timeout. Not retried: a model that took this long will again. */
 export class ProviderTimeoutError extends Error {
   override readonly name = 'TimeoutError';
@@ -121,7 +127,7 @@ abstract class Resilient {
       dispose: () => {
         clearTimeout(timer);
         caller?.removeEventListener('abort', onCallerAbort);
-        if (!controller.signal.aborted) controller.abort(new DOMException('attempt finished', 'AbortError'));
+        if (!controller.signal.aborted) controller.abort(ATTEMPT_FINISHED);
       },
     };
   }

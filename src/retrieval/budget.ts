@@ -28,17 +28,12 @@ export function applyTokenBudget(
 ): BudgetedContext {
   const e = takeWithin(
     entities,
-    (x) =>
-      cachedTokens(`e\u0000${x.record.id}\u0000${x.record.updated_at}\u0000${x.record.description.length}`, () => entityLine(x.record)) +
-      REFERENCE_TOKENS,
+    (x) => entityTokens.of(x.record.id, x.record.updated_at, x.record.description.length, () => entityLine(x.record)) + REFERENCE_TOKENS,
     Math.min(budget.entities, budget.total),
   );
   const r = takeWithin(
     relationships,
-    (x) =>
-      cachedTokens(`r\u0000${x.record.id}\u0000${x.record.updated_at}\u0000${x.record.description.length}`, () =>
-        relationshipLine(x.record),
-      ),
+    (x) => relationshipTokens.of(x.record.id, x.record.updated_at, x.record.description.length, () => relationshipLine(x.record)),
     Math.min(budget.relationships, budget.total - e.used),
   );
   const c = takeWithin(chunks, chunkTokens, Math.min(budget.chunks, budget.total - e.used - r.used));
@@ -68,20 +63,34 @@ function chunkTokens(chunk: ScoredChunk): number {
   return body + HEADING_TOKENS + REFERENCE_TOKENS;
 }
 
-/**
- * Entity, relationship and community lines recur across queries; counting them once saves most of the tokenising. Keyed
- * by the record's id and version (a line follows from its record), so a key costs a few bytes whatever the
- * description's length and the cache can hold every record of a large workspace. Bounded: the oldest entries
- * go first.
- */
-const tokenCache = new Map<string, number>();
-const TOKEN_CACHE_SIZE = 200_000;
-
-export function cachedTokens(key: string, line: () => string): number {
-  const hit = tokenCache.get(key);
-  if (hit !== undefined) return hit;
-  const tokens = countTokens(line());
-  if (tokenCache.size >= TOKEN_CACHE_SIZE) tokenCache.delete(tokenCache.keys().next().value as string);
-  tokenCache.set(key, tokens);
-  return tokens;
+/** The version of a record a counted line was made from. */
+interface CountedLine {
+  updatedAt: string;
+  length: number;
+  tokens: number;
 }
+
+/**
+ * Entity, relationship and community lines recur across queries; counting them once saves most of the tokenising.
+ * Looked up by the record's id (the stored string, hashed once) and checked against its version (a line follows
+ * from its record), so a lookup builds no key and the cache can hold every record of a large workspace. Bounded:
+ * the oldest entries go first.
+ */
+export class LineTokens {
+  private readonly counted = new Map<string, CountedLine>();
+
+  constructor(private readonly size = 200_000) {}
+
+  /** Tokens of the line of record `id` as of `updatedAt`, its text `length` characters long. */
+  of(id: string, updatedAt: string, length: number, line: () => string): number {
+    const hit = this.counted.get(id);
+    if (hit !== undefined && hit.updatedAt === updatedAt && hit.length === length) return hit.tokens;
+    const tokens = countTokens(line());
+    if (hit === undefined && this.counted.size >= this.size) this.counted.delete(this.counted.keys().next().value as string);
+    this.counted.set(id, { updatedAt, length, tokens });
+    return tokens;
+  }
+}
+
+const entityTokens = new LineTokens();
+const relationshipTokens = new LineTokens();

@@ -1,7 +1,7 @@
 import type { CommunityRecord } from '../../domain/communities';
 import type { Scope } from '../../domain/types';
 import type { Stores } from '../../store/ports';
-import { cachedTokens } from '../budget';
+import { LineTokens } from '../budget';
 import { communityBlock } from '../prompts/context';
 import type { Keywords, ScoredCommunity, ScoredRelationship } from '../types';
 
@@ -84,6 +84,8 @@ export async function relationshipsOfCommunities(
     .slice(0, limit);
 }
 
+const reportTokens = new LineTokens();
+
 /**
  * The reports that fit in `tokens` (best first; one that does not fit is passed over), with the tokens they take:
  * the rest of the context budget goes to entities, relationships and chunks.
@@ -93,8 +95,7 @@ export function reportsWithin(communities: ScoredCommunity[], tokens: number): {
   let used = 0;
   for (const c of communities) {
     const { id, updated_at, content_hash, summary } = c.record;
-    const cost =
-      cachedTokens(`c\u0000${id}\u0000${updated_at}\u0000${content_hash}\u0000${summary.length}`, () => communityBlock(c.record)) + 1;
+    const cost = reportTokens.of(id, `${updated_at}\u0000${content_hash}`, summary.length, () => communityBlock(c.record)) + 1;
     if (used + cost > tokens) continue;
     kept.push(c);
     used += cost;
