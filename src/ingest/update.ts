@@ -208,7 +208,12 @@ async function writeVersion(deps: IngestDeps, scope: Scope, documentId: string, 
     const old = before.get(chunk.id);
     if (old && old.content === chunk.content) chunk.created_at = old.created_at;
   }
-  await stores.chunks.deleteByDocument(scope, documentId);
+  // The new chunks are written before the old ones go: the document never has its graph records without chunks.
   await writeChunkLinks(deps, scope, documentId, to.chunks, contributions);
+  await stores.chunks.deleteByDocument(
+    scope,
+    documentId,
+    to.chunks.map((c) => c.id),
+  );
   return merged;
 }

@@ -79,7 +79,8 @@ export interface ChunkStore {
   get(scope: Scope, id: string): Promise<ChunkRecord | null>;
   getMany(scope: Scope, ids: string[]): Promise<ChunkRecord[]>;
   listByDocument(scope: Scope, documentId: string): Promise<ChunkRecord[]>;
-  deleteByDocument(scope: Scope, documentId: string): Promise<number>;
+  /** Deletes the document's chunks but those in `keep` (none by default); the number deleted. */
+  deleteByDocument(scope: Scope, documentId: string, keep?: readonly string[]): Promise<number>;
   count(scope: Scope): Promise<number>;
 }
 

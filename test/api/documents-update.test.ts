@@ -138,6 +138,30 @@ describe('incremental document updates', () => {
     expect(detail.updated_at > detail.created_at).toBe(true);
   }, 120_000);
 
+  it('writes the new chunks before the old ones go: the document never has its graph without chunks', async () => {
+    const workspace = await app.workspaceNamed('never-empty');
+    const id = await create(documentOf([10, 11, 12]), 'never-empty', { use_llm_summarization: false });
+    const scope = { workspaceId: workspace };
+    const store = app.rt.stores.chunks;
+    const deleteByDocument = store.deleteByDocument.bind(store);
+    const left: number[] = [];
+    const spy = jest.spyOn(store, 'deleteByDocument').mockImplementation(async (s, documentId, keep) => {
+      const deleted = await deleteByDocument(s, documentId, keep);
+      if (documentId === id) left.push((await store.listByDocument(s, documentId)).length);
+      return deleted;
+    });
+    try {
+      const res = await put(id, { content: documentOf([10, 12]) }, 'never-empty');
+      expect(res.status).toBe(200);
+      expect((await json(res)).update).toMatchObject({ chunks_total: 2, chunks_removed: 1 });
+    } finally {
+      spy.mockRestore();
+    }
+    // The one deletion of the update left the two new chunks in place.
+    expect(left).toEqual([2]);
+    expect((await store.listByDocument(scope, id)).map((c) => c.index)).toEqual([0, 1]);
+  }, 60_000);
+
   it('pays at most 15 % of a full ingest in LLM calls for a 10 % edit of a 50-chunk document', async () => {
     const numbers = Array.from({ length: 50 }, (_, i) => 200 + i);
     const id = await create(documentOf(numbers));

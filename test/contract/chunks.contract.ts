@@ -64,6 +64,25 @@ export function chunkStoreContract(name: string, makeStores: StoresFactory, clea
       expect(await chunks().listByDocument(scope, 'doc-b')).toHaveLength(2);
     });
 
+    it("deletes all of a document's chunks but those it is told to keep", async () => {
+      const scope = ctx.scope();
+      await chunks().upsertMany(
+        scope,
+        [0, 1, 2, 3].map((i) => makeChunk('doc-a', i)),
+      );
+      await chunks().upsertMany(scope, [makeChunk('doc-b', 0)]);
+      const keep = [makeChunk('doc-a', 1).id, makeChunk('doc-a', 3).id, makeChunk('doc-b', 0).id, 'not-a-chunk'];
+      expect(await chunks().deleteByDocument(scope, 'doc-a', keep)).toBe(2);
+      expect((await chunks().listByDocument(scope, 'doc-a')).map((c) => c.index)).toEqual([1, 3]);
+      expect(await chunks().listByDocument(scope, 'doc-b')).toHaveLength(1);
+      expect(await chunks().deleteByDocument(scope, 'doc-a', keep)).toBe(0);
+      expect(await chunks().deleteByDocument(scope, 'doc-a', [])).toBe(2);
+      expect(await chunks().count(scope)).toBe(1);
+      // A document whose chunks all went can be given chunks again.
+      await chunks().upsertMany(scope, [makeChunk('doc-a', 0)]);
+      expect(await chunks().listByDocument(scope, 'doc-a')).toHaveLength(1);
+    });
+
     it('keeps workspaces apart: another workspace neither sees nor deletes the chunks', async () => {
       const [a, b] = [ctx.scope(), ctx.scope()];
       const batch = [0, 1].map((i) => makeChunk('doc-a', i));

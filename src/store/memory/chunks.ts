@@ -53,13 +53,20 @@ export class MemoryChunkStore implements ChunkStore {
       .map(copyChunk);
   }
 
-  async deleteByDocument(scope: Scope, documentId: string): Promise<number> {
+  async deleteByDocument(scope: Scope, documentId: string, keep: readonly string[] = []): Promise<number> {
     const state = this.workspaces.find(scope);
     const ids = state?.idsByDocument.get(documentId);
     if (!state || !ids) return 0;
-    for (const id of ids) state.byId.delete(id);
-    state.idsByDocument.delete(documentId);
-    return ids.size;
+    const kept = new Set(keep);
+    let deleted = 0;
+    for (const id of ids) {
+      if (kept.has(id)) continue;
+      state.byId.delete(id);
+      ids.delete(id);
+      deleted++;
+    }
+    if (ids.size === 0) state.idsByDocument.delete(documentId);
+    return deleted;
   }
 
   async count(scope: Scope): Promise<number> {

@@ -40,8 +40,8 @@ export class Neo4jChunkStore implements ChunkStore {
     return rows.map((row) => decode(CHUNK_FIELDS, row.chunk));
   }
 
-  async deleteByDocument(scope: Scope, documentId: string): Promise<number> {
-    const [row] = await this.db.writeRows('chunks/delete-by-document', { ...scopeParams(scope), document_id: documentId });
+  async deleteByDocument(scope: Scope, documentId: string, keep: readonly string[] = []): Promise<number> {
+    const [row] = await this.db.writeRows('chunks/delete-by-document', { ...scopeParams(scope), document_id: documentId, keep });
     return num(row?.deleted);
   }
 
