@@ -2,7 +2,8 @@
  * Persistent-mode benchmark: `npx tsx scripts/bench/neo4j.ts [--parts ingest,query,entities] [--latency 200]
  * [--documents 220] [--warmup-documents 40] [--warm-passes 0] [--workers N] [--chunks 10000] [--requests 300]
  * [--concurrency 1] [--entities 20000] [--batch 1000] [--workspace ID] [--keep] [--statements] [--stream [--write-graph]]
- * [--cpu-profile DIR]`. `--cpu-profile` writes a CPU profile of the service's main thread for the timed ingest and
+ * [--questions 64] [--cpu-profile DIR]`. `--questions N` asks N distinct questions in turn instead of the corpus's 64 (not
+ * with `--stream`). `--cpu-profile` writes a CPU profile of the service's main thread for the timed ingest and
  * each measured query run. `--stream` writes the query corpus as it is generated, for sizes that do not fit in memory at once; with
  * `--workspace`, `--write-graph` writes only its graph there (after a load that stopped once the documents and chunks
  * were written), from where each kind's vectors end. `--workspace` queries a workspace an earlier run loaded with the
@@ -36,7 +37,7 @@ import { benchNeo4jIngest } from './neo4j-ingest';
 import { benchWorkspace } from './workspace';
 import { type BenchNeo4j, startBenchNeo4j } from './neo4j-server';
 import { loadCorpus, loadGeneratedCorpus, type LoadedCorpus, type ModeResult, RunProfiler, spawnLoad } from './query';
-import { buildCorpus as buildQueryCorpus } from './query-corpus';
+import { buildCorpus as buildQueryCorpus, questionsAbout } from './query-corpus';
 
 const ENTITY_TARGET_PER_SECOND = 5_000;
 
@@ -53,6 +54,7 @@ const { values } = parseArgs({
     requests: { type: 'string', default: '300' },
     // More than the embedded bench's 30: Neo4j's JVM is still compiling its read paths after a few dozen queries.
     warmup: { type: 'string', default: '200' },
+    questions: { type: 'string', default: '64' },
     concurrency: { type: 'string', default: '1' },
     entities: { type: 'string', default: '20000' },
     batch: { type: 'string', default: '1000' },
@@ -151,6 +153,7 @@ async function benchQuery(rt: Runtime, scope: Scope, neo4j: BenchNeo4j): Promise
 async function queryCorpus(rt: Runtime, scope: Scope, size: number, seconds: () => number): Promise<LoadedCorpus> {
   const write = !values.workspace;
   if (values.stream) {
+    if (Number(values.questions) !== 64) throw new Error('--questions needs the corpus in memory: not with --stream');
     const writes = values['write-graph'] ? 'graph' : write ? 'all' : 'none';
     const progress = (chunks: number) => {
       if (chunks % 50_000 === 0)
@@ -160,7 +163,8 @@ async function queryCorpus(rt: Runtime, scope: Scope, size: number, seconds: () 
   }
   const corpus = buildQueryCorpus(size);
   if (write) await loadCorpus(rt, scope, corpus);
-  const { entities, relationships, queries } = corpus;
+  const { entities, relationships } = corpus;
+  const queries = questionsAbout(corpus, Number(values.questions));
   return { chunkIds: corpus.chunks.map((c) => c.id), entities: entities.length, relationships: relationships.length, queries };
 }
 
