@@ -85,7 +85,10 @@ const WHITESPACE_TO_FOLD = /\s\s+|[^\S ]/g;
 
 export function snippetOf(text: string): string {
   // Only the head matters: collapsing the whitespace of a whole long chunk would be wasted work.
-  const flat = text.slice(0, SNIPPET_CHARS * 2).replace(WHITESPACE_TO_FOLD, ' ').trim();
+  const flat = text
+    .slice(0, SNIPPET_CHARS * 2)
+    .replace(WHITESPACE_TO_FOLD, ' ')
+    .trim();
   if (flat.length <= SNIPPET_CHARS && text.length <= SNIPPET_CHARS * 2) return flat;
   const cut = flat.slice(0, SNIPPET_CHARS);
   const space = cut.lastIndexOf(' ');
