@@ -63,9 +63,9 @@ function chunkTokens(chunk: ScoredChunk): number {
   return body + HEADING_TOKENS + REFERENCE_TOKENS;
 }
 
-/** The version of a record a counted line was made from. */
+/** The version of a record a counted line was made from, and its tokens. */
 interface CountedLine {
-  updatedAt: string;
+  version: string;
   length: number;
   tokens: number;
 }
@@ -81,13 +81,13 @@ export class LineTokens {
 
   constructor(private readonly size = 200_000) {}
 
-  /** Tokens of the line of record `id` as of `updatedAt`, its text `length` characters long. */
-  of(id: string, updatedAt: string, length: number, line: () => string): number {
+  /** Tokens of the line of record `id` at `version` (its `updated_at`), its text `length` characters long. */
+  of(id: string, version: string, length: number, line: () => string): number {
     const hit = this.counted.get(id);
-    if (hit !== undefined && hit.updatedAt === updatedAt && hit.length === length) return hit.tokens;
+    if (hit !== undefined && hit.version === version && hit.length === length) return hit.tokens;
     const tokens = countTokens(line());
     if (hit === undefined && this.counted.size >= this.size) this.counted.delete(this.counted.keys().next().value as string);
-    this.counted.set(id, { updatedAt, length, tokens });
+    this.counted.set(id, { version, length, tokens });
     return tokens;
   }
 }

@@ -84,6 +84,7 @@ export async function relationshipsOfCommunities(
     .slice(0, limit);
 }
 
+/** A report's version: when it was written, and what it summarised. */
 const reportTokens = new LineTokens();
 
 /**
