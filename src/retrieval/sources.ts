@@ -2,17 +2,52 @@ import type { Scope } from '../domain/types';
 import type { Stores } from '../store/ports';
 import type { ChunkOrigin, ContextParts } from './prompts/context';
 import { formatContext } from './prompts/context';
-import { memoText } from '../domain/text-memo';
+import { memoText, ownCopy } from '../domain/text-memo';
 import type { ChunkSource, EntitySource, QuerySource, ScoredChunk, ScoredCommunity, ScoredEntity, ScoredRelationship } from './types';
 
 const SNIPPET_CHARS = 300;
+/** A snippet reads this much of a text's head, and whether there is more. */
+const HEAD_CHARS = SNIPPET_CHARS * 2;
+
 /**
- * The same chunks and entities come back query after query: their snippets are made once. A chunk's text never
- * changes, and its key is the stored string itself, so the chunk memo may be large. An entity's description is
- * rewritten by the documents that mention it, and each rewrite would leave its old text behind as a key: that memo
- * is kept small (at 16 million characters, under steady uploads it held 1.8 MB of stale descriptions a minute).
+ * Chunk snippets by chunk id, each with the head of the text it was made from: a snippet is still the text's own
+ * while the text begins with that head and is as long or as short as the head says. A new chunk costs a copy of
+ * its head, not of its whole text, and no text is kept alive by the memo. Bounded by the characters held; the
+ * oldest go first.
  */
-const chunkSnippet = memoText(snippetOf, 16_000_000);
+export class ChunkSnippets {
+  private readonly made = new Map<string, { head: string; more: boolean; snippet: string }>();
+  private held = 0;
+
+  constructor(private readonly maxChars = 8_000_000) {}
+
+  of(id: string, text: string): string {
+    const more = text.length > HEAD_CHARS;
+    const hit = this.made.get(id);
+    if (hit && hit.more === more && (more ? text.startsWith(hit.head) : text === hit.head)) return hit.snippet;
+    const snippet = snippetOf(text);
+    const head = ownCopy(more ? text.slice(0, HEAD_CHARS) : text);
+    if (hit) {
+      this.made.delete(id);
+      this.held -= hit.head.length + hit.snippet.length;
+    }
+    this.made.set(id, { head, more, snippet });
+    this.held += head.length + snippet.length;
+    for (const [key, old] of this.made) {
+      if (this.held <= this.maxChars) break;
+      this.made.delete(key);
+      this.held -= old.head.length + old.snippet.length;
+    }
+    return snippet;
+  }
+}
+
+/**
+ * The same chunks and entities come back query after query: their snippets are made once. An entity's description
+ * is rewritten by the documents that mention it, and each rewrite would leave its old text behind as a key: that
+ * memo is kept small (at 16 million characters, under steady uploads it held 1.8 MB of stale descriptions a minute).
+ */
+const chunkSnippets = new ChunkSnippets();
 const descriptionSnippet = memoText(snippetOf, 1_000_000);
 
 /** Chunks are numbered first (they are what answers cite most), entities after them. */
@@ -32,7 +67,7 @@ export async function presentContext(
       source_type: 'chunk',
       id: c.record.id,
       score: round(c.score),
-      snippet: chunkSnippet(c.record.content),
+      snippet: chunkSnippets.of(c.record.id, c.record.content),
       reference_id: i + 1,
       document_id: c.record.document_id,
       document_title: origin.title,
@@ -85,11 +120,8 @@ const WHITESPACE_TO_FOLD = /\s\s+|[^\S ]/g;
 
 export function snippetOf(text: string): string {
   // Only the head matters: collapsing the whitespace of a whole long chunk would be wasted work.
-  const flat = text
-    .slice(0, SNIPPET_CHARS * 2)
-    .replace(WHITESPACE_TO_FOLD, ' ')
-    .trim();
-  if (flat.length <= SNIPPET_CHARS && text.length <= SNIPPET_CHARS * 2) return flat;
+  const flat = text.slice(0, HEAD_CHARS).replace(WHITESPACE_TO_FOLD, ' ').trim();
+  if (flat.length <= SNIPPET_CHARS && text.length <= HEAD_CHARS) return flat;
   const cut = flat.slice(0, SNIPPET_CHARS);
   const space = cut.lastIndexOf(' ');
   return `${space > SNIPPET_CHARS * 0.6 ? cut.slice(0, space) : cut}…`;

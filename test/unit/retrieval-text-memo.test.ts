@@ -1,6 +1,6 @@
 import { memoText } from '../../src/domain/text-memo';
 import { descriptionLine } from '../../src/retrieval/prompts/context';
-import { snippetOf } from '../../src/retrieval/sources';
+import { ChunkSnippets, snippetOf } from '../../src/retrieval/sources';
 
 describe('memoText', () => {
   it('answers as the function does, for texts it remembers and for texts it has forgotten', () => {
@@ -40,6 +40,37 @@ describe('memoText', () => {
       const text = Array.from({ length: 1 + (n % 250) * 3 }, () => pieces[next()]).join('');
       expect(snippetOf(text)).toBe(reference(text));
     }
+  });
+
+  it('ChunkSnippets gives the snippet of the text a chunk has now, whatever it had before under the same id', () => {
+    const snippets = new ChunkSnippets();
+    const long = `${'alpha beta gamma '.repeat(60)}tail`;
+    const texts = [
+      'short text',
+      'short text, longer now',
+      'short',
+      long,
+      `${long} and more at the end`,
+      `Changed head. ${long}`,
+      'x'.repeat(600),
+      'x'.repeat(601),
+      'x'.repeat(600),
+      '',
+    ];
+    for (const round of [1, 2])
+      for (const text of texts) expect([round, text, snippets.of('chunk-1', text)]).toEqual([round, text, snippetOf(text)]);
+    // Texts under ids of their own, asked twice each.
+    texts.forEach((text, i) => expect(snippets.of(`c${i}`, text)).toBe(snippetOf(text)));
+    texts.forEach((text, i) => expect(snippets.of(`c${i}`, text)).toBe(snippetOf(text)));
+  });
+
+  it('ChunkSnippets holds at most its characters, forgetting the oldest chunk first', () => {
+    const snippets = new ChunkSnippets(25);
+    // Each chunk holds its head (5 characters) and its snippet (5): two fit in 25.
+    for (const id of ['a', 'b', 'c']) expect(snippets.of(id, `${id}-abc`)).toBe(`${id}-abc`);
+    const { held, made } = snippets as unknown as { held: number; made: Map<string, unknown> };
+    expect(held).toBe(20);
+    expect([...made.keys()]).toEqual(['b', 'c']);
   });
 
   it('holds at most its characters, keys and values together, and never keeps a text larger than that', () => {
