@@ -2,7 +2,7 @@ import type { Scope } from '../domain/types';
 import type { Stores } from '../store/ports';
 import type { ChunkOrigin, ContextParts } from './prompts/context';
 import { formatContext } from './prompts/context';
-import { memoText, ownCopy } from '../domain/text-memo';
+import { CharBoundedMap, memoText, ownCopy } from '../domain/text-memo';
 import type { ChunkSource, EntitySource, QuerySource, ScoredChunk, ScoredCommunity, ScoredEntity, ScoredRelationship } from './types';
 
 const SNIPPET_CHARS = 300;
@@ -16,28 +16,19 @@ const HEAD_CHARS = SNIPPET_CHARS * 2;
  * oldest go first.
  */
 export class ChunkSnippets {
-  private readonly made = new Map<string, { head: string; more: boolean; snippet: string }>();
-  private held = 0;
+  private readonly made: CharBoundedMap<{ head: string; more: boolean; snippet: string }>;
 
-  constructor(private readonly maxChars = 8_000_000) {}
+  constructor(maxChars = 8_000_000) {
+    this.made = new CharBoundedMap(maxChars);
+  }
 
   of(id: string, text: string): string {
     const more = text.length > HEAD_CHARS;
-    const hit = this.made.get(id);
+    const hit = this.made.entry(id)?.value;
     if (hit && hit.more === more && (more ? text.startsWith(hit.head) : text === hit.head)) return hit.snippet;
     const snippet = snippetOf(text);
     const head = ownCopy(more ? text.slice(0, HEAD_CHARS) : text);
-    if (hit) {
-      this.made.delete(id);
-      this.held -= hit.head.length + hit.snippet.length;
-    }
-    this.made.set(id, { head, more, snippet });
-    this.held += head.length + snippet.length;
-    for (const [key, old] of this.made) {
-      if (this.held <= this.maxChars) break;
-      this.made.delete(key);
-      this.held -= old.head.length + old.snippet.length;
-    }
+    this.made.set(id, { head, more, snippet }, head.length + snippet.length);
     return snippet;
   }
 }

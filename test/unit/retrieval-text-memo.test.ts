@@ -1,4 +1,4 @@
-import { memoText } from '../../src/domain/text-memo';
+import { type CharBoundedMap, memoText } from '../../src/domain/text-memo';
 import { descriptionLine } from '../../src/retrieval/prompts/context';
 import { ChunkSnippets, snippetOf } from '../../src/retrieval/sources';
 
@@ -68,7 +68,8 @@ describe('memoText', () => {
     const snippets = new ChunkSnippets(25);
     // Each chunk holds its head (5 characters) and its snippet (5): two fit in 25.
     for (const id of ['a', 'b', 'c']) expect(snippets.of(id, `${id}-abc`)).toBe(`${id}-abc`);
-    const { held, made } = snippets as unknown as { held: number; made: Map<string, unknown> };
+    const { made } = snippets as unknown as { made: CharBoundedMap<unknown> };
+    const held = made.held;
     expect(held).toBe(20);
     expect([...made.keys()]).toEqual(['b', 'c']);
   });
