@@ -6,14 +6,12 @@ import {
   I32,
   I32_ADD,
   I32_GE_U,
-  I32_LT_U,
   I32_MUL,
   I32_SHL,
   LOCAL_TEE,
   LOOP,
   SIMD,
   V128,
-  V128_CONST_ZERO,
   V128_LOAD,
   VOID,
   get,
@@ -28,117 +26,190 @@ import {
 } from './wasm-bytes';
 
 /**
- * Integer dot products of a query with every row of a matrix of signed bytes, in WebAssembly SIMD: each 16
- * bytes of a row are widened to two i16x8 and multiplied with the query (held as i16) by `i32x4.dot_i16x8_s`.
- * A row of bytes is a quarter of a row of floats, so a scan reads a quarter of the memory. Rows are
- * `strideBytes` long, a multiple of 16; the query is `2 * strideBytes` long.
+ * Integer dot products of a query with the rows of a block of signed bytes, in WebAssembly SIMD, reading only
+ * the query's non-zero components. A block holds `BLOCK_ROWS` rows column by column: component i of every row,
+ * then component i + 1. The query comes as pairs of components (the offsets of their two columns in the block
+ * and their two weights as i16): for every 16 rows, the bytes of the two columns are interleaved, widened to
+ * i16 and multiplied by the weights with `i32x4.dot_i16x8_s`, which sums each row's two products; the sums
+ * are added to one i32 score per row. A query of a short text embedded by feature hashing has a fifth of its
+ * components non-zero, so a scan reads a fifth of the bytes; a dense query reads them all, at the cost of a
+ * scan row by row.
  */
 
-const I32_STORE = 0x36;
+/** Rows per block: each pair of columns reads 2 × 512 bytes in a row and adds to 2 KB of scores. */
+export const BLOCK_ROWS = 4096;
+/** Bytes of one pair of the query: two column offsets and the two weights packed as an i32. */
+export const PAIR_BYTES = 12;
+
+const I32_LOAD = 0x28;
+const V128_STORE = [SIMD, 0x0b];
+const I8X16_SHUFFLE = [SIMD, 0x0d];
+const I32X4_SPLAT = [SIMD, 0x11];
 const I16X8_EXTEND_LOW_I8X16_S = [SIMD, 0x87, 0x01];
 const I16X8_EXTEND_HIGH_I8X16_S = [SIMD, 0x88, 0x01];
 const I32X4_DOT_I16X8_S = [SIMD, 0xba, 0x01];
 const I32X4_ADD = [SIMD, 0xae, 0x01];
-const I32X4_EXTRACT = (lane: number) => [SIMD, 0x1b, lane];
+const F32X4_MUL = [SIMD, 0xe6, 0x01];
+const F32X4_CONVERT_I32X4_S = [SIMD, 0xfa, 0x01];
 
-// Parameters, then locals: row counter, byte offset within the row, row address, the query's address for the
-// current bytes, two accumulators and the loaded bytes.
-const [ROWS, COUNT, STRIDE, QUERY, OUT] = [0, 1, 2, 3, 4];
-const [ROW, I, PTR, Q, ACC0, ACC1, BYTES] = [5, 6, 7, 8, 9, 10, 11];
+/** Lanes 0..15 are the first column's bytes, 16..31 the second's: rows 0-7 and rows 8-15 of both, interleaved. */
+const INTERLEAVE_LOW = [0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23];
+const INTERLEAVE_HIGH = INTERLEAVE_LOW.map((lane) => lane + 8);
 
-const load = (base: number, offset: number) => [...get(base), ...V128_LOAD, 0x00, ...leb(offset)];
-const widenAndDot = (widen: number[], queryOffset: number, acc: number) => [
-  ...get(acc),
-  ...get(BYTES),
+// Parameters, then locals: pair counter, row offset, the two columns' addresses, the scores' address for the
+// current rows; the packed weights, the two columns' bytes, and their interleavings.
+const [BLOCK_AT, PAIRS, PAIR_COUNT, ROWS, OUT, SCALES] = [0, 1, 2, 3, 4, 5];
+const [P, R, COL_J, COL_K, SCORES, W, A, B, LO, HI] = [6, 7, 8, 9, 10, 11, 12, 13, 14, 15];
+
+const memarg = (offset: number) => [0x00, ...leb(offset)];
+const pairField = (offset: number) => [...get(PAIRS), ...get(P), ...i32(PAIR_BYTES), I32_MUL, I32_ADD, I32_LOAD, 0x02, ...leb(offset)];
+
+/** scores[lane group] += dot(widened half of an interleaving, weights). */
+const addDot = (source: number, widen: number[], offset: number) => [
+  ...get(SCORES),
+  ...get(SCORES),
+  ...V128_LOAD,
+  ...memarg(offset),
+  ...get(source),
   ...widen,
-  ...load(Q, queryOffset),
+  ...get(W),
   ...I32X4_DOT_I16X8_S,
   ...I32X4_ADD,
-  ...set(acc),
+  ...V128_STORE,
+  ...memarg(offset),
+];
+
+/** scores[4 rows] = f32(scores) · scales[the same rows]; SCORES and COL_J hold their addresses. */
+const scaleFour = (offset: number) => [
+  ...get(SCORES),
+  ...get(SCORES),
+  ...V128_LOAD,
+  ...memarg(offset),
+  ...F32X4_CONVERT_I32X4_S,
+  ...get(COL_J),
+  ...V128_LOAD,
+  ...memarg(offset),
+  ...F32X4_MUL,
+  ...V128_STORE,
+  ...memarg(offset),
 ];
 
 const scanBody = [
   ...vec([
-    [4, I32],
-    [3, V128],
+    [5, I32],
+    [5, V128],
   ]),
   BLOCK,
   VOID,
   LOOP,
   VOID,
-  ...get(ROW),
-  ...get(COUNT),
+  ...get(P),
+  ...get(PAIR_COUNT),
   I32_GE_U,
   BR_IF,
   1,
-  ...get(ROWS),
-  ...get(ROW),
-  ...get(STRIDE),
-  I32_MUL,
+  ...get(BLOCK_AT),
+  ...pairField(0),
   I32_ADD,
-  ...set(PTR),
-  ...V128_CONST_ZERO,
-  LOCAL_TEE,
-  ACC0,
-  ...set(ACC1),
+  ...set(COL_J),
+  ...get(BLOCK_AT),
+  ...pairField(4),
+  I32_ADD,
+  ...set(COL_K),
+  ...pairField(8),
+  ...I32X4_SPLAT,
+  ...set(W),
   ...i32(0),
-  ...set(I),
+  ...set(R),
+  BLOCK,
+  VOID,
   LOOP,
   VOID,
-  // bytes = row[i .. i + 16]; q = query + 2 i
-  ...get(PTR),
-  ...get(I),
+  ...get(R),
+  ...get(ROWS),
+  I32_GE_U,
+  BR_IF,
+  1,
+  ...get(COL_J),
+  ...get(R),
   I32_ADD,
   ...V128_LOAD,
-  0x00,
-  0x00,
-  ...set(BYTES),
-  ...get(QUERY),
-  ...get(I),
-  ...i32(1),
-  I32_SHL,
+  ...memarg(0),
+  ...set(A),
+  ...get(COL_K),
+  ...get(R),
   I32_ADD,
-  ...set(Q),
-  ...widenAndDot(I16X8_EXTEND_LOW_I8X16_S, 0, ACC0),
-  ...widenAndDot(I16X8_EXTEND_HIGH_I8X16_S, 16, ACC1),
-  ...get(I),
-  ...i32(16),
-  I32_ADD,
-  LOCAL_TEE,
-  I,
-  ...get(STRIDE),
-  I32_LT_U,
-  BR_IF,
-  0,
-  END,
-  // out[row] = the four lanes of acc0 + acc1, summed
+  ...V128_LOAD,
+  ...memarg(0),
+  ...set(B),
+  ...get(A),
+  ...get(B),
+  ...I8X16_SHUFFLE,
+  ...INTERLEAVE_LOW,
+  ...set(LO),
+  ...get(A),
+  ...get(B),
+  ...I8X16_SHUFFLE,
+  ...INTERLEAVE_HIGH,
+  ...set(HI),
   ...get(OUT),
-  ...get(ROW),
+  ...get(R),
   ...i32(2),
   I32_SHL,
   I32_ADD,
-  ...get(ACC0),
-  ...get(ACC1),
-  ...I32X4_ADD,
-  LOCAL_TEE,
-  ACC0,
-  ...I32X4_EXTRACT(0),
-  ...get(ACC0),
-  ...I32X4_EXTRACT(1),
+  ...set(SCORES),
+  ...addDot(LO, I16X8_EXTEND_LOW_I8X16_S, 0),
+  ...addDot(LO, I16X8_EXTEND_HIGH_I8X16_S, 16),
+  ...addDot(HI, I16X8_EXTEND_LOW_I8X16_S, 32),
+  ...addDot(HI, I16X8_EXTEND_HIGH_I8X16_S, 48),
+  ...get(R),
+  ...i32(16),
   I32_ADD,
-  ...get(ACC0),
-  ...I32X4_EXTRACT(2),
-  ...get(ACC0),
-  ...I32X4_EXTRACT(3),
-  I32_ADD,
-  I32_ADD,
-  I32_STORE,
-  0x02,
-  0x00,
-  ...get(ROW),
+  ...set(R),
+  BR,
+  0,
+  END,
+  END,
+  ...get(P),
   ...i32(1),
   I32_ADD,
-  ...set(ROW),
+  ...set(P),
+  BR,
+  0,
+  END,
+  END,
+  // Then each row's sum, as f32, times the row's scale: 16 rows at a time.
+  ...i32(0),
+  ...set(R),
+  BLOCK,
+  VOID,
+  LOOP,
+  VOID,
+  ...get(R),
+  ...get(ROWS),
+  I32_GE_U,
+  BR_IF,
+  1,
+  ...get(OUT),
+  ...get(R),
+  ...i32(2),
+  I32_SHL,
+  LOCAL_TEE,
+  COL_K,
+  I32_ADD,
+  ...set(SCORES),
+  ...get(SCALES),
+  ...get(COL_K),
+  I32_ADD,
+  ...set(COL_J),
+  ...scaleFour(0),
+  ...scaleFour(16),
+  ...scaleFour(32),
+  ...scaleFour(48),
+  ...get(R),
+  ...i32(16),
+  I32_ADD,
+  ...set(R),
   BR,
   0,
   END,
@@ -148,7 +219,7 @@ const scanBody = [
 
 const moduleBytes = new Uint8Array([
   ...[0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00],
-  ...section(1, vec([[0x60, ...vec([[I32], [I32], [I32], [I32], [I32]]), 0x00]])),
+  ...section(1, vec([[0x60, ...vec([[I32], [I32], [I32], [I32], [I32], [I32]]), 0x00]])),
   ...section(2, vec([[...name('env'), ...name('memory'), 0x02, 0x00, 0x01]])),
   ...section(3, vec([[0x00]])),
   ...section(7, vec([[...name('scan'), 0x00, 0x00]])),
@@ -157,8 +228,13 @@ const moduleBytes = new Uint8Array([
 
 let compiled: object | null = null;
 
-/** out[r] = Σ rows[r][i] · query[i] for r < count, in i32 (byte offsets; rows i8, query i16, out i32). */
-export type Int8ScanFunction = (rows: number, count: number, strideBytes: number, query: number, out: number) => void;
+/**
+ * out[r] = (out[r] + Σ over the pairs of rows[r][j] · wj + rows[r][k] · wk) · scales[r], for r < rows (a
+ * multiple of 16, at most BLOCK_ROWS), where the block is at `block` and pair p is at pairs + 12 p: the byte
+ * offsets of columns j and k within the block (j · BLOCK_ROWS), then wj | wk << 16. The sums are i32, the
+ * scales and the results f32 (out holds i32 sums going in, f32 scores coming out). All offsets are byte offsets.
+ */
+export type Int8ScanFunction = (block: number, pairs: number, pairCount: number, rows: number, out: number, scales: number) => void;
 
 /** The kernel bound to a memory; byte offsets passed to it are offsets into that memory. */
 export function int8Kernel(memory: WasmMemory): Int8ScanFunction {

@@ -41,7 +41,8 @@ export class VectorMatrix {
   private readonly documentIds: string[][] = [];
   private readonly rowById = new Map<string, number>();
   private ann: HnswIndex | null = null;
-  private readonly bytes: Int8Rows;
+  /** The rows in bytes, kept from `bytesMinRows` rows on. */
+  private bytes: Int8Rows | null = null;
   /** The matrix's number on the search thread once it ranks candidates there, with the rows not sent yet. */
   private onThread: number | null = null;
   private readonly unsent = new Set<number>();
@@ -56,7 +57,6 @@ export class VectorMatrix {
   ) {
     this.stride = strideOf(dimension);
     this.kernel = dotKernel(this.memory);
-    this.bytes = new Int8Rows(this.stride);
   }
 
   get count(): number {
@@ -74,12 +74,19 @@ export class VectorMatrix {
     }
     this.documentIds[row] = [...point.document_ids];
     writeNormalised(point.vector, this.rows, row * this.stride);
-    this.bytes.write(row, this.rows, row * this.stride);
+    if (this.bytes) this.bytes.write(row, this.rows, row * this.stride);
+    else if (this.ids.length >= this.bytesMinRows) this.buildBytes();
     this.writes++;
     if (this.onThread !== null) this.unsent.add(row);
     else if (this.thread && this.ids.length >= this.bytesMinRows) this.attach(this.thread);
     if (this.ann) this.ann.add(point.id, this.rows, row * this.stride);
     else if (this.ids.length >= this.annMinRows) this.buildAnn();
+  }
+
+  private buildBytes(): void {
+    const bytes = new Int8Rows(this.stride);
+    for (let row = 0; row < this.ids.length; row++) bytes.write(row, this.rows, row * this.stride);
+    this.bytes = bytes;
   }
 
   private buildAnn(): void {
@@ -95,7 +102,7 @@ export class VectorMatrix {
     if (row !== last) {
       const stride = this.stride;
       this.rows.copyWithin(row * stride, last * stride, (last + 1) * stride);
-      this.bytes.move(last, row);
+      this.bytes?.move(last, row);
       if (this.onThread !== null) this.unsent.add(row);
       this.ids[row] = this.ids[last];
       this.documentIds[row] = this.documentIds[last];
@@ -185,7 +192,8 @@ export class VectorMatrix {
   /** The best `pool` rows by their bytes, then the best `topK` of those by their floats. */
   private searchByBytes(query: Float32Array, topK: number, pool: number, documents: Set<string> | null): VectorHit[] {
     const keep = documents ? (row: number) => belongsTo(this.documentIds[row], documents) : undefined;
-    return this.bestOf(query, topK, this.bytes.candidates(query, this.ids.length, pool, keep));
+    const bytes = this.bytes as Int8Rows;
+    return this.bestOf(query, topK, bytes.candidates(query, this.ids.length, pool, keep));
   }
 
   /** The best `topK` of the given rows by their floats. */
