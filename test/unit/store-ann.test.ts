@@ -1,4 +1,5 @@
 import type { VectorPoint } from '../../src/domain/types';
+import { HnswIndex } from '../../src/store/memory/hnsw';
 import { MemoryVectorStore } from '../../src/store/memory/vectors';
 import { seededRandom as random } from '../contract/fixtures';
 
@@ -23,13 +24,17 @@ function points(count: number, dimension: number, seed: number): VectorPoint[] {
   });
 }
 
+/** A store searching through its HNSW index from `annMinRows` points, with the index built, and an exact one. */
 async function stores(annMinRows: number, data: VectorPoint[]) {
   const ann = new MemoryVectorStore({ annMinRows });
   const exact = new MemoryVectorStore({ annMinRows: Number.MAX_SAFE_INTEGER });
   await ann.upsert(scope, 'chunk', data);
   await exact.upsert(scope, 'chunk', data);
+  await ann.indexed();
   return { ann, exact };
 }
+
+const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 const ids = (hits: Array<{ id: string }>) => hits.map((h) => h.id);
 
@@ -81,11 +86,75 @@ describe('approximate nearest neighbours in the embedded vector store', () => {
       await store.delete(scope, 'chunk', gone);
       await store.upsert(scope, 'chunk', moved);
     }
+    await ann.indexed();
     expect(await ann.count(scope, 'chunk')).toBe(await exact.count(scope, 'chunk'));
     for (const query of [...points(10, 16, 7), ...moved.slice(0, 5)]) {
       const hits = await ann.search(scope, 'chunk', query.vector, 10);
       expect(ids(hits)).toEqual(ids(await exact.search(scope, 'chunk', query.vector, 10)));
       expect(ids(hits).some((id) => gone.includes(id))).toBe(false);
+    }
+  });
+
+  it('builds the index a slice at a time, searching exactly until it is complete', async () => {
+    const data = points(2000, 64, 12);
+    const store = new MemoryVectorStore({ annMinRows: 1000 });
+    const exact = new MemoryVectorStore({ annMinRows: Number.MAX_SAFE_INTEGER });
+    await exact.upsert(scope, 'chunk', data);
+    const searches = jest.spyOn(HnswIndex.prototype, 'search');
+    try {
+      await store.upsert(scope, 'chunk', data);
+      let built = false;
+      const indexed = store.indexed().then(() => (built = true));
+      // A timer set after the upsert runs while the index is still being built: the build lets other work in.
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      expect(built).toBe(false);
+      const [query] = points(1, 64, 13);
+      expect(await store.search(scope, 'chunk', query.vector, 10)).toEqual(await exact.search(scope, 'chunk', query.vector, 10));
+      expect(searches).not.toHaveBeenCalled();
+      await indexed;
+      await store.search(scope, 'chunk', query.vector, 10);
+      expect(searches).toHaveBeenCalledTimes(1);
+    } finally {
+      searches.mockRestore();
+    }
+  });
+
+  it('puts every write made during the build into the index: new points, replaced vectors, deletes', async () => {
+    const data = points(400, 16, 14);
+    // A slice of 0 ms adds one point at a time, so the writes below land between the build's steps.
+    const store = new MemoryVectorStore({ annMinRows: 300, annSliceMs: 0 });
+    const exact = new MemoryVectorStore({ annMinRows: Number.MAX_SAFE_INTEGER });
+    await store.upsert(scope, 'chunk', data);
+    await exact.upsert(scope, 'chunk', data);
+    const fresh = points(460, 16, 15)
+      .slice(400)
+      .map((p, i) => ({ ...p, id: `new-${i}` }));
+    // Replaced: from step 10 on, one point the build has passed (it adds a point a turn) and one ahead of it.
+    const vectors = points(20, 16, 16);
+    const replaced = Array.from({ length: 10 }, (_, i) => [
+      { ...vectors[2 * i], id: `p-${i + 6}` },
+      { ...vectors[2 * i + 1], id: `p-${i * 20 + 200}` },
+    ]).flat();
+    // Deleting the first rows moves rows the build has not reached yet to where it has been.
+    const gone = ['p-0', 'p-1', 'p-2', 'p-5', 'p-399', 'p-398'];
+    let built = false;
+    void store.indexed().then(() => (built = true));
+    for (let step = 0; step < 20; step++) {
+      await turn();
+      const writes = [
+        (s: MemoryVectorStore) => s.upsert(scope, 'chunk', fresh.slice(step * 3, step * 3 + 3)),
+        (s: MemoryVectorStore) => s.upsert(scope, 'chunk', step < 10 ? [] : replaced.slice((step - 10) * 2, (step - 9) * 2)),
+        (s: MemoryVectorStore) => s.delete(scope, 'chunk', step < gone.length ? [gone[step]] : []),
+      ];
+      for (const write of writes) for (const s of [store, exact]) await write(s);
+    }
+    expect(built).toBe(false);
+    await store.indexed();
+    expect(await store.count(scope, 'chunk')).toBe(await exact.count(scope, 'chunk'));
+    for (const query of [...points(20, 16, 17), ...fresh.slice(0, 5), ...replaced.slice(0, 5)]) {
+      const hits = ids(await store.search(scope, 'chunk', query.vector, 10));
+      expect(hits).toEqual(ids(await exact.search(scope, 'chunk', query.vector, 10)));
+      expect(hits.some((id) => gone.includes(id))).toBe(false);
     }
   });
 

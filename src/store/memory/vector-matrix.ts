@@ -23,13 +23,24 @@ export function strideOf(dimension: number): number {
   return Math.ceil(dimension / ROW_ALIGN) * ROW_ALIGN;
 }
 
+/** Time an HNSW build takes at a turn of the event loop before it lets other work run. */
+export const ANN_SLICE_MS = 5;
+
+/** An HNSW index being built a slice at a time: the rows before `next` are in it. */
+interface AnnBuild {
+  index: HnswIndex;
+  next: number;
+}
+
 /**
  * The vectors of one workspace and kind: rows of one WebAssembly memory, each normalised at insert so a cosine
  * is a dot product, scored all at once by the SIMD kernel (./dot-kernel.ts) and kept in a top-k heap. The
  * memory holds the rows from byte 0, then a scratch area (the query, then one score per row); it grows by
  * doubling and never moves the rows. Deleting moves the last row into the hole. From `annMinRows` points on,
- * unfiltered searches go through an HNSW index kept beside the rows (built once when the kind reaches that
- * size, then updated with every upsert and delete); filtered ones stay exact.
+ * unfiltered searches go through an HNSW index kept beside the rows, updated with every upsert and delete. The
+ * index is built (and rebuilt once deletes have worn it) in slices of `annSliceMs` between other work, at
+ * about 1.5 ms a point: searches stay exact, or on the worn index, until it is complete. Filtered searches
+ * stay exact.
  */
 export class VectorMatrix {
   readonly stride: number;
@@ -41,6 +52,8 @@ export class VectorMatrix {
   private readonly documentIds: string[][] = [];
   private readonly rowById = new Map<string, number>();
   private ann: HnswIndex | null = null;
+  private building: AnnBuild | null = null;
+  private readonly whenBuilt: Array<() => void> = [];
   /** The rows in bytes, kept from `bytesMinRows` rows on. */
   private bytes: Int8Rows | null = null;
   /** The matrix's number on the search thread once it ranks candidates there, with the rows not sent yet. */
@@ -54,6 +67,7 @@ export class VectorMatrix {
     private readonly annMinRows: number,
     private readonly bytesMinRows = INT8_MIN_ROWS,
     private readonly thread: VectorSearchThread | null = null,
+    private readonly annSliceMs = ANN_SLICE_MS,
   ) {
     this.stride = strideOf(dimension);
     this.kernel = dotKernel(this.memory);
@@ -79,8 +93,10 @@ export class VectorMatrix {
     this.writes++;
     if (this.onThread !== null) this.unsent.add(row);
     else if (this.thread && this.ids.length >= this.bytesMinRows) this.attach(this.thread);
-    if (this.ann) this.ann.add(point.id, this.rows, row * this.stride);
-    else if (this.ids.length >= this.annMinRows) this.buildAnn();
+    this.ann?.add(point.id, this.rows, row * this.stride);
+    if (this.building) {
+      if (row < this.building.next) this.building.index.add(point.id, this.rows, row * this.stride);
+    } else if (!this.ann && this.ids.length >= this.annMinRows) this.buildAnn();
   }
 
   private buildBytes(): void {
@@ -89,10 +105,33 @@ export class VectorMatrix {
     this.bytes = bytes;
   }
 
+  /** Resolves once no HNSW index is being built. */
+  indexed(): Promise<void> {
+    return this.building ? new Promise((resolve) => this.whenBuilt.push(resolve)) : Promise.resolve();
+  }
+
+  /** Starts building an index of the current rows, a slice at a time; it replaces `ann` once complete. */
   private buildAnn(): void {
-    const ann = new HnswIndex(this.stride);
-    for (let row = 0; row < this.ids.length; row++) ann.add(this.ids[row], this.rows, row * this.stride);
-    this.ann = ann;
+    const build: AnnBuild = { index: new HnswIndex(this.stride), next: 0 };
+    this.building = build;
+    const slice = () => {
+      if (this.building !== build) return this.settleBuild();
+      const until = performance.now() + this.annSliceMs;
+      do {
+        const row = build.next++;
+        if (row < this.ids.length) build.index.add(this.ids[row], this.rows, row * this.stride);
+      } while (build.next < this.ids.length && performance.now() < until);
+      if (build.next < this.ids.length) return void setImmediate(slice);
+      this.ann = build.index;
+      this.building = null;
+      this.settleBuild();
+    };
+    setImmediate(slice);
+  }
+
+  private settleBuild(): void {
+    if (this.building) return;
+    for (const resolve of this.whenBuilt.splice(0)) resolve();
   }
 
   delete(id: string): void {
@@ -107,16 +146,20 @@ export class VectorMatrix {
       this.ids[row] = this.ids[last];
       this.documentIds[row] = this.documentIds[last];
       this.rowById.set(this.ids[row], row);
+      // A row the build had not reached moves to where it has been: it goes into the index now.
+      const build = this.building;
+      if (build && last >= build.next && row < build.next) build.index.add(this.ids[row], this.rows, row * stride);
     }
     this.ids.pop();
     this.documentIds.pop();
     this.rowById.delete(id);
     this.writes++;
-    if (this.ann) {
-      this.ann.delete(id);
-      if (this.ids.length < this.annMinRows / 2) this.ann = null;
-      else if (this.ann.worn) this.buildAnn();
-    }
+    this.ann?.delete(id);
+    this.building?.index.delete(id);
+    if (this.ids.length < this.annMinRows / 2) {
+      this.ann = null;
+      this.building = null;
+    } else if (this.ann?.worn && !this.building) this.buildAnn();
   }
 
   /**
@@ -167,6 +210,7 @@ export class VectorMatrix {
 
   /** Stops ranking candidates on the search thread (the matrix is being dropped). */
   detach(): void {
+    this.building = null;
     if (this.onThread === null) return;
     if (this.thread?.usable) this.thread.drop(this.onThread);
     this.onThread = null;

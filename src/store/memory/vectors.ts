@@ -7,9 +7,9 @@ import { WorkspaceStates } from './workspaces';
 /**
  * Below this many points a kind is searched exactly: the rows in bytes ranked on a search thread, the best
  * rescored on the floats (./vector-matrix.ts); from it on, unfiltered searches go through an HNSW index
- * (./hnsw.ts). The index is built on the event loop at about 1.5 ms a point, so it starts past the 155,000
- * relationships of a 100,000-chunk corpus, which the byte scan serves (figures in the README, from
- * scripts/bench/ann.ts).
+ * (./hnsw.ts). The index is built on the event loop, a slice at a time, at about 1.5 ms a point, so it starts
+ * past the 155,000 relationships of a 100,000-chunk corpus, which the byte scan serves (figures in the README,
+ * from scripts/bench/ann.ts).
  */
 export const DEFAULT_ANN_MIN_ROWS = 200_000;
 
@@ -20,6 +20,8 @@ export interface MemoryVectorOptions {
   annMinRows?: number;
   /** Points of one workspace and kind from which exact searches pick their candidates by bytes (./int8-rows.ts). */
   bytesMinRows?: number;
+  /** Time an HNSW build spends at a turn of the event loop (ANN_SLICE_MS by default). */
+  annSliceMs?: number;
   /**
    * Worker threads that rank the candidates of large unfiltered exact searches (./vector-search-thread.ts), so
    * that scans run beside the event loop; 0 (the default) searches in process. With two, relationship vectors
@@ -58,6 +60,7 @@ export class MemoryVectorStore implements VectorStore {
         this.options.annMinRows ?? DEFAULT_ANN_MIN_ROWS,
         this.options.bytesMinRows ?? INT8_MIN_ROWS,
         this.threadOf(kind),
+        this.options.annSliceMs,
       );
       kinds.set(kind, matrix);
     }
@@ -78,6 +81,11 @@ export class MemoryVectorStore implements VectorStore {
     const documents = filter?.documentIds ? new Set(filter.documentIds) : null;
     if (documents?.size === 0 || filter?.ids?.length === 0) return [];
     return matrix.searchOffLoop(query, Math.floor(topK), documents, filter?.ids ?? null);
+  }
+
+  /** Resolves once no HNSW index of this store is being built (for benchmarks and tests). */
+  async indexed(): Promise<void> {
+    for (const [, kinds] of this.workspaces.entries()) for (const matrix of kinds.values()) await matrix.indexed();
   }
 
   async delete(scope: Scope, kind: VectorKind, ids: string[]): Promise<void> {
