@@ -49,6 +49,28 @@ describe('exact search over many rows, candidates ranked by bytes then scored on
     }
   });
 
+  it('returns the exact top k for sparse vectors, most of whose components are zero, as feature hashing makes', async () => {
+    // Rows with about a quarter of their components set and queries with about a fifth (an odd number or an even
+    // one), each over a block and a part of the next.
+    const sparse = (count: number, seed: number, share: number, prefix: string): VectorPoint[] => {
+      const next = random(seed);
+      return Array.from({ length: count }, (_, i) => ({
+        id: `${prefix}-${i}`,
+        vector: Array.from({ length: 96 }, () => (next() < share ? next() * 2 - 1 : 0)),
+        document_ids: [`doc-${i % 7}`],
+      }));
+    };
+    const rows = sparse(5000, 6, 0.25, 's');
+    const copy = new MemoryVectorStore({ annMinRows: Number.MAX_SAFE_INTEGER });
+    await copy.upsert(scope, 'entity', rows);
+    for (const query of sparse(30, 7, 0.2, 'q')) {
+      for (const k of [1, 10, 60]) expectSame(await copy.search(scope, 'entity', query.vector, k), bruteForce(rows, query.vector, k));
+    }
+    const one = new Array<number>(96).fill(0);
+    one[17] = 1;
+    expectSame(await copy.search(scope, 'entity', one, 10), bruteForce(rows, one, 10));
+  });
+
   it('follows deletes and replaced vectors', async () => {
     const copy = new MemoryVectorStore({ annMinRows: Number.MAX_SAFE_INTEGER });
     await copy.upsert(scope, 'entity', data);
