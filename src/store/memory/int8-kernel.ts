@@ -36,7 +36,10 @@ import {
  * scan row by row.
  */
 
-/** Rows per block: each pair of columns reads 2 × 512 bytes in a row and adds to 2 KB of scores. */
+/**
+ * Rows per block: each pair of columns reads two runs of 4 KB and adds to 16 KB of scores. Shorter runs scanned
+ * slower (0.91 ms for 155,261 rows with a fifth of the columns; 1.58 ms with blocks of 512 rows).
+ */
 export const BLOCK_ROWS = 4096;
 /** Bytes of one pair of the query: two column offsets and the two weights packed as an i32. */
 export const PAIR_BYTES = 12;
@@ -94,20 +97,54 @@ const scaleFour = (offset: number) => [
   ...memarg(offset),
 ];
 
-const scanBody = [
-  ...vec([
-    [5, I32],
-    [5, V128],
-  ]),
+/** for (counter = 0; counter < limit; counter += step) body: a block around a loop that leaves it at the limit. */
+const countedLoop = (counter: number, limit: number, step: number, body: number[]) => [
+  ...i32(0),
+  ...set(counter),
   BLOCK,
   VOID,
   LOOP,
   VOID,
-  ...get(P),
-  ...get(PAIR_COUNT),
+  ...get(counter),
+  ...get(limit),
   I32_GE_U,
   BR_IF,
   1,
+  ...body,
+  ...get(counter),
+  ...i32(step),
+  I32_ADD,
+  ...set(counter),
+  BR,
+  0,
+  END,
+  END,
+];
+
+/** The bytes of 16 rows of the column whose address is in local `address`, into local `target`. */
+const loadRows = (address: number, target: number) => [...get(address), ...get(R), I32_ADD, ...V128_LOAD, ...memarg(0), ...set(target)];
+const interleave = (lanes: number[], target: number) => [...get(A), ...get(B), ...I8X16_SHUFFLE, ...lanes, ...set(target)];
+
+/** For 16 rows of a pair of columns: interleave their bytes, then add the four groups of four rows' sums. */
+const pairRows = [
+  ...loadRows(COL_J, A),
+  ...loadRows(COL_K, B),
+  ...interleave(INTERLEAVE_LOW, LO),
+  ...interleave(INTERLEAVE_HIGH, HI),
+  ...get(OUT),
+  ...get(R),
+  ...i32(2),
+  I32_SHL,
+  I32_ADD,
+  ...set(SCORES),
+  ...addDot(LO, I16X8_EXTEND_LOW_I8X16_S, 0),
+  ...addDot(LO, I16X8_EXTEND_HIGH_I8X16_S, 16),
+  ...addDot(HI, I16X8_EXTEND_LOW_I8X16_S, 32),
+  ...addDot(HI, I16X8_EXTEND_HIGH_I8X16_S, 48),
+];
+
+/** For one pair: the two columns' addresses and the weights, then every 16 rows of the block. */
+const pair = [
   ...get(BLOCK_AT),
   ...pairField(0),
   I32_ADD,
@@ -119,77 +156,11 @@ const scanBody = [
   ...pairField(8),
   ...I32X4_SPLAT,
   ...set(W),
-  ...i32(0),
-  ...set(R),
-  BLOCK,
-  VOID,
-  LOOP,
-  VOID,
-  ...get(R),
-  ...get(ROWS),
-  I32_GE_U,
-  BR_IF,
-  1,
-  ...get(COL_J),
-  ...get(R),
-  I32_ADD,
-  ...V128_LOAD,
-  ...memarg(0),
-  ...set(A),
-  ...get(COL_K),
-  ...get(R),
-  I32_ADD,
-  ...V128_LOAD,
-  ...memarg(0),
-  ...set(B),
-  ...get(A),
-  ...get(B),
-  ...I8X16_SHUFFLE,
-  ...INTERLEAVE_LOW,
-  ...set(LO),
-  ...get(A),
-  ...get(B),
-  ...I8X16_SHUFFLE,
-  ...INTERLEAVE_HIGH,
-  ...set(HI),
-  ...get(OUT),
-  ...get(R),
-  ...i32(2),
-  I32_SHL,
-  I32_ADD,
-  ...set(SCORES),
-  ...addDot(LO, I16X8_EXTEND_LOW_I8X16_S, 0),
-  ...addDot(LO, I16X8_EXTEND_HIGH_I8X16_S, 16),
-  ...addDot(HI, I16X8_EXTEND_LOW_I8X16_S, 32),
-  ...addDot(HI, I16X8_EXTEND_HIGH_I8X16_S, 48),
-  ...get(R),
-  ...i32(16),
-  I32_ADD,
-  ...set(R),
-  BR,
-  0,
-  END,
-  END,
-  ...get(P),
-  ...i32(1),
-  I32_ADD,
-  ...set(P),
-  BR,
-  0,
-  END,
-  END,
-  // Then each row's sum, as f32, times the row's scale: 16 rows at a time.
-  ...i32(0),
-  ...set(R),
-  BLOCK,
-  VOID,
-  LOOP,
-  VOID,
-  ...get(R),
-  ...get(ROWS),
-  I32_GE_U,
-  BR_IF,
-  1,
+  ...countedLoop(R, ROWS, 16, pairRows),
+];
+
+/** For 16 rows: their sums as f32, times their scales. */
+const scaleRows = [
   ...get(OUT),
   ...get(R),
   ...i32(2),
@@ -206,14 +177,16 @@ const scanBody = [
   ...scaleFour(16),
   ...scaleFour(32),
   ...scaleFour(48),
-  ...get(R),
-  ...i32(16),
-  I32_ADD,
-  ...set(R),
-  BR,
-  0,
-  END,
-  END,
+];
+
+const scanBody = [
+  ...vec([
+    [5, I32],
+    [5, V128],
+  ]),
+  ...countedLoop(P, PAIR_COUNT, 1, pair),
+  // Then each row's sum, as f32, times the row's scale.
+  ...countedLoop(R, ROWS, 16, scaleRows),
   END,
 ];
 
