@@ -138,6 +138,48 @@ describe('the shared embedding queue', () => {
       expect(b).toEqual(a);
     });
 
+    it('holds a record while a document of its workspace is still naming, and until it has merged it if it names it', async () => {
+      const { provider, calls, releaseAll } = gatedProvider();
+      const claims = new MergeClaims();
+      const queue = new EmbeddingQueue(provider, 1, 64, 60_000, claims);
+      const naming = claims.claim(scope);
+      const first = queue.embed(scope, 'entity', [{ id: 'ACME', text: 'Acme: first document' }], undefined, 'now', true);
+      await releaseAll();
+      expect(calls).toEqual([]);
+      naming.add('entity', ['ACME']);
+      naming.named();
+      await releaseAll();
+      expect(calls).toEqual([]);
+      const second = queue.embed(
+        scope,
+        'entity',
+        [{ id: 'ACME', text: 'Acme: first document\nsecond document' }],
+        undefined,
+        'later',
+        true,
+      );
+      naming.release();
+      await releaseAll();
+      const [[a], [b]] = await Promise.all([first, second]);
+      expect(calls).toEqual([['Acme: first document\nsecond document']]);
+      expect(b).toEqual(a);
+    });
+
+    it('ends the hold once the documents that were naming have named other records only', async () => {
+      const { provider, calls, releaseAll } = gatedProvider();
+      const claims = new MergeClaims();
+      const queue = new EmbeddingQueue(provider, 1, 64, 60_000, claims);
+      const naming = claims.claim(scope);
+      const embedded = queue.embed(scope, 'entity', [{ id: 'ACME', text: 'Acme' }], undefined, 'now', true);
+      await releaseAll();
+      expect(calls).toEqual([]);
+      naming.add('entity', ['GLOBEX']);
+      naming.named();
+      await releaseAll();
+      expect((await embedded)[0].text).toBe('Acme');
+      expect(calls).toEqual([['Acme']]);
+    });
+
     it('waits for no claim opened after the record was queued', async () => {
       const { provider, calls, releaseAll } = gatedProvider();
       const claims = new MergeClaims();
@@ -154,7 +196,9 @@ describe('the shared embedding queue', () => {
       const claims = new MergeClaims();
       const queue = new EmbeddingQueue(provider, 1, 64, 60_000, claims);
       claims.claim({ workspaceId: 'elsewhere' }).add('entity', ['ACME']);
-      claims.claim(scope).add('relationship', ['ACME']);
+      const sameWorkspace = claims.claim(scope);
+      sameWorkspace.add('relationship', ['ACME']);
+      sameWorkspace.named();
       const embedded = queue.embed(scope, 'entity', [{ id: 'ACME', text: 'Acme' }], undefined, 'now', true);
       await releaseAll();
       await embedded;
