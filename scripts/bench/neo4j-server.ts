@@ -11,11 +11,13 @@ export interface BenchNeo4j {
   origin: string;
   /** CPU seconds the server process has used so far; null when it runs elsewhere (NEO4J_URI). */
   cpuSeconds(): number | null;
+  /** The server's process when it runs here (NEO4J_PID, or started by the bench). */
+  pid: number | null;
   stop(): void;
 }
 
 /** User + system CPU of a local process from /proc, in seconds. */
-function processCpuSeconds(pid: number, ticksPerSecond: number): number | null {
+export function processCpuSeconds(pid: number, ticksPerSecond: number): number | null {
   try {
     const fields = fs
       .readFileSync(`/proc/${pid}/stat`, 'utf8')
@@ -27,7 +29,7 @@ function processCpuSeconds(pid: number, ticksPerSecond: number): number | null {
   }
 }
 
-const clockTicks = () => Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }));
+export const clockTicks = () => Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }));
 
 /**
  * The Neo4j a benchmark runs on: NEO4J_URI when given (NEO4J_PID for its CPU), else a fresh instance from scripts/neo4j/neo4j.sh on a
@@ -39,7 +41,13 @@ export function startBenchNeo4j(): BenchNeo4j {
     // NEO4J_PID names the process of a local server, whose CPU is then measured too.
     const pid = Number(process.env.NEO4J_PID ?? NaN);
     const cpuSeconds = Number.isInteger(pid) ? () => processCpuSeconds(pid, clockTicks()) : () => null;
-    return { uri: process.env.NEO4J_URI, origin: 'NEO4J_URI', cpuSeconds, stop: () => undefined };
+    return {
+      uri: process.env.NEO4J_URI,
+      origin: 'NEO4J_URI',
+      cpuSeconds,
+      pid: Number.isInteger(pid) ? pid : null,
+      stop: () => undefined,
+    };
   }
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'kgrag-bench-neo4j-'));
   const settings = {
@@ -58,6 +66,7 @@ export function startBenchNeo4j(): BenchNeo4j {
     uri,
     origin: `scripts/neo4j/neo4j.sh (Neo4j 5.26 community, JIT ${settings.NEO4J_JIT}, heap ${settings.NEO4J_HEAP}, page cache ${settings.NEO4J_PAGECACHE})`,
     cpuSeconds: () => processCpuSeconds(pid, ticks),
+    pid,
     stop() {
       if (stopped) return;
       stopped = true;

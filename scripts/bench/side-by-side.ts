@@ -1,6 +1,6 @@
 /**
  * kgrag and LightRAG side by side: `npx tsx scripts/bench/side-by-side.ts [--corpus bench,prose] [--documents 100]
- * [--latency 200] [--engines kgrag,lightrag] [--log-embedded]`.
+ * [--latency 200] [--engines kgrag,kgrag-neo4j,lightrag] [--warm-passes 1] [--log-embedded]`.
  *
  * Both engines ingest the same corpus with the same mock answers (LightRAG's LLM function answers through this
  * project's mock provider via scripts/bench/lightrag-bridge.ts), the same simulated latency per call, LLM
@@ -13,6 +13,11 @@
  * Prints documents/min, wall time against the LLM floor, LLM calls by kind, texts embedded, peak RSS,
  * context-only latency per mode and context recall: the share of questions whose answer sentence (known,
  * since the questions are made from it) is in the retrieved context.
+ *
+ * Engines: `kgrag` on its embedded stores, `kgrag-neo4j` on Neo4j (NEO4J_URI, with NEO4J_PID to measure its CPU; else a
+ * fresh benchmark Neo4j the script starts and stops, as scripts/bench/neo4j.ts does, whose JVM is first warmed by
+ * `--warm-passes` whole ingests of the corpus into scratch workspaces, dropped after), and LightRAG. kgrag-neo4j's peak
+ * RSS is the service's alone: Neo4j's memory is its own process's, sized by its heap and page cache settings.
  *
  * Corpora: `bench`, the entity-dense generated corpus of scripts/bench/ingest.ts; `prose`, encyclopedia
  * articles (scripts/bench/corpus/articles.ts). LightRAG runs in a virtual environment under build/ that the
@@ -39,6 +44,7 @@ import { ARTICLES, ARTICLE_QUESTIONS } from './corpus/articles';
 import type { ProviderRegistry } from '../../src/llm/ports';
 import { buildCorpus } from './ingest';
 import { startBridge } from './lightrag-bridge';
+import { clockTicks, processCpuSeconds, startBenchNeo4j } from './neo4j-server';
 import { seeded } from './random';
 
 const { values: args } = parseArgs({
@@ -47,9 +53,11 @@ const { values: args } = parseArgs({
     documents: { type: 'string', default: '100' },
     latency: { type: 'string', default: '200' },
     engines: { type: 'string', default: 'kgrag,lightrag' },
+    // kgrag-neo4j: whole ingests of the corpus before the timed one, so that a fresh Neo4j's JVM has compiled its code.
+    'warm-passes': { type: 'string', default: '1' },
     // kgrag's texts embedded more than once or for a record version replaced since, written beside its report.
     'log-embedded': { type: 'boolean', default: false },
-    questions: { type: 'string', default: '40' },
+    questions: { type: 'string', default: '120' },
     // Internal: one engine's run in a child process.
     child: { type: 'string' },
     input: { type: 'string' },
@@ -62,6 +70,7 @@ const BUILD = path.join(ROOT, 'build', 'side-by-side');
 const VENV = path.join(ROOT, 'build', 'lightrag-venv');
 const LIGHTRAG_VERSION = '1.5.7';
 const MODES = ['naive', 'local', 'global', 'hybrid', 'mix'];
+const ENGINES = ['kgrag', 'kgrag-neo4j', 'lightrag'];
 const SETTINGS = {
   latency_ms: Number(args.latency),
   llm_concurrency: 8,
@@ -98,6 +107,8 @@ interface QueryRun {
 
 interface EngineReport {
   ingest_s: number;
+  /** kgrag-neo4j with NEO4J_PID or a server of the script's: Neo4j's CPU during the timed ingest. */
+  server_cpu_s?: number;
   documents: number;
   chunks: number | null;
   peak_rss_mb: number;
@@ -170,7 +181,16 @@ function proseSpec(): Spec {
 // ---------------------------------------------------------------------------------------------------------
 // kgrag, in a child process of its own (its peak RSS is the service's alone)
 
-async function runKgrag(spec: Spec, log?: string): Promise<EngineReport> {
+interface KgragRun {
+  /** Neo4j's bolt URL for kgrag-neo4j; embedded stores without it. */
+  neo4jUri?: string;
+  warmPasses: number;
+  /** Neo4j's CPU seconds so far, when its process is known. */
+  serverCpuSeconds: () => number | null;
+  log?: string;
+}
+
+async function runKgrag(spec: Spec, options: KgragRun): Promise<EngineReport> {
   // As src/main.ts does for the service.
   tuneHeap(nodeFlags());
   const env: Record<string, string | undefined> = {
@@ -194,40 +214,41 @@ async function runKgrag(spec: Spec, log?: string): Promise<EngineReport> {
   };
   delete env.DATABASE_URL;
   delete env.NEO4J_URI;
+  if (options.neo4jUri) env.NEO4J_URI = options.neo4jUri;
+  // Vectors in Neo4j's own indexes unless QDRANT_URL names a Qdrant for kgrag-neo4j.
+  else delete env.QDRANT_URL;
   const config = loadConfig(env);
   const rt = await createRuntime(config, createLogger(config.logLevel));
-  const counting = countCalls(rt.providers, log !== undefined);
+  const counting = countCalls(rt.providers, options.log !== undefined);
   const { app } = createApp(rt);
   const server = app.listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   await rt.start();
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1`;
-  const scope = await benchWorkspace(rt, 'side by side');
-  const headers = { 'content-type': 'application/json', 'x-workspace-id': scope.workspaceId, 'x-api-key': BENCH_MASTER_KEY };
+  const headersOf = (scope: Scope) => ({
+    'content-type': 'application/json',
+    'x-workspace-id': scope.workspaceId,
+    'x-api-key': BENCH_MASTER_KEY,
+  });
 
-  const started = performance.now();
-  await Promise.all(
-    spec.documents.map(async (doc) => {
-      const res = await fetch(`${base}/documents`, {
-        method: 'POST',
-        headers,
-        body: JSON.stringify({ title: doc.title, content: doc.content, async_processing: true }),
-      });
-      if (res.status !== 202) throw new Error(`queueing '${doc.title}' answered ${res.status}: ${await res.text()}`);
-    }),
-  );
-  for (;;) {
-    const metrics = (await (await fetch(`${base}/pipeline/queue-metrics`, { headers })).json()) as {
-      queue: { pending: number; running: number };
-    };
-    if (metrics.queue.pending + metrics.queue.running === 0) break;
-    await new Promise((r) => setTimeout(r, 50));
+  for (let pass = 1; options.neo4jUri && pass <= options.warmPasses; pass++) {
+    const scratch = await benchWorkspace(rt, `side by side, warm pass ${pass}`);
+    await ingestCorpus(base, headersOf(scratch), spec);
+    await settleEmbeddingRefreshes();
+    await rt.stores.dropWorkspace(scratch);
   }
+  const before = structuredClone(counting);
+  const scope = await benchWorkspace(rt, 'side by side');
+  const headers = headersOf(scope);
+  const cpuBefore = options.serverCpuSeconds();
+  const started = performance.now();
+  await ingestCorpus(base, headers, spec);
   const ingest_s = (performance.now() - started) / 1000;
+  const cpuAfter = options.serverCpuSeconds();
   // Every document is complete; vectors refreshed in the background are written within the refresh delay.
   await settleEmbeddingRefreshes();
-  const ingested = structuredClone(counting);
-  const superseded = log ? await supersededTexts(rt, scope, ingested.texts ?? [], log) : undefined;
+  const ingested = since(before, counting);
+  const superseded = options.log ? await supersededTexts(rt, scope, ingested.texts ?? [], options.log) : undefined;
   // Queries are timed without simulated latency on both sides: what is left is the engine's own work.
   rt.config.mockLatencyMs = 0;
 
@@ -254,20 +275,44 @@ async function runKgrag(spec: Spec, log?: string): Promise<EngineReport> {
     }
   }
   const chunks = await rt.stores.chunks.count(scope);
+  const answered = since(before, counting);
+  if (options.neo4jUri) await rt.stores.dropWorkspace(scope);
   server.close();
   await rt.close();
   return {
     ingest_s,
+    server_cpu_s: cpuBefore === null || cpuAfter === null ? undefined : cpuAfter - cpuBefore,
     documents: spec.documents.length,
     chunks,
     peak_rss_mb: process.resourceUsage().maxRSS / 1024,
     calls: ingested.llmCalls,
-    keyword_calls_queries: (counting.llmCalls.keywords ?? 0) - (ingested.llmCalls.keywords ?? 0),
+    keyword_calls_queries: (answered.llmCalls.keywords ?? 0) - (ingested.llmCalls.keywords ?? 0),
     embedding_calls: ingested.embeddingCalls,
     texts_embedded: ingested.textsEmbedded,
     superseded_texts: superseded,
     queries,
   };
+}
+
+/** Queues every document of the corpus and waits until the queue is empty. */
+async function ingestCorpus(base: string, headers: Record<string, string>, spec: Spec): Promise<void> {
+  await Promise.all(
+    spec.documents.map(async (doc) => {
+      const res = await fetch(`${base}/documents`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ title: doc.title, content: doc.content, async_processing: true }),
+      });
+      if (res.status !== 202) throw new Error(`queueing '${doc.title}' answered ${res.status}: ${await res.text()}`);
+    }),
+  );
+  for (;;) {
+    const metrics = (await (await fetch(`${base}/pipeline/queue-metrics`, { headers })).json()) as {
+      queue: { pending: number; running: number };
+    };
+    if (metrics.queue.pending + metrics.queue.running === 0) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
 }
 
 /**
@@ -324,6 +369,19 @@ function countCalls(registry: ProviderRegistry, keepTexts: boolean) {
     return embed(texts, signal);
   };
   return counts;
+}
+
+type Counts = ReturnType<typeof countCalls>;
+
+/** What was counted after `before` was copied. */
+function since(before: Counts, now: Counts): Counts {
+  const llmCalls = Object.fromEntries(Object.entries(now.llmCalls).map(([task, n]) => [task, n - (before.llmCalls[task] ?? 0)]));
+  return {
+    llmCalls: Object.fromEntries(Object.entries(llmCalls).filter(([, n]) => n > 0)),
+    embeddingCalls: now.embeddingCalls - before.embeddingCalls,
+    textsEmbedded: now.textsEmbedded - before.textsEmbedded,
+    texts: now.texts?.slice(before.texts?.length ?? 0),
+  };
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -393,9 +451,9 @@ async function runLightRag(spec: Spec, input: string): Promise<EngineReport> {
   }
 }
 
-function run(command: string, argv: string[]): Promise<void> {
+function run(command: string, argv: string[], env: Record<string, string> = {}): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, argv, { stdio: ['ignore', 'inherit', 'inherit'], cwd: ROOT });
+    const child = spawn(command, argv, { stdio: ['ignore', 'inherit', 'inherit'], cwd: ROOT, env: { ...process.env, ...env } });
     child.on('error', reject);
     child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${path.basename(command)} exited with ${code}`))));
   });
@@ -435,6 +493,14 @@ function printReport(spec: Spec, reports: Record<string, EngineReport>): void {
       'wall / LLM floor',
       ...engines.map((e) => `${(reports[e].ingest_s / floor(reports[e])).toFixed(2)} (floor ${floor(reports[e]).toFixed(1)} s)`),
     ],
+    ...(engines.some((e) => reports[e].server_cpu_s !== undefined)
+      ? [
+          [
+            'Neo4j CPU during ingestion',
+            ...engines.map((e) => (reports[e].server_cpu_s === undefined ? '-' : `${reports[e].server_cpu_s?.toFixed(1)} s`)),
+          ] as [string, ...string[]],
+        ]
+      : []),
     ['embedding calls / texts embedded (ingestion)', ...engines.map((e) => `${reports[e].embedding_calls} / ${reports[e].texts_embedded}`)],
     ...(engines.some((e) => reports[e].superseded_texts !== undefined)
       ? [
@@ -483,27 +549,59 @@ function loadAverage(): string {
 async function main(): Promise<void> {
   if (args.child === 'kgrag') {
     const spec = JSON.parse(fs.readFileSync(args.input as string, 'utf8')) as Spec;
-    fs.writeFileSync(
-      args.output as string,
-      JSON.stringify(await runKgrag(spec, args['log-embedded'] ? `${args.output}.superseded.txt` : undefined)),
-    );
+    const pid = Number(process.env.KGRAG_BENCH_NEO4J_PID ?? NaN);
+    const report = await runKgrag(spec, {
+      neo4jUri: process.env.KGRAG_BENCH_NEO4J_URI,
+      warmPasses: Number(args['warm-passes']),
+      serverCpuSeconds: Number.isInteger(pid) ? () => processCpuSeconds(pid, clockTicks()) : () => null,
+      log: args['log-embedded'] ? `${args.output}.superseded.txt` : undefined,
+    });
+    fs.writeFileSync(args.output as string, JSON.stringify(report));
     return;
   }
   fs.mkdirSync(BUILD, { recursive: true });
   const engines = (args.engines as string).split(',');
-  for (const corpus of (args.corpus as string).split(',')) {
-    const spec = corpus === 'prose' ? proseSpec() : benchSpec(Number(args.documents), Number(args.questions));
-    const input = path.join(BUILD, `${corpus}-spec.json`);
-    fs.writeFileSync(input, JSON.stringify(spec));
-    const reports: Record<string, EngineReport> = {};
-    if (engines.includes('kgrag')) {
-      const output = path.join(BUILD, `kgrag-${corpus}.json`);
-      const log = args['log-embedded'] ? ['--log-embedded'] : [];
-      await run(process.execPath, [...process.execArgv, __filename, '--child', 'kgrag', '--input', input, '--output', output, ...log]);
-      reports.kgrag = JSON.parse(fs.readFileSync(output, 'utf8')) as EngineReport;
+  const unknown = engines.filter((e) => !ENGINES.includes(e));
+  if (unknown.length) throw new Error(`unknown engines ${unknown.join(', ')}: ${ENGINES.join(', ')}`);
+  const neo4j = engines.includes('kgrag-neo4j') ? startBenchNeo4j() : null;
+  if (neo4j) process.stdout.write(`Neo4j ${neo4j.uri} from ${neo4j.origin}\n`);
+  try {
+    for (const corpus of (args.corpus as string).split(',')) {
+      const spec = corpus === 'prose' ? proseSpec() : benchSpec(Number(args.documents), Number(args.questions));
+      const input = path.join(BUILD, `${corpus}-spec.json`);
+      fs.writeFileSync(input, JSON.stringify(spec));
+      const reports: Record<string, EngineReport> = {};
+      for (const engine of engines.filter((e) => e !== 'lightrag')) {
+        const output = path.join(BUILD, `${engine}-${corpus}.json`);
+        const log = args['log-embedded'] ? ['--log-embedded'] : [];
+        const server =
+          engine === 'kgrag-neo4j' && neo4j
+            ? { KGRAG_BENCH_NEO4J_URI: neo4j.uri, ...(neo4j.pid ? { KGRAG_BENCH_NEO4J_PID: String(neo4j.pid) } : {}) }
+            : {};
+        await run(
+          process.execPath,
+          [
+            ...process.execArgv,
+            __filename,
+            '--child',
+            'kgrag',
+            '--input',
+            input,
+            '--output',
+            output,
+            '--warm-passes',
+            String(args['warm-passes']),
+            ...log,
+          ],
+          server,
+        );
+        reports[engine] = JSON.parse(fs.readFileSync(output, 'utf8')) as EngineReport;
+      }
+      if (engines.includes('lightrag')) reports.LightRAG = await runLightRag(spec, input);
+      printReport(spec, reports);
     }
-    if (engines.includes('lightrag')) reports.LightRAG = await runLightRag(spec, input);
-    printReport(spec, reports);
+  } finally {
+    neo4j?.stop();
   }
 }
 
