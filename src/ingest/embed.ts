@@ -150,11 +150,21 @@ export async function embedGraphRecords(
 
 const DOCUMENTS_ONLY = sourceBounds(0, true);
 
+/** Records whose vector a batch did not write, as they are now: changed since they were embedded. */
+export type UnwrittenVectors = Pick<GraphVectorChange, 'reembed'>;
+
 /**
- * Under the entity lock: writes the vectors of the records that are still as they were embedded. A record
- * changed since was changed by a later writer, which embeds and writes its own version.
+ * Under the entity lock: writes the vectors computed from the records' texts as they are now (a record may have
+ * gained documents since; its vector carries them). A record whose text changed since was changed by a later
+ * writer, which embeds and writes its own version; the records none of whose vectors was written are returned as
+ * they are now, since that later version may have been embedded with an older text (the queue keeps the text
+ * queued last, and a document may queue its text after a newer one).
  */
-export async function storeGraphVectors(stores: Pick<Stores, 'graph' | 'vectors'>, scope: Scope, embedded: GraphVectors): Promise<void> {
+export async function storeGraphVectors(
+  stores: Pick<Stores, 'graph' | 'vectors'>,
+  scope: Scope,
+  embedded: GraphVectors,
+): Promise<UnwrittenVectors> {
   // Compared on their text and document ids: their chunk ids (thousands for a hub) are not read.
   const [entities, relationships] = await Promise.all([
     entitiesWithin(
@@ -170,22 +180,26 @@ export async function storeGraphVectors(stores: Pick<Stores, 'graph' | 'vectors'
       DOCUMENTS_ONLY,
     ),
   ]);
-  const current = (items: EmbedItem[]) => new Map(items.map((item) => [item.id, item]));
-  const still = (now: Map<string, EmbedItem>) => (e: { point: VectorPoint; text: string }) => {
-    const item = now.get(e.point.id);
-    return item !== undefined && item.text === e.text && sameList(item.document_ids, e.point.document_ids);
+  // A vector of the record's text as it is now is written with the record's documents as they are now.
+  const asNow = (items: EmbedItem[], vectors: GraphVectors['entities']): VectorPoint[] => {
+    const now = new Map(items.map((item) => [item.id, item]));
+    return vectors.flatMap(({ point, text }) => {
+      const item = now.get(point.id);
+      return item !== undefined && item.text === text ? [{ ...point, document_ids: item.document_ids }] : [];
+    });
   };
   // A record embedded twice with the same text (by two documents of a batch) is written once.
-  const entityPoints = lastById(embedded.entities.filter(still(current(entityItems(entities)))).map((e) => e.point));
-  const relationshipPoints = lastById(embedded.relationships.filter(still(current(relationshipItems(relationships)))).map((r) => r.point));
+  const entityPoints = lastById(asNow(entityItems(entities), embedded.entities));
+  const relationshipPoints = lastById(asNow(relationshipItems(relationships), embedded.relationships));
   if (entityPoints.length) await stores.vectors.upsert(scope, 'entity', entityPoints);
   if (relationshipPoints.length) await stores.vectors.upsert(scope, 'relationship', relationshipPoints);
+  const notIn = (points: VectorPoint[]) => {
+    const written = new Set(points.map((p) => p.id));
+    return (record: { id: string }) => !written.has(record.id);
+  };
+  return { reembed: { entities: entities.filter(notIn(entityPoints)), relationships: relationships.filter(notIn(relationshipPoints)) } };
 }
 
 function lastById(points: VectorPoint[]): VectorPoint[] {
   return [...new Map(points.map((p) => [p.id, p])).values()];
-}
-
-function sameList(a: string[], b: string[]): boolean {
-  return a.length === b.length && a.every((x, i) => x === b[i]);
 }

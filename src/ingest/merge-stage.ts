@@ -104,22 +104,14 @@ export async function mergeIntoGraph(
   }
   await options.onMerged?.();
 
+  const background = { deps, scope, documentId, embedder: options.embedder, embed: { ...options.embed, signal: undefined } };
   let now: Pick<MergeOutcome, 'reembed'> = outcome;
   if (options.deferRefresh) {
     const [fresh, old] = splitByAge(outcome);
     const [waited, shared] = splitByClaims(scope, fresh, options.claim);
     now = waited;
-    const inBackground = (change: Pick<MergeOutcome, 'reembed'>, lane: Lane) => {
-      const refresh = embedGraphRecords(options.embedder, scope, change, { ...options.embed, signal: undefined }, lane, true)
-        .then((vectors) => storeVectorsInBatch(deps, scope, vectors))
-        .catch((err: unknown) =>
-          log.warn({ err, document_id: documentId }, 'records could not be re-embedded; they keep their previous vectors'),
-        )
-        .finally(() => refreshing.delete(refresh));
-      refreshing.add(refresh);
-    };
-    inBackground(shared, 'now');
-    inBackground(old, 'later');
+    refreshInBackground(background, shared, 'now');
+    refreshInBackground(background, old, 'later');
   }
   const embedding = embedGraphRecords(options.embedder, scope, now, options.embed);
   // Given up once this merge's texts are queued (the first slices are queued synchronously): a record held for
@@ -127,12 +119,47 @@ export async function mergeIntoGraph(
   options.claim?.release();
   try {
     const vectors = await embedding;
-    await storeVectorsInBatch(deps, scope, vectors);
+    catchUp(background, await storeVectorsInBatch(deps, scope, vectors));
   } catch (err) {
     if (!options.embeddingOptional || isAbortError(err)) throw err;
     log.warn({ err, document_id: documentId }, 'shared records could not be re-embedded after removing a document');
   }
   return outcome;
+}
+
+interface Background {
+  deps: IngestDeps;
+  scope: Scope;
+  documentId: string;
+  embedder: () => EmbeddingProvider;
+  embed: EmbedOptions;
+}
+
+/**
+ * Embeds records and writes their vectors without the document waiting (settled by settleEmbeddingRefreshes);
+ * the records changed meanwhile are caught up once (catchUp), unless this is the catch-up.
+ */
+function refreshInBackground(job: Background, change: Reembed, lane: Lane, caughtUp = false): void {
+  const { deps, scope, documentId } = job;
+  if (change.reembed.entities.length === 0 && change.reembed.relationships.length === 0) return;
+  const refresh = embedGraphRecords(job.embedder, scope, change, job.embed, lane, true)
+    .then((vectors) => storeVectorsInBatch(deps, scope, vectors))
+    .then((unwritten) => (caughtUp ? undefined : catchUp(job, unwritten)))
+    .catch((err: unknown) =>
+      deps.log.warn({ err, document_id: documentId }, 'records could not be re-embedded; they keep their previous vectors'),
+    )
+    .finally(() => refreshing.delete(refresh));
+  refreshing.add(refresh);
+}
+
+/**
+ * Records whose vector was not written because they changed since they were embedded are queued again with
+ * their text as it is now. Most often the writer of that text has it queued still, and this joins it; when its
+ * embedding already went out with an older text (queued after its own by a slower document), this is what
+ * gives the record the vector of its final text.
+ */
+function catchUp(job: Background, unwritten: Reembed): void {
+  refreshInBackground(job, unwritten, 'later', true);
 }
 
 type Reembed = Pick<MergeOutcome, 'reembed'>;

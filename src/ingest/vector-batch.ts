@@ -1,6 +1,6 @@
 import type { Scope } from '../domain/types';
 import type { IngestDeps } from './deps';
-import { type GraphVectors, storeGraphVectors } from './embed';
+import { type GraphVectors, storeGraphVectors, type UnwrittenVectors } from './embed';
 import { lockedBatches } from './workspace-batches';
 
 /**
@@ -10,20 +10,39 @@ import { lockedBatches } from './workspace-batches';
  * in flight would otherwise take their lock one after another, each for a read and a write of its own.
  */
 
-const inBatch = lockedBatches<GraphVectors, void>(
+const inBatch = lockedBatches<GraphVectors, UnwrittenVectors>(
   (vectors) => vectors.lockIds,
   async (deps, scope, batch) => {
-    await storeGraphVectors(deps.stores, scope, {
+    const unwritten = await storeGraphVectors(deps.stores, scope, {
       entities: batch.flatMap((v) => v.entities),
       relationships: batch.flatMap((v) => v.relationships),
       lockIds: [],
     });
-    return batch.map(() => undefined);
+    // Each member gets those of its own records.
+    return batch.map((v) => {
+      const mine = (list: Array<{ point: { id: string } }>) => new Set(list.map((e) => e.point.id));
+      const [entities, relationships] = [mine(v.entities), mine(v.relationships)];
+      return {
+        reembed: {
+          entities: unwritten.reembed.entities.filter((e) => entities.has(e.id)),
+          relationships: unwritten.reembed.relationships.filter((r) => relationships.has(r.id)),
+        },
+      };
+    });
   },
 );
 
-/** Writes the vectors of the records still as embedded (storeGraphVectors); resolves once they are written. */
-export function storeVectorsInBatch(deps: Pick<IngestDeps, 'stores' | 'entityLocks'>, scope: Scope, vectors: GraphVectors): Promise<void> {
-  if (vectors.lockIds.length === 0) return Promise.resolve();
+const NONE: UnwrittenVectors = { reembed: { entities: [], relationships: [] } };
+
+/**
+ * Writes the vectors of the records still as embedded (storeGraphVectors); resolves once they are written, with
+ * the records whose vector was not written as they are now.
+ */
+export function storeVectorsInBatch(
+  deps: Pick<IngestDeps, 'stores' | 'entityLocks'>,
+  scope: Scope,
+  vectors: GraphVectors,
+): Promise<UnwrittenVectors> {
+  if (vectors.lockIds.length === 0) return Promise.resolve(NONE);
   return inBatch(deps, scope, vectors);
 }

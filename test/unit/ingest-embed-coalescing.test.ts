@@ -61,6 +61,28 @@ function instrument(f: IngestFixture, documentsInFlight: number): { texts: strin
   return { texts };
 }
 
+/** LLM calls whose messages mention `text` wait for `until`. */
+function gateCalls(f: IngestFixture, text: string, until: Promise<void>): void {
+  const llmOf = f.deps.providers.llm.bind(f.deps.providers);
+  f.deps = {
+    ...f.deps,
+    providers: {
+      ...f.deps.providers,
+      llm: (provider, model) => {
+        const llm = llmOf(provider, model);
+        const gated: LlmProvider = {
+          ...llm,
+          async complete(messages, options) {
+            if (messages.some((m) => m.content.includes(text))) await until;
+            return llm.complete(messages, options);
+          },
+        };
+        return gated;
+      },
+    },
+  };
+}
+
 async function records(f: IngestFixture, scope: Scope) {
   const entities = (await f.deps.stores.graph.listEntities(scope, { limit: 1000, offset: 0 })).items;
   const relationships = (await f.deps.stores.graph.listRelationships(scope, { limit: 1000, offset: 0 })).items;
@@ -106,24 +128,7 @@ describe('documents in flight naming the same records', () => {
     // Corporation after they were merged, and it is still extracting while the early one queues their texts.
     let earlyDone!: () => void;
     const completed = new Promise<void>((resolve) => (earlyDone = resolve));
-    const llmOf = f.deps.providers.llm.bind(f.deps.providers);
-    f.deps = {
-      ...f.deps,
-      providers: {
-        ...f.deps.providers,
-        llm: (provider, model) => {
-          const llm = llmOf(provider, model);
-          const gated: LlmProvider = {
-            ...llm,
-            async complete(messages, options) {
-              if (messages.some((m) => m.content.includes(PEOPLE[1]))) await completed;
-              return llm.complete(messages, options);
-            },
-          };
-          return gated;
-        },
-      },
-    };
+    gateCalls(f, PEOPLE[1], completed);
     const first = processDocument(f.deps, f.scope, early.id, { mode: 'full' }).finally(earlyDone);
     const second = processDocument(f.deps, f.scope, late.id, { mode: 'full' });
     expect((await Promise.all([first, second])).map((r) => r.status)).toEqual(['completed', 'completed']);
@@ -142,6 +147,45 @@ describe('documents in flight naming the same records', () => {
       const [hit] = await f.deps.stores.vectors.search(f.scope, 'entity', vector, 1);
       expect({ id: hit?.id, exact: (hit?.score ?? 0) > 0.9999 }).toEqual({ id: e.id, exact: true });
     }
+  });
+
+  test('give a record the vector of its final text when a document queues an older text after a newer one', async () => {
+    const f = createIngestFixture();
+    instrument(f, 1);
+    const [early, late] = await Promise.all(documents.slice(0, 2).map((text) => f.addDocument(text)));
+    // The early document merges first and reports its merge; the late one extracts only then, merges and
+    // completes; the early one goes on only then, and queues the texts its merge gave Alice Smith and Acme
+    // Corporation after the late one queued theirs as it left them.
+    let earlyMerged!: () => void;
+    const merged = new Promise<void>((resolve) => (earlyMerged = resolve));
+    let lateDone!: () => void;
+    const completed = new Promise<void>((resolve) => (lateDone = resolve));
+    gateCalls(f, PEOPLE[1], merged);
+    const first = processDocument(f.deps, f.scope, early.id, {
+      mode: 'full',
+      report: async ({ stage, stageStatus }) => {
+        if (stage !== 'merging' || stageStatus !== 'completed') return;
+        earlyMerged();
+        await completed;
+      },
+    });
+    const second = processDocument(f.deps, f.scope, late.id, { mode: 'full' }).finally(lateDone);
+    expect((await Promise.all([first, second])).map((r) => r.status)).toEqual(['completed', 'completed']);
+    await settleEmbeddingRefreshes();
+
+    const { entities, relationships } = await records(f, f.scope);
+    expect(entities.find((e) => e.id === 'ALICE_SMITH')?.document_ids).toHaveLength(2);
+    const embedder = f.deps.providers.embedding();
+    const expectFinal = async (kind: 'entity' | 'relationship', id: string, text: string) => {
+      const [vector] = await embedder.embed([text]);
+      const [hit] = await f.deps.stores.vectors.search(f.scope, kind, vector, 1, { ids: [id] });
+      return { id, kind, exact: (hit?.score ?? 0) > 0.9999 };
+    };
+    const checks = await Promise.all([
+      ...entities.map((e) => expectFinal('entity', e.id, entityText(e))),
+      ...relationships.map((r) => expectFinal('relationship', r.id, relationshipText(r))),
+    ]);
+    expect(checks.filter((c) => !c.exact)).toEqual([]);
   });
 
   test('give their claims up when they fail, so that the records they named are embedded', async () => {

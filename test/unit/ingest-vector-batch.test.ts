@@ -47,6 +47,25 @@ describe('graph-record vectors written in batches', () => {
     expect(await stores.vectors.count(scope, 'entity')).toBe(2);
   });
 
+  test('a vector of the text a record has now carries the documents it has now; a record whose text changed comes back as it is now', async () => {
+    const { deps, stores, scope } = setup();
+    const alice = makeEntity('ALICE', { document_ids: ['doc-1', 'doc-2'] });
+    const bob = makeEntity('BOB', { document_ids: ['doc-1'] });
+    await stores.graph.upsertEntities(scope, [alice, bob]);
+
+    // Both embedded by doc-1's merge: Alice's text is unchanged since (doc-2 added a fragment it already had).
+    const [forAlice, forBob] = await Promise.all([
+      storeVectorsInBatch(deps, scope, vectorsOf('ALICE', entityText(alice), 0.1)),
+      storeVectorsInBatch(deps, scope, vectorsOf('BOB', 'a text BOB no longer has', 0.2)),
+    ]);
+    expect(forAlice.reembed).toEqual({ entities: [], relationships: [] });
+    expect(forBob.reembed.entities.map((e) => [e.id, entityText(e)])).toEqual([['BOB', entityText(bob)]]);
+    expect(forBob.reembed.relationships).toEqual([]);
+    const hits = await stores.vectors.search(scope, 'entity', [0.1, 0.9], 5, { documentIds: ['doc-2'] });
+    expect(hits.map((h) => h.id)).toEqual(['ALICE']);
+    expect(await stores.vectors.count(scope, 'entity')).toBe(1);
+  });
+
   test('a batch that cannot be written fails every write in it, and the next batch is written', async () => {
     const { deps, stores, scope } = setup();
     const alice = makeEntity('ALICE', { document_ids: ['doc-1'] });
