@@ -115,6 +115,8 @@ interface EngineReport {
   calls: Record<string, number>;
   keyword_calls_queries: number;
   embedding_calls: number;
+  /** kgrag: entities and relationships in the graph after ingestion, and their vectors. */
+  records?: { entities: number; relationships: number; entityVectors: number; relationshipVectors: number };
   /** kgrag with --log-embedded: texts embedded again, or of a record version replaced since. */
   superseded_texts?: number;
   texts_embedded: number;
@@ -225,6 +227,8 @@ async function runKgrag(spec: Spec, options: KgragRun): Promise<EngineReport> {
   await new Promise((resolve) => server.once('listening', resolve));
   await rt.start();
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1`;
+  // Workspace names are unique in a database, which a server given by NEO4J_URI keeps from run to run.
+  const stamp = Date.now().toString(36);
   const headersOf = (scope: Scope) => ({
     'content-type': 'application/json',
     'x-workspace-id': scope.workspaceId,
@@ -232,13 +236,13 @@ async function runKgrag(spec: Spec, options: KgragRun): Promise<EngineReport> {
   });
 
   for (let pass = 1; options.neo4jUri && pass <= options.warmPasses; pass++) {
-    const scratch = await benchWorkspace(rt, `side by side, warm pass ${pass}`);
+    const scratch = await benchWorkspace(rt, `side by side ${spec.corpus} ${stamp}, warm pass ${pass}`);
     await ingestCorpus(base, headersOf(scratch), spec);
     await settleEmbeddingRefreshes();
     await rt.stores.dropWorkspace(scratch);
   }
   const before = structuredClone(counting);
-  const scope = await benchWorkspace(rt, 'side by side');
+  const scope = await benchWorkspace(rt, `side by side ${spec.corpus} ${stamp}`);
   const headers = headersOf(scope);
   const cpuBefore = options.serverCpuSeconds();
   const started = performance.now();
@@ -248,6 +252,11 @@ async function runKgrag(spec: Spec, options: KgragRun): Promise<EngineReport> {
   // Every document is complete; vectors refreshed in the background are written within the refresh delay.
   await settleEmbeddingRefreshes();
   const ingested = since(before, counting);
+  const graph = await rt.stores.graph.stats(scope);
+  const [entityVectors, relationshipVectors] = await Promise.all([
+    rt.stores.vectors.count(scope, 'entity'),
+    rt.stores.vectors.count(scope, 'relationship'),
+  ]);
   const superseded = options.log ? await supersededTexts(rt, scope, ingested.texts ?? [], options.log) : undefined;
   // Queries are timed without simulated latency on both sides: what is left is the engine's own work.
   rt.config.mockLatencyMs = 0;
@@ -290,28 +299,30 @@ async function runKgrag(spec: Spec, options: KgragRun): Promise<EngineReport> {
     embedding_calls: ingested.embeddingCalls,
     texts_embedded: ingested.textsEmbedded,
     superseded_texts: superseded,
+    records: { entities: graph.total_nodes, relationships: graph.total_edges, entityVectors, relationshipVectors },
     queries,
   };
 }
 
-/** Queues every document of the corpus and waits until the queue is empty. */
+/**
+ * Queues the documents of the corpus one after the other (the service admits at most 16 uploads of a workspace
+ * in flight at once) and waits until the queue is empty.
+ */
 async function ingestCorpus(base: string, headers: Record<string, string>, spec: Spec): Promise<void> {
-  await Promise.all(
-    spec.documents.map(async (doc) => {
-      const res = await fetch(`${base}/documents`, {
-        method: 'POST',
-        headers,
-        body: JSON.stringify({ title: doc.title, content: doc.content, async_processing: true }),
-      });
-      if (res.status !== 202) throw new Error(`queueing '${doc.title}' answered ${res.status}: ${await res.text()}`);
-    }),
-  );
+  for (const doc of spec.documents) {
+    const res = await fetch(`${base}/documents`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ title: doc.title, content: doc.content, async_processing: true }),
+    });
+    if (res.status !== 202) throw new Error(`queueing '${doc.title}' answered ${res.status}: ${await res.text()}`);
+  }
   for (;;) {
     const metrics = (await (await fetch(`${base}/pipeline/queue-metrics`, { headers })).json()) as {
       queue: { pending: number; running: number };
     };
     if (metrics.queue.pending + metrics.queue.running === 0) return;
-    await new Promise((r) => setTimeout(r, 50));
+    await new Promise((r) => setTimeout(r, 100));
   }
 }
 
@@ -510,6 +521,13 @@ function printReport(spec: Spec, reports: Record<string, EngineReport>): void {
           ] as [string, ...string[]],
         ]
       : []),
+    [
+      'entities / relationships (with a vector)',
+      ...engines.map((e) => {
+        const r = reports[e].records;
+        return r ? `${r.entities} (${r.entityVectors}) / ${r.relationships} (${r.relationshipVectors})` : '-';
+      }),
+    ],
     ['peak RSS', ...engines.map((e) => `${reports[e].peak_rss_mb.toFixed(0)} MB`)],
     [
       `keyword LLM calls, ${spec.questions.length} questions x ${spec.settings.modes.length} modes`,
