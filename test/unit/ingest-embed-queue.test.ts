@@ -1,5 +1,5 @@
-import { EmbeddingQueue } from '../../src/ingest/embed-queue';
-import { MergeClaims } from '../../src/ingest/merge-claims';
+import { type Embedded, EmbeddingQueue } from '../../src/ingest/embed-queue';
+import { type MergeClaim, MergeClaims } from '../../src/ingest/merge-claims';
 import type { EmbeddingProvider } from '../../src/llm/ports';
 
 const scope = { workspaceId: 'embed-queue' };
@@ -112,6 +112,27 @@ describe('the shared embedding queue', () => {
   });
 
   describe('with records claimed by documents in flight', () => {
+    /**
+     * The claiming document merges the record, queues its text and gives its claim up: the record is embedded
+     * once, with that text, for both callers.
+     */
+    async function expectMergedOnce(
+      queue: EmbeddingQueue,
+      claim: MergeClaim,
+      first: Promise<Embedded[]>,
+      releaseAll: () => Promise<void>,
+      calls: string[][],
+    ): Promise<void> {
+      const text = 'Acme: first document\nsecond document';
+      const second = queue.embed(scope, 'entity', [{ id: 'ACME', text }], undefined, 'later', true);
+      claim.release();
+      await releaseAll();
+      const [[a], [b]] = await Promise.all([first, second]);
+      expect(calls).toEqual([[text]]);
+      expect(a.text).toBe(text);
+      expect(b).toEqual(a);
+    }
+
     it('holds a claimed record until the claiming document has merged it: coalesced embeddings hold the latest text', async () => {
       const { provider, calls, releaseAll } = gatedProvider();
       const claims = new MergeClaims();
@@ -121,21 +142,7 @@ describe('the shared embedding queue', () => {
       const first = queue.embed(scope, 'entity', [{ id: 'ACME', text: 'Acme: first document' }], undefined, 'now', true);
       await releaseAll();
       expect(calls).toEqual([]);
-      // The other document merges the record, queues its text and gives its claim up.
-      const second = queue.embed(
-        scope,
-        'entity',
-        [{ id: 'ACME', text: 'Acme: first document\nsecond document' }],
-        undefined,
-        'later',
-        true,
-      );
-      other.release();
-      await releaseAll();
-      const [[a], [b]] = await Promise.all([first, second]);
-      expect(calls).toEqual([['Acme: first document\nsecond document']]);
-      expect(a.text).toBe('Acme: first document\nsecond document');
-      expect(b).toEqual(a);
+      await expectMergedOnce(queue, other, first, releaseAll, calls);
     });
 
     it('holds a record while a document of its workspace is still naming, and until it has merged it if it names it', async () => {
@@ -150,19 +157,7 @@ describe('the shared embedding queue', () => {
       naming.named();
       await releaseAll();
       expect(calls).toEqual([]);
-      const second = queue.embed(
-        scope,
-        'entity',
-        [{ id: 'ACME', text: 'Acme: first document\nsecond document' }],
-        undefined,
-        'later',
-        true,
-      );
-      naming.release();
-      await releaseAll();
-      const [[a], [b]] = await Promise.all([first, second]);
-      expect(calls).toEqual([['Acme: first document\nsecond document']]);
-      expect(b).toEqual(a);
+      await expectMergedOnce(queue, naming, first, releaseAll, calls);
     });
 
     it('ends the hold once the documents that were naming have named other records only', async () => {
