@@ -14,10 +14,11 @@
  * context-only latency per mode and context recall: the share of questions whose answer sentence (known,
  * since the questions are made from it) is in the retrieved context.
  *
- * Engines: `kgrag` on its embedded stores, `kgrag-neo4j` on Neo4j (NEO4J_URI, with NEO4J_PID to measure its CPU; else a
- * fresh benchmark Neo4j the script starts and stops, as scripts/bench/neo4j.ts does, whose JVM is first warmed by
- * `--warm-passes` whole ingests of the corpus into scratch workspaces, dropped after), and LightRAG. kgrag-neo4j's peak
- * RSS is the service's alone: Neo4j's memory is its own process's, sized by its heap and page cache settings.
+ * Engines: `kgrag` on its embedded stores, `kgrag-neo4j` on Neo4j (NEO4J_URI, with NEO4J_PID to measure its
+ * CPU; else a fresh benchmark Neo4j the script starts and stops, as scripts/bench/neo4j.ts does), and LightRAG.
+ * Before kgrag-neo4j is measured, a process of its own ingests the corpus `--warm-passes` times into scratch
+ * workspaces, dropped after each, so that Neo4j's JVM has compiled its code. kgrag-neo4j's peak RSS is the
+ * service's alone: Neo4j's memory is its own process's, sized by its heap and page cache settings.
  *
  * Corpora: `bench`, the entity-dense generated corpus of scripts/bench/ingest.ts; `prose`, encyclopedia
  * articles (scripts/bench/corpus/articles.ts). LightRAG runs in a virtual environment under build/ that the
@@ -111,6 +112,8 @@ interface EngineReport {
   server_cpu_s?: number;
   documents: number;
   chunks: number | null;
+  /** Peak RSS up to the end of ingestion, and over the whole run (queries included). */
+  peak_rss_ingest_mb: number;
   peak_rss_mb: number;
   calls: Record<string, number>;
   keyword_calls_queries: number;
@@ -186,13 +189,17 @@ function proseSpec(): Spec {
 interface KgragRun {
   /** Neo4j's bolt URL for kgrag-neo4j; embedded stores without it. */
   neo4jUri?: string;
-  warmPasses: number;
+  /**
+   * Only ingest the corpus this many times into scratch workspaces (each dropped after it), then stop: run in a
+   * process of its own before the measured one, so that the measured peak RSS is that of one ingest.
+   */
+  warmPasses?: number;
   /** Neo4j's CPU seconds so far, when its process is known. */
   serverCpuSeconds: () => number | null;
   log?: string;
 }
 
-async function runKgrag(spec: Spec, options: KgragRun): Promise<EngineReport> {
+async function runKgrag(spec: Spec, options: KgragRun): Promise<EngineReport | null> {
   // As src/main.ts does for the service.
   tuneHeap(nodeFlags());
   const env: Record<string, string | undefined> = {
@@ -235,11 +242,16 @@ async function runKgrag(spec: Spec, options: KgragRun): Promise<EngineReport> {
     'x-api-key': BENCH_MASTER_KEY,
   });
 
-  for (let pass = 1; options.neo4jUri && pass <= options.warmPasses; pass++) {
-    const scratch = await benchWorkspace(rt, `side by side ${spec.corpus} ${stamp}, warm pass ${pass}`);
-    await ingestCorpus(base, headersOf(scratch), spec);
-    await settleEmbeddingRefreshes();
-    await rt.stores.dropWorkspace(scratch);
+  if (options.warmPasses !== undefined) {
+    for (let pass = 1; pass <= options.warmPasses; pass++) {
+      const scratch = await benchWorkspace(rt, `side by side ${spec.corpus} ${stamp}, warm pass ${pass}`);
+      await ingestCorpus(base, headersOf(scratch), spec);
+      await settleEmbeddingRefreshes();
+      await rt.stores.dropWorkspace(scratch);
+    }
+    server.close();
+    await rt.close();
+    return null;
   }
   const before = structuredClone(counting);
   const scope = await benchWorkspace(rt, `side by side ${spec.corpus} ${stamp}`);
@@ -248,6 +260,7 @@ async function runKgrag(spec: Spec, options: KgragRun): Promise<EngineReport> {
   const started = performance.now();
   await ingestCorpus(base, headers, spec);
   const ingest_s = (performance.now() - started) / 1000;
+  const peakRssIngest = process.resourceUsage().maxRSS / 1024;
   const cpuAfter = options.serverCpuSeconds();
   // Every document is complete; vectors refreshed in the background are written within the refresh delay.
   await settleEmbeddingRefreshes();
@@ -293,6 +306,7 @@ async function runKgrag(spec: Spec, options: KgragRun): Promise<EngineReport> {
     server_cpu_s: cpuBefore === null || cpuAfter === null ? undefined : cpuAfter - cpuBefore,
     documents: spec.documents.length,
     chunks,
+    peak_rss_ingest_mb: peakRssIngest,
     peak_rss_mb: process.resourceUsage().maxRSS / 1024,
     calls: ingested.llmCalls,
     keyword_calls_queries: (answered.llmCalls.keywords ?? 0) - (ingested.llmCalls.keywords ?? 0),
@@ -528,7 +542,10 @@ function printReport(spec: Spec, reports: Record<string, EngineReport>): void {
         return r ? `${r.entities} (${r.entityVectors}) / ${r.relationships} (${r.relationshipVectors})` : '-';
       }),
     ],
-    ['peak RSS', ...engines.map((e) => `${reports[e].peak_rss_mb.toFixed(0)} MB`)],
+    [
+      'peak RSS: ingestion / whole run',
+      ...engines.map((e) => `${reports[e].peak_rss_ingest_mb.toFixed(0)} / ${reports[e].peak_rss_mb.toFixed(0)} MB`),
+    ],
     [
       `keyword LLM calls, ${spec.questions.length} questions x ${spec.settings.modes.length} modes`,
       ...engines.map((e) => String(reports[e].keyword_calls_queries)),
@@ -565,16 +582,16 @@ function loadAverage(): string {
 // ---------------------------------------------------------------------------------------------------------
 
 async function main(): Promise<void> {
-  if (args.child === 'kgrag') {
+  if (args.child === 'kgrag' || args.child === 'warm') {
     const spec = JSON.parse(fs.readFileSync(args.input as string, 'utf8')) as Spec;
     const pid = Number(process.env.KGRAG_BENCH_NEO4J_PID ?? NaN);
     const report = await runKgrag(spec, {
       neo4jUri: process.env.KGRAG_BENCH_NEO4J_URI,
-      warmPasses: Number(args['warm-passes']),
+      warmPasses: args.child === 'warm' ? Number(args['warm-passes']) : undefined,
       serverCpuSeconds: Number.isInteger(pid) ? () => processCpuSeconds(pid, clockTicks()) : () => null,
       log: args['log-embedded'] ? `${args.output}.superseded.txt` : undefined,
     });
-    fs.writeFileSync(args.output as string, JSON.stringify(report));
+    if (report) fs.writeFileSync(args.output as string, JSON.stringify(report));
     return;
   }
   fs.mkdirSync(BUILD, { recursive: true });
@@ -596,23 +613,15 @@ async function main(): Promise<void> {
           engine === 'kgrag-neo4j' && neo4j
             ? { KGRAG_BENCH_NEO4J_URI: neo4j.uri, ...(neo4j.pid ? { KGRAG_BENCH_NEO4J_PID: String(neo4j.pid) } : {}) }
             : {};
-        await run(
-          process.execPath,
-          [
-            ...process.execArgv,
-            __filename,
-            '--child',
-            'kgrag',
-            '--input',
-            input,
-            '--output',
-            output,
-            '--warm-passes',
-            String(args['warm-passes']),
-            ...log,
-          ],
-          server,
-        );
+        const child = (kind: string, extra: string[]) =>
+          run(process.execPath, [...process.execArgv, __filename, '--child', kind, '--input', input, ...extra], {
+            // As `npm start` runs the service (README, configuration).
+            MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2',
+            ...server,
+          });
+        if (engine === 'kgrag-neo4j' && Number(args['warm-passes']) > 0)
+          await child('warm', ['--warm-passes', String(args['warm-passes'])]);
+        await child('kgrag', ['--output', output, ...log]);
         reports[engine] = JSON.parse(fs.readFileSync(output, 'utf8')) as EngineReport;
       }
       if (engines.includes('lightrag')) reports.LightRAG = await runLightRag(spec, input);
