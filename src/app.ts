@@ -1,5 +1,4 @@
 import Koa from 'koa';
-import { koaSwagger } from 'koa2-swagger-ui';
 import { Api, type RegisteredRoute } from './http/api';
 import { jsonBody } from './http/body';
 import { compatErrors } from './http/compat-errors';
@@ -72,14 +71,32 @@ export function createApp(rt: Runtime): { app: Koa<AppState>; openapi: Record<st
     }
     await next();
   });
-  app.use(
-    koaSwagger({
-      routePrefix: '/swagger-ui',
-      title: 'kgrag API',
-      swaggerOptions: { url: '/api-docs/openapi.json' },
-    }) as unknown as Koa.Middleware<AppState>,
-  );
+  app.use(swaggerUi());
   app.use(root.middleware());
   app.use(v1.middleware());
   return { app, openapi, routes: registry, drain };
+}
+
+const SWAGGER_UI = '/swagger-ui';
+
+/**
+ * The interactive API docs at /swagger-ui. koa2-swagger-ui (and the template engine it compiles its page with,
+ * about 7 MB) is loaded on the first request for them, not by every process that never shows them.
+ */
+function swaggerUi(): Koa.Middleware<AppState> {
+  let serve: Koa.Middleware<AppState> | null = null;
+  return (ctx, next) => {
+    if (!ctx.path.startsWith(SWAGGER_UI)) return next();
+    if (!serve) {
+      /* eslint-disable @typescript-eslint/no-require-imports, @typescript-eslint/consistent-type-imports -- see above */
+      const { koaSwagger } = require('koa2-swagger-ui') as typeof import('koa2-swagger-ui');
+      /* eslint-enable @typescript-eslint/no-require-imports, @typescript-eslint/consistent-type-imports */
+      serve = koaSwagger({
+        routePrefix: SWAGGER_UI,
+        title: 'kgrag API',
+        swaggerOptions: { url: '/api-docs/openapi.json' },
+      }) as unknown as Koa.Middleware<AppState>;
+    }
+    return serve(ctx, next);
+  };
 }

@@ -1,4 +1,5 @@
-import Redis from 'ioredis';
+import type Redis from 'ioredis';
+import type { RedisOptions } from 'ioredis';
 import type { AppConfig } from './config/types';
 import { GraphEvents } from './graph/events';
 import { settleCacheWrites } from './graph/cache-writes';
@@ -40,6 +41,14 @@ export interface RuntimeOptions {
 /** Followed in a second: a change published while Redis could not tell this instance still arrives. */
 const SHARED_FEED_POLL_MS = 1_000;
 
+/** A Redis connection; ioredis is loaded only when Redis is configured (about 5 MB the embedded default never needs). */
+function redisClient(url: string, options: RedisOptions): Redis {
+  /* eslint-disable @typescript-eslint/no-require-imports, @typescript-eslint/consistent-type-imports -- see above */
+  const { default: RedisClient } = require('ioredis') as typeof import('ioredis');
+  /* eslint-enable @typescript-eslint/no-require-imports, @typescript-eslint/consistent-type-imports */
+  return new RedisClient(url, options);
+}
+
 /**
  * The graph change bus: over a Redis stream per workspace when Redis is configured (every instance sees every
  * change), over a feed in memory otherwise.
@@ -47,7 +56,7 @@ const SHARED_FEED_POLL_MS = 1_000;
 function createGraphEvents(config: AppConfig, redis: Redis | null, log: Logger): GraphEvents {
   const window = config.graphStream.replayWindow;
   if (!redis || !config.redisUrl) return new GraphEvents(new MemoryChangeFeed(window), log);
-  const subscriber = new Redis(config.redisUrl, { maxRetriesPerRequest: null, connectTimeout: 2_000 });
+  const subscriber = redisClient(config.redisUrl, { maxRetriesPerRequest: null, connectTimeout: 2_000 });
   subscriber.on('error', (err) => log.warn({ err: err.message }, 'redis error (graph change subscription)'));
   const feed = new RedisChangeFeed(redis, subscriber, window);
   // Not awaited: the service starts while Redis is down (ioredis subscribes once it connects; followers poll meanwhile).
@@ -78,7 +87,7 @@ export async function createRuntime(config: AppConfig, log: Logger, options: Run
   });
   const redis = config.redisUrl
     ? // No offline queue: while Redis is down, limited requests fail fast with 503 instead of hanging.
-      new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false, connectTimeout: 2_000 })
+      redisClient(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false, connectTimeout: 2_000 })
     : null;
   redis?.on('error', (err) => log.warn({ err: err.message }, 'redis error'));
   const events = createGraphEvents(config, redis, log);
