@@ -1,6 +1,6 @@
 /**
  * kgrag and LightRAG side by side: `npx tsx scripts/bench/side-by-side.ts [--corpus bench,prose] [--documents 100]
- * [--latency 200] [--engines kgrag,kgrag-neo4j,lightrag] [--warm-passes 1] [--log-embedded]`.
+ * [--latency 200] [--engines kgrag,kgrag-neo4j,lightrag] [--warm-passes 1] [--log-embedded] [--from-source]`.
  *
  * Both engines ingest the same corpus with the same mock answers (LightRAG's LLM function answers through this
  * project's mock provider via scripts/bench/lightrag-bridge.ts), the same simulated latency per call, LLM
@@ -9,6 +9,8 @@
  * ranks: tiktoken cannot download it here), 1200-token chunks with 100 overlap, one gleaning pass, and the
  * same similarity cut-off. Then each engine answers every question in each mode for the context only, at the
  * same budget (20 entities, 20 relationships, 20 chunks; 4,000 / 4,000 / 12,000 tokens; no reranking).
+ *
+ * kgrag's processes run tsc-compiled JavaScript with MALLOC_ARENA_MAX=2, as `npm start` runs the service.
  *
  * Prints documents/min, wall time against the LLM floor, LLM calls by kind, texts embedded, peak RSS,
  * context-only latency per mode and context recall: the share of questions whose answer sentence (known,
@@ -59,6 +61,8 @@ const { values: args } = parseArgs({
     // kgrag's texts embedded more than once or for a record version replaced since, written beside its report.
     'log-embedded': { type: 'boolean', default: false },
     questions: { type: 'string', default: '120' },
+    // kgrag's processes from the TypeScript sources (tsx) rather than compiled JavaScript, as `npm start` runs it.
+    'from-source': { type: 'boolean', default: false },
     // Internal: one engine's run in a child process.
     child: { type: 'string' },
     input: { type: 'string' },
@@ -581,6 +585,28 @@ function loadAverage(): string {
 
 // ---------------------------------------------------------------------------------------------------------
 
+/**
+ * The command line of kgrag's processes: this script compiled by tsc into build/side-by-side/js (beside links to
+ * what the service reads from its root), so that kgrag runs as `npm start` runs it, or with `--from-source` this
+ * file under tsx (whose hooks and source maps, in every worker thread too, add about 15 MB).
+ */
+function kgragScript(): string[] {
+  if (args['from-source']) return [...process.execArgv, __filename];
+  const out = path.join(BUILD, 'js');
+  execFileSync(
+    process.execPath,
+    [require.resolve('typescript/bin/tsc'), '-p', path.join(ROOT, 'tsconfig.json'), '--outDir', out, '--sourceMap', 'false'],
+    {
+      stdio: 'inherit',
+    },
+  );
+  for (const name of ['node_modules', 'cypher', 'web', 'package.json']) {
+    const link = path.join(out, name);
+    if (!fs.existsSync(link)) fs.symlinkSync(path.join(ROOT, name), link);
+  }
+  return [path.join(out, 'scripts', 'bench', 'side-by-side.js')];
+}
+
 async function main(): Promise<void> {
   if (args.child === 'kgrag' || args.child === 'warm') {
     const spec = JSON.parse(fs.readFileSync(args.input as string, 'utf8')) as Spec;
@@ -598,6 +624,7 @@ async function main(): Promise<void> {
   const engines = (args.engines as string).split(',');
   const unknown = engines.filter((e) => !ENGINES.includes(e));
   if (unknown.length) throw new Error(`unknown engines ${unknown.join(', ')}: ${ENGINES.join(', ')}`);
+  const script = engines.some((e) => e !== 'lightrag') ? kgragScript() : [];
   const neo4j = engines.includes('kgrag-neo4j') ? startBenchNeo4j() : null;
   if (neo4j) process.stdout.write(`Neo4j ${neo4j.uri} from ${neo4j.origin}\n`);
   try {
@@ -614,7 +641,7 @@ async function main(): Promise<void> {
             ? { KGRAG_BENCH_NEO4J_URI: neo4j.uri, ...(neo4j.pid ? { KGRAG_BENCH_NEO4J_PID: String(neo4j.pid) } : {}) }
             : {};
         const child = (kind: string, extra: string[]) =>
-          run(process.execPath, [...process.execArgv, __filename, '--child', kind, '--input', input, ...extra], {
+          run(process.execPath, [...script, '--child', kind, '--input', input, ...extra], {
             // As `npm start` runs the service (README, configuration).
             MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2',
             ...server,
