@@ -19,8 +19,7 @@ import { type MergeClaims, mergeClaims, recordKey } from './merge-claims';
  *
  * A record queued with `awaitClaims` while documents in flight have claimed it (./merge-claims.ts) is held until
  * those documents have merged it, or for at most REFRESH_DELAY_MS: each of them queues its own text of the
- * record meanwhile, so the record is embedded once, with the text of the last. Documents of the workspace whose
- * extraction was not over when it was queued hold it as well, until their extraction ends without naming it. A caller that waits on the
+ * record meanwhile, so the record is embedded once, with the text of the last. A caller that waits on the
  * record in the `now` lane without `awaitClaims` ends the hold.
  *
  * A call holds the texts of one workspace only, and runs in the usage context of its first text's caller: its cost
@@ -149,13 +148,9 @@ export class EmbeddingQueue {
     });
   }
 
-  /**
-   * Holds a new entry, for at most the refresh delay, while claims opened before it are open on its record or
-   * may still be: documents still naming hold it until they are done naming, and on until they have merged it
-   * if they named it.
-   */
+  /** Holds a new entry while claims opened before it are open, for at most the refresh delay. */
   private holdForClaims(entry: Entry): void {
-    const claimants = this.claims.pending(entry.workspace.slice(0, -1), entry.key);
+    const claimants = this.claims.claimants(entry.key);
     if (claimants.length === 0) return;
     entry.held = true;
     const end = () => {
@@ -166,7 +161,7 @@ export class EmbeddingQueue {
     };
     const timer = setTimeout(end, this.refreshDelayMs);
     timer.unref();
-    void Promise.all(claimants.map((c) => c.settled(entry.key))).then(end);
+    void Promise.all(claimants.map((c) => c.done)).then(end);
   }
 
   /**

@@ -46,7 +46,6 @@ export interface MergeStageOptions {
    * lane: the document does not wait for them, and a record many documents touch is embedded once per
    * refresh delay. New records are embedded before the merge returns, except those that other documents in
    * flight have claimed: they are embedded in the background once the last of those documents has merged them.
-   * While another document of the workspace is still extracting (it may yet name any of them), all of them are.
    */
   deferRefresh?: boolean;
   /** The document's claim on the records it merges (./merge-claims.ts), given up once their texts are queued. */
@@ -164,13 +163,9 @@ function catchUp(job: Background, unwritten: Reembed): void {
 
 type Reembed = Pick<MergeOutcome, 'reembed'>;
 
-/**
- * The records no other document in flight has claimed, and those another document still has to merge; while
- * another document of the workspace is still naming what it will merge, every record is among the latter.
- */
+/** The records no other document in flight has claimed, and those another document still has to merge. */
 function splitByClaims(scope: Scope, change: Reembed, own: MergeClaim | undefined): [Reembed, Reembed] {
   const { entities, relationships } = change.reembed;
-  if (mergeClaims.othersNaming(scope, own)) return [{ reembed: { entities: [], relationships: [] } }, change];
   const claimedEntity = (e: { id: string }) => mergeClaims.claimed(scope, 'entity', e.id, own);
   const claimedRelationship = (r: { id: string }) => mergeClaims.claimed(scope, 'relationship', r.id, own);
   return [

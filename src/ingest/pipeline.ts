@@ -123,8 +123,6 @@ async function execute(run: Run): Promise<ProcessResult> {
 
   await progress.stage('extraction', 'running');
   const extracted = await extractChunks(run);
-  // What the document will merge is known: records other documents queue need not wait for its extraction.
-  run.claim.named();
   checkCancelled(run);
   await deps.stores.chunks.upsertMany(scope, run.chunks);
   const failed = run.chunks.filter((c) => c.extraction_status === 'failed');

@@ -120,35 +120,6 @@ describe('documents in flight naming the same records', () => {
     expect(mergeClaims.claimed(f.scope, 'entity', 'ALICE_SMITH')).toBe(false);
   });
 
-  test('embed a record once when a document names it only after another has merged it', async () => {
-    const f = createIngestFixture();
-    const { texts } = instrument(f, 1);
-    const [early, late] = await Promise.all(documents.slice(0, 2).map((text) => f.addDocument(text)));
-    // The late document's extraction starts once the early one has completed: it names Alice Smith and Acme
-    // Corporation after they were merged, and it is still extracting while the early one queues their texts.
-    let earlyDone!: () => void;
-    const completed = new Promise<void>((resolve) => (earlyDone = resolve));
-    gateCalls(f, PEOPLE[1], completed);
-    const first = processDocument(f.deps, f.scope, early.id, { mode: 'full' }).finally(earlyDone);
-    const second = processDocument(f.deps, f.scope, late.id, { mode: 'full' });
-    expect((await Promise.all([first, second])).map((r) => r.status)).toEqual(['completed', 'completed']);
-    await settleEmbeddingRefreshes();
-
-    const { entities, relationships } = await records(f, f.scope);
-    expect(entities.find((e) => e.id === 'ALICE_SMITH')?.document_ids).toHaveLength(2);
-    const finalTexts = [...entities.map(entityText), ...relationships.map(relationshipText)];
-    const chunks = new Set(documents.slice(0, 2));
-    const seen = new Set<string>();
-    const again = texts.filter((t) => seen.has(t) || !seen.add(t));
-    expect({ again, replaced: texts.filter((t) => !chunks.has(t) && !finalTexts.includes(t)) }).toEqual({ again: [], replaced: [] });
-    expect(texts).toHaveLength(2 + finalTexts.length);
-    for (const e of entities) {
-      const [vector] = await f.deps.providers.embedding().embed([entityText(e)]);
-      const [hit] = await f.deps.stores.vectors.search(f.scope, 'entity', vector, 1);
-      expect({ id: hit?.id, exact: (hit?.score ?? 0) > 0.9999 }).toEqual({ id: e.id, exact: true });
-    }
-  });
-
   test('give a record the vector of its final text when a document queues an older text after a newer one', async () => {
     const f = createIngestFixture();
     instrument(f, 1);

@@ -1,5 +1,5 @@
-import { type Embedded, EmbeddingQueue } from '../../src/ingest/embed-queue';
-import { type MergeClaim, MergeClaims } from '../../src/ingest/merge-claims';
+import { EmbeddingQueue } from '../../src/ingest/embed-queue';
+import { MergeClaims } from '../../src/ingest/merge-claims';
 import type { EmbeddingProvider } from '../../src/llm/ports';
 
 const scope = { workspaceId: 'embed-queue' };
@@ -112,27 +112,6 @@ describe('the shared embedding queue', () => {
   });
 
   describe('with records claimed by documents in flight', () => {
-    /**
-     * The claiming document merges the record, queues its text and gives its claim up: the record is embedded
-     * once, with that text, for both callers.
-     */
-    async function expectMergedOnce(
-      queue: EmbeddingQueue,
-      claim: MergeClaim,
-      first: Promise<Embedded[]>,
-      releaseAll: () => Promise<void>,
-      calls: string[][],
-    ): Promise<void> {
-      const text = 'Acme: first document\nsecond document';
-      const second = queue.embed(scope, 'entity', [{ id: 'ACME', text }], undefined, 'later', true);
-      claim.release();
-      await releaseAll();
-      const [[a], [b]] = await Promise.all([first, second]);
-      expect(calls).toEqual([[text]]);
-      expect(a.text).toBe(text);
-      expect(b).toEqual(a);
-    }
-
     it('holds a claimed record until the claiming document has merged it: coalesced embeddings hold the latest text', async () => {
       const { provider, calls, releaseAll } = gatedProvider();
       const claims = new MergeClaims();
@@ -142,37 +121,21 @@ describe('the shared embedding queue', () => {
       const first = queue.embed(scope, 'entity', [{ id: 'ACME', text: 'Acme: first document' }], undefined, 'now', true);
       await releaseAll();
       expect(calls).toEqual([]);
-      await expectMergedOnce(queue, other, first, releaseAll, calls);
-    });
-
-    it('holds a record while a document of its workspace is still naming, and until it has merged it if it names it', async () => {
-      const { provider, calls, releaseAll } = gatedProvider();
-      const claims = new MergeClaims();
-      const queue = new EmbeddingQueue(provider, 1, 64, 60_000, claims);
-      const naming = claims.claim(scope);
-      const first = queue.embed(scope, 'entity', [{ id: 'ACME', text: 'Acme: first document' }], undefined, 'now', true);
+      // The other document merges the record, queues its text and gives its claim up.
+      const second = queue.embed(
+        scope,
+        'entity',
+        [{ id: 'ACME', text: 'Acme: first document\nsecond document' }],
+        undefined,
+        'later',
+        true,
+      );
+      other.release();
       await releaseAll();
-      expect(calls).toEqual([]);
-      naming.add('entity', ['ACME']);
-      naming.named();
-      await releaseAll();
-      expect(calls).toEqual([]);
-      await expectMergedOnce(queue, naming, first, releaseAll, calls);
-    });
-
-    it('ends the hold once the documents that were naming have named other records only', async () => {
-      const { provider, calls, releaseAll } = gatedProvider();
-      const claims = new MergeClaims();
-      const queue = new EmbeddingQueue(provider, 1, 64, 60_000, claims);
-      const naming = claims.claim(scope);
-      const embedded = queue.embed(scope, 'entity', [{ id: 'ACME', text: 'Acme' }], undefined, 'now', true);
-      await releaseAll();
-      expect(calls).toEqual([]);
-      naming.add('entity', ['GLOBEX']);
-      naming.named();
-      await releaseAll();
-      expect((await embedded)[0].text).toBe('Acme');
-      expect(calls).toEqual([['Acme']]);
+      const [[a], [b]] = await Promise.all([first, second]);
+      expect(calls).toEqual([['Acme: first document\nsecond document']]);
+      expect(a.text).toBe('Acme: first document\nsecond document');
+      expect(b).toEqual(a);
     });
 
     it('waits for no claim opened after the record was queued', async () => {
@@ -191,9 +154,7 @@ describe('the shared embedding queue', () => {
       const claims = new MergeClaims();
       const queue = new EmbeddingQueue(provider, 1, 64, 60_000, claims);
       claims.claim({ workspaceId: 'elsewhere' }).add('entity', ['ACME']);
-      const sameWorkspace = claims.claim(scope);
-      sameWorkspace.add('relationship', ['ACME']);
-      sameWorkspace.named();
+      claims.claim(scope).add('relationship', ['ACME']);
       const embedded = queue.embed(scope, 'entity', [{ id: 'ACME', text: 'Acme' }], undefined, 'now', true);
       await releaseAll();
       await embedded;
