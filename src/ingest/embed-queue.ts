@@ -103,6 +103,12 @@ export class EmbeddingQueue {
     return all;
   }
 
+  /** Whether a text of the record is queued or being embedded. */
+  has(scope: Scope, kind: VectorKind, id: string): boolean {
+    const key = recordKey(scope, kind, id);
+    return this.now.has(key) || this.later.has(key) || this.running.has(key);
+  }
+
   /** Resolves once nothing is queued or being embedded, refreshes sent at once meanwhile. */
   async settle(): Promise<void> {
     this.draining++;

@@ -1,10 +1,10 @@
-import type { ChunkRecord, Scope } from '../domain/types';
+import type { ChunkRecord, Scope, VectorKind } from '../domain/types';
 import { isAbortError } from '../domain/abort';
 import { bumpGraphVersion } from '../graph/llm-cache';
 import type { EmbeddingProvider } from '../llm/ports';
 import type { IngestDeps } from './deps';
 import { deleteGraphVectors, type EmbedOptions, embedGraphRecords } from './embed';
-import { type Lane, settleEmbeddingQueues } from './embed-queue';
+import { embeddingQueue, type Lane, settleEmbeddingQueues } from './embed-queue';
 import { type MergeClaim, mergeClaims } from './merge-claims';
 import type { Contribution, MergeOutcome } from './merge';
 import { commitInBatch } from './merge-batch';
@@ -152,13 +152,21 @@ function refreshInBackground(job: Background, change: Reembed, lane: Lane, caugh
 }
 
 /**
- * Records whose vector was not written because they changed since they were embedded are queued again with
- * their text as it is now. Most often the writer of that text has it queued still, and this joins it; when its
- * embedding already went out with an older text (queued after its own by a slower document), this is what
- * gives the record the vector of its final text.
+ * Records whose vector was not written because they changed since they were embedded, and of which no text is
+ * queued or being embedded any more, are queued again with their text as it is now. A record with a text still in
+ * the queue is left to that text's writer, which catches it up in turn if that text is an older one (queued after
+ * the newer by a slower document): the last of them gives the record the vector of its final text.
  */
 function catchUp(job: Background, unwritten: Reembed): void {
-  refreshInBackground(job, unwritten, 'later', true);
+  const queue = embeddingQueue(job.embedder(), job.embed.concurrency);
+  const idle = (kind: VectorKind) => (r: { id: string }) => !queue.has(job.scope, kind, r.id);
+  const { entities, relationships } = unwritten.reembed;
+  refreshInBackground(
+    job,
+    { reembed: { entities: entities.filter(idle('entity')), relationships: relationships.filter(idle('relationship')) } },
+    'later',
+    true,
+  );
 }
 
 type Reembed = Pick<MergeOutcome, 'reembed'>;
