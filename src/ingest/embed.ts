@@ -165,7 +165,7 @@ export async function storeGraphVectors(
   scope: Scope,
   embedded: GraphVectors,
 ): Promise<UnwrittenVectors> {
-  // Compared on their text and document ids: their chunk ids (thousands for a hub) are not read.
+  // Compared on their text, and written with their document ids: their chunk ids (thousands for a hub) are not read.
   const [entities, relationships] = await Promise.all([
     entitiesWithin(
       stores.graph,

@@ -35,8 +35,8 @@ const inBatch = lockedBatches<GraphVectors, UnwrittenVectors>(
 const NONE: UnwrittenVectors = { reembed: { entities: [], relationships: [] } };
 
 /**
- * Writes the vectors of the records still as embedded (storeGraphVectors); resolves once they are written, with
- * the records whose vector was not written as they are now.
+ * Writes the vectors computed from the records' texts as they are now (storeGraphVectors); resolves once they are
+ * written, with the records whose vector was not written as they are now.
  */
 export function storeVectorsInBatch(
   deps: Pick<IngestDeps, 'stores' | 'entityLocks'>,
