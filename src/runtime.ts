@@ -123,11 +123,22 @@ export async function createRuntime(config: AppConfig, log: Logger, options: Run
   const host: ServiceHost = { config, stores, providers, events, log, entityLocks };
   const tasks = createTaskService(host);
   const documents = createDocumentService(host, tasks);
+  let recheck: NodeJS.Timeout | undefined;
   starters.push(async () => {
     await tasks.start();
-    await documents.recoverStuckEverywhere();
+    const { admitting } = await documents.recoverStuckEverywhere();
+    // Documents whose admission had not written their task yet: looked at again once it would have (or died).
+    if (admitting > 0) {
+      recheck = setTimeout(() => {
+        documents.recoverStuckEverywhere().catch((err: unknown) => log.error({ err }, 'the second start-up recovery failed'));
+      }, config.taskLeaseMs);
+      recheck.unref();
+    }
   });
-  closers.push(() => tasks.close());
+  closers.push(async () => {
+    clearTimeout(recheck);
+    await tasks.close();
+  });
   const communities = createCommunityService({
     stores,
     providers: () => host.providers,

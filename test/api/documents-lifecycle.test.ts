@@ -97,6 +97,62 @@ describe('asynchronous processing and deletion', () => {
     const again = await json(await app.request('/api/v1/documents/recover-stuck', { method: 'POST' }));
     expect(again).toMatchObject({ recovered: 0, task_ids: [] });
   });
+
+  it('leaves a document to its admission while the admission has not written its task yet', async () => {
+    const scope = { workspaceId: app.workspace };
+    const store = app.rt.stores.tasks;
+    const insert = store.insert.bind(store);
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let holding!: () => void;
+    const held = new Promise<void>((resolve) => (holding = resolve));
+    // The admission stores the document, then its task: that task's write waits here until released.
+    store.insert = async (...args) => {
+      store.insert = insert;
+      holding();
+      await released;
+      return insert(...args);
+    };
+    try {
+      const created = create({ content: prose('admission-window') });
+      await held;
+      const [doc] = (await app.rt.stores.documents.list(scope, { status: 'processing', limit: 10, offset: 0 })).items;
+      expect(await app.rt.stores.tasks.get(scope, doc.task_id!)).toBeNull();
+      const recovery = await json(await app.request('/api/v1/documents/recover-stuck', { method: 'POST' }));
+      expect(recovery).toMatchObject({ recovered: 0, task_ids: [] });
+      release();
+      const res = await created;
+      expect(res.status).toBe(201);
+      expect(await json(res)).toMatchObject({ id: doc.id, status: 'completed' });
+      const tasks = await json(await app.request('/api/v1/tasks?limit=100'));
+      expect(tasks.tasks.filter((t: { document_id: string }) => t.document_id === doc.id)).toHaveLength(1);
+    } finally {
+      release();
+      store.insert = insert;
+    }
+  });
+
+  it('queues a document whose task was never written once it is older than a task lease', async () => {
+    const scope = { workspaceId: app.workspace };
+    const longAgo = new Date(Date.now() - app.config.taskLeaseMs - 1000).toISOString();
+    const orphan = makeDocument({
+      id: newId(),
+      title: 'Orphan',
+      status: 'processing',
+      content: prose('orphan'),
+      metadata: {},
+      chunk_count: 0,
+      created_at: longAgo,
+      updated_at: longAgo,
+      task_id: newId(),
+      options: { enable_gleaning: true, max_gleaning: 1, use_llm_summarization: true },
+    });
+    await app.rt.stores.documents.insert(scope, orphan);
+    const body = await json(await app.request('/api/v1/documents/recover-stuck', { method: 'POST' }));
+    expect(body).toMatchObject({ recovered: 1 });
+    expect((await waitForTask(app, body.task_ids[0])).status).toBe('completed');
+    expect((await json(await app.request(`/api/v1/documents/${orphan.id}`))).status).toBe('completed');
+  });
 });
 
 describe('failed chunks, retry-chunks and reprocess', () => {

@@ -1,4 +1,6 @@
+import { newId } from '../../src/domain/ids';
 import { createEntityLocks } from '../../src/graph/locks';
+import { makeDocument } from '../contract/fixtures';
 import type { EmbeddingProvider, ProviderRegistry } from '../../src/llm/ports';
 import { TaskQueue } from '../../src/services/tasks/queue';
 import { startTestApp, type TestApp } from '../helpers/app';
@@ -169,6 +171,41 @@ describe('start-up recovery', () => {
       expect(doc.task_id).not.toBe(stuck.task_id);
       expect((await waitForTask(app, doc.task_id)).status).toBe('completed');
       expect((await json(await app.request(`/api/v1/documents/${stuck.id}`))).status).toBe('completed');
+    } finally {
+      await app.close();
+    }
+  });
+});
+
+describe('start-up recovery beside an admission', () => {
+  it('leaves a document whose task is not written yet, and queues it once a lease has passed without it', async () => {
+    const app = await startTestApp({ SERVICE_TASK_LEASE_MS: '1000' }, { start: false });
+    try {
+      const scope = { workspaceId: app.workspace };
+      // Recovery looks at the workspaces that have tasks: this one has the task of an earlier document.
+      const earlier = await app.request('/api/v1/documents', { method: 'POST', json: { content: prose('earlier') } });
+      expect(earlier.status).toBe(201);
+      // As an admission leaves it between its two writes: the document names a task that is not stored yet.
+      const unwritten = newId();
+      const now = new Date().toISOString();
+      const doc = makeDocument({
+        id: newId(),
+        status: 'processing',
+        content: prose('admitting'),
+        metadata: {},
+        chunk_count: 0,
+        created_at: now,
+        updated_at: now,
+        task_id: unwritten,
+        options: { enable_gleaning: true, max_gleaning: 1, use_llm_summarization: true },
+      });
+      await app.rt.stores.documents.insert(scope, doc);
+      await app.rt.start();
+      expect(await app.rt.stores.documents.get(scope, doc.id)).toMatchObject({ status: 'processing', task_id: unwritten });
+      // No task came: the second look, a lease later, queues the document.
+      await until('the document is queued again', async () => (await app.rt.stores.documents.get(scope, doc.id))?.task_id !== unwritten);
+      const queued = await app.rt.stores.documents.get(scope, doc.id);
+      expect((await waitForTask(app, queued!.task_id!)).status).toBe('completed');
     } finally {
       await app.close();
     }

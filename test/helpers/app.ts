@@ -69,6 +69,9 @@ export async function startTestApp(
     // Communities are rebuilt on request in tests (a suite that wants the automatic recompute sets it).
     SERVICE_COMMUNITY_REFRESH_MS: '0',
     SERVICE_MASTER_API_KEY: TEST_MASTER_KEY,
+    // One instance per app, as one per process in production: the apps of a jest process share its pid, and an
+    // instance that starts queues again the tasks its own instance id left running.
+    SERVICE_INSTANCE_ID: `test-${randomUUID().slice(0, 8)}`,
   };
   if (process.env.TEST_NEO4J_URI) base.NEO4J_URI = process.env.TEST_NEO4J_URI;
   if (process.env.TEST_QDRANT_URL) base.QDRANT_URL = process.env.TEST_QDRANT_URL;

@@ -11,6 +11,12 @@ export interface QueuedDocuments {
   task_ids: string[];
 }
 
+/** Start-up recovery: documents queued again, and those left to an admission that had not written its task yet. */
+export interface Recovery {
+  recovered: number;
+  admitting: number;
+}
+
 export interface FailedChunk {
   chunk_id: string;
   index: number;
@@ -63,33 +69,35 @@ export async function retryFailedChunks(
 
 /** Queues a full run of every failed document without a live task. */
 export async function reprocessFailed(host: ServiceHost, tasks: TaskService, scope: Scope): Promise<QueuedDocuments> {
-  return requeue(tasks, scope, await documentsWithStatus(host, scope, 'failed'));
+  return requeue(host, tasks, scope, await documentsWithStatus(host, scope, 'failed'));
 }
 
 /** Queues a full run of every completed or failed document without a live task (a workspace's reprocess). */
 export async function reprocessAll(host: ServiceHost, tasks: TaskService, scope: Scope): Promise<QueuedDocuments> {
   const docs = [...(await documentsWithStatus(host, scope, 'completed')), ...(await documentsWithStatus(host, scope, 'failed'))];
-  return requeue(tasks, scope, docs);
+  return requeue(host, tasks, scope, docs);
 }
 
 /** Queues documents left in `processing` with no pending or running task (their worker died or never ran). */
 export async function recoverStuck(host: ServiceHost, tasks: TaskService, scope: Scope): Promise<QueuedDocuments> {
-  return requeue(tasks, scope, await documentsWithStatus(host, scope, 'processing'));
+  return requeue(host, tasks, scope, await documentsWithStatus(host, scope, 'processing'));
 }
 
 /**
  * Start-up recovery of every workspace this store has tasks in, plus the default one: a document left in
  * `processing` without a task that still holds it is queued again, unless its task was cancelled (the instance
  * stopped before marking the document), which leaves it `failed` with the cancel reason. Documents whose task
- * is running elsewhere are left to it, or to whichever worker claims the task once its lease ends.
+ * is running elsewhere are left to it, or to whichever worker claims the task once its lease ends, and documents
+ * whose admission has not written their task yet to that admission (`admitting`; see holderOf).
  */
-export async function recoverStuckEverywhere(host: ServiceHost, tasks: TaskService): Promise<number> {
+export async function recoverStuckEverywhere(host: ServiceHost, tasks: TaskService): Promise<Recovery> {
   const scopes = new Map<string, Scope>();
   const defaultScope: Scope = { workspaceId: host.config.defaultWorkspaceId };
   scopes.set(`\u0000${defaultScope.workspaceId}`, defaultScope);
   const all = await host.stores.tasks.listAll([...TASK_STATUSES]);
   for (const { scope } of all) scopes.set(scopeKey(scope), scope);
   let recovered = 0;
+  let admitting = 0;
   let cancelled = 0;
   for (const scope of scopes.values()) {
     const stuck: DocumentRecord[] = [];
@@ -105,20 +113,42 @@ export async function recoverStuckEverywhere(host: ServiceHost, tasks: TaskServi
         cancelled += 1;
       }
     }
-    recovered += (await requeue(tasks, scope, stuck)).count;
+    const queued = await requeue(host, tasks, scope, stuck);
+    recovered += queued.count;
+    admitting += queued.admitting;
   }
   if (recovered > 0) host.log.info({ recovered }, 'documents stuck in processing queued again');
   if (cancelled > 0) host.log.info({ cancelled }, 'documents of cancelled tasks left in processing marked failed');
-  return recovered;
+  return { recovered, admitting };
 }
 
-async function requeue(tasks: TaskService, scope: Scope, docs: DocumentRecord[]): Promise<QueuedDocuments> {
+async function requeue(
+  host: ServiceHost,
+  tasks: TaskService,
+  scope: Scope,
+  docs: DocumentRecord[],
+): Promise<QueuedDocuments & { admitting: number }> {
   const taskIds: string[] = [];
+  let admitting = 0;
   for (const doc of docs) {
-    if (await tasks.isLive(scope, doc.task_id)) continue;
+    const holder = await holderOf(host, tasks, scope, doc);
+    if (holder === 'admission') admitting += 1;
+    if (holder !== 'none') continue;
     taskIds.push((await tasks.enqueue(scope, doc.id, 'full')).id);
   }
-  return { count: taskIds.length, task_ids: taskIds };
+  return { count: taskIds.length, task_ids: taskIds, admitting };
+}
+
+/**
+ * What holds a document: a live task, an admission on its way, or nothing. Admission (and a retry) writes the
+ * document naming its new task first and the task right after, so a task not written yet is one on its way, not
+ * a lost one, until the document is older than a task lease. Queuing it again meanwhile would give the document
+ * two tasks.
+ */
+async function holderOf(host: ServiceHost, tasks: TaskService, scope: Scope, doc: DocumentRecord): Promise<'task' | 'admission' | 'none'> {
+  if (await tasks.isLive(scope, doc.task_id)) return 'task';
+  if (doc.task_id === null || (await tasks.find(scope, doc.task_id))) return 'none';
+  return Date.now() - Date.parse(doc.updated_at) < host.config.taskLeaseMs ? 'admission' : 'none';
 }
 
 async function documentsWithStatus(host: ServiceHost, scope: Scope, status: DocumentStatus): Promise<DocumentRecord[]> {

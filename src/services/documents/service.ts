@@ -11,6 +11,7 @@ import {
   type FailedChunk,
   failedChunksOf,
   type QueuedDocuments,
+  type Recovery,
   recoverStuck,
   recoverStuckEverywhere,
   removeDocument,
@@ -56,7 +57,7 @@ export interface DocumentService {
   reprocessAll(scope: Scope): Promise<QueuedDocuments>;
   recoverStuck(scope: Scope): Promise<QueuedDocuments>;
   /** Start-up: documents left in processing without a live task, in every known workspace, are queued again. */
-  recoverStuckEverywhere(): Promise<number>;
+  recoverStuckEverywhere(): Promise<Recovery>;
 }
 
 /** Admission, storage and upkeep of documents; processing runs through the task service. */
