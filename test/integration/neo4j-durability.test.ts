@@ -100,9 +100,10 @@ describe('persistent mode: start-up recovery of what a dead instance left', () =
       status: 'running',
       lease_expires_at: new Date(Date.now() + 2000).toISOString(),
     });
-    // The instance died between writing the document and writing its task.
+    // The instance died between writing the document and writing its task, more than a task lease ago.
     const orphan = await queue(prep, workspace, 'dead-orphan');
     await driver.executeQuery('MATCH (t:Task {workspace_id: $w, id: $id}) DETACH DELETE t', { w: workspace, id: orphan.task_id });
+    await stores.documents.update(scope, orphan.id, { updated_at: new Date(Date.now() - 60_000).toISOString() });
     // A cancel of a pending task recorded, the document not yet marked.
     const pending = await queue(prep, workspace, 'dead-pending-cancel');
     await stores.tasks.update(scope, pending.task_id, { status: 'cancelled', error: 'cancelled by request', finished_at: now });
