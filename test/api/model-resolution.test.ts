@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -107,7 +108,8 @@ describe('a workspace with its own models', () => {
     const res = await app.request('/api/v1/workspaces', {
       method: 'POST',
       json: {
-        name: 'own models',
+        // Workspace names are unique in a tenant: a new one on each run, for a database that outlives runs.
+        name: `own models ${randomUUID().slice(0, 8)}`,
         llm_provider: 'mock-b',
         llm_model: 'mock-llm-b',
         embedding_provider: 'mock-b',
