@@ -1,7 +1,6 @@
 import { newId } from '../../src/domain/ids';
-import { makeDocument } from '../contract/fixtures';
 import { startTestApp, type TestApp } from '../helpers/app';
-import { EMPTY_COUNTS, json, prose, storedCounts, waitForTask } from '../fixtures/documents';
+import { EMPTY_COUNTS, json, processingDocument, prose, storedCounts, waitForTask } from '../fixtures/documents';
 import { markerFailingProviders } from '../fixtures/providers';
 
 describe('asynchronous processing and deletion', () => {
@@ -74,18 +73,7 @@ describe('asynchronous processing and deletion', () => {
 
   it('queues documents stuck in processing without a live task (recover-stuck)', async () => {
     const scope = { workspaceId: app.workspace };
-    const now = new Date().toISOString();
-    const stuck = makeDocument({
-      id: newId(),
-      title: 'Stuck',
-      status: 'processing',
-      content: prose('stuck'),
-      metadata: {},
-      chunk_count: 0,
-      created_at: now,
-      updated_at: now,
-      options: { enable_gleaning: true, max_gleaning: 1, use_llm_summarization: true },
-    });
+    const stuck = processingDocument('stuck');
     await app.rt.stores.documents.insert(scope, stuck);
     const res = await app.request('/api/v1/documents/recover-stuck', { method: 'POST' });
     expect(res.status).toBe(200);
@@ -135,18 +123,7 @@ describe('asynchronous processing and deletion', () => {
   it('queues a document whose task was never written once it is older than a task lease', async () => {
     const scope = { workspaceId: app.workspace };
     const longAgo = new Date(Date.now() - app.config.taskLeaseMs - 1000).toISOString();
-    const orphan = makeDocument({
-      id: newId(),
-      title: 'Orphan',
-      status: 'processing',
-      content: prose('orphan'),
-      metadata: {},
-      chunk_count: 0,
-      created_at: longAgo,
-      updated_at: longAgo,
-      task_id: newId(),
-      options: { enable_gleaning: true, max_gleaning: 1, use_llm_summarization: true },
-    });
+    const orphan = processingDocument('orphan', { at: longAgo, taskId: newId() });
     await app.rt.stores.documents.insert(scope, orphan);
     const body = await json(await app.request('/api/v1/documents/recover-stuck', { method: 'POST' }));
     expect(body).toMatchObject({ recovered: 1 });

@@ -1,10 +1,9 @@
 import { newId } from '../../src/domain/ids';
 import { createEntityLocks } from '../../src/graph/locks';
-import { makeDocument } from '../contract/fixtures';
 import type { EmbeddingProvider, ProviderRegistry } from '../../src/llm/ports';
 import { TaskQueue } from '../../src/services/tasks/queue';
 import { startTestApp, type TestApp } from '../helpers/app';
-import { json, prose, waitForTask, waitForTaskWhere } from '../fixtures/documents';
+import { json, processingDocument, prose, waitForTask, waitForTaskWhere } from '../fixtures/documents';
 
 describe('tasks (list, detail, cancel, retry)', () => {
   let app: TestApp;
@@ -187,18 +186,7 @@ describe('start-up recovery beside an admission', () => {
       expect(earlier.status).toBe(201);
       // As an admission leaves it between its two writes: the document names a task that is not stored yet.
       const unwritten = newId();
-      const now = new Date().toISOString();
-      const doc = makeDocument({
-        id: newId(),
-        status: 'processing',
-        content: prose('admitting'),
-        metadata: {},
-        chunk_count: 0,
-        created_at: now,
-        updated_at: now,
-        task_id: unwritten,
-        options: { enable_gleaning: true, max_gleaning: 1, use_llm_summarization: true },
-      });
+      const doc = processingDocument('admitting', { taskId: unwritten });
       await app.rt.stores.documents.insert(scope, doc);
       await app.rt.start();
       expect(await app.rt.stores.documents.get(scope, doc.id)).toMatchObject({ status: 'processing', task_id: unwritten });
