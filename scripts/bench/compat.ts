@@ -10,11 +10,11 @@ import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
 import { BENCH_MASTER_KEY, benchWorkspace } from './workspace';
 import { createApp } from '../../src/app';
-import { loadConfig } from '../../src/config/load';
 import { createLogger } from '../../src/logger';
 import { createRuntime } from '../../src/runtime';
 import { loadCorpus } from './query';
 import { buildCorpus } from './query-corpus';
+import { benchConfig, WITHOUT_RESOLUTION } from './service';
 
 interface Path {
   name: string;
@@ -85,20 +85,7 @@ async function main(): Promise<void> {
   const chunks = Number(values.chunks);
   const requests = Number(values.requests);
   const warmup = Number(values.warmup);
-  const config = loadConfig(
-    {
-      SERVICE_LLM_PROVIDER: 'mock',
-      // Resolution has its own benches (resolution.ts, resolution-scale.ts); these figures are taken without it.
-      SERVICE_ENTITY_RESOLUTION: 'false',
-      SERVICE_EMBEDDING_PROVIDER: 'mock',
-      PORT: '0',
-      HOST: '127.0.0.1',
-      RUST_LOG: 'warn',
-      SERVICE_RATE_LIMIT_QUERY: '0',
-      SERVICE_MASTER_API_KEY: BENCH_MASTER_KEY,
-    },
-    { cwd: process.cwd() },
-  );
+  const config = benchConfig({ defaults: WITHOUT_RESOLUTION, fixed: { RUST_LOG: 'warn' } });
   const rt = await createRuntime(config, createLogger(config.logLevel));
   const corpus = buildCorpus(chunks);
   const scope = await benchWorkspace(rt, 'bench compat');

@@ -12,7 +12,6 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { createApp } from '../../src/app';
-import { loadConfig } from '../../src/config/load';
 import { relationshipId } from '../../src/domain/ids';
 import type { EntityRecord, RelationshipRecord, Scope } from '../../src/domain/types';
 import { createLogger } from '../../src/logger';
@@ -26,6 +25,8 @@ import {
   screenshotPath,
 } from '../web/browser';
 import { seeded } from './random';
+import { BENCH_MASTER_KEY } from './workspace';
+import { benchConfig, WITHOUT_RESOLUTION } from './service';
 
 const ROOT = path.resolve(__dirname, '../..');
 const SIZES = (process.argv[2] ?? '1000x3000,5000x15000').split(',').map((s) => s.split('x').map(Number) as [number, number]);
@@ -90,19 +91,7 @@ function bundleSize(): { raw: number; gzip: number; files: number; entryGzip: nu
 async function main() {
   const build = spawnSync('node', ['scripts/web/console.mjs', 'build'], { cwd: ROOT, stdio: 'inherit' });
   if (build.status !== 0) process.exit(build.status ?? 1);
-  const config = loadConfig(
-    {
-      SERVICE_LLM_PROVIDER: 'mock',
-      // Resolution has its own benches (resolution.ts, resolution-scale.ts); these figures are taken without it.
-      SERVICE_ENTITY_RESOLUTION: 'false',
-      SERVICE_EMBEDDING_PROVIDER: 'mock',
-      PORT: '0',
-      HOST: '127.0.0.1',
-      RUST_LOG: 'silent',
-      SERVICE_RATE_LIMIT_GRAPH: '0',
-    },
-    { cwd: ROOT, homeDir: '/nonexistent' },
-  );
+  const config = benchConfig({ defaults: WITHOUT_RESOLUTION });
   const rt = await createRuntime(config, createLogger(config.logLevel));
   const { app } = createApp(rt);
   const server = app.listen(0, '127.0.0.1');
@@ -116,7 +105,7 @@ async function main() {
       const graph = randomGraph(nodes, edges);
       await rt.stores.graph.upsertEntities(scope, graph.entities);
       await rt.stores.graph.upsertRelationships(scope, graph.relationships);
-      const context = await consoleContext(browser, { 'X-Workspace-ID': scope.workspaceId });
+      const context = await consoleContext(browser, { 'X-Workspace-ID': scope.workspaceId, 'X-API-Key': BENCH_MASTER_KEY });
       const page = await context.newPage();
       await page.goto(`${url}/graph`);
       await page.getByTestId('graph-status').getByText('live').waitFor();

@@ -7,12 +7,12 @@ import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { BENCH_MASTER_KEY, benchWorkspace } from './workspace';
 import { createApp } from '../../src/app';
-import { loadConfig } from '../../src/config/load';
 import { relationshipId } from '../../src/domain/ids';
 import type { EntityRecord, RelationshipRecord, Scope } from '../../src/domain/types';
 import { createLogger } from '../../src/logger';
 import { createRuntime } from '../../src/runtime';
 import { seeded } from './random';
+import { benchConfig, WITHOUT_RESOLUTION } from './service';
 
 const NODES = Number(process.argv[2] ?? 50_000);
 const EDGES = Number(process.argv[3] ?? 150_000);
@@ -87,20 +87,7 @@ async function time(url: string, workspace: string): Promise<{ p50: number; p95:
 }
 
 async function main() {
-  const config = loadConfig(
-    {
-      SERVICE_LLM_PROVIDER: 'mock',
-      // Resolution has its own benches (resolution.ts, resolution-scale.ts); these figures are taken without it.
-      SERVICE_ENTITY_RESOLUTION: 'false',
-      SERVICE_EMBEDDING_PROVIDER: 'mock',
-      PORT: '0',
-      HOST: '127.0.0.1',
-      RUST_LOG: 'silent',
-      SERVICE_RATE_LIMIT_GRAPH: '0',
-      SERVICE_MASTER_API_KEY: BENCH_MASTER_KEY,
-    },
-    { cwd: `${__dirname}/../..`, homeDir: '/nonexistent' },
-  );
+  const config = benchConfig({ defaults: WITHOUT_RESOLUTION });
   const rt = await createRuntime(config, createLogger(config.logLevel));
   const scope: Scope = await benchWorkspace(rt, 'bench graph');
   const built = performance.now();

@@ -12,7 +12,6 @@ import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { BENCH_MASTER_KEY, benchWorkspace } from './workspace';
 import { createApp } from '../../src/app';
-import { loadConfig } from '../../src/config/load';
 import type { ChatMessage, CompletionOptions, EmbeddingProvider, LlmProvider, ProviderRegistry } from '../../src/llm/ports';
 import { nodeFlags } from '../../src/config/node-flags';
 import { tuneHeap } from '../../src/heap';
@@ -21,6 +20,7 @@ import { createRuntime } from '../../src/runtime';
 import { seeded } from './random';
 import { watchSlots } from './slot-timeline';
 import { sharedSemaphore } from '../../src/llm/semaphore';
+import { benchConfig, EMBEDDED, WITHOUT_RESOLUTION } from './service';
 
 const { values: args } = parseArgs({
   // Imported by other benchmarks for its corpus: their arguments are not ours.
@@ -145,24 +145,17 @@ export function countingProviders(inner: ProviderRegistry) {
 async function main(): Promise<void> {
   // As src/main.ts does for the service.
   tuneHeap(nodeFlags());
-  const env: Record<string, string | undefined> = {
-    SERVICE_LLM_PROVIDER: 'mock',
-    // Resolution has its own benches (resolution.ts, resolution-scale.ts); these figures are taken without it.
-    SERVICE_ENTITY_RESOLUTION: 'false',
-    SERVICE_EMBEDDING_PROVIDER: 'mock',
-    ...process.env,
-    HOST: '127.0.0.1',
-    PORT: '0',
-    RUST_LOG: process.env.RUST_LOG ?? 'error',
-    SERVICE_MOCK_LATENCY_MS: String(LATENCY_MS),
-    SERVICE_RATE_LIMIT_UPLOAD: '0',
-    SERVICE_ASYNC_THRESHOLD_BYTES: String(1024 * 1024 * 1024),
-    SERVICE_MASTER_API_KEY: BENCH_MASTER_KEY,
-    ...(args.workers ? { WORKER_THREADS: args.workers } : {}),
-  };
-  delete env.DATABASE_URL;
-  delete env.NEO4J_URI;
-  const config = loadConfig(env);
+  const config = benchConfig({
+    defaults: WITHOUT_RESOLUTION,
+    inherit: true,
+    fixed: {
+      ...EMBEDDED,
+      RUST_LOG: process.env.RUST_LOG ?? 'error',
+      SERVICE_MOCK_LATENCY_MS: String(LATENCY_MS),
+      SERVICE_ASYNC_THRESHOLD_BYTES: String(1024 * 1024 * 1024),
+      ...(args.workers ? { WORKER_THREADS: args.workers } : {}),
+    },
+  });
   const rt = await createRuntime(config, createLogger(config.logLevel));
   const counting = countingProviders(rt.providers);
   rt.providers = counting.registry;

@@ -215,7 +215,7 @@ async function main(): Promise<void> {
   const duration = Number(values.duration);
   const warmupS = Number(values.warmup);
   // NEO4J_URI and the like come from the environment; the bench's own settings take precedence over it.
-  const rt = await createRuntime(benchConfig({}, process.env), createLogger(values['log-level']));
+  const rt = await createRuntime(benchConfig({ inherit: true }), createLogger(values['log-level']));
   const { app } = createApp(rt);
   // Service time per route (the matched route pattern), measured from the first middleware to the response written.
   const samples = new Map<string, { ms: number[]; s4xx: number; s5xx: number }>();

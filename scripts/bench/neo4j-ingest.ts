@@ -1,7 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { createApp } from '../../src/app';
-import { loadConfig } from '../../src/config/load';
 import { createLogger } from '../../src/logger';
 import { createRuntime } from '../../src/runtime';
 import { buildCorpus, countingProviders } from './ingest';
@@ -11,6 +10,7 @@ import { sharedSemaphore } from '../../src/llm/semaphore';
 import neo4j from 'neo4j-driver';
 import { collectPlans, type PlanSummary, statementKey, timeStatements } from './neo4j-statements';
 import { benchWorkspace } from './workspace';
+import { benchConfig, WITHOUT_RESOLUTION } from './service';
 
 export interface IngestOptions {
   documents: number;
@@ -103,24 +103,19 @@ async function ingestAll(base: string, workspace: string, documents: Document[])
  * same HTTP flow) with the stores in Neo4j. Returns the table rows.
  */
 export async function benchNeo4jIngest(neo4jUri: string, options: IngestOptions): Promise<Array<[string, string]>> {
-  const env: Record<string, string | undefined> = {
-    SERVICE_LLM_PROVIDER: 'mock',
-    // Resolution has its own benches (resolution.ts, resolution-scale.ts); these figures are taken without it.
-    SERVICE_ENTITY_RESOLUTION: 'false',
-    SERVICE_EMBEDDING_PROVIDER: 'mock',
-    ...process.env,
-    NEO4J_URI: neo4jUri,
-    HOST: '127.0.0.1',
-    PORT: '0',
-    RUST_LOG: 'error',
-    SERVICE_MOCK_LATENCY_MS: String(options.latencyMs),
-    SERVICE_RATE_LIMIT_UPLOAD: '0',
-    SERVICE_AUTH_ENABLED: 'false',
-    SERVICE_ASYNC_THRESHOLD_BYTES: String(1024 * 1024 * 1024),
-    ...(options.workers ? { WORKER_THREADS: options.workers } : {}),
-  };
-  delete env.DATABASE_URL;
-  const config = loadConfig(env, { cwd: process.cwd() });
+  const config = benchConfig({
+    defaults: WITHOUT_RESOLUTION,
+    inherit: true,
+    fixed: {
+      DATABASE_URL: undefined,
+      NEO4J_URI: neo4jUri,
+      RUST_LOG: 'error',
+      SERVICE_MOCK_LATENCY_MS: String(options.latencyMs),
+      SERVICE_AUTH_ENABLED: 'false',
+      SERVICE_ASYNC_THRESHOLD_BYTES: String(1024 * 1024 * 1024),
+      ...(options.workers ? { WORKER_THREADS: options.workers } : {}),
+    },
+  });
   // Neo4j's own statistics of the statements it planned, read on a connection of the bench's own.
   const statsDriver = options.statements
     ? neo4j.driver(neo4jUri, undefined, { logging: { level: 'error', logger: () => undefined } })

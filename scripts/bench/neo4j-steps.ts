@@ -16,13 +16,13 @@ import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import neo4j from 'neo4j-driver';
 import { createApp } from '../../src/app';
-import { loadConfig } from '../../src/config/load';
 import { createLogger } from '../../src/logger';
 import { createRuntime } from '../../src/runtime';
 import { profileStatement, statementKey, timeStatements } from './neo4j-statements';
 import { benchWorkspace } from './workspace';
 import { loadCorpus } from './query';
 import { buildCorpus } from './query-corpus';
+import { benchConfig, WITHOUT_RESOLUTION } from './service';
 
 const { values } = parseArgs({
   options: {
@@ -59,19 +59,11 @@ async function main(): Promise<void> {
   // As `node dist/main.js` runs: stack traces without source maps (tsx turns them on, and the Neo4j driver captures
   // a stack trace for every statement it runs).
   process.setSourceMapsEnabled(false);
-  const env = {
-    SERVICE_LLM_PROVIDER: 'mock',
-    // Resolution has its own benches (resolution.ts, resolution-scale.ts); these figures are taken without it.
-    SERVICE_ENTITY_RESOLUTION: 'false',
-    SERVICE_EMBEDDING_PROVIDER: 'mock',
-    ...process.env,
-    HOST: '127.0.0.1',
-    PORT: '0',
-    RUST_LOG: 'error',
-    SERVICE_AUTH_ENABLED: 'false',
-    SERVICE_RATE_LIMIT_QUERY: '0',
-  };
-  const config = loadConfig(env, { cwd: process.cwd() });
+  const config = benchConfig({
+    defaults: WITHOUT_RESOLUTION,
+    inherit: true,
+    fixed: { RUST_LOG: 'error', SERVICE_AUTH_ENABLED: 'false' },
+  });
   const rt = await createRuntime(config, createLogger('error'));
   // The reads one after another, as the stores that cannot join them make them: the comparison point.
   if (values.composed) delete rt.stores.retrieval;

@@ -28,7 +28,6 @@ import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { createApp } from '../../src/app';
-import { loadConfig } from '../../src/config/load';
 import type { Scope } from '../../src/domain/types';
 import { createLogger } from '../../src/logger';
 import { createRuntime, type Runtime } from '../../src/runtime';
@@ -38,6 +37,7 @@ import { benchWorkspace } from './workspace';
 import { type BenchNeo4j, startBenchNeo4j } from './neo4j-server';
 import { loadCorpus, loadGeneratedCorpus, type LoadedCorpus, type ModeResult, RunProfiler, spawnLoad } from './query';
 import { buildCorpus as buildQueryCorpus, questionsAbout } from './query-corpus';
+import { benchConfig, WITHOUT_RESOLUTION } from './service';
 
 const ENTITY_TARGET_PER_SECOND = 5_000;
 
@@ -208,20 +208,11 @@ async function main(): Promise<void> {
       printRows('ingest benchmark (Neo4j stores, mock provider)', rows);
     }
     if (!parts.has('query') && !parts.has('entities')) return;
-    const env = {
-      SERVICE_LLM_PROVIDER: 'mock',
-      // Resolution has its own benches (resolution.ts, resolution-scale.ts); these figures are taken without it.
-      SERVICE_ENTITY_RESOLUTION: 'false',
-      SERVICE_EMBEDDING_PROVIDER: 'mock',
-      ...process.env,
-      NEO4J_URI: neo4j.uri,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      RUST_LOG: 'error',
-      SERVICE_RATE_LIMIT_QUERY: '0',
-      SERVICE_AUTH_ENABLED: 'false',
-    };
-    const config = loadConfig(env, { cwd: process.cwd() });
+    const config = benchConfig({
+      defaults: WITHOUT_RESOLUTION,
+      inherit: true,
+      fixed: { NEO4J_URI: neo4j.uri, RUST_LOG: 'error', SERVICE_AUTH_ENABLED: 'false' },
+    });
     const rt = await createRuntime(config, createLogger('error'));
     const scope = values.workspace ? { workspaceId: values.workspace } : await benchWorkspace(rt, `bench-query-${stamp}`);
     // Named before the load: a load of hours that stops once its chunks are written goes on with --write-graph.

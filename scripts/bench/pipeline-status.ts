@@ -9,12 +9,12 @@ import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { createApp } from '../../src/app';
-import { loadConfig } from '../../src/config/load';
 import type { Scope, TaskRecord } from '../../src/domain/types';
 import { createLogger } from '../../src/logger';
 import { createRuntime, type Runtime } from '../../src/runtime';
 import { table } from './table';
 import { BENCH_MASTER_KEY, benchWorkspace } from './workspace';
+import { benchConfig } from './service';
 
 const { values } = parseArgs({
   options: {
@@ -77,17 +77,10 @@ async function timeGet(url: string, workspace: string, requests: number): Promis
 }
 
 async function main(): Promise<void> {
-  const env: Record<string, string | undefined> = {
-    ...process.env,
-    SERVICE_LLM_PROVIDER: 'mock',
-    SERVICE_EMBEDDING_PROVIDER: 'mock',
-    PORT: '0',
-    HOST: '127.0.0.1',
-    RUST_LOG: 'silent',
-    SERVICE_MASTER_API_KEY: BENCH_MASTER_KEY,
-  };
-  delete env.DATABASE_URL;
-  const config = loadConfig(env, { cwd: `${__dirname}/../..`, homeDir: '/nonexistent' });
+  const config = benchConfig({
+    inherit: true,
+    fixed: { DATABASE_URL: undefined, SERVICE_LLM_PROVIDER: 'mock', SERVICE_EMBEDDING_PROVIDER: 'mock' },
+  });
   const rt = await createRuntime(config, createLogger(config.logLevel));
   const { app } = createApp(rt);
   const server = app.listen(0, '127.0.0.1');

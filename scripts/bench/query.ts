@@ -25,7 +25,6 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
 import { createApp } from '../../src/app';
-import { loadConfig } from '../../src/config/load';
 import { packByWeight } from '../../src/domain/pack';
 import type { Scope } from '../../src/domain/types';
 import { chunkItems, embedInto, entityItems, relationshipItems } from '../../src/ingest/embed';
@@ -33,6 +32,7 @@ import { createLogger } from '../../src/logger';
 import type { QueryMode } from '../../src/retrieval/recipes';
 import { createRuntime, type Runtime } from '../../src/runtime';
 import { buildCorpus, CHUNKS_PER_DOCUMENT, type Corpus, type CorpusPart, generateCorpus, questionsAbout } from './query-corpus';
+import { benchConfig, WITHOUT_RESOLUTION } from './service';
 
 const MODES = ['naive', 'local', 'global', 'hybrid', 'mix'] as const;
 /** Authentication stays on, as in production: the load process sends the master key. */
@@ -367,21 +367,7 @@ async function benchSize(
   size: number,
   args: { requests: number; concurrency: number[]; warmup: number; modes: string[]; questions: number; profileDir: string | null },
 ): Promise<SizeRun> {
-  const config = loadConfig(
-    {
-      SERVICE_LLM_PROVIDER: 'mock',
-      // Resolution has its own benches (resolution.ts, resolution-scale.ts); these figures are taken without it.
-      SERVICE_ENTITY_RESOLUTION: 'false',
-      SERVICE_EMBEDDING_PROVIDER: 'mock',
-      ...process.env,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      RUST_LOG: 'error',
-      SERVICE_MASTER_API_KEY: BENCH_KEY,
-      SERVICE_RATE_LIMIT_QUERY: '0',
-    },
-    { cwd: process.cwd() },
-  );
+  const config = benchConfig({ defaults: WITHOUT_RESOLUTION, inherit: true, fixed: { RUST_LOG: 'error' } });
   const rt = await createRuntime(config, createLogger('error'));
   const { app } = createApp(rt);
   const server: Server = await new Promise((resolve) => {

@@ -8,7 +8,6 @@
  */
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../../src/config/load';
 import { normalizeEntityId } from '../../src/domain/ids';
 import type { EntityRecord, Scope } from '../../src/domain/types';
 import { entityText } from '../../src/graph/embed-text';
@@ -18,6 +17,7 @@ import type { AppConfig } from '../../src/config/types';
 import { createLogger } from '../../src/logger';
 import { createRuntime, type Runtime } from '../../src/runtime';
 import { table } from './table';
+import { benchConfig } from './service';
 
 const { values: args } = parseArgs({
   options: {
@@ -50,14 +50,9 @@ function seedName(i: number): { name: string; type: string } {
 }
 
 async function boot(): Promise<{ rt: Runtime; config: AppConfig }> {
-  const env: Record<string, string> = {
-    RUST_LOG: 'error',
-    SERVICE_LLM_PROVIDER: 'mock',
-    SERVICE_EMBEDDING_PROVIDER: 'mock',
-    SERVICE_ASYNC_THRESHOLD_BYTES: String(1024 * 1024 * 1024),
-  };
-  if (process.env.NEO4J_URI) env.NEO4J_URI = process.env.NEO4J_URI;
-  const config = loadConfig(env, { cwd: process.cwd() });
+  const config = benchConfig({
+    fixed: { RUST_LOG: 'error', SERVICE_ASYNC_THRESHOLD_BYTES: String(1024 * 1024 * 1024), NEO4J_URI: process.env.NEO4J_URI },
+  });
   return { rt: await createRuntime(config, createLogger(config.logLevel)), config };
 }
 

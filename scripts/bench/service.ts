@@ -1,4 +1,5 @@
 import type { Server } from 'node:http';
+import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type Koa from 'koa';
 import { loadConfig } from '../../src/config/load';
@@ -9,6 +10,8 @@ import type { AppState } from '../../src/http/context';
 import type { Runtime } from '../../src/runtime';
 import { BENCH_MASTER_KEY } from './workspace';
 
+const ROOT = path.resolve(__dirname, '../..');
+
 /**
  * Runs this process as `node dist/main.js` runs: its heap tuning, and stack traces without source maps (tsx turns
  * them on, and the Neo4j driver captures a stack trace for every statement it runs).
@@ -18,25 +21,45 @@ export function runAsBuilt(): void {
   process.setSourceMapsEnabled(false);
 }
 
+type Env = Record<string, string | undefined>;
+
+/** Resolution has its own benches (resolution.ts, resolution-scale.ts); the figures of the others are taken without it. */
+export const WITHOUT_RESOLUTION: Env = { SERVICE_ENTITY_RESOLUTION: 'false' };
+
+/** The stores of the environment set aside: the service runs embedded. */
+export const EMBEDDED: Env = { DATABASE_URL: undefined, NEO4J_URI: undefined };
+
+export interface BenchSettings {
+  /** The bench's choices that the process environment may override. */
+  defaults?: Env;
+  /** Start from the process environment (its NEO4J_URI and the like) rather than from nothing. */
+  inherit?: boolean;
+  /** Settings that hold whatever the environment says; a key set to undefined is removed. */
+  fixed?: Env;
+}
+
 /**
  * The configuration of a service a bench boots in-process: loopback, a free port, the mock provider, authentication
- * on, rate limits off; over `inherited` (such as the process environment), under `env`.
+ * on with the bench's master key, rate limits off, no catalog from the home directory. Layers, last wins: these
+ * defaults, `defaults`, the process environment (with `inherit`), the fixed settings above, `fixed`.
  */
-export function benchConfig(env: Record<string, string | undefined> = {}, inherited: Record<string, string | undefined> = {}): AppConfig {
+export function benchConfig(settings: BenchSettings = {}): AppConfig {
   return loadConfig(
     {
-      ...inherited,
+      SERVICE_LLM_PROVIDER: 'mock',
+      SERVICE_EMBEDDING_PROVIDER: 'mock',
+      ...settings.defaults,
+      ...(settings.inherit ? process.env : {}),
       PORT: '0',
       HOST: '127.0.0.1',
       RUST_LOG: 'silent',
       SERVICE_MASTER_API_KEY: BENCH_MASTER_KEY,
-      SERVICE_LLM_PROVIDER: 'mock',
       SERVICE_RATE_LIMIT_UPLOAD: '0',
       SERVICE_RATE_LIMIT_QUERY: '0',
       SERVICE_RATE_LIMIT_GRAPH: '0',
-      ...env,
+      ...settings.fixed,
     },
-    { cwd: `${__dirname}/../..` },
+    { cwd: ROOT, homeDir: '/nonexistent' },
   );
 }
 

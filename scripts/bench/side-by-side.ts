@@ -35,7 +35,6 @@ import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { BENCH_MASTER_KEY, benchWorkspace } from './workspace';
 import { createApp } from '../../src/app';
-import { loadConfig } from '../../src/config/load';
 import { nodeFlags } from '../../src/config/node-flags';
 import { tuneHeap } from '../../src/heap';
 import { settleEmbeddingRefreshes } from '../../src/ingest/merge-stage';
@@ -49,6 +48,7 @@ import { buildCorpus } from './ingest';
 import { startBridge } from './lightrag-bridge';
 import { clockTicks, processCpuSeconds, startBenchNeo4j } from './neo4j-server';
 import { seeded } from './random';
+import { benchConfig, EMBEDDED, WITHOUT_RESOLUTION } from './service';
 
 const { values: args } = parseArgs({
   options: {
@@ -206,31 +206,24 @@ interface KgragRun {
 async function runKgrag(spec: Spec, options: KgragRun): Promise<EngineReport | null> {
   // As src/main.ts does for the service.
   tuneHeap(nodeFlags());
-  const env: Record<string, string | undefined> = {
-    SERVICE_LLM_PROVIDER: 'mock',
-    // Resolution has its own benches (resolution.ts, resolution-scale.ts); these figures are taken without it.
-    SERVICE_ENTITY_RESOLUTION: 'false',
-    SERVICE_EMBEDDING_PROVIDER: 'mock',
-    // As many documents in flight as LightRAG gets (the service's default is six per LLM slot).
-    WORKER_THREADS: String(spec.settings.documents_in_flight),
-    ...process.env,
-    HOST: '127.0.0.1',
-    PORT: '0',
-    RUST_LOG: 'error',
-    SERVICE_MOCK_LATENCY_MS: String(spec.settings.latency_ms),
-    SERVICE_LLM_CONCURRENCY: String(spec.settings.llm_concurrency),
-    SERVICE_EMBEDDING_CONCURRENCY: String(spec.settings.embedding_concurrency),
-    SERVICE_RATE_LIMIT_UPLOAD: '0',
-    SERVICE_RATE_LIMIT_QUERY: '0',
-    SERVICE_ASYNC_THRESHOLD_BYTES: String(1024 * 1024 * 1024),
-    SERVICE_MASTER_API_KEY: BENCH_MASTER_KEY,
-  };
-  delete env.DATABASE_URL;
-  delete env.NEO4J_URI;
-  if (options.neo4jUri) env.NEO4J_URI = options.neo4jUri;
-  // Vectors in Neo4j's own indexes unless QDRANT_URL names a Qdrant for kgrag-neo4j.
-  else delete env.QDRANT_URL;
-  const config = loadConfig(env);
+  const config = benchConfig({
+    defaults: {
+      ...WITHOUT_RESOLUTION,
+      // As many documents in flight as LightRAG gets (the service's default is six per LLM slot).
+      WORKER_THREADS: String(spec.settings.documents_in_flight),
+    },
+    inherit: true,
+    fixed: {
+      ...EMBEDDED,
+      // Vectors in Neo4j's own indexes unless QDRANT_URL names a Qdrant for kgrag-neo4j.
+      ...(options.neo4jUri ? { NEO4J_URI: options.neo4jUri } : { QDRANT_URL: undefined }),
+      RUST_LOG: 'error',
+      SERVICE_MOCK_LATENCY_MS: String(spec.settings.latency_ms),
+      SERVICE_LLM_CONCURRENCY: String(spec.settings.llm_concurrency),
+      SERVICE_EMBEDDING_CONCURRENCY: String(spec.settings.embedding_concurrency),
+      SERVICE_ASYNC_THRESHOLD_BYTES: String(1024 * 1024 * 1024),
+    },
+  });
   const rt = await createRuntime(config, createLogger(config.logLevel));
   const counting = countCalls(rt.providers, options.log !== undefined);
   const { app } = createApp(rt);

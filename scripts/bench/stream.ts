@@ -8,10 +8,11 @@
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { createApp } from '../../src/app';
-import { loadConfig } from '../../src/config/load';
 import { createLogger } from '../../src/logger';
 import { createRuntime } from '../../src/runtime';
 import { buildCorpus } from './ingest';
+import { BENCH_MASTER_KEY } from './workspace';
+import { benchConfig } from './service';
 
 function option(name: string, fallback: string): string {
   const at = process.argv.indexOf(`--${name}`);
@@ -23,7 +24,6 @@ const DOCUMENTS = Number(option('documents', '10'));
 const DOCUMENT_BYTES = Number(option('bytes', '4000'));
 const SCOPE = option('scope', 'all');
 const REDIS = option('redis', '');
-const MASTER_KEY = 'bench-master-key-0123456789abcdef';
 const MB = 1024 * 1024;
 
 interface Subscriber {
@@ -82,17 +82,7 @@ function memory() {
 }
 
 async function main() {
-  const env: Record<string, string> = {
-    PORT: '0',
-    HOST: '127.0.0.1',
-    RUST_LOG: 'silent',
-    SERVICE_RATE_LIMIT_GRAPH: '0',
-    SERVICE_RATE_LIMIT_UPLOAD: '0',
-    SERVICE_GRAPH_STREAM_HEARTBEAT_MS: '600000',
-    SERVICE_MASTER_API_KEY: MASTER_KEY,
-    ...(REDIS ? { REDIS_URL: REDIS } : {}),
-  };
-  const config = loadConfig(env, { cwd: `${__dirname}/../..`, homeDir: '/nonexistent' });
+  const config = benchConfig({ fixed: { SERVICE_GRAPH_STREAM_HEARTBEAT_MS: '600000', REDIS_URL: REDIS } });
   const rt = await createRuntime(config, createLogger(config.logLevel));
   await rt.start();
   const { app } = createApp(rt);
@@ -101,11 +91,11 @@ async function main() {
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1`;
   const created = await fetch(`${base}/workspaces`, {
     method: 'POST',
-    headers: { 'x-api-key': MASTER_KEY, 'content-type': 'application/json' },
+    headers: { 'x-api-key': BENCH_MASTER_KEY, 'content-type': 'application/json' },
     body: JSON.stringify({ name: `bench stream ${Date.now()}` }),
   });
   if (created.status !== 201) throw new Error(`creating the workspace answered ${created.status}: ${await created.text()}`);
-  const headers = { 'x-api-key': MASTER_KEY, 'x-workspace-id': ((await created.json()) as { id: string }).id };
+  const headers = { 'x-api-key': BENCH_MASTER_KEY, 'x-workspace-id': ((await created.json()) as { id: string }).id };
   let batches = 0;
   let changes = 0;
   rt.events.subscribe((batch) => {
