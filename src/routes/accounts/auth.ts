@@ -62,6 +62,7 @@ export function authRoutes(api: Api, rt: Runtime): void {
         return;
       }
       const p = ctx.state.principal;
+      if (ctx.state.credentialLookupFailure) throw ctx.state.credentialLookupFailure;
       if (ctx.state.credentialError) throw new UnauthenticatedError(ctx.state.credentialError.message);
       if (!p) throw new UnauthenticatedError("send a refresh token in the body, or a user's access token to end all their sessions");
       if (p.kind !== 'user' || !p.userId) {
