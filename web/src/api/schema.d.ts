@@ -14264,7 +14264,7 @@ export interface operations {
                     title?: string | null;
                     /** @description Where the text came from; used as file_path */
                     source?: string | null;
-                    /** @description Free-form object kept with the document */
+                    /** @description Free-form object kept with the document (at most 32 levels deep, 64 KB) */
                     metadata?: {
                         [key: string]: unknown;
                     } | null;
@@ -15485,7 +15485,7 @@ export interface operations {
                     content: string & (unknown & unknown);
                     /** @description A new title; the current one is kept when absent */
                     title?: string | null;
-                    /** @description Replaces the metadata when given */
+                    /** @description Replaces the metadata when given (at most 32 levels deep, 64 KB) */
                     metadata?: {
                         [key: string]: unknown;
                     } | null;
