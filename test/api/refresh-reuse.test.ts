@@ -39,4 +39,30 @@ describe('refresh token reuse', () => {
     expect((await refresh(second.refresh_token)).status).toBe(401);
     expect((await refresh(elsewhere.refresh_token)).status).toBe(200);
   });
+
+  it('sets the refresh token as an httpOnly, SameSite=Strict cookie for /api/v1/auth, and takes it without a body', async () => {
+    const username = `c${Math.random().toString(36).slice(2, 10)}`;
+    const password = 'the password of the user';
+    await app.request('/api/v1/users', { method: 'POST', json: { username, email: `${username}@example.com`, password, role: 'viewer' } });
+    const signedIn = await post('/api/v1/auth/login', { username, password });
+    const cookie = signedIn.headers.get('set-cookie') ?? '';
+    const session = await json(signedIn);
+    expect(cookie).toContain(`kgrag_refresh=${session.refresh_token}`);
+    expect(cookie).toMatch(/; path=\/api\/v1\/auth/i);
+    expect(cookie).toMatch(/; httponly/i);
+    expect(cookie).toMatch(/; samesite=strict/i);
+    expect(cookie).not.toMatch(/; secure/i); // plain HTTP here; Secure over HTTPS
+
+    const withCookie = (path: string, value: string) =>
+      fetch(`${app.url}${path}`, { method: 'POST', headers: { Cookie: `kgrag_refresh=${value}` } });
+    const renewed = await withCookie('/api/v1/auth/refresh', session.refresh_token);
+    expect(renewed.status).toBe(200);
+    const next = await json(renewed);
+    expect(renewed.headers.get('set-cookie')).toContain(`kgrag_refresh=${next.refresh_token}`);
+    const out = await withCookie('/api/v1/auth/logout', next.refresh_token);
+    expect(out.status).toBe(204);
+    expect(out.headers.get('set-cookie')).toMatch(/kgrag_refresh=;/);
+    expect((await refresh(next.refresh_token)).status).toBe(401);
+    expect((await fetch(`${app.url}/api/v1/auth/refresh`, { method: 'POST' })).status).toBe(401);
+  });
 });
