@@ -14,7 +14,7 @@
 # --port 0 (the default) picks a free port. Default data directory: build/neo4j/data.
 # Environment: NEO4J_HEAP (default 1g), NEO4J_PAGECACHE (64m), NEO4J_JAVA_OPTS (extra JVM flags),
 # NEO4J_JIT (c1 = default, fast start; full = C1+C2 for benchmarks), NEO4J_CONF (a neo4j.conf-style file of
-# further settings),
+# further settings; file URLs for LOAD CSV stay disabled whatever it says),
 # NEO4J_START_TIMEOUT (120 s), NEO4J_STOP_TIMEOUT (60 s), NEO4J_RUN_DIR (pid/log/url files,
 # default build/neo4j), JAVA (java), MVN (mvn).
 set -euo pipefail
@@ -103,7 +103,16 @@ java_cmd() {
     "${extra[@]}"
     -cp "$LIB/*" "$MAIN" --port "$PORT" --data "$DATA" --pagecache "${NEO4J_PAGECACHE:-64m}"
   )
-  [[ -z "${NEO4J_CONF:-}" ]] || JAVA_ARGS+=(--conf "$NEO4J_CONF")
+  # Settings every instance gets, then NEO4J_CONF's (which may not re-enable them: the last value wins, so
+  # ours come after). LOAD CSV may not read the server's files (the service refuses LOAD CSV too).
+  local conf="$RUN_DIR/launcher.conf"
+  mkdir -p "$RUN_DIR"
+  {
+    [[ -z "${NEO4J_CONF:-}" ]] || cat "$NEO4J_CONF"
+    echo
+    echo "dbms.security.allow_csv_import_from_file_urls=false"
+  } >"$conf"
+  JAVA_ARGS+=(--conf "$conf")
 }
 
 cmd_start() {

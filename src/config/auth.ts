@@ -47,6 +47,6 @@ export function resolveAuth(vars: AuthVars, problems: string[]): AuthConfig {
     refreshTokenTtlS: refreshTtl,
     bootstrapAdmin:
       username && password ? { username, password, email: vars.SERVICE_BOOTSTRAP_ADMIN_EMAIL ?? `${username}@localhost` } : null,
-    loginAttempts: { perUser: 5, perAddress: 20, windowMs: 15 * 60_000 },
+    loginAttempts: { perUserAtAddress: 5, perUser: 100, perAddress: 20, windowMs: 15 * 60_000 },
   };
 }

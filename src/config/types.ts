@@ -94,7 +94,7 @@ export interface AuthConfig {
   refreshTokenTtlS: number;
   bootstrapAdmin: { username: string; password: string; email: string } | null;
   /** Failed logins allowed per user name and per client address within the window. */
-  loginAttempts: { perUser: number; perAddress: number; windowMs: number };
+  loginAttempts: { perUserAtAddress: number; perUser: number; perAddress: number; windowMs: number };
 }
 
 export type TracingApi = 'auto' | 'ingestion' | 'otlp';

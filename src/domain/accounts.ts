@@ -77,6 +77,11 @@ export interface RefreshTokenRecord {
   user_id: string;
   /** SHA-256 of the token. */
   token_hash: string;
+  /**
+   * The sign-in the token descends from by rotation: the id of its first token. A revoked token presented again
+   * revokes every token of its family (a token stored before families existed is a family of its own).
+   */
+  family_id?: string;
   created_at: string;
   updated_at: string;
   expires_at: string;

@@ -2,9 +2,13 @@ import { createHash, randomUUID } from 'node:crypto';
 import { nextTurn } from './turns';
 import type { Scope } from './types';
 
-/** Entity id: name trimmed, whitespace collapsed, UPPERCASE, spaces to underscores. */
+/**
+ * Entity id: name in Unicode NFC (the composed and decomposed spellings of "Café" are one name), trimmed,
+ * whitespace collapsed, UPPERCASE, spaces to underscores.
+ */
 export function normalizeEntityId(name: string): string {
   return name
+    .normalize('NFC')
     .trim()
     .replace(/^["'`]+|["'`]+$/g, '')
     .replace(/\s+/g, ' ')

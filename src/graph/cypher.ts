@@ -1,4 +1,5 @@
 import { NotImplementedError } from '../domain/errors';
+import { checkReadOnlyCypher } from './cypher-guard';
 import type { CypherNode, CypherPath, CypherRelationship, Stores } from '../store/ports';
 
 export interface CypherSettings {
@@ -86,8 +87,9 @@ function isTagged(value: unknown, kind: string): boolean {
 }
 
 /**
- * Runs an analyst's Cypher (persistent mode only) and presents graph values as /graph does. The store's read
- * transaction is what keeps it read-only; this layer adds the switch and the limits.
+ * Runs an analyst's Cypher (persistent mode only) and presents graph values as /graph does. The query is checked
+ * before Neo4j sees it (cypher-guard.ts: reading clauses and read-only procedures only); the store's read
+ * transaction refuses writes as a second line. This layer adds the switch and the limits.
  */
 export async function runAnalystCypher(
   stores: Stores,
@@ -100,6 +102,7 @@ export async function runAnalystCypher(
   if (!settings.enabled) {
     throw new NotImplementedError('raw Cypher is turned off in this deployment; an operator turns it on with SERVICE_CYPHER_ENABLED=true');
   }
+  checkReadOnlyCypher(input.query);
   const result = await stores.cypher.run(input.query, input.params, { timeoutMs: settings.timeoutMs, maxRows: settings.maxRows });
   const nodes = new Map<string, CypherGraphNode>();
   const edges = new Map<string, CypherGraphEdge>();

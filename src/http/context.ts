@@ -8,6 +8,11 @@ export interface AppState {
   principal?: Principal;
   /** Why presented credentials were refused; a protected route answers 401 with it. */
   credentialError?: Error;
+  /**
+   * Why presented credentials could not be checked (the credential store unavailable: a 503 with Retry-After);
+   * a protected route answers with it, never with 401.
+   */
+  credentialLookupFailure?: Error;
   /** Set on routes that act in a workspace (docs/api.md §5.1). */
   scope: Scope;
   tenant?: TenantRecord;

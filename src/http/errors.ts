@@ -70,6 +70,23 @@ function isPoolExhausted(err: unknown): boolean {
 const BUSY_RETRY_AFTER_SECONDS = 1;
 
 /**
+ * Whether an error says a store cannot serve now (down, its connection pool exhausted, a transient database
+ * error), as opposed to a verdict on the request: such a failure answers 503 with Retry-After.
+ */
+export function isUnavailable(err: unknown): boolean {
+  const code = (err as { code?: unknown })?.code;
+  return isOutage(err) || isPoolExhausted(err) || (typeof code === 'string' && code.startsWith('Neo.TransientError.'));
+}
+
+/** The 503 error of a store that could not serve, keeping the cause for the log. */
+export function unavailableFrom(err: unknown, what: string): UnavailableError {
+  if (err instanceof UnavailableError && err.retryAfterSeconds !== null) return err;
+  const unavailable = new UnavailableError(`${what} is unavailable; retry shortly`, null, {}, BUSY_RETRY_AFTER_SECONDS);
+  unavailable.cause = err;
+  return unavailable;
+}
+
+/**
  * The problem an error answers with, or null for an unknown error (a 500, logged with its cause).
  * Used by JSON routes, SSE streams and the compatibility layers alike, so an outage reads the same on each.
  */

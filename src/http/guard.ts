@@ -33,6 +33,7 @@ export function createGuard(auth: AuthService, tenancy: TenancyService, named: (
   return (spec) => async (ctx, next) => {
     if (spec.access === 'public' || spec.access === 'credentials') return next();
     const c = ctx as AppContext;
+    if (c.state.credentialLookupFailure) throw c.state.credentialLookupFailure;
     if (c.state.credentialError) throw new UnauthenticatedError(c.state.credentialError.message);
     const principal = c.state.principal ?? (auth.open ? auth.openPrincipal : null);
     if (!principal) throw new UnauthenticatedError(MISSING);

@@ -88,3 +88,57 @@ export function notBoth<T extends z.ZodType>(schema: T, a: string, b: string, me
     })
     .meta({ not: { required: [a, b] } });
 }
+
+// eslint-disable-next-line no-control-regex -- the NUL character is what the rule refuses
+const NUL = /\x00/;
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** What makes a string not text: a NUL character, or a lone UTF-16 surrogate (no UTF-8 store can hold one). */
+export function textFault(text: string): string | null {
+  if (NUL.test(text)) return 'contains a NUL character, not text';
+  if (LONE_SURROGATE.test(text)) return 'contains a lone UTF-16 surrogate, not valid Unicode text';
+  return null;
+}
+
+/** `schema` that also refuses NUL characters and lone surrogates. */
+export function plainText<T extends z.ZodType<string | null | undefined>>(schema: T): T {
+  return schema.superRefine((value, ctx) => {
+    const fault = typeof value === 'string' ? textFault(value) : null;
+    if (fault) ctx.addIssue({ code: 'custom', message: fault });
+  }) as unknown as T;
+}
+
+/** How deep and how large a free-form JSON object (document metadata) may be. */
+export const JSON_OBJECT_LIMITS = { maxDepth: 32, maxBytes: 64 * 1024 };
+
+/**
+ * Why a free-form JSON value is refused: nested deeper than `maxDepth`, larger than `maxBytes` as JSON, or a key or
+ * string that is not text. Walked without recursion, so no depth can exhaust the stack.
+ */
+export function jsonFault(value: unknown, limits = JSON_OBJECT_LIMITS): string | null {
+  const stack: Array<[unknown, number]> = [[value, 1]];
+  while (stack.length) {
+    const [item, depth] = stack.pop()!;
+    if (typeof item === 'string') {
+      const fault = textFault(item);
+      if (fault) return fault;
+      continue;
+    }
+    if (item === null || typeof item !== 'object') continue;
+    if (depth > limits.maxDepth) return `is nested deeper than ${limits.maxDepth} levels`;
+    for (const [key, inner] of Object.entries(item)) {
+      const fault = Array.isArray(item) ? null : textFault(key);
+      if (fault) return `has a key that ${fault}`;
+      stack.push([inner, depth + 1]);
+    }
+  }
+  if (Buffer.byteLength(JSON.stringify(value) ?? '') > limits.maxBytes) return `is larger than ${limits.maxBytes / 1024} KB as JSON`;
+  return null;
+}
+
+/** A free-form JSON object within JSON_OBJECT_LIMITS. */
+export const boundedJsonObject = (message?: string) =>
+  z.record(z.string(), z.unknown(), message ? { message } : undefined).superRefine((value, ctx) => {
+    const fault = jsonFault(value);
+    if (fault) ctx.addIssue({ code: 'custom', message: fault });
+  });

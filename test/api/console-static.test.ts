@@ -33,6 +33,15 @@ describe('web console files', () => {
     expect(await res.text()).toBe(INDEX);
   });
 
+  it('sends a Content-Security-Policy with the console page: own scripts only, no inline code, no framing', async () => {
+    for (const p of ['/', '/graph']) {
+      const csp = (await page(p)).headers.get('content-security-policy') ?? '';
+      expect(csp).toContain("script-src 'self'");
+      expect(csp).not.toContain('unsafe-inline');
+      expect(csp).toContain("frame-ancestors 'none'");
+    }
+  });
+
   it('serves hashed assets as immutable for a year, with their types', async () => {
     const js = await app.request('/assets/index-abc123.js');
     expect(js.status).toBe(200);
@@ -70,11 +79,15 @@ describe('web console files', () => {
     ['/api-docs/other.json'],
     ['/ready/x'],
     ['/live/x'],
+    ['/API/V1/nothing-here'],
+    ['//api/v1/documents'],
+    ['/metrics'],
+    ['/Health/x'],
   ])("never answers %s with the console, even for a browser: 404 problem details (or the compatibility API's error)", async (p) => {
     const res = await page(p);
     expect(res.status).toBe(404);
     // /api/* outside /api/v1 and /v1/* belong to the compatibility APIs, which answer errors in their own shape.
-    const compat = /^\/(v1|api)\//.test(`${p}/`) && !p.startsWith('/api/v1');
+    const compat = /^\/(v1|api)\//i.test(`${p}/`) && !/^\/api\/v1/i.test(p);
     expect(res.headers.get('content-type')).toContain(compat ? 'application/json' : 'application/problem+json');
   });
 

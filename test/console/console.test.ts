@@ -120,11 +120,14 @@ describe('web console in a browser', () => {
     expect(await page.getByTestId('graph-edge-count').innerText()).toBe(String(graph.edges.length));
     await page.waitForFunction(() => !window.kgragExplorer!.layout().running, undefined, { timeout: 60_000 });
 
-    // The WebGL layers alone (labels hidden) hold the nodes' colours.
-    await page.addStyleTag({ content: '.sigma-labels, .sigma-hovers { visibility: hidden; }' });
+    // The WebGL layers alone (labels hidden) hold the nodes' colours. Styles are set on the elements: the page's
+    // Content-Security-Policy refuses an injected <style>.
+    const labels = (visibility: string) =>
+      page.evaluate(`document.querySelectorAll('.sigma-labels, .sigma-hovers').forEach((e) => (e.style.visibility = '${visibility}'))`);
+    await labels('hidden');
     const pixels = await countSaturatedPixels(page, await page.getByTestId('graph-canvas').screenshot());
     expect(pixels).toBeGreaterThan(200);
-    await page.addStyleTag({ content: '.sigma-labels, .sigma-hovers { visibility: visible; }' });
+    await labels('visible');
 
     // A click on the canvas where a node is drawn opens that node (one that no overlay covers).
     const legend = (await page.locator('.legend').boundingBox())!;

@@ -58,6 +58,23 @@ describe('web console sign-in', () => {
     expect(new URL(page.url()).pathname).toBe('/documents');
     await page.getByTestId('dropzone').waitFor();
     expect(authorized.length).toBeGreaterThan(0);
+    // The refresh token is out of a script's reach: an httpOnly, SameSite=Strict cookie for /api/v1/auth only.
+    const stored = (await page.evaluate('JSON.stringify(Object.assign({}, localStorage))')) as string;
+    expect(stored).not.toMatch(/refresh/i);
+    const cookies = await context.cookies();
+    expect(cookies.map((c) => ({ name: c.name, httpOnly: c.httpOnly, sameSite: c.sameSite, path: c.path }))).toEqual([
+      { name: 'kgrag_refresh', httpOnly: true, sameSite: 'Strict', path: '/api/v1/auth' },
+    ]);
+    expect(await page.evaluate('document.cookie')).toBe('');
+    // An expired access token is renewed through the cookie alone.
+    await page.evaluate(`(() => {
+      const session = JSON.parse(localStorage.getItem('kgrag.session'));
+      localStorage.setItem('kgrag.session', JSON.stringify({ ...session, expiresAt: 0 }));
+    })()`);
+    const refreshed = page.waitForResponse((res) => res.url().endsWith('/api/v1/auth/refresh'));
+    await page.reload();
+    expect((await refreshed).status()).toBe(200);
+    await page.getByRole('heading', { name: 'Documents' }).waitFor();
     // Signed in, the header offers the tenant's workspaces.
     await page.goto(`${app.url}/workspace`);
     await page.getByRole('heading', { name: 'Workspace' }).first().waitFor();

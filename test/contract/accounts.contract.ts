@@ -97,6 +97,30 @@ export function accountStoreContract(name: string, makeStores: StoresFactory, cl
       expect(await workspaces().count({ tenant_id: tenant })).toBe(0);
     });
 
+    it('finds the open refresh tokens of one family, for revoking them together', async () => {
+      const { refreshTokens } = ctx.stores().accounts;
+      const at = new Date().toISOString();
+      const family = randomUUID();
+      const token = (family_id: string, revoked_at: string | null) => ({
+        id: randomUUID(),
+        user_id: 'u-family',
+        token_hash: `f-${randomUUID()}`,
+        family_id,
+        created_at: at,
+        updated_at: at,
+        expires_at: at,
+        revoked_at,
+      });
+      const tokens = [token(family, at), token(family, null), token(family, null), token(randomUUID(), null)];
+      for (const t of tokens) await refreshTokens.insert(t);
+      const open = await refreshTokens.list({ family_id: family, revoked_at: null }, { limit: 100, offset: 0 });
+      expect(open.items.map((t) => t.id).sort()).toEqual([tokens[1].id, tokens[2].id].sort());
+      for (const t of open.items) await refreshTokens.update(t.id, { revoked_at: at });
+      expect(await refreshTokens.count({ family_id: family, revoked_at: null })).toBe(0);
+      expect(await refreshTokens.findOne({ token_hash: tokens[3].token_hash })).toMatchObject({ revoked_at: null });
+      for (const t of tokens) await refreshTokens.delete(t.id);
+    });
+
     it('keeps user names, tenant slugs, key hashes and token hashes unique', async () => {
       const { users, tenants, apiKeys, refreshTokens } = ctx.stores().accounts;
       const at = new Date().toISOString();

@@ -107,6 +107,43 @@ describe('persistent mode: POST /graph/cypher', () => {
     expect(after.get('d')).toEqual(before.get('d'));
   });
 
+  it.each([
+    ['LOAD CSV from a file', "LOAD CSV FROM 'file:///etc/passwd' AS line RETURN line", 'LOAD CSV'],
+    ['LOAD CSV from a local URL', "LOAD CSV FROM 'http://127.0.0.1:1/x.csv' AS line RETURN line", 'LOAD CSV'],
+    ['dbms.listConfig', 'CALL dbms.listConfig() YIELD name RETURN name', 'CALL dbms.listConfig'],
+    ['SHOW USERS', 'SHOW USERS', 'SHOW'],
+    ['SHOW TRANSACTIONS', 'SHOW TRANSACTIONS YIELD transactionId RETURN transactionId', 'SHOW'],
+    ['TERMINATE TRANSACTIONS', "TERMINATE TRANSACTIONS 'neo4j-transaction-1'", 'TERMINATE'],
+    ['CREATE USER', "CREATE USER eve SET PASSWORD 'a-long-password'", 'CREATE'],
+  ])('refuses %s with a 403 problem naming it, before Neo4j runs it', async (_, query, construct) => {
+    const res = await cypher(query);
+    expect(res.status).toBe(403);
+    expect(res.headers.get('content-type')).toContain('application/problem+json');
+    const problem = (await res.json()) as { detail: string; refused: string };
+    expect(problem.refused).toBe(construct);
+    expect(problem.detail).toContain('read-only');
+  });
+
+  it('runs on a Neo4j whose LOAD CSV may not read its own files (scripts/neo4j/neo4j.sh)', async () => {
+    await expect(driver.executeQuery("LOAD CSV FROM 'file:///etc/passwd' AS line RETURN line LIMIT 1")).rejects.toThrow(
+      /allow_csv_import_from_file_urls|file url/i,
+    );
+  });
+
+  it('runs the allowed read-only procedures', async () => {
+    const res = await cypher('CALL db.labels() YIELD label RETURN label ORDER BY label');
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { rows: Array<{ label: string }> }).rows.map((r) => r.label)).toContain('Entity');
+  });
+
+  it('answers an error Neo4j raises while running a query with a 422 problem, not a 500', async () => {
+    const res = await cypher('UNWIND [1, 0] AS x RETURN 1 / x AS y');
+    expect(res.status).toBe(422);
+    const problem = (await res.json()) as { detail: string; errors: Array<{ field: string }>; neo4j_code: string };
+    expect(problem.errors[0].field).toBe('query');
+    expect(problem.neo4j_code).toMatch(/^Neo\./);
+  });
+
   it('caps rows at SERVICE_CYPHER_MAX_ROWS and says the answer was truncated', async () => {
     const res = await cypher('UNWIND range(1, $n) AS x RETURN x', { n: 80 });
     expect(res.status).toBe(200);

@@ -66,6 +66,9 @@ describe('persistent mode: Neo4j outage and recovery', () => {
     const health = async () => (await (await app.request('/health')).json()) as Record<string, any>;
     expect(await health()).toMatchObject({ status: 'healthy', storage_mode: 'neo4j', components: { graph_storage: true } });
     expect((await app.request('/api/v1/graph/stats')).status).toBe(200);
+    const key = await app.createApiKey({ role: 'viewer' });
+    const withKey = () => app.request('/api/v1/graph/stats', { headers: { 'X-API-Key': key } });
+    expect((await withKey()).status).toBe(200);
 
     await relay.cut();
     const during = await health();
@@ -78,10 +81,18 @@ describe('persistent mode: Neo4j outage and recovery', () => {
     expect(refused.status).toBe(503);
     expect(refused.headers.get('content-type')).toContain('application/problem+json');
     expect(await refused.json()).toMatchObject({ status: 503, type: expect.stringMatching(/\/service-unavailable$/) });
+    // A valid key whose look-up meets the outage is not a bad key: 503 with Retry-After, never 401.
+    for (let i = 0; i < 3; i++) {
+      const keyed = await withKey();
+      expect(keyed.status).toBe(503);
+      expect(Number(keyed.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(keyed.headers.get('www-authenticate')).toBeNull();
+    }
 
     await relay.open();
     expect(await health()).toMatchObject({ status: 'healthy', components: { graph_storage: true } });
     const back = await app.request('/api/v1/graph/stats');
     expect(back.status).toBe(200);
+    expect((await withKey()).status).toBe(200);
   });
 });

@@ -1,4 +1,4 @@
-import { chunkId, documentOfChunk, documentsOfChunks, isChunkOf } from '../../src/domain/ids';
+import { chunkId, documentOfChunk, documentsOfChunks, isChunkOf, normalizeEntityId } from '../../src/domain/ids';
 
 /** Chunk ids `{document_id}-chunk-{N}` and the documents they name (src/domain/ids.ts). */
 describe('chunk and document ids', () => {
@@ -25,5 +25,13 @@ describe('chunk and document ids', () => {
     expect(documentsOfChunks(chunks)).toEqual([a, b]);
     expect(documentsOfChunks([])).toEqual([]);
     expect(documentsOfChunks(Array.from({ length: 70_000 }, (_, i) => chunkId(`doc-${i}`, 0)))).toHaveLength(70_000);
+  });
+});
+
+describe('entity ids', () => {
+  it('are one id for the composed (NFC) and decomposed (NFD) spellings of a name', () => {
+    const composed = 'Café Noir';
+    expect(normalizeEntityId(composed.normalize('NFD'))).toBe(normalizeEntityId(composed));
+    expect(normalizeEntityId(composed)).toBe('CAFÉ_NOIR');
   });
 });

@@ -1,6 +1,8 @@
 import type { Middleware } from 'koa';
+import { UnauthenticatedError } from '../../domain/errors';
 import type { AuthService } from '../../services/auth';
 import type { AppState } from '../context';
+import { isUnavailable, unavailableFrom } from '../errors';
 
 /**
  * Reads the credentials a request presents (`X-API-Key`, `Authorization: Bearer`) and records who is calling,
@@ -17,8 +19,19 @@ export function credentials(auth: AuthService): Middleware<AppState> {
       if (principal) ctx.state.principal = principal;
       else if (authorization && !bearer) ctx.state.credentialError = new Error('Authorization must use the Bearer scheme');
     } catch (err) {
-      ctx.state.credentialError = err as Error;
+      const failure = lookupFailure(err);
+      if (failure) ctx.state.credentialLookupFailure = failure;
+      else ctx.state.credentialError = err as Error;
     }
     await next();
   };
+}
+
+/**
+ * A look-up that failed without judging the credential: a store outage or an exhausted connection pool becomes a 503
+ * with Retry-After, anything else unexpected stays itself (a 500). Null for a refusal of the credential (a 401).
+ */
+export function lookupFailure(err: unknown): Error | null {
+  if (err instanceof UnauthenticatedError) return null;
+  return isUnavailable(err) ? unavailableFrom(err, 'the credential store') : (err as Error);
 }

@@ -7,7 +7,25 @@ import type { AppState } from '../context';
  * Paths that belong to the API, the probes and the docs (`/api*` covers `/api-docs`, `/health*` covers `/healthz`):
  * the console never answers them, not even as a fallback.
  */
-const SERVER_PATHS = /^\/(api|v1|health|ready|live|swagger-ui)/;
+const SERVER_PATHS = /^\/+(api|v1|health|ready|live|swagger-ui|metrics|openapi)/i;
+
+/**
+ * The console's policy: its own scripts, styles and API only (Vite builds no inline script or style), images
+ * also from data: URLs (the favicon) and blob: URLs (exported pictures), nothing framed, no plugins.
+ */
+export const CONSOLE_CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data: blob:",
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  "worker-src 'self' blob:",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -38,8 +56,9 @@ export function consoleFiles(dir: string): Middleware<AppState> {
     if ((ctx.method !== 'GET' && ctx.method !== 'HEAD') || SERVER_PATHS.test(ctx.path)) return next();
     const file = resolveFile(root, ctx.path);
     if (file && (await sendFile(ctx, file, isHashedAsset(root, file) ? IMMUTABLE : REVALIDATE))) return;
-    // A page of the console (no file extension) asked for by a browser: the single-page app answers it.
-    if (!path.extname(ctx.path) && ctx.accepts('html') === 'html') {
+    // A page of the console (no file extension) asked for by a browser: the single-page app answers it. A path
+    // with an empty segment (`//api/v1/…`) is a mistyped URL, not a page.
+    if (!path.extname(ctx.path) && !ctx.path.includes('//') && ctx.accepts('html') === 'html') {
       if (await sendFile(ctx, path.join(root, 'index.html'), REVALIDATE)) return;
     }
     await next();
@@ -78,6 +97,7 @@ async function sendFile(ctx: Context, file: string, cacheControl: string): Promi
   ctx.set('ETag', etag);
   ctx.set('Last-Modified', stat.mtime.toUTCString());
   ctx.type = TYPES[path.extname(file).toLowerCase()] ?? 'application/octet-stream';
+  if (path.extname(file).toLowerCase() === '.html') ctx.set('Content-Security-Policy', CONSOLE_CSP);
   if (ctx.get('If-None-Match') === etag) {
     ctx.status = 304;
     return true;

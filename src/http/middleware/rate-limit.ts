@@ -38,7 +38,8 @@ export function rateLimiter(limits: AppConfig['rateLimits'], redis: Redis | null
   return async (ctx, next) => {
     const category = rateCategory(ctx.method, ctx.path);
     const limiter = category && current().get(category);
-    if (!limiter) return next();
+    // Credentials that could not be checked (their store is down) count against no one: the guard answers 503.
+    if (!limiter || ctx.state.credentialLookupFailure) return next();
     let failedDownstream = false;
     const downstream = async () => {
       try {

@@ -3,6 +3,7 @@ import type { Api } from '../../http/api';
 import { principalOf } from '../../http/context';
 import type { Runtime } from '../../services/runtime';
 import { ForbiddenError, UnauthenticatedError } from '../../domain/errors';
+import { clearRefreshCookie, presentedRefreshToken, setRefreshCookie } from './refresh-cookie';
 import { loginSchema, logoutAllSchema, meSchema, presentMe, refreshSchema, sessionSchema } from './schema';
 
 /** Login, token refresh, logout and the current caller (docs/api.md §5.5). */
@@ -14,12 +15,16 @@ export function authRoutes(api: Api, rt: Runtime): void {
       tag: 'auth',
       access: 'credentials',
       summary: 'Exchange a user name and password for an access token and a refresh token',
-      description: 'Failed attempts are throttled per user name and per client address (429 with Retry-After).',
+      description:
+        'Failed attempts are throttled per user name at an address, per user name and per address (429 with Retry-After). ' +
+        'The refresh token is also set as an httpOnly, SameSite=Strict cookie scoped to /api/v1/auth, for browsers.',
       body: loginSchema,
       responses: { 200: { description: 'A new session', schema: sessionSchema } },
     },
     async (ctx, { body }) => {
-      ctx.body = await rt.auth.login(body.username, body.password, ctx.ip);
+      const session = await rt.auth.login(body.username, body.password, ctx.ip);
+      setRefreshCookie(ctx, session.refresh_token, session.refresh_expires_in);
+      ctx.body = session;
     },
   );
 
@@ -30,11 +35,24 @@ export function authRoutes(api: Api, rt: Runtime): void {
       tag: 'auth',
       access: 'credentials',
       summary: 'Exchange a refresh token for a new session (the token used is revoked)',
+      description:
+        'The token of the body, or without a body the refresh cookie set by login and refresh. A revoked token presented ' +
+        'again revokes every token rotated from the same sign-in.',
       body: refreshSchema,
+      bodyOptional: true,
       responses: { 200: { description: 'A new session', schema: sessionSchema } },
     },
     async (ctx, { body }) => {
-      ctx.body = await rt.auth.refresh(body.refresh_token);
+      const token = presentedRefreshToken(ctx, body);
+      if (!token) throw new UnauthenticatedError('send a refresh token in the body (or sign in again)');
+      try {
+        const session = await rt.auth.refresh(token);
+        setRefreshCookie(ctx, session.refresh_token, session.refresh_expires_in);
+        ctx.body = session;
+      } catch (err) {
+        if (err instanceof UnauthenticatedError) clearRefreshCookie(ctx);
+        throw err;
+      }
     },
   );
 
@@ -46,8 +64,8 @@ export function authRoutes(api: Api, rt: Runtime): void {
       access: 'credentials',
       summary: 'Revoke a refresh token',
       description:
-        "Without a body, a request carrying a user's access token revokes every refresh token of that user and answers " +
-        'how many (the access token itself lives until it expires).',
+        "The token of the body, or without a body the refresh cookie. Without either, a request carrying a user's access " +
+        'token revokes every refresh token of that user and answers how many (the access token itself lives until it expires).',
       body: refreshSchema,
       bodyOptional: true,
       responses: {
@@ -56,12 +74,15 @@ export function authRoutes(api: Api, rt: Runtime): void {
       },
     },
     async (ctx, { body }) => {
-      if (body) {
-        await rt.auth.logout(body.refresh_token);
+      const token = presentedRefreshToken(ctx, body);
+      if (token) {
+        await rt.auth.logout(token);
+        clearRefreshCookie(ctx);
         ctx.status = 204;
         return;
       }
       const p = ctx.state.principal;
+      if (ctx.state.credentialLookupFailure) throw ctx.state.credentialLookupFailure;
       if (ctx.state.credentialError) throw new UnauthenticatedError(ctx.state.credentialError.message);
       if (!p) throw new UnauthenticatedError("send a refresh token in the body, or a user's access token to end all their sessions");
       if (p.kind !== 'user' || !p.userId) {

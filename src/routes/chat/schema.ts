@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { plainText } from '../../http/validate';
 import {
   contextEventSchema,
   MAX_QUERY_CHARS,
@@ -12,7 +13,7 @@ import {
 /** Chat completions (docs/api.md §4.4, §6.2). */
 
 export const chatBodySchema = z.object({
-  message: z.string().trim().min(1, 'must not be empty').max(MAX_QUERY_CHARS, `must be at most ${MAX_QUERY_CHARS} characters`),
+  message: plainText(z.string().trim().min(1, 'must not be empty').max(MAX_QUERY_CHARS, `must be at most ${MAX_QUERY_CHARS} characters`)),
   conversation_id: z.string().trim().min(1, 'must not be empty').max(200).nullable().optional(),
   stream: z.boolean().optional(),
   ...retrievalFields,

@@ -66,6 +66,11 @@ export function multipartBody(maxTotalBytes: number): Middleware<AppState> {
 }
 
 function multipartProblem(err: Error, maxTotalBytes: number): Problem {
+  // The field limits answer 413 too: checked first, so that their refusal names them and not the file limit.
+  if (/maxFieldsSize/.test(err.message)) {
+    return new Problem(413, `form fields too large: the text fields of one form may total at most ${MAX_FIELDS_BYTES / MB} MB`);
+  }
+  if (/maxFields/.test(err.message)) return new Problem(413, `too many form fields: at most ${MAX_FIELDS} text fields per form`);
   const httpCode = (err as { httpCode?: number }).httpCode;
   if (httpCode === 413) {
     const total = /maxTotalFileSize/.test(err.message) && maxTotalBytes > MAX_PART_BYTES;
@@ -75,9 +80,6 @@ function multipartProblem(err: Error, maxTotalBytes: number): Problem {
         ? `request too large: the files of one request may total at most ${maxTotalBytes / MB} MB`
         : `file too large (limit ${MAX_PART_BYTES / MB} MB per uploaded file)`,
     );
-  }
-  if (/maxFields/.test(err.message)) {
-    return new Problem(413, `form fields over their limits: at most ${MAX_FIELDS} fields of ${MAX_FIELDS_BYTES / MB} MB in all`);
   }
   return badRequest(`malformed multipart body: ${err.message}`);
 }

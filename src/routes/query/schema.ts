@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isoDateOrTime } from '../../http/validate';
+import { isoDateOrTime, plainText } from '../../http/validate';
 import { LIMIT_BOUNDS, QUERY_MODES } from '../../retrieval';
 
 /** Request and response schemas of /query and /query/stream (docs/api.md §4.3, §6.1); chat reuses the shared parts. */
@@ -46,11 +46,9 @@ const boundedInt = (min: number, max: number) =>
 
 const retrievalSize = () => boundedInt(LIMIT_BOUNDS.min, LIMIT_BOUNDS.max).optional();
 
-export const queryTextSchema = z
-  .string()
-  .trim()
-  .min(1, 'must not be empty')
-  .max(MAX_QUERY_CHARS, `must be at most ${MAX_QUERY_CHARS} characters`);
+export const queryTextSchema = plainText(
+  z.string().trim().min(1, 'must not be empty').max(MAX_QUERY_CHARS, `must be at most ${MAX_QUERY_CHARS} characters`),
+);
 
 const providerName = z.string().trim().min(1, 'must not be empty').max(200).nullable().optional();
 

@@ -2,6 +2,7 @@ import neo4j, { type ManagedTransaction, type Node, type Path, type Relationship
 import { ForbiddenError, InvalidInputError } from '../../domain/errors';
 import type { AnalystCypher, CypherNode, CypherRelationship, CypherResult } from '../ports';
 import type { Neo4jClient } from './client';
+import { isConnectivityError, isTransientError } from './availability';
 import { cypherText } from './cypher';
 import { toPlain } from './values';
 
@@ -134,17 +135,33 @@ function toParams(value: unknown): unknown {
   return value;
 }
 
-/** Neo4j's refusals in the words of the domain; anything else (an outage) passes through. */
-function translate(err: unknown, timeoutMs: number): unknown {
+/**
+ * Every Neo4j error of an analyst's query in the words of the domain: a refusal of a write or of a privilege is a
+ * 403, the timeout, invalid Cypher, a missing parameter and anything else the database reports about the query
+ * (a database error, an exhausted memory pool) a 422 naming the query. Only what says the database cannot be
+ * reached or is busy passes through, as the 503 it is everywhere else (connection failures, a full connection
+ * pool, transient errors).
+ */
+export function translate(err: unknown, timeoutMs: number): unknown {
   const code = String((err as { code?: unknown })?.code ?? '');
   const message = String((err as { message?: unknown })?.message ?? err);
   if (code === 'Neo.ClientError.Statement.AccessMode' || (code.startsWith('Neo.ClientError.Security.') && /write/i.test(message))) {
     return new ForbiddenError(`writes are refused: /graph/cypher runs in a read-only transaction (${message})`, { neo4j_code: code });
   }
+  if (code.startsWith('Neo.ClientError.Security.')) {
+    return new ForbiddenError(`Neo4j refused the query: ${message}`, { neo4j_code: code });
+  }
   if (/TimedOut|Terminated/.test(code)) {
     return InvalidInputError.field('query', `the query ran longer than the ${timeoutMs} ms limit and was stopped`, { neo4j_code: code });
   }
   if (code === 'Neo.ClientError.Statement.ParameterMissing') return InvalidInputError.field('params', message, { neo4j_code: code });
-  if (code.startsWith('Neo.ClientError.')) return InvalidInputError.field('query', message, { neo4j_code: code });
-  return err;
+  if (code === 'Neo.TransientError.General.MemoryPoolOutOfMemoryError') {
+    return InvalidInputError.field('query', `the query needed more memory than Neo4j allows a transaction (${message})`, {
+      neo4j_code: code,
+    });
+  }
+  const neo4jError = (err as { name?: unknown })?.name === 'Neo4jError';
+  if (!neo4jError || isConnectivityError(err) || isTransientError(err) || message.startsWith('Connection acquisition timed out'))
+    return err;
+  return InvalidInputError.field('query', `Neo4j could not run the query: ${message}`, { neo4j_code: code || null });
 }

@@ -53,15 +53,14 @@ async function problemOf(res: Response): Promise<ApiError> {
 
 let refreshing: Promise<boolean> | null = null;
 
-/** Trades the refresh token for a new pair once, however many requests ask at the same time. */
+/**
+ * Trades the refresh token (the httpOnly cookie the browser sends along) for a new access token once, however many
+ * requests ask at the same time.
+ */
 export function refreshTokens(): Promise<boolean> {
   const session = currentSession();
   if (!session) return Promise.resolve(false);
-  refreshing ??= fetch('/api/v1/auth/refresh', {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ refresh_token: session.refreshToken }),
-  })
+  refreshing ??= fetch('/api/v1/auth/refresh', { method: 'POST', credentials: 'same-origin' })
     .then(async (res) => {
       if (!res.ok) return false;
       storeTokens((await res.json()) as TokenPair);

@@ -952,7 +952,7 @@ export interface paths {
         put?: never;
         /**
          * Exchange a user name and password for an access token and a refresh token
-         * @description Failed attempts are throttled per user name and per client address (429 with Retry-After).
+         * @description Failed attempts are throttled per user name at an address, per user name and per address (429 with Retry-After). The refresh token is also set as an httpOnly, SameSite=Strict cookie scoped to /api/v1/auth, for browsers.
          */
         post: operations["post_api_v1_auth_login"];
         delete?: never;
@@ -970,7 +970,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Exchange a refresh token for a new session (the token used is revoked) */
+        /**
+         * Exchange a refresh token for a new session (the token used is revoked)
+         * @description The token of the body, or without a body the refresh cookie set by login and refresh. A revoked token presented again revokes every token rotated from the same sign-in.
+         */
         post: operations["post_api_v1_auth_refresh"];
         delete?: never;
         options?: never;
@@ -989,7 +992,7 @@ export interface paths {
         put?: never;
         /**
          * Revoke a refresh token
-         * @description Without a body, a request carrying a user's access token revokes every refresh token of that user and answers how many (the access token itself lives until it expires).
+         * @description The token of the body, or without a body the refresh cookie. Without either, a request carrying a user's access token revokes every refresh token of that user and answers how many (the access token itself lives until it expires).
          */
         post: operations["post_api_v1_auth_logout"];
         delete?: never;
@@ -9205,7 +9208,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     refresh_token: string;
@@ -14264,7 +14267,7 @@ export interface operations {
                     title?: string | null;
                     /** @description Where the text came from; used as file_path */
                     source?: string | null;
-                    /** @description Free-form object kept with the document */
+                    /** @description Free-form object kept with the document (at most 32 levels deep, 64 KB) */
                     metadata?: {
                         [key: string]: unknown;
                     } | null;
@@ -15485,7 +15488,7 @@ export interface operations {
                     content: string & (unknown & unknown);
                     /** @description A new title; the current one is kept when absent */
                     title?: string | null;
-                    /** @description Replaces the metadata when given */
+                    /** @description Replaces the metadata when given (at most 32 levels deep, 64 KB) */
                     metadata?: {
                         [key: string]: unknown;
                     } | null;

@@ -1,13 +1,12 @@
 import type { AuthUser, TokenPair } from './pending';
 
 /**
- * Who the console is signed in as and which workspace it shows. Tokens live in this browser's local storage
- * (never in a URL): the access token is sent as `Authorization: Bearer`, the refresh token only to
- * `/auth/refresh` and `/auth/logout`.
+ * Who the console is signed in as and which workspace it shows. The short-lived access token lives in this
+ * browser's local storage (never in a URL) and is sent as `Authorization: Bearer`; the refresh token never reaches
+ * a script: the server keeps it in an httpOnly cookie that the browser sends only to `/api/v1/auth`.
  */
 export interface Session {
   accessToken: string;
-  refreshToken: string;
   /** Epoch ms after which the access token is refreshed before use. */
   expiresAt: number;
   user: AuthUser;
@@ -26,7 +25,11 @@ let workspaceId: string | null = null;
 function read(): Session | null {
   try {
     const raw = localStorage.getItem(SESSION_KEY);
-    return raw ? (JSON.parse(raw) as Session) : null;
+    if (!raw) return null;
+    // A session stored by an older console kept its refresh token here: it is dropped.
+    const { refreshToken, ...stored } = JSON.parse(raw) as Session & { refreshToken?: string };
+    if (refreshToken !== undefined) localStorage.setItem(SESSION_KEY, JSON.stringify(stored));
+    return stored;
   } catch {
     return null;
   }
@@ -48,7 +51,6 @@ export function currentSession(): Session | null {
 export function storeTokens(pair: TokenPair): Session {
   session = {
     accessToken: pair.access_token,
-    refreshToken: pair.refresh_token,
     // Refresh a little early so that a request never leaves with a token about to lapse.
     expiresAt: Date.now() + Math.max(0, pair.expires_in - 30) * 1000,
     user: pair.user,

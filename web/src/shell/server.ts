@@ -36,14 +36,10 @@ export async function login(username: string, password: string): Promise<AuthUse
 }
 
 export async function logout(): Promise<void> {
-  const session = currentSession();
-  if (session) {
-    // The refresh token is revoked on the server; the session is dropped here even if that call fails.
-    await send('/api/v1/auth/logout', {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ refresh_token: session.refreshToken }),
-    }).catch(() => undefined);
+  if (currentSession()) {
+    // The refresh cookie's token is revoked on the server and the cookie cleared; no access token is sent, so a
+    // missing cookie never ends the user's other sessions. The session is dropped here even if that call fails.
+    await fetch('/api/v1/auth/logout', { method: 'POST', credentials: 'same-origin' }).catch(() => undefined);
   }
   clearSession();
 }
