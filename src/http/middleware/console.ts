@@ -7,7 +7,7 @@ import type { AppState } from '../context';
  * Paths that belong to the API, the probes and the docs (`/api*` covers `/api-docs`, `/health*` covers `/healthz`):
  * the console never answers them, not even as a fallback.
  */
-const SERVER_PATHS = /^\/(api|v1|health|ready|live|swagger-ui)/;
+const SERVER_PATHS = /^\/(api|v1|health|ready|live|swagger-ui|mcp)/;
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
