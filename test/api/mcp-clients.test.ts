@@ -1,12 +1,12 @@
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { type TestApp, startTestApp } from '../helpers/app';
+import { pythonVenv } from '../helpers/venv';
 
 /**
  * Other official MCP clients against the real endpoint: the Python SDK (PyPI `mcp`, in a virtual environment the
@@ -18,30 +18,25 @@ jest.setTimeout(300_000);
 
 const run = promisify(execFile);
 const ROOT = path.resolve(__dirname, '../..');
-const VENV = path.join(ROOT, 'build', 'mcp-venv');
-const PYTHON_MCP = 'mcp==2.3.0';
-const python = path.join(VENV, 'bin', 'python');
 /**
  * The Inspector's CLI mode: the program `npx @modelcontextprotocol/inspector --cli` runs, from its own package (the
  * whole Inspector adds a web client of some 160 MB that CLI mode never loads). It finds its package.json relative to
  * the working directory, so it runs from its build directory.
  */
 const INSPECTOR = path.join(ROOT, 'node_modules', '@modelcontextprotocol', 'inspector-cli', 'build', 'cli.js');
-const inspectorRun = { cwd: path.dirname(INSPECTOR), timeout: 120_000, maxBuffer: 16 * 1024 * 1024 };
+
+/** The Inspector's CLI against the test app with `key`: `method` and its options. */
+function inspector(key: string, method: string, ...options: string[]) {
+  const args = [INSPECTOR, '--cli', `${app.url}/mcp`, '--transport', 'http', '--method', method, ...options];
+  args.push('--header', `X-API-Key: ${key}`, '--header', `X-Workspace-ID: ${app.workspace}`);
+  return run(process.execPath, args, { cwd: path.dirname(INSPECTOR), timeout: 120_000, maxBuffer: 16 * 1024 * 1024 });
+}
 
 const ALPHA = ['# Alpha notes', '', 'Alice Moreau leads Orion Labs in Lisbon.', 'Orion Labs builds Helios Engine with Bruno Costa.'].join(
   '\n',
 );
 
-/** The virtual environment with the Python SDK, made once and kept under build/. */
-async function ensurePythonSdk(): Promise<void> {
-  if (!fs.existsSync(python)) await run('python3', ['-m', 'venv', VENV], { timeout: 120_000 });
-  try {
-    await run(python, ['-c', 'import mcp.client.streamable_http, httpx2'], { timeout: 60_000 });
-  } catch {
-    await run(python, ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', PYTHON_MCP], { timeout: 240_000 });
-  }
-}
+let python = '';
 
 let app: TestApp;
 let editorKey: string;
@@ -49,7 +44,9 @@ let viewerKey: string;
 let otherKey: string;
 
 beforeAll(async () => {
-  const sdk = ensurePythonSdk();
+  const sdk = pythonVenv('mcp-venv', 'mcp==2.3.0', ['python', '-c', 'import mcp.client.streamable_http, httpx2']).then(
+    (bin) => (python = path.join(bin, 'python')),
+  );
   app = await startTestApp();
   editorKey = await app.createApiKey({ role: 'editor' });
   viewerKey = await app.createApiKey({ role: 'viewer' });
@@ -164,51 +161,19 @@ describe('the Python MCP SDK', () => {
 
 describe('the MCP Inspector CLI', () => {
   it('lists the tools of the running service', async () => {
-    const { stdout } = await run(
-      process.execPath,
-      [
-        INSPECTOR,
-        '--cli',
-        `${app.url}/mcp`,
-        '--transport',
-        'http',
-        '--method',
-        'tools/list',
-        '--header',
-        `X-API-Key: ${editorKey}`,
-        '--header',
-        `X-Workspace-ID: ${app.workspace}`,
-      ],
-      inspectorRun,
-    );
+    const { stdout } = await inspector(editorKey, 'tools/list');
     const { tools } = JSON.parse(stdout) as { tools: Array<{ name: string; inputSchema: { type: string } }> };
     expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(['query', 'get_entity', 'ingest_text', 'graph_stats']));
     expect(tools.every((t) => t.inputSchema.type === 'object')).toBe(true);
   });
 
   it('calls a tool with its arguments and reports a refusal', async () => {
-    const args = (key: string) => [
-      INSPECTOR,
-      '--cli',
-      `${app.url}/mcp`,
-      '--transport',
-      'http',
-      '--method',
-      'tools/call',
-      '--tool-name',
-      'search_entities',
-      '--tool-arg',
-      'search=nordlys',
-      '--header',
-      `X-API-Key: ${key}`,
-      '--header',
-      `X-Workspace-ID: ${app.workspace}`,
-    ];
-    const { stdout } = await run(process.execPath, args(editorKey), inspectorRun);
+    const search = ['--tool-name', 'search_entities', '--tool-arg', 'search=nordlys'];
+    const { stdout } = await inspector(editorKey, 'tools/call', ...search);
     const result = JSON.parse(stdout) as CallToolResult;
     expect(result.isError).toBeFalsy();
     expect(JSON.stringify(result.structuredContent)).toContain('NORDLYS_INSTITUTE');
-    await expect(run(process.execPath, args('wrong-key'), inspectorRun)).rejects.toThrow(/401/);
+    await expect(inspector('wrong-key', 'tools/call', ...search)).rejects.toThrow(/401/);
   });
 });
 
