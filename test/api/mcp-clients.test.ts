@@ -85,7 +85,7 @@ interface PythonSession {
   other: Record<string, Outcome>;
   unauthenticated: {
     raw: { status: number; content_type: string; body: { status: number } };
-    client: { refused: boolean; error?: string };
+    client: { refused: boolean; error?: string; statuses: number[] };
   };
 }
 
@@ -148,6 +148,7 @@ describe('the Python MCP SDK', () => {
     expect(session.unauthenticated.raw).toMatchObject({ status: 401, body: { status: 401 } });
     expect(session.unauthenticated.raw.content_type).toMatch(/application\/problem\+json/);
     expect(session.unauthenticated.client.refused).toBe(true);
+    expect(session.unauthenticated.client.statuses).toEqual([401]);
     expect(session.viewer_ingest).toMatchObject({ is_error: true, structured: { status: 403 } });
   });
 
