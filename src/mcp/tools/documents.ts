@@ -117,7 +117,7 @@ export const documentTools: McpTool[] = [
     async run(call, args) {
       const file = fileOf(args);
       await call.rt.costs.assertWithinBudget(call.resolved.scope);
-      const request = { ...requestFromBody({ ...args, content: '' }), source: undefined, asyncProcessing: true };
+      const request = { ...requestFromBody({ ...args, content: '' }), asyncProcessing: true };
       return ingested(call, await call.rt.documents.createFromFile(call.resolved.scope, file, request), !args.async_processing);
     },
   }),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { pageWindow } from '../../http/validate';
-import { neighbourhoodQuerySchema, pathsQuerySchema } from '../../routes/analytics/schema';
+import { neighbourhoodQuerySchema, pathsQuerySchema, typeList } from '../../routes/analytics/schema';
 import { entityListQuerySchema, entityParamsSchema } from '../../routes/graph/schema';
 import type { Runtime } from '../../services/runtime';
 import type { Scope } from '../../domain/types';
@@ -77,10 +77,7 @@ export const graphTools: McpTool[] = [
     role: 'viewer',
     readOnly: true,
     async run({ rt, resolved }, args) {
-      const types = args.types
-        ?.split(',')
-        .map((t) => t.trim().toUpperCase())
-        .filter(Boolean);
+      const types = typeList(args.types);
       return asJson(await rt.analytics.neighbourhood(resolved.scope, { entity: args.entity, hops: args.hops, types, limit: args.limit }));
     },
   }),
