@@ -2,6 +2,7 @@ import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/proto
 import type { ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import { type Principal, type Role, roleCovers } from '../domain/accounts';
 import { ForbiddenError } from '../domain/errors';
+import type { RateCategory } from '../http/context';
 import { toProblem } from '../http/errors';
 import { Problem } from '../http/problem';
 import { runWithUsageContext } from '../llm/usage';
@@ -18,6 +19,8 @@ export interface Caller {
   tenantId: string | null;
   workspace: string | null;
   requestId: string;
+  /** Counts a call against the caller's rate limit of a category, as the matching REST route counts (429 past it). */
+  rateLimit?: (category: RateCategory) => Promise<void>;
 }
 
 export function callerOf(extra: Extra): Caller {

@@ -103,6 +103,7 @@ export function mcpEndpoint(rt: Runtime): Middleware<AppState> {
       tenantId: header(c, 'x-tenant-id'),
       workspace: header(c, 'x-workspace-id'),
       requestId: c.state.requestId,
+      rateLimit: c.state.countOperation,
     };
     const auth: AuthInfo = { token: '', clientId: owner, scopes: [principal.role], extra: { caller } };
     (ctx.req as IncomingMessage & { auth?: AuthInfo }).auth = auth;

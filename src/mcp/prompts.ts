@@ -29,6 +29,7 @@ export async function getPrompt(rt: Runtime, extra: Extra, name: string, raw: Re
   if (name !== ANSWER_PROMPT)
     throw new McpError(ErrorCode.InvalidParams, `unknown prompt '${name.slice(0, 100)}'; the prompts are: ${ANSWER_PROMPT}`);
   try {
+    await callerOf(extra).rateLimit?.('query');
     const args = parseOrThrow(answerArguments, raw);
     return await inWorkspace(rt, extra, { workspace: args.workspace, role: 'viewer' }, async ({ scope }) => {
       const input = { query: args.question, mode: args.mode, context_only: true };

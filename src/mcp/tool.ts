@@ -1,10 +1,11 @@
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { Role } from '../domain/accounts';
+import type { RateCategory } from '../http/context';
 import { parseOrThrow } from '../http/validate';
 import type { Runtime } from '../services/runtime';
 import type { RequestScope } from '../services/tenancy';
-import { type Caller, type Extra, inWorkspace, problemOf } from './context';
+import { type Caller, type Extra, callerOf, inWorkspace, problemOf } from './context';
 
 /** Every tool takes the workspace it acts in, by id or slug, over the one of the request's credential or headers. */
 export const workspaceArgument = z
@@ -36,6 +37,8 @@ export interface ToolSpec<S extends z.ZodObject> {
   args: S;
   /** The role the call needs (as the REST route it mirrors). */
   role: Role;
+  /** The rate limit a call counts against, as the REST route's (docs/api.md §8.2); none when the route has none. */
+  rate?: RateCategory;
   /** Reads only (MCP annotation readOnlyHint); writes are neither destructive nor idempotent. */
   readOnly: boolean;
   run(call: ToolCall, args: z.output<S>): Promise<ToolOutput>;
@@ -74,6 +77,7 @@ export function defineTool<S extends z.ZodObject>(spec: ToolSpec<S>): McpTool {
     },
     async call(rt, extra, raw) {
       try {
+        if (spec.rate) await callerOf(extra).rateLimit?.(spec.rate);
         const parsed = parseOrThrow(args, raw ?? {}) as z.output<S> & { workspace?: string };
         const output = await inWorkspace(rt, extra, { workspace: parsed.workspace, role: spec.role }, (resolved, caller) =>
           spec.run({ rt, resolved, caller, extra }, parsed),

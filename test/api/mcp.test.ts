@@ -405,3 +405,34 @@ describe('MCP cancellation', () => {
     await client.close();
   });
 });
+
+describe('MCP rate limits', () => {
+  let limited: TestApp;
+
+  beforeAll(async () => {
+    limited = await startTestApp({ SERVICE_RATE_LIMIT_QUERY: '2' });
+  });
+  afterAll(async () => limited?.close());
+
+  it('counts tool calls against the caller’s limits, shared with the REST routes', async () => {
+    const key = await limited.createApiKey({ role: 'viewer' });
+    const client = new Client({ name: 'kgrag-test', version: '1.0.0' });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${limited.url}/mcp`), { requestInit: { headers: { 'X-API-Key': key } } }),
+    );
+    try {
+      await call(client, 'query', { query: 'anything', mode: 'bypass' });
+      const rest = await fetch(`${limited.url}/api/v1/query`, {
+        method: 'POST',
+        headers: { 'X-API-Key': key, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ query: 'anything', mode: 'bypass' }),
+      });
+      expect(rest.status).toBe(200);
+      expect(await refused(client, 'query', { query: 'anything', mode: 'bypass' })).toMatchObject({ status: 429 });
+      // Graph reads count against the graph limit, which is off here.
+      await call(client, 'graph_stats');
+    } finally {
+      await client.close();
+    }
+  });
+});

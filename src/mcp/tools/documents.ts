@@ -100,6 +100,7 @@ export const documentTools: McpTool[] = [
     description: `Add a text document to the knowledge graph (editor role). ${optionsDescription}`,
     args: createDocumentBody,
     role: 'editor',
+    rate: 'upload',
     readOnly: false,
     async run(call, args) {
       await call.rt.costs.assertWithinBudget(call.resolved.scope);
@@ -113,6 +114,7 @@ export const documentTools: McpTool[] = [
     description: `Add a file (.txt, .md, .json as text or base64; .pdf as base64) to the knowledge graph (editor role). ${optionsDescription}`,
     args: fileArguments,
     role: 'editor',
+    rate: 'upload',
     readOnly: false,
     async run(call, args) {
       const file = fileOf(args);

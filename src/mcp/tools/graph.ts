@@ -49,6 +49,7 @@ export const graphTools: McpTool[] = [
     description: 'Entities whose name or id holds the text, optionally of one type, most connected first.',
     args: z.object({ search: list.search, type: list.type, limit: list.limit, offset: list.offset }),
     role: 'viewer',
+    rate: 'graph',
     readOnly: true,
     async run({ rt, resolved }, args) {
       const { limit, offset } = pageWindow(args, 1000);
@@ -63,6 +64,7 @@ export const graphTools: McpTool[] = [
       'with titles and line ranges, it was extracted from).',
     args: z.object({ name: entityParamsSchema.shape.id.describe('entity name or id') }),
     role: 'viewer',
+    rate: 'graph',
     readOnly: true,
     async run({ rt, resolved }, args) {
       const entity = await entityWithProvenance(rt, resolved.scope, args.name);
@@ -75,6 +77,7 @@ export const graphTools: McpTool[] = [
     description: 'Entities within `hops` relationships of an entity, nearest first, optionally of some types only.',
     args: neighbourhoodQuerySchema,
     role: 'viewer',
+    rate: 'graph',
     readOnly: true,
     async run({ rt, resolved }, args) {
       const types = typeList(args.types);
@@ -87,6 +90,7 @@ export const graphTools: McpTool[] = [
     description: 'Every shortest path between two entities within max_hops relationships.',
     args: pathsQuerySchema,
     role: 'viewer',
+    rate: 'graph',
     readOnly: true,
     async run({ rt, resolved }, args) {
       return asJson(
@@ -100,6 +104,7 @@ export const graphTools: McpTool[] = [
     description: 'Entity and relationship counts by type, average degree and density of the workspace graph.',
     args: z.object({}),
     role: 'viewer',
+    rate: 'graph',
     readOnly: true,
     async run({ rt, resolved }) {
       return asJson(await rt.graph.stats(resolved.scope));

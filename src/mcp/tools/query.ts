@@ -40,6 +40,7 @@ export const queryTools: McpTool[] = [
       'bypass (the model alone). context_only returns the retrieved context for you to answer from.',
     args: queryArguments,
     role: 'viewer',
+    rate: 'query',
     readOnly: true,
     async run({ rt, resolved, caller, extra }, args) {
       await rt.costs.assertWithinBudget(resolved.scope);
