@@ -27,9 +27,10 @@ let editorKey: string;
 let viewerKey: string;
 const open: Client[] = [];
 
-async function connect(headers: Record<string, string>): Promise<Client> {
+/** An SDK client of the MCP endpoint of `target` (the suite's app unless told), closed after the suite. */
+async function connect(headers: Record<string, string>, target: TestApp = app): Promise<Client> {
   const client = new Client({ name: 'kgrag-test', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${app.url}/mcp`), { requestInit: { headers } }));
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${target.url}/mcp`), { requestInit: { headers } }));
   open.push(client);
   return client;
 }
@@ -351,9 +352,6 @@ describe('MCP workspace isolation', () => {
   });
 
   it('keeps a session to the credential that opened it', async () => {
-    const transport = new StreamableHTTPClientTransport(new URL(`${app.url}/mcp`), {
-      requestInit: { headers: { 'X-API-Key': viewerKey } },
-    });
     const sessionId = (editor.transport as StreamableHTTPClientTransport).sessionId!;
     const res = await fetch(`${app.url}/mcp`, {
       method: 'POST',
@@ -366,7 +364,6 @@ describe('MCP workspace isolation', () => {
       body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/list' }),
     });
     expect(res.status).toBe(404);
-    await transport.close();
   });
 });
 
@@ -379,8 +376,7 @@ describe('MCP cancellation', () => {
   afterAll(async () => slow?.close());
 
   it('cancels the ingestion task when the call is cancelled', async () => {
-    const client = new Client({ name: 'kgrag-test', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${slow.url}/mcp`), { requestInit: { headers: slow.headers } }));
+    const client = await connect(slow.headers, slow);
     const content = Array.from({ length: 30 }, (_, i) => `Report ${i}: Hana Sato met Ivan Petrov at Kestrel Dynamics in Kyoto.`).join(
       '\n\n',
     );
@@ -402,7 +398,6 @@ describe('MCP cancellation', () => {
       status = list.tasks[0]?.status ?? '';
     }
     expect(status).toBe('cancelled');
-    await client.close();
   });
 });
 
@@ -416,23 +411,16 @@ describe('MCP rate limits', () => {
 
   it('counts tool calls against the caller’s limits, shared with the REST routes', async () => {
     const key = await limited.createApiKey({ role: 'viewer' });
-    const client = new Client({ name: 'kgrag-test', version: '1.0.0' });
-    await client.connect(
-      new StreamableHTTPClientTransport(new URL(`${limited.url}/mcp`), { requestInit: { headers: { 'X-API-Key': key } } }),
-    );
-    try {
-      await call(client, 'query', { query: 'anything', mode: 'bypass' });
-      const rest = await fetch(`${limited.url}/api/v1/query`, {
-        method: 'POST',
-        headers: { 'X-API-Key': key, 'Content-Type': 'application/json' },
-        body: JSON.stringify({ query: 'anything', mode: 'bypass' }),
-      });
-      expect(rest.status).toBe(200);
-      expect(await refused(client, 'query', { query: 'anything', mode: 'bypass' })).toMatchObject({ status: 429 });
-      // Graph reads count against the graph limit, which is off here.
-      await call(client, 'graph_stats');
-    } finally {
-      await client.close();
-    }
+    const client = await connect({ 'X-API-Key': key }, limited);
+    await call(client, 'query', { query: 'anything', mode: 'bypass' });
+    const rest = await fetch(`${limited.url}/api/v1/query`, {
+      method: 'POST',
+      headers: { 'X-API-Key': key, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ query: 'anything', mode: 'bypass' }),
+    });
+    expect(rest.status).toBe(200);
+    expect(await refused(client, 'query', { query: 'anything', mode: 'bypass' })).toMatchObject({ status: 429 });
+    // Graph reads count against the graph limit, which is off here.
+    await call(client, 'graph_stats');
   });
 });
