@@ -18,6 +18,7 @@ import { answerClientErrors } from './http/client-errors';
 import { credentials } from './http/middleware/authenticate';
 import { createGuard } from './http/guard';
 import { buildOpenApi } from './http/openapi';
+import { mcpEndpoint } from './mcp/http';
 import { registerRoutes } from './routes';
 import type { Runtime } from './runtime';
 
@@ -72,6 +73,8 @@ export function createApp(rt: Runtime): { app: Koa<AppState>; openapi: Record<st
     await next();
   });
   app.use(swaggerUi());
+  // The MCP endpoint (src/mcp): tools, resources and prompts over the same services as the routes.
+  app.use(mcpEndpoint(rt));
   app.use(root.middleware());
   app.use(v1.middleware());
   return { app, openapi, routes: registry, drain };

@@ -12,7 +12,8 @@ const LAYERS = [
   ['services'],
   ['http'],
   ['routes'],
-  ['app.ts', 'runtime.ts', 'main.ts'],
+  ['mcp'],
+  ['app.ts', 'runtime.ts', 'main.ts', 'mcp-stdio.ts'],
 ];
 
 /** Layer peers that never import each other. */

@@ -2,6 +2,9 @@ import type { ParameterizedContext } from 'koa';
 import type { Principal, TenantRecord, WorkspaceRecord } from '../domain/accounts';
 import type { Scope } from '../domain/types';
 
+/** The rate limit a request counts against (docs/api.md §8.2). */
+export type RateCategory = 'upload' | 'query' | 'graph';
+
 export interface AppState {
   requestId: string;
   /** The caller, once credentials were checked (docs/api.md §5); absent when none were presented. */
@@ -17,6 +20,8 @@ export interface AppState {
   scope: Scope;
   tenant?: TenantRecord;
   workspace?: WorkspaceRecord;
+  /** Counts one more operation of `category` for this request's caller (429 past the limit); set by the rate limiter. */
+  countOperation?: (category: RateCategory) => Promise<void>;
   /** The app's shutdown drain (./drain.ts): event streams register with it, /ready reads it. */
   drain?: {
     readonly draining: boolean;

@@ -41,6 +41,22 @@ describe('CORS', () => {
     expect(res.headers.get('access-control-allow-headers')).toMatch(/X-API-Key/);
   });
 
+  it('lets a browser MCP client send and read the session headers of /mcp', async () => {
+    const preflight = await listed.request('/mcp', {
+      method: 'OPTIONS',
+      headers: {
+        Origin: ORIGIN,
+        'Access-Control-Request-Method': 'POST',
+        'Access-Control-Request-Headers': 'mcp-session-id, mcp-protocol-version',
+      },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-headers')).toMatch(/Mcp-Session-Id.*Mcp-Protocol-Version/);
+    const refused = await listed.request('/mcp', { method: 'POST', headers: { Origin: ORIGIN, 'X-API-Key': '' } });
+    expect(refused.headers.get('access-control-allow-origin')).toBe(ORIGIN);
+    expect(refused.headers.get('access-control-expose-headers')).toMatch(/Mcp-Session-Id/);
+  });
+
   it('gives an origin that is not listed no CORS headers, also on problems', async () => {
     const res = await listed.request('/api/v1/documents', { headers: { Origin: 'https://evil.example.com' } });
     expect(res.headers.get('access-control-allow-origin')).toBeNull();

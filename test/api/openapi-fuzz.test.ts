@@ -1,8 +1,8 @@
 import { execFile } from 'node:child_process';
-import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { startTestApp, type TestApp } from '../helpers/app';
+import { pythonVenv } from '../helpers/venv';
 
 /**
  * The published OpenAPI document against the service that publishes it: schemathesis (PyPI, in a virtual
@@ -22,16 +22,7 @@ const st = path.join(VENV, 'bin', 'st');
 const SEED = '20261125';
 const EXAMPLES = process.env.TEST_FUZZ_EXAMPLES ?? '10';
 
-async function ensureSchemathesis(): Promise<void> {
-  if (!fs.existsSync(path.join(VENV, 'bin', 'python'))) await run('python3', ['-m', 'venv', VENV], { timeout: 120_000 });
-  try {
-    await run(st, ['--version'], { timeout: 60_000 });
-  } catch {
-    await run(path.join(VENV, 'bin', 'python'), ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', SCHEMATHESIS], {
-      timeout: 600_000,
-    });
-  }
-}
+const ensureSchemathesis = () => pythonVenv('schemathesis-venv', SCHEMATHESIS, ['st', '--version']);
 
 interface Outcome {
   code: number;

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { startTestApp, type TestApp } from '../helpers/app';
+import { pythonVenv } from '../helpers/venv';
 
 /**
  * EdgeQuake's official Python SDK (PyPI `edgequake-sdk`), unchanged, against the real server: the suite makes a
@@ -16,19 +17,11 @@ jest.setTimeout(300_000);
 
 const run = promisify(execFile);
 const ROOT = path.resolve(__dirname, '../..');
-const VENV = path.join(ROOT, 'build', 'edgequake-sdk-venv');
 const SDK = 'edgequake-sdk==0.4.1';
-const python = path.join(VENV, 'bin', 'python');
+const python = path.join(ROOT, 'build', 'edgequake-sdk-venv', 'bin', 'python');
 
 /** The virtual environment with the SDK, made once and kept under build/. */
-async function ensureSdk(): Promise<void> {
-  if (!fs.existsSync(python)) await run('python3', ['-m', 'venv', VENV], { timeout: 120_000 });
-  try {
-    await run(python, ['-c', 'import edgequake'], { timeout: 60_000 });
-  } catch {
-    await run(python, ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', SDK], { timeout: 240_000 });
-  }
-}
+const ensureSdk = () => pythonVenv('edgequake-sdk-venv', SDK, ['python', '-c', 'import edgequake']);
 
 type Outcome<T = Record<string, unknown>> = { ok: T } | { error: string; message: string; status: number | null };
 type Session = Record<string, Outcome>;

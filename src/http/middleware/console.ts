@@ -7,7 +7,7 @@ import type { AppState } from '../context';
  * Paths that belong to the API, the probes and the docs (`/api*` covers `/api-docs`, `/health*` covers `/healthz`):
  * the console never answers them, not even as a fallback.
  */
-const SERVER_PATHS = /^\/+(api|v1|health|ready|live|swagger-ui|metrics|openapi)/i;
+const SERVER_PATHS = /^\/+(api|v1|health|ready|live|swagger-ui|mcp|metrics|openapi)/i;
 
 /**
  * The console's policy: its own scripts, styles and API only (Vite builds no inline script or style), images

@@ -12,8 +12,28 @@ export function corsAllowList(origins: string[]): Middleware<AppState> {
   return cors({
     origin: (ctx) => (allowed.has(ctx.get('Origin')) ? ctx.get('Origin') : ''),
     allowMethods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
-    allowHeaders: ['Authorization', 'Content-Type', 'X-API-Key', 'X-Workspace-ID', 'X-Tenant-ID', 'X-Request-ID'],
-    exposeHeaders: ['X-Request-ID', 'Retry-After', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Location'],
+    // The MCP endpoint's session and protocol headers, for MCP clients that run in a browser.
+    allowHeaders: [
+      'Authorization',
+      'Content-Type',
+      'X-API-Key',
+      'X-Workspace-ID',
+      'X-Tenant-ID',
+      'X-Request-ID',
+      'Mcp-Session-Id',
+      'Mcp-Protocol-Version',
+      'Last-Event-ID',
+    ],
+    exposeHeaders: [
+      'X-Request-ID',
+      'Retry-After',
+      'X-RateLimit-Limit',
+      'X-RateLimit-Remaining',
+      'X-RateLimit-Reset',
+      'Location',
+      'Mcp-Session-Id',
+      'WWW-Authenticate',
+    ],
     keepHeadersOnError: true,
     maxAge: 600,
   }) as unknown as Middleware<AppState>;

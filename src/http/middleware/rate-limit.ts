@@ -2,10 +2,10 @@ import type { Middleware } from 'koa';
 import ratelimit from 'koa-ratelimit';
 import type Redis from 'ioredis';
 import type { AppConfig } from '../../config/types';
-import type { AppState } from '../context';
+import type { AppState, RateCategory } from '../context';
 import { Problem } from '../problem';
 
-export type RateCategory = 'upload' | 'query' | 'graph';
+export type { RateCategory };
 
 /** Which limit a request counts against (docs/api.md §8.2); health and docs are unlimited. */
 export function rateCategory(method: string, path: string): RateCategory | null {
@@ -35,9 +35,9 @@ export function rateLimiter(limits: AppConfig['rateLimits'], redis: Redis | null
     }
     return limiters;
   };
-  return async (ctx, next) => {
-    const category = rateCategory(ctx.method, ctx.path);
-    const limiter = category && current().get(category);
+  /** Counts one request of `category` for the caller of `ctx`, then runs `next`; 429 past the limit. */
+  const limit = async (ctx: Ctx, category: RateCategory, next: () => Promise<void>) => {
+    const limiter = current().get(category);
     // Credentials that could not be checked (their store is down) count against no one: the guard answers 503.
     if (!limiter || ctx.state.credentialLookupFailure) return next();
     let failedDownstream = false;
@@ -64,6 +64,26 @@ export function rateLimiter(limits: AppConfig['rateLimits'], redis: Redis | null
       if (reset) ctx.set(RESET, String(wholeSeconds(reset)));
     }
   };
+  return async (ctx, next) => {
+    // Requests that carry several operations (MCP tool calls) count each against its own category.
+    ctx.state.countOperation = (category) => limit(operationContext(ctx), category, async () => undefined);
+    const category = rateCategory(ctx.method, ctx.path);
+    if (!category) return next();
+    return limit(ctx, category, next);
+  };
+}
+
+type Ctx = Parameters<Middleware<AppState>>[0];
+
+/**
+ * A stand-in context for counting one operation of a request whose response another program writes (the MCP
+ * transport): the limiter reads the caller from it, and its headers and refusal body go nowhere; a refusal is thrown.
+ */
+function operationContext(ctx: Ctx): Ctx {
+  const refuse = (status: number, message: string, props: object) => {
+    throw Object.assign(new Error(message), { status, expose: true }, props);
+  };
+  return { state: { ...ctx.state }, ip: ctx.ip, set: () => undefined, response: { get: () => '' }, throw: refuse } as unknown as Ctx;
 }
 
 function buildLimiters(

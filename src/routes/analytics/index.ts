@@ -12,6 +12,7 @@ import {
   sharedDocumentsSchema,
   topQuerySchema,
   topSchema,
+  typeList,
 } from './schema';
 
 const tag = 'analytics';
@@ -49,10 +50,7 @@ export function analyticsRoutes(api: Api, rt: Runtime): void {
       responses: { 200: { description: 'Neighbours', schema: neighbourhoodSchema }, ...unknownEntity, ...slow },
     },
     async (ctx, { query }) => {
-      const types = query.types
-        ?.split(',')
-        .map((t) => t.trim().toUpperCase())
-        .filter(Boolean);
+      const types = typeList(query.types);
       ctx.body = await rt.analytics.neighbourhood(ctx.state.scope, { entity: query.entity, hops: query.hops, types, limit: query.limit });
     },
   );

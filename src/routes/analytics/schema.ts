@@ -12,6 +12,14 @@ export const pathsQuerySchema = z.object({
   limit: queryInt(L.paths.default, 1, L.paths.max).describe('paths returned at most'),
 });
 
+/** The entity types of a `types` list (comma-separated, any case). */
+export function typeList(types: string | undefined): string[] | undefined {
+  return types
+    ?.split(',')
+    .map((t) => t.trim().toUpperCase())
+    .filter(Boolean);
+}
+
 export const neighbourhoodQuerySchema = z.object({
   entity: entityName.describe('entity id or name'),
   hops: queryInt(L.hops.default, 1, L.hops.max),

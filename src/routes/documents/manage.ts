@@ -1,3 +1,5 @@
+import type { z } from 'zod';
+import type { Scope } from '../../domain/types';
 import type { Api } from '../../http/api';
 import type { Runtime } from '../../services/runtime';
 import { presentTaskDetail, taskDetailSchema } from '../tasks/present';
@@ -31,20 +33,7 @@ export function manageDocumentRoutes(api: Api, rt: Runtime): void {
       responses: { 200: { description: 'A page of documents', schema: listSchema } },
     },
     async (ctx, { query }) => {
-      const terms = query.document_pattern
-        ?.split(',')
-        .map((t) => t.trim().toLowerCase())
-        .filter(Boolean);
-      const { limit, offset } = pageWindow(query, 1000);
-      const page = await rt.documents.list(ctx.state.scope, {
-        limit,
-        offset,
-        status: query.status === 'all' ? undefined : query.status,
-        dateFrom: query.date_from,
-        dateTo: query.date_to,
-        titleTerms: terms?.length ? terms : undefined,
-      });
-      ctx.body = presentList(page.items, page.total, limit, offset);
+      ctx.body = await listDocuments(rt, ctx.state.scope, query);
     },
   );
 
@@ -187,4 +176,22 @@ export function manageDocumentRoutes(api: Api, rt: Runtime): void {
       ctx.body = { document_id: params.id, failed_chunks: chunks, total: chunks.length };
     },
   );
+}
+
+/** A page of documents as GET /documents answers it (also the `list_documents` tool). */
+export async function listDocuments(rt: Runtime, scope: Scope, query: z.output<typeof listQuery>) {
+  const terms = query.document_pattern
+    ?.split(',')
+    .map((t) => t.trim().toLowerCase())
+    .filter(Boolean);
+  const { limit, offset } = pageWindow(query, 1000);
+  const page = await rt.documents.list(scope, {
+    limit,
+    offset,
+    status: query.status === 'all' ? undefined : query.status,
+    dateFrom: query.date_from,
+    dateTo: query.date_to,
+    titleTerms: terms?.length ? terms : undefined,
+  });
+  return presentList(page.items, page.total, limit, offset);
 }

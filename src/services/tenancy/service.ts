@@ -168,6 +168,18 @@ export function createTenancyService(deps: TenancyDeps) {
       return { tenant, workspace, scope: scopeOf(workspace) };
     },
 
+    /**
+     * The id of a workspace named by id or by slug: a UUID is taken as it is (resolve checks it); a slug is looked
+     * up in the named tenant, else the credential's, else the first tenant. An unknown slug is 404, as an unknown id.
+     */
+    async workspaceIdOf(principal: Principal, ref: string, tenantId: string | null): Promise<string> {
+      if (UUID.test(ref)) return ref;
+      const tenant = tenantId ?? principal.tenantId ?? operatorTenantId;
+      const workspace = UUID.test(tenant) ? await accounts.workspaces.findOne({ tenant_id: tenant, slug: ref }) : null;
+      if (!workspace) throw workspaceNotFound(ref.slice(0, 64));
+      return workspace.id;
+    },
+
     async createTenant(input: TenantInput): Promise<{ tenant: TenantRecord; default_workspace: WorkspaceRecord }> {
       const at = now();
       const tenant: TenantRecord = {
