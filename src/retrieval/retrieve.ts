@@ -202,7 +202,7 @@ async function embedQueries(
   };
   const texts = [...new Set(Object.values(wanted).filter((t): t is string => t !== null))];
   if (texts.length === 0) return { question: null, entity: null, relationship: null };
-  const embedded = await embedOrUnavailable(embedder, texts, signal);
+  const embedded = await embedOrUnavailable(embedder, texts, signal, true);
   const vectorOf = (text: string | null) => (text === null ? null : embedded[texts.indexOf(text)]);
   return { question: vectorOf(wanted.question), entity: vectorOf(wanted.entity), relationship: vectorOf(wanted.relationship) };
 }
