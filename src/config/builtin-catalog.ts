@@ -36,7 +36,7 @@ export const BUILT_IN_CATALOG: CatalogFileInput = {
           model_type: 'embedding',
           description: 'Feature hashing of words and character 3-grams, L2-normalised.',
           tags: ['offline', 'deterministic'],
-          capabilities: { context_length: 8192, max_output_tokens: 0, embedding_dimension: 256, similarity_threshold: 0.05 },
+          capabilities: { context_length: 8192, max_output_tokens: 0, embedding_dimension: 256, similarity_threshold: 0.15 },
           cost: { embedding_per_1k: 0 },
         },
       ],

@@ -69,6 +69,11 @@ export interface EmbeddingProvider {
   embed(texts: string[], signal?: AbortSignal): Promise<number[][]>;
   /** Queries; the same as `embed` for models without a query convention (e5 puts "query: " before a query). */
   embedQueries?(texts: string[], signal?: AbortSignal): Promise<number[][]>;
+  /**
+   * The cosine similarity that unrelated texts reach with this model, measured once (src/llm/calibrate.ts):
+   * retrieval's floor when the catalog gives no `similarity_threshold`.
+   */
+  unrelatedSimilarity?(signal?: AbortSignal): Promise<number>;
 }
 
 export interface ProviderRegistry {

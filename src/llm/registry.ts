@@ -1,6 +1,7 @@
 import type { AppConfig, CatalogProvider, ModelCapabilities } from '../config/types';
 export { ProviderDisabledError } from './resolve';
 import { llmBudget } from './budget';
+import { unrelatedSimilarity } from './calibrate';
 import { MockEmbeddings, MockLlm } from './mock';
 import type { EmbeddingProvider, LlmProvider, ProviderRegistry } from './ports';
 import { resolveModel } from './resolve';
@@ -136,10 +137,10 @@ function withConventions(
   inner: EmbeddingProvider,
   { similarity_threshold, query_prefix, document_prefix }: Partial<ModelCapabilities>,
 ): EmbeddingProvider {
-  if (similarity_threshold === undefined && !query_prefix && !document_prefix) return inner;
   const prefixed = (prefix: string | undefined) => (texts: string[], signal?: AbortSignal) =>
     inner.embed(prefix ? texts.map((t) => prefix + t) : texts, signal);
-  return {
+  let measured: Promise<number> | undefined;
+  const provider: EmbeddingProvider = {
     provider: inner.provider,
     model: inner.model,
     get dimension() {
@@ -149,7 +150,16 @@ function withConventions(
     similarityThreshold: similarity_threshold,
     embed: prefixed(document_prefix),
     embedQueries: prefixed(query_prefix),
+    // Measured on first use; a failed measurement is tried again by the next query.
+    unrelatedSimilarity: (signal) => {
+      measured ??= unrelatedSimilarity(provider, signal).catch((err: unknown) => {
+        measured = undefined;
+        throw err;
+      });
+      return measured;
+    },
   };
+  return provider;
 }
 
 type CheckResult = Awaited<ReturnType<ProviderRegistry['check']>>[number];
