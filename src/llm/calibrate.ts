@@ -4,8 +4,9 @@ import type { EmbeddingProvider } from './ports';
 /**
  * The cosine similarity that unrelated texts reach with an embedding model: models differ widely (hashing
  * embeddings score unrelated texts near 0, e5 between 0.7 and 0.8), so one fixed cut-off cannot serve them all.
- * Measured once per model on questions and passages of unrelated topics: the highest score of a question against
- * a passage on another topic. Each pair is embedded in the model's own query and document conventions.
+ * Measured once per model on questions and passages of unrelated topics: the mean score of a question against a
+ * passage on another topic plus one standard deviation (the highest such score is too strict for a weak model,
+ * whose related and unrelated scores overlap). Each text is embedded in the model's query or document convention.
  */
 
 const QUESTIONS = [
@@ -27,11 +28,8 @@ export async function unrelatedSimilarity(embedder: EmbeddingProvider, signal?: 
     embedder.embedQueries ? embedder.embedQueries(QUESTIONS, signal) : embedder.embed(QUESTIONS, signal),
     embedder.embed(PASSAGES, signal),
   ]);
-  let highest = -1;
-  questions.forEach((q, i) =>
-    passages.forEach((p, j) => {
-      if (i !== j) highest = Math.max(highest, cosine(q, p));
-    }),
-  );
-  return highest;
+  const scores = questions.flatMap((q, i) => passages.filter((_, j) => j !== i).map((p) => cosine(q, p)));
+  const mean = scores.reduce((sum, s) => sum + s, 0) / scores.length;
+  const spread = Math.sqrt(scores.reduce((sum, s) => sum + (s - mean) ** 2, 0) / scores.length);
+  return mean + spread;
 }

@@ -190,12 +190,13 @@ abstract class Resilient {
     return delay + Math.random() * delay;
   }
 
-  protected record(kind: 'llm' | 'embedding', usage: TokenUsage, task?: string): void {
+  protected record(kind: 'llm' | 'embedding', usage: StreamEnd, task?: string): void {
     const recorder = this.options.recorder;
     if (!recorder) return;
     try {
-      const { input_tokens, output_tokens } = usage;
-      recorder.record({ ...this.label, kind, task, input_tokens, output_tokens, ...currentUsageContext(), at: new Date() });
+      const { input_tokens, output_tokens, finish_reason } = usage;
+      const finish = finish_reason ? { finish_reason } : {};
+      recorder.record({ ...this.label, kind, task, input_tokens, output_tokens, ...finish, ...currentUsageContext(), at: new Date() });
     } catch {
       // Accounting must never fail the call it accounts for.
     }
@@ -307,7 +308,9 @@ class ResilientLlm extends Resilient implements LlmProvider {
           attemptSignal.pause();
           if (step.done) {
             finished = true;
-            const end = { ...step.value, finish_reason: step.value.finish_reason ?? reachedCap(step.value, options) };
+            const end = this.options.budget
+              ? { ...step.value, finish_reason: step.value.finish_reason ?? reachedCap(step.value, options) }
+              : step.value;
             this.record('llm', end, options.task);
             return end;
           }
