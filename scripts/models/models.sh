@@ -144,15 +144,6 @@ cmd_install() {
   log "installed: $BIN, $SMOLLM2, $GEMMA3, $MINILM, $VENV"
 }
 
-free_port() {
-  local p i
-  for i in $(seq 1 50); do
-    p=$((20000 + RANDOM % 40000))
-    port_open "$p" || { echo "$p"; return 0; }
-  done
-  die "no free port found"
-}
-
 # GET $2 on port $1 answers 200 (bash's /dev/tcp: no curl needed).
 answers() {
   (

@@ -85,8 +85,8 @@ describe.each(RUNS)('real models: $label', ({ label, llm, questions }) => {
 
   afterAll(async () => {
     const llmCalls = events.filter((e) => e.kind === 'llm');
-    const reasons = llmCalls.map((e) => `${e.task ?? 'call'}:${e.finish_reason ?? '-'}:${e.output_tokens}`);
-    report(`${label}: LLM calls (task:finish reason:output tokens) ${reasons.join(' ')}`);
+    const reasons = llmCalls.map((e) => `${e.task ?? 'call'}:${e.finish_reason ?? '-'}:${e.input_tokens}/${e.output_tokens}`);
+    report(`${label}: LLM calls (task:finish reason:input/output tokens) ${reasons.join(' ')}`);
     await app?.close();
   });
 
