@@ -25,6 +25,8 @@ interface Script {
 
 interface FakeServer {
   url: string;
+  /** Most requests answered at once. */
+  mostAtOnce: () => number;
   /** Tokens written so far, over all requests. */
   written: () => number;
   /** Requests received. */
@@ -37,10 +39,16 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 async function fakeServer(script: () => Script): Promise<FakeServer> {
   let written = 0;
   let requests = 0;
+  let atOnce = 0;
+  let mostAtOnce = 0;
   const server = http.createServer((req, res) => {
     requests++;
+    mostAtOnce = Math.max(mostAtOnce, ++atOnce);
     let closed = false;
-    res.on('close', () => (closed = true));
+    res.on('close', () => {
+      closed = true;
+      atOnce--;
+    });
     req.resume();
     req.on('end', () => {
       void (async () => {
@@ -63,6 +71,7 @@ async function fakeServer(script: () => Script): Promise<FakeServer> {
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
+    mostAtOnce: () => mostAtOnce,
     written: () => written,
     requests: () => requests,
     close: () =>
@@ -95,6 +104,7 @@ async function llmAgainst(
 ): Promise<{ llm: LlmProvider; server: FakeServer }> {
   const server = await fakeServer(script);
   servers.push(server);
+  // Room for three calls at once in the process; the model's budget (one slot for ollama, and here for openai) decides.
   const provider: CatalogProvider = {
     name: `fake-${type}`,
     display_name: type,
@@ -106,16 +116,17 @@ async function llmAgainst(
     priority: 1,
     description: '',
     models: [],
-    budget,
+    budget: { ...budget, concurrency: 1 },
   };
   const config = loadConfig({ SERVICE_LLM_PROVIDER: 'mock' });
   const llm = withResilience(createLangChainLlm(provider, 'slow'), {
-    concurrency: 1,
+    concurrency: 3,
     timeoutMs: budget.timeout_ms,
     retries: 2,
     backoffMs: 1,
-    semaphore: new Semaphore(1),
+    semaphore: new Semaphore(3),
     budget: llmBudget(config, provider, 'slow'),
+    modelSemaphore: new Semaphore(llmBudget(config, provider, 'slow').concurrency),
   });
   return { llm, server };
 }
@@ -167,6 +178,17 @@ describe.each(['ollama', 'openai'] as const)('a streamed %s call under a budget'
     expect(done.text.length).toBeGreaterThan(0);
     expect(words(10_000).join('').startsWith(done.text)).toBe(true);
     expect(server.written()).toBeLessThan(10_000);
+  });
+
+  test('calls to a model with one slot reach the server one at a time', async () => {
+    const { llm, server } = await llmAgainst(type, () => ({ tokens: words(5), pauseMs: 20 }), {
+      idle_timeout_ms: 5000,
+      timeout_ms: 60_000,
+    });
+    const done = await Promise.all([1, 2, 3].map(() => llm.complete(MESSAGES)));
+    expect(done.map((d) => d.text)).toEqual([1, 2, 3].map(() => words(5).join('')));
+    expect(server.requests()).toBe(3);
+    expect(server.mostAtOnce()).toBe(1);
   });
 
   test('a looping model is stopped early with finish reason repetition', async () => {
