@@ -1,12 +1,16 @@
 /**
  * Suites that need a live server run only when the test runner (scripts/test.mjs) provides one:
- * Neo4j through TEST_NEO4J_URI, Qdrant through TEST_QDRANT_URL.
+ * Neo4j through TEST_NEO4J_URI, Qdrant through TEST_QDRANT_URL, the real local models (test/real/) through
+ * TEST_OLLAMA_URL and
+ * TEST_EMBEDDINGS_URL (scripts/models/models.sh).
  */
 const serverSuites = [];
 if (!process.env.TEST_NEO4J_URI) serverSuites.push('/test/contract/neo4j[^/]*\\.test\\.ts$', '/test/integration/neo4j-[^/]*\\.test\\.ts$');
 if (!process.env.TEST_QDRANT_URL) serverSuites.push('/test/contract/qdrant\\.test\\.ts$');
 // Neo4j for the graph and Qdrant for the vectors, together.
 if (!process.env.TEST_QDRANT_URL || !process.env.TEST_NEO4J_URI) serverSuites.push('/test/api/qdrant-[^/]*\\.test\\.ts$');
+
+if (!process.env.TEST_OLLAMA_URL || !process.env.TEST_EMBEDDINGS_URL) serverSuites.push('/test/real/');
 
 /** @type {import('jest').Config} */
 module.exports = {

@@ -1,4 +1,4 @@
-# Shared by scripts/neo4j/neo4j.sh and scripts/redis/redis.sh (sourced, not run).
+# Shared by the server scripts under scripts/ (neo4j, redis, qdrant, models; sourced, not run).
 # The caller sets NAME (log prefix), PROCESS (pattern its server's command line contains),
 # PIDFILE and URLFILE before calling these.
 
@@ -17,6 +17,16 @@ running_pid() {
 }
 
 port_open() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+
+# A port nobody listens on, picked at random in 20000-59999.
+free_port() {
+  local p i
+  for i in $(seq 1 50); do
+    p=$((20000 + RANDOM % 40000))
+    port_open "$p" || { echo "$p"; return 0; }
+  done
+  die "no free port found"
+}
 
 cmd_status() {
   local pid

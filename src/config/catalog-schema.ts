@@ -13,8 +13,18 @@ const capabilitiesSchema = z
     supports_system_message: z.boolean().default(true),
     embedding_dimension: z.int().nonnegative().default(0),
     similarity_threshold: z.number().min(-1).max(1).optional(),
+    query_prefix: z.string().optional(),
+    document_prefix: z.string().optional(),
   })
   .prefault({});
+
+/** What one call may spend (docs/api.md §1.3); each key falls back to the provider's, then to its type's default. */
+const budgetSchema = z.strictObject({
+  max_output_tokens: z.int().positive().optional(),
+  timeout_ms: z.int().positive().optional(),
+  idle_timeout_ms: z.int().positive().optional(),
+  concurrency: z.int().positive().optional(),
+});
 
 const costSchema = z
   .strictObject({
@@ -35,6 +45,7 @@ const modelSchema = z
     tags: z.array(z.string()).default([]),
     capabilities: capabilitiesSchema,
     cost: costSchema,
+    budget: budgetSchema.optional(),
   })
   .superRefine((m, ctx) => {
     const dim = m.capabilities.embedding_dimension;
@@ -63,6 +74,7 @@ const providerSchema = z
     enabled: z.boolean().default(true),
     priority: z.int().default(100),
     description: z.string().default(''),
+    budget: budgetSchema.optional(),
     models: z.array(modelSchema).default([]),
   })
   .superRefine((p, ctx) => {

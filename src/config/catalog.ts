@@ -103,6 +103,7 @@ function resolveProvider(p: CatalogFile['providers'][number], env: Env): Catalog
     enabled: p.enabled && !(apiKeyEnv !== null && apiKey === null),
     priority: p.priority,
     description: p.description,
+    ...(p.budget ? { budget: p.budget } : {}),
     models: p.models.map(resolveModel),
   };
 }
@@ -122,6 +123,7 @@ function resolveModel(m: CatalogFile['providers'][number]['models'][number]): Ca
       max_output_tokens: m.capabilities.max_output_tokens ?? (isLlm ? 4096 : 0),
     },
     cost: m.cost,
+    ...(m.budget ? { budget: m.budget } : {}),
   };
 }
 

@@ -15,6 +15,20 @@ export interface ModelCapabilities {
    * cut-off); 0.2 when absent. Hashing embeddings score related texts lower than trained models do.
    */
   similarity_threshold?: number;
+  /** Embedding models: text put before a query (e5: "query: ") and before a stored text (e5: "passage: "). */
+  query_prefix?: string;
+  document_prefix?: string;
+}
+
+/** What one LLM call may spend; unset keys fall back to the provider's, then to its type's default (src/llm/budget.ts). */
+export interface CallBudget {
+  max_output_tokens?: number;
+  /** Total cap of one call. */
+  timeout_ms?: number;
+  /** Longest wait for the first fragment and between two fragments. */
+  idle_timeout_ms?: number;
+  /** Calls to this model at once. */
+  concurrency?: number;
 }
 
 export interface ModelCost {
@@ -33,6 +47,7 @@ export interface CatalogModel {
   tags: string[];
   capabilities: ModelCapabilities;
   cost: ModelCost;
+  budget?: CallBudget;
 }
 
 /** `mock` is offline and deterministic; `openai` covers every OpenAI-compatible API; `ollama` the local runtime. */
@@ -49,6 +64,7 @@ export interface CatalogProvider {
   enabled: boolean;
   priority: number;
   description: string;
+  budget?: CallBudget;
   models: CatalogModel[];
 }
 

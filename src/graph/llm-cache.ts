@@ -86,6 +86,11 @@ export function cachedLlm(llm: LlmProvider, kv: KeyValueStore, scope: Scope, opt
       done();
       throw err;
     }
+    // A generation cut by the clock says how busy the machine was, not what the model answers: not kept.
+    if (out.finish_reason === 'timeout') {
+      done();
+      return out;
+    }
     const entry: CachedCompletion = { text: out.text, usage: out.usage, ...(version !== undefined ? { graph_version: version } : {}) };
     void writeBehind(kv, scope, LLM_CACHE_NAMESPACE, key, entry)
       .catch((err: unknown) => options.log?.warn({ err }, 'an LLM answer could not be cached'))

@@ -5,7 +5,16 @@ import { ChatOllama, OllamaEmbeddings } from '@langchain/ollama';
 import { ChatOpenAI, OpenAIEmbeddings } from '@langchain/openai';
 import type { CatalogProvider } from '../config/types';
 import { raceAbort, throwIfAborted } from '../domain/abort';
-import type { ChatMessage, Completion, CompletionOptions, EmbeddingProvider, LlmProvider, TokenUsage } from './ports';
+import type {
+  ChatMessage,
+  Completion,
+  CompletionOptions,
+  EmbeddingProvider,
+  FinishReason,
+  LlmProvider,
+  StreamEnd,
+  TokenUsage,
+} from './ports';
 import { countMessageTokens, countTokens } from './tokens';
 
 /**
@@ -86,20 +95,22 @@ class LangChainLlm implements LlmProvider {
     return { text, usage: usageOf(reply.usage_metadata, messages, text) };
   }
 
-  async *stream(messages: ChatMessage[], options: CompletionOptions = {}): AsyncGenerator<string, TokenUsage, void> {
+  async *stream(messages: ChatMessage[], options: CompletionOptions = {}): AsyncGenerator<string, StreamEnd, void> {
     throwIfAborted(options.signal);
     const chunks = await this.client(options).stream(toLangChain(messages), this.callOptions(options));
     let text = '';
     let reported: { input_tokens: number; output_tokens: number } | undefined;
+    let finish: FinishReason | undefined;
     for await (const chunk of chunks) {
       if (chunk.usage_metadata) reported = chunk.usage_metadata;
+      finish = finishReasonOf(chunk.response_metadata) ?? finish;
       const fragment = chunk.text;
       if (fragment) {
         text += fragment;
         yield fragment;
       }
     }
-    return usageOf(reported, messages, text);
+    return { ...usageOf(reported, messages, text), ...(finish ? { finish_reason: finish } : {}) };
   }
 
   private client(options: CompletionOptions): BaseChatModel {
@@ -150,6 +161,12 @@ function toLangChain(messages: ChatMessage[]): BaseMessage[] {
   return messages.map((m) =>
     m.role === 'system' ? new SystemMessage(m.content) : m.role === 'assistant' ? new AIMessage(m.content) : new HumanMessage(m.content),
   );
+}
+
+/** OpenAI's `finish_reason` or Ollama's `done_reason`: `stop` or `length` (others are left to the caller). */
+function finishReasonOf(metadata: Record<string, unknown> | undefined): FinishReason | undefined {
+  const reason = metadata?.finish_reason ?? metadata?.done_reason;
+  return reason === 'stop' || reason === 'length' ? reason : undefined;
 }
 
 /** Usage as the API reported it, else tiktoken estimates (local servers often report nothing). */

@@ -28,19 +28,33 @@ export interface TokenUsage {
   output_tokens: number;
 }
 
+/**
+ * Why a generation ended: `stop` the model finished; `length` it reached its output cap; `timeout` it reached the
+ * total cap, or stalled after writing something (the text is what it wrote); `repetition` it was looping and was
+ * stopped early (the text ends with the loop's first turns).
+ */
+export type FinishReason = 'stop' | 'length' | 'timeout' | 'repetition';
+
 export interface Completion {
   text: string;
   usage: TokenUsage;
   /** Answered from a response cache: no provider call was made. */
   cached?: boolean;
+  /** Set by streamed providers (openai, ollama); absent from the mock and from cached answers. */
+  finish_reason?: FinishReason;
+}
+
+/** What a stream returns when it ends: its usage and, where the server said, why it ended. */
+export interface StreamEnd extends TokenUsage {
+  finish_reason?: FinishReason;
 }
 
 export interface LlmProvider {
   readonly provider: string;
   readonly model: string;
   complete(messages: ChatMessage[], options?: CompletionOptions): Promise<Completion>;
-  /** Yields answer fragments; the final usage is returned when the iterator finishes. */
-  stream(messages: ChatMessage[], options?: CompletionOptions): AsyncGenerator<string, TokenUsage, void>;
+  /** Yields answer fragments; the final usage (and finish reason, where known) is returned when the iterator finishes. */
+  stream(messages: ChatMessage[], options?: CompletionOptions): AsyncGenerator<string, StreamEnd, void>;
 }
 
 export interface EmbeddingProvider {
@@ -51,7 +65,15 @@ export interface EmbeddingProvider {
   readonly batchSize?: number;
   /** Cosine similarity below which a hit is noise for this model (from the catalog); retrieval's default when absent. */
   readonly similarityThreshold?: number;
+  /** Stored texts (chunks, entities, relationships, reports). */
   embed(texts: string[], signal?: AbortSignal): Promise<number[][]>;
+  /** Queries; the same as `embed` for models without a query convention (e5 puts "query: " before a query). */
+  embedQueries?(texts: string[], signal?: AbortSignal): Promise<number[][]>;
+  /**
+   * The cosine similarity that unrelated texts reach with this model, measured once (src/llm/calibrate.ts):
+   * retrieval's floor when the catalog gives no `similarity_threshold`.
+   */
+  unrelatedSimilarity?(signal?: AbortSignal): Promise<number>;
 }
 
 export interface ProviderRegistry {

@@ -1,10 +1,12 @@
-import type { AppConfig, CatalogProvider } from '../config/types';
+import type { AppConfig, CatalogProvider, ModelCapabilities } from '../config/types';
 export { ProviderDisabledError } from './resolve';
+import { llmBudget } from './budget';
+import { unrelatedSimilarity } from './calibrate';
 import { MockEmbeddings, MockLlm } from './mock';
 import type { EmbeddingProvider, LlmProvider, ProviderRegistry } from './ports';
 import { resolveModel } from './resolve';
 import { withResilience } from './resilience';
-import type { Semaphore } from './semaphore';
+import { Semaphore } from './semaphore';
 import type { UsageRecorder } from './usage';
 import { workspaceModels } from './workspace-models';
 
@@ -50,6 +52,19 @@ export function createProviderRegistry(config: AppConfig, log?: RegistryLogger, 
     semaphore: options.semaphores?.[kind],
   });
 
+  // openai/ollama: streamed calls under the model's budget, with a semaphore of its own.
+  const modelSemaphores = new Map<string, Semaphore>();
+  const budgeted = (p: CatalogProvider, name: string) => {
+    const budget = llmBudget(config, p, name);
+    const key = `${p.name}\u0000${name}`;
+    let modelSemaphore = modelSemaphores.get(key);
+    if (!modelSemaphore) {
+      modelSemaphore = new Semaphore(budget.concurrency);
+      modelSemaphores.set(key, modelSemaphore);
+    }
+    return { ...resilience('llm'), budget, modelSemaphore };
+  };
+
   const registry: ProviderRegistry = {
     llm(provider, model) {
       const { provider: p, model: name } = resolveModel(config, 'llm', { provider, model }, workspaceModels());
@@ -60,7 +75,7 @@ export function createProviderRegistry(config: AppConfig, log?: RegistryLogger, 
           p.type === 'mock'
             ? new MockLlm(p.name, name, () => config.mockLatencyMs, config.mockTokenDelayMs)
             : langchain().createLangChainLlm(p, name);
-        instance = withResilience(raw, resilience('llm'));
+        instance = withResilience(raw, p.type === 'mock' ? resilience('llm') : budgeted(p, name));
         llms.set(key, instance);
       }
       return instance;
@@ -76,8 +91,8 @@ export function createProviderRegistry(config: AppConfig, log?: RegistryLogger, 
           p.type === 'mock'
             ? new MockEmbeddings(p.name, name, dimension, () => config.mockLatencyMs)
             : langchain().createLangChainEmbeddings(p, name, dimension);
-        const threshold = p.models.find((m) => m.name === name)?.capabilities.similarity_threshold;
-        instance = withSimilarityThreshold(withResilience(raw, resilience('embedding')), threshold);
+        const listed = p.models.find((m) => m.name === name)?.capabilities;
+        instance = withConventions(withResilience(raw, resilience('embedding')), listed ?? {});
         embeddings.set(key, instance);
       }
       return instance;
@@ -114,17 +129,37 @@ export function createProviderRegistry(config: AppConfig, log?: RegistryLogger, 
   return registry;
 }
 
-/** The provider carrying its catalog similarity threshold, when the catalog gives one. */
-function withSimilarityThreshold(inner: EmbeddingProvider, similarityThreshold: number | undefined): EmbeddingProvider {
-  if (similarityThreshold === undefined) return inner;
-  return {
+/**
+ * The provider as the catalog describes its model: its similarity threshold, and the prefixes it expects before
+ * queries and stored texts (e5: "query: " / "passage: "; nomic: "search_query: " / "search_document: ").
+ */
+function withConventions(
+  inner: EmbeddingProvider,
+  { similarity_threshold, query_prefix, document_prefix }: Partial<ModelCapabilities>,
+): EmbeddingProvider {
+  const prefixed = (prefix: string | undefined) => (texts: string[], signal?: AbortSignal) =>
+    inner.embed(prefix ? texts.map((t) => prefix + t) : texts, signal);
+  let measured: Promise<number> | undefined;
+  const provider: EmbeddingProvider = {
     provider: inner.provider,
     model: inner.model,
-    dimension: inner.dimension,
+    get dimension() {
+      return inner.dimension;
+    },
     batchSize: inner.batchSize,
-    similarityThreshold,
-    embed: (texts, signal) => inner.embed(texts, signal),
+    similarityThreshold: similarity_threshold,
+    embed: prefixed(document_prefix),
+    embedQueries: prefixed(query_prefix),
+    // Measured on first use; a failed measurement is tried again by the next query.
+    unrelatedSimilarity: (signal) => {
+      measured ??= unrelatedSimilarity(provider, signal).catch((err: unknown) => {
+        measured = undefined;
+        throw err;
+      });
+      return measured;
+    },
   };
+  return provider;
 }
 
 type CheckResult = Awaited<ReturnType<ProviderRegistry['check']>>[number];

@@ -1,8 +1,19 @@
 import { abortReason, isAbortError, raceAbort, sleep } from '../domain/abort';
 import { TimeSlicer } from '../domain/turns';
-import type { ChatMessage, Completion, CompletionOptions, EmbeddingProvider, LlmProvider, TokenUsage } from './ports';
+import { cappedMaxTokens, type LlmBudget } from './budget';
+import type {
+  ChatMessage,
+  Completion,
+  CompletionOptions,
+  EmbeddingProvider,
+  FinishReason,
+  LlmProvider,
+  StreamEnd,
+  TokenUsage,
+} from './ports';
+import { RepetitionGuard } from './repetition';
 import { type Semaphore, sharedSemaphore } from './semaphore';
-import { countTokens } from './tokens';
+import { countMessageTokens, countTokens } from './tokens';
 import { closeSpan, openSpan, withSpan } from './tracing/spans';
 import { currentUsageContext, type UsageRecorder } from './usage';
 
@@ -10,6 +21,12 @@ import { currentUsageContext, type UsageRecorder } from './usage';
  * Wraps a provider with a process-wide concurrency limit, a per-attempt timeout and retries of transient
  * failures (exponential backoff with jitter). Streams hold a slot for their whole life and are retried
  * only before their first fragment. Successful calls are reported to the usage recorder.
+ *
+ * With a `budget` (openai, ollama), completions are streamed too: a call waits at most `idleTimeoutMs` for each
+ * fragment and `timeoutMs` in all, so a slow model that keeps writing is never cut by the wait between fragments;
+ * a call that reaches the total cap, or stalls after writing, returns what it wrote with finish reason `timeout`;
+ * a looping one is stopped early with finish reason `repetition`. Neither is retried: the model wrote, and would
+ * again.
  */
 
 export interface ResilienceOptions {
@@ -18,6 +35,9 @@ export interface ResilienceOptions {
   retries: number;
   /** Defaults to the process-wide semaphore of the provider's kind. */
   semaphore?: Semaphore;
+  /** LLMs: streamed completions under these caps, and a slot of `modelSemaphore` before the process-wide one. */
+  budget?: LlmBudget;
+  modelSemaphore?: Semaphore;
   /** First backoff delay; doubles per attempt (plus up to the same again of jitter). */
   backoffMs?: number;
   maxBackoffMs?: number;
@@ -37,8 +57,14 @@ export class ProviderTimeoutError extends Error {
     readonly provider: string,
     readonly model: string,
     readonly timeoutMs: number,
+    /** `idle`: no fragment came for `timeoutMs`; `total`: the call's total cap was reached. */
+    readonly kind: 'idle' | 'total' = 'total',
   ) {
-    super(`${provider}/${model} did not answer within ${timeoutMs} ms`);
+    super(
+      kind === 'idle'
+        ? `${provider}/${model} wrote nothing for ${timeoutMs} ms`
+        : `${provider}/${model} did not answer within ${timeoutMs} ms`,
+    );
   }
 }
 
@@ -77,10 +103,27 @@ abstract class Resilient {
 
   protected abstract get label(): { provider: string; model: string };
 
+  /** A slot of the model's semaphore (when it has one), then of the process-wide one. */
+  protected async acquire(caller?: AbortSignal): Promise<() => void> {
+    const model = this.options.modelSemaphore;
+    if (!model) return this.semaphore.acquire(caller);
+    const releaseModel = await model.acquire(caller);
+    try {
+      const releaseShared = await this.semaphore.acquire(caller);
+      return () => {
+        releaseShared();
+        releaseModel();
+      };
+    } catch (err) {
+      releaseModel();
+      throw err;
+    }
+  }
+
   /** One slot, one timeout per attempt; retries after backoff outside the slot. */
   protected async run<T>(fn: (signal: AbortSignal) => Promise<T>, caller?: AbortSignal): Promise<T> {
     for (let attempt = 0; ; attempt++) {
-      const release = await this.semaphore.acquire(caller);
+      const release = await this.acquire(caller);
       let failure: unknown;
       const attemptSignal = this.attemptSignal(caller);
       try {
@@ -96,20 +139,28 @@ abstract class Resilient {
     }
   }
 
-  /** An AbortSignal that fires on the caller's abort or on the timeout (re-armable for streams). */
+  /**
+   * An AbortSignal that fires on the caller's abort, on the idle timeout (re-armed at each fragment of a stream)
+   * or on the total cap (armed once; only with a budget).
+   */
   protected attemptSignal(caller?: AbortSignal) {
     const controller = new AbortController();
     const { provider, model } = this.label;
-    const timeoutMs = this.options.timeoutMs;
-    let timedOut = false;
-    let timer: NodeJS.Timeout | undefined;
-    const arm = () => {
-      clearTimeout(timer);
-      timer = setTimeout(() => {
-        timedOut = true;
-        controller.abort(new ProviderTimeoutError(provider, model, timeoutMs));
-      }, timeoutMs);
+    const budget = this.options.budget;
+    const idleMs = budget?.idleTimeoutMs ?? this.options.timeoutMs;
+    let timedOut: ProviderTimeoutError | undefined;
+    const fire = (error: ProviderTimeoutError) => {
+      timedOut ??= error;
+      controller.abort(error);
     };
+    let idle: NodeJS.Timeout | undefined;
+    const arm = () => {
+      clearTimeout(idle);
+      idle = setTimeout(() => fire(new ProviderTimeoutError(provider, model, idleMs, budget ? 'idle' : 'total')), idleMs);
+    };
+    const total = budget
+      ? setTimeout(() => fire(new ProviderTimeoutError(provider, model, budget.timeoutMs, 'total')), budget.timeoutMs)
+      : undefined;
     const onCallerAbort = () => controller.abort(abortReason(caller!));
     if (caller?.aborted) onCallerAbort();
     else caller?.addEventListener('abort', onCallerAbort, { once: true });
@@ -117,15 +168,16 @@ abstract class Resilient {
     return {
       signal: controller.signal,
       rearm: arm,
-      pause: () => clearTimeout(timer),
+      pause: () => clearTimeout(idle),
       /** The provider may reject with its own AbortError; report what actually happened. */
       translate: (err: unknown): unknown => {
-        if (timedOut) return new ProviderTimeoutError(provider, model, timeoutMs);
+        if (timedOut) return timedOut;
         if (caller?.aborted) return abortReason(caller);
         return err;
       },
       dispose: () => {
-        clearTimeout(timer);
+        clearTimeout(idle);
+        clearTimeout(total);
         caller?.removeEventListener('abort', onCallerAbort);
         if (!controller.signal.aborted) controller.abort(ATTEMPT_FINISHED);
       },
@@ -138,11 +190,13 @@ abstract class Resilient {
     return delay + Math.random() * delay;
   }
 
-  protected record(kind: 'llm' | 'embedding', usage: TokenUsage, task?: string): void {
+  protected record(kind: 'llm' | 'embedding', usage: StreamEnd, task?: string): void {
     const recorder = this.options.recorder;
     if (!recorder) return;
     try {
-      recorder.record({ ...this.label, kind, task, ...usage, ...currentUsageContext(), at: new Date() });
+      const { input_tokens, output_tokens, finish_reason } = usage;
+      const finish = finish_reason ? { finish_reason } : {};
+      recorder.record({ ...this.label, kind, task, input_tokens, output_tokens, ...finish, ...currentUsageContext(), at: new Date() });
     } catch {
       // Accounting must never fail the call it accounts for.
     }
@@ -175,16 +229,21 @@ class ResilientLlm extends Resilient implements LlmProvider {
       `llm.${options.task ?? 'complete'}`,
       { provider: this.inner.provider, model: this.inner.model, task: options.task },
       async (span) => {
-        const result = await this.run((signal) => this.inner.complete(messages, { ...options, signal }), options.signal);
+        const result = this.options.budget
+          ? await this.collect(messages, this.capped(options))
+          : await this.run((signal) => this.inner.complete(messages, { ...options, signal }), options.signal);
         span?.generation({ model: this.inner.model, input_tokens: result.usage.input_tokens, output_tokens: result.usage.output_tokens });
-        this.record('llm', result.usage, options.task);
+        // The one place every completion passes: output hygiene (reasoning blocks and the like) belongs here.
+        if (result.finish_reason) span?.set({ finish_reason: result.finish_reason });
+        // A streamed completion was recorded when its stream ended.
+        if (!this.options.budget) this.record('llm', result.usage, options.task);
         return result;
       },
       'generation',
     );
   }
 
-  async *stream(messages: ChatMessage[], options: CompletionOptions = {}): AsyncGenerator<string, TokenUsage, void> {
+  async *stream(messages: ChatMessage[], options: CompletionOptions = {}): AsyncGenerator<string, StreamEnd, void> {
     const span = openSpan(
       `llm.${options.task ?? 'stream'}`,
       { provider: this.inner.provider, model: this.inner.model, task: options.task, streamed: true },
@@ -192,9 +251,9 @@ class ResilientLlm extends Resilient implements LlmProvider {
     );
     let failed: unknown;
     try {
-      const usage = yield* this.streamAttempts(messages, options);
-      span?.generation({ model: this.inner.model, input_tokens: usage.input_tokens, output_tokens: usage.output_tokens });
-      return usage;
+      const end = yield* this.streamAttempts(messages, this.capped(options));
+      span?.generation({ model: this.inner.model, input_tokens: end.input_tokens, output_tokens: end.output_tokens });
+      return end;
     } catch (err) {
       failed = err;
       throw err;
@@ -203,13 +262,43 @@ class ResilientLlm extends Resilient implements LlmProvider {
     }
   }
 
-  private async *streamAttempts(messages: ChatMessage[], options: CompletionOptions): AsyncGenerator<string, TokenUsage, void> {
+  /** The caller's options with the budget's output cap. */
+  private capped(options: CompletionOptions): CompletionOptions {
+    const maxTokens = cappedMaxTokens(options.maxTokens, this.options.budget?.maxOutputTokens);
+    return maxTokens === options.maxTokens ? options : { ...options, maxTokens };
+  }
+
+  /** A completion read from the provider's stream under the budget: what the model wrote and why it ended. */
+  private async collect(messages: ChatMessage[], options: CompletionOptions): Promise<Completion> {
+    let text = '';
+    const source = this.streamAttempts(messages, options, { keepOnTimeout: true });
+    for (;;) {
+      const step = await source.next();
+      if (step.done) {
+        const { finish_reason, ...usage } = step.value;
+        return { text, usage, finish_reason: finish_reason ?? 'stop' };
+      }
+      text += step.value;
+    }
+  }
+
+  /**
+   * Attempts of one stream. A stream that wrote something and then reached a cap ends with finish reason
+   * `timeout` when `keepOnTimeout` (a completion keeps what it wrote), else fails; a looping one ends with
+   * `repetition`. Retried only before its first fragment.
+   */
+  private async *streamAttempts(
+    messages: ChatMessage[],
+    options: CompletionOptions,
+    { keepOnTimeout = false } = {},
+  ): AsyncGenerator<string, StreamEnd, void> {
     const caller = options.signal;
     for (let attempt = 0; ; attempt++) {
-      const release = await this.semaphore.acquire(caller);
+      const release = await this.acquire(caller);
       const attemptSignal = this.attemptSignal(caller);
       const source = this.inner.stream(messages, { ...options, signal: attemptSignal.signal });
-      let yielded = false;
+      const guard = this.options.budget ? new RepetitionGuard() : null;
+      let written = '';
       let finished = false;
       let failure: unknown;
       try {
@@ -220,11 +309,15 @@ class ResilientLlm extends Resilient implements LlmProvider {
           attemptSignal.pause();
           if (step.done) {
             finished = true;
-            this.record('llm', step.value, options.task);
-            return step.value;
+            const end = this.options.budget
+              ? { ...step.value, finish_reason: step.value.finish_reason ?? reachedCap(step.value, options) }
+              : step.value;
+            this.record('llm', end, options.task);
+            return end;
           }
-          yielded = true;
+          written += step.value;
           yield step.value;
+          if (guard?.push(step.value)) return this.cut(messages, written, 'repetition', options.task);
         }
       } catch (err) {
         failure = attemptSignal.translate(err);
@@ -233,10 +326,23 @@ class ResilientLlm extends Resilient implements LlmProvider {
         release();
         if (!finished) void source.return(undefined as never).catch(() => undefined);
       }
-      if (yielded || attempt >= this.options.retries || !isTransient(failure) || caller?.aborted) throw failure;
+      if (keepOnTimeout && written && failure instanceof ProviderTimeoutError) return this.cut(messages, written, 'timeout', options.task);
+      if (written || attempt >= this.options.retries || !isTransient(failure) || caller?.aborted) throw failure;
       await sleep(this.backoff(attempt), caller);
     }
   }
+
+  /** The end of a stream stopped before the provider finished: estimated usage, recorded like any call. */
+  private cut(messages: ChatMessage[], written: string, finish_reason: FinishReason, task?: string): StreamEnd {
+    const end = { input_tokens: countMessageTokens(messages), output_tokens: countTokens(written), finish_reason };
+    this.record('llm', end, task);
+    return end;
+  }
+}
+
+/** `length` when the stream wrote as many tokens as it was allowed, else `stop`. */
+function reachedCap(usage: TokenUsage, options: CompletionOptions): FinishReason {
+  return options.maxTokens !== undefined && options.maxTokens >= 0 && usage.output_tokens >= options.maxTokens ? 'length' : 'stop';
 }
 
 class ResilientEmbeddings extends Resilient implements EmbeddingProvider {

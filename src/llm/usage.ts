@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import type { FinishReason } from './ports';
 
 /** Usage accounting hook: the resilience wrapper reports every successful call here. */
 
@@ -10,6 +11,8 @@ export interface UsageEvent {
   task?: string;
   input_tokens: number;
   output_tokens: number;
+  /** LLM calls streamed under a budget (openai, ollama): why the generation ended. */
+  finish_reason?: FinishReason;
   workspace_id?: string;
   tenant_id?: string;
   /** The document being ingested, or the query being answered, when the call was made for one. */

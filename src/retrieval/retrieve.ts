@@ -1,4 +1,4 @@
-import { throwIfAborted } from '../domain/abort';
+import { isAbortError, throwIfAborted } from '../domain/abort';
 import { cachedLlm } from '../graph/llm-cache';
 import { embedOrUnavailable } from '../llm/embed-or-unavailable';
 import type { EmbeddingProvider } from '../llm/ports';
@@ -16,6 +16,7 @@ import { searchChunks, searchEntities, searchRelationships } from './steps/searc
 import {
   DEFAULT_BUDGET,
   DEFAULT_MIN_SIMILARITY,
+  RELATIVE_SIMILARITY,
   type Keywords,
   type RetrievalRequest,
   type RetrievalTimings,
@@ -82,14 +83,18 @@ export async function retrieve(deps: RetrieverDeps, req: RetrievalRequest): Prom
   throwIfAborted(req.signal);
 
   const t = performance.now();
+  const floor = similarityFloor(deps.embedder, req.minSimilarity, req.signal);
+  // Awaited below; an abort that the query's embedding reports first must not go unhandled.
+  floor.catch(() => undefined);
   const vectors = await withSpan('query.embed', {}, () => embedQueries(deps.embedder, recipe, req.query, result.keywords, req.signal));
   const similarTo = (r: RetrievalRecipe, question: number[] | null) => (r.graphChunkRanking === 'similarity' ? question : null);
   timings.embedding_ms = performance.now() - t;
   throwIfAborted(req.signal);
 
   const { scope, limits } = req;
-  const minScore = req.minSimilarity ?? deps.embedder.similarityThreshold ?? DEFAULT_MIN_SIMILARITY;
-  const search = { stores, scope, allowed, minScore };
+  const minScore = await floor;
+  // A cut-off the request gave is taken as it is; the model's floor is tightened towards the query's best hits.
+  const search = { stores, scope, allowed, minScore, relative: req.minSimilarity === undefined ? RELATIVE_SIMILARITY : 0 };
   // Community reports for the global part; relationship search while there are none (or a document filter applies).
   const communities =
     recipe.communitySearch && !allowed ? await searchCommunities(stores, scope, vectors.relationship, result.keywords, minScore) : null;
@@ -179,6 +184,23 @@ export async function retrieve(deps: RetrieverDeps, req: RetrievalRequest): Prom
   return finish();
 }
 
+/**
+ * The cosine below which a hit is noise: the request's, else the catalog's for the model, else what unrelated
+ * texts reach with the model (measured once), else the default.
+ */
+async function similarityFloor(embedder: EmbeddingProvider, requested: number | undefined, signal?: AbortSignal): Promise<number> {
+  if (requested !== undefined) return requested;
+  if (embedder.similarityThreshold !== undefined) return embedder.similarityThreshold;
+  if (!embedder.unrelatedSimilarity) return DEFAULT_MIN_SIMILARITY;
+  try {
+    return await embedder.unrelatedSimilarity(signal);
+  } catch (err) {
+    if (isAbortError(err)) throw err;
+    // The query's own embedding reports the failing model.
+    return DEFAULT_MIN_SIMILARITY;
+  }
+}
+
 interface QueryVectors {
   /** The question itself: chunk vector search, and graph-derived chunks ranked by similarity. */
   question: number[] | null;
@@ -202,7 +224,7 @@ async function embedQueries(
   };
   const texts = [...new Set(Object.values(wanted).filter((t): t is string => t !== null))];
   if (texts.length === 0) return { question: null, entity: null, relationship: null };
-  const embedded = await embedOrUnavailable(embedder, texts, signal);
+  const embedded = await embedOrUnavailable(embedder, texts, signal, true);
   const vectorOf = (text: string | null) => (text === null ? null : embedded[texts.indexOf(text)]);
   return { question: vectorOf(wanted.question), entity: vectorOf(wanted.entity), relationship: vectorOf(wanted.relationship) };
 }

@@ -33,6 +33,12 @@ export interface TokenBudget {
  */
 export const DEFAULT_MIN_SIMILARITY = 0.2;
 
+/**
+ * A hit must also reach this share of the way from the model's floor to the query's best hit: trained models
+ * score related and unrelated texts alike well above 0.2 (e5: 0.75–0.9), so a floor alone keeps everything.
+ */
+export const RELATIVE_SIMILARITY = 0.3;
+
 /** Chunks may fill whatever entities and relationships leave of the total (all of it in `naive`). */
 export const DEFAULT_BUDGET: TokenBudget = { entities: 4000, relationships: 4000, chunks: 12000, total: 12000 };
 

@@ -208,7 +208,7 @@ async function collect(gen: AsyncGenerator<string, unknown, void>): Promise<{ pa
 describe('openai adapter against a stub of the OpenAI API', () => {
   test('complete sends the model, the messages and the API key, and returns the text with the reported usage', async () => {
     const reply = await registryWith().llm('stub-openai', 'gpt-stub').complete(MESSAGES, { temperature: 0 });
-    expect(reply).toEqual({ text: 'Hello from the stub', usage: { input_tokens: 11, output_tokens: 4 } });
+    expect(reply).toEqual({ text: 'Hello from the stub', usage: { input_tokens: 11, output_tokens: 4 }, finish_reason: 'stop' });
     const [req] = seen;
     expect(req.path).toBe('/v1/chat/completions');
     expect(req.headers.authorization).toBe(`Bearer ${OPENAI_KEY}`);
@@ -233,7 +233,7 @@ describe('openai adapter against a stub of the OpenAI API', () => {
     const { parts, result } = await collect(registryWith().llm('stub-openai', 'gpt-stub').stream(MESSAGES));
     expect(parts.join('')).toBe('Hello from the stub');
     expect(parts.length).toBe(4);
-    expect(result).toEqual({ input_tokens: 11, output_tokens: 4 });
+    expect(result).toEqual({ input_tokens: 11, output_tokens: 4, finish_reason: 'stop' });
     expect(seen[0].body).toMatchObject({ model: 'gpt-stub', stream: true });
   });
 
@@ -267,7 +267,7 @@ describe('openai adapter against a stub of the OpenAI API', () => {
 describe('ollama adapter against a stub of the Ollama API', () => {
   test('complete sends the model and messages to /api/chat and returns the text with the reported usage', async () => {
     const reply = await registryWith().llm('stub-ollama', 'llama-stub').complete(MESSAGES);
-    expect(reply).toEqual({ text: 'Hello from the stub', usage: { input_tokens: 9, output_tokens: 4 } });
+    expect(reply).toEqual({ text: 'Hello from the stub', usage: { input_tokens: 9, output_tokens: 4 }, finish_reason: 'stop' });
     expect(seen[0]).toMatchObject({ path: '/api/chat', body: { model: 'llama-stub', messages: [{ role: 'system' }, { role: 'user' }] } });
     expect(seen[0].body.format).toBeUndefined();
   });
@@ -281,7 +281,7 @@ describe('ollama adapter against a stub of the Ollama API', () => {
   test('stream yields the NDJSON fragments in order', async () => {
     const { parts, result } = await collect(registryWith().llm('stub-ollama', 'llama-stub').stream(MESSAGES));
     expect(parts).toEqual(REPLY);
-    expect(result).toEqual({ input_tokens: 9, output_tokens: 4 });
+    expect(result).toEqual({ input_tokens: 9, output_tokens: 4, finish_reason: 'stop' });
     expect(seen[0].body.stream).toBe(true);
   });
 

@@ -40,7 +40,7 @@ describe('createProviderRegistry', () => {
 
   test('an embedding model carries the similarity threshold of its catalog entry', () => {
     const registry = createProviderRegistry(configWith());
-    expect(registry.embedding('mock', 'mock-embedding').similarityThreshold).toBe(0.05);
+    expect(registry.embedding('mock', 'mock-embedding').similarityThreshold).toBe(0.15);
   });
 
   test('the default LLM answers through the resilience wrapper', async () => {

@@ -1,4 +1,4 @@
-import type { LlmProvider, TokenUsage } from '../../llm/ports';
+import type { FinishReason, LlmProvider, TokenUsage } from '../../llm/ports';
 import { ExtractionSet, type ParsedEntity, type ParsedRelation, parseExtraction } from './parser';
 import { type ExtractionPromptOptions, extractionPrompt, gleaningPrompt } from './prompt';
 
@@ -22,6 +22,8 @@ export interface ChunkExtraction {
   dropped_records: number;
   llm_calls: number;
   usage: TokenUsage;
+  /** Why each pass's generation ended, for providers that say (openai, ollama); `timeout` and `repetition` mean a cut output. */
+  finish_reasons?: FinishReason[];
 }
 
 /** Output cap per pass; extraction of a 1200-token chunk stays far below it. */
@@ -36,6 +38,7 @@ export async function extractChunk(llm: LlmProvider, chunk: { content: string },
     signal,
   });
   const outputs = [first.text];
+  const finishReasons: FinishReason[] = first.finish_reason ? [first.finish_reason] : [];
   const usage = { ...first.usage };
   let calls = first.cached ? 0 : 1;
   const parsed = parseExtraction(first.text);
@@ -53,6 +56,7 @@ export async function extractChunk(llm: LlmProvider, chunk: { content: string },
       signal,
     });
     outputs.push(more.text);
+    if (more.finish_reason) finishReasons.push(more.finish_reason);
     if (!more.cached) calls++;
     usage.input_tokens += more.usage.input_tokens;
     usage.output_tokens += more.usage.output_tokens;
@@ -61,5 +65,5 @@ export async function extractChunk(llm: LlmProvider, chunk: { content: string },
     dropped += gleaned.dropped;
     if (records.addAll(gleaned) === 0) break;
   }
-  return { ...records.result(), raw_outputs: outputs, dropped_records: dropped, llm_calls: calls, usage };
+  return { ...records.result(), raw_outputs: outputs, dropped_records: dropped, llm_calls: calls, usage, finish_reasons: finishReasons };
 }

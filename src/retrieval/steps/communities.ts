@@ -1,5 +1,6 @@
 import type { CommunityRecord } from '../../domain/communities';
 import type { Scope } from '../../domain/types';
+import { cosine } from '../../domain/vector';
 import type { Stores } from '../../store/ports';
 import { LineTokens } from '../budget';
 import { communityBlock } from '../prompts/context';
@@ -11,19 +12,6 @@ export const MAX_REPORTS = 5;
 const MEMBERS_LOOKED_AT = 40;
 /** The share of a report's score that comes from keywords found in its title and summary (the rest: cosine). */
 const KEYWORD_SHARE = 0.3;
-
-function cosine(a: readonly number[], b: readonly number[]): number {
-  if (a.length === 0 || a.length !== b.length) return 0;
-  let dot = 0;
-  let na = 0;
-  let nb = 0;
-  for (let i = 0; i < a.length; i++) {
-    dot += a[i] * b[i];
-    na += a[i] * a[i];
-    nb += b[i] * b[i];
-  }
-  return na > 0 && nb > 0 ? dot / Math.sqrt(na * nb) : 0;
-}
 
 /** The share of the keywords (whole terms, any case) that the report's title or summary contains. */
 function keywordMatch(c: CommunityRecord, terms: string[]): number {

@@ -11,7 +11,13 @@ export interface SearchScope {
   stores: Stores;
   scope: Scope;
   allowed: Set<string> | null;
+  /** The model's noise floor: hits below it are dropped. */
   minScore: number;
+  /**
+   * Share of the way from the floor to the best hit that a hit must reach (0: the floor alone). Scores of a
+   * trained model bunch up above its floor; this keeps the hits near the best and drops the rest.
+   */
+  relative: number;
 }
 
 /** What local expansion needs, read with the entity hits: the relationships touching them and the degrees. */
@@ -36,9 +42,11 @@ function searchOptions(s: SearchScope) {
   return { filter: s.allowed ? { documentIds: [...s.allowed] } : undefined, minScore: s.minScore, sources: SOURCES_PER_RECORD };
 }
 
-/** Hits at or above the minimum score whose record is kept, in hit order. */
-function kept<R>(hits: Array<{ record: R; score: number }>, minScore: number, keep: (record: R) => boolean) {
-  return hits.filter((h) => h.score >= minScore && keep(h.record));
+/** Hits at or above the cut-off (the floor, and the relative share of the way to the best hit) whose record is kept, in hit order. */
+function kept<R>(hits: Array<{ record: R; score: number }>, s: SearchScope, keep: (record: R) => boolean) {
+  const best = hits.reduce((top, h) => Math.max(top, h.score), -Infinity);
+  const cut = best > s.minScore ? s.minScore + s.relative * (best - s.minScore) : s.minScore;
+  return hits.filter((h) => h.score >= cut && keep(h.record));
 }
 
 /**
@@ -53,7 +61,7 @@ export async function searchEntities(
 ): Promise<{ hits: ScoredEntity[]; surroundings: EntitySurroundings | null }> {
   const keep = around && !s.allowed ? around.keep : undefined;
   const found = await retrievalReadsOf(s.stores).entityHits(s.scope, vector, topK, { ...searchOptions(s), around: around !== null, keep });
-  const hits = kept(found.hits, s.minScore, (r) => isAllowed(s.allowed, r.document_ids)).map((h) => ({ ...h, degree: 0 }));
+  const hits = kept(found.hits, s, (r) => isAllowed(s.allowed, r.document_ids)).map((h) => ({ ...h, degree: 0 }));
   return { hits, surroundings: around ? { relationships: found.relationships, degrees: found.degrees } : null };
 }
 
@@ -73,13 +81,13 @@ export async function searchRelationships(
     ends: ends !== null,
     keep,
   });
-  const hits = kept(found.hits, s.minScore, (r) => isAllowed(s.allowed, r.document_ids));
+  const hits = kept(found.hits, s, (r) => isAllowed(s.allowed, r.document_ids));
   return { hits, ends: ends ? { entities: found.entities, degrees: found.degrees } : null };
 }
 
 export async function searchChunks(s: SearchScope, vector: number[], topK: number): Promise<ScoredChunk[]> {
   const found = await retrievalReadsOf(s.stores).chunkHits(s.scope, vector, topK, searchOptions(s));
-  return kept(found.hits, s.minScore, (r) => !s.allowed || s.allowed.has(r.document_id)).map((h) => ({
+  return kept(found.hits, s, (r) => !s.allowed || s.allowed.has(r.document_id)).map((h) => ({
     ...h,
     origin: found.origins.get(h.record.document_id) ?? { title: '', file_path: '' },
   }));
