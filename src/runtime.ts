@@ -204,8 +204,14 @@ export async function createRuntime(config: AppConfig, log: Logger, options: Run
     events,
     graph,
     lineage: createLineageService({ stores, config }),
-    query: withQueryDefaults(createQueryService({ stores, providers, reranker }), () => settings.current().query),
-    chat: withChatDefaults(createChatService({ stores, providers, reranker }), () => settings.current().query),
+    query: withQueryDefaults(
+      createQueryService({ stores, providers, reranker, noContextResponse: config.noContextResponse }),
+      () => settings.current().query,
+    ),
+    chat: withChatDefaults(
+      createChatService({ stores, providers, reranker, noContextResponse: config.noContextResponse }),
+      () => settings.current().query,
+    ),
     conversations: createConversationService(stores.conversations),
     compat: createCompatService({ config, stores, providers, reranker }),
     tasks,

@@ -23,6 +23,29 @@ export interface ParsedRelation {
   description: string;
 }
 
+/** Why records were dropped: unreadable, a self-loop, a name the chunk does not hold, a format placeholder, the prompt's example. */
+export type DropReason = 'malformed' | 'self_loop' | 'not_in_text' | 'placeholder' | 'example';
+export type DropCounts = Partial<Record<DropReason, number>>;
+
+/**
+ * How a chunk's extraction went (docs/api.md §4.1, "Extraction health"): records read and kept, dropped by reason,
+ * whether the model stopped by itself (`stop`) or was cut at the output limit (`length`) in any pass, or timed out
+ * (`timeout`, the chunk failed), whether every pass ended with the completion marker, and whether a pass repeated
+ * itself (a model looping until cut).
+ */
+export interface ExtractionHealth {
+  records_parsed: number;
+  records_kept: number;
+  dropped: DropCounts;
+  finish_reason: 'stop' | 'length' | 'timeout';
+  completion_marker: boolean;
+  looped: boolean;
+  passes: number;
+  /** Passes whose output was empty (after reasoning was taken out). */
+  empty_outputs: number;
+  prompt_version: number;
+}
+
 /**
  * Extraction outputs cached per chunk (KV namespace `extraction`, key = chunk id). An entry is reused when
  * the chunk text, the model and the prompt version are the same, so reprocessing and retrying do not pay
@@ -43,6 +66,8 @@ export interface CachedExtraction {
   entities: ParsedEntity[];
   relations: ParsedRelation[];
   dropped_records: number;
+  /** Absent on entries written before extraction health was recorded. */
+  health?: ExtractionHealth;
   created_at: string;
 }
 

@@ -80,6 +80,7 @@ export async function extractChunks(run: Run): Promise<Map<string, CachedExtract
       } catch (err) {
         chunk.extraction_status = 'failed';
         chunk.extraction_error = err instanceof Error ? err.message : String(err);
+        if (err instanceof Error && err.name === 'TimeoutError') (run.timedOut ??= new Set()).add(chunk.id);
       }
       progress.stats.chunks_processed = ++finished;
       await progress.within('extraction', finished / total);

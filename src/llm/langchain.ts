@@ -7,6 +7,7 @@ import type { CatalogProvider } from '../config/types';
 import { raceAbort, throwIfAborted } from '../domain/abort';
 import type { ChatMessage, Completion, CompletionOptions, EmbeddingProvider, LlmProvider, TokenUsage } from './ports';
 import { countMessageTokens, countTokens } from './tokens';
+import { finishReasonOf } from './hygiene';
 
 /**
  * LangChain adapters for providers of type `openai` (any OpenAI-compatible API) and `ollama`.
@@ -47,6 +48,8 @@ export function createLangChainLlm(provider: CatalogProvider, model: string): Ll
             numPredict: maxTokens,
             topP,
             seed,
+            // Reasoning models answer without a thinking phase when asked; its text would never be used.
+            think: false,
             maxRetries: 0,
           });
   return new LangChainLlm(provider.name, model, provider.type === 'openai' ? 'openai' : 'ollama', factory);
@@ -83,7 +86,8 @@ class LangChainLlm implements LlmProvider {
     throwIfAborted(options.signal);
     const reply = await this.client(options).invoke(toLangChain(messages), this.callOptions(options));
     const text = reply.text;
-    return { text, usage: usageOf(reply.usage_metadata, messages, text) };
+    const finish_reason = finishReasonOf(reply.response_metadata);
+    return { text, usage: usageOf(reply.usage_metadata, messages, text), ...(finish_reason ? { finish_reason } : {}) };
   }
 
   async *stream(messages: ChatMessage[], options: CompletionOptions = {}): AsyncGenerator<string, TokenUsage, void> {

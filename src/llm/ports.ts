@@ -28,9 +28,14 @@ export interface TokenUsage {
   output_tokens: number;
 }
 
+/** Why the model stopped: it finished (`stop`), or it reached the output limit (`length`). */
+export type FinishReason = 'stop' | 'length';
+
 export interface Completion {
   text: string;
   usage: TokenUsage;
+  /** As the provider reported it; absent when it did not say. */
+  finish_reason?: FinishReason;
   /** Answered from a response cache: no provider call was made. */
   cached?: boolean;
 }

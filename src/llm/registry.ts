@@ -3,6 +3,7 @@ export { ProviderDisabledError } from './resolve';
 import { MockEmbeddings, MockLlm } from './mock';
 import type { EmbeddingProvider, LlmProvider, ProviderRegistry } from './ports';
 import { resolveModel } from './resolve';
+import { withOutputHygiene } from './hygiene';
 import { withResilience } from './resilience';
 import type { Semaphore } from './semaphore';
 import type { UsageRecorder } from './usage';
@@ -60,7 +61,7 @@ export function createProviderRegistry(config: AppConfig, log?: RegistryLogger, 
           p.type === 'mock'
             ? new MockLlm(p.name, name, () => config.mockLatencyMs, config.mockTokenDelayMs)
             : langchain().createLangChainLlm(p, name);
-        instance = withResilience(raw, resilience('llm'));
+        instance = withResilience(withOutputHygiene(raw), resilience('llm'));
         llms.set(key, instance);
       }
       return instance;

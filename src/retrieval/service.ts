@@ -1,7 +1,8 @@
 import type { Scope } from '../domain/types';
 import type { ChatMessage, LlmProvider, ProviderRegistry } from '../llm/ports';
 import type { Stores } from '../store/ports';
-import { generate, streamGeneration } from './generate';
+import { answerFromContext, DEFAULT_NO_CONTEXT_RESPONSE, noContextResponse, streamFromContext } from './no-context';
+import { ANSWER_PROMPT_VERSION } from '../prompts/answer';
 import { resolveLlm } from './model';
 import { answerPrompt, renderPrompt } from './prompts/answer';
 import { DEFAULT_QUERY_MODE, type QueryMode, recipeOf } from './recipes';
@@ -49,6 +50,10 @@ export interface QueryResult {
   sources: QuerySource[];
   stats: QueryStats;
   reranked: boolean;
+  /** Retrieval found nothing: the answer is the fixed "no context" response and no model was asked. */
+  no_context: boolean;
+  /** Version of the answer prompt (src/prompts/answer.ts). */
+  prompt_version: number;
   /** context_only: the context text the model would have been given. */
   context?: string;
   /** prompt_only: the whole prompt. */
@@ -57,13 +62,15 @@ export interface QueryResult {
 }
 
 export type QueryEvent =
-  | { type: 'context'; sources: QuerySource[]; query_mode: QueryMode; retrieval_time_ms: number }
+  | { type: 'context'; sources: QuerySource[]; query_mode: QueryMode; retrieval_time_ms: number; no_context: boolean }
   | { type: 'token'; content: string }
   | {
       type: 'done';
       stats: ReturnType<typeof streamStats>;
       llm_provider: string;
       llm_model: string;
+      no_context: boolean;
+      prompt_version: number;
       context?: string;
       prompt?: string;
     };
@@ -72,6 +79,8 @@ export interface QueryServiceDeps {
   stores: Stores;
   providers: ProviderRegistry;
   reranker: Reranker | null;
+  /** The answer when retrieval finds nothing; the built-in one when absent. */
+  noContextResponse?: string | null;
 }
 
 export interface QueryService {
@@ -91,9 +100,11 @@ export interface QueryPlan {
   systemPrompt: string | null;
   temperature: number;
   maxTokens: number;
+  /** The answer when retrieval finds nothing. */
+  noContextResponse: string;
 }
 
-export function planQuery(providers: ProviderRegistry, scope: Scope, input: QueryInput): QueryPlan {
+export function planQuery(providers: ProviderRegistry, scope: Scope, input: QueryInput, noContext?: string | null): QueryPlan {
   const startedAt = performance.now();
   const llm = resolveLlm(providers, input.llm_provider, input.llm_model);
   return {
@@ -116,6 +127,7 @@ export function planQuery(providers: ProviderRegistry, scope: Scope, input: Quer
     systemPrompt: input.system_prompt ?? null,
     temperature: input.temperature ?? QUERY_DEFAULTS.temperature,
     maxTokens: input.max_tokens ?? QUERY_DEFAULTS.max_tokens,
+    noContextResponse: noContext ?? DEFAULT_NO_CONTEXT_RESPONSE,
   };
 }
 
@@ -146,12 +158,12 @@ export function createQueryService(deps: QueryServiceDeps): QueryService {
 
   return {
     async answer(scope, input, signal) {
-      const plan = planQuery(deps.providers, scope, input);
+      const plan = planQuery(deps.providers, scope, input, deps.noContextResponse);
       return withSpan('query', spanAttributes(plan), () => answerPlan(plan, input, signal));
     },
 
     stream(scope, input) {
-      const plan = planQuery(deps.providers, scope, input);
+      const plan = planQuery(deps.providers, scope, input, deps.noContextResponse);
       return async function* events(signal) {
         const span = openSpan('query', { ...spanAttributes(plan), streamed: true });
         let failed: unknown;
@@ -174,7 +186,7 @@ export function createQueryService(deps: QueryServiceDeps): QueryService {
     const generation = skipAnswer
       ? null
       : await withSpan('query.generate', { model: plan.llm.model }, () =>
-          generate(plan.llm, messages, { task: 'answer', temperature: plan.temperature, maxTokens: plan.maxTokens, signal }),
+          answerFromContext(plan, context, messages, { task: 'answer', temperature: plan.temperature, maxTokens: plan.maxTokens, signal }),
         );
     const result: QueryResult = {
       answer: generation?.text ?? '',
@@ -182,6 +194,8 @@ export function createQueryService(deps: QueryServiceDeps): QueryService {
       sources: context.sources,
       stats: queryStats(plan.startedAt, context, generation, plan.llm),
       reranked: context.reranked,
+      no_context: noContextResponse(plan, context) !== null,
+      prompt_version: ANSWER_PROMPT_VERSION,
     };
     if (input.context_only) result.context = context.contextText;
     if (input.prompt_only) result.prompt = renderPrompt(messages);
@@ -201,13 +215,14 @@ export function createQueryService(deps: QueryServiceDeps): QueryService {
       sources: context.sources,
       query_mode: context.mode,
       retrieval_time_ms: Math.round(context.timings.retrieval_ms),
+      no_context: noContextResponse(plan, context) !== null,
     };
     const messages = promptOf(plan, context);
     let generation = null;
     if (!input.context_only && !input.prompt_only) {
       const options = { task: 'answer' as const, temperature: plan.temperature, maxTokens: plan.maxTokens, signal };
       const generating = runInSpan(span, () => openSpan('query.generate', { model: plan.llm.model, streamed: true }));
-      const fragments = streamGeneration(plan.llm, messages, options);
+      const fragments = streamFromContext(plan, context, messages, options);
       for (;;) {
         const next = await runInSpan(generating, () => fragments.next()).catch((err: unknown) => {
           closeSpan(generating, err);
@@ -227,6 +242,8 @@ export function createQueryService(deps: QueryServiceDeps): QueryService {
       stats: streamStats(stats, context.mode),
       llm_provider: stats.llm_provider,
       llm_model: stats.llm_model,
+      no_context: noContextResponse(plan, context) !== null,
+      prompt_version: ANSWER_PROMPT_VERSION,
       ...(input.context_only ? { context: context.contextText } : {}),
       ...(input.prompt_only ? { prompt: renderPrompt(messages) } : {}),
     };

@@ -55,6 +55,7 @@ export async function extractFresh(llm: LlmProvider, chunk: { content: string },
     entities: result.entities,
     relations: result.relations,
     dropped_records: result.dropped_records,
+    health: result.health,
     created_at: new Date().toISOString(),
   };
   return { extraction, cached: false, llm_calls: result.llm_calls, usage: result.usage };
