@@ -205,15 +205,15 @@ export async function createRuntime(config: AppConfig, log: Logger, options: Run
     graph,
     lineage: createLineageService({ stores, config }),
     query: withQueryDefaults(
-      createQueryService({ stores, providers, reranker, noContextResponse: config.noContextResponse }),
+      createQueryService({ stores, providers, reranker, noContextResponse: config.noContextResponse, log }),
       () => settings.current().query,
     ),
     chat: withChatDefaults(
-      createChatService({ stores, providers, reranker, noContextResponse: config.noContextResponse }),
+      createChatService({ stores, providers, reranker, noContextResponse: config.noContextResponse, log }),
       () => settings.current().query,
     ),
     conversations: createConversationService(stores.conversations),
-    compat: createCompatService({ config, stores, providers, reranker }),
+    compat: createCompatService({ config, stores, providers, reranker, log }),
     tasks,
     documents,
     resolution: createResolutionService(host),

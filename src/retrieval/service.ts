@@ -12,6 +12,7 @@ import { type QueryStats, queryStats, streamStats } from './stats';
 import { DEFAULT_LIMITS, type DocumentFilter, type QuerySource, type RetrievalRequest, type RetrievedContext } from './types';
 import { type SpanHandle, closeSpan, openSpan, runInSpan, withSpan } from '../llm/tracing';
 import { countTokens } from '../llm/tokens';
+import type { Logger } from '../logger';
 
 /** A query as the API takes it (docs/api.md §4.3); omitted fields take the documented defaults. */
 export interface QueryInput {
@@ -81,6 +82,7 @@ export interface QueryServiceDeps {
   reranker: Reranker | null;
   /** The answer when retrieval finds nothing; the built-in one when absent. */
   noContextResponse?: string | null;
+  log?: Pick<Logger, 'warn'>;
 }
 
 export interface QueryService {
@@ -143,7 +145,10 @@ export function promptOf(plan: QueryPlan, context: RetrievedContext): ChatMessag
 
 export function createQueryService(deps: QueryServiceDeps): QueryService {
   const retrieveFor = (plan: QueryPlan, signal?: AbortSignal) =>
-    retrieve({ stores: deps.stores, embedder: deps.providers.embedding(), reranker: deps.reranker }, { ...plan.retrieval, signal });
+    retrieve(
+      { stores: deps.stores, embedder: deps.providers.embedding(), reranker: deps.reranker, log: deps.log },
+      { ...plan.retrieval, signal },
+    );
   const debugOf = (context: RetrievedContext): QueryDebug => ({
     keywords: { high_level: context.keywords.high, low_level: context.keywords.low, origin: context.keywords.origin },
     candidates: context.candidates,

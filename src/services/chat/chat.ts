@@ -20,6 +20,7 @@ import {
   streamFromContext,
 } from '../../retrieval';
 import type { Stores } from '../../store/ports';
+import type { Logger } from '../../logger';
 import { findConversation, newConversation, titleOf } from './conversations';
 
 /** A chat turn as the API takes it (docs/api.md §4.4), with the optional retrieval and model settings of /query. */
@@ -74,6 +75,7 @@ export interface ChatServiceDeps {
   reranker: Reranker | null;
   /** The answer when retrieval finds nothing; the built-in one when absent. */
   noContextResponse?: string | null;
+  log?: Pick<Logger, 'warn'>;
 }
 
 export interface ChatService {
@@ -153,7 +155,7 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
   }
 
   const retrieveFor = (turn: Turn, signal?: AbortSignal) =>
-    retrieve({ stores, embedder: deps.providers.embedding(), reranker: deps.reranker }, { ...turn.plan.retrieval, signal });
+    retrieve({ stores, embedder: deps.providers.embedding(), reranker: deps.reranker, log: deps.log }, { ...turn.plan.retrieval, signal });
 
   const generationOptions = (plan: QueryPlan, signal?: AbortSignal) => ({
     task: 'chat' as const,

@@ -18,6 +18,7 @@ import {
   streamGeneration,
 } from '../../retrieval';
 import type { Stores } from '../../store/ports';
+import type { Logger } from '../../logger';
 import type { LoadedModels } from './keep-alive';
 import { type CompatMode, describeModel, type ModelRef, resolveModel } from './models';
 import { type CompatMessage, directMessages, ragTurnOf, splitModePrefix } from './turns';
@@ -85,6 +86,7 @@ export interface AnswerDeps {
   providers: ProviderRegistry;
   reranker: Reranker | null;
   loaded: LoadedModels;
+  log?: Pick<Logger, 'warn'>;
 }
 
 /**
@@ -141,7 +143,7 @@ function prepareRag(deps: AnswerDeps, scope: Scope, ref: ModelRef, req: TurnRequ
     model: ref,
     async *run(signal) {
       const context = await retrieve(
-        { stores: deps.stores, embedder: deps.providers.embedding(), reranker: deps.reranker },
+        { stores: deps.stores, embedder: deps.providers.embedding(), reranker: deps.reranker, log: deps.log },
         { ...plan.retrieval, signal },
       );
       const loadedAt = performance.now();

@@ -3353,6 +3353,11 @@ export interface operations {
                         prompt_eval_duration?: number;
                         eval_count?: number;
                         eval_duration?: number;
+                        /**
+                         * @description present when retrieval found nothing: the answer is the "no context" response and no model was asked
+                         * @constant
+                         */
+                        no_context?: true;
                     };
                     "application/json": {
                         model: string;
@@ -3373,6 +3378,11 @@ export interface operations {
                         prompt_eval_duration?: number;
                         eval_count?: number;
                         eval_duration?: number;
+                        /**
+                         * @description present when retrieval found nothing: the answer is the "no context" response and no model was asked
+                         * @constant
+                         */
+                        no_context?: true;
                     };
                 };
             };
@@ -3534,6 +3544,11 @@ export interface operations {
                         prompt_eval_duration?: number;
                         eval_count?: number;
                         eval_duration?: number;
+                        /**
+                         * @description present when retrieval found nothing: the answer is the "no context" response and no model was asked
+                         * @constant
+                         */
+                        no_context?: true;
                         context?: number[];
                     };
                     "application/json": {
@@ -3552,6 +3567,11 @@ export interface operations {
                         prompt_eval_duration?: number;
                         eval_count?: number;
                         eval_duration?: number;
+                        /**
+                         * @description present when retrieval found nothing: the answer is the "no context" response and no model was asked
+                         * @constant
+                         */
+                        no_context?: true;
                         context?: number[];
                     };
                 };
@@ -3991,6 +4011,11 @@ export interface operations {
                             completion_tokens: number;
                             total_tokens: number;
                         };
+                        /**
+                         * @description present when retrieval found nothing: the answer is the "no context" response and no model was asked
+                         * @constant
+                         */
+                        no_context?: true;
                     };
                     "text/event-stream": {
                         event?: string;
@@ -11898,6 +11923,23 @@ export interface operations {
                             embeddings_bytes: number;
                             total_bytes: number;
                         };
+                        /** @description extraction health of the documents' last runs (docs/api.md, "Extraction health") */
+                        extraction?: {
+                            /** @description completed documents whose extraction has warnings */
+                            documents_with_warnings: number;
+                            /** @description failed documents: the model yielded no grounded record, or a chunk failed */
+                            documents_failed_extraction: number;
+                            records_parsed: number;
+                            records_kept: number;
+                            records_dropped: number;
+                            /** @description by reason: malformed, self_loop, not_in_text, placeholder, example */
+                            dropped: {
+                                [key: string]: number;
+                            };
+                            /** @description chunks whose output was cut at the output limit */
+                            truncated_chunks: number;
+                            timed_out_chunks: number;
+                        };
                         /** @description = documents.total */
                         document_count: number;
                         /** @description = chunks.total */
@@ -12031,6 +12073,23 @@ export interface operations {
                                 documents_bytes: number;
                                 embeddings_bytes: number;
                                 total_bytes: number;
+                            };
+                            /** @description extraction health of the documents' last runs (docs/api.md, "Extraction health") */
+                            extraction?: {
+                                /** @description completed documents whose extraction has warnings */
+                                documents_with_warnings: number;
+                                /** @description failed documents: the model yielded no grounded record, or a chunk failed */
+                                documents_failed_extraction: number;
+                                records_parsed: number;
+                                records_kept: number;
+                                records_dropped: number;
+                                /** @description by reason: malformed, self_loop, not_in_text, placeholder, example */
+                                dropped: {
+                                    [key: string]: number;
+                                };
+                                /** @description chunks whose output was cut at the output limit */
+                                truncated_chunks: number;
+                                timed_out_chunks: number;
                             };
                             /** @description = documents.total */
                             document_count: number;
@@ -12173,6 +12232,23 @@ export interface operations {
                                     documents_bytes: number;
                                     embeddings_bytes: number;
                                     total_bytes: number;
+                                };
+                                /** @description extraction health of the documents' last runs (docs/api.md, "Extraction health") */
+                                extraction?: {
+                                    /** @description completed documents whose extraction has warnings */
+                                    documents_with_warnings: number;
+                                    /** @description failed documents: the model yielded no grounded record, or a chunk failed */
+                                    documents_failed_extraction: number;
+                                    records_parsed: number;
+                                    records_kept: number;
+                                    records_dropped: number;
+                                    /** @description by reason: malformed, self_loop, not_in_text, placeholder, example */
+                                    dropped: {
+                                        [key: string]: number;
+                                    };
+                                    /** @description chunks whose output was cut at the output limit */
+                                    truncated_chunks: number;
+                                    timed_out_chunks: number;
                                 };
                                 /** @description = documents.total */
                                 document_count: number;
@@ -12753,6 +12829,10 @@ export interface operations {
                             community_reports?: number;
                         };
                         reranked: boolean;
+                        /** @description true when retrieval found nothing: `answer` is the configured "no context" response and no model was asked (never in bypass) */
+                        no_context: boolean;
+                        /** @description version of the answer prompt */
+                        prompt_version: number;
                         /** @description context_only: the context text the model would read */
                         context?: string;
                         /** @description prompt_only: the whole prompt */
@@ -13185,6 +13265,8 @@ export interface operations {
                             /** @description community reports in the context */
                             community_reports?: number;
                         };
+                        /** @description true when retrieval found nothing: `content` is the "no context" response and no model was asked */
+                        no_context: boolean;
                         created_at: string;
                     };
                     "text/event-stream": {
@@ -14158,6 +14240,12 @@ export interface operations {
                             updated_at: string;
                             track_id: string | null;
                             error_message: string | null;
+                            /** @description What a user should know of the extraction (docs/api.md, "Extraction health") */
+                            warnings: {
+                                /** @enum {string} */
+                                code: "records_dropped" | "output_truncated" | "output_looped" | "completion_marker_missing" | "empty_output" | "no_entities";
+                                message: string;
+                            }[];
                         }[];
                         total: number;
                         limit: number;
@@ -14316,6 +14404,12 @@ export interface operations {
                         processing_time_ms: number;
                         error: string | null;
                         track_id: string | null;
+                        /** @description What a user should know of the extraction (docs/api.md, "Extraction health") */
+                        warnings: {
+                            /** @enum {string} */
+                            code: "records_dropped" | "output_truncated" | "output_looped" | "completion_marker_missing" | "empty_output" | "no_entities";
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -14542,6 +14636,12 @@ export interface operations {
                         processing_time_ms: number;
                         error: string | null;
                         track_id: string | null;
+                        /** @description What a user should know of the extraction (docs/api.md, "Extraction health") */
+                        warnings: {
+                            /** @enum {string} */
+                            code: "records_dropped" | "output_truncated" | "output_looped" | "completion_marker_missing" | "empty_output" | "no_entities";
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -15370,6 +15470,12 @@ export interface operations {
                         updated_at: string;
                         track_id: string | null;
                         error_message: string | null;
+                        /** @description What a user should know of the extraction (docs/api.md, "Extraction health") */
+                        warnings: {
+                            /** @enum {string} */
+                            code: "records_dropped" | "output_truncated" | "output_looped" | "completion_marker_missing" | "empty_output" | "no_entities";
+                            message: string;
+                        }[];
                         content: string;
                         file_name: string;
                         file_type: string;
@@ -15387,6 +15493,35 @@ export interface operations {
                         task_id: string | null;
                         /** @description 1 at upload, one more at every content change (PUT /documents/{id}) */
                         version: number;
+                        /** @description Extraction health of the last run; null before a run finished */
+                        extraction: {
+                            chunks: number;
+                            /** @description Chunks with at least one record grounded in their text */
+                            chunks_with_records: number;
+                            records_parsed: number;
+                            records_kept: number;
+                            records_dropped: number;
+                            /** @description Dropped records by reason: malformed, self_loop, not_in_text, placeholder, example */
+                            dropped: {
+                                [key: string]: number;
+                            };
+                            /** @description Chunks whose output was cut at the output limit (at most 50 listed) */
+                            truncated_chunks: number[];
+                            /** @description Chunks whose output did not end with the completion marker */
+                            unmarked_chunks: number[];
+                            /** @description Chunks whose output repeated itself */
+                            looping_chunks: number[];
+                            /** @description Chunks whose extraction call timed out */
+                            timed_out_chunks: number[];
+                            passes: number;
+                            empty_outputs: number;
+                            prompt_version: number | null;
+                            warnings: {
+                                /** @enum {string} */
+                                code: "records_dropped" | "output_truncated" | "output_looped" | "completion_marker_missing" | "empty_output" | "no_entities";
+                                message: string;
+                            }[];
+                        } | null;
                     };
                 };
             };
