@@ -205,11 +205,11 @@ export async function createRuntime(config: AppConfig, log: Logger, options: Run
     graph,
     lineage: createLineageService({ stores, config }),
     query: withQueryDefaults(
-      createQueryService({ stores, providers, reranker, noContextResponse: config.noContextResponse, log }),
+      createQueryService({ stores, providers, reranker, noContextResponse: config.noContextResponse, promptsDir: config.promptsDir, log }),
       () => settings.current().query,
     ),
     chat: withChatDefaults(
-      createChatService({ stores, providers, reranker, noContextResponse: config.noContextResponse, log }),
+      createChatService({ stores, providers, reranker, noContextResponse: config.noContextResponse, promptsDir: config.promptsDir, log }),
       () => settings.current().query,
     ),
     conversations: createConversationService(stores.conversations),

@@ -66,6 +66,8 @@ export interface DocumentExtraction {
   passes: number;
   empty_outputs: number;
   prompt_version: number | null;
+  /** The extraction prompt override used (SERVICE_PROMPTS_DIR), if one was. */
+  prompt_override: string | null;
   warnings: DocumentWarning[];
 }
 

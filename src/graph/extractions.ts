@@ -44,6 +44,8 @@ export interface ExtractionHealth {
   /** Passes whose output was empty (after reasoning was taken out). */
   empty_outputs: number;
   prompt_version: number;
+  /** The id of the file that replaced the prompt's instructions (src/prompts/overrides.ts), if one did. */
+  prompt_override?: string | null;
 }
 
 /**
@@ -59,6 +61,8 @@ export interface CachedExtraction {
   llm_provider: string;
   llm_model: string;
   prompt_version: number;
+  /** The prompt override's id when one was used; absent otherwise. */
+  prompt_override?: string;
   /** LLM passes that made it (the first and the gleaning ones); their answers are in the LLM response cache. */
   passes?: number;
   /** Entries written before `passes` kept the answers themselves: a second copy of the response cache's. */

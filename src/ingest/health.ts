@@ -33,6 +33,7 @@ export function summariseExtraction(
     passes: 0,
     empty_outputs: 0,
     prompt_version: null,
+    prompt_override: null,
     warnings: [],
   };
   const list = (into: number[], index: number) => {
@@ -60,6 +61,7 @@ export function summariseExtraction(
     summary.passes += health.passes;
     summary.empty_outputs += health.empty_outputs;
     summary.prompt_version = health.prompt_version;
+    summary.prompt_override = health.prompt_override ?? null;
   }
   summary.records_dropped = Object.values(summary.dropped).reduce((a, b) => a + b, 0);
   summary.warnings = warningsOf(summary, extractions);

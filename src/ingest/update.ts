@@ -16,6 +16,7 @@ import { buildChunks } from './pipeline';
 import { resolveDocumentEntities } from './resolve-stage';
 import { addUsage } from './run';
 import { writeChunkLinks } from './chunk-links';
+import { findPromptOverride } from '../prompts/overrides';
 import type { SummaryPolicy } from './summary';
 
 /**
@@ -78,10 +79,11 @@ export async function updateDocumentContent(
   const pages = input.pages === undefined ? await loadPageMap(deps, scope, doc.id) : input.pages;
   const chunks = await buildChunks(deps, doc.id, input.content, pages);
 
+  const override = findPromptOverride(deps.config.promptsDir, 'extraction', { workspaceId: scope.workspaceId, model: llm.model });
   const reusable = new Map<string, CachedExtraction>();
   for (const chunk of previous.chunks) {
     const entry = previous.extractions.get(chunk.id);
-    if (chunk.extraction_status === 'completed' && isReusable(entry, chunk.content, llm)) reusable.set(entry.content_hash, entry);
+    if (chunk.extraction_status === 'completed' && isReusable(entry, chunk.content, llm, override)) reusable.set(entry.content_hash, entry);
   }
   const extractions = new Map<string, CachedExtraction>();
   const usage: TokenUsage = { input_tokens: 0, output_tokens: 0 };
@@ -94,6 +96,7 @@ export async function updateDocumentContent(
   const options = {
     enableGleaning: doc.options?.enable_gleaning ?? true,
     maxGleaning: doc.options?.max_gleaning ?? deps.config.ingest.maxGleaning,
+    override,
   };
   const outcomes = await Promise.allSettled(fresh.map((chunk) => extractFresh(llm, chunk, options)));
   outcomes.forEach((outcome, i) => {

@@ -1,5 +1,6 @@
 import type { ChatMessage } from '../llm/ports';
 import { countTokens } from '../llm/tokens';
+import type { PromptOverride } from './overrides';
 
 /**
  * The answer prompt, version 1: role, rules and the retrieved context in the system message, earlier turns as
@@ -40,6 +41,8 @@ export interface AnswerPromptInput {
   history: readonly ChatMessage[];
   /** Bypass mode: no retrieval happened, so the prompt neither offers nor denies a context. */
   direct: boolean;
+  /** A file's role and rules in place of the built-in ones (./overrides.ts). */
+  override?: PromptOverride | null;
 }
 
 export function answerPrompt(input: AnswerPromptInput): ChatMessage[] {
@@ -48,7 +51,8 @@ export function answerPrompt(input: AnswerPromptInput): ChatMessage[] {
   if (input.direct) {
     parts.push(DIRECT_ROLE);
   } else {
-    parts.push(`---Role---\n${ROLE}`, `---Rules---\n${RULES}`, `---Context---\n${input.context || NO_CONTEXT_TEXT}`);
+    const instructions = input.override ? [input.override.text] : [`---Role---\n${ROLE}`, `---Rules---\n${RULES}`];
+    parts.push(...instructions, `---Context---\n${input.context || NO_CONTEXT_TEXT}`);
   }
   return [{ role: 'system', content: parts.join('\n\n') }, ...recentHistory(input.history), { role: 'user', content: input.query }];
 }

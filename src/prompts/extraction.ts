@@ -1,4 +1,5 @@
 import type { ChatMessage } from '../llm/ports';
+import type { PromptOverride } from './overrides';
 import { COMPLETION_MARKER, FIELD_DELIMITER } from './record-format';
 
 /**
@@ -24,6 +25,8 @@ export const DEFAULT_ENTITY_TYPES = [
 
 export interface ExtractionPromptOptions {
   entityTypes?: string[];
+  /** A file's instructions in place of the built-in system message (./overrides.ts). */
+  override?: PromptOverride | null;
 }
 
 const D = FIELD_DELIMITER;
@@ -70,7 +73,7 @@ export function extractionPrompt(chunkText: string, options: ExtractionPromptOpt
     chunkText,
   ].join('\n');
   return [
-    { role: 'system', content: SYSTEM },
+    { role: 'system', content: options.override?.text ?? SYSTEM },
     { role: 'user', content: user },
   ];
 }

@@ -13,6 +13,7 @@ import { DEFAULT_LIMITS, type DocumentFilter, type QuerySource, type RetrievalRe
 import { type SpanHandle, closeSpan, openSpan, runInSpan, withSpan } from '../llm/tracing';
 import { countTokens } from '../llm/tokens';
 import type { Logger } from '../logger';
+import { findPromptOverride, type PromptOverride } from '../prompts/overrides';
 
 /** A query as the API takes it (docs/api.md §4.3); omitted fields take the documented defaults. */
 export interface QueryInput {
@@ -55,6 +56,8 @@ export interface QueryResult {
   no_context: boolean;
   /** Version of the answer prompt (src/prompts/answer.ts). */
   prompt_version: number;
+  /** The answer prompt override used (src/prompts/overrides.ts), if one was. */
+  prompt_override?: string;
   /** context_only: the context text the model would have been given. */
   context?: string;
   /** prompt_only: the whole prompt. */
@@ -82,7 +85,15 @@ export interface QueryServiceDeps {
   reranker: Reranker | null;
   /** The answer when retrieval finds nothing; the built-in one when absent. */
   noContextResponse?: string | null;
+  /** Prompt overrides (src/prompts/overrides.ts). */
+  promptsDir?: string | null;
   log?: Pick<Logger, 'warn'>;
+}
+
+/** What of the configuration shapes an answer: the "no context" response, the prompt overrides. */
+export interface AnswerSettings {
+  noContextResponse?: string | null;
+  promptsDir?: string | null;
 }
 
 export interface QueryService {
@@ -104,9 +115,11 @@ export interface QueryPlan {
   maxTokens: number;
   /** The answer when retrieval finds nothing. */
   noContextResponse: string;
+  /** A file's answer instructions for this workspace or model family, if any. */
+  answerOverride: PromptOverride | null;
 }
 
-export function planQuery(providers: ProviderRegistry, scope: Scope, input: QueryInput, noContext?: string | null): QueryPlan {
+export function planQuery(providers: ProviderRegistry, scope: Scope, input: QueryInput, settings: AnswerSettings = {}): QueryPlan {
   const startedAt = performance.now();
   const llm = resolveLlm(providers, input.llm_provider, input.llm_model);
   return {
@@ -129,7 +142,8 @@ export function planQuery(providers: ProviderRegistry, scope: Scope, input: Quer
     systemPrompt: input.system_prompt ?? null,
     temperature: input.temperature ?? QUERY_DEFAULTS.temperature,
     maxTokens: input.max_tokens ?? QUERY_DEFAULTS.max_tokens,
-    noContextResponse: noContext ?? DEFAULT_NO_CONTEXT_RESPONSE,
+    noContextResponse: settings.noContextResponse ?? DEFAULT_NO_CONTEXT_RESPONSE,
+    answerOverride: findPromptOverride(settings.promptsDir, 'answer', { workspaceId: scope.workspaceId, model: llm.model }),
   };
 }
 
@@ -140,6 +154,7 @@ export function promptOf(plan: QueryPlan, context: RetrievedContext): ChatMessag
     systemPrompt: plan.systemPrompt,
     history: plan.retrieval.history,
     direct: recipeOf(plan.retrieval.mode).llmOnly,
+    override: plan.answerOverride,
   });
 }
 
@@ -163,12 +178,12 @@ export function createQueryService(deps: QueryServiceDeps): QueryService {
 
   return {
     async answer(scope, input, signal) {
-      const plan = planQuery(deps.providers, scope, input, deps.noContextResponse);
+      const plan = planQuery(deps.providers, scope, input, deps);
       return withSpan('query', spanAttributes(plan), () => answerPlan(plan, input, signal));
     },
 
     stream(scope, input) {
-      const plan = planQuery(deps.providers, scope, input, deps.noContextResponse);
+      const plan = planQuery(deps.providers, scope, input, deps);
       return async function* events(signal) {
         const span = openSpan('query', { ...spanAttributes(plan), streamed: true });
         let failed: unknown;
@@ -201,6 +216,7 @@ export function createQueryService(deps: QueryServiceDeps): QueryService {
       reranked: context.reranked,
       no_context: noContextResponse(plan, context) !== null,
       prompt_version: ANSWER_PROMPT_VERSION,
+      ...(plan.answerOverride ? { prompt_override: plan.answerOverride.id } : {}),
     };
     if (input.context_only) result.context = context.contextText;
     if (input.prompt_only) result.prompt = renderPrompt(messages);

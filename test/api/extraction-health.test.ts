@@ -33,7 +33,7 @@ type = "mock"
 priority = 300
 ${models}`,
   );
-  app = await startTestApp({ SERVICE_MODELS_CONFIG: file });
+  app = await startTestApp({ SERVICE_MODELS_CONFIG: file, SERVICE_PROMPTS_DIR: path.join(dir, 'prompts') });
 });
 
 afterAll(async () => {
@@ -63,7 +63,11 @@ interface Ingested {
 }
 
 /** A workspace whose LLM is `mock-<behaviour>` ingests `content`; what is stored. */
-async function ingestWith(behaviour: string | null, content = FOOTBALL): Promise<Ingested> {
+async function ingestWith(
+  behaviour: string | null,
+  content = FOOTBALL,
+  before: (workspace: string) => void = () => undefined,
+): Promise<Ingested> {
   const made = await app.request('/api/v1/workspaces', {
     method: 'POST',
     json: {
@@ -73,6 +77,7 @@ async function ingestWith(behaviour: string | null, content = FOOTBALL): Promise
   });
   expect(made.status).toBe(201);
   const workspace = ((await made.json()) as { id: string }).id;
+  before(workspace);
   const res = await app.request('/api/v1/documents', { method: 'POST', json: { content, title: `${behaviour}` }, workspace });
   expect(res.status).toBe(201);
   const created = (await res.json()) as Record<string, unknown>;
@@ -178,4 +183,34 @@ test('truncate: records and keyword JSON cut at the limit; the complete keywords
   expect(body.debug.keywords.origin).toBe('recovered');
   expect(body.debug.keywords.low_level.length).toBeGreaterThan(0);
   expect(body.sources.length).toBeGreaterThan(0);
+});
+
+test("a workspace's prompt files replace the instructions, and the documents and answers record which", async () => {
+  const write = (workspace: string, prompt: string, text: string) => {
+    const folder = path.join(dir, 'prompts', 'workspaces', workspace);
+    fs.mkdirSync(folder, { recursive: true });
+    fs.writeFileSync(path.join(folder, `${prompt}.txt`), text);
+  };
+  const own = await ingestWith(null, FOOTBALL, (workspace) => {
+    write(
+      workspace,
+      'extraction',
+      'List the entities and relationships of the text as records, one a line: entity<|>NAME<|>TYPE<|>DESCRIPTION.',
+    );
+    write(workspace, 'answer', 'Answer in one sentence, only from the context below; say when it does not hold the answer.');
+  });
+  expect(own.detail.status).toBe('completed');
+  expect(own.detail.extraction).toMatchObject({ prompt_version: 2, prompt_override: expect.stringMatching(/^extraction@[0-9a-f]{12}$/) });
+  const res = await app.request('/api/v1/query', {
+    method: 'POST',
+    json: { query: 'Who scored for Manchester United?', prompt_only: true },
+    workspace: own.workspace,
+  });
+  const body = (await res.json()) as { prompt: string; prompt_override: string };
+  expect(body.prompt).toContain('Answer in one sentence, only from the context below');
+  expect(body.prompt).not.toContain('---Rules---');
+  expect(body.prompt_override).toMatch(/^answer@[0-9a-f]{12}$/);
+  // Another workspace keeps the built-in prompts.
+  const plain = await ingestWith(null);
+  expect(plain.detail.extraction).toMatchObject({ prompt_override: null });
 });

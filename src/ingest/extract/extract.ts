@@ -50,6 +50,7 @@ export async function extractChunk(llm: LlmProvider, chunk: { content: string },
     passes: 0,
     empty_outputs: 0,
     prompt_version: EXTRACTION_PROMPT_VERSION,
+    prompt_override: options.override?.id ?? null,
   };
   let calls = 0;
   /** One pass: its output read, grounded and added; how many records were new. */

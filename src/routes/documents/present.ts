@@ -100,7 +100,8 @@ export function presentDetail(doc: DocumentRecord) {
     track_id: doc.track_id,
     task_id: doc.task_id,
     version: doc.version ?? 1,
-    extraction: doc.extraction ?? null,
+    // Summaries written before overrides were recorded have no prompt_override.
+    extraction: doc.extraction ? { ...doc.extraction, prompt_override: doc.extraction.prompt_override ?? null } : null,
   };
 }
 

@@ -171,6 +171,7 @@ export const extractionSchema = z
     passes: z.number().int(),
     empty_outputs: z.number().int(),
     prompt_version: z.number().int().nullable(),
+    prompt_override: z.string().nullable().describe('the extraction prompt override used (SERVICE_PROMPTS_DIR), if one was'),
     warnings: z.array(warningSchema),
   })
   .nullable()

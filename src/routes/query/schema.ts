@@ -152,6 +152,7 @@ export const queryResponseSchema = z.object({
       'true when retrieval found nothing: `answer` is the configured "no context" response and no model was asked (never in bypass)',
     ),
   prompt_version: z.number().int().describe('version of the answer prompt'),
+  prompt_override: z.string().optional().describe('the answer prompt override used (SERVICE_PROMPTS_DIR), if one was'),
   context: z.string().optional().describe('context_only: the context text the model would read'),
   prompt: z.string().optional().describe('prompt_only: the whole prompt'),
   debug: z

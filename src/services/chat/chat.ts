@@ -75,6 +75,8 @@ export interface ChatServiceDeps {
   reranker: Reranker | null;
   /** The answer when retrieval finds nothing; the built-in one when absent. */
   noContextResponse?: string | null;
+  /** Prompt overrides (src/prompts/overrides.ts). */
+  promptsDir?: string | null;
   log?: Pick<Logger, 'warn'>;
 }
 
@@ -113,7 +115,7 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
         mode,
         conversation_history: history,
       },
-      deps.noContextResponse,
+      deps,
     );
     return { scope, input, existing, plan };
   }

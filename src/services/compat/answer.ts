@@ -137,7 +137,7 @@ function prepareRag(deps: AnswerDeps, scope: Scope, ref: ModelRef, req: TurnRequ
       temperature: req.settings.temperature,
       max_tokens: req.settings.maxTokens,
     },
-    deps.config.noContextResponse,
+    deps.config,
   );
   return {
     model: ref,

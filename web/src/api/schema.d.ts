@@ -12833,6 +12833,8 @@ export interface operations {
                         no_context: boolean;
                         /** @description version of the answer prompt */
                         prompt_version: number;
+                        /** @description the answer prompt override used (SERVICE_PROMPTS_DIR), if one was */
+                        prompt_override?: string;
                         /** @description context_only: the context text the model would read */
                         context?: string;
                         /** @description prompt_only: the whole prompt */
@@ -15516,6 +15518,8 @@ export interface operations {
                             passes: number;
                             empty_outputs: number;
                             prompt_version: number | null;
+                            /** @description the extraction prompt override used (SERVICE_PROMPTS_DIR), if one was */
+                            prompt_override: string | null;
                             warnings: {
                                 /** @enum {string} */
                                 code: "records_dropped" | "output_truncated" | "output_looped" | "completion_marker_missing" | "empty_output" | "no_entities";
