@@ -107,6 +107,19 @@ test('echo: no placeholder stored, the document failed and says why', async () =
   expect(echo.detail.extraction).toMatchObject({ chunks_with_records: 0, records_kept: 0 });
   expect(echo.detail.extraction.dropped.placeholder).toBeGreaterThan(0);
   expect(echo.entities).toEqual([]);
+  // The chunk's extraction metadata says the same.
+  const chunk = (await (await app.request(`/api/v1/chunks/${String(echo.created.id)}-chunk-0`, { workspace: echo.workspace })).json()) as {
+    extraction_metadata: { health: Record<string, unknown> };
+  };
+  expect(chunk.extraction_metadata.health).toMatchObject({
+    records_kept: 0,
+    // The format's two lines, in the first pass and in the gleaning pass.
+    dropped: { placeholder: 4 },
+    passes: 2,
+    finish_reason: 'stop',
+    completion_marker: true,
+    prompt_version: 2,
+  });
   const stats = (await (await app.request(`/api/v1/workspaces/${echo.workspace}/stats`, { workspace: echo.workspace })).json()) as {
     entities: { total: number };
     extraction: { documents_failed_extraction: number; dropped: Record<string, number> };
@@ -139,6 +152,12 @@ test('loop: completed with the records it wrote once, warned as cut and looping'
   expect(codes(looped)).toEqual(expect.arrayContaining(['completion_marker_missing', 'output_looped', 'output_truncated']));
   expect(looped.detail.extraction.truncated_chunks).toEqual([0]);
   expect(looped.detail.entity_count).toBeGreaterThan(0);
+  const chunk = (await (
+    await app.request(`/api/v1/chunks/${String(looped.created.id)}-chunk-0`, { workspace: looped.workspace })
+  ).json()) as {
+    extraction_metadata: { health: Record<string, unknown> };
+  };
+  expect(chunk.extraction_metadata.health).toMatchObject({ finish_reason: 'length', looped: true, completion_marker: false });
 });
 
 test('think: the reasoning block is not stored', async () => {

@@ -8493,6 +8493,24 @@ export interface operations {
                             relationship_count: number;
                             extraction_passes: number;
                             gleaning_passes: number;
+                            /** @description the extraction health of the chunk (docs/api.md §4.1); null for extractions recorded before it */
+                            health: {
+                                records_parsed: number;
+                                records_kept: number;
+                                /** @description by reason: malformed, self_loop, not_in_text, placeholder, example */
+                                dropped: {
+                                    [key: string]: number;
+                                };
+                                /** @enum {string} */
+                                finish_reason: "stop" | "length" | "timeout";
+                                /** @description every pass ended with the completion marker */
+                                completion_marker: boolean;
+                                looped: boolean;
+                                passes: number;
+                                empty_outputs: number;
+                                prompt_version: number;
+                                prompt_override?: string | null;
+                            } | null;
                         } | null;
                         /** @description = chunk_id */
                         id: string;
