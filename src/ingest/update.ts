@@ -17,6 +17,7 @@ import { resolveDocumentEntities } from './resolve-stage';
 import { addUsage } from './run';
 import { writeChunkLinks } from './chunk-links';
 import { findPromptOverride } from '../prompts/overrides';
+import { extractionFailure, summariseExtraction } from './health';
 import type { SummaryPolicy } from './summary';
 
 /**
@@ -118,6 +119,13 @@ export async function updateDocumentContent(
     chunk.extraction_status = 'completed';
     chunk.llm_model = extraction.llm_model;
   }
+  // The model failing the new text (docs/api.md §4.1) is an extraction failure: the previous version stays.
+  const health = summariseExtraction(chunks, extractions);
+  const unusable = extractionFailure(health);
+  if (unusable) {
+    deps.log.warn({ document_id: doc.id, workspace_id: scope.workspaceId, extraction: health }, `document update refused: ${unusable}`);
+    throw new UnavailableError(`${unusable}; the document keeps its previous version`, 'llm_provider');
+  }
 
   const next: Version = { chunks, extractions, policy: summaryPolicy(deps, doc.options?.use_llm_summarization ?? true) };
   let merged: MergeOutcome;
@@ -149,6 +157,7 @@ export async function updateDocumentContent(
     ...(input.title !== undefined ? { title: input.title } : {}),
     ...(input.metadata !== undefined ? { metadata: input.metadata } : {}),
     status: 'completed',
+    extraction: health,
     error: null,
     chunk_count: chunks.length,
     // The counts were written with the chunk links, and by the merges of resolution since: under the entity lock.

@@ -233,3 +233,26 @@ test("a workspace's prompt files replace the instructions, and the documents and
   const plain = await ingestWith(null);
   expect(plain.detail.extraction).toMatchObject({ prompt_override: null });
 });
+
+test('a content update the model fails (echo) is refused, and the document keeps its previous version', async () => {
+  const good = await ingestWith(null);
+  const id = String(good.created.id);
+  const switched = await app.request(`/api/v1/workspaces/${good.workspace}`, {
+    method: 'PATCH',
+    json: { llm_provider: 'hostile', llm_model: 'mock-echo' },
+    workspace: good.workspace,
+  });
+  expect(switched.status).toBe(200);
+  const res = await app.request(`/api/v1/documents/${id}`, {
+    method: 'PUT',
+    json: { content: `${FOOTBALL} Bruno Fernandes took the corner.` },
+    workspace: good.workspace,
+  });
+  expect(res.status).toBe(503);
+  expect(((await res.json()) as { detail: string }).detail).toMatch(/no record grounded in the text.*previous version/);
+  const after = (await (await app.request(`/api/v1/documents/${id}`, { workspace: good.workspace })).json()) as {
+    version: number;
+    entity_count: number;
+  };
+  expect(after).toMatchObject({ version: 1, entity_count: good.detail.entity_count });
+});
