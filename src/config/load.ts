@@ -138,6 +138,8 @@ const envSchema = z.object({
   SERVICE_RATE_LIMIT_QUERY: intVar(0),
   SERVICE_RATE_LIMIT_GRAPH: intVar(0),
   SERVICE_ERROR_TYPE_BASE: urlVar(['http', 'https']),
+  SERVICE_NO_CONTEXT_RESPONSE: text(),
+  SERVICE_PROMPTS_DIR: text(),
   SERVICE_DEFAULT_WORKSPACE: z
     .string()
     .trim()
@@ -268,6 +270,8 @@ export function loadConfig(env: Env = process.env, opts: LoadConfigOptions = {})
     },
     auth,
     errorTypeBase: (vars.SERVICE_ERROR_TYPE_BASE ?? 'https://kgrag.dev/problems').replace(/\/+$/, ''),
+    noContextResponse: vars.SERVICE_NO_CONTEXT_RESPONSE ?? null,
+    promptsDir: vars.SERVICE_PROMPTS_DIR ?? null,
     defaultWorkspaceId: vars.SERVICE_DEFAULT_WORKSPACE ?? 'default',
     instanceId: vars.SERVICE_INSTANCE_ID ?? `${os.hostname()}-${process.pid}`,
     taskLeaseMs: vars.SERVICE_TASK_LEASE_MS ?? 30_000,

@@ -180,6 +180,10 @@ export interface AppConfig {
   /** Browser origins allowed to call the API cross-origin (CORS); empty: CORS is off. */
   corsOrigins: string[];
   errorTypeBase: string;
+  /** The answer when retrieval finds nothing (SERVICE_NO_CONTEXT_RESPONSE); null: the built-in one (src/retrieval/no-context.ts). */
+  noContextResponse: string | null;
+  /** Prompt overrides per workspace or model family (SERVICE_PROMPTS_DIR, src/prompts/overrides.ts). */
+  promptsDir: string | null;
   auth: AuthConfig;
   /** Default workspace used when X-Workspace-ID is absent. */
   defaultWorkspaceId: string;

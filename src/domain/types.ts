@@ -38,6 +38,37 @@ export interface DocumentRecord {
   options: IngestOptions;
   /** 1 when ingested, one more at every content update; absent on documents stored before updates existed. */
   version?: number;
+  /** How the model's extraction went (docs/api.md §4.1); absent until a run finished, and on older documents. */
+  extraction?: DocumentExtraction | null;
+}
+
+/** A problem of a document's extraction a user should know of: a code and a sentence. */
+export interface DocumentWarning {
+  code: 'records_dropped' | 'output_truncated' | 'output_looped' | 'completion_marker_missing' | 'empty_output' | 'no_entities';
+  message: string;
+}
+
+/** The extraction health of a document's chunks, summed (src/ingest/health.ts). */
+export interface DocumentExtraction {
+  chunks: number;
+  /** Chunks with at least one grounded record. */
+  chunks_with_records: number;
+  records_parsed: number;
+  records_kept: number;
+  records_dropped: number;
+  /** Dropped records by reason: malformed, self_loop, not_in_text, placeholder, example. */
+  dropped: Record<string, number>;
+  /** Indexes of the chunks whose output was cut at the length limit, did not end with the completion marker, repeated itself, or timed out (at most 50 each). */
+  truncated_chunks: number[];
+  unmarked_chunks: number[];
+  looping_chunks: number[];
+  timed_out_chunks: number[];
+  passes: number;
+  empty_outputs: number;
+  prompt_version: number | null;
+  /** The extraction prompt override used (SERVICE_PROMPTS_DIR), if one was. */
+  prompt_override: string | null;
+  warnings: DocumentWarning[];
 }
 
 export interface IngestOptions {

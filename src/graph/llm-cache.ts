@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { scopeKey } from '../domain/ids';
 import type { Scope } from '../domain/types';
-import type { ChatMessage, Completion, CompletionOptions, LlmProvider, TokenUsage } from '../llm/ports';
+import type { ChatMessage, Completion, CompletionOptions, FinishReason, LlmProvider, TokenUsage } from '../llm/ports';
 import type { Logger } from '../logger';
 import type { KeyValueStore } from '../store/ports';
 import { writeBehind } from './cache-writes';
@@ -22,6 +22,7 @@ const GRAPH_VERSION_KEY = 'graph-version';
 interface CachedCompletion {
   text: string;
   usage: TokenUsage;
+  finish_reason?: FinishReason;
   /** The workspace graph version the entry was written under (entries that follow the graph). */
   graph_version?: string;
 }
@@ -69,11 +70,11 @@ export function cachedLlm(llm: LlmProvider, kv: KeyValueStore, scope: Scope, opt
     );
     const hit = found.get(key) as CachedCompletion | undefined;
     const version = options.followGraph ? ((found.get(GRAPH_VERSION_KEY) as GraphVersion | undefined)?.version ?? '') : undefined;
-    if (hit && hit.graph_version === version) return { text: hit.text, usage: { ...NO_USAGE }, cached: true };
+    if (hit && hit.graph_version === version) return { ...finished(hit), text: hit.text, usage: { ...NO_USAGE }, cached: true };
 
     const flightKey = `${scopeKey(scope)}\u0000${key}\u0000${version ?? ''}`;
     const pending = inFlight.get(flightKey);
-    if (pending) return pending.then((c) => ({ text: c.text, usage: { ...NO_USAGE }, cached: true }));
+    if (pending) return pending.then((c) => ({ ...finished(c), text: c.text, usage: { ...NO_USAGE }, cached: true }));
     const call = llm.complete(messages, callOptions);
     inFlight.set(flightKey, call);
     const done = () => {
@@ -91,13 +92,22 @@ export function cachedLlm(llm: LlmProvider, kv: KeyValueStore, scope: Scope, opt
       done();
       return out;
     }
-    const entry: CachedCompletion = { text: out.text, usage: out.usage, ...(version !== undefined ? { graph_version: version } : {}) };
+    const entry: CachedCompletion = {
+      text: out.text,
+      usage: out.usage,
+      ...finished(out),
+      ...(version !== undefined ? { graph_version: version } : {}),
+    };
     void writeBehind(kv, scope, LLM_CACHE_NAMESPACE, key, entry)
       .catch((err: unknown) => options.log?.warn({ err }, 'an LLM answer could not be cached'))
       .finally(done);
     return out;
   };
   return { provider: llm.provider, model: llm.model, complete, stream: (m, o) => llm.stream(m, o) };
+}
+
+function finished(c: { finish_reason?: FinishReason }): { finish_reason?: FinishReason } {
+  return c.finish_reason ? { finish_reason: c.finish_reason } : {};
 }
 
 /**

@@ -5,6 +5,7 @@ import { type CachedExtraction, extractWithCache, readExtractions } from './extr
 import type { ParsedEntity, ParsedRelation } from './extract/parser';
 import { addUsage, type Run } from './run';
 import { withSpan } from '../llm/tracing';
+import { findPromptOverride } from '../prompts/overrides';
 
 /**
  * The extraction stage: every chunk concurrently (the provider wrapper bounds concurrency process-wide),
@@ -55,6 +56,7 @@ export async function extractChunks(run: Run): Promise<Map<string, CachedExtract
     maxGleaning: doc.options?.max_gleaning ?? deps.config.ingest.maxGleaning,
     signal: options.signal,
     onPass: claim,
+    override: findPromptOverride(deps.config.promptsDir, 'extraction', { workspaceId: scope.workspaceId, model: run.llm.model }),
   };
   // Thousands of chunks start here at once: each one's synchronous start (cache key, prompt) gets its turn.
   const slicer = new TimeSlicer();
@@ -80,6 +82,7 @@ export async function extractChunks(run: Run): Promise<Map<string, CachedExtract
       } catch (err) {
         chunk.extraction_status = 'failed';
         chunk.extraction_error = err instanceof Error ? err.message : String(err);
+        if (err instanceof Error && err.name === 'TimeoutError') (run.timedOut ??= new Set()).add(chunk.id);
       }
       progress.stats.chunks_processed = ++finished;
       await progress.within('extraction', finished / total);

@@ -1,5 +1,5 @@
 import { chunkId } from '../domain/ids';
-import type { ChunkRecord, Scope } from '../domain/types';
+import type { ChunkRecord, DocumentExtraction, Scope } from '../domain/types';
 import { isAbortError } from '../domain/abort';
 import { isOutage } from '../domain/errors';
 import type { TokenUsage } from '../llm/ports';
@@ -10,6 +10,7 @@ import { chunkItems, embedInto } from './embed';
 import type { DocumentCounts } from './chunk-links';
 import { type CachedExtraction, deleteExtractions } from './extract/cache';
 import { extractChunks } from './extraction-stage';
+import { extractionFailure, summariseExtraction } from './health';
 import { affectedEntityIds, type Contribution, type MergeOutcome } from './merge';
 import { resolveDocumentEntities } from './resolve-stage';
 import { mergeIntoGraph } from './merge-stage';
@@ -125,12 +126,25 @@ async function execute(run: Run): Promise<ProcessResult> {
   const extracted = await extractChunks(run);
   checkCancelled(run);
   await deps.stores.chunks.upsertMany(scope, run.chunks);
+  const health = summariseExtraction(run.chunks, extracted, run.timedOut);
   const failed = run.chunks.filter((c) => c.extraction_status === 'failed');
   if (failed.length) {
     const first = failed[0];
     return fail(
       run,
       `${failed.length} of ${run.chunks.length} chunks failed extraction; first error (chunk ${first.index}): ${first.extraction_error}`,
+      health,
+    );
+  }
+  const unusable = extractionFailure(health);
+  if (unusable) {
+    deps.log.warn({ document_id: doc.id, workspace_id: scope.workspaceId, extraction: health }, `document failed: ${unusable}`);
+    return fail(run, unusable, health);
+  }
+  if (health.warnings.length) {
+    deps.log.warn(
+      { document_id: doc.id, workspace_id: scope.workspaceId, warnings: health.warnings.map((w) => w.code), extraction: health },
+      `document extraction warnings: ${health.warnings.map((w) => w.message).join('; ')}`,
     );
   }
   await progress.stage('extraction', 'completed');
@@ -197,6 +211,7 @@ async function execute(run: Run): Promise<ProcessResult> {
     processing_time_ms: result.processing_time_ms,
     llm_model: run.llm.model,
     embedding_model: run.embedder.model,
+    extraction: health,
     updated_at: now.toISOString(),
   });
   await progress.stage('embedding', 'completed');
@@ -291,7 +306,7 @@ async function ensureOwned(run: Run): Promise<void> {
   if (run.options.owns && !(await run.options.owns())) throw new RunSupersededError();
 }
 
-async function fail(run: Run, error: string): Promise<ProcessResult> {
+async function fail(run: Run, error: string, extraction: DocumentExtraction | null = null): Promise<ProcessResult> {
   const now = new Date();
   const result: ProcessResult = {
     status: 'failed',
@@ -313,6 +328,7 @@ async function fail(run: Run, error: string): Promise<ProcessResult> {
     relationship_count: 0,
     processing_time_ms: result.processing_time_ms,
     llm_model: run.llm.model,
+    extraction,
     updated_at: now.toISOString(),
   });
   return result;

@@ -25,6 +25,8 @@ export interface Run {
   outOfGraph: boolean;
   /** The records the run's chunks name, claimed until its merge has written them (./merge-claims.ts). */
   claim: MergeClaim;
+  /** Chunks whose extraction call timed out. */
+  timedOut?: Set<string>;
 }
 
 /** Thrown when a run is cancelled through its signal; `isAbortError` recognises it. */

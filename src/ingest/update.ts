@@ -16,6 +16,8 @@ import { buildChunks } from './pipeline';
 import { resolveDocumentEntities } from './resolve-stage';
 import { addUsage } from './run';
 import { writeChunkLinks } from './chunk-links';
+import { findPromptOverride } from '../prompts/overrides';
+import { extractionFailure, summariseExtraction } from './health';
 import type { SummaryPolicy } from './summary';
 
 /**
@@ -78,10 +80,11 @@ export async function updateDocumentContent(
   const pages = input.pages === undefined ? await loadPageMap(deps, scope, doc.id) : input.pages;
   const chunks = await buildChunks(deps, doc.id, input.content, pages);
 
+  const override = findPromptOverride(deps.config.promptsDir, 'extraction', { workspaceId: scope.workspaceId, model: llm.model });
   const reusable = new Map<string, CachedExtraction>();
   for (const chunk of previous.chunks) {
     const entry = previous.extractions.get(chunk.id);
-    if (chunk.extraction_status === 'completed' && isReusable(entry, chunk.content, llm)) reusable.set(entry.content_hash, entry);
+    if (chunk.extraction_status === 'completed' && isReusable(entry, chunk.content, llm, override)) reusable.set(entry.content_hash, entry);
   }
   const extractions = new Map<string, CachedExtraction>();
   const usage: TokenUsage = { input_tokens: 0, output_tokens: 0 };
@@ -94,6 +97,7 @@ export async function updateDocumentContent(
   const options = {
     enableGleaning: doc.options?.enable_gleaning ?? true,
     maxGleaning: doc.options?.max_gleaning ?? deps.config.ingest.maxGleaning,
+    override,
   };
   const outcomes = await Promise.allSettled(fresh.map((chunk) => extractFresh(llm, chunk, options)));
   outcomes.forEach((outcome, i) => {
@@ -114,6 +118,13 @@ export async function updateDocumentContent(
     const extraction = extractions.get(chunk.id) as CachedExtraction;
     chunk.extraction_status = 'completed';
     chunk.llm_model = extraction.llm_model;
+  }
+  // The model failing the new text (docs/api.md §4.1) is an extraction failure: the previous version stays.
+  const health = summariseExtraction(chunks, extractions);
+  const unusable = extractionFailure(health);
+  if (unusable) {
+    deps.log.warn({ document_id: doc.id, workspace_id: scope.workspaceId, extraction: health }, `document update refused: ${unusable}`);
+    throw new UnavailableError(`${unusable}; the document keeps its previous version`, 'llm_provider');
   }
 
   const next: Version = { chunks, extractions, policy: summaryPolicy(deps, doc.options?.use_llm_summarization ?? true) };
@@ -146,6 +157,7 @@ export async function updateDocumentContent(
     ...(input.title !== undefined ? { title: input.title } : {}),
     ...(input.metadata !== undefined ? { metadata: input.metadata } : {}),
     status: 'completed',
+    extraction: health,
     error: null,
     chunk_count: chunks.length,
     // The counts were written with the chunk links, and by the merges of resolution since: under the entity lock.

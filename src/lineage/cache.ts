@@ -1,5 +1,11 @@
 import type { Scope } from '../domain/types';
-import { type CachedExtraction, EXTRACTION_NAMESPACE, type ParsedEntity, readExtractions } from '../graph/extractions';
+import {
+  type CachedExtraction,
+  EXTRACTION_NAMESPACE,
+  type ExtractionHealth,
+  type ParsedEntity,
+  readExtractions,
+} from '../graph/extractions';
 import type { KeyValueStore } from '../store/ports';
 
 /** What lineage reads from the per-chunk extraction cache that ingestion writes. */
@@ -14,6 +20,8 @@ export interface ExtractionMetadata {
   /** LLM passes in total, and how many of them were gleaning passes. */
   extraction_passes: number;
   gleaning_passes: number;
+  /** How the extraction went (records kept and dropped by reason, finish reason, ...); null for entries written before it was recorded. */
+  health: ExtractionHealth | null;
 }
 
 export function extractionsOf(kv: KeyValueStore, scope: Scope, chunkIds: string[]): Promise<Map<string, CachedExtraction>> {
@@ -30,6 +38,7 @@ export function extractionMetadata(cached: CachedExtraction | undefined | null):
     relationship_count: cached.relations.length,
     extraction_passes: passes,
     gleaning_passes: Math.max(0, passes - 1),
+    health: cached.health ?? null,
   };
 }
 

@@ -16,6 +16,7 @@ import type {
   TokenUsage,
 } from './ports';
 import { countMessageTokens, countTokens } from './tokens';
+import { finishReasonOf } from './hygiene';
 
 /**
  * LangChain adapters for providers of type `openai` (any OpenAI-compatible API) and `ollama`.
@@ -56,6 +57,8 @@ export function createLangChainLlm(provider: CatalogProvider, model: string): Ll
             numPredict: maxTokens,
             topP,
             seed,
+            // Reasoning models answer without a thinking phase when asked; its text would never be used.
+            think: false,
             maxRetries: 0,
           });
   return new LangChainLlm(provider.name, model, provider.type === 'openai' ? 'openai' : 'ollama', factory);
@@ -92,7 +95,8 @@ class LangChainLlm implements LlmProvider {
     throwIfAborted(options.signal);
     const reply = await this.client(options).invoke(toLangChain(messages), this.callOptions(options));
     const text = reply.text;
-    return { text, usage: usageOf(reply.usage_metadata, messages, text) };
+    const finish_reason = finishReasonOf(reply.response_metadata);
+    return { text, usage: usageOf(reply.usage_metadata, messages, text), ...(finish_reason ? { finish_reason } : {}) };
   }
 
   async *stream(messages: ChatMessage[], options: CompletionOptions = {}): AsyncGenerator<string, StreamEnd, void> {
@@ -161,12 +165,6 @@ function toLangChain(messages: ChatMessage[]): BaseMessage[] {
   return messages.map((m) =>
     m.role === 'system' ? new SystemMessage(m.content) : m.role === 'assistant' ? new AIMessage(m.content) : new HumanMessage(m.content),
   );
-}
-
-/** OpenAI's `finish_reason` or Ollama's `done_reason`: `stop` or `length` (others are left to the caller). */
-function finishReasonOf(metadata: Record<string, unknown> | undefined): FinishReason | undefined {
-  const reason = metadata?.finish_reason ?? metadata?.done_reason;
-  return reason === 'stop' || reason === 'length' ? reason : undefined;
 }
 
 /** Usage as the API reported it, else tiktoken estimates (local servers often report nothing). */

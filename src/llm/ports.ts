@@ -40,7 +40,7 @@ export interface Completion {
   usage: TokenUsage;
   /** Answered from a response cache: no provider call was made. */
   cached?: boolean;
-  /** Set by streamed providers (openai, ollama); absent from the mock and from cached answers. */
+  /** As the provider reported it (streamed providers: openai, ollama; cached answers keep it); absent when it did not say. */
   finish_reason?: FinishReason;
 }
 

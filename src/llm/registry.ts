@@ -5,6 +5,7 @@ import { unrelatedSimilarity } from './calibrate';
 import { MockEmbeddings, MockLlm } from './mock';
 import type { EmbeddingProvider, LlmProvider, ProviderRegistry } from './ports';
 import { resolveModel } from './resolve';
+import { withOutputHygiene } from './hygiene';
 import { withResilience } from './resilience';
 import { Semaphore } from './semaphore';
 import type { UsageRecorder } from './usage';
@@ -75,7 +76,8 @@ export function createProviderRegistry(config: AppConfig, log?: RegistryLogger, 
           p.type === 'mock'
             ? new MockLlm(p.name, name, () => config.mockLatencyMs, config.mockTokenDelayMs)
             : langchain().createLangChainLlm(p, name);
-        instance = withResilience(raw, p.type === 'mock' ? resilience('llm') : budgeted(p, name));
+        // Reasoning is taken out after the budget: its fragments keep the idle timer alive and the repetition guard sees them.
+        instance = withOutputHygiene(withResilience(raw, p.type === 'mock' ? resilience('llm') : budgeted(p, name)));
         llms.set(key, instance);
       }
       return instance;

@@ -233,7 +233,6 @@ class ResilientLlm extends Resilient implements LlmProvider {
           ? await this.collect(messages, this.capped(options))
           : await this.run((signal) => this.inner.complete(messages, { ...options, signal }), options.signal);
         span?.generation({ model: this.inner.model, input_tokens: result.usage.input_tokens, output_tokens: result.usage.output_tokens });
-        // The one place every completion passes: output hygiene (reasoning blocks and the like) belongs here.
         if (result.finish_reason) span?.set({ finish_reason: result.finish_reason });
         // A streamed completion was recorded when its stream ended.
         if (!this.options.budget) this.record('llm', result.usage, options.task);

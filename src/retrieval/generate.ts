@@ -18,6 +18,8 @@ export interface Generation {
   usage: TokenUsage;
   /** Wall time of the model call, in ms (fractional). */
   ms: number;
+  /** The fixed "no context" response: retrieval found nothing and no model was asked (./no-context.ts). */
+  no_context?: boolean;
 }
 
 export async function generate(llm: LlmProvider, messages: ChatMessage[], options: GenerationOptions): Promise<Generation> {

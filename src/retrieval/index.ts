@@ -17,3 +17,4 @@ export { queryStats, streamStats, type QueryStats } from './stats';
 export { resolveLlm } from './model';
 export { HISTORY_MESSAGES, HISTORY_TOKENS, NO_CONTEXT, renderPrompt } from './prompts/answer';
 export * from './types';
+export { answerFromContext, DEFAULT_NO_CONTEXT_RESPONSE, noContextResponse, streamFromContext } from './no-context';

@@ -24,11 +24,14 @@ import {
   type ScoredChunk,
 } from './types';
 import { withSpan } from '../llm/tracing';
+import type { Logger } from '../logger';
 
 export interface RetrieverDeps {
   stores: Stores;
   embedder: EmbeddingProvider;
   reranker: Reranker | null;
+  /** Told when the model's keyword answer was cut short or unusable. */
+  log?: Pick<Logger, 'warn'>;
 }
 
 const NO_KEYWORDS: Keywords = { high: [], low: [], origin: 'none' };
@@ -77,6 +80,14 @@ export async function retrieve(deps: RetrieverDeps, req: RetrievalRequest): Prom
       return found;
     });
     timings.keywords_ms = performance.now() - t;
+    if (extracted.keywords.origin === 'fallback' || extracted.keywords.origin === 'recovered') {
+      deps.log?.warn(
+        { workspace_id: req.scope.workspaceId, mode: req.mode, model: req.llm.model, origin: extracted.keywords.origin },
+        extracted.keywords.origin === 'recovered'
+          ? "the model's keyword JSON was cut short: its complete keywords are used"
+          : "the model's keyword answer had no usable JSON: the question's own terms are used",
+      );
+    }
     result.keywords = extracted.keywords;
     result.keywordTokens = extracted.tokens;
   }

@@ -1,7 +1,8 @@
 import type { Scope } from '../domain/types';
 import type { ChatMessage, LlmProvider, ProviderRegistry } from '../llm/ports';
 import type { Stores } from '../store/ports';
-import { generate, streamGeneration } from './generate';
+import { answerFromContext, DEFAULT_NO_CONTEXT_RESPONSE, noContextResponse, streamFromContext } from './no-context';
+import { ANSWER_PROMPT_VERSION } from '../prompts/answer';
 import { resolveLlm } from './model';
 import { answerPrompt, renderPrompt } from './prompts/answer';
 import { DEFAULT_QUERY_MODE, type QueryMode, recipeOf } from './recipes';
@@ -11,6 +12,8 @@ import { type QueryStats, queryStats, streamStats } from './stats';
 import { DEFAULT_LIMITS, type DocumentFilter, type QuerySource, type RetrievalRequest, type RetrievedContext } from './types';
 import { type SpanHandle, closeSpan, openSpan, runInSpan, withSpan } from '../llm/tracing';
 import { countTokens } from '../llm/tokens';
+import type { Logger } from '../logger';
+import { findPromptOverride, type PromptOverride } from '../prompts/overrides';
 
 /** A query as the API takes it (docs/api.md §4.3); omitted fields take the documented defaults. */
 export interface QueryInput {
@@ -49,6 +52,12 @@ export interface QueryResult {
   sources: QuerySource[];
   stats: QueryStats;
   reranked: boolean;
+  /** Retrieval found nothing: the answer is the fixed "no context" response and no model was asked. */
+  no_context: boolean;
+  /** Version of the answer prompt (src/prompts/answer.ts). */
+  prompt_version: number;
+  /** The answer prompt override used (src/prompts/overrides.ts), if one was. */
+  prompt_override?: string;
   /** context_only: the context text the model would have been given. */
   context?: string;
   /** prompt_only: the whole prompt. */
@@ -57,13 +66,15 @@ export interface QueryResult {
 }
 
 export type QueryEvent =
-  | { type: 'context'; sources: QuerySource[]; query_mode: QueryMode; retrieval_time_ms: number }
+  | { type: 'context'; sources: QuerySource[]; query_mode: QueryMode; retrieval_time_ms: number; no_context: boolean }
   | { type: 'token'; content: string }
   | {
       type: 'done';
       stats: ReturnType<typeof streamStats>;
       llm_provider: string;
       llm_model: string;
+      no_context: boolean;
+      prompt_version: number;
       context?: string;
       prompt?: string;
     };
@@ -72,6 +83,17 @@ export interface QueryServiceDeps {
   stores: Stores;
   providers: ProviderRegistry;
   reranker: Reranker | null;
+  /** The answer when retrieval finds nothing; the built-in one when absent. */
+  noContextResponse?: string | null;
+  /** Prompt overrides (src/prompts/overrides.ts). */
+  promptsDir?: string | null;
+  log?: Pick<Logger, 'warn'>;
+}
+
+/** What of the configuration shapes an answer: the "no context" response, the prompt overrides. */
+export interface AnswerSettings {
+  noContextResponse?: string | null;
+  promptsDir?: string | null;
 }
 
 export interface QueryService {
@@ -91,9 +113,13 @@ export interface QueryPlan {
   systemPrompt: string | null;
   temperature: number;
   maxTokens: number;
+  /** The answer when retrieval finds nothing. */
+  noContextResponse: string;
+  /** A file's answer instructions for this workspace or model family, if any. */
+  answerOverride: PromptOverride | null;
 }
 
-export function planQuery(providers: ProviderRegistry, scope: Scope, input: QueryInput): QueryPlan {
+export function planQuery(providers: ProviderRegistry, scope: Scope, input: QueryInput, settings: AnswerSettings = {}): QueryPlan {
   const startedAt = performance.now();
   const llm = resolveLlm(providers, input.llm_provider, input.llm_model);
   return {
@@ -116,6 +142,8 @@ export function planQuery(providers: ProviderRegistry, scope: Scope, input: Quer
     systemPrompt: input.system_prompt ?? null,
     temperature: input.temperature ?? QUERY_DEFAULTS.temperature,
     maxTokens: input.max_tokens ?? QUERY_DEFAULTS.max_tokens,
+    noContextResponse: settings.noContextResponse ?? DEFAULT_NO_CONTEXT_RESPONSE,
+    answerOverride: findPromptOverride(settings.promptsDir, 'answer', { workspaceId: scope.workspaceId, model: llm.model }),
   };
 }
 
@@ -126,12 +154,16 @@ export function promptOf(plan: QueryPlan, context: RetrievedContext): ChatMessag
     systemPrompt: plan.systemPrompt,
     history: plan.retrieval.history,
     direct: recipeOf(plan.retrieval.mode).llmOnly,
+    override: plan.answerOverride,
   });
 }
 
 export function createQueryService(deps: QueryServiceDeps): QueryService {
   const retrieveFor = (plan: QueryPlan, signal?: AbortSignal) =>
-    retrieve({ stores: deps.stores, embedder: deps.providers.embedding(), reranker: deps.reranker }, { ...plan.retrieval, signal });
+    retrieve(
+      { stores: deps.stores, embedder: deps.providers.embedding(), reranker: deps.reranker, log: deps.log },
+      { ...plan.retrieval, signal },
+    );
   const debugOf = (context: RetrievedContext): QueryDebug => ({
     keywords: { high_level: context.keywords.high, low_level: context.keywords.low, origin: context.keywords.origin },
     candidates: context.candidates,
@@ -146,12 +178,12 @@ export function createQueryService(deps: QueryServiceDeps): QueryService {
 
   return {
     async answer(scope, input, signal) {
-      const plan = planQuery(deps.providers, scope, input);
+      const plan = planQuery(deps.providers, scope, input, deps);
       return withSpan('query', spanAttributes(plan), () => answerPlan(plan, input, signal));
     },
 
     stream(scope, input) {
-      const plan = planQuery(deps.providers, scope, input);
+      const plan = planQuery(deps.providers, scope, input, deps);
       return async function* events(signal) {
         const span = openSpan('query', { ...spanAttributes(plan), streamed: true });
         let failed: unknown;
@@ -174,7 +206,7 @@ export function createQueryService(deps: QueryServiceDeps): QueryService {
     const generation = skipAnswer
       ? null
       : await withSpan('query.generate', { model: plan.llm.model }, () =>
-          generate(plan.llm, messages, { task: 'answer', temperature: plan.temperature, maxTokens: plan.maxTokens, signal }),
+          answerFromContext(plan, context, messages, { task: 'answer', temperature: plan.temperature, maxTokens: plan.maxTokens, signal }),
         );
     const result: QueryResult = {
       answer: generation?.text ?? '',
@@ -182,6 +214,9 @@ export function createQueryService(deps: QueryServiceDeps): QueryService {
       sources: context.sources,
       stats: queryStats(plan.startedAt, context, generation, plan.llm),
       reranked: context.reranked,
+      no_context: noContextResponse(plan, context) !== null,
+      prompt_version: ANSWER_PROMPT_VERSION,
+      ...(plan.answerOverride ? { prompt_override: plan.answerOverride.id } : {}),
     };
     if (input.context_only) result.context = context.contextText;
     if (input.prompt_only) result.prompt = renderPrompt(messages);
@@ -201,13 +236,14 @@ export function createQueryService(deps: QueryServiceDeps): QueryService {
       sources: context.sources,
       query_mode: context.mode,
       retrieval_time_ms: Math.round(context.timings.retrieval_ms),
+      no_context: noContextResponse(plan, context) !== null,
     };
     const messages = promptOf(plan, context);
     let generation = null;
     if (!input.context_only && !input.prompt_only) {
       const options = { task: 'answer' as const, temperature: plan.temperature, maxTokens: plan.maxTokens, signal };
       const generating = runInSpan(span, () => openSpan('query.generate', { model: plan.llm.model, streamed: true }));
-      const fragments = streamGeneration(plan.llm, messages, options);
+      const fragments = streamFromContext(plan, context, messages, options);
       for (;;) {
         const next = await runInSpan(generating, () => fragments.next()).catch((err: unknown) => {
           closeSpan(generating, err);
@@ -227,6 +263,8 @@ export function createQueryService(deps: QueryServiceDeps): QueryService {
       stats: streamStats(stats, context.mode),
       llm_provider: stats.llm_provider,
       llm_model: stats.llm_model,
+      no_context: noContextResponse(plan, context) !== null,
+      prompt_version: ANSWER_PROMPT_VERSION,
       ...(input.context_only ? { context: context.contextText } : {}),
       ...(input.prompt_only ? { prompt: renderPrompt(messages) } : {}),
     };

@@ -62,8 +62,11 @@ export interface RetrievalRequest {
 export interface Keywords {
   high: string[];
   low: string[];
-  /** 'llm' when the model's JSON was used, 'fallback' when terms were taken from the query. */
-  origin: 'llm' | 'fallback' | 'none';
+  /**
+   * 'llm' when the model's JSON was used, 'recovered' when it was cut short and its complete keywords were used,
+   * 'fallback' when terms were taken from the query.
+   */
+  origin: 'llm' | 'recovered' | 'fallback' | 'none';
 }
 
 export interface ScoredEntity {

@@ -56,6 +56,7 @@ describe('POST /chat/completions', () => {
       assistant_message_id: reply.id,
       user_message_id: expect.any(String),
       mode: 'hybrid',
+      no_context: false,
     });
     expect(reply.sources.length).toBeGreaterThan(0);
     const messages = await messagesOf(reply.conversation_id);
@@ -181,6 +182,7 @@ describe('POST /chat/completions with stream true', () => {
       duration_ms: expect.any(Number),
       llm_provider: 'mock',
       llm_model: 'mock-llm',
+      no_context: false,
       done: true,
     });
     expect(tokens.every((t) => t.chunk === t.content)).toBe(true);

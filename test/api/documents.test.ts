@@ -202,6 +202,7 @@ describe('GET /documents filters and pagination', () => {
       'title',
       'track_id',
       'updated_at',
+      'warnings',
     ]);
   });
 

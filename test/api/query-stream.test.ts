@@ -29,6 +29,7 @@ describe('POST /query/stream (v2)', () => {
       sources: expect.any(Array),
       query_mode: 'hybrid',
       retrieval_time_ms: expect.any(Number),
+      no_context: false,
     });
     const sources = events[0].sources as Array<Record<string, unknown>>;
     expect(sources.length).toBeGreaterThan(0);
@@ -52,6 +53,8 @@ describe('POST /query/stream (v2)', () => {
       },
       llm_provider: 'mock',
       llm_model: 'mock-llm',
+      no_context: false,
+      prompt_version: 1,
       done: true,
     });
     const streamed = tokens.map((e) => e.content).join('');

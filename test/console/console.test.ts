@@ -254,6 +254,23 @@ describe('web console in a browser', () => {
     await page.screenshot({ path: screenshotPath('console-tasks') });
   }, 60_000);
 
+  it('marks a document whose extraction has warnings in the list, and shows its extraction health in the detail', async () => {
+    const res = await app.request('/api/v1/documents', {
+      method: 'POST',
+      json: { content: 'the rain fell all day and the river rose slowly over the fields.', title: 'rain notes' },
+    });
+    const { id } = (await res.json()) as { id: string };
+    await page.goto(`${app.url}/documents`);
+    const row = page.getByTestId('document-row').filter({ hasText: 'rain notes' });
+    await row.getByTestId('document-warnings').waitFor();
+    expect(await row.getByTestId('document-warnings').innerText()).toBe('1 warning');
+    await page.goto(`${app.url}/documents/${encodeURIComponent(id)}`);
+    const card = page.getByTestId('extraction-health');
+    await card.locator('li[data-code=no_entities]').waitFor();
+    expect(await card.innerText()).toContain('0 kept of 0 written');
+    await page.screenshot({ path: screenshotPath('console-extraction-health') });
+  }, 60_000);
+
   it('shows the costs page when the server reports costs, and says it is not available otherwise', async () => {
     const summary = await app.request('/api/v1/costs/summary');
     await page.goto(`${app.url}/costs`);

@@ -169,18 +169,22 @@ describe('extractChunk', () => {
   test('makes at most max_gleaning extra passes, and none when gleaning is off', async () => {
     const adds = (name: string) => `entity<|>${name}<|>PERSON<|>New.\n<|COMPLETE|>`;
     const capped = scriptedLlm([first, adds('Carol'), adds('Dave'), adds('Erin')]);
-    const result = await extractChunk(capped, { content: 'text' }, { enableGleaning: true, maxGleaning: 2 });
+    const result = await extractChunk(
+      capped,
+      { content: 'Alice, Bob, Carol, Dave and Erin met.' },
+      { enableGleaning: true, maxGleaning: 2 },
+    );
     expect(capped.tasks).toEqual(['extract', 'glean', 'glean']);
     expect(result.entities.map((e) => e.id)).toEqual(['ALICE', 'BOB', 'CAROL', 'DAVE']);
 
     const off = scriptedLlm([first, adds('Carol')]);
-    await extractChunk(off, { content: 'text' }, { enableGleaning: false, maxGleaning: 3 });
+    await extractChunk(off, { content: 'Alice, Bob, Carol, Dave and Erin met.' }, { enableGleaning: false, maxGleaning: 3 });
     expect(off.tasks).toEqual(['extract']);
   });
 
   test('counts records dropped in every pass', async () => {
     const llm = scriptedLlm(['entity<|>Alice<|>PERSON<|>x\nentity<|>\n', 'relation<|>Alice\nentity<|>Bob<|>PERSON<|>y']);
-    const result = await extractChunk(llm, { content: 'text' }, { enableGleaning: true, maxGleaning: 1 });
+    const result = await extractChunk(llm, { content: 'Alice met Bob.' }, { enableGleaning: true, maxGleaning: 1 });
     expect(result.dropped_records).toBe(2);
     expect(result.entities).toHaveLength(2);
   });

@@ -5,6 +5,7 @@ import type { KeyValueStore } from '../../store/ports';
 import { type ExtractOptions, extractChunk } from './extract';
 import { type CachedExtraction, EXTRACTION_NAMESPACE, deleteExtractions, readExtractions } from '../../graph/extractions';
 import { EXTRACTION_PROMPT_VERSION } from './prompt';
+import type { PromptOverride } from '../../prompts/overrides';
 
 export { type CachedExtraction, EXTRACTION_NAMESPACE, deleteExtractions, readExtractions };
 
@@ -15,13 +16,19 @@ export interface ExtractionOutcome {
   usage: TokenUsage;
 }
 
-export function isReusable(entry: CachedExtraction | null | undefined, content: string, llm: LlmProvider): entry is CachedExtraction {
+export function isReusable(
+  entry: CachedExtraction | null | undefined,
+  content: string,
+  llm: LlmProvider,
+  override: PromptOverride | null = null,
+): entry is CachedExtraction {
   return (
     !!entry &&
     entry.content_hash === contentHash(content) &&
     entry.llm_model === llm.model &&
     entry.llm_provider === llm.provider &&
-    entry.prompt_version === EXTRACTION_PROMPT_VERSION
+    entry.prompt_version === EXTRACTION_PROMPT_VERSION &&
+    (entry.prompt_override ?? null) === (override?.id ?? null)
   );
 }
 
@@ -35,7 +42,7 @@ export async function extractWithCache(
   known?: CachedExtraction | null,
 ): Promise<ExtractionOutcome> {
   const entry = known === undefined ? await kv.get<CachedExtraction>(scope, EXTRACTION_NAMESPACE, chunk.id) : known;
-  if (isReusable(entry, chunk.content, llm)) {
+  if (isReusable(entry, chunk.content, llm, options.override)) {
     return { extraction: entry, cached: true, llm_calls: 0, usage: { input_tokens: 0, output_tokens: 0 } };
   }
   const { extraction, llm_calls, usage } = await extractFresh(llm, chunk, options);
@@ -51,10 +58,12 @@ export async function extractFresh(llm: LlmProvider, chunk: { content: string },
     llm_provider: llm.provider,
     llm_model: llm.model,
     prompt_version: EXTRACTION_PROMPT_VERSION,
+    ...(options.override ? { prompt_override: options.override.id } : {}),
     passes: result.raw_outputs.length,
     entities: result.entities,
     relations: result.relations,
     dropped_records: result.dropped_records,
+    health: result.health,
     created_at: new Date().toISOString(),
   };
   return { extraction, cached: false, llm_calls: result.llm_calls, usage: result.usage };

@@ -1,8 +1,9 @@
 import { normalizeEntityId, normalizeRelationType, relationshipId } from '../../domain/ids';
-import type { ParsedEntity, ParsedRelation } from '../../graph/extractions';
+import type { DropCounts, DropReason, ParsedEntity, ParsedRelation } from '../../graph/extractions';
+import { stripReasoning, unfence } from '../../llm/hygiene';
 import { COMPLETION_MARKER, FIELD_DELIMITER } from '../../prompts/record-format';
 
-export type { ParsedEntity, ParsedRelation };
+export type { DropCounts, DropReason, ParsedEntity, ParsedRelation };
 
 /**
  * A tolerant parser for extraction output. It accepts the record format of ./format and what models make
@@ -14,7 +15,17 @@ export type { ParsedEntity, ParsedRelation };
 export interface ParsedExtraction {
   entities: ParsedEntity[];
   relations: ParsedRelation[];
+  /** Records read, usable or not. */
+  records: number;
+  /** Records that could not be used (the sum of `dropped_by_reason`). */
   dropped: number;
+  dropped_by_reason: DropCounts;
+  /** Whether the output ended with the completion marker. */
+  completed: boolean;
+}
+
+export function countDrop(counts: DropCounts, reason: DropReason, n = 1): void {
+  if (n > 0) counts[reason] = (counts[reason] ?? 0) + n;
 }
 
 const MAX_NAME_LENGTH = 256;
@@ -24,18 +35,81 @@ const RECORD_SEPARATOR = /##\s*(?=\(?\s*["']?(?:entity|relation|relationship)["'
 
 export function parseExtraction(raw: string): ParsedExtraction {
   const records = new ExtractionSet();
-  let dropped = 0;
-  const text = raw.replace(/<\|#\|>/g, FIELD_DELIMITER).replace(COMPLETION_PATTERN, '\n');
-  for (const line of text.split(/\r?\n/)) {
-    for (const piece of line.split(RECORD_SEPARATOR)) {
-      const record = unwrap(piece);
-      if (!record || !looksLikeRecord(record)) continue;
-      const parsed = parseRecord(record);
-      if (parsed) records.add(parsed);
-      else dropped++;
+  const dropped_by_reason: DropCounts = {};
+  let count = 0;
+  const visible = unfence(stripReasoning(raw));
+  const completed = COMPLETION_PATTERN.test(visible);
+  COMPLETION_PATTERN.lastIndex = 0;
+  const text = visible.replace(/<\|#\|>/g, FIELD_DELIMITER).replace(COMPLETION_PATTERN, '\n');
+  const read = (record: ParsedEntity | ParsedRelation | DropReason) => {
+    count++;
+    if (typeof record === 'string') countDrop(dropped_by_reason, record);
+    else records.add(record);
+  };
+  const json = jsonRecords(text);
+  if (json) json.forEach(read);
+  else {
+    for (const line of text.split(/\r?\n/)) {
+      for (const piece of line.split(RECORD_SEPARATOR)) {
+        const record = unwrap(piece);
+        if (!record || !looksLikeRecord(record)) continue;
+        read(parseRecord(withDelimiters(record)) ?? 'malformed');
+      }
     }
   }
-  return { ...records.result(), dropped };
+  const dropped = Object.values(dropped_by_reason).reduce((a, b) => a + b, 0);
+  return { ...records.result(), records: count, dropped, dropped_by_reason, completed };
+}
+
+/** `entity | Name | TYPE | ...` (a single bar, or tabs) written instead of the delimiter. */
+function withDelimiters(record: string): string {
+  if (record.includes(FIELD_DELIMITER)) return record;
+  const m = /^["']?(entity|relation|relationship)["']?\s*(\||\t)/i.exec(record);
+  return m ? record.split(m[2]).join(FIELD_DELIMITER) : record;
+}
+
+/**
+ * Records written as JSON instead of lines: `{"entities": [{"name", "type", "description"}], "relationships":
+ * [{"source", "target", "keywords", "description"}]}` (or a bare array of such objects).
+ */
+function jsonRecords(text: string): Array<ParsedEntity | ParsedRelation | DropReason> | null {
+  const start = text.search(/[[{]/);
+  if (start < 0 || text.includes(FIELD_DELIMITER)) return null;
+  let value: unknown;
+  try {
+    value = JSON.parse(text.slice(start, Math.max(text.lastIndexOf('}'), text.lastIndexOf(']')) + 1));
+  } catch {
+    return null;
+  }
+  const out: Array<ParsedEntity | ParsedRelation | DropReason> = [];
+  const field = (o: Record<string, unknown>, ...names: string[]) => {
+    for (const n of names) {
+      const v = o[n];
+      if (typeof v === 'string') return v;
+      if (Array.isArray(v)) return v.filter((x) => typeof x === 'string').join(', ');
+    }
+    return '';
+  };
+  const objects = (v: unknown): Array<Record<string, unknown>> =>
+    Array.isArray(v) ? v.filter((x): x is Record<string, unknown> => !!x && typeof x === 'object') : [];
+  const root = (Array.isArray(value) ? { items: value } : value) as Record<string, unknown> | null;
+  if (!root || typeof root !== 'object') return null;
+  const items = [...objects(root.entities), ...objects(root.relationships), ...objects(root.relations), ...objects(root.items)];
+  for (const o of items) {
+    const source = field(o, 'source', 'src_id', 'source_entity');
+    const target = field(o, 'target', 'tgt_id', 'target_entity');
+    const fields =
+      source || target
+        ? ['relation', source, target, field(o, 'keywords', 'relationship_keywords'), field(o, 'description', 'relationship_description')]
+        : [
+            'entity',
+            field(o, 'name', 'entity_name', 'entity'),
+            field(o, 'type', 'entity_type'),
+            field(o, 'description', 'entity_description'),
+          ];
+    out.push(parseRecord(fields.map(cleanField).join(FIELD_DELIMITER)) ?? 'malformed');
+  }
+  return out.length ? out : null;
 }
 
 /** Strips bullets, numbering, a trailing separator and the `( ... )` wrapper. */
@@ -51,11 +125,15 @@ function looksLikeRecord(s: string): boolean {
   return s.includes(FIELD_DELIMITER) || /^["']?(entity|relation|relationship)["']?\b/i.test(s);
 }
 
-function parseRecord(record: string): ParsedEntity | ParsedRelation | null {
+function parseRecord(record: string): ParsedEntity | ParsedRelation | DropReason | null {
   const fields = record.split(FIELD_DELIMITER).map(cleanField);
   const kind = fields[0].toLowerCase();
   if (kind === 'entity') return entityOf(fields);
-  if (kind === 'relation' || kind === 'relationship' || kind === 'relationships') return relationOf(fields);
+  if (kind === 'relation' || kind === 'relationship' || kind === 'relationships') {
+    const [, a = '', b = ''] = fields;
+    if (a && normalizeEntityId(a) && normalizeEntityId(a) === normalizeEntityId(b)) return 'self_loop';
+    return relationOf(fields);
+  }
   return null;
 }
 

@@ -1,7 +1,8 @@
 import { sleep, throwIfAborted } from '../../domain/abort';
 import { nextTurn, TimeSlicer } from '../../domain/turns';
 import { COMPLETION_MARKER, FIELD_DELIMITER } from '../../prompts/record-format';
-import type { ChatMessage, Completion, CompletionOptions, LlmProvider, TokenUsage } from '../ports';
+import type { ChatMessage, Completion, CompletionOptions, FinishReason, LlmProvider, TokenUsage } from '../ports';
+import { hostileAnswer, hostileBehaviourOf } from './hostile';
 import type { PromptTask } from '../tasks';
 import { countTokensInSlices, tokenLayout } from '../tokens';
 import { extractRecords, gleanRecords } from './extract';
@@ -48,14 +49,22 @@ export class MockLlm implements LlmProvider {
 
   async complete(messages: ChatMessage[], options: CompletionOptions = {}): Promise<Completion> {
     await this.wait(options.signal);
-    const text = respond(messages, options);
-    return { text, usage: await usageOf(messages, text) };
+    const { text, finish_reason } = this.respond(messages, options);
+    return { text, usage: await usageOf(messages, text), finish_reason };
+  }
+
+  /** The answer, as the model's behaviour (./hostile.ts) makes it. */
+  private respond(messages: ChatMessage[], options: CompletionOptions): { text: string; finish_reason: FinishReason } {
+    const behaviour = hostileBehaviourOf(this.model);
+    const good = respond(messages, options);
+    if (!behaviour) return good;
+    return hostileAnswer(behaviour, taskOf(messages, options), messages, good.text, options.maxTokens);
   }
 
   async *stream(messages: ChatMessage[], options: CompletionOptions = {}): AsyncGenerator<string, TokenUsage, void> {
     // Latency before the first token only, like a real model's time to first token.
     await this.wait(options.signal);
-    const text = respond(messages, options);
+    const { text } = this.respond(messages, options);
     let first = true;
     for (const fragment of text.match(/\S+\s*|\s+/g) ?? []) {
       if (!first && this.tokenDelayMs > 0) await sleep(this.tokenDelayMs, options.signal);
@@ -91,10 +100,12 @@ function workingMessage(messages: ChatMessage[]): ChatMessage | undefined {
   return [...users].reverse().find((m) => splitAtMarker(m.content).marked) ?? users[users.length - 1];
 }
 
-function respond(messages: ChatMessage[], options: CompletionOptions): string {
+function respond(messages: ChatMessage[], options: CompletionOptions): { text: string; finish_reason: FinishReason } {
   const task = taskOf(messages, options);
   const output = respondTo(task, messages);
-  return task === 'answer' || task === 'chat' ? limitAnswer(output, options) : output;
+  if (task !== 'answer' && task !== 'chat') return { text: output, finish_reason: 'stop' };
+  const text = limitAnswer(output, options);
+  return { text, finish_reason: text.length < output.length && !options.stop?.length ? 'length' : 'stop' };
 }
 
 /** The task a prompt asks for: the caller's word when given, else read from the prompt itself. */

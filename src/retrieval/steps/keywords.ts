@@ -11,8 +11,8 @@ export interface KeywordResult {
 }
 
 /**
- * One LLM call for high- and low-level keywords. A malformed answer falls back to terms of the question, so
- * retrieval still runs; a failing call (provider down, aborted) fails the query.
+ * One LLM call for high- and low-level keywords. An answer cut short keeps the keywords it completed; one with none
+ * falls back to terms of the question (origin `fallback`, shown in a query's debug output), so retrieval still runs; a failing call (provider down, aborted) fails the query.
  */
 export async function extractKeywords(
   llm: LlmProvider,
@@ -34,7 +34,10 @@ export async function extractKeywords(
   }
   const tokens = completion.usage.input_tokens + completion.usage.output_tokens;
   const parsed = parseKeywords(completion.text);
-  if (parsed && parsed.high.length + parsed.low.length > 0) return { keywords: { ...parsed, origin: 'llm' }, tokens };
+  if (parsed && parsed.high.length + parsed.low.length > 0) {
+    // A JSON object cut at the output limit gives what it completed (`recovered`).
+    return { keywords: { high: parsed.high, low: parsed.low, origin: parsed.recovered ? 'recovered' : 'llm' }, tokens };
+  }
   return { keywords: fallbackKeywords(query), tokens };
 }
 

@@ -33,6 +33,7 @@ export const chatReplySchema = z.object({
   content: z.string(),
   sources: z.array(sourceSchema),
   stats: statsSchema,
+  no_context: z.boolean().describe('true when retrieval found nothing: `content` is the "no context" response and no model was asked'),
   created_at: z.string(),
 });
 
@@ -42,6 +43,7 @@ export const chatEventSchema = z.discriminatedUnion('type', [
   tokenEventSchema,
   z.object({
     type: z.literal('done'),
+    no_context: z.boolean().describe("= the context event's no_context"),
     assistant_message_id: z.string(),
     tokens_used: z.number().int(),
     duration_ms: z.number().int(),

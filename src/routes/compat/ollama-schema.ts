@@ -112,6 +112,10 @@ const finalFields = {
   prompt_eval_duration: z.number().int().optional().describe('nanoseconds to the first token'),
   eval_count: z.number().int().optional(),
   eval_duration: z.number().int().optional(),
+  no_context: z
+    .literal(true)
+    .optional()
+    .describe('present when retrieval found nothing: the answer is the "no context" response and no model was asked'),
 };
 
 export const ollamaVersionSchema = z.object({ version: z.string() });

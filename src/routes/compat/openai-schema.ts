@@ -60,6 +60,10 @@ export const openAiCompletionSchema = z.object({
     }),
   ),
   usage,
+  no_context: z
+    .literal(true)
+    .optional()
+    .describe('present when retrieval found nothing: the answer is the "no context" response and no model was asked'),
 });
 
 export const openAiChunkSchema = z
@@ -75,6 +79,10 @@ export const openAiChunkSchema = z
       }),
     ),
     usage: usage.nullable().optional(),
+    no_context: z
+      .literal(true)
+      .optional()
+      .describe('present when retrieval found nothing: the answer is the "no context" response and no model was asked'),
   })
   .describe('one `data:` frame; the stream ends with `data: [DONE]`');
 

@@ -39,6 +39,7 @@ export function presentCreated(outcome: CreateOutcome): { status: number; body: 
       processing_time_ms: Math.round(doc.processing_time_ms ?? outcome.report.processingTimeMs ?? 0),
       error: completed ? null : (doc.error ?? outcome.report.error ?? 'processing failed'),
       track_id: doc.track_id,
+      warnings: doc.extraction?.warnings ?? [],
     },
   };
 }
@@ -57,6 +58,7 @@ export function presentListItem(doc: DocumentRecord) {
     updated_at: doc.updated_at,
     track_id: doc.track_id,
     error_message: doc.error,
+    warnings: doc.extraction?.warnings ?? [],
   };
 }
 
@@ -98,6 +100,8 @@ export function presentDetail(doc: DocumentRecord) {
     track_id: doc.track_id,
     task_id: doc.task_id,
     version: doc.version ?? 1,
+    // Summaries written before overrides were recorded have no prompt_override.
+    extraction: doc.extraction ? { ...doc.extraction, prompt_override: doc.extraction.prompt_override ?? null } : null,
   };
 }
 

@@ -148,6 +148,36 @@ export const trackParams = z.object({ task_id: z.string().min(1).max(256) });
 const timestamp = z.string().describe('ISO 8601 timestamp');
 const documentStatus = z.enum(['processing', 'completed', 'failed']);
 
+const warningSchema = z.object({
+  code: z.enum(['records_dropped', 'output_truncated', 'output_looped', 'completion_marker_missing', 'empty_output', 'no_entities']),
+  message: z.string(),
+});
+const warningsField = z.array(warningSchema).describe('What a user should know of the extraction (docs/api.md, "Extraction health")');
+
+const chunkIndexes = z.array(z.number().int());
+export const extractionSchema = z
+  .object({
+    chunks: z.number().int(),
+    chunks_with_records: z.number().int().describe('Chunks with at least one record grounded in their text'),
+    records_parsed: z.number().int(),
+    records_kept: z.number().int(),
+    records_dropped: z.number().int(),
+    dropped: z
+      .record(z.string(), z.number().int())
+      .describe('Dropped records by reason: malformed, self_loop, not_in_text, placeholder, example'),
+    truncated_chunks: chunkIndexes.describe('Chunks whose output was cut at the output limit (at most 50 listed)'),
+    unmarked_chunks: chunkIndexes.describe('Chunks whose output did not end with the completion marker'),
+    looping_chunks: chunkIndexes.describe('Chunks whose output repeated itself'),
+    timed_out_chunks: chunkIndexes.describe('Chunks whose extraction call timed out'),
+    passes: z.number().int(),
+    empty_outputs: z.number().int(),
+    prompt_version: z.number().int().nullable(),
+    prompt_override: z.string().nullable().describe('the extraction prompt override used (SERVICE_PROMPTS_DIR), if one was'),
+    warnings: z.array(warningSchema),
+  })
+  .nullable()
+  .describe('Extraction health of the last run; null before a run finished');
+
 export const syncCreatedSchema = z.object({
   id: z.string(),
   document_id: z.string().describe('= id'),
@@ -161,6 +191,7 @@ export const syncCreatedSchema = z.object({
   processing_time_ms: z.number().int(),
   error: z.string().nullable(),
   track_id: z.string().nullable(),
+  warnings: warningsField,
 });
 
 export const asyncCreatedSchema = z.object({
@@ -211,6 +242,7 @@ export const listItemSchema = z.object({
   updated_at: timestamp,
   track_id: z.string().nullable(),
   error_message: z.string().nullable(),
+  warnings: warningsField,
 });
 
 export const listSchema = z.object({
@@ -244,6 +276,7 @@ export const detailSchema = listItemSchema.extend({
   track_id: z.string().nullable(),
   task_id: z.string().nullable(),
   version: z.number().int().describe('1 at upload, one more at every content change (PUT /documents/{id})'),
+  extraction: extractionSchema,
 });
 
 export const metadataSchema = z.object({

@@ -50,6 +50,21 @@ export const extractionMetadataSchema = z
     relationship_count: z.number().int(),
     extraction_passes: z.number().int(),
     gleaning_passes: z.number().int(),
+    health: z
+      .object({
+        records_parsed: z.number().int(),
+        records_kept: z.number().int(),
+        dropped: z.record(z.string(), z.number().int()).describe('by reason: malformed, self_loop, not_in_text, placeholder, example'),
+        finish_reason: z.enum(['stop', 'length', 'timeout']),
+        completion_marker: z.boolean().describe('every pass ended with the completion marker'),
+        looped: z.boolean(),
+        passes: z.number().int(),
+        empty_outputs: z.number().int(),
+        prompt_version: z.number().int(),
+        prompt_override: z.string().nullable().optional(),
+      })
+      .nullable()
+      .describe('the extraction health of the chunk (docs/api.md §4.1); null for extractions recorded before it'),
   })
   .nullable();
 

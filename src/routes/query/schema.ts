@@ -144,6 +144,13 @@ export const queryResponseSchema = z.object({
   sources: z.array(sourceSchema),
   stats: statsSchema,
   reranked: z.boolean(),
+  no_context: z
+    .boolean()
+    .describe(
+      'true when retrieval found nothing: `answer` is the configured "no context" response and no model was asked (never in bypass)',
+    ),
+  prompt_version: z.number().int().describe('version of the answer prompt'),
+  prompt_override: z.string().optional().describe('the answer prompt override used (SERVICE_PROMPTS_DIR), if one was'),
   context: z.string().optional().describe('context_only: the context text the model would read'),
   prompt: z.string().optional().describe('prompt_only: the whole prompt'),
   debug: z
@@ -163,6 +170,7 @@ export const contextEventSchema = z.object({
   sources: z.array(sourceSchema),
   query_mode: modeSchema,
   retrieval_time_ms: z.number().int(),
+  no_context: z.boolean().describe('retrieval found nothing: the answer that follows is the "no context" response, not a model\'s'),
 });
 export const tokenEventSchema = z.object({
   type: z.literal('token'),
@@ -186,6 +194,8 @@ export const streamEventSchema = z.discriminatedUnion('type', [
     }),
     llm_provider: z.string(),
     llm_model: z.string(),
+    no_context: z.boolean().describe("= the context event's no_context"),
+    prompt_version: z.number().int().describe('version of the answer prompt'),
     context: z.string().optional().describe('context_only: the assembled context'),
     prompt: z.string().optional().describe('prompt_only: the rendered prompt'),
     done: z.literal(true).describe('EdgeQuake marker of the last event'),

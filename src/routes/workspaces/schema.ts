@@ -68,6 +68,19 @@ export const workspaceStatsSchema = z.object({
     embeddings_bytes: z.number().int(),
     total_bytes: z.number().int(),
   }),
+  extraction: z
+    .object({
+      documents_with_warnings: z.number().int().describe('completed documents whose extraction has warnings'),
+      documents_failed_extraction: z.number().int().describe('failed documents: the model yielded no grounded record, or a chunk failed'),
+      records_parsed: z.number().int(),
+      records_kept: z.number().int(),
+      records_dropped: z.number().int(),
+      dropped: z.record(z.string(), z.number().int()).describe('by reason: malformed, self_loop, not_in_text, placeholder, example'),
+      truncated_chunks: z.number().int().describe('chunks whose output was cut at the output limit'),
+      timed_out_chunks: z.number().int(),
+    })
+    .optional()
+    .describe('extraction health of the documents\' last runs (docs/api.md, "Extraction health")'),
   document_count: z.number().int().describe('= documents.total'),
   chunk_count: z.number().int().describe('= chunks.total'),
   entity_count: z.number().int().describe('= entities.total'),

@@ -3,9 +3,10 @@ import type { ConversationRecord, MessageRecord, Scope } from '../../domain/type
 import type { ChatMessage, ProviderRegistry } from '../../llm/ports';
 import {
   type DocumentFilter,
+  answerFromContext,
   type Generation,
-  generate,
   HISTORY_MESSAGES,
+  noContextResponse,
   planQuery,
   promptOf,
   type QueryMode,
@@ -16,9 +17,10 @@ import {
   type Reranker,
   retrieve,
   type RetrievedContext,
-  streamGeneration,
+  streamFromContext,
 } from '../../retrieval';
 import type { Stores } from '../../store/ports';
+import type { Logger } from '../../logger';
 import { findConversation, newConversation, titleOf } from './conversations';
 
 /** A chat turn as the API takes it (docs/api.md §4.4), with the optional retrieval and model settings of /query. */
@@ -48,15 +50,18 @@ export interface ChatReply {
   content: string;
   sources: QuerySource[];
   stats: QueryStats;
+  /** Retrieval found nothing: `content` is the "no context" response and no model was asked. */
+  no_context: boolean;
   created_at: string;
 }
 
 export type ChatEvent =
   | { type: 'conversation'; conversation_id: string; user_message_id: string }
-  | { type: 'context'; sources: QuerySource[]; query_mode: QueryMode; retrieval_time_ms: number }
+  | { type: 'context'; sources: QuerySource[]; query_mode: QueryMode; retrieval_time_ms: number; no_context: boolean }
   | { type: 'token'; content: string }
   | {
       type: 'done';
+      no_context: boolean;
       assistant_message_id: string;
       tokens_used: number;
       duration_ms: number;
@@ -68,6 +73,11 @@ export interface ChatServiceDeps {
   stores: Stores;
   providers: ProviderRegistry;
   reranker: Reranker | null;
+  /** The answer when retrieval finds nothing; the built-in one when absent. */
+  noContextResponse?: string | null;
+  /** Prompt overrides (src/prompts/overrides.ts). */
+  promptsDir?: string | null;
+  log?: Pick<Logger, 'warn'>;
 }
 
 export interface ChatService {
@@ -96,12 +106,17 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
     const existing = input.conversation_id ? await findConversation(conversations, scope, input.conversation_id) : null;
     const mode = input.mode ?? (existing?.mode as QueryMode | undefined) ?? 'hybrid';
     const history = existing ? await earlierTurns(scope, existing.id) : [];
-    const plan = planQuery(deps.providers, scope, {
-      ...input,
-      query: input.message,
-      mode,
-      conversation_history: history,
-    });
+    const plan = planQuery(
+      deps.providers,
+      scope,
+      {
+        ...input,
+        query: input.message,
+        mode,
+        conversation_history: history,
+      },
+      deps,
+    );
     return { scope, input, existing, plan };
   }
 
@@ -142,7 +157,7 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
   }
 
   const retrieveFor = (turn: Turn, signal?: AbortSignal) =>
-    retrieve({ stores, embedder: deps.providers.embedding(), reranker: deps.reranker }, { ...turn.plan.retrieval, signal });
+    retrieve({ stores, embedder: deps.providers.embedding(), reranker: deps.reranker, log: deps.log }, { ...turn.plan.retrieval, signal });
 
   const generationOptions = (plan: QueryPlan, signal?: AbortSignal) => ({
     task: 'chat' as const,
@@ -159,7 +174,7 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
       let generation: Generation;
       try {
         context = await retrieveFor(turn);
-        generation = await generate(turn.plan.llm, promptOf(turn.plan, context), generationOptions(turn.plan));
+        generation = await answerFromContext(turn.plan, context, promptOf(turn.plan, context), generationOptions(turn.plan));
       } catch (err) {
         await conversations.addMessage(scope, message(conversation.id, 'assistant', '', 'failed', context?.sources));
         await touch(scope, conversation);
@@ -177,6 +192,7 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
         content: reply.content,
         sources: context.sources,
         stats: queryStats(turn.plan.startedAt, context, generation, turn.plan.llm),
+        no_context: generation.no_context === true,
         created_at: reply.created_at,
       };
     },
@@ -197,10 +213,17 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
             sources: context.sources,
             query_mode: context.mode,
             retrieval_time_ms: Math.round(context.timings.retrieval_ms),
+            no_context: noContextResponse(turn.plan, context) !== null,
           };
           reply.sources = context.sources;
           await touch(scope, conversation);
-          const fragments = streamGeneration(turn.plan.llm, promptOf(turn.plan, context), generationOptions(turn.plan, signal), partial);
+          const fragments = streamFromContext(
+            turn.plan,
+            context,
+            promptOf(turn.plan, context),
+            generationOptions(turn.plan, signal),
+            partial,
+          );
           let generation: Generation;
           for (;;) {
             const next = await fragments.next();
@@ -221,6 +244,7 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
           const stats = queryStats(turn.plan.startedAt, context, generation, turn.plan.llm);
           yield {
             type: 'done',
+            no_context: generation.no_context === true,
             assistant_message_id: reply.id,
             tokens_used: stats.tokens_used,
             duration_ms: stats.total_time_ms,

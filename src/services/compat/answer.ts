@@ -1,7 +1,7 @@
 import type { AppConfig } from '../../config/types';
 import { InvalidInputError } from '../../domain/errors';
 import type { Scope } from '../../domain/types';
-import type { ChatMessage, LlmProvider, ProviderRegistry } from '../../llm/ports';
+import type { LlmProvider, ProviderRegistry } from '../../llm/ports';
 import { countTokens } from '../../llm/tokens';
 import {
   type Generation,
@@ -14,9 +14,11 @@ import {
   resolveLlm,
   retrieve,
   type RetrievedContext,
+  streamFromContext,
   streamGeneration,
 } from '../../retrieval';
 import type { Stores } from '../../store/ports';
+import type { Logger } from '../../logger';
 import type { LoadedModels } from './keep-alive';
 import { type CompatMode, describeModel, type ModelRef, resolveModel } from './models';
 import { type CompatMessage, directMessages, ragTurnOf, splitModePrefix } from './turns';
@@ -63,6 +65,13 @@ export interface CompatAnswer {
   /** The mode that answered, or `direct` when a provider model answered the conversation as it is. */
   mode: CompatMode | 'direct';
   llm: { provider: string; model: string };
+  /** Retrieval found nothing: the text is the "no context" response and no model was asked. */
+  noContext?: boolean;
+}
+
+/** `no_context: true` on the last object of an answer that is the "no context" response (Ollama and OpenAI shapes). */
+export function noContextMark(answer: CompatAnswer): { no_context?: true } {
+  return answer.noContext ? { no_context: true } : {};
 }
 
 /** A checked request: nothing has run yet; `run` yields the answer's fragments and returns the whole answer. */
@@ -77,6 +86,7 @@ export interface AnswerDeps {
   providers: ProviderRegistry;
   reranker: Reranker | null;
   loaded: LoadedModels;
+  log?: Pick<Logger, 'warn'>;
 }
 
 /**
@@ -105,7 +115,8 @@ function prepareDirect(deps: AnswerDeps, ref: Extract<ModelRef, { kind: 'provide
     model: ref,
     async *run(signal) {
       const options = { task: undefined, ...samplingOf(req.settings), signal };
-      return yield* generateTimed(llm, messages, options, { startedAt, loadedAt: performance.now(), extraPromptTokens: 0 }, req, 'direct');
+      const timing = { startedAt, loadedAt: performance.now(), extraPromptTokens: 0 };
+      return yield* generateTimed(llm, streamGeneration(llm, messages, options), timing, req, 'direct');
     },
   };
 }
@@ -113,21 +124,26 @@ function prepareDirect(deps: AnswerDeps, ref: Extract<ModelRef, { kind: 'provide
 function prepareRag(deps: AnswerDeps, scope: Scope, ref: ModelRef, req: TurnRequest, startedAt: number): PreparedTurn {
   const turn = ragTurnOf(req.messages, req.field);
   const mode: CompatMode = turn.prefixMode ?? (ref.kind === 'rag' ? ref.mode : 'hybrid');
-  const plan = planQuery(deps.providers, scope, {
-    query: turn.query,
-    mode: mode === 'context' ? 'hybrid' : mode,
-    conversation_history: turn.history,
-    system_prompt: turn.systemPrompt,
-    llm_provider: ref.kind === 'provider' ? ref.provider : null,
-    llm_model: ref.kind === 'provider' ? ref.model : null,
-    temperature: req.settings.temperature,
-    max_tokens: req.settings.maxTokens,
-  });
+  const plan = planQuery(
+    deps.providers,
+    scope,
+    {
+      query: turn.query,
+      mode: mode === 'context' ? 'hybrid' : mode,
+      conversation_history: turn.history,
+      system_prompt: turn.systemPrompt,
+      llm_provider: ref.kind === 'provider' ? ref.provider : null,
+      llm_model: ref.kind === 'provider' ? ref.model : null,
+      temperature: req.settings.temperature,
+      max_tokens: req.settings.maxTokens,
+    },
+    deps.config,
+  );
   return {
     model: ref,
     async *run(signal) {
       const context = await retrieve(
-        { stores: deps.stores, embedder: deps.providers.embedding(), reranker: deps.reranker },
+        { stores: deps.stores, embedder: deps.providers.embedding(), reranker: deps.reranker, log: deps.log },
         { ...plan.retrieval, signal },
       );
       const loadedAt = performance.now();
@@ -140,7 +156,7 @@ function prepareRag(deps: AnswerDeps, scope: Scope, ref: ModelRef, req: TurnRequ
         signal,
       };
       const timing = { startedAt, loadedAt, extraPromptTokens: context.keywordTokens };
-      return yield* generateTimed(plan.llm, promptOf(plan, context), options, timing, req, mode);
+      return yield* generateTimed(plan.llm, streamFromContext(plan, context, promptOf(plan, context), options), timing, req, mode);
     },
   };
 }
@@ -167,13 +183,11 @@ async function* contextOnly(
 
 async function* generateTimed(
   llm: LlmProvider,
-  messages: ChatMessage[],
-  options: GenerationOptions,
+  fragments: AsyncGenerator<string, Generation, void>,
   timing: { startedAt: number; loadedAt: number; extraPromptTokens: number },
   req: TurnRequest,
   mode: CompatAnswer['mode'],
 ): AsyncGenerator<string, CompatAnswer, void> {
-  const fragments = streamGeneration(llm, messages, options);
   let first: number | null = null;
   let generation: Generation | null = null;
   try {
@@ -201,6 +215,7 @@ async function* generateTimed(
     durations: durationsOf(timing.startedAt, timing.loadedAt, first ?? end, end),
     mode,
     llm: { provider: llm.provider, model: llm.model },
+    ...(generation.no_context ? { noContext: true } : {}),
   };
 }
 

@@ -1,6 +1,6 @@
 import { InvalidInputError } from '../../domain/errors';
 import type { ChatMessage } from '../../llm/ports';
-import type { CompatAnswer, SamplingSettings, TurnRequest } from './answer';
+import { type CompatAnswer, noContextMark, type SamplingSettings, type TurnRequest } from './answer';
 import { decodeContext, encodeContext } from './context-tokens';
 import type { Embedded } from './embeddings';
 import { keepAliveMs } from './keep-alive';
@@ -114,6 +114,7 @@ function finalFields(answer: CompatAnswer) {
     prompt_eval_duration: answer.durations.prompt_eval_ns,
     eval_count: answer.completionTokens,
     eval_duration: answer.durations.eval_ns,
+    ...noContextMark(answer),
   };
 }
 

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { InvalidInputError } from '../../domain/errors';
 import { tokenEncoder } from '../../llm/tokens';
-import type { CompatAnswer, SamplingSettings, TurnRequest } from './answer';
+import { type CompatAnswer, noContextMark, type SamplingSettings, type TurnRequest } from './answer';
 import type { Embedded } from './embeddings';
 import { DEFAULT_KEEP_ALIVE_MS } from './keep-alive';
 import { type ModelEntry, RAG_FAMILY } from './models';
@@ -102,6 +102,7 @@ export function openAiCompletion(meta: CompletionMeta, answer: CompatAnswer) {
       },
     ],
     usage: openAiUsage(answer),
+    ...noContextMark(answer),
   };
 }
 
@@ -122,7 +123,7 @@ export function openAiChunk(
 
 /** The closing chunks: the finish reason, then (when asked for) the usage with no choices. */
 export function openAiClosingChunks(meta: CompletionMeta, answer: CompatAnswer, includeUsage: boolean): unknown[] {
-  const chunks: unknown[] = [openAiChunk(meta, {}, answer.finishReason, includeUsage)];
+  const chunks: unknown[] = [{ ...openAiChunk(meta, {}, answer.finishReason, includeUsage), ...noContextMark(answer) }];
   if (includeUsage) chunks.push({ ...meta, object: 'chat.completion.chunk', choices: [], usage: openAiUsage(answer) });
   return chunks;
 }

@@ -1,3 +1,4 @@
+import type { Logger } from '../../logger';
 import type { AppConfig } from '../../config/types';
 import type { Scope } from '../../domain/types';
 import { findModel } from '../../llm/catalog-view';
@@ -23,6 +24,7 @@ export interface CompatServiceDeps {
   stores: Stores;
   providers: ProviderRegistry;
   reranker: Reranker | null;
+  log?: Pick<Logger, 'warn'>;
 }
 
 /** The compatibility layer's logic (docs/api.md §4.12); the Ollama and OpenAI routes present its results. */

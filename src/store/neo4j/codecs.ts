@@ -45,6 +45,7 @@ export const DOCUMENT_FIELDS: Spec<DocumentRecord> = {
   pdf_id: 'string?',
   options: 'json',
   version: 'int-or-absent',
+  extraction: 'json',
 };
 
 export const CHUNK_FIELDS: Spec<ChunkRecord> = {

@@ -3356,6 +3356,11 @@ export interface operations {
                         prompt_eval_duration?: number;
                         eval_count?: number;
                         eval_duration?: number;
+                        /**
+                         * @description present when retrieval found nothing: the answer is the "no context" response and no model was asked
+                         * @constant
+                         */
+                        no_context?: true;
                     };
                     "application/json": {
                         model: string;
@@ -3376,6 +3381,11 @@ export interface operations {
                         prompt_eval_duration?: number;
                         eval_count?: number;
                         eval_duration?: number;
+                        /**
+                         * @description present when retrieval found nothing: the answer is the "no context" response and no model was asked
+                         * @constant
+                         */
+                        no_context?: true;
                     };
                 };
             };
@@ -3537,6 +3547,11 @@ export interface operations {
                         prompt_eval_duration?: number;
                         eval_count?: number;
                         eval_duration?: number;
+                        /**
+                         * @description present when retrieval found nothing: the answer is the "no context" response and no model was asked
+                         * @constant
+                         */
+                        no_context?: true;
                         context?: number[];
                     };
                     "application/json": {
@@ -3555,6 +3570,11 @@ export interface operations {
                         prompt_eval_duration?: number;
                         eval_count?: number;
                         eval_duration?: number;
+                        /**
+                         * @description present when retrieval found nothing: the answer is the "no context" response and no model was asked
+                         * @constant
+                         */
+                        no_context?: true;
                         context?: number[];
                     };
                 };
@@ -3994,6 +4014,11 @@ export interface operations {
                             completion_tokens: number;
                             total_tokens: number;
                         };
+                        /**
+                         * @description present when retrieval found nothing: the answer is the "no context" response and no model was asked
+                         * @constant
+                         */
+                        no_context?: true;
                     };
                     "text/event-stream": {
                         event?: string;
@@ -8471,6 +8496,24 @@ export interface operations {
                             relationship_count: number;
                             extraction_passes: number;
                             gleaning_passes: number;
+                            /** @description the extraction health of the chunk (docs/api.md §4.1); null for extractions recorded before it */
+                            health: {
+                                records_parsed: number;
+                                records_kept: number;
+                                /** @description by reason: malformed, self_loop, not_in_text, placeholder, example */
+                                dropped: {
+                                    [key: string]: number;
+                                };
+                                /** @enum {string} */
+                                finish_reason: "stop" | "length" | "timeout";
+                                /** @description every pass ended with the completion marker */
+                                completion_marker: boolean;
+                                looped: boolean;
+                                passes: number;
+                                empty_outputs: number;
+                                prompt_version: number;
+                                prompt_override?: string | null;
+                            } | null;
                         } | null;
                         /** @description = chunk_id */
                         id: string;
@@ -11901,6 +11944,23 @@ export interface operations {
                             embeddings_bytes: number;
                             total_bytes: number;
                         };
+                        /** @description extraction health of the documents' last runs (docs/api.md, "Extraction health") */
+                        extraction?: {
+                            /** @description completed documents whose extraction has warnings */
+                            documents_with_warnings: number;
+                            /** @description failed documents: the model yielded no grounded record, or a chunk failed */
+                            documents_failed_extraction: number;
+                            records_parsed: number;
+                            records_kept: number;
+                            records_dropped: number;
+                            /** @description by reason: malformed, self_loop, not_in_text, placeholder, example */
+                            dropped: {
+                                [key: string]: number;
+                            };
+                            /** @description chunks whose output was cut at the output limit */
+                            truncated_chunks: number;
+                            timed_out_chunks: number;
+                        };
                         /** @description = documents.total */
                         document_count: number;
                         /** @description = chunks.total */
@@ -12034,6 +12094,23 @@ export interface operations {
                                 documents_bytes: number;
                                 embeddings_bytes: number;
                                 total_bytes: number;
+                            };
+                            /** @description extraction health of the documents' last runs (docs/api.md, "Extraction health") */
+                            extraction?: {
+                                /** @description completed documents whose extraction has warnings */
+                                documents_with_warnings: number;
+                                /** @description failed documents: the model yielded no grounded record, or a chunk failed */
+                                documents_failed_extraction: number;
+                                records_parsed: number;
+                                records_kept: number;
+                                records_dropped: number;
+                                /** @description by reason: malformed, self_loop, not_in_text, placeholder, example */
+                                dropped: {
+                                    [key: string]: number;
+                                };
+                                /** @description chunks whose output was cut at the output limit */
+                                truncated_chunks: number;
+                                timed_out_chunks: number;
                             };
                             /** @description = documents.total */
                             document_count: number;
@@ -12176,6 +12253,23 @@ export interface operations {
                                     documents_bytes: number;
                                     embeddings_bytes: number;
                                     total_bytes: number;
+                                };
+                                /** @description extraction health of the documents' last runs (docs/api.md, "Extraction health") */
+                                extraction?: {
+                                    /** @description completed documents whose extraction has warnings */
+                                    documents_with_warnings: number;
+                                    /** @description failed documents: the model yielded no grounded record, or a chunk failed */
+                                    documents_failed_extraction: number;
+                                    records_parsed: number;
+                                    records_kept: number;
+                                    records_dropped: number;
+                                    /** @description by reason: malformed, self_loop, not_in_text, placeholder, example */
+                                    dropped: {
+                                        [key: string]: number;
+                                    };
+                                    /** @description chunks whose output was cut at the output limit */
+                                    truncated_chunks: number;
+                                    timed_out_chunks: number;
                                 };
                                 /** @description = documents.total */
                                 document_count: number;
@@ -12756,6 +12850,12 @@ export interface operations {
                             community_reports?: number;
                         };
                         reranked: boolean;
+                        /** @description true when retrieval found nothing: `answer` is the configured "no context" response and no model was asked (never in bypass) */
+                        no_context: boolean;
+                        /** @description version of the answer prompt */
+                        prompt_version: number;
+                        /** @description the answer prompt override used (SERVICE_PROMPTS_DIR), if one was */
+                        prompt_override?: string;
                         /** @description context_only: the context text the model would read */
                         context?: string;
                         /** @description prompt_only: the whole prompt */
@@ -13188,6 +13288,8 @@ export interface operations {
                             /** @description community reports in the context */
                             community_reports?: number;
                         };
+                        /** @description true when retrieval found nothing: `content` is the "no context" response and no model was asked */
+                        no_context: boolean;
                         created_at: string;
                     };
                     "text/event-stream": {
@@ -14161,6 +14263,12 @@ export interface operations {
                             updated_at: string;
                             track_id: string | null;
                             error_message: string | null;
+                            /** @description What a user should know of the extraction (docs/api.md, "Extraction health") */
+                            warnings: {
+                                /** @enum {string} */
+                                code: "records_dropped" | "output_truncated" | "output_looped" | "completion_marker_missing" | "empty_output" | "no_entities";
+                                message: string;
+                            }[];
                         }[];
                         total: number;
                         limit: number;
@@ -14319,6 +14427,12 @@ export interface operations {
                         processing_time_ms: number;
                         error: string | null;
                         track_id: string | null;
+                        /** @description What a user should know of the extraction (docs/api.md, "Extraction health") */
+                        warnings: {
+                            /** @enum {string} */
+                            code: "records_dropped" | "output_truncated" | "output_looped" | "completion_marker_missing" | "empty_output" | "no_entities";
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -14545,6 +14659,12 @@ export interface operations {
                         processing_time_ms: number;
                         error: string | null;
                         track_id: string | null;
+                        /** @description What a user should know of the extraction (docs/api.md, "Extraction health") */
+                        warnings: {
+                            /** @enum {string} */
+                            code: "records_dropped" | "output_truncated" | "output_looped" | "completion_marker_missing" | "empty_output" | "no_entities";
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -15373,6 +15493,12 @@ export interface operations {
                         updated_at: string;
                         track_id: string | null;
                         error_message: string | null;
+                        /** @description What a user should know of the extraction (docs/api.md, "Extraction health") */
+                        warnings: {
+                            /** @enum {string} */
+                            code: "records_dropped" | "output_truncated" | "output_looped" | "completion_marker_missing" | "empty_output" | "no_entities";
+                            message: string;
+                        }[];
                         content: string;
                         file_name: string;
                         file_type: string;
@@ -15390,6 +15516,37 @@ export interface operations {
                         task_id: string | null;
                         /** @description 1 at upload, one more at every content change (PUT /documents/{id}) */
                         version: number;
+                        /** @description Extraction health of the last run; null before a run finished */
+                        extraction: {
+                            chunks: number;
+                            /** @description Chunks with at least one record grounded in their text */
+                            chunks_with_records: number;
+                            records_parsed: number;
+                            records_kept: number;
+                            records_dropped: number;
+                            /** @description Dropped records by reason: malformed, self_loop, not_in_text, placeholder, example */
+                            dropped: {
+                                [key: string]: number;
+                            };
+                            /** @description Chunks whose output was cut at the output limit (at most 50 listed) */
+                            truncated_chunks: number[];
+                            /** @description Chunks whose output did not end with the completion marker */
+                            unmarked_chunks: number[];
+                            /** @description Chunks whose output repeated itself */
+                            looping_chunks: number[];
+                            /** @description Chunks whose extraction call timed out */
+                            timed_out_chunks: number[];
+                            passes: number;
+                            empty_outputs: number;
+                            prompt_version: number | null;
+                            /** @description the extraction prompt override used (SERVICE_PROMPTS_DIR), if one was */
+                            prompt_override: string | null;
+                            warnings: {
+                                /** @enum {string} */
+                                code: "records_dropped" | "output_truncated" | "output_looped" | "completion_marker_missing" | "empty_output" | "no_entities";
+                                message: string;
+                            }[];
+                        } | null;
                     };
                 };
             };

@@ -8,6 +8,7 @@ import { useAction, useResource } from '../ui/hooks';
 import { Link } from '../ui/Link';
 import { typeColor } from '../graph/colors';
 import { DeleteDialog } from './DeleteDialog';
+import { ExtractionCard, WarningsBadge } from './ExtractionHealth';
 
 /** One document: metadata, its chunks with line ranges, the entities drawn from each, failed chunks and actions. */
 export function DocumentDetailPage({ id }: { id: string }) {
@@ -49,6 +50,7 @@ export function DocumentDetailPage({ id }: { id: string }) {
         <Link href="/documents">← Documents</Link>
         <h2 className="grow">{detail.title}</h2>
         <span className={`badge ${detail.status}`}>{detail.status}</span>
+        <WarningsBadge warnings={detail.warnings} />
         {detail.status === 'failed' && (
           <button
             onClick={() =>
@@ -110,6 +112,7 @@ export function DocumentDetailPage({ id }: { id: string }) {
           )}
         </dl>
       </div>
+      <ExtractionCard extraction={detail.extraction} />
       {failed && failed.failed_chunks.length > 0 && (
         <div className="card">
           <h3>Failed chunks ({failed.total})</h3>

@@ -7,6 +7,7 @@ import { Link } from '../ui/Link';
 import { DeleteDialog } from './DeleteDialog';
 import { taskProgressByDocument } from './progress';
 import { UploadPanel } from './UploadPanel';
+import { WarningsBadge } from './ExtractionHealth';
 
 type StatusFilter = 'all' | 'processing' | 'completed' | 'failed';
 
@@ -116,7 +117,7 @@ export function DocumentsPage() {
                     <Link href={`/documents/${encodeURIComponent(d.id)}`}>{d.title}</Link>
                   </td>
                   <td>
-                    <span className={`badge ${d.status}`}>{d.status}</span>
+                    <span className={`badge ${d.status}`}>{d.status}</span> <WarningsBadge warnings={d.warnings} />
                   </td>
                   <td className="progress-cell">
                     {d.status === 'processing' && task ? (
@@ -125,7 +126,7 @@ export function DocumentsPage() {
                         label={`${task.stage ?? task.status} ${task.progress}%${task.chunks ? ` · ${task.chunks}` : ''}`}
                       />
                     ) : d.status === 'failed' ? (
-                      <span className="small error-text">{task?.error ?? 'failed'}</span>
+                      <span className="small error-text">{task?.error ?? d.error_message ?? 'failed'}</span>
                     ) : (
                       <span className="muted small">{d.status === 'processing' ? 'queued' : 'done'}</span>
                     )}
