@@ -219,7 +219,7 @@ export class TaskQueue {
     if (outcome.kind === 'unavailable') return this.settleOutage(host, scope, current, outcome.error, progress);
     const error = failureReason(task, outcome);
     if (outcome.kind === 'crashed') {
-      const undo = await this.failDocument(host, task, scope, error);
+      const undo = await this.failDocument(host, task, scope, error, { outage: 'requeue' });
       if (undo !== null) return this.settleOutage(host, scope, current, `the undo of a failed run stopped: ${undo}`, progress);
     }
     await tasks.update(scope, task.id, { ...released, ...progress.snapshot(), status: 'failed', error, finished_at: now });
@@ -240,9 +240,11 @@ export class TaskQueue {
     const { attempts: allowed, backoffMs } = host.config.outageRetry;
     const attempts = task.attempts + 1;
     const now = new Date();
-    // Failed for good only once undone: while the undo cannot finish either, the task keeps coming back.
     const failure = `a dependency stayed unreachable through ${allowed} retries: ${reason}`;
-    if (attempts > allowed && (await this.failDocument(host, task, scope, failure)) === null) {
+    if (attempts > allowed) {
+      // Out of retries, the document fails even when the dependency still stops its undo: the start-up recovery
+      // finishes that undo (services/documents/maintenance.ts), and the integrity check reports it meanwhile.
+      await this.failDocument(host, task, scope, failure, { outage: 'fail' });
       await host.stores.tasks.update(scope, task.id, {
         ...progress.snapshot(),
         status: 'failed',
@@ -266,16 +268,23 @@ export class TaskQueue {
   }
 
   /**
-   * Undoes a failed run and marks its document failed (markDocumentFailed); the reason when an outage stopped the
-   * undo (the document stays `processing`), else null. Any other error of the undo is logged and the document
-   * marked failed all the same: the integrity check reports what was left (src/services/integrity).
+   * Undoes a failed run and marks its document failed (markDocumentFailed). When an outage stops the undo, with
+   * `outage: 'requeue'` the reason is returned and the document stays `processing` (the caller puts the task back);
+   * otherwise, and for any other error of the undo, it is logged and the document marked failed all the same: the
+   * integrity check reports what was left (src/services/integrity) until the start-up recovery takes it out.
    */
-  private async failDocument(host: ServiceHost, task: TaskRecord, scope: Scope, error: string): Promise<string | null> {
+  private async failDocument(
+    host: ServiceHost,
+    task: TaskRecord,
+    scope: Scope,
+    error: string,
+    options: { outage: 'requeue' | 'fail' },
+  ): Promise<string | null> {
     try {
       await markDocumentFailed(host, scope, task, error);
       return null;
     } catch (err) {
-      if (isOutage(err)) return err instanceof Error ? err.message : String(err);
+      if (isOutage(err) && options.outage === 'requeue') return err instanceof Error ? err.message : String(err);
       host.log.error({ err, task_id: task.id, document_id: task.document_id }, 'the undo of a failed run did not finish');
       await markDocumentFailed(host, scope, task, error, { undo: false });
       return null;
