@@ -1,7 +1,7 @@
 /**
- * The integrity check of every workspace (src/services/integrity): `node dist/maintenance/verify.js` (or
- * `npm run verify`), with the service's own environment (NEO4J_URI, NEO4J_USER, NEO4J_PASSWORD, NEO4J_DATABASE,
- * QDRANT_URL). Prints one line per workspace and the orphans found; exits 1 when there are any, 2 when it cannot
+ * The integrity check of every workspace (src/services/integrity), or of the workspace ids given as arguments:
+ * `node dist/maintenance/verify.js [workspace...]` (or `npm run verify -- [workspace...]`), with the service's own
+ * environment (NEO4J_URI, NEO4J_USER, NEO4J_PASSWORD, NEO4J_DATABASE, QDRANT_URL). Prints one line per workspace and the orphans found; exits 1 when there are any, 2 when it cannot
  * run. The service may keep running; the check is exact for workspaces where no task runs.
  */
 import { ConfigError, loadConfig } from '../config/load';
@@ -17,7 +17,10 @@ async function main(): Promise<number> {
   const stores = await createStores(config, createLogger('warn'));
   try {
     let total = 0;
-    for (const report of await createIntegrityService(stores, config.defaultWorkspaceId).checkAll()) {
+    const integrity = createIntegrityService(stores, config.defaultWorkspaceId);
+    const named = process.argv.slice(2);
+    const reports = named.length ? await Promise.all(named.map((id) => integrity.check({ workspaceId: id }))) : await integrity.checkAll();
+    for (const report of reports) {
       total += report.total;
       const { completed, processing, failed } = report.documents;
       const { chunks, entities, relationships } = report.checked;

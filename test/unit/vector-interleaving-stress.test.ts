@@ -2,10 +2,10 @@ import type { Scope } from '../../src/domain/types';
 import { entityText, relationshipText } from '../../src/ingest/merge';
 import { settleEmbeddingRefreshes } from '../../src/ingest/merge-stage';
 import { processDocument } from '../../src/ingest/pipeline';
-import type { EmbeddingProvider, LlmProvider } from '../../src/llm/ports';
+import type { EmbeddingProvider } from '../../src/llm/ports';
 import { checkIntegrity } from '../../src/services/integrity';
 import { seededRandom } from '../contract/fixtures';
-import { createIngestFixture, type IngestFixture } from './ingest-fixtures';
+import { beforeLlmCalls, createIngestFixture, type IngestFixture } from './ingest-fixtures';
 
 /**
  * Documents naming the same records run side by side in orders a seeded scheduler picks: every LLM call,
@@ -39,23 +39,12 @@ function interleave(f: IngestFixture, seed: number): void {
   const random = seededRandom(seed);
   const yieldSome = () => turns(Math.floor(random() * 12));
   f.deps.config.resolution.enabled = false;
-  const llmOf = f.deps.providers.llm.bind(f.deps.providers);
+  beforeLlmCalls(f, yieldSome);
   const embeddingOf = f.deps.providers.embedding.bind(f.deps.providers);
   f.deps = {
     ...f.deps,
     providers: {
       ...f.deps.providers,
-      llm: (provider, model) => {
-        const llm = llmOf(provider, model);
-        const shuffled: LlmProvider = {
-          ...llm,
-          async complete(messages, options) {
-            await yieldSome();
-            return llm.complete(messages, options);
-          },
-        };
-        return shuffled;
-      },
       embedding: (provider, model) => {
         const inner = embeddingOf(provider, model);
         const shuffled: EmbeddingProvider = {
