@@ -19,6 +19,7 @@ import { createCommunityService } from './services/communities';
 import { createCompatService } from './services/compat';
 import { createCostService } from './services/costs';
 import { createDocumentService } from './services/documents';
+import { createIntegrityService } from './services/integrity';
 import { createModelService } from './services/models';
 import { createSettingsService, withChatDefaults, withQueryDefaults } from './services/settings';
 import { createResolutionService } from './services/resolution';
@@ -216,6 +217,7 @@ export async function createRuntime(config: AppConfig, log: Logger, options: Run
     compat: createCompatService({ config, stores, providers, reranker, log }),
     tasks,
     documents,
+    integrity: createIntegrityService(stores, config.defaultWorkspaceId),
     resolution: createResolutionService(host),
     communities,
     analytics: createAnalyticsService(stores),

@@ -1,3 +1,4 @@
+import { isOutage } from '../domain/errors';
 import { contentHash } from '../domain/ids';
 import { TimeSlicer } from '../domain/turns';
 import { statementsOf } from './describe';
@@ -60,6 +61,7 @@ export async function extractChunks(run: Run): Promise<Map<string, CachedExtract
   };
   // Thousands of chunks start here at once: each one's synchronous start (cache key, prompt) gets its turn.
   const slicer = new TimeSlicer();
+  let outage: unknown = null;
   await Promise.all(
     pending.map(async (chunk) => {
       await slicer.tick();
@@ -80,6 +82,12 @@ export async function extractChunks(run: Run): Promise<Map<string, CachedExtract
         addUsage(run.usage, outcome.usage);
         record(chunk.id, outcome.extraction);
       } catch (err) {
+        // A store or provider that cannot be reached (a pool time-out among them) is an outage of the run, not a
+        // fault of the chunk: once the other chunks are done, the run goes back to the queue (tasks/queue.ts).
+        if (isOutage(err)) {
+          outage ??= err;
+          return;
+        }
         chunk.extraction_status = 'failed';
         chunk.extraction_error = err instanceof Error ? err.message : String(err);
         if (err instanceof Error && err.name === 'TimeoutError') (run.timedOut ??= new Set()).add(chunk.id);
@@ -88,5 +96,6 @@ export async function extractChunks(run: Run): Promise<Map<string, CachedExtract
       await progress.within('extraction', finished / total);
     }),
   );
+  if (outage !== null) throw outage;
   return results;
 }

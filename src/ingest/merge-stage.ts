@@ -53,6 +53,10 @@ export interface MergeStageOptions {
 }
 
 /** Background refreshes still writing their vectors; settled before the stores close. */
+/** A background refresh that fails is tried again this many times, after a pause that doubles from REFRESH_RETRY_MS. */
+const REFRESH_RETRIES = 4;
+const REFRESH_RETRY_MS = 100;
+
 const refreshing = new Set<Promise<void>>();
 
 /** Waits until every queued embedding is embedded and every background refresh has written its vectors. */
@@ -121,7 +125,9 @@ export async function mergeIntoGraph(
     catchUp(background, await storeVectorsInBatch(deps, scope, vectors));
   } catch (err) {
     if (!options.embeddingOptional || isAbortError(err)) throw err;
-    log.warn({ err, document_id: documentId }, 'shared records could not be re-embedded after removing a document');
+    log.warn({ err, document_id: documentId }, 'shared records could not be re-embedded after removing a document; trying again');
+    // Their texts changed with the removal: they are embedded in the background, as a refresh is.
+    refreshInBackground(background, now, 'later');
   }
   return outcome;
 }
@@ -138,15 +144,23 @@ interface Background {
  * Embeds records and writes their vectors without the document waiting (settled by settleEmbeddingRefreshes);
  * the records changed meanwhile are caught up once (catchUp), unless this is the catch-up.
  */
-function refreshInBackground(job: Background, change: Reembed, lane: Lane, caughtUp = false): void {
+function refreshInBackground(job: Background, change: Reembed, lane: Lane, caughtUp = false, attempt = 0): void {
   const { deps, scope, documentId } = job;
   if (change.reembed.entities.length === 0 && change.reembed.relationships.length === 0) return;
   const refresh = embedGraphRecords(job.embedder, scope, change, job.embed, lane, true)
     .then((vectors) => storeVectorsInBatch(deps, scope, vectors))
     .then((unwritten) => (caughtUp ? undefined : catchUp(job, unwritten)))
-    .catch((err: unknown) =>
-      deps.log.warn({ err, document_id: documentId }, 'records could not be re-embedded; they keep their previous vectors'),
-    )
+    .catch(async (err: unknown) => {
+      // A failed embedding (a batch shared with a text the provider refused, a provider down a moment) would
+      // leave records with the vector of an older text, or none: tried again with the records as they are by then
+      // (those deleted meanwhile dropped), each written only if it still has the text embedded (storeVectorsInBatch).
+      if (attempt < REFRESH_RETRIES && !isAbortError(err)) {
+        deps.log.warn({ err, document_id: documentId, attempt }, 'records could not be re-embedded; trying again');
+        await new Promise((resolve) => setTimeout(resolve, REFRESH_RETRY_MS * 2 ** attempt));
+        return refreshInBackground(job, await currentRecords(job, change), lane, caughtUp, attempt + 1);
+      }
+      deps.log.warn({ err, document_id: documentId }, 'records could not be re-embedded; they keep their previous vectors');
+    })
     .finally(() => refreshing.delete(refresh));
   refreshing.add(refresh);
 }
@@ -170,6 +184,24 @@ function catchUp(job: Background, unwritten: Reembed): void {
 }
 
 type Reembed = Pick<MergeOutcome, 'reembed'>;
+
+/** The records of a change as the graph holds them now. */
+async function currentRecords(job: Background, change: Reembed): Promise<Reembed> {
+  const { graph } = job.deps.stores;
+  const { entities, relationships } = change.reembed;
+  return {
+    reembed: {
+      entities: await graph.getEntities(
+        job.scope,
+        entities.map((e) => e.id),
+      ),
+      relationships: await graph.getRelationships(
+        job.scope,
+        relationships.map((r) => r.id),
+      ),
+    },
+  };
+}
 
 /** The records no other document in flight has claimed, and those another document still has to merge. */
 function splitByClaims(scope: Scope, change: Reembed, own: MergeClaim | undefined): [Reembed, Reembed] {

@@ -106,8 +106,13 @@ async function processDocumentRun(deps: IngestDeps, scope: Scope, documentId: st
       throw err;
     }
     deps.log.error({ err, document_id: documentId }, 'document processing failed');
-    await rollback(run, false);
-    return fail(run, `processing failed: ${(err as Error).message ?? String(err)}`);
+    const reason = `processing failed: ${(err as Error).message ?? String(err)}`;
+    // A failed document keeps nothing in the graph, so it is not marked failed half-undone: when a dependency
+    // stops the undo, the run goes back to the queue as after an outage (the next run starts by taking the
+    // document out); any other error leaves the undo to the task runner, which tries it again (tasks/runner.ts).
+    const stopped = await rollback(run, false);
+    if (stopped !== null) throw isOutage(stopped) ? stopped : new Error(`${reason}; its undo stopped: ${errorText(stopped)}`);
+    return fail(run, reason);
   } finally {
     run.claim.release();
   }
@@ -291,13 +296,18 @@ export async function buildChunks(
   }));
 }
 
-/** Undoes what a run left in the graph and vector stores (and, with `removeChunks`, its chunks). */
-async function rollback(run: Run, removeChunks: boolean): Promise<void> {
+/**
+ * Undoes what a run left in the graph and vector stores (and, with `removeChunks`, its chunks); the error that
+ * stopped the undo, or null once it is complete.
+ */
+async function rollback(run: Run, removeChunks: boolean): Promise<unknown> {
   const { deps, scope, doc } = run;
   try {
     await discardDocumentRun(deps, scope, doc.id, { removeChunks, merged: run.merged });
+    return null;
   } catch (err) {
     deps.log.error({ err, document_id: doc.id }, 'cleanup after a failed or cancelled run did not finish');
+    return err ?? new Error('cleanup failed');
   }
 }
 
@@ -332,6 +342,10 @@ async function fail(run: Run, error: string, extraction: DocumentExtraction | nu
     updated_at: now.toISOString(),
   });
   return result;
+}
+
+function errorText(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
 }
 
 function embedOptions(run: Run) {

@@ -22,6 +22,7 @@ import { userRoutes } from './accounts/users';
 import { apiKeyRoutes } from './accounts/keys';
 import { modelRoutes } from './models';
 import { settingsRoutes } from './settings';
+import { adminRoutes } from './admin';
 
 /** Every resource's routes. Health probes and the compatibility APIs answer at the root. */
 export function registerRoutes(api: { root: Api; v1: Api }, rt: Runtime): void {
@@ -47,4 +48,5 @@ export function registerRoutes(api: { root: Api; v1: Api }, rt: Runtime): void {
   settingsRoutes(api.v1, rt);
   costRoutes(api.v1, rt);
   tracingSettingsRoutes(api.v1, rt);
+  adminRoutes(api.v1, rt);
 }

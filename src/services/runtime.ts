@@ -15,6 +15,7 @@ import type { CommunityService } from './communities';
 import type { CompatService } from './compat';
 import type { CostService } from './costs';
 import type { DocumentService } from './documents';
+import type { IntegrityService } from './integrity';
 import type { ModelService } from './models';
 import type { SettingsService } from './settings';
 import type { ResolutionService } from './resolution';
@@ -40,6 +41,8 @@ export interface Runtime {
   compat: CompatService;
   tasks: TaskService;
   documents: DocumentService;
+  /** Orphans of every kind in a workspace's graph and vectors (GET /admin/integrity, npm run verify). */
+  integrity: IntegrityService;
   /** Entity resolution settings, dry runs, reviewed merges and splits. */
   resolution: ResolutionService;
   /** Communities of each workspace graph, their reports and the background recompute. */

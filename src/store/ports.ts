@@ -82,6 +82,15 @@ export interface ChunkStore {
   /** Deletes the document's chunks but those in `keep` (none by default); the number deleted. */
   deleteByDocument(scope: Scope, documentId: string, keep?: readonly string[]): Promise<number>;
   count(scope: Scope): Promise<number>;
+  /** Every chunk of the workspace by id, with its document and whether it names any record (integrity checks). */
+  refs(scope: Scope): Promise<ChunkRef[]>;
+}
+
+export interface ChunkRef {
+  id: string;
+  document_id: string;
+  /** Whether the chunk lists an entity or relationship it names. */
+  linked: boolean;
 }
 
 export interface EntityQuery {
@@ -187,6 +196,8 @@ export interface VectorStore {
   search(scope: Scope, kind: VectorKind, vector: number[], topK: number, filter?: VectorFilter): Promise<VectorHit[]>;
   delete(scope: Scope, kind: VectorKind, ids: string[]): Promise<void>;
   count(scope: Scope, kind: VectorKind): Promise<number>;
+  /** The record ids of every point of a kind in the workspace (integrity checks). */
+  ids(scope: Scope, kind: VectorKind): Promise<string[]>;
   /** Bytes held by the vectors of a workspace (dimension x 4 x count for float32 storage). */
   bytes(scope: Scope): Promise<number>;
 }

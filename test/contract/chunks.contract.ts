@@ -83,6 +83,23 @@ export function chunkStoreContract(name: string, makeStores: StoresFactory, clea
       expect(await chunks().listByDocument(scope, 'doc-a')).toHaveLength(1);
     });
 
+    it('lists every chunk of the workspace with its document and whether it names a record', async () => {
+      const [scope, other] = [ctx.scope(), ctx.scope()];
+      await chunks().upsertMany(scope, [
+        makeChunk('doc-a', 0),
+        makeChunk('doc-a', 1, { entity_ids: [], relationship_ids: [] }),
+        makeChunk('doc-b', 0, { entity_ids: [], relationship_ids: ['r-1'] }),
+      ]);
+      await chunks().upsertMany(other, [makeChunk('doc-c', 0)]);
+      const refs = (await chunks().refs(scope)).sort((x, y) => x.id.localeCompare(y.id));
+      expect(refs).toEqual([
+        { id: makeChunk('doc-a', 0).id, document_id: 'doc-a', linked: true },
+        { id: makeChunk('doc-a', 1).id, document_id: 'doc-a', linked: false },
+        { id: makeChunk('doc-b', 0).id, document_id: 'doc-b', linked: true },
+      ]);
+      expect(await chunks().refs(ctx.scope())).toEqual([]);
+    });
+
     it('keeps workspaces apart: another workspace neither sees nor deletes the chunks', async () => {
       const [a, b] = [ctx.scope(), ctx.scope()];
       const batch = [0, 1].map((i) => makeChunk('doc-a', i));

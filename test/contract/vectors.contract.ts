@@ -150,6 +150,19 @@ export function vectorStoreContract(name: string, makeStores: StoresFactory, cle
       expect(await vectors().search(scope, 'relationship', randomVector(seededRandom(1), 16), 3)).toEqual([]);
     });
 
+    it('lists the record ids of every point of a kind in the workspace', async () => {
+      const [scope, other] = [ctx.scope(), ctx.scope()];
+      await vectors().upsert(scope, 'entity', randomPoints(18, 6, 8));
+      await vectors().upsert(
+        other,
+        'entity',
+        randomPoints(19, 2, 8).map((p) => ({ ...p, id: `other-${p.id}` })),
+      );
+      await vectors().delete(scope, 'entity', ['p-2']);
+      expect((await vectors().ids(scope, 'entity')).sort()).toEqual(['p-0', 'p-1', 'p-3', 'p-4', 'p-5']);
+      expect(await vectors().ids(scope, 'chunk')).toEqual([]);
+    });
+
     it('keeps workspaces apart: another workspace neither finds nor deletes the vectors', async () => {
       const [a, b] = [ctx.scope(), ctx.scope()];
       const points = randomPoints(17, 10, 8);

@@ -1,5 +1,6 @@
 import { json, prose } from '../fixtures/documents';
 import { integrityProblems, openTestDriver, SOUND, storedTasks } from '../fixtures/graph-integrity';
+import { reportedOrphans, verifyWorkspace } from '../fixtures/service-integrity';
 import { type ServiceProcess, startService, taskEvents } from '../fixtures/service-process';
 
 /**
@@ -107,6 +108,9 @@ describe('persistent mode: SIGKILL mid-queue and restart under a new instance id
     expect(new Set(completions).size).toBe(completions.length);
 
     expect(await integrityProblems(driver, workspace)).toEqual(SOUND);
+    expect(await reportedOrphans((path) => second.request(path))).toEqual({});
+    const verified = await verifyWorkspace(workspace);
+    expect(verified).toEqual({ code: 0, output: expect.stringMatching(new RegExp(`^${workspace}: 0 orphans \\(${DOCUMENTS} completed`)) });
     process.stdout.write(
       `kill-and-restart: at the kill ${JSON.stringify(atKill)}; ${completedBefore.size} documents completed before it, ` +
         `${runningAtKill.length} runs interrupted and taken over by the new instance, ${claimedBySecond.length} tasks claimed after the restart\n`,

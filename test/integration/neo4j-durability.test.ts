@@ -1,5 +1,6 @@
 import { json, prose } from '../fixtures/documents';
 import { integrityProblems, openTestDriver, SOUND } from '../fixtures/graph-integrity';
+import { reportedOrphans, verifyWorkspace } from '../fixtures/service-integrity';
 import { startTestApp, type TestApp } from '../helpers/app';
 
 /**
@@ -82,6 +83,7 @@ describe('persistent mode: tasks outlive the runtime', () => {
     }
     expect((await json(await next.request('/api/v1/tasks', { workspace }))).total).toBe(6);
     expect(await integrityProblems(driver, workspace)).toEqual(SOUND);
+    expect(await reportedOrphans((path) => next.request(path, { workspace }))).toEqual({});
   });
 });
 
@@ -141,5 +143,41 @@ describe('persistent mode: start-up recovery of what a dead instance left', () =
     expect(await live.rt.stores.tasks.get(scope, merged.task_id!)).toMatchObject({ status: 'cancelled', lease_owner: null });
     expect((await json(await live.request('/api/v1/tasks', { workspace }))).total).toBe(4);
     expect(await integrityProblems(driver, workspace)).toEqual(SOUND);
+    expect(await reportedOrphans((path) => live.request(path, { workspace }))).toEqual({});
+  });
+
+  it('takes a failed document whose undo the instance did not finish out of the graph, keeping its chunks for a retry', async () => {
+    const prep = await boot({ SERVICE_INSTANCE_ID: 'undo-prep' }, false);
+    const workspace = prep.workspace;
+    const scope = { workspaceId: workspace };
+    const ingest = async (seed: string) => {
+      const res = await prep.request('/api/v1/documents', { method: 'POST', workspace, json: { content: prose(seed, 12) } });
+      expect(res.status).toBe(201);
+      return (await json(res)).id as string;
+    };
+    const kept = await ingest('undo-kept');
+    const failed = await ingest('undo-failed');
+    // Its run failed and the instance died before undoing it: marked failed, everything it wrote still there.
+    await prep.rt.stores.documents.update(scope, failed, { status: 'failed', error: 'processing failed: injected' });
+    expect(Object.keys(await reportedOrphans((path) => prep.request(path, { workspace }))).length).toBeGreaterThan(0);
+    const verified = await verifyWorkspace(workspace, { qdrant: true });
+    expect(verified).toEqual({
+      code: 1,
+      output: expect.stringMatching(
+        / 1 failed documents;[^]*\n {2}chunk_vector_of_failed_document: 1 [^]*\n {2}entity_citing_dead_source: [1-9]/,
+      ),
+    });
+    await close(prep);
+
+    const live = await boot({ SERVICE_INSTANCE_ID: 'undo-live' });
+    const { graph, chunks } = live.rt.stores;
+    expect(await graph.entitiesOfDocument(scope, failed)).toEqual([]);
+    expect(await graph.relationshipsOfDocument(scope, failed)).toEqual([]);
+    const left = await chunks.listByDocument(scope, failed);
+    expect(left.length).toBeGreaterThan(0);
+    expect(left.filter((c) => c.entity_ids.length + c.relationship_ids.length > 0 || c.embedding_model !== null)).toEqual([]);
+    expect(await json(await live.request(`/api/v1/documents/${kept}`, { workspace }))).toMatchObject({ status: 'completed' });
+    expect(await json(await live.request(`/api/v1/documents/${failed}`, { workspace }))).toMatchObject({ status: 'failed' });
+    expect(await reportedOrphans((path) => live.request(path, { workspace }))).toEqual({});
   });
 });

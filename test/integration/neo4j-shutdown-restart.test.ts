@@ -1,5 +1,6 @@
 import { json, prose } from '../fixtures/documents';
 import { integrityProblems, openTestDriver, SOUND, storedTasks } from '../fixtures/graph-integrity';
+import { reportedOrphans } from '../fixtures/service-integrity';
 import { type ServiceProcess, startService, taskEvents } from '../fixtures/service-process';
 
 /**
@@ -97,6 +98,7 @@ describe.each([
     expect(statuses).toHaveLength(DOCUMENTS);
     expect(statuses.filter((s) => s !== 'completed' && s !== 'failed')).toEqual([]);
     expect(await integrityProblems(driver, workspace)).toEqual(SOUND);
+    expect(await reportedOrphans((path) => second.request(path))).toEqual({});
     await second.kill('SIGTERM');
     expect((await second.exited).code).toBe(0);
   });

@@ -4,7 +4,7 @@ import { settleEmbeddingRefreshes } from '../../src/ingest/merge-stage';
 import { mergeClaims } from '../../src/ingest/merge-claims';
 import { processDocument } from '../../src/ingest/pipeline';
 import type { EmbeddingProvider, LlmProvider } from '../../src/llm/ports';
-import { createIngestFixture, type IngestFixture } from './ingest-fixtures';
+import { beforeLlmCalls, createIngestFixture, type IngestFixture } from './ingest-fixtures';
 
 const PEOPLE = ['Bruno Diaz', 'Carla Gomez', 'Dario Fo', 'Elena Ruiz', 'Franco Neri', 'Greta Lind'];
 
@@ -63,24 +63,9 @@ function instrument(f: IngestFixture, documentsInFlight: number): { texts: strin
 
 /** LLM calls whose messages mention `text` wait for `until`. */
 function gateCalls(f: IngestFixture, text: string, until: Promise<void>): void {
-  const llmOf = f.deps.providers.llm.bind(f.deps.providers);
-  f.deps = {
-    ...f.deps,
-    providers: {
-      ...f.deps.providers,
-      llm: (provider, model) => {
-        const llm = llmOf(provider, model);
-        const gated: LlmProvider = {
-          ...llm,
-          async complete(messages, options) {
-            if (messages.some((m) => m.content.includes(text))) await until;
-            return llm.complete(messages, options);
-          },
-        };
-        return gated;
-      },
-    },
-  };
+  beforeLlmCalls(f, async (messages) => {
+    if (messages.some((m) => m.content.includes(text))) await until;
+  });
 }
 
 async function records(f: IngestFixture, scope: Scope) {

@@ -139,3 +139,25 @@ function countingLlm(llm: LlmProvider, fixture: IngestFixture): LlmProvider {
     stream: (messages, options) => llm.stream(messages, options),
   };
 }
+
+/** Every LLM call made through the fixture's providers from now on first awaits `before` with its messages and options. */
+export function beforeLlmCalls(f: IngestFixture, before: (messages: ChatMessage[], options?: CompletionOptions) => Promise<void>): void {
+  const llmOf = f.deps.providers.llm.bind(f.deps.providers);
+  f.deps = {
+    ...f.deps,
+    providers: {
+      ...f.deps.providers,
+      llm: (provider, model) => {
+        const llm = llmOf(provider, model);
+        const gated: LlmProvider = {
+          ...llm,
+          async complete(messages, options) {
+            await before(messages, options);
+            return llm.complete(messages, options);
+          },
+        };
+        return gated;
+      },
+    },
+  };
+}

@@ -1,3 +1,4 @@
+import { isOutage, UnavailableError } from '../../src/domain/errors';
 import type { StageName, StageStatus } from '../../src/domain/types';
 import { EXTRACTION_NAMESPACE } from '../../src/ingest/extract/cache';
 import { isAbortError, processDocument, type StageReporter } from '../../src/ingest/pipeline';
@@ -209,6 +210,28 @@ describe('processDocument', () => {
     const after = await f.deps.stores.graph.listRelationships(f.scope, { limit: 1000, offset: 0 });
     expect(after.items.map((r) => [r.id, r.weight, r.description])).toEqual(before.items.map((r) => [r.id, r.weight, r.description]));
     expect(await workspaceCounts(f)).toMatchObject({ chunks: 4, chunkVectors: 4, cached: 4, entities: again.entity_count });
+  });
+
+  test('a store that cannot be reached while chunks are extracted stops the run as an outage: no chunk is failed for it', async () => {
+    const f = fixture();
+    const doc = await f.addDocument(TEXT);
+    const kv = f.deps.stores.kv;
+    const set = kv.set.bind(kv);
+    let refusals = 1;
+    // As the Neo4j adapter answers a pool with no connection free in time (src/store/neo4j/retry.ts).
+    kv.set = async (...args) => {
+      if (args[1] === EXTRACTION_NAMESPACE && refusals-- > 0) {
+        throw new UnavailableError('the graph database (Neo4j) could not complete the operation in time; retry shortly', 'neo4j');
+      }
+      return set(...args);
+    };
+    const stopped = await processDocument(f.deps, f.scope, doc.id, { mode: 'full' }).catch((err: unknown) => err);
+    expect(isOutage(stopped)).toBe(true);
+    expect(await f.deps.stores.documents.get(f.scope, doc.id)).toMatchObject({ status: 'processing', error: null });
+    expect(await workspaceCounts(f)).toMatchObject({ entities: 0, relationships: 0, chunkVectors: 0 });
+
+    // Run again once the store answers, it completes.
+    expect((await processDocument(f.deps, f.scope, doc.id, { mode: 'full' })).status).toBe('completed');
   });
 
   test('cancellation during extraction stops the run and leaves no data of the document', async () => {

@@ -1,5 +1,6 @@
 import { Neo4jError } from 'neo4j-driver';
-import { Availability, isConnectivityError, isTransientError } from '../../src/store/neo4j/availability';
+import { isOutage } from '../../src/domain/errors';
+import { Availability, isConnectivityError, isPoolError, isTransientError } from '../../src/store/neo4j/availability';
 import { withRetries } from '../../src/store/neo4j/retry';
 
 /** An error as the driver raises it for a status code the database answered. */
@@ -105,6 +106,25 @@ describe('Neo4j availability circuit', () => {
       const { attempt } = failing(unavailable, unavailable, unavailable, unavailable);
       const err = await withRetries(circuit, attempt, 150).catch((e: unknown) => e);
       expect(err).toMatchObject({ kind: 'unavailable', component: 'neo4j', cause: unavailable });
+      expect(circuit.reachable).toBe(true);
+    });
+
+    it.each([
+      [
+        'no connection came free in time',
+        'Connection acquisition timed out in 5000 ms. Pool status: Active conn count = 50, Idle conn count = 0.',
+      ],
+      ['the pool was closed under it', 'Pool is closed, it is no more able to serve requests.'],
+    ])('answers 503-kind at once when %s, without pinging or retrying', async (_, message) => {
+      // As the driver raises them: a Neo4jError with no status code of the database's.
+      const refused = new Neo4jError(message, 'N/A', 'N/A', message);
+      expect(isPoolError(refused)).toBe(true);
+      const { calls, attempt } = failing(refused);
+      const err = await withRetries(circuit, attempt).catch((e: unknown) => e);
+      expect(err).toMatchObject({ kind: 'unavailable', component: 'neo4j', cause: refused });
+      expect(isOutage(err)).toBe(true);
+      expect(calls.count).toBe(1);
+      expect(pings).toBe(0);
       expect(circuit.reachable).toBe(true);
     });
 

@@ -1,7 +1,7 @@
 import { ConflictError } from '../../domain/errors';
 import { scopeKey } from '../../domain/ids';
 import { type DocumentRecord, type DocumentStatus, type Scope, TASK_STATUSES } from '../../domain/types';
-import { deleteDocumentData } from '../../ingest/deletion';
+import { deleteDocumentData, discardDocumentRun } from '../../ingest/deletion';
 import { CANCELLED_REASON, type ServiceHost, type TaskService } from '../tasks';
 import { underDocumentLock } from './document-lock';
 import { documentNotFound } from './errors';
@@ -11,10 +11,14 @@ export interface QueuedDocuments {
   task_ids: string[];
 }
 
-/** Start-up recovery: documents queued again, and those left to an admission that had not written its task yet. */
+/**
+ * Start-up recovery: documents queued again, those left to an admission that had not written its task yet, and
+ * failed documents whose undo had not finished, undone.
+ */
 export interface Recovery {
   recovered: number;
   admitting: number;
+  undone: number;
 }
 
 export interface FailedChunk {
@@ -99,7 +103,9 @@ export async function recoverStuckEverywhere(host: ServiceHost, tasks: TaskServi
   let recovered = 0;
   let admitting = 0;
   let cancelled = 0;
+  let undone = 0;
   for (const scope of scopes.values()) {
+    undone += await undoFailedLeftovers(host, tasks, scope);
     const stuck: DocumentRecord[] = [];
     for (const doc of await documentsWithStatus(host, scope, 'processing')) {
       const task = doc.task_id ? await tasks.find(scope, doc.task_id) : null;
@@ -119,7 +125,31 @@ export async function recoverStuckEverywhere(host: ServiceHost, tasks: TaskServi
   }
   if (recovered > 0) host.log.info({ recovered }, 'documents stuck in processing queued again');
   if (cancelled > 0) host.log.info({ cancelled }, 'documents of cancelled tasks left in processing marked failed');
-  return { recovered, admitting };
+  if (undone > 0) host.log.info({ undone }, 'failed documents still in the graph taken out');
+  return { recovered, admitting, undone };
+}
+
+/**
+ * A failed document keeps nothing in the graph. One whose undo did not finish (the instance died in it, or an error
+ * other than an outage stopped it) still holds records, or chunks that name them: it is undone as a failed run is.
+ * Documents with a live task (a retry) are left to it.
+ */
+async function undoFailedLeftovers(host: ServiceHost, tasks: TaskService, scope: Scope): Promise<number> {
+  const { graph, chunks } = host.stores;
+  let undone = 0;
+  for (const doc of await documentsWithStatus(host, scope, 'failed')) {
+    if (await tasks.isLive(scope, doc.task_id)) continue;
+    const [entities, relationships, own] = await Promise.all([
+      graph.entitiesOfDocument(scope, doc.id),
+      graph.relationshipsOfDocument(scope, doc.id),
+      chunks.listByDocument(scope, doc.id),
+    ]);
+    const linked = own.some((c) => c.entity_ids.length > 0 || c.relationship_ids.length > 0 || c.embedding_model !== null);
+    if (entities.length === 0 && relationships.length === 0 && !linked) continue;
+    await underDocumentLock(host, scope, doc.id, () => discardDocumentRun(host, scope, doc.id, { removeChunks: false }));
+    undone += 1;
+  }
+  return undone;
 }
 
 async function requeue(

@@ -1,4 +1,5 @@
 import { setMaxListeners } from 'node:events';
+import { isOutage } from '../../domain/errors';
 import { inBackground, nextTurn } from '../../domain/turns';
 import type { Scope, TaskRecord } from '../../domain/types';
 import { CompletionLog } from './metrics';
@@ -73,14 +74,26 @@ export class TaskQueue {
     this.loops = Array.from({ length: this.workerCount }, () => inBackground(() => this.workerLoop()));
   }
 
-  /** Stops claiming, interrupts running tasks so another start can claim them again, and waits briefly. */
+  /**
+   * Stops claiming, then stops running tasks at their next safe point: each run undoes what it wrote and puts its
+   * task back in the queue (settle), so that the next start, here or elsewhere, claims it at once instead of
+   * waiting out a dead instance's lease. Resolves once they have settled, so the stores close after them; a run
+   * that has not settled within a task lease is left to its lease (logged).
+   */
   async close(): Promise<void> {
     if (this.state === 'stopped') return;
     this.state = 'closing';
     this.wakeAll();
     for (const entry of this.running.values()) this.stop(entry, 'shutdown');
-    const all = Promise.allSettled([...this.loops, ...[...this.running.values()].map((e) => e.done)]);
-    await Promise.race([all, delay(SHUTDOWN_GRACE_MS)]);
+    // A claim answered after closing began adds a run (stopped at once): waited for too.
+    const deadline = Date.now() + Math.max(SHUTDOWN_GRACE_MS, this.host.config.taskLeaseMs);
+    while (this.running.size > 0 && Date.now() < deadline) {
+      await Promise.race([Promise.allSettled([...this.running.values()].map((e) => e.done)), delay(deadline - Date.now())]);
+    }
+    if (this.running.size > 0) {
+      this.host.log.warn({ running: [...this.running.keys()] }, 'task runs did not stop in time; their leases will free them');
+    }
+    await Promise.race([Promise.allSettled(this.loops), delay(SHUTDOWN_GRACE_MS)]);
     this.loops = [];
     this.state = 'stopped';
   }
@@ -205,7 +218,10 @@ export class TaskQueue {
     }
     if (outcome.kind === 'unavailable') return this.settleOutage(host, scope, current, outcome.error, progress);
     const error = failureReason(task, outcome);
-    if (outcome.kind === 'crashed') await markDocumentFailed(host, scope, task.document_id, error);
+    if (outcome.kind === 'crashed') {
+      const undo = await this.failDocument(host, task, scope, error, { outage: 'requeue' });
+      if (undo !== null) return this.settleOutage(host, scope, current, `the undo of a failed run stopped: ${undo}`, progress);
+    }
     await tasks.update(scope, task.id, { ...released, ...progress.snapshot(), status: 'failed', error, finished_at: now });
     return { status: 'failed', error };
   }
@@ -224,20 +240,22 @@ export class TaskQueue {
     const { attempts: allowed, backoffMs } = host.config.outageRetry;
     const attempts = task.attempts + 1;
     const now = new Date();
+    const failure = `a dependency stayed unreachable through ${allowed} retries: ${reason}`;
     if (attempts > allowed) {
-      const error = `a dependency stayed unreachable through ${allowed} retries: ${reason}`;
-      await markDocumentFailed(host, scope, task.document_id, error);
+      // Out of retries, the document fails even when the dependency still stops its undo: the start-up recovery
+      // finishes that undo (services/documents/maintenance.ts), and the integrity check reports it meanwhile.
+      await this.failDocument(host, task, scope, failure, { outage: 'fail' });
       await host.stores.tasks.update(scope, task.id, {
         ...progress.snapshot(),
         status: 'failed',
-        error,
+        error: failure,
         attempts,
         lease_owner: null,
         lease_expires_at: null,
         updated_at: now.toISOString(),
         finished_at: now.toISOString(),
       });
-      return { status: 'failed', error };
+      return { status: 'failed', error: failure };
     }
     const notBefore = new Date(now.getTime() + Math.min(backoffMs * 2 ** (attempts - 1), MAX_OUTAGE_BACKOFF_MS)).toISOString();
     const error = `waiting for a dependency (retry ${attempts} of ${allowed} from ${notBefore}): ${reason}`;
@@ -247,6 +265,30 @@ export class TaskQueue {
       'task put back after an outage',
     );
     return { status: 'interrupted', error };
+  }
+
+  /**
+   * Undoes a failed run and marks its document failed (markDocumentFailed). When an outage stops the undo, with
+   * `outage: 'requeue'` the reason is returned and the document stays `processing` (the caller puts the task back);
+   * otherwise, and for any other error of the undo, it is logged and the document marked failed all the same: the
+   * integrity check reports what was left (src/services/integrity) until the start-up recovery takes it out.
+   */
+  private async failDocument(
+    host: ServiceHost,
+    task: TaskRecord,
+    scope: Scope,
+    error: string,
+    options: { outage: 'requeue' | 'fail' },
+  ): Promise<string | null> {
+    try {
+      await markDocumentFailed(host, scope, task, error);
+      return null;
+    } catch (err) {
+      if (isOutage(err) && options.outage === 'requeue') return err instanceof Error ? err.message : String(err);
+      host.log.error({ err, task_id: task.id, document_id: task.document_id }, 'the undo of a failed run did not finish');
+      await markDocumentFailed(host, scope, task, error, { undo: false });
+      return null;
+    }
   }
 
   private async renew(host: ServiceHost, entry: RunningTask): Promise<void> {

@@ -95,11 +95,24 @@ export async function settleCancelledDocument(host: ServiceHost, scope: Scope, t
   });
 }
 
-/** A run that ended without the pipeline recording the failure on the document. */
-export async function markDocumentFailed(host: ServiceHost, scope: Scope, documentId: string, error: string): Promise<void> {
-  const doc = await host.stores.documents.get(scope, documentId);
-  if (!doc || doc.status !== 'processing') return;
-  await host.stores.documents.update(scope, documentId, { status: 'failed', error, updated_at: new Date().toISOString() });
+/**
+ * A run that ended without the pipeline recording the failure on the document (it crashed, or a dependency stayed
+ * unreachable through every retry): what it left in the graph and vector stores is undone as the pipeline undoes
+ * a failed run (the chunks stay, linked to nothing, for retry-chunks), then the document is marked failed. With
+ * `undo` false (an undo that cannot finish for another reason than an outage), only the mark is written.
+ * Throws when the undo stops; the document then stays `processing`.
+ */
+export async function markDocumentFailed(
+  host: ServiceHost,
+  scope: Scope,
+  task: TaskRecord,
+  error: string,
+  options: { undo: boolean } = { undo: true },
+): Promise<void> {
+  const doc = await host.stores.documents.get(scope, task.document_id);
+  if (!doc || doc.status !== 'processing' || (doc.task_id !== null && doc.task_id !== task.id)) return;
+  if (options.undo) await discardDocumentRun(host, scope, doc.id, { removeChunks: false });
+  await host.stores.documents.update(scope, doc.id, { status: 'failed', error, updated_at: new Date().toISOString() });
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { ChunkRecord, Scope } from '../../domain/types';
-import type { ChunkStore } from '../ports';
+import type { ChunkRef, ChunkStore } from '../ports';
 import { copyChunk } from './records';
 import { WorkspaceStates } from './workspaces';
 
@@ -43,6 +43,15 @@ export class MemoryChunkStore implements ChunkStore {
   }
 
   /** Ordered by chunk index. */
+  async refs(scope: Scope): Promise<ChunkRef[]> {
+    const state = this.workspaces.find(scope);
+    return [...(state?.byId.values() ?? [])].map((c) => ({
+      id: c.id,
+      document_id: c.document_id,
+      linked: c.entity_ids.length > 0 || c.relationship_ids.length > 0,
+    }));
+  }
+
   async listByDocument(scope: Scope, documentId: string): Promise<ChunkRecord[]> {
     const state = this.workspaces.find(scope);
     const ids = state?.idsByDocument.get(documentId);

@@ -77,6 +77,10 @@ export class VectorMatrix {
     return this.ids.length;
   }
 
+  recordIds(): string[] {
+    return [...this.ids];
+  }
+
   upsert(point: VectorPoint): void {
     let row = this.rowById.get(point.id);
     if (row === undefined) {

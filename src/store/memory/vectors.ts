@@ -97,6 +97,10 @@ export class MemoryVectorStore implements VectorStore {
     return this.workspaces.find(scope)?.get(kind)?.count ?? 0;
   }
 
+  async ids(scope: Scope, kind: VectorKind): Promise<string[]> {
+    return this.workspaces.find(scope)?.get(kind)?.recordIds() ?? [];
+  }
+
   async bytes(scope: Scope): Promise<number> {
     let total = 0;
     for (const matrix of this.workspaces.find(scope)?.values() ?? []) total += matrix.dimension * 4 * matrix.count;

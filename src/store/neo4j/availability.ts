@@ -23,6 +23,16 @@ export function isTransientError(err: unknown): boolean {
   return code.startsWith('Neo.TransientError.') || code === 'Neo.ClientError.Transaction.Terminated';
 }
 
+/**
+ * The driver's own pool refusing a unit of work: no connection came free within the acquisition time-out (the
+ * database is saturated), or the pool was closed under it (the instance is stopping). The request was fine;
+ * it may run later, so it is an outage, not a failure of the work.
+ */
+export function isPoolError(err: unknown): boolean {
+  const message = (err as { message?: unknown })?.message;
+  return typeof message === 'string' && (message.startsWith('Connection acquisition timed out') || message.startsWith('Pool is closed'));
+}
+
 /** A 503-kind error naming Neo4j, with the `Retry-After` of about one probe. */
 function unavailable(what: string): UnavailableError {
   return new UnavailableError(`the graph database (Neo4j) ${what}; retry shortly`, 'neo4j', {}, RETRY_AFTER_SECONDS);

@@ -1,5 +1,5 @@
 import type { ChunkRecord, Scope } from '../../domain/types';
-import type { ChunkStore } from '../ports';
+import type { ChunkRef, ChunkStore } from '../ports';
 import { type Neo4jClient, scopeParams } from './client';
 import { CHUNK_FIELDS, decode, encode } from './codecs';
 import { num } from './values';
@@ -43,6 +43,11 @@ export class Neo4jChunkStore implements ChunkStore {
   async deleteByDocument(scope: Scope, documentId: string, keep: readonly string[] = []): Promise<number> {
     const [row] = await this.db.writeRows('chunks/delete-by-document', { ...scopeParams(scope), document_id: documentId, keep });
     return num(row?.deleted);
+  }
+
+  async refs(scope: Scope): Promise<ChunkRef[]> {
+    const rows = await this.db.readRows('chunks/refs', scopeParams(scope));
+    return rows.map((row) => ({ id: String(row.id), document_id: String(row.document_id), linked: row.linked === true }));
   }
 
   async count(scope: Scope): Promise<number> {

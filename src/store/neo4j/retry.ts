@@ -1,5 +1,5 @@
 import { isRetryableError } from 'neo4j-driver';
-import { type Availability, isConnectivityError, isTransientError } from './availability';
+import { type Availability, isConnectivityError, isPoolError, isTransientError } from './availability';
 
 /** Transient failures (deadlocks, a leader switch) are retried for this long before the error reaches the caller. */
 export const RETRY_WINDOW_MS = 5_000;
@@ -9,7 +9,8 @@ const FIRST_RETRY_DELAY_MS = 100;
  * One unit of work, retried with backoff on transient errors within the retry window. A connection failure, or a
  * database that says it is stopping or starting, is retried only when a ping shows the database still answers;
  * otherwise the circuit opens and this and every later unit fail at once (503) until a probe succeeds. Transient
- * failures that outlast the window are a 503 too: the request was fine, the database could not serve it now.
+ * failures that outlast the window, and a pool with no connection free in time or closed, are a 503 too: the request
+ * was fine, the database could not serve it now.
  */
 export async function withRetries<T>(availability: Availability, attempt: () => Promise<T>, windowMs = RETRY_WINDOW_MS): Promise<T> {
   const started = Date.now();
@@ -19,6 +20,8 @@ export async function withRetries<T>(availability: Availability, attempt: () => 
     try {
       return await attempt();
     } catch (err) {
+      // Waiting longer for a connection would only hold the caller past the acquisition time-out it just waited out.
+      if (isPoolError(err)) throw availability.busy(err);
       if ((isConnectivityError(err) || isTransientError(err)) && !(await availability.confirm())) throw availability.refusal();
       const wait = delay * (0.8 + Math.random() * 0.4);
       const retryable = isRetryableError(err as Error);

@@ -270,6 +270,11 @@ export class Neo4jVectorStore implements VectorStore {
     return num(row?.total);
   }
 
+  async ids(scope: Scope, kind: VectorKind): Promise<string[]> {
+    const rows = await this.db.readRows('vectors/ids', scopeParams(scope), { LABEL: VECTOR_LABELS[kind] });
+    return rows.map((row) => String(row.id));
+  }
+
   async bytes(scope: Scope): Promise<number> {
     const [row] = await this.db.readRows('vectors/bytes', scopeParams(scope));
     return num(row?.bytes);

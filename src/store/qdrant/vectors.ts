@@ -226,6 +226,27 @@ export class QdrantVectorStore implements VectorStore {
     });
   }
 
+  async ids(scope: Scope, kind: VectorKind): Promise<string[]> {
+    return this.call(async () => {
+      const ids: string[] = [];
+      for (const { name } of await this.collections(kind)) {
+        let offset: string | number | null | undefined = undefined;
+        do {
+          const page = await this.client.scroll(name, {
+            filter: workspaceFilter(scope),
+            with_payload: ['record_id'],
+            with_vector: false,
+            limit: BATCH,
+            ...(offset !== undefined ? { offset } : {}),
+          });
+          for (const p of page.points) ids.push(String((p.payload as Partial<Payload> | null)?.record_id ?? p.id));
+          offset = page.next_page_offset as string | number | null | undefined;
+        } while (offset !== null && offset !== undefined);
+      }
+      return ids;
+    });
+  }
+
   async bytes(scope: Scope): Promise<number> {
     return this.call(async () => {
       let total = 0;

@@ -2061,6 +2061,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/admin/integrity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Check that the workspace's graph and vectors follow from its documents
+         * @description Lists orphans of every kind: chunks of no document, vectors of missing records, records citing chunks of failed or deleted documents, relationships with a missing endpoint, records without a vector. `total` is 0 for a consistent workspace; exact while no task runs in it.
+         */
+        get: operations["get_api_v1_admin_integrity"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -19041,6 +19061,180 @@ export interface operations {
             };
             /** @description Needs the admin role */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    get_api_v1_admin_integrity: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Workspace to act in; default: the credential's bound workspace, else the tenant's default workspace */
+                "X-Workspace-ID"?: string;
+                /** @description Tenant to act for; must be the credential's own (the master key may name any) */
+                "X-Tenant-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The integrity report */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        workspace_id: string;
+                        checked_at: string;
+                        documents: {
+                            completed: number;
+                            processing: number;
+                            failed: number;
+                        };
+                        checked: {
+                            chunks: number;
+                            entities: number;
+                            relationships: number;
+                            vectors: {
+                                chunk: number;
+                                entity: number;
+                                relationship: number;
+                            };
+                        };
+                        orphans: {
+                            chunk_without_document: {
+                                count: number;
+                                ids: string[];
+                            };
+                            chunk_of_failed_document_linked: {
+                                count: number;
+                                ids: string[];
+                            };
+                            chunk_without_vector: {
+                                count: number;
+                                ids: string[];
+                            };
+                            chunk_vector_without_chunk: {
+                                count: number;
+                                ids: string[];
+                            };
+                            chunk_vector_of_failed_document: {
+                                count: number;
+                                ids: string[];
+                            };
+                            entity_without_source: {
+                                count: number;
+                                ids: string[];
+                            };
+                            entity_citing_dead_source: {
+                                count: number;
+                                ids: string[];
+                            };
+                            entity_without_vector: {
+                                count: number;
+                                ids: string[];
+                            };
+                            entity_vector_without_entity: {
+                                count: number;
+                                ids: string[];
+                            };
+                            relationship_without_source: {
+                                count: number;
+                                ids: string[];
+                            };
+                            relationship_citing_dead_source: {
+                                count: number;
+                                ids: string[];
+                            };
+                            relationship_missing_endpoint: {
+                                count: number;
+                                ids: string[];
+                            };
+                            relationship_without_vector: {
+                                count: number;
+                                ids: string[];
+                            };
+                            relationship_vector_without_relationship: {
+                                count: number;
+                                ids: string[];
+                            };
+                        };
+                        total: number;
+                    };
+                };
+            };
+            /** @description Malformed request: a body that is not JSON, a header of the wrong form */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Needs the admin role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found, or an unknown workspace (or one of another tenant) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Invalid input, field by field */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,0 +1,107 @@
+import type { Driver, Session, Transaction } from 'neo4j-driver';
+import { isOutage } from '../../src/domain/errors';
+import { json, prose } from '../fixtures/documents';
+import { reportedOrphans } from '../fixtures/service-integrity';
+import { startTestApp, type TestApp } from '../helpers/app';
+
+/**
+ * Persistent mode: while documents run, every connection of the service's Neo4j pool is taken (as by a burst of
+ * load), so its store calls wait out the driver's acquisition time-out. The runs that meet it go back to the queue
+ * with backoff, as after an outage, instead of failing for good; once the pool frees they complete, and the
+ * integrity check finds nothing left over.
+ */
+jest.setTimeout(180_000);
+
+const DOCUMENTS = 3;
+/** The pool size of the Neo4j client (src/store/neo4j/client.ts). */
+const POOL_SIZE = 50;
+
+let app: TestApp;
+
+beforeAll(async () => {
+  app = await startTestApp({ WORKER_THREADS: '2', SERVICE_MOCK_LATENCY_MS: '300', SERVICE_TASK_OUTAGE_BACKOFF_MS: '200' });
+});
+
+afterAll(async () => {
+  await app?.close();
+});
+
+/** The driver whose pool the app's stores draw their connections from. */
+const appDriver = () => (app.rt.stores.chunks as unknown as { db: { driver: Driver } }).db.driver;
+
+async function until<T>(what: string, probe: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 120_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (done(value)) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(value)}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+test('runs that meet an exhausted connection pool go back to the queue and complete once it frees', async () => {
+  // The first outage a store call of the app meets is the cue to free the pool.
+  let refused!: () => void;
+  const poolRefused = new Promise<void>((resolve) => (refused = resolve));
+  const { stores } = app.rt;
+  for (const store of [stores.kv, stores.documents, stores.chunks, stores.graph, stores.tasks] as unknown as Array<
+    Record<string, unknown>
+  >) {
+    const methods = Object.getOwnPropertyNames(Object.getPrototypeOf(store)).filter(
+      (name) => name !== 'constructor' && typeof store[name] === 'function',
+    );
+    for (const name of methods) {
+      const method = (store[name] as (...args: unknown[]) => unknown).bind(store);
+      store[name] = async (...args: unknown[]) => {
+        try {
+          return await method(...args);
+        } catch (err) {
+          if (isOutage(err)) refused();
+          throw err;
+        }
+      };
+    }
+  }
+
+  const tasks: string[] = [];
+  for (let i = 0; i < DOCUMENTS; i++) {
+    const res = await app.request('/api/v1/documents', {
+      method: 'POST',
+      json: { content: prose(`pool-${i}`, 12), async_processing: true },
+    });
+    expect(res.status).toBe(202);
+    tasks.push((await json(res)).task_id);
+  }
+  await until(
+    'a task running',
+    async () => (await json(await app.request('/api/v1/tasks?status=running&limit=1'))).total,
+    (running) => running > 0,
+  );
+
+  const held: Array<{ session: Session; tx: Transaction }> = [];
+  const take = async () => {
+    const session = appDriver().session();
+    const tx = session.beginTransaction();
+    await tx.run('RETURN 1');
+    held.push({ session, tx });
+  };
+  await Promise.allSettled(Array.from({ length: POOL_SIZE }, take));
+  expect(held.length).toBeGreaterThan(POOL_SIZE / 2);
+  await poolRefused;
+  for (const { session, tx } of held) {
+    await tx.rollback().catch(() => undefined);
+    await session.close();
+  }
+
+  const finished = await until(
+    'every task finished',
+    () => Promise.all(tasks.map(async (id) => json(await app.request(`/api/v1/tasks/${id}`)))),
+    (list) => list.every((t) => t.status !== 'pending' && t.status !== 'running'),
+  );
+  expect(finished.map((t) => t.status)).toEqual(tasks.map(() => 'completed'));
+  // At least one run met the time-out and was put back, not failed.
+  expect(Math.max(...finished.map((t) => t.attempts as number))).toBeGreaterThan(0);
+  const documents = (await json(await app.request('/api/v1/documents?limit=10'))).documents as Array<{ status: string }>;
+  expect(documents.map((d) => d.status)).toEqual(tasks.map(() => 'completed'));
+  expect(await reportedOrphans((path) => app.request(path))).toEqual({});
+});
