@@ -207,7 +207,7 @@ export async function createRuntime(config: AppConfig, log: Logger, options: Run
     query: withQueryDefaults(createQueryService({ stores, providers, reranker }), () => settings.current().query),
     chat: withChatDefaults(createChatService({ stores, providers, reranker }), () => settings.current().query),
     conversations: createConversationService(stores.conversations),
-    compat: createCompatService({ config, stores, providers, reranker }),
+    compat: createCompatService({ config, stores, providers, reranker, servableProviders: models.servableProviders }),
     tasks,
     documents,
     resolution: createResolutionService(host),

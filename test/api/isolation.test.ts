@@ -171,7 +171,6 @@ const MATRIX: Record<string, Entry> = {
   'PUT /api/v1/graph/entities/:id': { bodies: [{ description: 'changed by tenant A' }] },
   'POST /api/v1/chat/completions/stream': { bodies: [{ message: 'Who founded Vantablack Foundry?', conversation_id: '$conversation' }] },
   // The compatibility APIs: a model naming B's workspace (kgrag:<mode>@<workspace>), and questions in A's own.
-  'GET /api/version': {},
   'GET /api/tags': {},
   'GET /api/ps': {},
   'POST /api/show': { bodies: [{ model: 'kgrag:hybrid@$workspace' }] },

@@ -30,8 +30,15 @@ export const HEALTH_TIMEOUT_MS = 3_000;
 /** The start-up probe is shorter: an absent local runtime must not hold the start back. */
 export const PROBE_TIMEOUT_MS = 1_500;
 
+/** How long a check decides whether a provider's models are listed (docs/api.md §4.11). */
+export const SERVABLE_TTL_MS = 30_000;
+
 export interface ModelService {
   list(filter?: ModelFilter): ModelListItem[];
+  /** The models this instance can serve now: those of enabled providers whose last check (at most 30 s old) answered. */
+  servable(filter?: ModelFilter): Promise<ModelListItem[]>;
+  /** The names of the providers that answered their last check (checked again when it is older than 30 s). */
+  servableProviders(): Promise<Set<string>>;
   /** A model of the catalog, or NotFoundError. */
   model(provider: string, model: string): ModelListItem & { default_for: Array<'llm' | 'embedding'> };
   providers(): Array<ProviderListItem & { last_check: LastCheck }>;
@@ -68,9 +75,37 @@ export function createModelService(deps: { config: AppConfig; providers: () => P
     return results;
   };
   const withLastCheck = (p: ProviderListItem) => ({ ...p, last_check: lastChecks.get(p.name) ?? null });
+  // One check at a time per provider, shared by the listings that ask while it runs.
+  const pending = new Map<string, Promise<ProviderHealth>>();
+  const freshCheck = (p: CatalogProvider): Promise<ProviderHealth> => {
+    const last = lastChecks.get(p.name);
+    if (last && Date.now() - Date.parse(last.checked_at) < SERVABLE_TTL_MS) return Promise.resolve({ name: p.name, ...last });
+    let check = pending.get(p.name);
+    if (!check) {
+      check = checkProvider(p, PROBE_TIMEOUT_MS)
+        .then((r) => remember([r])[0])
+        .finally(() => pending.delete(p.name));
+      pending.set(p.name, check);
+    }
+    return check;
+  };
+  const servableProviders = async (): Promise<Set<string>> => {
+    const enabled = catalog.providers.filter((p) => p.enabled);
+    const checks = await Promise.all(enabled.map((p) => (p.type === 'mock' ? Promise.resolve(null) : freshCheck(p))));
+    return new Set(enabled.filter((p, i) => checks[i] === null || checks[i].status === 'healthy').map((p) => p.name));
+  };
 
   return {
     list: (filter = {}) => listModels(catalog, filter),
+
+    async servable(filter = {}) {
+      const models = listModels(catalog, filter);
+      if (filter.includeDisabled) return models;
+      const names = await servableProviders();
+      return models.filter((m) => names.has(m.provider));
+    },
+
+    servableProviders,
 
     model(provider, model) {
       const p = providerOf(provider);
