@@ -293,7 +293,7 @@ export const graphStreamEventSchema = z.discriminatedUnion('type', [
   }),
   z.object({ type: z.literal('nodes'), nodes: z.array(graphNodeSchema) }),
   z.object({ type: z.literal('edges'), edges: z.array(graphEdgeSchema) }),
-  z.object({ type: z.literal('done'), snapshot: z.literal(true) }),
+  z.object({ type: z.literal('done'), snapshot: z.literal(true), done: z.literal(true).describe("EdgeQuake's name") }),
   z.object({ type: z.enum(['node_added', 'node_updated']), node: graphNodeSchema, ...changeFields }),
   z.object({ type: z.literal('node_removed'), id: z.string(), ...changeFields }),
   z.object({ type: z.enum(['edge_added', 'edge_updated']), edge: graphEdgeSchema, ...changeFields }),
