@@ -51,6 +51,27 @@ export interface ModelService {
   probeDefaults(): Promise<ProviderHealth[]>;
   /** What the start-up probe found unreachable (for /health), as sentences. */
   startupWarnings(): string[];
+  /** EdgeQuake's view of the providers (`GET /settings/providers`): which answer, which is in use, their models. */
+  availableProviders(): Promise<{ providers: AvailableProvider[] }>;
+  /** EdgeQuake's view of the providers in use (`GET /settings/provider/status`). */
+  providerStatus(): Promise<ProviderStatus>;
+}
+
+export interface AvailableProvider {
+  name: string;
+  display_name: string;
+  is_available: boolean;
+  is_current: boolean;
+  models: string[];
+}
+
+export interface ProviderStatus {
+  current_provider: string;
+  current_model: string;
+  embedding_provider: string;
+  embedding_model: string;
+  /** `healthy` when both providers in use answer, else `unreachable`. */
+  status: 'healthy' | 'unreachable';
 }
 
 export function createModelService(deps: { config: AppConfig; providers: () => ProviderRegistry; log: Logger }): ModelService {
@@ -159,6 +180,30 @@ export function createModelService(deps: { config: AppConfig; providers: () => P
     },
 
     startupWarnings: () => [...warnings],
+
+    async availableProviders() {
+      const servable = await servableProviders();
+      const providers = listProviders(catalog, active()).map((p) => ({
+        name: p.name,
+        display_name: p.display_name,
+        is_available: servable.has(p.name),
+        is_current: p.default_for.length > 0,
+        models: [...p.llm_models, ...p.embedding_models],
+      }));
+      return { providers };
+    },
+
+    async providerStatus() {
+      const servable = await servableProviders();
+      const { llm, embedding } = active();
+      return {
+        current_provider: llm.provider,
+        current_model: llm.model,
+        embedding_provider: embedding.provider,
+        embedding_model: embedding.model,
+        status: servable.has(llm.provider) && servable.has(embedding.provider) ? ('healthy' as const) : ('unreachable' as const),
+      };
+    },
   };
 }
 
