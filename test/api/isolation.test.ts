@@ -173,6 +173,8 @@ const MATRIX: Record<string, Entry> = {
   'GET /api/v1/graph/entities/:id/neighborhood': {},
   'POST /api/v1/graph/degrees/batch': { bodies: [{ node_ids: ['$entity'] }] },
   'PUT /api/v1/graph/entities/:id': { bodies: [{ description: 'changed by tenant A' }] },
+  'POST /api/v1/graph/entities': { bodies: [{ entity_name: 'Planted By A', entity_type: 'PERSON' }] },
+  'DELETE /api/v1/graph/entities/:id': { query: { confirm: 'true' } },
   'POST /api/v1/chat/completions/stream': { bodies: [{ message: 'Who founded Vantablack Foundry?', conversation_id: '$conversation' }] },
   // The compatibility APIs: a model naming B's workspace (kgrag:<mode>@<workspace>), and questions in A's own.
   'GET /api/tags': {},

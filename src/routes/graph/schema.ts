@@ -184,6 +184,33 @@ export const entityPatchSchema = atLeastOneOf(
   'send description and/or entity_type',
 );
 
+const entityName = z
+  .string()
+  .max(512)
+  .regex(/[\p{L}\p{N}]/u, 'must contain a name');
+
+/** `POST /graph/entities`: the name as `name` or EdgeQuake's `entity_name`; `source_id` and `properties` are accepted and not kept. */
+export const entityCreateSchema = atLeastOneOf(
+  z.object({
+    name: entityName.optional(),
+    entity_name: entityName.optional().describe("= name (EdgeQuake's name)"),
+    entity_type: z
+      .string()
+      .max(64)
+      .regex(/^\s*[A-Za-z][A-Za-z0-9_ -]*\s*$/, 'must be a type name such as PERSON'),
+    description: z.string().max(20_000).optional(),
+    source_id: z.string().max(512).optional(),
+    properties: z.record(z.string(), z.unknown()).optional(),
+  }),
+  ['name', 'entity_name'],
+  'required',
+  ['name'],
+);
+
+export const entityDeleteQuerySchema = z.object({
+  confirm: z.enum(['true', 'false']).default('true').describe('EdgeQuake clients send true; false refuses the deletion'),
+});
+
 export const renameSchema = z.strictObject({
   name: z.string().min(1).max(512),
   merge: z.boolean().default(false).describe('when the new name belongs to another entity: merge into it (true) or answer 409 (false)'),
