@@ -4,6 +4,7 @@ import type { EntityRecord, Scope } from '../domain/types';
 import { OVERRIDES_NAMESPACE, recordOverride } from './aliases';
 import { union } from './combine';
 import { type GraphDeps, nowOf } from './deps';
+import { normalizeEntityType } from './edit';
 import { embedEntities } from './embed';
 import type { GraphChange } from './events';
 import { bumpGraphVersion } from './llm-cache';
@@ -25,7 +26,7 @@ export async function createEntity(deps: GraphDeps, scope: Scope, input: EntityI
   const name = input.name.trim().replace(/\s+/g, ' ');
   const id = normalizeEntityId(name);
   if (!id) throw new InvalidInputError([{ field: 'entity_name', message: 'must contain a name' }]);
-  const entityType = input.entity_type.trim().replace(/\s+/g, '_').toUpperCase();
+  const entityType = normalizeEntityType(input.entity_type);
   if (!entityType) throw new InvalidInputError([{ field: 'entity_type', message: 'must not be blank' }]);
   return deps.entityLocks.run(scope, [id], async () => {
     if (await deps.stores.graph.getEntity(scope, id)) throw new ConflictError(`entity '${id}' already exists`, id, { existing_id: id });
