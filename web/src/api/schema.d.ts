@@ -96,7 +96,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The service version */
+        /** The service version (no credentials needed) */
         get: operations["get_api_version"];
         put?: never;
         post?: never;
@@ -508,24 +508,8 @@ export interface paths {
         /** Entities by id, filtered by type or a name search */
         get: operations["get_api_v1_graph_entities"];
         put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/graph/entities/merge": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Merge entities into a survivor: relationships, sources and vectors move to it */
-        post: operations["post_api_v1_graph_entities_merge"];
+        /** Create an analyst's entity (no source chunk); 409 when the name is taken */
+        post: operations["post_api_v1_graph_entities"];
         delete?: never;
         options?: never;
         head?: never;
@@ -544,11 +528,29 @@ export interface paths {
         /** Same as PATCH (the method EdgeQuake clients use) */
         put: operations["put_api_v1_graph_entities_id_"];
         post?: never;
-        delete?: never;
+        /** Delete an entity with every relationship touching it */
+        delete: operations["delete_api_v1_graph_entities_id_"];
         options?: never;
         head?: never;
         /** Correct an entity's description or type */
         patch: operations["patch_api_v1_graph_entities_id_"];
+        trace?: never;
+    };
+    "/api/v1/graph/entities/merge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Merge entities into a survivor: relationships, sources and vectors move to it */
+        post: operations["post_api_v1_graph_entities_merge"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/v1/graph/entities/{id}/rename": {
@@ -1785,7 +1787,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Every model of the enabled providers */
+        /** Every model this instance can serve: of the enabled providers that answer (include_disabled: the whole catalog) */
         get: operations["get_api_v1_models"];
         put?: never;
         post?: never;
@@ -1930,6 +1932,74 @@ export interface paths {
         head?: never;
         /** Change runtime settings; they apply at once (chunking: to documents ingested from now on) */
         patch: operations["patch_api_v1_settings"];
+        trace?: never;
+    };
+    "/api/v1/settings/providers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The providers of the catalog: whether each answers, whether it is in use, its models */
+        get: operations["get_api_v1_settings_providers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/settings/provider/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The LLM and embedding providers in use, and whether they answer */
+        get: operations["get_api_v1_settings_provider_status"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/setup/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whether a first-run setup is needed: never, the service sets itself up at start-up */
+        get: operations["get_api_v1_setup_status"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/connections": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Saved provider connections: none, providers come from the model catalog (GET /providers) */
+        get: operations["get_api_v1_connections"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/v1/pipeline/costs/pricing": {
@@ -2168,6 +2238,24 @@ export interface components {
                 [key: string]: unknown;
             };
         };
+        RelationshipItem: {
+            id: string;
+            source: string;
+            target: string;
+            relation_type: string;
+            /** @description = relation_type */
+            relationship_type: string;
+            keywords: string[];
+            description: string;
+            weight: number;
+            source_count: number;
+            /** @description the first 20 of the documents the record was extracted from */
+            document_ids: string[];
+            /** @description how many documents the record was extracted from */
+            document_count: number;
+            created_at: string;
+            updated_at: string;
+        };
         EntityDetail: {
             id: string;
             name: string;
@@ -2189,24 +2277,6 @@ export interface components {
                 end_line: number;
                 snippet: string;
             }[];
-        };
-        RelationshipItem: {
-            id: string;
-            source: string;
-            target: string;
-            relation_type: string;
-            /** @description = relation_type */
-            relationship_type: string;
-            keywords: string[];
-            description: string;
-            weight: number;
-            source_count: number;
-            /** @description the first 20 of the documents the record was extracted from */
-            document_ids: string[];
-            /** @description how many documents the record was extracted from */
-            document_count: number;
-            created_at: string;
-            updated_at: string;
         };
         Community: {
             id: string;
@@ -2847,12 +2917,7 @@ export interface operations {
     get_api_version: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description Workspace to act in; default: the credential's bound workspace, else the tenant's default workspace */
-                "X-Workspace-ID"?: string;
-                /** @description Tenant to act for; must be the credential's own (the master key may name any) */
-                "X-Tenant-ID"?: string;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -2871,33 +2936,6 @@ export interface operations {
             };
             /** @description Malformed or invalid request */
             400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["OllamaError"];
-                };
-            };
-            /** @description Missing, invalid, expired or revoked credentials */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["OllamaError"];
-                };
-            };
-            /** @description Needs the viewer role */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["OllamaError"];
-                };
-            };
-            /** @description Not found, or an unknown workspace (or one of another tenant) */
-            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3304,17 +3342,17 @@ export interface operations {
                         [key: string]: unknown;
                     })[] | null;
                     /** @description NDJSON stream unless false */
-                    stream?: boolean;
+                    stream?: boolean | null;
                     format?: ("" | "json" | {
                         [key: string]: unknown;
                     }) | null;
                     options?: ({
-                        temperature?: number;
+                        temperature?: number | null;
                         /** @description maximum tokens to generate; -1 or -2: no limit */
-                        num_predict?: number;
-                        top_p?: number;
-                        seed?: number;
-                        stop?: string[];
+                        num_predict?: number | null;
+                        top_p?: number | null;
+                        seed?: number | null;
+                        stop?: string[] | null;
                     } & {
                         [key: string]: unknown;
                     }) | null;
@@ -3487,19 +3525,19 @@ export interface operations {
                     template?: string | null;
                     /** @description the `context` of the previous answer, to continue the conversation */
                     context?: number[] | null;
-                    stream?: boolean;
+                    stream?: boolean | null;
                     raw?: boolean | null;
                     format?: ("" | "json" | {
                         [key: string]: unknown;
                     }) | null;
                     images?: string[] | null;
                     options?: ({
-                        temperature?: number;
+                        temperature?: number | null;
                         /** @description maximum tokens to generate; -1 or -2: no limit */
-                        num_predict?: number;
-                        top_p?: number;
-                        seed?: number;
-                        stop?: string[];
+                        num_predict?: number | null;
+                        top_p?: number | null;
+                        seed?: number | null;
+                        stop?: string[] | null;
                     } & {
                         [key: string]: unknown;
                     }) | null;
@@ -3661,21 +3699,18 @@ export interface operations {
                     /** @description `kgrag:<mode>` (RAG), `<provider>/<model>` (a provider model); `@<workspace>` selects the workspace */
                     model: string & (unknown & unknown);
                     input: string | string[];
-                    /**
-                     * @description cut inputs longer than the context length (else 400)
-                     * @default true
-                     */
-                    truncate?: boolean;
-                    dimensions?: number;
+                    /** @description cut inputs longer than the context length (else 400); default (and null) true */
+                    truncate?: boolean | null;
+                    dimensions?: number | null;
                     /** @description how long /api/ps lists the model: 5m (default), 0 unloads, -1 keeps */
                     keep_alive?: (string | number) | null;
                     options?: ({
-                        temperature?: number;
+                        temperature?: number | null;
                         /** @description maximum tokens to generate; -1 or -2: no limit */
-                        num_predict?: number;
-                        top_p?: number;
-                        seed?: number;
-                        stop?: string[];
+                        num_predict?: number | null;
+                        top_p?: number | null;
+                        seed?: number | null;
+                        stop?: string[] | null;
                     } & {
                         [key: string]: unknown;
                     }) | null;
@@ -3800,12 +3835,12 @@ export interface operations {
                     /** @description how long /api/ps lists the model: 5m (default), 0 unloads, -1 keeps */
                     keep_alive?: (string | number) | null;
                     options?: ({
-                        temperature?: number;
+                        temperature?: number | null;
                         /** @description maximum tokens to generate; -1 or -2: no limit */
-                        num_predict?: number;
-                        top_p?: number;
-                        seed?: number;
-                        stop?: string[];
+                        num_predict?: number | null;
+                        top_p?: number | null;
+                        seed?: number | null;
+                        stop?: string[] | null;
                     } & {
                         [key: string]: unknown;
                     }) | null;
@@ -5784,7 +5819,7 @@ export interface operations {
             };
         };
     };
-    post_api_v1_graph_entities_merge: {
+    post_api_v1_graph_entities: {
         parameters: {
             query?: never;
             header?: {
@@ -5799,36 +5834,50 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    source_ids?: string[];
-                    target_id?: string;
-                    /** @description EdgeQuake form: one entity to merge into target */
-                    source?: string;
-                    /** @description EdgeQuake name of target_id */
-                    target?: string;
-                    /** @description accepted for EdgeQuake clients; descriptions are always merged */
-                    strategy?: string | null;
-                    reason?: string;
-                };
+                    name?: string;
+                    /** @description = name (EdgeQuake's name) */
+                    entity_name?: string;
+                    entity_type: string;
+                    description?: string;
+                    source_id?: string;
+                    properties?: {
+                        [key: string]: unknown;
+                    };
+                } | unknown | unknown;
             };
         };
         responses: {
-            /** @description The survivor and what moved */
-            200: {
+            /** @description The entity, also under `entity` with `status` and `message` (EdgeQuake clients read those) */
+            201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        entity: components["schemas"]["EntityDetail"];
-                        merged_from: string[];
-                        relationships_moved: number;
-                        relationships_merged: number;
-                        self_loops_dropped: number;
-                        /** @description = entity */
-                        merged_entity: components["schemas"]["EntityDetail"];
-                        /** @description entities merged into the survivor */
-                        merged_count: number;
+                        id: string;
+                        name: string;
+                        entity_type: string;
+                        description: string;
+                        degree: number;
+                        source_count: number;
+                        /** @description the first 20 of the documents the record was extracted from */
+                        document_ids: string[];
+                        /** @description how many documents the record was extracted from */
+                        document_count: number;
+                        created_at: string;
+                        updated_at: string;
+                        relationships: components["schemas"]["RelationshipItem"][];
+                        source_chunks: {
+                            chunk_id: string;
+                            document_id: string;
+                            start_line: number;
+                            end_line: number;
+                            snippet: string;
+                        }[];
+                        /** @constant */
+                        status: "success";
                         message: string;
+                        entity: components["schemas"]["EntityDetail"];
                     };
                 };
             };
@@ -5867,6 +5916,13 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
+            };
+            /** @description An entity of that name exists */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Request body over its limit (the limit is quoted) */
             413: {
@@ -6147,6 +6203,111 @@ export interface operations {
             };
         };
     };
+    delete_api_v1_graph_entities_id_: {
+        parameters: {
+            query?: {
+                /** @description EdgeQuake clients send true; false refuses the deletion */
+                confirm?: "true" | "false";
+            };
+            header?: {
+                /** @description Workspace to act in; default: the credential's bound workspace, else the tenant's default workspace */
+                "X-Workspace-ID"?: string;
+                /** @description Tenant to act for; must be the credential's own (the master key may name any) */
+                "X-Tenant-ID"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description What was removed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "success";
+                        deleted_id: string;
+                        relationships_removed: number;
+                    };
+                };
+            };
+            /** @description Malformed request: a body that is not JSON, a header of the wrong form */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Needs the editor role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such entity */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid input, field by field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     patch_api_v1_graph_entities_id_: {
         parameters: {
             query?: never;
@@ -6177,6 +6338,146 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["EntityDetail"];
+                };
+            };
+            /** @description Malformed request: a body that is not JSON, a header of the wrong form */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Needs the editor role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found, or an unknown workspace (or one of another tenant) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request body over its limit (the limit is quoted) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request body of an unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Invalid input, field by field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    post_api_v1_graph_entities_merge: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Workspace to act in; default: the credential's bound workspace, else the tenant's default workspace */
+                "X-Workspace-ID"?: string;
+                /** @description Tenant to act for; must be the credential's own (the master key may name any) */
+                "X-Tenant-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    source_ids?: string[];
+                    target_id?: string;
+                    /** @description EdgeQuake form: one entity to merge into target */
+                    source?: string;
+                    /** @description EdgeQuake name of target_id */
+                    target?: string;
+                    /** @description accepted for EdgeQuake clients; descriptions are always merged */
+                    strategy?: string | null;
+                    reason?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The survivor and what moved */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        entity: components["schemas"]["EntityDetail"];
+                        merged_from: string[];
+                        relationships_moved: number;
+                        relationships_merged: number;
+                        self_loops_dropped: number;
+                        /** @description = entity */
+                        merged_entity: components["schemas"]["EntityDetail"];
+                        /** @description entities merged into the survivor */
+                        merged_count: number;
+                        message: string;
+                    };
                 };
             };
             /** @description Malformed request: a body that is not JSON, a header of the wrong form */
@@ -11423,6 +11724,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The workspace UUID or slug */
                 id: string;
             };
             cookie?: never;
@@ -11517,6 +11819,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The workspace UUID or slug */
                 id: string;
             };
             cookie?: never;
@@ -11642,6 +11945,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The workspace UUID or slug */
                 id: string;
             };
             cookie?: never;
@@ -11734,6 +12038,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The workspace UUID or slug */
                 id: string;
             };
             cookie?: never;
@@ -11859,6 +12164,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The workspace UUID or slug */
                 id: string;
             };
             cookie?: never;
@@ -11990,6 +12296,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The workspace UUID or slug */
                 id: string;
             };
             cookie?: never;
@@ -12128,6 +12435,7 @@ export interface operations {
             };
             header?: never;
             path: {
+                /** @description The workspace UUID or slug */
                 id: string;
             };
             cookie?: never;
@@ -12279,6 +12587,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The workspace UUID or slug */
                 id: string;
             };
             cookie?: never;
@@ -12408,6 +12717,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The workspace UUID or slug */
                 id: string;
             };
             cookie?: never;
@@ -12533,6 +12843,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The workspace UUID or slug */
                 id: string;
             };
             cookie?: never;
@@ -13220,7 +13531,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Needs the editor role */
+            /** @description Needs the viewer role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13390,7 +13701,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Needs the editor role */
+            /** @description Needs the viewer role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13641,7 +13952,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Needs the editor role */
+            /** @description Needs the viewer role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -17976,6 +18287,330 @@ export interface operations {
             };
         };
     };
+    get_api_v1_settings_providers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Providers */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        providers: {
+                            name: string;
+                            display_name: string;
+                            /** @description Enabled, and answered its last check (at most 30 s old) */
+                            is_available: boolean;
+                            /** @description The default LLM or embedding provider */
+                            is_current: boolean;
+                            models: string[];
+                        }[];
+                    };
+                };
+            };
+            /** @description Malformed request: a body that is not JSON, a header of the wrong form */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Needs the viewer role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    get_api_v1_settings_provider_status: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Provider status */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        current_provider: string;
+                        current_model: string;
+                        embedding_provider: string;
+                        embedding_model: string;
+                        /** @enum {string} */
+                        status: "healthy" | "unreachable";
+                    };
+                };
+            };
+            /** @description Malformed request: a body that is not JSON, a header of the wrong form */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Needs the viewer role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    get_api_v1_setup_status: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Setup status */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Always false: the service sets itself up at start-up
+                         * @constant
+                         */
+                        needs_setup: false;
+                        auth_enabled: boolean;
+                        /** @enum {string} */
+                        storage_mode: "memory" | "neo4j";
+                    };
+                };
+            };
+            /** @description Malformed request: a body that is not JSON, a header of the wrong form */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Needs the viewer role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    get_api_v1_connections: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An empty list */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                    }[];
+                };
+            };
+            /** @description Malformed request: a body that is not JSON, a header of the wrong form */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Needs the admin role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     get_api_v1_pipeline_costs_pricing: {
         parameters: {
             query?: never;
@@ -18005,6 +18640,14 @@ export interface operations {
                             output_cost_per_1k_tokens?: number;
                             deprecated: boolean;
                             provider_enabled: boolean;
+                            /** @description = name (EdgeQuake's name) */
+                            model: string;
+                            /** @description = input_cost_per_1k_tokens */
+                            input_cost_per_1k: number;
+                            /** @description = output_cost_per_1k_tokens; null for embedding models */
+                            output_cost_per_1k: number | null;
+                            /** @constant */
+                            currency: "USD";
                         }[];
                     };
                 };
