@@ -92,6 +92,22 @@ describe('a workspace named by its slug', () => {
     expect(((await other.json()) as { error: string }).error).toContain(`names workspace '${slug}'`);
   });
 
+  it('binds an API key to the workspace its slug names', async () => {
+    const res = await call('/api/v1/api-keys', null, {
+      method: 'POST',
+      json: { name: 'research key', role: 'viewer', workspace_id: slug },
+    });
+    expect(res.status).toBe(201);
+    const made = (await res.json()) as { key: string; workspace_id: string };
+    expect(made.workspace_id).toBe(workspaceId);
+    const stats = await fetch(`${app.url}/api/v1/graph/stats`, { headers: { 'X-API-Key': made.key } });
+    expect(stats.status).toBe(200);
+    const other = await fetch(`${app.url}/api/v1/graph/stats`, { headers: { 'X-API-Key': made.key, 'X-Workspace-ID': 'default' } });
+    expect(other.status).toBe(404);
+    const unknown = await call('/api/v1/api-keys', null, { method: 'POST', json: { name: 'k', workspace_id: `no-${slug}` } });
+    expect(unknown.status).toBe(404);
+  });
+
   it("is looked up in the caller's tenant only: another tenant's slug names nothing", async () => {
     const tenant = await call('/api/v1/tenants', null, {
       method: 'POST',
