@@ -10403,10 +10403,7 @@ export interface operations {
                      * @enum {string}
                      */
                     role?: "viewer" | "editor" | "admin";
-                    /**
-                     * Format: uuid
-                     * @description Bind the key to one workspace
-                     */
+                    /** @description Bind the key to one workspace: its UUID or slug */
                     workspace_id?: string;
                     /** Format: date-time */
                     expires_at?: string;
