@@ -173,7 +173,13 @@ export async function createRuntime(config: AppConfig, log: Logger, options: Run
     reprocessAll: (scope) => documents.reprocessAll(scope),
     liveTasks: async (scope) => (await tasks.list(scope, { limit: 10_000, offset: 0, status: 'running' })).items,
   });
-  const auth = createAuthService({ config: config.auth, accounts: stores.accounts, log, operatorTenantId: () => tenancy.operatorTenantId });
+  const auth = createAuthService({
+    config: config.auth,
+    accounts: stores.accounts,
+    log,
+    operatorTenantId: () => tenancy.operatorTenantId,
+    resolveWorkspace: (tenantId, ref) => tenancy.resolveWorkspaceRef(tenantId, ref),
+  });
   let bootstrap;
   try {
     // Stored settings apply before anything is ingested or served.
@@ -214,7 +220,7 @@ export async function createRuntime(config: AppConfig, log: Logger, options: Run
       () => settings.current().query,
     ),
     conversations: createConversationService(stores.conversations),
-    compat: createCompatService({ config, stores, providers, reranker, log }),
+    compat: createCompatService({ config, stores, providers, reranker, log, servableProviders: models.servableProviders }),
     tasks,
     documents,
     integrity: createIntegrityService(stores, config.defaultWorkspaceId),

@@ -2,9 +2,10 @@ import { EventEmitter } from 'node:events';
 import { UnavailableError } from '../domain/errors';
 import type { Scope } from '../domain/types';
 import type { Logger } from '../logger';
-import { compareFeedIds } from '../store/feed-ids';
+import { FEED_START, compareFeedIds } from '../store/feed-ids';
 import { MemoryChangeFeed } from '../store/memory/change-feed';
 import type { ChangeFeed } from '../store/ports';
+import { previousFeedId } from './stream-ids';
 
 /** A change to a workspace graph, published by ingestion, deletion and entity edits. */
 export type GraphChange =
@@ -149,6 +150,22 @@ export class GraphEvents {
     follower.held = null;
     for (const entry of held) this.offer(follower, entry);
     return { gap, from, close: () => this.leave(topicName, follower) };
+  }
+
+  /**
+   * Whether `id` is a position this feed gave out: its head (the empty feed's start included) or one of its
+   * entries. An id older than the window counts as given out: the window decides for it (a gap, then a snapshot).
+   */
+  async issued(scope: Scope, id: string): Promise<boolean> {
+    const topicName = topicOf(scope);
+    try {
+      if (id === FEED_START || id === (await this.feed.head(topicName))) return true;
+      const read = await this.feed.read(topicName, previousFeedId(id), 1);
+      return read.gap || read.entries[0]?.id === id;
+    } catch (err) {
+      this.log?.warn({ err: (err as Error).message, workspace_id: scope.workspaceId }, 'graph change feed unavailable');
+      throw new UnavailableError('the graph change feed is unavailable; retry shortly', 'graph_change_feed', {}, 1);
+    }
   }
 
   /** Live subscriptions: in-process listeners and followers (a closed stream must leave none behind). */

@@ -105,7 +105,7 @@ async function rewriteChunks(chunks: ChunkRecord[], absorbed: Set<string>, survi
 }
 
 /** Documents' entity and relationship counts follow the merged graph. */
-async function recountDocuments(stores: Stores, scope: Scope, documentIds: string[]): Promise<void> {
+export async function recountDocuments(stores: Stores, scope: Scope, documentIds: string[]): Promise<void> {
   for (const documentId of documentIds) {
     if (!(await stores.documents.get(scope, documentId))) continue;
     const [entities, relationships] = await Promise.all([
@@ -152,7 +152,13 @@ const LOCK_ATTEMPTS = 8;
  * merge, a summary or another entity merge never rewrites one this merge moves. The related entities are read
  * again under the lock, which is taken again over the wider set if they grew while it was awaited.
  */
-async function withRelatedLock<T>(deps: GraphDeps, scope: Scope, ids: string[], sourceIds: string[], fn: () => Promise<T>): Promise<T> {
+export async function withRelatedLock<T>(
+  deps: GraphDeps,
+  scope: Scope,
+  ids: string[],
+  sourceIds: string[],
+  fn: () => Promise<T>,
+): Promise<T> {
   const { graph } = deps.stores;
   const related = async (held: string[]) =>
     union(held, ...(await graph.relationshipsOf(scope, sourceIds)).map((r) => [r.source, r.target]));

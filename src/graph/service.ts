@@ -3,6 +3,7 @@ import type { SseStream } from '../domain/sse';
 import type { GraphDeps } from './deps';
 import { type CypherSettings, runAnalystCypher } from './cypher';
 import { type EntityPatch, type RenameInput, renameEntity, updateEntity } from './edit';
+import { type EntityInput, createEntity, deleteEntity } from './entity-lifecycle';
 import { type EntityListQuery, type RelationshipListQuery, entityDetail, listEntities, listRelationships } from './entities';
 import { type GraphQuery, exploreGraph, graphStats } from './explore';
 import { degreesOf, entityExists, graphNode, neighborhood, popularLabels, searchLabels, searchNodes } from './lookup';
@@ -41,6 +42,11 @@ export function createGraphService(deps: GraphDeps, settings: GraphSettings = DE
       const entity = await updateEntity(deps, scope, id, patch);
       return entityDetail(stores, scope, entity.id);
     },
+    createEntity: async (scope: Scope, input: EntityInput) => {
+      const entity = await createEntity(deps, scope, input);
+      return entityDetail(stores, scope, entity.id);
+    },
+    deleteEntity: (scope: Scope, id: string) => deleteEntity(deps, scope, id),
     renameEntity: async (scope: Scope, id: string, input: RenameInput) => {
       const outcome = await renameEntity(deps, scope, id, input);
       return { ...outcome, entity: await entityDetail(stores, scope, outcome.entity.id) };

@@ -16,7 +16,7 @@ export function snapshotId(cursor: string): string {
 }
 
 /** The feed id just before `id` (so that a read after it starts with `id` itself). */
-function previousFeedId(id: string): string {
+export function previousFeedId(id: string): string {
   const [ms, seq] = id.split('-').map(Number);
   if (seq > 0) return `${ms}-${seq - 1}`;
   return ms > 0 ? `${ms - 1}-999999999999999` : '0-0';

@@ -54,7 +54,8 @@ export function snapshotEvents(view: GraphView, batchSize: number): Event[] {
   for (let i = 0; i < view.edges.length; i += batchSize) {
     events.push({ type: 'edges', edges: view.edges.slice(i, i + batchSize) });
   }
-  events.push({ type: 'done', snapshot: true });
+  // `done: true` is how EdgeQuake's SDK recognises the end of the snapshot.
+  events.push({ type: 'done', snapshot: true, done: true });
   return events;
 }
 
@@ -165,9 +166,16 @@ export async function streamGraph(
   open: () => SseStream,
   settings: GraphStreamSettings,
 ): Promise<void> {
-  const resume = query.lastEventId === undefined ? null : resumePoint(query.lastEventId);
+  let resume = query.lastEventId === undefined ? null : resumePoint(query.lastEventId);
   if (resume === undefined) {
     throw InvalidInputError.field('last_event_id', 'not an event id of this stream (as sent in `id:`, e.g. 1732550000000-0.3)');
+  }
+  // Why a client that asked to resume gets a new snapshot instead (a `reset` event first), when it does.
+  let reset: string | null = null;
+  if (query.lastEventId !== undefined && resume === null) reset = 'the last event id is inside a snapshot; a new snapshot follows';
+  if (resume && !(await deps.events.issued(scope, resume.within?.id ?? resume.after))) {
+    reset = 'the last event id was not issued by this feed (another deployment, or before a restart); a new snapshot follows';
+    resume = null;
   }
   if (query.ids?.length && query.startNode !== undefined) {
     throw InvalidInputError.field('ids', 'follow either a start node (start_node, depth) or a set of ids, not both');
@@ -190,6 +198,7 @@ export async function streamGraph(
   try {
     if (resume && follow.gap) {
       // Too old to replay: start again from now with a snapshot.
+      reset = 'the last event id is older than the replay window; a new snapshot follows';
       follow.close();
       queue.length = 0;
       following = false;
@@ -228,7 +237,7 @@ export async function streamGraph(
   if (resumed) {
     send({ type: 'resumed', last_event_id: query.lastEventId, replayed_from: resume?.after }, cursor);
   } else {
-    if (resume) send({ type: 'reset', reason: 'the last event id is older than the replay window; a new snapshot follows' }, cursor);
+    if (reset) send({ type: 'reset', reason: reset }, cursor);
     const events = snapshotEvents(seeded, query.batchSize);
     events.forEach((event, i) => send(event, i === events.length - 1 ? cursor : snapshotId(cursor)));
   }

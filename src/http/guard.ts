@@ -1,10 +1,10 @@
 import type { Middleware } from 'koa';
 import { type Role, roleCovers } from '../domain/accounts';
-import { ForbiddenError, MalformedRequestError, UnauthenticatedError } from '../domain/errors';
+import { ForbiddenError, MalformedRequestError, NotFoundError, UnauthenticatedError } from '../domain/errors';
 import { runWithUsageContext } from '../llm/usage';
 import { withWorkspaceModels } from '../llm/workspace-models';
 import type { AuthService } from '../services/auth';
-import { type TenancyService, checkUuid } from '../services/tenancy';
+import { type TenancyService, checkWorkspaceRef } from '../services/tenancy';
 import type { AppContext, AppState } from './context';
 
 /**
@@ -47,14 +47,18 @@ export function createGuard(auth: AuthService, tenancy: TenancyService, named: (
     if (spec.workspace) {
       const header = scopeHeader(c, 'x-workspace-id');
       const fromRequest = named(c);
+      if (fromRequest) checkWorkspaceRef(fromRequest, 'the workspace the model names');
+      const tenantId = scopeHeader(c, 'x-tenant-id');
+      const resolved = await tenancy.resolve(principal, { tenantId, workspaceId: header ?? fromRequest });
+      // The same workspace may be named by UUID in one place and by slug in the other.
       if (fromRequest && header && fromRequest !== header) {
-        throw new MalformedRequestError(`the model names workspace '${fromRequest}' but X-Workspace-ID is '${header}'`);
+        const other = await tenancy
+          .resolve(principal, { tenantId, workspaceId: fromRequest })
+          .catch((err: unknown) => (err instanceof NotFoundError ? null : Promise.reject(err)));
+        if (other?.workspace.id !== resolved.workspace.id) {
+          throw new MalformedRequestError(`the model names workspace '${fromRequest}' but X-Workspace-ID is '${header}'`);
+        }
       }
-      if (fromRequest) checkUuid(fromRequest, 'the workspace the model names');
-      const resolved = await tenancy.resolve(principal, {
-        tenantId: scopeHeader(c, 'x-tenant-id'),
-        workspaceId: fromRequest ?? header,
-      });
       c.state.tenant = resolved.tenant;
       c.state.workspace = resolved.workspace;
       c.state.scope = resolved.scope;
@@ -67,7 +71,7 @@ export function createGuard(auth: AuthService, tenancy: TenancyService, named: (
   };
 }
 
-/** A scope header as sent (trimmed), or null when absent: a header sent empty is refused as not a UUID. */
+/** A scope header as sent (trimmed), or null when absent: a header sent empty is refused as naming nothing. */
 function scopeHeader(ctx: AppContext, name: string): string | null {
   const value = ctx.headers[name];
   if (value === undefined) return null;

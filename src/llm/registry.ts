@@ -182,6 +182,6 @@ export async function checkProvider(p: CatalogProvider, timeoutMs = CHECK_TIMEOU
     const latency_ms = Math.round(performance.now() - started);
     const e = err as Error & { cause?: { code?: string } };
     const reason = e.name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : (e.cause?.code ?? e.message);
-    return { name: p.name, status: 'unhealthy', latency_ms, error: `${url}: ${reason}` };
+    return { name: p.name, status: 'unhealthy', latency_ms, error: `unreachable: ${url}: ${reason}` };
   }
 }

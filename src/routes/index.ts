@@ -22,6 +22,8 @@ import { userRoutes } from './accounts/users';
 import { apiKeyRoutes } from './accounts/keys';
 import { modelRoutes } from './models';
 import { settingsRoutes } from './settings';
+import { providerSettingsRoutes } from './settings/providers';
+import { setupRoutes } from './settings/setup';
 import { adminRoutes } from './admin';
 
 /** Every resource's routes. Health probes and the compatibility APIs answer at the root. */
@@ -46,6 +48,8 @@ export function registerRoutes(api: { root: Api; v1: Api }, rt: Runtime): void {
   pipelineRoutes(api.v1, rt);
   modelRoutes(api.v1, rt);
   settingsRoutes(api.v1, rt);
+  providerSettingsRoutes(api.v1, rt);
+  setupRoutes(api.v1, rt);
   costRoutes(api.v1, rt);
   tracingSettingsRoutes(api.v1, rt);
   adminRoutes(api.v1, rt);

@@ -1,4 +1,5 @@
 import { SignJWT } from 'jose';
+import OpenAI from 'openai';
 import { accessOf } from '../../src/http/api';
 import { type TestApp, startTestApp } from '../helpers/app';
 
@@ -66,7 +67,7 @@ describe('authentication', () => {
     }
     expect(open).toEqual([]);
     const publicPaths = app.routes.filter((r) => accessOf(r.spec).access === 'public').map((r) => r.prefix + r.spec.path);
-    expect(publicPaths.sort()).toEqual(['/health', '/health/live', '/health/ready', '/live', '/ready']);
+    expect(publicPaths.sort()).toEqual(['/api/version', '/health', '/health/live', '/health/ready', '/live', '/ready']);
     for (const path of ['/api-docs/openapi.json', '/swagger-ui/']) expect((await raw(path)).status).toBe(200);
   });
 
@@ -88,6 +89,46 @@ describe('authentication', () => {
       expect(res.status).toBe(401);
       expect((await json(res)).detail).not.toContain(key);
     }
+  });
+
+  it('refuses an empty or malformed credential in either header, even beside a valid one', async () => {
+    const valid: Array<Record<string, string>> = [{ 'X-API-Key': app.masterKey }, { Authorization: `Bearer ${app.masterKey}` }];
+    const broken: Array<Record<string, string>> = [
+      { 'X-API-Key': '' },
+      { 'X-API-Key': '   ' },
+      { Authorization: '' },
+      { Authorization: 'Bearer' },
+      { Authorization: 'Basic abc' },
+    ];
+    for (const good of valid) {
+      for (const bad of broken) {
+        if (Object.keys(bad)[0] === Object.keys(good)[0]) continue;
+        const res = await raw('/api/v1/graph/stats', { headers: { ...good, ...bad } });
+        expect({ sent: bad, status: res.status }).toEqual({ sent: bad, status: 401 });
+        expect(res.headers.get('www-authenticate')).toMatch(/Bearer/);
+      }
+      expect((await raw('/api/v1/graph/stats', { headers: good })).status).toBe(200);
+    }
+  });
+
+  it('lets a viewer chat on every chat path, as it queries', async () => {
+    const key = await app.createApiKey({ role: 'viewer' });
+    const headers = { 'X-API-Key': key, 'X-Workspace-ID': app.workspace };
+    const turns: Array<[string, unknown]> = [
+      ['/api/v1/query', { query: 'Who?', mode: 'naive' }],
+      ['/api/v1/chat/completions', { message: 'Who?', mode: 'naive' }],
+      ['/api/v1/chat/completions/stream', { message: 'Who?', mode: 'naive' }],
+      ['/api/chat', { model: 'kgrag:naive', messages: [{ role: 'user', content: 'Who?' }], stream: false }],
+      ['/api/generate', { model: 'kgrag:naive', prompt: 'Who?', stream: false }],
+      ['/v1/chat/completions', { model: 'kgrag:naive', messages: [{ role: 'user', content: 'Who?' }] }],
+    ];
+    for (const [path, body] of turns) {
+      const res = await raw(path, post(body, headers));
+      await res.text();
+      expect({ path, status: res.status }).toEqual({ path, status: 200 });
+    }
+    // Writing the workspace's knowledge stays with editors.
+    expect((await raw('/api/v1/documents', post({ content: 'A viewer writes.' }, headers))).status).toBe(403);
   });
 
   it('logs in with a password: a JWT that works until refresh, and a refresh token that works once', async () => {
@@ -365,6 +406,7 @@ describe('authentication', () => {
     );
     expect(open.sort()).toEqual(
       [
+        'get /api/version',
         'get /health',
         'get /health/live',
         'get /health/ready',
@@ -470,8 +512,15 @@ describe('bootstrap and switches', () => {
       const health = await json(await fetch(`${app.url}/health`));
       expect(health.auth).toEqual({ enabled: true, dev_mode: true });
       expect(health.warnings.join(' ')).toMatch(/open/);
-      // Credentials that are presented are still checked.
-      expect((await fetch(`${app.url}/api/v1/documents`, { headers: { 'X-API-Key': 'kgr_invented' } })).status).toBe(401);
+      // A credential that is not valid is ignored while the API is open, as local model servers ignore the
+      // made-up key an SDK insists on; a valid one still acts as its own caller.
+      expect((await fetch(`${app.url}/api/v1/documents`, { headers: { 'X-API-Key': 'kgr_invented' } })).status).toBe(200);
+      const openai = new OpenAI({ baseURL: `${app.url}/v1`, apiKey: 'sk-made-up', maxRetries: 0 });
+      expect((await openai.models.list()).data.map((m) => m.id)).toContain('kgrag:hybrid');
+      const reply = await openai.chat.completions.create({ model: 'kgrag:bypass', messages: [{ role: 'user', content: 'Hello' }] });
+      expect(reply.choices[0].message.role).toBe('assistant');
+      const me = await fetch(`${app.url}/api/v1/auth/me`, { headers: { 'X-API-Key': app.masterKey } });
+      expect(await json(me)).toMatchObject({ kind: 'master' });
     } finally {
       await app.close();
     }
@@ -482,6 +531,7 @@ describe('bootstrap and switches', () => {
     try {
       expect((await fetch(`${app.url}/api/v1/graph/stats`)).status).toBe(200);
       expect((await json(await fetch(`${app.url}/health`))).auth).toEqual({ enabled: false, dev_mode: false });
+      expect((await fetch(`${app.url}/api/v1/graph/stats`, { headers: { Authorization: 'Bearer invented' } })).status).toBe(200);
     } finally {
       await app.close();
     }

@@ -61,10 +61,13 @@ describe('methods a path does not serve', () => {
 });
 
 describe('scope headers', () => {
-  it.each(['X-Workspace-ID', 'X-Tenant-ID'])('refuses %s sent empty, as it refuses any value that is not a UUID', async (name) => {
+  it.each([
+    ['X-Workspace-ID', 'must be a workspace UUID or slug'],
+    ['X-Tenant-ID', 'must be a UUID'],
+  ])('refuses %s sent empty, as it refuses any value that names nothing', async (name, expected) => {
     const res = await raw('GET', '/api/v1/documents', { [name]: '' });
     expect(res.status).toBe(400);
-    expect((JSON.parse(res.body) as ProblemBody).detail).toMatch(new RegExp(`${name} must be a UUID`));
+    expect((JSON.parse(res.body) as ProblemBody).detail).toMatch(new RegExp(`${name} ${expected}`));
   });
 });
 
@@ -91,10 +94,10 @@ describe('response headers', () => {
 });
 
 describe('path ids', () => {
-  it('answers an id that must be a UUID and is not (as a client that printed null sends it) with 404', async () => {
+  it('answers a workspace id that is neither a UUID nor a slug (as a client that printed null sends it) with 404', async () => {
     const res = await app.request('/api/v1/workspaces/None/stats');
     expect(res.status).toBe(404);
-    expect(((await res.json()) as ProblemBody).detail).toMatch(/workspace id must be a UUID/);
+    expect(((await res.json()) as ProblemBody).detail).toMatch(/named by its UUID or its slug/);
   });
 });
 

@@ -1,3 +1,4 @@
+import { OllamaEmbeddings } from '@langchain/ollama';
 import { Ollama } from 'ollama';
 import type { TestApp } from '../helpers/app';
 import { startSeededApp } from '../helpers/seeded-app';
@@ -12,7 +13,8 @@ let app: TestApp;
 let ollama: Ollama;
 
 beforeAll(async () => {
-  app = await startSeededApp();
+  // No local runtime answers here (a closed port), whatever runs on this machine.
+  app = await startSeededApp({ OLLAMA_HOST: 'http://127.0.0.1:9' });
   ollama = new Ollama({ host: app.url, headers: app.headers });
 });
 
@@ -53,7 +55,9 @@ describe('models through the ollama client', () => {
     const { models } = await ollama.list();
     const names = models.map((m) => m.name);
     expect(names.slice(0, 7)).toEqual(['naive', 'local', 'global', 'hybrid', 'mix', 'bypass', 'context'].map((m) => `kgrag:${m}`));
-    expect(names).toEqual(expect.arrayContaining(['mock/mock-llm', 'mock/mock-embedding', 'ollama/llama3.2']));
+    // Every name carries a tag, as the runtime's do; no local runtime answers, so none of its models is offered.
+    expect(names).toEqual(expect.arrayContaining(['mock/mock-llm:latest', 'mock/mock-embedding:latest']));
+    expect(names.filter((n) => !n.includes(':') || n.startsWith('ollama/'))).toEqual([]);
     for (const m of models) {
       expect(m).toEqual({
         name: m.name,
@@ -336,6 +340,94 @@ describe('embeddings through the ollama client', () => {
       error: expect.stringContaining('does not support embeddings'),
     });
     await expect(ollama.embed({ model: 'kgrag:hybrid', input: 'x', dimensions: 3 })).rejects.toMatchObject({ status_code: 400 });
+  });
+});
+
+describe('what other clients of the runtime send', () => {
+  /** The body LangChain's Python OllamaEmbeddings sends by default: every option it does not set as null. */
+  const langchainPythonEmbed = (input: string[]) => ({
+    model: 'kgrag:hybrid',
+    input,
+    options: {
+      mirostat: null,
+      mirostat_eta: null,
+      mirostat_tau: null,
+      num_ctx: null,
+      num_gpu: null,
+      num_thread: null,
+      repeat_last_n: null,
+      repeat_penalty: null,
+      temperature: null,
+      stop: null,
+      tfs_z: null,
+      top_k: null,
+      top_p: null,
+    },
+    keep_alive: null,
+    truncate: null,
+  });
+
+  it('skips null options and a null truncate, as the runtime does, so LangChain embeds with its defaults', async () => {
+    const texts = ['Acme Corporation builds graph databases.'];
+    const res = await fetch(`${app.url}/api/embed`, {
+      method: 'POST',
+      headers: { ...app.headers, 'Content-Type': 'application/json' },
+      body: JSON.stringify(langchainPythonEmbed(texts)),
+    });
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { embeddings: number[][] }).embeddings).toEqual(await app.rt.providers.embedding().embed(texts));
+    const chat = await ollama.chat({
+      model: 'kgrag:bypass',
+      messages: [{ role: 'user', content: 'Hello' }],
+      stream: false,
+      options: { temperature: null, num_predict: null, top_p: null, seed: null, stop: null } as unknown as Record<string, number>,
+    });
+    expect(chat.done).toBe(true);
+    const embeddings = new OllamaEmbeddings({ baseUrl: app.url, model: 'kgrag:hybrid', headers: app.headers });
+    expect(await embeddings.embedQuery(texts[0])).toEqual((await app.rt.providers.embedding().embed(texts))[0]);
+  });
+
+  it('answers /api/version without credentials, as the runtime does', async () => {
+    const res = await fetch(`${app.url}/api/version`);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ version: expect.any(String) });
+  });
+
+  it("replays Open WebUI's backend: every model it lists, by the listed name, answers", async () => {
+    const bearer = { Authorization: `Bearer ${app.masterKey}`, 'X-Workspace-ID': app.workspace };
+    const post = (path: string, body: unknown) =>
+      fetch(`${app.url}${path}`, {
+        method: 'POST',
+        headers: { ...bearer, 'Content-Type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    expect((await fetch(`${app.url}/api/version`)).status).toBe(200);
+    const { models } = (await (await fetch(`${app.url}/api/tags`, { headers: bearer })).json()) as { models: Array<{ model: string }> };
+    expect(models.length).toBeGreaterThan(7);
+    for (const { model } of models) {
+      // Open WebUI adds :latest to a name without a tag and then looks the name up in the listing.
+      expect(model.includes(':') ? model : `${model}:latest`).toBe(model);
+      const shown = (await (await post('/api/show', { model })).json()) as { capabilities: string[] };
+      const res = shown.capabilities.includes('embedding')
+        ? await post('/api/embed', { model, input: ['Acme'] })
+        : await post('/api/chat', { model, messages: [{ role: 'user', content: QUESTION }], stream: true });
+      const body = await res.text();
+      expect({ model, status: res.status, error: body.includes('"error"') }).toEqual({ model, status: 200, error: false });
+    }
+  });
+
+  it('says in /models/health which provider does not answer, and lists none of its models', async () => {
+    const health = (await (await app.request('/api/v1/models/health')).json()) as {
+      providers: Array<{ name: string; status: string; error?: string }>;
+    };
+    expect(health.providers.find((p) => p.name === 'ollama')).toMatchObject({
+      status: 'unhealthy',
+      error: expect.stringMatching(/^unreachable: .*\/api\/tags/),
+    });
+    const listed = (await (await app.request('/api/v1/models')).json()) as { models: Array<{ provider: string }> };
+    expect(listed.models.filter((m) => m.provider === 'ollama')).toEqual([]);
+    const catalog = (await (await app.request('/api/v1/models?include_disabled=true')).json()) as { models: Array<{ provider: string }> };
+    expect(catalog.models.some((m) => m.provider === 'ollama')).toBe(true);
   });
 });
 

@@ -114,4 +114,39 @@ describe('entity edits API', () => {
     expect((await call('/graph/entities/nobody', { method: 'PATCH', json: { description: 'x' } })).status).toBe(404);
     expect((await call('/graph/entities/bob', { method: 'PATCH', body: 'description=x' })).status).toBe(400);
   });
+
+  it("creates an analyst's entity under EdgeQuake's names, embedded and found, and refuses a taken name", async () => {
+    const res = await call('/graph/entities', {
+      method: 'POST',
+      json: { entity_name: 'Dana Scully', entity_type: 'person', description: 'An FBI agent', source_id: 'manual' },
+    });
+    expect(res.status).toBe(201);
+    const body = (await res.json()) as Detail & { entity: Detail; status: string };
+    expect(body).toMatchObject({
+      id: 'DANA_SCULLY',
+      name: 'Dana Scully',
+      entity_type: 'PERSON',
+      description: 'An FBI agent',
+      status: 'success',
+    });
+    expect(body.entity).toMatchObject({ id: 'DANA_SCULLY', degree: 0, document_ids: [] });
+    expect(await app.rt.stores.vectors.count({ workspaceId: workspace }, 'entity')).toBe(1);
+    expect((await call('/graph/entities/dana%20scully')).status).toBe(200);
+    expect((await call('/graph/entities', { method: 'POST', json: { name: 'DANA SCULLY', entity_type: 'PERSON' } })).status).toBe(409);
+    expect((await call('/graph/entities', { method: 'POST', json: { entity_type: 'PERSON' } })).status).toBe(422);
+  });
+
+  it('deletes an entity with its relationships, their links in chunk records, and says what went', async () => {
+    expect((await call('/graph/entities/alice?confirm=false', { method: 'DELETE' })).status).toBe(422);
+    const res = await call('/graph/entities/alice?confirm=true', { method: 'DELETE' });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ status: 'success', deleted_id: 'ALICE', relationships_removed: 2 });
+    const scope = { workspaceId: workspace };
+    expect(await app.rt.stores.graph.getEntity(scope, 'ALICE')).toBeNull();
+    expect(await app.rt.stores.graph.getRelationships(scope, ['ALICE|BOB', 'ALICE|CAROL'])).toEqual([]);
+    const [chunk] = await app.rt.stores.chunks.getMany(scope, ['doc-1-chunk-0']);
+    expect(chunk).toMatchObject({ entity_ids: ['BOB', 'CAROL'], relationship_ids: [] });
+    expect((await call('/graph/entities/bob')).status).toBe(200);
+    expect((await call('/graph/entities/alice', { method: 'DELETE' })).status).toBe(404);
+  });
 });

@@ -178,6 +178,27 @@ describe('graph stream scope, resume and slow subscribers', () => {
     }
   });
 
+  it('sends a reset before the new snapshot when the last event id is inside a snapshot, or one this feed never issued', async () => {
+    const workspace = await app.createWorkspace();
+    await seed(workspace);
+    const first = await stream('', { workspace });
+    const snapshot = await first.until(isDone);
+    first.close();
+    await link(workspace, makeRelationship('A0', 'B0'));
+    const inside = eventIdOf(snapshot[0])!;
+    expect(inside).toMatch(/\.snapshot$/);
+    // Another deployment's position, or one from before a restart: later than anything here, or within the
+    // window's span without being one of its entries.
+    const [ms] = eventIdOf(snapshot.at(-1)!)!.split('-');
+    for (const from of [inside, `${Date.now() + 86_400_000}-0`, `${Date.now() + 86_400_000}-0.2`, `${Number(ms) + 1}-999999`]) {
+      const again = await stream('', { workspace, lastEventId: from });
+      const events = await again.until(isDone);
+      expect({ from, first: events[0].type, second: events[1].type }).toEqual({ from, first: 'reset', second: 'metadata' });
+      expect(events[1]).toMatchObject({ total_nodes: CHAINS.length + LOOSE.length });
+      again.close();
+    }
+  });
+
   it('answers 503 problem details, not a stream, while the shared change feed (Redis) is down', async () => {
     const down = await startTestApp({ REDIS_URL: 'redis://127.0.0.1:1' });
     try {

@@ -67,7 +67,7 @@ describe('graph stream API', () => {
     expect(edgeBatches.flat()).toEqual(graph.edges);
     expect([...nodeBatches, ...edgeBatches].every((b) => b.length > 0 && b.length <= batchSize)).toBe(true);
     expect(events.map((e) => e.type)).toEqual(['metadata', ...nodeBatches.map(() => 'nodes'), ...edgeBatches.map(() => 'edges'), 'done']);
-    expect(events.at(-1)).toEqual({ type: 'done', snapshot: true });
+    expect(events.at(-1)).toEqual({ type: 'done', snapshot: true, done: true });
   });
 
   it('refuses an unknown start node with 404 problem details instead of opening a stream', async () => {

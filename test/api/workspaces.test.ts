@@ -62,7 +62,7 @@ describe('workspaces', () => {
     expect(renamed).toMatchObject({ id: ws.id, name: 'Manuals', slug });
   });
 
-  it('answers 404 for a workspace that was never created and 400 for an id that is not a UUID', async () => {
+  it('answers 404 for a workspace that was never created and 400 for a header that is neither a UUID nor a slug', async () => {
     const unknown = randomUUID();
     const res = await call('/documents', { workspace: unknown });
     expect(res.status).toBe(404);

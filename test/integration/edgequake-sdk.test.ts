@@ -378,6 +378,26 @@ describe('the EdgeQuake SDK on tasks, the pipeline and the workspace', () => {
     });
     expect(held.documents.total).toBe(5);
   });
+
+  it('reads the model prices, the providers in use, the setup status and the (empty) saved connections', async () => {
+    const pricing = parsed<{ models: Array<Record<string, unknown>> }>('pipeline.pricing');
+    const ours = await api<{ models: Array<{ provider: string; name: string; input_cost_per_1k_tokens: number }> }>(
+      '/api/v1/pipeline/costs/pricing',
+    );
+    expect(pricing.models.map((m) => [m.provider, m.model, m.input_cost_per_1k])).toEqual(
+      ours.models.map((m) => [m.provider, m.name, m.input_cost_per_1k_tokens]),
+    );
+    expect(parsed('settings.provider_status')).toMatchObject({
+      current_provider: 'mock',
+      current_model: 'mock-llm',
+      embedding_provider: 'mock',
+      status: 'healthy',
+    });
+    const providers = parsed<{ providers: Array<{ name: string; is_available: boolean; is_current: boolean }> }>('settings.providers');
+    expect(providers.providers.find((p) => p.name === 'mock')).toMatchObject({ is_available: true, is_current: true });
+    expect(parsed('operations.setup_status')).toMatchObject({ needs_setup: false });
+    expect(parsed('connections.list')).toEqual([]);
+  });
 });
 
 describe('the EdgeQuake SDK on errors and edits', () => {

@@ -130,7 +130,7 @@ export const createApiKeySchema = notBoth(
   z.object({
     name: z.string().trim().min(1, 'is required').max(100),
     role: requestRole.optional().describe('At most the creator\u2019s role; default: the creator\u2019s role'),
-    workspace_id: uuid('workspace_id').optional().describe('Bind the key to one workspace'),
+    workspace_id: z.string().min(1).max(128).optional().describe('Bind the key to one workspace: its UUID or slug'),
     expires_at: z.string().datetime({ offset: true, message: 'must be an ISO 8601 date-time' }).optional(),
     expires_in: z
       .number()

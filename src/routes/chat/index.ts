@@ -30,6 +30,8 @@ export function chatRoutes(api: Api, rt: Runtime): void {
     {
       method: 'post',
       path: '/chat/completions',
+      // Chatting is querying, on every chat path (docs/api.md §5): viewers chat.
+      access: 'viewer',
       tag: 'chat',
       summary: 'Answer a chat message with retrieval, storing the turn in a conversation',
       description:
@@ -61,6 +63,7 @@ export function chatRoutes(api: Api, rt: Runtime): void {
     {
       method: 'post',
       path: '/chat/completions/stream',
+      access: 'viewer',
       tag: 'chat',
       summary: 'Answer a chat message as SSE events (POST /chat/completions with stream true)',
       description: 'The path EdgeQuake clients stream from; the body is that of /chat/completions, and the answer always streams.',

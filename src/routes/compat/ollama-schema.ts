@@ -16,12 +16,13 @@ const modelName = z
   .regex(MODEL_NAME, 'a model name, then optionally @<workspace> (1-128 letters, digits, ".", "_" or "-")')
   .describe('`kgrag:<mode>` (RAG), `<provider>/<model>` (a provider model); `@<workspace>` selects the workspace');
 
+/** Sampling options; a member sent as null is skipped, as the runtime skips it (LangChain's clients send them). */
 export const ollamaOptionsSchema = z.looseObject({
-  temperature: z.number().min(0).optional(),
-  num_predict: z.number().int().optional().describe('maximum tokens to generate; -1 or -2: no limit'),
-  top_p: z.number().min(0).max(1).optional(),
-  seed: z.number().int().optional(),
-  stop: z.array(z.string()).optional(),
+  temperature: z.number().min(0).nullish(),
+  num_predict: z.number().int().nullish().describe('maximum tokens to generate; -1 or -2: no limit'),
+  top_p: z.number().min(0).max(1).nullish(),
+  seed: z.number().int().nullish(),
+  stop: z.array(z.string()).nullish(),
 });
 
 /** Seconds (`300`, `-1`) or a duration (`5m`, `1h30m`), as services/compat/keep-alive.ts reads them; empty: the default. */
@@ -47,7 +48,7 @@ export const ollamaChatBodySchema = z.looseObject({
     .array(ollamaMessageSchema)
     .nullish()
     .describe('the last user message is the question; a /local, /global, ... prefix picks the mode'),
-  stream: z.boolean().optional().describe('NDJSON stream unless false'),
+  stream: z.boolean().nullish().describe('NDJSON stream unless false'),
   format,
   options: ollamaOptionsSchema.nullish(),
   keep_alive: keepAlive,
@@ -62,7 +63,7 @@ export const ollamaGenerateBodySchema = z.looseObject({
   system: z.string().nullish(),
   template: z.string().nullish(),
   context: z.array(z.number().int()).nullish().describe('the `context` of the previous answer, to continue the conversation'),
-  stream: z.boolean().optional(),
+  stream: z.boolean().nullish(),
   raw: z.boolean().nullish(),
   format,
   images,
@@ -81,8 +82,8 @@ export const ollamaShowBodySchema = atLeastOneOf(
 export const ollamaEmbedBodySchema = z.looseObject({
   model: modelName,
   input: z.union([z.string(), z.array(z.string())]),
-  truncate: z.boolean().default(true).describe('cut inputs longer than the context length (else 400)'),
-  dimensions: z.number().int().min(1).optional(),
+  truncate: z.boolean().nullish().describe('cut inputs longer than the context length (else 400); default (and null) true'),
+  dimensions: z.number().int().min(1).nullish(),
   keep_alive: keepAlive,
   options: ollamaOptionsSchema.nullish(),
 });

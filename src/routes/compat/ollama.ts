@@ -51,8 +51,10 @@ export function ollamaRoutes(api: Api, rt: Runtime): void {
     {
       method: 'get',
       path: '/api/version',
+      // Public, as the runtime's: clients (Open WebUI) ask it before they send a key.
+      access: 'public',
       tag,
-      summary: 'The service version',
+      summary: 'The service version (no credentials needed)',
       responses: { 200: { description: 'Version', schema: ollamaVersionSchema } },
     },
     (ctx) => {
@@ -213,8 +215,8 @@ export function ollamaRoutes(api: Api, rt: Runtime): void {
         {
           model: body.model,
           inputs,
-          truncate: body.truncate,
-          dimensions: body.dimensions,
+          truncate: body.truncate ?? true,
+          dimensions: body.dimensions ?? undefined,
           keepAliveMs: keepAliveMs(body.keep_alive),
           field: 'input',
         },

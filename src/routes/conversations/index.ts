@@ -50,6 +50,8 @@ export function conversationRoutes(api: Api, rt: Runtime): void {
     {
       method: 'post',
       path: '/conversations',
+      // A chat turn starts one as well: whoever may chat may start a conversation.
+      access: 'viewer',
       tag,
       summary: 'Create an empty conversation',
       body: createConversationSchema,

@@ -16,6 +16,10 @@ export const pricingSchema = z.object({
       output_cost_per_1k_tokens: usd.optional().describe('USD per 1,000 output tokens; absent for embedding models'),
       deprecated: z.boolean(),
       provider_enabled: z.boolean(),
+      model: z.string().describe("= name (EdgeQuake's name)"),
+      input_cost_per_1k: usd.describe('= input_cost_per_1k_tokens'),
+      output_cost_per_1k: usd.nullable().describe('= output_cost_per_1k_tokens; null for embedding models'),
+      currency: z.literal('USD'),
     }),
   ),
 });

@@ -1,3 +1,5 @@
+import { z } from 'zod';
+import { InvalidInputError } from '../../domain/errors';
 import type { Api } from '../../http/api';
 import { openSse } from '../../http/sse';
 import { SHUTDOWN_DETAIL } from '../../http/sse-pump';
@@ -6,6 +8,8 @@ import type { Runtime } from '../../services/runtime';
 import { graphCypherRoutes } from './cypher';
 import { graphLookupRoutes } from './lookup';
 import {
+  entityCreateSchema,
+  entityDeleteQuerySchema,
   entityDetailSchema,
   entityListQuerySchema,
   entityListSchema,
@@ -118,6 +122,55 @@ export function graphRoutes(api: Api, rt: Runtime): void {
         type: query.type ?? query.entity_type,
         search: query.search,
       });
+    },
+  );
+
+  api.route(
+    {
+      method: 'post',
+      path: '/graph/entities',
+      tag,
+      summary: "Create an analyst's entity (no source chunk); 409 when the name is taken",
+      body: entityCreateSchema,
+      responses: {
+        201: {
+          description: 'The entity, also under `entity` with `status` and `message` (EdgeQuake clients read those)',
+          schema: entityDetailSchema.extend({ status: z.literal('success'), message: z.string(), entity: entityDetailSchema }),
+        },
+        409: { description: 'An entity of that name exists' },
+      },
+    },
+    async (ctx, { body }) => {
+      const entity = await rt.graph.createEntity(ctx.state.scope, {
+        name: (body.name ?? body.entity_name) as string,
+        entity_type: body.entity_type,
+        description: body.description,
+      });
+      ctx.status = 201;
+      ctx.body = { ...entity, status: 'success', message: `entity '${entity.id}' created`, entity };
+    },
+  );
+
+  api.route(
+    {
+      method: 'delete',
+      path: '/graph/entities/:id',
+      tag,
+      summary: 'Delete an entity with every relationship touching it',
+      params: entityParamsSchema,
+      query: entityDeleteQuerySchema,
+      responses: {
+        200: {
+          description: 'What was removed',
+          schema: z.object({ status: z.literal('success'), deleted_id: z.string(), relationships_removed: z.number().int() }),
+        },
+        404: { description: 'No such entity' },
+      },
+    },
+    async (ctx, { params, query }) => {
+      if (query.confirm === 'false') throw InvalidInputError.field('confirm', 'the deletion needs confirm=true');
+      const outcome = await rt.graph.deleteEntity(ctx.state.scope, params.id);
+      ctx.body = { status: 'success', deleted_id: outcome.id, relationships_removed: outcome.relationships_removed };
     },
   );
 

@@ -184,6 +184,33 @@ export const entityPatchSchema = atLeastOneOf(
   'send description and/or entity_type',
 );
 
+const entityName = z
+  .string()
+  .max(512)
+  .regex(/[\p{L}\p{N}]/u, 'must contain a name');
+
+/** `POST /graph/entities`: the name as `name` or EdgeQuake's `entity_name`; `source_id` and `properties` are accepted and not kept. */
+export const entityCreateSchema = atLeastOneOf(
+  z.object({
+    name: entityName.optional(),
+    entity_name: entityName.optional().describe("= name (EdgeQuake's name)"),
+    entity_type: z
+      .string()
+      .max(64)
+      .regex(/^\s*[A-Za-z][A-Za-z0-9_ -]*\s*$/, 'must be a type name such as PERSON'),
+    description: z.string().max(20_000).optional(),
+    source_id: z.string().max(512).optional(),
+    properties: z.record(z.string(), z.unknown()).optional(),
+  }),
+  ['name', 'entity_name'],
+  'required',
+  ['name'],
+);
+
+export const entityDeleteQuerySchema = z.object({
+  confirm: z.enum(['true', 'false']).default('true').describe('EdgeQuake clients send true; false refuses the deletion'),
+});
+
 export const renameSchema = z.strictObject({
   name: z.string().min(1).max(512),
   merge: z.boolean().default(false).describe('when the new name belongs to another entity: merge into it (true) or answer 409 (false)'),
@@ -293,7 +320,7 @@ export const graphStreamEventSchema = z.discriminatedUnion('type', [
   }),
   z.object({ type: z.literal('nodes'), nodes: z.array(graphNodeSchema) }),
   z.object({ type: z.literal('edges'), edges: z.array(graphEdgeSchema) }),
-  z.object({ type: z.literal('done'), snapshot: z.literal(true) }),
+  z.object({ type: z.literal('done'), snapshot: z.literal(true), done: z.literal(true).describe("EdgeQuake's name") }),
   z.object({ type: z.enum(['node_added', 'node_updated']), node: graphNodeSchema, ...changeFields }),
   z.object({ type: z.literal('node_removed'), id: z.string(), ...changeFields }),
   z.object({ type: z.enum(['edge_added', 'edge_updated']), edge: graphEdgeSchema, ...changeFields }),

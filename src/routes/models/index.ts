@@ -16,12 +16,12 @@ export function modelRoutes(api: Api, rt: Runtime): void {
     {
       ...read,
       path: '/models',
-      summary: 'Every model of the enabled providers',
+      summary: 'Every model this instance can serve: of the enabled providers that answer (include_disabled: the whole catalog)',
       query: modelFilterQuery,
       responses: { 200: { description: 'Models', schema: modelsSchema } },
     },
-    (ctx, { query }) => {
-      ctx.body = { models: rt.models.list(filterOf(query)) };
+    async (ctx, { query }) => {
+      ctx.body = { models: await rt.models.servable(filterOf(query)) };
     },
   );
   for (const type of ['llm', 'embedding'] as const) {
@@ -33,8 +33,8 @@ export function modelRoutes(api: Api, rt: Runtime): void {
         query: modelFilterQuery,
         responses: { 200: { description: 'Models', schema: modelsSchema } },
       },
-      (ctx, { query }) => {
-        ctx.body = { models: rt.models.list({ ...filterOf(query), type }) };
+      async (ctx, { query }) => {
+        ctx.body = { models: await rt.models.servable({ ...filterOf(query), type }) };
       },
     );
   }

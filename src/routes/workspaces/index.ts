@@ -3,7 +3,7 @@ import type { Api } from '../../http/api';
 import { principalOf } from '../../http/context';
 import { queryInt } from '../../http/validate';
 import type { Runtime } from '../../services/runtime';
-import { idParams, pageQuery, uuid } from '../accounts/schema';
+import { pageQuery, uuid } from '../accounts/schema';
 import {
   createWorkspaceSchema,
   historyEntrySchema,
@@ -20,7 +20,8 @@ import {
   workspaceStatsSchema,
 } from './schema';
 
-const params = idParams('workspace id');
+/** A workspace in a path: its UUID or its slug (docs/api.md §4.6); anything else names no workspace (404). */
+const params = z.object({ id: z.string().min(1).max(128).describe('The workspace UUID or slug') });
 
 /** Workspaces (docs/api.md §4.6, §4.9): each call names its workspace in the path, within the caller's tenants. */
 export function workspaceRoutes(api: Api, rt: Runtime): void {

@@ -2,7 +2,12 @@ import { z } from 'zod';
 import { atLeastOneOf } from '../../http/validate';
 import type { WorkspaceStats } from '../../graph/workspace-stats';
 
-const slug = z.string().regex(/^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/, 'must be 1-63 lower-case letters, digits or inner dashes');
+const UUID_SHAPE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+// A slug names the workspace where its UUID does (headers, paths, model names), so it never looks like a UUID.
+const slug = z
+  .string()
+  .regex(/^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/, 'must be 1-63 lower-case letters, digits or inner dashes')
+  .refine((v) => !UUID_SHAPE.test(v), 'must not have the shape of a UUID');
 const name = z.string().trim().min(1, 'is required').max(200, 'must be at most 200 characters');
 const modelName = z.string().trim().min(1).max(200);
 

@@ -1,4 +1,5 @@
 import type { AuthConfig } from '../../config/types';
+import type { WorkspaceRecord } from '../../domain/accounts';
 import type { Logger } from '../../logger';
 import type { AccountStores } from '../../store/ports';
 import type { LoginThrottle } from './throttle';
@@ -10,4 +11,6 @@ export interface AuthDeps {
   tokens: AccessTokens;
   throttle: LoginThrottle;
   log: Logger;
+  /** A workspace of the tenant named by UUID or slug (the tenancy service's `resolveWorkspaceRef`), or null. */
+  resolveWorkspace: (tenantId: string, idOrSlug: string) => Promise<WorkspaceRecord | null>;
 }

@@ -22,13 +22,20 @@ export { isOperator, reachesTenant } from './access';
 export type AuthService = ReturnType<typeof createAuthService>;
 
 /** Credentials, sessions, users and keys (docs/api.md §5). */
-export function createAuthService(options: { config: AuthConfig; accounts: AccountStores; log: Logger; operatorTenantId: () => string }) {
+export function createAuthService(options: {
+  config: AuthConfig;
+  accounts: AccountStores;
+  log: Logger;
+  operatorTenantId: () => string;
+  resolveWorkspace: AuthDeps['resolveWorkspace'];
+}) {
   const deps: AuthDeps = {
     config: options.config,
     accounts: options.accounts,
     tokens: new AccessTokens(options.config),
     throttle: new LoginThrottle(options.config.loginAttempts),
     log: options.log,
+    resolveWorkspace: options.resolveWorkspace,
   };
   const open: Principal = { kind: 'open', id: 'open', tenantId: null, role: 'admin', userId: null, workspaceId: null };
   return {

@@ -30,13 +30,15 @@ export class KeyRing {
     }
     const role = input.role ?? principal.role;
     if (!roleCovers(principal.role, role)) throw new ForbiddenError(`a ${principal.role} cannot create a key with the role ${role}`);
-    const workspaceId = input.workspace_id ?? principal.workspaceId;
+    // The workspace by UUID or slug (docs/api.md §4.6), stored by UUID.
+    let workspaceId = principal.workspaceId;
+    if (input.workspace_id !== undefined) {
+      const workspace = await this.deps.resolveWorkspace(tenantId, input.workspace_id);
+      if (!workspace || workspace.tenant_id !== tenantId) throw new NotFoundError(`workspace '${input.workspace_id}' was not found`);
+      workspaceId = workspace.id;
+    }
     if (principal.workspaceId !== null && workspaceId !== principal.workspaceId) {
       throw new NotFoundError(`workspace '${input.workspace_id}' was not found`);
-    }
-    if (workspaceId) {
-      const workspace = await this.deps.accounts.workspaces.get(workspaceId);
-      if (!workspace || workspace.tenant_id !== tenantId) throw new NotFoundError(`workspace '${workspaceId}' was not found`);
     }
     if (input.expires_at !== undefined && Date.parse(input.expires_at) <= Date.now()) {
       throw InvalidInputError.field('expires_at', 'must be in the future');

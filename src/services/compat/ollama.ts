@@ -12,17 +12,17 @@ import { type ModelEntry, type ModelShow, RAG_FAMILY } from './models';
  */
 
 export interface OllamaOptions {
-  temperature?: number;
-  num_predict?: number;
-  top_p?: number;
-  seed?: number;
-  stop?: string[];
+  temperature?: number | null;
+  num_predict?: number | null;
+  top_p?: number | null;
+  seed?: number | null;
+  stop?: string[] | null;
   [option: string]: unknown;
 }
 
 interface OllamaCommon {
   model: string;
-  stream?: boolean;
+  stream?: boolean | null;
   format?: unknown;
   options?: OllamaOptions | null;
   keep_alive?: string | number | null;
@@ -47,10 +47,10 @@ export interface OllamaGenerateBody extends OllamaCommon {
 export function ollamaSettings(body: OllamaCommon): SamplingSettings {
   const o = body.options ?? {};
   const s: SamplingSettings = {};
-  if (o.temperature !== undefined) s.temperature = o.temperature;
-  if (o.num_predict !== undefined && o.num_predict >= 0) s.maxTokens = o.num_predict;
-  if (o.top_p !== undefined) s.topP = o.top_p;
-  if (o.seed !== undefined) s.seed = o.seed;
+  if (o.temperature != null) s.temperature = o.temperature;
+  if (o.num_predict != null && o.num_predict >= 0) s.maxTokens = o.num_predict;
+  if (o.top_p != null) s.topP = o.top_p;
+  if (o.seed != null) s.seed = o.seed;
   if (o.stop?.length) s.stop = o.stop;
   // `format` is "json" or a JSON schema: either way the answer must be a JSON object.
   if (body.format === 'json' || (typeof body.format === 'object' && body.format !== null)) s.json = true;
@@ -156,10 +156,21 @@ export function ollamaDetails(m: ModelEntry) {
   };
 }
 
+/**
+ * A name as the runtime lists it: with a tag (`mock/mock-llm:latest`), since clients such as Open WebUI add
+ * `:latest` to an untagged name before they look it up in the listing. Both forms resolve.
+ */
+export function taggedName(name: string): string {
+  const at = name.lastIndexOf('@');
+  const base = at < 0 ? name : name.slice(0, at);
+  return base.includes(':') ? name : `${base}:latest${at < 0 ? '' : name.slice(at)}`;
+}
+
 export function ollamaTag(m: ModelEntry) {
+  const name = taggedName(m.name);
   return {
-    name: m.name,
-    model: m.name,
+    name,
+    model: name,
     modified_at: m.modifiedAt.toISOString(),
     size: m.size,
     digest: m.digest,
@@ -168,9 +179,10 @@ export function ollamaTag(m: ModelEntry) {
 }
 
 export function ollamaRunning(m: ModelEntry, expiresAt: Date) {
+  const name = taggedName(m.name);
   return {
-    name: m.name,
-    model: m.name,
+    name,
+    model: name,
     size: m.size,
     digest: m.digest,
     details: ollamaDetails(m),

@@ -25,6 +25,8 @@ export interface CompatServiceDeps {
   providers: ProviderRegistry;
   reranker: Reranker | null;
   log?: Pick<Logger, 'warn'>;
+  /** The providers that answer now: the listings show only the models this instance can serve. */
+  servableProviders: () => Promise<Set<string>>;
 }
 
 /** The compatibility layer's logic (docs/api.md §4.12); the Ollama and OpenAI routes present its results. */
@@ -71,8 +73,10 @@ export function createCompatService(deps: CompatServiceDeps): CompatService {
     version: config.version,
 
     async models(scope) {
-      const bytes = await stores.vectors.bytes(scope);
-      return listCompatModels(config).map((m) => entryOf(m, bytes));
+      const [bytes, servable] = await Promise.all([stores.vectors.bytes(scope), deps.servableProviders()]);
+      return listCompatModels(config)
+        .filter((m) => m.kind === 'rag' || servable.has(m.provider))
+        .map((m) => entryOf(m, bytes));
     },
 
     async model(scope, name) {

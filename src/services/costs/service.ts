@@ -59,6 +59,11 @@ export interface PricingItem {
   output_cost_per_1k_tokens?: number;
   deprecated: boolean;
   provider_enabled: boolean;
+  /** EdgeQuake's names for `name` and the two prices (docs/api.md §10). */
+  model: string;
+  input_cost_per_1k: number;
+  output_cost_per_1k: number | null;
+  currency: 'USD';
 }
 
 export interface EstimateRequest {
@@ -270,16 +275,25 @@ export function createCostService(deps: CostDeps) {
     /** Prices of every catalog model (docs/api.md §4.8). */
     pricing(): PricingItem[] {
       return config.catalog.providers.flatMap((p) =>
-        p.models.map((m) => ({
-          id: `${p.name}/${m.name}`,
-          name: m.name,
-          provider: p.name,
-          model_type: m.model_type,
-          input_cost_per_1k_tokens: m.model_type === 'embedding' ? m.cost.embedding_per_1k : m.cost.input_per_1k,
-          ...(m.model_type === 'llm' ? { output_cost_per_1k_tokens: m.cost.output_per_1k } : {}),
-          deprecated: m.deprecated,
-          provider_enabled: p.enabled,
-        })),
+        p.models.map((m) => {
+          const input = m.model_type === 'embedding' ? m.cost.embedding_per_1k : m.cost.input_per_1k;
+          const output = m.model_type === 'llm' ? { output_cost_per_1k_tokens: m.cost.output_per_1k } : {};
+          return {
+            id: `${p.name}/${m.name}`,
+            name: m.name,
+            provider: p.name,
+            model_type: m.model_type,
+            input_cost_per_1k_tokens: input,
+            ...output,
+            deprecated: m.deprecated,
+            provider_enabled: p.enabled,
+            // EdgeQuake's names (docs/api.md §10).
+            model: m.name,
+            input_cost_per_1k: input,
+            output_cost_per_1k: m.model_type === 'llm' ? m.cost.output_per_1k : null,
+            currency: 'USD' as const,
+          };
+        }),
       );
     },
 

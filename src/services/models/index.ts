@@ -30,8 +30,15 @@ export const HEALTH_TIMEOUT_MS = 3_000;
 /** The start-up probe is shorter: an absent local runtime must not hold the start back. */
 export const PROBE_TIMEOUT_MS = 1_500;
 
+/** How long a check decides whether a provider's models are listed (docs/api.md §4.11). */
+export const SERVABLE_TTL_MS = 30_000;
+
 export interface ModelService {
   list(filter?: ModelFilter): ModelListItem[];
+  /** The models this instance can serve now: those of enabled providers whose last check (at most 30 s old) answered. */
+  servable(filter?: ModelFilter): Promise<ModelListItem[]>;
+  /** The names of the providers that answered their last check (checked again when it is older than 30 s). */
+  servableProviders(): Promise<Set<string>>;
   /** A model of the catalog, or NotFoundError. */
   model(provider: string, model: string): ModelListItem & { default_for: Array<'llm' | 'embedding'> };
   providers(): Array<ProviderListItem & { last_check: LastCheck }>;
@@ -44,6 +51,27 @@ export interface ModelService {
   probeDefaults(): Promise<ProviderHealth[]>;
   /** What the start-up probe found unreachable (for /health), as sentences. */
   startupWarnings(): string[];
+  /** EdgeQuake's view of the providers (`GET /settings/providers`): which answer, which is in use, their models. */
+  availableProviders(): Promise<{ providers: AvailableProvider[] }>;
+  /** EdgeQuake's view of the providers in use (`GET /settings/provider/status`). */
+  providerStatus(): Promise<ProviderStatus>;
+}
+
+export interface AvailableProvider {
+  name: string;
+  display_name: string;
+  is_available: boolean;
+  is_current: boolean;
+  models: string[];
+}
+
+export interface ProviderStatus {
+  current_provider: string;
+  current_model: string;
+  embedding_provider: string;
+  embedding_model: string;
+  /** `healthy` when both providers in use answer, else `unreachable`. */
+  status: 'healthy' | 'unreachable';
 }
 
 export function createModelService(deps: { config: AppConfig; providers: () => ProviderRegistry; log: Logger }): ModelService {
@@ -68,9 +96,37 @@ export function createModelService(deps: { config: AppConfig; providers: () => P
     return results;
   };
   const withLastCheck = (p: ProviderListItem) => ({ ...p, last_check: lastChecks.get(p.name) ?? null });
+  // One check at a time per provider, shared by the listings that ask while it runs.
+  const pending = new Map<string, Promise<ProviderHealth>>();
+  const freshCheck = (p: CatalogProvider): Promise<ProviderHealth> => {
+    const last = lastChecks.get(p.name);
+    if (last && Date.now() - Date.parse(last.checked_at) < SERVABLE_TTL_MS) return Promise.resolve({ name: p.name, ...last });
+    let check = pending.get(p.name);
+    if (!check) {
+      check = checkProvider(p, PROBE_TIMEOUT_MS)
+        .then((r) => remember([r])[0])
+        .finally(() => pending.delete(p.name));
+      pending.set(p.name, check);
+    }
+    return check;
+  };
+  const servableProviders = async (): Promise<Set<string>> => {
+    const enabled = catalog.providers.filter((p) => p.enabled);
+    const checks = await Promise.all(enabled.map((p) => (p.type === 'mock' ? Promise.resolve(null) : freshCheck(p))));
+    return new Set(enabled.filter((p, i) => checks[i] === null || checks[i].status === 'healthy').map((p) => p.name));
+  };
 
   return {
     list: (filter = {}) => listModels(catalog, filter),
+
+    async servable(filter = {}) {
+      const models = listModels(catalog, filter);
+      if (filter.includeDisabled) return models;
+      const names = await servableProviders();
+      return models.filter((m) => names.has(m.provider));
+    },
+
+    servableProviders,
 
     model(provider, model) {
       const p = providerOf(provider);
@@ -124,6 +180,30 @@ export function createModelService(deps: { config: AppConfig; providers: () => P
     },
 
     startupWarnings: () => [...warnings],
+
+    async availableProviders() {
+      const servable = await servableProviders();
+      const providers = listProviders(catalog, active()).map((p) => ({
+        name: p.name,
+        display_name: p.display_name,
+        is_available: servable.has(p.name),
+        is_current: p.default_for.length > 0,
+        models: [...p.llm_models, ...p.embedding_models],
+      }));
+      return { providers };
+    },
+
+    async providerStatus() {
+      const servable = await servableProviders();
+      const { llm, embedding } = active();
+      return {
+        current_provider: llm.provider,
+        current_model: llm.model,
+        embedding_provider: embedding.provider,
+        embedding_model: embedding.model,
+        status: servable.has(llm.provider) && servable.has(embedding.provider) ? ('healthy' as const) : ('unreachable' as const),
+      };
+    },
   };
 }
 

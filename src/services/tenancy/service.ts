@@ -6,7 +6,7 @@ import { settleCacheWrites } from '../../graph/cache-writes';
 import { isOperator, reachesTenant } from '../auth/access';
 import type { TenancyDeps, WorkspaceStatsBody } from './deps';
 import { type ModelChoice, resolveModels, sameEmbedding } from './models';
-import { slugify } from './slug';
+import { SLUG, slugify } from './slug';
 import { newRebuildTaskId, rebuildTask, runRebuild } from './rebuild';
 
 export const DEFAULT_TENANT_SLUG = 'default';
@@ -45,6 +45,21 @@ export function checkUuid(value: string, what: string): void {
   if (!UUID.test(value)) throw new MalformedRequestError(`${what} must be a UUID, got '${value.slice(0, 64)}'`);
 }
 
+/** A workspace reference as a request may send it: the workspace's UUID or its slug (unique in its tenant). */
+export function checkWorkspaceRef(value: string, what: string): void {
+  if (!UUID.test(value) && !SLUG.test(value)) {
+    throw new MalformedRequestError(`${what} must be a workspace UUID or slug, got '${value.slice(0, 64)}'`);
+  }
+}
+
+export const isUuid = (value: string): boolean => UUID.test(value);
+
+/** A slug from a workspace's name that cannot be read as a UUID. */
+function workspaceSlug(name: string): string {
+  const slug = slugify(name);
+  return UUID.test(slug) ? `ws-${slug}` : slug;
+}
+
 export type TenancyService = ReturnType<typeof createTenancyService>;
 
 /** Tenants and workspaces: creation with a default workspace, isolation checks, deletion with every byte of data. */
@@ -54,7 +69,8 @@ export function createTenancyService(deps: TenancyDeps) {
 
   const now = () => new Date().toISOString();
 
-  const workspaceNotFound = (id: string) => new NotFoundError(`workspace '${id}' was not found`);
+  const workspaceNotFound = (ref: string) =>
+    new NotFoundError(`workspace '${ref.slice(0, 64)}' was not found (a workspace is named by its UUID or its slug)`);
   const tenantNotFound = (id: string) => new NotFoundError(`tenant '${id}' was not found`);
 
   function newWorkspace(tenantId: string, input: WorkspaceInput, isDefault: boolean): WorkspaceRecord {
@@ -63,7 +79,7 @@ export function createTenancyService(deps: TenancyDeps) {
       id: randomUUID(),
       tenant_id: tenantId,
       name: input.name,
-      slug: input.slug ?? slugify(input.name),
+      slug: input.slug ?? workspaceSlug(input.name),
       description: input.description ?? '',
       is_default: isDefault,
       ...resolveModels(deps.config, input),
@@ -81,11 +97,24 @@ export function createTenancyService(deps: TenancyDeps) {
     return tenant;
   }
 
-  async function visibleWorkspace(principal: Principal, id: string): Promise<WorkspaceRecord> {
-    checkUuid(id, 'workspace id');
-    const workspace = await accounts.workspaces.get(id);
-    if (!workspace || !reachesTenant(principal, workspace.tenant_id, operatorTenantId)) throw workspaceNotFound(id);
-    if (principal.workspaceId !== null && principal.workspaceId !== id) throw workspaceNotFound(id);
+  /**
+   * The workspace a reference names: a UUID names it wherever it is, a slug names it in the given tenant. Null when
+   * there is none. Access is not checked here (see `visibleWorkspace`).
+   */
+  async function resolveWorkspaceRef(tenantId: string, idOrSlug: string): Promise<WorkspaceRecord | null> {
+    if (UUID.test(idOrSlug)) return accounts.workspaces.get(idOrSlug.toLowerCase());
+    if (!SLUG.test(idOrSlug)) return null;
+    return accounts.workspaces.findOne({ tenant_id: tenantId, slug: idOrSlug });
+  }
+
+  /**
+   * A workspace the principal may act in, named by UUID or by slug (a slug is looked up in `tenantId`, else the
+   * principal's tenant, else the first tenant); 404 otherwise, whether it is unknown or another tenant's.
+   */
+  async function visibleWorkspace(principal: Principal, ref: string, tenantId: string | null = null): Promise<WorkspaceRecord> {
+    const workspace = await resolveWorkspaceRef(tenantId ?? principal.tenantId ?? operatorTenantId, ref);
+    if (!workspace || !reachesTenant(principal, workspace.tenant_id, operatorTenantId)) throw workspaceNotFound(ref);
+    if (principal.workspaceId !== null && principal.workspaceId !== workspace.id) throw workspaceNotFound(ref);
     return workspace;
   }
 
@@ -139,6 +168,8 @@ export function createTenancyService(deps: TenancyDeps) {
 
     isOperator: (principal: Principal) => isOperator(principal, operatorTenantId),
 
+    resolveWorkspaceRef,
+
     /**
      * The tenant and workspace of a request from its headers, after authentication (docs/api.md §5.3). A
      * credential of one tenant naming another tenant is refused (403, whether that tenant exists or not); a
@@ -152,16 +183,20 @@ export function createTenancyService(deps: TenancyDeps) {
           throw new ForbiddenError('this credential cannot act for the tenant named by X-Tenant-ID');
         }
       }
-      if (headers.workspaceId !== null) checkUuid(headers.workspaceId, 'X-Workspace-ID');
+      if (headers.workspaceId !== null) checkWorkspaceRef(headers.workspaceId, 'X-Workspace-ID');
       const workspaceId = headers.workspaceId ?? principal.workspaceId;
       let workspace: WorkspaceRecord | null;
       if (workspaceId !== null) {
-        workspace = await visibleWorkspace(principal, workspaceId);
+        workspace = await visibleWorkspace(principal, workspaceId, headers.tenantId);
         if (headers.tenantId !== null && workspace.tenant_id !== headers.tenantId) throw workspaceNotFound(workspaceId);
       } else {
         const tenantId = headers.tenantId ?? principal.tenantId ?? operatorTenantId;
         workspace = await accounts.workspaces.findOne({ tenant_id: tenantId, is_default: true });
-        if (!workspace) throw new NotFoundError(`tenant '${tenantId}' has no default workspace; name one with X-Workspace-ID`);
+        if (!workspace) {
+          // A tenant id that names no tenant says so, rather than that such a tenant lacks a workspace.
+          if (!(await accounts.tenants.get(tenantId))) throw new NotFoundError(`unknown tenant '${tenantId}'`);
+          throw new NotFoundError(`tenant '${tenantId}' has no default workspace; name one with X-Workspace-ID`);
+        }
       }
       const tenant = await accounts.tenants.get(workspace.tenant_id);
       if (!tenant) throw workspaceNotFound(workspace.id);
@@ -175,7 +210,7 @@ export function createTenancyService(deps: TenancyDeps) {
     async workspaceIdOf(principal: Principal, ref: string, tenantId: string | null): Promise<string> {
       if (UUID.test(ref)) return ref;
       const tenant = tenantId ?? principal.tenantId ?? operatorTenantId;
-      const workspace = UUID.test(tenant) ? await accounts.workspaces.findOne({ tenant_id: tenant, slug: ref }) : null;
+      const workspace = UUID.test(tenant) ? await resolveWorkspaceRef(tenant, ref) : null;
       if (!workspace) throw workspaceNotFound(ref.slice(0, 64));
       return workspace.id;
     },
@@ -279,11 +314,12 @@ export function createTenancyService(deps: TenancyDeps) {
       return accounts.workspaces.list(filter, page);
     },
 
-    getWorkspace: visibleWorkspace,
+    getWorkspace: (principal: Principal, ref: string) => visibleWorkspace(principal, ref),
 
     /** Embedding changes of a workspace that holds data need a rebuild: mixed dimensions never reach an index. */
-    async updateWorkspace(principal: Principal, id: string, patch: WorkspacePatch): Promise<WorkspaceRecord> {
-      const workspace = await visibleWorkspace(principal, id);
+    async updateWorkspace(principal: Principal, ref: string, patch: WorkspacePatch): Promise<WorkspaceRecord> {
+      const workspace = await visibleWorkspace(principal, ref);
+      const id = workspace.id;
       const models = resolveModels(deps.config, patch, workspace);
       if (!sameEmbedding(models, workspace) && (await holdsData(workspace))) {
         throw new ConflictError(
@@ -299,25 +335,27 @@ export function createTenancyService(deps: TenancyDeps) {
       return stillThere(await accounts.workspaces.update(id, { ...next, ...models, updated_at: now() }), `workspace '${id}'`);
     },
 
-    async deleteWorkspace(principal: Principal, id: string): Promise<void> {
-      const workspace = await visibleWorkspace(principal, id);
+    async deleteWorkspace(principal: Principal, ref: string): Promise<void> {
+      const workspace = await visibleWorkspace(principal, ref);
+      const id = workspace.id;
       if (workspace.is_default) throw new ConflictError(`workspace '${id}' is its tenant's default workspace; delete the tenant instead`);
       await accounts.workspaces.delete(id);
       await dropWorkspaceData(workspace);
       deps.log.info({ workspace_id: id, tenant_id: workspace.tenant_id }, 'workspace deleted with its data');
     },
 
-    async stats(principal: Principal, id: string): Promise<WorkspaceStatsBody> {
-      const workspace = await visibleWorkspace(principal, id);
+    async stats(principal: Principal, ref: string): Promise<WorkspaceStatsBody> {
+      const workspace = await visibleWorkspace(principal, ref);
       return deps.stats(scopeOf(workspace));
     },
 
     /** Stores the workspace's statistics now (docs/api.md §4.6 metrics-snapshot). */
     async snapshot(
       principal: Principal,
-      id: string,
+      ref: string,
     ): Promise<{ id: string; workspace_id: string; created_at: string; stats: WorkspaceStatsBody }> {
-      const workspace = await visibleWorkspace(principal, id);
+      const workspace = await visibleWorkspace(principal, ref);
+      const id = workspace.id;
       const stats = await deps.stats(scopeOf(workspace));
       const at = now();
       const record = { id: randomUUID(), workspace_id: id, stats_json: JSON.stringify(stats), created_at: at, updated_at: at };
@@ -329,8 +367,9 @@ export function createTenancyService(deps: TenancyDeps) {
      * Starts re-embedding the workspace with another embedding model or dimension (a task; queries keep the old
      * vectors until the swap). One rebuild at a time per workspace.
      */
-    async rebuildEmbeddings(principal: Principal, id: string, choice: ModelChoice) {
-      const workspace = await visibleWorkspace(principal, id);
+    async rebuildEmbeddings(principal: Principal, ref: string, choice: ModelChoice) {
+      const workspace = await visibleWorkspace(principal, ref);
+      const id = workspace.id;
       const models = resolveModels(deps.config, choice, workspace);
       const scope = scopeOf(workspace);
       if (workspace.rebuild_task_id) {
@@ -352,8 +391,9 @@ export function createTenancyService(deps: TenancyDeps) {
     },
 
     /** Re-extracts every document with the given LLM (stored as the workspace's from now on), as document tasks. */
-    async rebuildKnowledgeGraph(principal: Principal, id: string, choice: Pick<ModelChoice, 'llm_provider' | 'llm_model'>) {
-      const workspace = await visibleWorkspace(principal, id);
+    async rebuildKnowledgeGraph(principal: Principal, ref: string, choice: Pick<ModelChoice, 'llm_provider' | 'llm_model'>) {
+      const workspace = await visibleWorkspace(principal, ref);
+      const id = workspace.id;
       const models = resolveModels(deps.config, choice, workspace);
       await accounts.workspaces.update(id, { llm_provider: models.llm_provider, llm_model: models.llm_model, updated_at: now() });
       const queued = await deps.reprocessAll(scopeOf(workspace));
@@ -366,15 +406,15 @@ export function createTenancyService(deps: TenancyDeps) {
       };
     },
 
-    async reprocessDocuments(principal: Principal, id: string) {
-      const workspace = await visibleWorkspace(principal, id);
+    async reprocessDocuments(principal: Principal, ref: string) {
+      const workspace = await visibleWorkspace(principal, ref);
       const queued = await deps.reprocessAll(scopeOf(workspace));
-      return { workspace_id: id, queued: queued.count, task_ids: queued.task_ids };
+      return { workspace_id: workspace.id, queued: queued.count, task_ids: queued.task_ids };
     },
 
     /** Stored snapshots of the last `days` days, oldest first. */
-    async history(principal: Principal, id: string, days: number) {
-      await visibleWorkspace(principal, id);
+    async history(principal: Principal, ref: string, days: number) {
+      const { id } = await visibleWorkspace(principal, ref);
       const since = new Date(Date.now() - days * 86_400_000).toISOString();
       const all = await accounts.metricsSnapshots.list({ workspace_id: id }, { limit: 100_000, offset: 0 });
       const points = all.items

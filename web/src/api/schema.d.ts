@@ -96,7 +96,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The service version */
+        /** The service version (no credentials needed) */
         get: operations["get_api_version"];
         put?: never;
         post?: never;
@@ -508,24 +508,8 @@ export interface paths {
         /** Entities by id, filtered by type or a name search */
         get: operations["get_api_v1_graph_entities"];
         put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/graph/entities/merge": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Merge entities into a survivor: relationships, sources and vectors move to it */
-        post: operations["post_api_v1_graph_entities_merge"];
+        /** Create an analyst's entity (no source chunk); 409 when the name is taken */
+        post: operations["post_api_v1_graph_entities"];
         delete?: never;
         options?: never;
         head?: never;
@@ -544,11 +528,29 @@ export interface paths {
         /** Same as PATCH (the method EdgeQuake clients use) */
         put: operations["put_api_v1_graph_entities_id_"];
         post?: never;
-        delete?: never;
+        /** Delete an entity with every relationship touching it */
+        delete: operations["delete_api_v1_graph_entities_id_"];
         options?: never;
         head?: never;
         /** Correct an entity's description or type */
         patch: operations["patch_api_v1_graph_entities_id_"];
+        trace?: never;
+    };
+    "/api/v1/graph/entities/merge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Merge entities into a survivor: relationships, sources and vectors move to it */
+        post: operations["post_api_v1_graph_entities_merge"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/v1/graph/entities/{id}/rename": {
@@ -1788,7 +1790,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Every model of the enabled providers */
+        /** Every model this instance can serve: of the enabled providers that answer (include_disabled: the whole catalog) */
         get: operations["get_api_v1_models"];
         put?: never;
         post?: never;
@@ -1933,6 +1935,74 @@ export interface paths {
         head?: never;
         /** Change runtime settings; they apply at once (chunking: to documents ingested from now on) */
         patch: operations["patch_api_v1_settings"];
+        trace?: never;
+    };
+    "/api/v1/settings/providers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The providers of the catalog: whether each answers, whether it is in use, its models */
+        get: operations["get_api_v1_settings_providers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/settings/provider/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The LLM and embedding providers in use, and whether they answer */
+        get: operations["get_api_v1_settings_provider_status"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/setup/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whether a first-run setup is needed: never, the service sets itself up at start-up */
+        get: operations["get_api_v1_setup_status"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/connections": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Saved provider connections: none, providers come from the model catalog (GET /providers) */
+        get: operations["get_api_v1_connections"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/v1/pipeline/costs/pricing": {
@@ -2191,6 +2261,24 @@ export interface components {
                 [key: string]: unknown;
             };
         };
+        RelationshipItem: {
+            id: string;
+            source: string;
+            target: string;
+            relation_type: string;
+            /** @description = relation_type */
+            relationship_type: string;
+            keywords: string[];
+            description: string;
+            weight: number;
+            source_count: number;
+            /** @description the first 20 of the documents the record was extracted from */
+            document_ids: string[];
+            /** @description how many documents the record was extracted from */
+            document_count: number;
+            created_at: string;
+            updated_at: string;
+        };
         EntityDetail: {
             id: string;
             name: string;
@@ -2212,24 +2300,6 @@ export interface components {
                 end_line: number;
                 snippet: string;
             }[];
-        };
-        RelationshipItem: {
-            id: string;
-            source: string;
-            target: string;
-            relation_type: string;
-            /** @description = relation_type */
-            relationship_type: string;
-            keywords: string[];
-            description: string;
-            weight: number;
-            source_count: number;
-            /** @description the first 20 of the documents the record was extracted from */
-            document_ids: string[];
-            /** @description how many documents the record was extracted from */
-            document_count: number;
-            created_at: string;
-            updated_at: string;
         };
         Community: {
             id: string;
@@ -2870,12 +2940,7 @@ export interface operations {
     get_api_version: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description Workspace to act in; default: the credential's bound workspace, else the tenant's default workspace */
-                "X-Workspace-ID"?: string;
-                /** @description Tenant to act for; must be the credential's own (the master key may name any) */
-                "X-Tenant-ID"?: string;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -2894,33 +2959,6 @@ export interface operations {
             };
             /** @description Malformed or invalid request */
             400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["OllamaError"];
-                };
-            };
-            /** @description Missing, invalid, expired or revoked credentials */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["OllamaError"];
-                };
-            };
-            /** @description Needs the viewer role */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["OllamaError"];
-                };
-            };
-            /** @description Not found, or an unknown workspace (or one of another tenant) */
-            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3327,17 +3365,17 @@ export interface operations {
                         [key: string]: unknown;
                     })[] | null;
                     /** @description NDJSON stream unless false */
-                    stream?: boolean;
+                    stream?: boolean | null;
                     format?: ("" | "json" | {
                         [key: string]: unknown;
                     }) | null;
                     options?: ({
-                        temperature?: number;
+                        temperature?: number | null;
                         /** @description maximum tokens to generate; -1 or -2: no limit */
-                        num_predict?: number;
-                        top_p?: number;
-                        seed?: number;
-                        stop?: string[];
+                        num_predict?: number | null;
+                        top_p?: number | null;
+                        seed?: number | null;
+                        stop?: string[] | null;
                     } & {
                         [key: string]: unknown;
                     }) | null;
@@ -3520,19 +3558,19 @@ export interface operations {
                     template?: string | null;
                     /** @description the `context` of the previous answer, to continue the conversation */
                     context?: number[] | null;
-                    stream?: boolean;
+                    stream?: boolean | null;
                     raw?: boolean | null;
                     format?: ("" | "json" | {
                         [key: string]: unknown;
                     }) | null;
                     images?: string[] | null;
                     options?: ({
-                        temperature?: number;
+                        temperature?: number | null;
                         /** @description maximum tokens to generate; -1 or -2: no limit */
-                        num_predict?: number;
-                        top_p?: number;
-                        seed?: number;
-                        stop?: string[];
+                        num_predict?: number | null;
+                        top_p?: number | null;
+                        seed?: number | null;
+                        stop?: string[] | null;
                     } & {
                         [key: string]: unknown;
                     }) | null;
@@ -3704,21 +3742,18 @@ export interface operations {
                     /** @description `kgrag:<mode>` (RAG), `<provider>/<model>` (a provider model); `@<workspace>` selects the workspace */
                     model: string & (unknown & unknown);
                     input: string | string[];
-                    /**
-                     * @description cut inputs longer than the context length (else 400)
-                     * @default true
-                     */
-                    truncate?: boolean;
-                    dimensions?: number;
+                    /** @description cut inputs longer than the context length (else 400); default (and null) true */
+                    truncate?: boolean | null;
+                    dimensions?: number | null;
                     /** @description how long /api/ps lists the model: 5m (default), 0 unloads, -1 keeps */
                     keep_alive?: (string | number) | null;
                     options?: ({
-                        temperature?: number;
+                        temperature?: number | null;
                         /** @description maximum tokens to generate; -1 or -2: no limit */
-                        num_predict?: number;
-                        top_p?: number;
-                        seed?: number;
-                        stop?: string[];
+                        num_predict?: number | null;
+                        top_p?: number | null;
+                        seed?: number | null;
+                        stop?: string[] | null;
                     } & {
                         [key: string]: unknown;
                     }) | null;
@@ -3843,12 +3878,12 @@ export interface operations {
                     /** @description how long /api/ps lists the model: 5m (default), 0 unloads, -1 keeps */
                     keep_alive?: (string | number) | null;
                     options?: ({
-                        temperature?: number;
+                        temperature?: number | null;
                         /** @description maximum tokens to generate; -1 or -2: no limit */
-                        num_predict?: number;
-                        top_p?: number;
-                        seed?: number;
-                        stop?: string[];
+                        num_predict?: number | null;
+                        top_p?: number | null;
+                        seed?: number | null;
+                        stop?: string[] | null;
                     } & {
                         [key: string]: unknown;
                     }) | null;
@@ -5832,7 +5867,7 @@ export interface operations {
             };
         };
     };
-    post_api_v1_graph_entities_merge: {
+    post_api_v1_graph_entities: {
         parameters: {
             query?: never;
             header?: {
@@ -5847,36 +5882,50 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    source_ids?: string[];
-                    target_id?: string;
-                    /** @description EdgeQuake form: one entity to merge into target */
-                    source?: string;
-                    /** @description EdgeQuake name of target_id */
-                    target?: string;
-                    /** @description accepted for EdgeQuake clients; descriptions are always merged */
-                    strategy?: string | null;
-                    reason?: string;
-                };
+                    name?: string;
+                    /** @description = name (EdgeQuake's name) */
+                    entity_name?: string;
+                    entity_type: string;
+                    description?: string;
+                    source_id?: string;
+                    properties?: {
+                        [key: string]: unknown;
+                    };
+                } | unknown | unknown;
             };
         };
         responses: {
-            /** @description The survivor and what moved */
-            200: {
+            /** @description The entity, also under `entity` with `status` and `message` (EdgeQuake clients read those) */
+            201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        entity: components["schemas"]["EntityDetail"];
-                        merged_from: string[];
-                        relationships_moved: number;
-                        relationships_merged: number;
-                        self_loops_dropped: number;
-                        /** @description = entity */
-                        merged_entity: components["schemas"]["EntityDetail"];
-                        /** @description entities merged into the survivor */
-                        merged_count: number;
+                        id: string;
+                        name: string;
+                        entity_type: string;
+                        description: string;
+                        degree: number;
+                        source_count: number;
+                        /** @description the first 20 of the documents the record was extracted from */
+                        document_ids: string[];
+                        /** @description how many documents the record was extracted from */
+                        document_count: number;
+                        created_at: string;
+                        updated_at: string;
+                        relationships: components["schemas"]["RelationshipItem"][];
+                        source_chunks: {
+                            chunk_id: string;
+                            document_id: string;
+                            start_line: number;
+                            end_line: number;
+                            snippet: string;
+                        }[];
+                        /** @constant */
+                        status: "success";
                         message: string;
+                        entity: components["schemas"]["EntityDetail"];
                     };
                 };
             };
@@ -5915,6 +5964,13 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
+            };
+            /** @description An entity of that name exists */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Request body over its limit (the limit is quoted) */
             413: {
@@ -6195,6 +6251,111 @@ export interface operations {
             };
         };
     };
+    delete_api_v1_graph_entities_id_: {
+        parameters: {
+            query?: {
+                /** @description EdgeQuake clients send true; false refuses the deletion */
+                confirm?: "true" | "false";
+            };
+            header?: {
+                /** @description Workspace to act in; default: the credential's bound workspace, else the tenant's default workspace */
+                "X-Workspace-ID"?: string;
+                /** @description Tenant to act for; must be the credential's own (the master key may name any) */
+                "X-Tenant-ID"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description What was removed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "success";
+                        deleted_id: string;
+                        relationships_removed: number;
+                    };
+                };
+            };
+            /** @description Malformed request: a body that is not JSON, a header of the wrong form */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Needs the editor role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such entity */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid input, field by field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     patch_api_v1_graph_entities_id_: {
         parameters: {
             query?: never;
@@ -6225,6 +6386,146 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["EntityDetail"];
+                };
+            };
+            /** @description Malformed request: a body that is not JSON, a header of the wrong form */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Needs the editor role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found, or an unknown workspace (or one of another tenant) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request body over its limit (the limit is quoted) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request body of an unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Invalid input, field by field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    post_api_v1_graph_entities_merge: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Workspace to act in; default: the credential's bound workspace, else the tenant's default workspace */
+                "X-Workspace-ID"?: string;
+                /** @description Tenant to act for; must be the credential's own (the master key may name any) */
+                "X-Tenant-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    source_ids?: string[];
+                    target_id?: string;
+                    /** @description EdgeQuake form: one entity to merge into target */
+                    source?: string;
+                    /** @description EdgeQuake name of target_id */
+                    target?: string;
+                    /** @description accepted for EdgeQuake clients; descriptions are always merged */
+                    strategy?: string | null;
+                    reason?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The survivor and what moved */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        entity: components["schemas"]["EntityDetail"];
+                        merged_from: string[];
+                        relationships_moved: number;
+                        relationships_merged: number;
+                        self_loops_dropped: number;
+                        /** @description = entity */
+                        merged_entity: components["schemas"]["EntityDetail"];
+                        /** @description entities merged into the survivor */
+                        merged_count: number;
+                        message: string;
+                    };
                 };
             };
             /** @description Malformed request: a body that is not JSON, a header of the wrong form */
@@ -10168,10 +10469,7 @@ export interface operations {
                      * @enum {string}
                      */
                     role?: "viewer" | "editor" | "admin";
-                    /**
-                     * Format: uuid
-                     * @description Bind the key to one workspace
-                     */
+                    /** @description Bind the key to one workspace: its UUID or slug */
                     workspace_id?: string;
                     /** Format: date-time */
                     expires_at?: string;
@@ -11489,6 +11787,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The workspace UUID or slug */
                 id: string;
             };
             cookie?: never;
@@ -11583,6 +11882,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The workspace UUID or slug */
                 id: string;
             };
             cookie?: never;
@@ -11708,6 +12008,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The workspace UUID or slug */
                 id: string;
             };
             cookie?: never;
@@ -11800,6 +12101,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The workspace UUID or slug */
                 id: string;
             };
             cookie?: never;
@@ -11925,6 +12227,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The workspace UUID or slug */
                 id: string;
             };
             cookie?: never;
@@ -12073,6 +12376,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The workspace UUID or slug */
                 id: string;
             };
             cookie?: never;
@@ -12228,6 +12532,7 @@ export interface operations {
             };
             header?: never;
             path: {
+                /** @description The workspace UUID or slug */
                 id: string;
             };
             cookie?: never;
@@ -12396,6 +12701,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The workspace UUID or slug */
                 id: string;
             };
             cookie?: never;
@@ -12525,6 +12831,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The workspace UUID or slug */
                 id: string;
             };
             cookie?: never;
@@ -12650,6 +12957,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The workspace UUID or slug */
                 id: string;
             };
             cookie?: never;
@@ -13345,7 +13653,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Needs the editor role */
+            /** @description Needs the viewer role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13515,7 +13823,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Needs the editor role */
+            /** @description Needs the viewer role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13766,7 +14074,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Needs the editor role */
+            /** @description Needs the viewer role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -18156,6 +18464,330 @@ export interface operations {
             };
         };
     };
+    get_api_v1_settings_providers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Providers */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        providers: {
+                            name: string;
+                            display_name: string;
+                            /** @description Enabled, and answered its last check (at most 30 s old) */
+                            is_available: boolean;
+                            /** @description The default LLM or embedding provider */
+                            is_current: boolean;
+                            models: string[];
+                        }[];
+                    };
+                };
+            };
+            /** @description Malformed request: a body that is not JSON, a header of the wrong form */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Needs the viewer role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    get_api_v1_settings_provider_status: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Provider status */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        current_provider: string;
+                        current_model: string;
+                        embedding_provider: string;
+                        embedding_model: string;
+                        /** @enum {string} */
+                        status: "healthy" | "unreachable";
+                    };
+                };
+            };
+            /** @description Malformed request: a body that is not JSON, a header of the wrong form */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Needs the viewer role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    get_api_v1_setup_status: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Setup status */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Always false: the service sets itself up at start-up
+                         * @constant
+                         */
+                        needs_setup: false;
+                        auth_enabled: boolean;
+                        /** @enum {string} */
+                        storage_mode: "memory" | "neo4j";
+                    };
+                };
+            };
+            /** @description Malformed request: a body that is not JSON, a header of the wrong form */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Needs the viewer role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    get_api_v1_connections: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An empty list */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                    }[];
+                };
+            };
+            /** @description Malformed request: a body that is not JSON, a header of the wrong form */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Needs the admin role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     get_api_v1_pipeline_costs_pricing: {
         parameters: {
             query?: never;
@@ -18185,6 +18817,14 @@ export interface operations {
                             output_cost_per_1k_tokens?: number;
                             deprecated: boolean;
                             provider_enabled: boolean;
+                            /** @description = name (EdgeQuake's name) */
+                            model: string;
+                            /** @description = input_cost_per_1k_tokens */
+                            input_cost_per_1k: number;
+                            /** @description = output_cost_per_1k_tokens; null for embedding models */
+                            output_cost_per_1k: number | null;
+                            /** @constant */
+                            currency: "USD";
                         }[];
                     };
                 };
