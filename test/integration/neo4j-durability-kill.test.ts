@@ -2,6 +2,7 @@ import { json, prose } from '../fixtures/documents';
 import { integrityProblems, openTestDriver, SOUND, storedTasks } from '../fixtures/graph-integrity';
 import { reportedOrphans, verifyWorkspace } from '../fixtures/service-integrity';
 import { type ServiceProcess, startService, taskEvents } from '../fixtures/service-process';
+import { waitFor } from '../helpers/wait';
 
 /**
  * The real service on Neo4j is killed (SIGKILL) in the middle of a queue of slow documents and a new instance,
@@ -35,16 +36,6 @@ async function taskCounts(service: ServiceProcess): Promise<Record<string, numbe
     counts[status] = (await json(await service.request(`/api/v1/tasks?status=${status}&limit=1`))).total;
   }
   return counts;
-}
-
-async function waitFor<T>(what: string, probe: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
 }
 
 /** The stored documents and tasks of the workspace, straight from Neo4j. */

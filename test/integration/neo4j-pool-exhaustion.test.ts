@@ -3,6 +3,7 @@ import { isOutage } from '../../src/domain/errors';
 import { json, prose } from '../fixtures/documents';
 import { reportedOrphans } from '../fixtures/service-integrity';
 import { startTestApp, type TestApp } from '../helpers/app';
+import { waitFor } from '../helpers/wait';
 
 /**
  * Persistent mode: while documents run, every connection of the service's Neo4j pool is taken (as by a burst of
@@ -28,16 +29,6 @@ afterAll(async () => {
 
 /** The driver whose pool the app's stores draw their connections from. */
 const appDriver = () => (app.rt.stores.chunks as unknown as { db: { driver: Driver } }).db.driver;
-
-async function until<T>(what: string, probe: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 120_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 test('runs that meet an exhausted connection pool go back to the queue and complete once it frees', async () => {
   // The first outage a store call of the app meets is the cue to free the pool.
@@ -72,10 +63,11 @@ test('runs that meet an exhausted connection pool go back to the queue and compl
     expect(res.status).toBe(202);
     tasks.push((await json(res)).task_id);
   }
-  await until(
+  await waitFor(
     'a task running',
     async () => (await json(await app.request('/api/v1/tasks?status=running&limit=1'))).total,
     (running) => running > 0,
+    120_000,
   );
 
   const held: Array<{ session: Session; tx: Transaction }> = [];
@@ -93,10 +85,11 @@ test('runs that meet an exhausted connection pool go back to the queue and compl
     await session.close();
   }
 
-  const finished = await until(
+  const finished = await waitFor(
     'every task finished',
     () => Promise.all(tasks.map(async (id) => json(await app.request(`/api/v1/tasks/${id}`)))),
     (list) => list.every((t) => t.status !== 'pending' && t.status !== 'running'),
+    120_000,
   );
   expect(finished.map((t) => t.status)).toEqual(tasks.map(() => 'completed'));
   // At least one run met the time-out and was put back, not failed.

@@ -2,6 +2,7 @@ import { json, prose } from '../fixtures/documents';
 import { integrityProblems, openTestDriver, SOUND, storedTasks } from '../fixtures/graph-integrity';
 import { reportedOrphans } from '../fixtures/service-integrity';
 import { type ServiceProcess, startService, taskEvents } from '../fixtures/service-process';
+import { waitFor } from '../helpers/wait';
 
 /**
  * Persistent mode: the real service is stopped with SIGTERM (once: a graceful stop; twice: at once) in the middle
@@ -36,16 +37,6 @@ async function taskCounts(service: ServiceProcess): Promise<Record<string, numbe
   return counts;
 }
 
-async function waitFor<T>(what: string, probe: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 90_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
 async function documentStatuses(workspace: string): Promise<string[]> {
   const { records } = await driver.executeQuery('MATCH (d:Document {workspace_id: $w}) RETURN d.status AS status', { w: workspace });
   return records.map((r) => r.get('status') as string);
@@ -70,6 +61,7 @@ describe.each([
       'some tasks completed and some running',
       () => taskCounts(first),
       (c) => c.completed >= 2 && c.running >= 1,
+      90_000,
     );
     first.signal('SIGTERM');
     if (signals === 2) {
@@ -92,6 +84,7 @@ describe.each([
       'every task finished',
       () => taskCounts(second),
       (c) => c.pending + c.running === 0,
+      90_000,
     );
     expect(settled.completed + settled.failed).toBe(DOCUMENTS);
     const statuses = await documentStatuses(workspace);
