@@ -7,11 +7,15 @@ const run = promisify(execFile);
 const BUILD = path.resolve(__dirname, '../../build');
 
 /**
- * A Python virtual environment under build/ holding `requirement` (a pinned PyPI package), made once and kept
+ * A Python virtual environment under build/ holding `requirement` (pinned PyPI packages), made once and kept
  * between runs; `probe` (a program of the environment and its arguments) tells whether the package is there.
  * Answers the environment's bin directory.
  */
-export async function pythonVenv(name: string, requirement: string, probe: [program: string, ...args: string[]]): Promise<string> {
+export async function pythonVenv(
+  name: string,
+  requirement: string | string[],
+  probe: [program: string, ...args: string[]],
+): Promise<string> {
   const venv = path.join(BUILD, name);
   const bin = path.join(venv, 'bin');
   if (!fs.existsSync(path.join(bin, 'python'))) await run('python3', ['-m', 'venv', venv], { timeout: 120_000 });
@@ -19,7 +23,7 @@ export async function pythonVenv(name: string, requirement: string, probe: [prog
   try {
     await run(path.join(bin, program), args, { timeout: 60_000 });
   } catch {
-    await run(path.join(bin, 'python'), ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', requirement], {
+    await run(path.join(bin, 'python'), ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', ...[requirement].flat()], {
       timeout: 600_000,
     });
   }
