@@ -90,22 +90,28 @@ export function notBoth<T extends z.ZodType>(schema: T, a: string, b: string, me
 }
 
 // eslint-disable-next-line no-control-regex -- the NUL character is what the rule refuses
-const NUL = /\x00/;
+const NO_NUL = /^[^\x00]*$/;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
-/** What makes a string not text: a NUL character, or a lone UTF-16 surrogate (no UTF-8 store can hold one). */
-export function textFault(text: string): string | null {
-  if (NUL.test(text)) return 'contains a NUL character, not text';
-  if (LONE_SURROGATE.test(text)) return 'contains a lone UTF-16 surrogate, not valid Unicode text';
-  return null;
+/** A lone UTF-16 surrogate is not Unicode text: no UTF-8 store can hold one. */
+function surrogateFault(text: string): string | null {
+  return LONE_SURROGATE.test(text) ? 'contains a lone UTF-16 surrogate, not valid Unicode text' : null;
 }
 
-/** `schema` that also refuses NUL characters and lone surrogates. */
-export function plainText<T extends z.ZodType<string | null | undefined>>(schema: T): T {
+/** `schema` that also refuses lone surrogates. */
+export function unicodeText(schema: z.ZodString): z.ZodString {
   return schema.superRefine((value, ctx) => {
-    const fault = typeof value === 'string' ? textFault(value) : null;
+    const fault = surrogateFault(value);
     if (fault) ctx.addIssue({ code: 'custom', message: fault });
-  }) as unknown as T;
+  });
+}
+
+/**
+ * `schema` that also refuses NUL characters (a pattern the OpenAPI document publishes, so that clients and fuzzers
+ * know it; `nulMessage` words the refusal) and lone surrogates.
+ */
+export function plainText(schema: z.ZodString, nulMessage = 'contains a NUL character, not text'): z.ZodString {
+  return unicodeText(schema.regex(NO_NUL, nulMessage));
 }
 
 /** How deep and how large a free-form JSON object (document metadata) may be. */
@@ -113,21 +119,22 @@ export const JSON_OBJECT_LIMITS = { maxDepth: 32, maxBytes: 64 * 1024 };
 
 /**
  * Why a free-form JSON value is refused: nested deeper than `maxDepth`, larger than `maxBytes` as JSON, or a key or
- * string that is not text. Walked without recursion, so no depth can exhaust the stack.
+ * string holding a lone surrogate (no UTF-8 store can hold one; a NUL character is JSON like any other and is kept as
+ * sent). Walked without recursion, so no depth can exhaust the stack.
  */
 export function jsonFault(value: unknown, limits = JSON_OBJECT_LIMITS): string | null {
   const stack: Array<[unknown, number]> = [[value, 1]];
   while (stack.length) {
     const [item, depth] = stack.pop()!;
     if (typeof item === 'string') {
-      const fault = textFault(item);
+      const fault = surrogateFault(item);
       if (fault) return fault;
       continue;
     }
     if (item === null || typeof item !== 'object') continue;
     if (depth > limits.maxDepth) return `is nested deeper than ${limits.maxDepth} levels`;
     for (const [key, inner] of Object.entries(item)) {
-      const fault = Array.isArray(item) ? null : textFault(key);
+      const fault = Array.isArray(item) ? null : surrogateFault(key);
       if (fault) return `has a key that ${fault}`;
       stack.push([inner, depth + 1]);
     }

@@ -165,6 +165,7 @@ const MATRIX: Record<string, Entry> = {
   'GET /api/v1/settings/provider/status': {},
   'GET /api/v1/setup/status': {},
   'GET /api/v1/connections': {},
+  'GET /api/v1/admin/integrity': {},
   'GET /api/v1/graph/nodes/search': { query: { q: 'Zorblax' } },
   'GET /api/v1/graph/nodes/:id': {},
   'GET /api/v1/graph/labels/search': { query: { q: 'Zorblax' } },

@@ -20,17 +20,11 @@ const ingestOptionFields = {
  * byte in an uploaded text file is (docs/api.md §8.1).
  */
 const documentText = (description: string) =>
-  plainText(
-    z
-      .string()
-      .regex(/\S/, 'must not be empty')
-      // eslint-disable-next-line no-control-regex -- the NUL character is what the rule refuses
-      .regex(/^[^\x00]*$/, 'contains binary data (NUL characters), not text'),
-  ).describe(description);
+  plainText(z.string().regex(/\S/, 'must not be empty'), 'contains binary data (NUL characters), not text').describe(description);
 
 export const createDocumentBody = z.object({
   content: documentText('Document text (at most 10 MB, no NUL characters)'),
-  title: plainText(z.string().max(1000).nullish()).describe('Defaults to the first line of the content'),
+  title: plainText(z.string().max(1000)).nullish().describe('Defaults to the first line of the content'),
   source: z.string().max(4096).nullish().describe('Where the text came from; used as file_path'),
   metadata: boundedJsonObject().nullish().describe('Free-form object kept with the document (at most 32 levels deep, 64 KB)'),
   ...ingestOptionFields,
@@ -74,7 +68,7 @@ export const pdfConfig = z
   .strict();
 
 const uploadOptionFields = {
-  title: plainText(z.string().max(1000).optional()).describe('Defaults to the filename'),
+  title: plainText(z.string().max(1000)).optional().describe('Defaults to the filename'),
   metadata: jsonObjectText(metadataObject, 'an object').optional().describe('JSON text of an object'),
   async_processing: boolText(false).describe("'true' queues the document as a task"),
   track_id: z.string().max(256).optional(),
@@ -332,7 +326,7 @@ export const failedChunksSchema = z.object({
 
 export const updateDocumentBody = z.object({
   content: documentText('The new text (at most 10 MB, no NUL characters)'),
-  title: plainText(z.string().max(1000).nullish()).describe('A new title; the current one is kept when absent'),
+  title: plainText(z.string().max(1000)).nullish().describe('A new title; the current one is kept when absent'),
   metadata: boundedJsonObject().nullish().describe('Replaces the metadata when given (at most 32 levels deep, 64 KB)'),
   expected_version: z.number().int().min(1).optional().describe('Refuse with 409 unless the document is at this version'),
 });

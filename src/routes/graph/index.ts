@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { InvalidInputError } from '../../domain/errors';
 import type { Api } from '../../http/api';
 import { openSse } from '../../http/sse';
 import { SHUTDOWN_DETAIL } from '../../http/sse-pump';
@@ -167,8 +166,7 @@ export function graphRoutes(api: Api, rt: Runtime): void {
         404: { description: 'No such entity' },
       },
     },
-    async (ctx, { params, query }) => {
-      if (query.confirm === 'false') throw InvalidInputError.field('confirm', 'the deletion needs confirm=true');
+    async (ctx, { params }) => {
       const outcome = await rt.graph.deleteEntity(ctx.state.scope, params.id);
       ctx.body = { status: 'success', deleted_id: outcome.id, relationships_removed: outcome.relationships_removed };
     },

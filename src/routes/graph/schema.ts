@@ -208,7 +208,7 @@ export const entityCreateSchema = atLeastOneOf(
 );
 
 export const entityDeleteQuerySchema = z.object({
-  confirm: z.enum(['true', 'false']).default('true').describe('EdgeQuake clients send true; false refuses the deletion'),
+  confirm: z.enum(['true'], { message: 'the deletion needs confirm=true' }).default('true').describe('EdgeQuake clients send true'),
 });
 
 export const renameSchema = z.strictObject({
