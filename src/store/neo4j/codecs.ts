@@ -14,8 +14,9 @@ import { int, json, num, numOrNull, str, strOrNull, strings, timestamp } from '.
  * How each record field is stored as a Neo4j property. Nested objects become JSON strings (properties cannot
  * hold maps); integers are stored as integers; timestamps as UTC ISO strings; nulls are absent properties.
  */
-/** `int?` fields are null when absent; `int-or-absent` fields (optional in the record type) are left out. */
-type FieldKind = 'string' | 'string?' | 'int' | 'int?' | 'int-or-absent' | 'number' | 'timestamp' | 'timestamp?' | 'json' | 'strings';
+/** `int?` fields are null when absent; `…-or-absent` fields (optional in the record type) are left out. */
+type FieldKind =
+  'string' | 'string?' | 'int' | 'int?' | 'int-or-absent' | 'number' | 'timestamp' | 'timestamp?' | 'json' | 'json-or-absent' | 'strings';
 type Spec<T> = { [K in keyof T]-?: FieldKind };
 
 export const DOCUMENT_FIELDS: Spec<DocumentRecord> = {
@@ -45,7 +46,7 @@ export const DOCUMENT_FIELDS: Spec<DocumentRecord> = {
   pdf_id: 'string?',
   options: 'json',
   version: 'int-or-absent',
-  extraction: 'json',
+  extraction: 'json-or-absent',
 };
 
 export const CHUNK_FIELDS: Spec<ChunkRecord> = {
@@ -147,6 +148,7 @@ function encodeValue(kind: FieldKind, value: unknown): unknown {
     case 'timestamp?':
       return timestamp(value as string);
     case 'json':
+    case 'json-or-absent':
       return JSON.stringify(value);
     case 'strings':
       return (value as unknown[]).map(String);
@@ -172,6 +174,8 @@ function decodeValue(kind: FieldKind, value: unknown): unknown {
       return numOrNull(value) ?? undefined;
     case 'json':
       return json(value, null);
+    case 'json-or-absent':
+      return json(value, null) ?? undefined;
     case 'strings':
       return strings(value);
   }
