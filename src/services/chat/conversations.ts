@@ -98,7 +98,8 @@ export function createConversationService(store: ConversationStore): Conversatio
       await checkFolder(store, scope, folderId);
       const unique = [...new Set(ids)];
       for (const id of unique) await findConversation(store, scope, id);
-      for (const id of unique) await store.update(scope, id, { folder_id: folderId });
+      const updated_at = new Date().toISOString();
+      for (const id of unique) await store.update(scope, id, { folder_id: folderId, updated_at });
       return { affected: unique.length };
     },
 
