@@ -14,7 +14,7 @@ import { createProviderRegistry } from './llm/registry';
 import type { UsageRecorder } from './llm/usage';
 import { startTracing } from './llm/tracing';
 import { createQueryService, createReranker, DEFAULT_QUERY_MODE, QUERY_DEFAULTS } from './retrieval';
-import { createChatService, createConversationService } from './services/chat';
+import { createChatService, createConversationService, createFolderService } from './services/chat';
 import { createCommunityService } from './services/communities';
 import { createCompatService } from './services/compat';
 import { createCostService } from './services/costs';
@@ -220,6 +220,7 @@ export async function createRuntime(config: AppConfig, log: Logger, options: Run
       () => settings.current().query,
     ),
     conversations: createConversationService(stores.conversations),
+    folders: createFolderService(stores.conversations),
     compat: createCompatService({ config, stores, providers, reranker, log, servableProviders: models.servableProviders }),
     tasks,
     documents,

@@ -195,6 +195,16 @@ export interface ConversationRecord {
   created_at: string;
   updated_at: string;
   message_count: number;
+  /** The folder it is filed in, or null. */
+  folder_id: string | null;
+}
+
+/** A named folder of conversations in a workspace (one level: folders do not nest). */
+export interface FolderRecord {
+  id: string;
+  name: string;
+  created_at: string;
+  updated_at: string;
 }
 
 export interface MessageRecord {

@@ -9,6 +9,7 @@ import { compatRoutes } from './compat';
 import { costRoutes } from './costs';
 import { tracingSettingsRoutes } from './settings/tracing';
 import { conversationRoutes } from './conversations';
+import { folderRoutes } from './folders';
 import { documentRoutes } from './documents';
 import { healthRoutes } from './health';
 import { lineageRoutes } from './lineage';
@@ -43,6 +44,7 @@ export function registerRoutes(api: { root: Api; v1: Api }, rt: Runtime): void {
   queryRoutes(api.v1, rt);
   chatRoutes(api.v1, rt);
   conversationRoutes(api.v1, rt);
+  folderRoutes(api.v1, rt);
   documentRoutes(api.v1, rt);
   taskRoutes(api.v1, rt);
   pipelineRoutes(api.v1, rt);

@@ -10,7 +10,7 @@ import type { Logger } from '../logger';
 import type { QueryService } from '../retrieval';
 import type { Stores } from '../store/ports';
 import type { AuthService, BootstrapResult } from './auth';
-import type { ChatService, ConversationService } from './chat';
+import type { ChatService, ConversationService, FolderService } from './chat';
 import type { CommunityService } from './communities';
 import type { CompatService } from './compat';
 import type { CostService } from './costs';
@@ -37,6 +37,8 @@ export interface Runtime {
   query: QueryService;
   chat: ChatService;
   conversations: ConversationService;
+  /** Folders of conversations. */
+  folders: FolderService;
   /** The local-runtime (Ollama) and OpenAI-compatible APIs. */
   compat: CompatService;
   tasks: TaskService;

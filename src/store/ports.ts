@@ -29,6 +29,7 @@ import type {
   DocumentRecord,
   DocumentStatus,
   EntityRecord,
+  FolderRecord,
   MessageRecord,
   Page,
   RelationshipRecord,
@@ -238,15 +239,26 @@ export interface TaskStore {
   countOpen(scope: Scope | null): Promise<number>;
 }
 
+/** A folder with the number of conversations filed in it. */
+export type FolderSummary = FolderRecord & { conversation_count: number };
+
 export interface ConversationStore {
   create(scope: Scope, conversation: ConversationRecord): Promise<void>;
   get(scope: Scope, id: string): Promise<ConversationRecord | null>;
-  list(scope: Scope, query: { limit: number; offset: number }): Promise<Page<ConversationRecord>>;
+  /** `folderId` keeps those filed in that folder. */
+  list(scope: Scope, query: { limit: number; offset: number; folderId?: string }): Promise<Page<ConversationRecord>>;
   update(scope: Scope, id: string, patch: Partial<ConversationRecord>): Promise<void>;
   delete(scope: Scope, id: string): Promise<boolean>;
   addMessage(scope: Scope, message: MessageRecord): Promise<void>;
   updateMessage(scope: Scope, id: string, patch: Partial<MessageRecord>): Promise<void>;
   listMessages(scope: Scope, conversationId: string, query: { limit: number; offset: number }): Promise<Page<MessageRecord>>;
+  createFolder(scope: Scope, folder: FolderRecord): Promise<void>;
+  getFolder(scope: Scope, id: string): Promise<FolderSummary | null>;
+  /** By name, then id. */
+  listFolders(scope: Scope): Promise<FolderSummary[]>;
+  updateFolder(scope: Scope, id: string, patch: Partial<FolderRecord>): Promise<void>;
+  /** Deletes the folder; the conversations filed in it stay, in no folder. */
+  deleteFolder(scope: Scope, id: string): Promise<boolean>;
 }
 
 /** Small JSON values by key: the extraction cache, settings, and similar. */

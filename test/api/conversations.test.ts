@@ -24,6 +24,7 @@ describe('conversations', () => {
       title: 'Planning',
       mode: 'local',
       message_count: 0,
+      folder_id: null,
       created_at: expect.any(String),
       updated_at: expect.any(String),
     });

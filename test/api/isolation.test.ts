@@ -24,6 +24,7 @@ const B = {
   entityName: '',
   task: '',
   conversation: '',
+  folder: '',
   user: '',
   key: '',
   keyPrefix: '',
@@ -121,11 +122,22 @@ const MATRIX: Record<string, Entry> = {
   'POST /api/v1/query': { bodies: [{ query: 'Who founded Vantablack Foundry?', mode: 'mix', context_only: true }] },
   'POST /api/v1/query/stream': { bodies: [{ query: 'Who founded Vantablack Foundry?', mode: 'mix' }] },
   'POST /api/v1/chat/completions': { bodies: [{ message: 'Who founded Vantablack Foundry?', conversation_id: '$conversation' }] },
-  'GET /api/v1/conversations': {},
-  'POST /api/v1/conversations': { bodies: [{ title: 'A' }] },
+  'GET /api/v1/conversations': { query: { 'filter[folder_id]': '$folder' } },
+  'POST /api/v1/conversations': { bodies: [{ title: 'A' }, { title: 'A', folder_id: '$folder' }] },
   'GET /api/v1/conversations/:id': {},
+  'PATCH /api/v1/conversations/:id': { bodies: [{ title: 'changed by tenant A' }, { folder_id: null }] },
   'DELETE /api/v1/conversations/:id': {},
   'GET /api/v1/conversations/:id/messages': {},
+  'POST /api/v1/conversations/bulk/move': {
+    bodies: [
+      { conversation_ids: ['$conversation'], folder_id: null },
+      { conversation_ids: ['$conversation'], folder_id: '$folder' },
+    ],
+  },
+  'GET /api/v1/folders': {},
+  'POST /api/v1/folders': { bodies: [{ name: 'A' }] },
+  'PATCH /api/v1/folders/:id': { bodies: [{ name: 'renamed by tenant A' }] },
+  'DELETE /api/v1/folders/:id': {},
   'POST /api/v1/documents': { bodies: [{ content: B_CONTENT, title: 'copy of B' }] },
   'POST /api/v1/documents/upload': { bodies: [file('a.txt')] },
   'POST /api/v1/documents/upload/batch': { bodies: [batch] },
@@ -199,6 +211,7 @@ const MATRIX: Record<string, Entry> = {
   'POST /v1/embeddings': { bodies: [{ model: 'kgrag:mix@$workspace', input: 'Zorblax' }] },
   'GET /v1/models': {},
   'GET /v1/models/*id': {},
+  'GET /api/v1/admin/integrity': {},
 };
 
 /** The value of B's object a path parameter names: by its own name, or for `:id` by the collection before it. */
@@ -221,6 +234,7 @@ function paramValue(path: string, name: string): string {
     documents: B.document,
     tasks: B.task,
     conversations: B.conversation,
+    folders: B.folder,
     users: B.user,
     'api-keys': B.key,
     nodes: B.entity,
@@ -257,6 +271,7 @@ describe('tenant isolation matrix (every protected route, from the route table)'
       '/api/v1/graph/entities?limit=500',
       '/api/v1/graph/relationships?limit=500',
       '/api/v1/conversations',
+      '/api/v1/folders',
       '/api/v1/tasks',
       `/api/v1/workspaces/${B.workspace}`,
       `/api/v1/tenants/${B.tenant}`,
@@ -320,6 +335,19 @@ describe('tenant isolation matrix (every protected route, from the route table)'
       })
     ).json()) as { conversation_id: string };
     B.conversation = chat.conversation_id;
+    const folder = (await (
+      await asB('/api/v1/folders', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ name: 'Folder of B' }),
+      })
+    ).json()) as { id: string };
+    B.folder = folder.id;
+    await asB(`/api/v1/conversations/${B.conversation}`, {
+      method: 'PATCH',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ folder_id: B.folder }),
+    });
     await asB('/api/v1/graph/communities/rebuild?wait=true', { method: 'POST' });
     const communities = (await (await asB('/api/v1/graph/communities')).json()) as { communities: Array<{ id: string }> };
     B.community = communities.communities[0]?.id ?? 'community-0-none';
@@ -342,7 +370,7 @@ describe('tenant isolation matrix (every protected route, from the route table)'
 
   it("gives tenant A's administrator nothing of tenant B by path id, header or filter, and leaves B's data as it was", async () => {
     const before = await stateOfB();
-    const markers = [B.tenant, B.workspace, B.document, B.entity, B.task, B.conversation, B.user, B.key, B.keyPrefix, ...B_WORDS];
+    const markers = [B.tenant, B.workspace, B.document, B.entity, B.task, B.conversation, B.folder, B.user, B.key, B.keyPrefix, ...B_WORDS];
     const leaks: string[] = [];
     for (const { prefix, spec } of app.routes) {
       const { access, workspace } = accessOf(spec);

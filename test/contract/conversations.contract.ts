@@ -1,4 +1,4 @@
-import { at, makeConversation, makeMessage } from './fixtures';
+import { at, makeConversation, makeFolder, makeMessage } from './fixtures';
 import { type StoresCleanup, type StoresFactory, useStores } from './harness';
 
 export function conversationStoreContract(name: string, makeStores: StoresFactory, cleanup?: StoresCleanup): void {
@@ -112,6 +112,72 @@ export function conversationStoreContract(name: string, makeStores: StoresFactor
       expect(await conversations().delete(b, conversation.id)).toBe(false);
       expect(await conversations().get(a, conversation.id)).toEqual(conversation);
       expect((await conversations().listMessages(a, conversation.id, { limit: 10, offset: 0 })).items).toEqual([message]);
+    });
+
+    it('creates, lists, renames and deletes folders, each with the number of conversations filed in it', async () => {
+      const scope = ctx.scope();
+      const [work, home] = [makeFolder({ name: 'Work' }), makeFolder({ name: 'Home' })];
+      await conversations().createFolder(scope, work);
+      await conversations().createFolder(scope, home);
+      await conversations().create(scope, makeConversation({ folder_id: work.id }));
+      await conversations().create(scope, makeConversation({ folder_id: work.id }));
+      await conversations().create(scope, makeConversation());
+      expect(await conversations().listFolders(scope)).toEqual([
+        { ...home, conversation_count: 0 },
+        { ...work, conversation_count: 2 },
+      ]);
+      expect(await conversations().getFolder(scope, work.id)).toEqual({ ...work, conversation_count: 2 });
+      expect(await conversations().getFolder(scope, 'missing')).toBeNull();
+      await conversations().updateFolder(scope, home.id, { name: 'Archive', updated_at: at(5) });
+      await conversations().updateFolder(scope, 'missing', { name: 'x' });
+      expect(await conversations().getFolder(scope, home.id)).toEqual({
+        ...home,
+        name: 'Archive',
+        updated_at: at(5),
+        conversation_count: 0,
+      });
+      expect((await conversations().listFolders(scope)).map((f) => f.name)).toEqual(['Archive', 'Work']);
+      expect(await conversations().deleteFolder(scope, home.id)).toBe(true);
+      expect(await conversations().deleteFolder(scope, home.id)).toBe(false);
+      expect(await conversations().getFolder(scope, home.id)).toBeNull();
+      expect((await conversations().listFolders(scope)).map((f) => f.id)).toEqual([work.id]);
+    });
+
+    it('files conversations in folders, lists a folder, and leaves them in no folder when it is deleted', async () => {
+      const scope = ctx.scope();
+      const folder = makeFolder();
+      await conversations().createFolder(scope, folder);
+      const all = Array.from({ length: 4 }, (_, i) => makeConversation({ id: `c-${i}`, updated_at: at(i) }));
+      for (const c of all) await conversations().create(scope, c);
+      for (const id of ['c-0', 'c-2', 'c-3']) await conversations().update(scope, id, { folder_id: folder.id });
+      await conversations().update(scope, 'c-3', { folder_id: null });
+      const filed = await conversations().list(scope, { limit: 1, offset: 0, folderId: folder.id });
+      const rest = await conversations().list(scope, { limit: 5, offset: 1, folderId: folder.id });
+      expect([filed.total, rest.total]).toEqual([2, 2]);
+      expect([...filed.items, ...rest.items].map((c) => [c.id, c.folder_id])).toEqual([
+        ['c-2', folder.id],
+        ['c-0', folder.id],
+      ]);
+      expect(await conversations().list(scope, { limit: 5, offset: 0, folderId: 'missing' })).toEqual({ items: [], total: 0 });
+      expect((await conversations().list(scope, { limit: 5, offset: 0 })).total).toBe(4);
+      expect(await conversations().deleteFolder(scope, folder.id)).toBe(true);
+      expect(await conversations().get(scope, 'c-2')).toEqual({ ...all[2], folder_id: null });
+      expect((await conversations().list(scope, { limit: 5, offset: 0 })).items.map((c) => c.folder_id)).toEqual([null, null, null, null]);
+    });
+
+    it('keeps workspaces apart: another workspace neither sees nor changes folders', async () => {
+      const [a, b] = [ctx.scope(), ctx.scope()];
+      const folder = makeFolder();
+      await conversations().createFolder(a, folder);
+      const conversation = makeConversation({ folder_id: folder.id });
+      await conversations().create(a, conversation);
+      expect(await conversations().getFolder(b, folder.id)).toBeNull();
+      expect(await conversations().listFolders(b)).toEqual([]);
+      await conversations().updateFolder(b, folder.id, { name: 'hijacked' });
+      expect(await conversations().deleteFolder(b, folder.id)).toBe(false);
+      expect(await conversations().list(b, { limit: 5, offset: 0, folderId: folder.id })).toEqual({ items: [], total: 0 });
+      expect(await conversations().getFolder(a, folder.id)).toEqual({ ...folder, conversation_count: 1 });
+      expect(await conversations().get(a, conversation.id)).toEqual(conversation);
     });
   });
 }

@@ -5,6 +5,7 @@ import type {
   ConversationRecord,
   DocumentRecord,
   EntityRecord,
+  FolderRecord,
   MessageRecord,
   RelationshipRecord,
   TaskRecord,
@@ -171,8 +172,13 @@ export function makeConversation(overrides: Partial<ConversationRecord> = {}): C
     created_at: at(0),
     updated_at: at(0),
     message_count: 0,
+    folder_id: null,
     ...overrides,
   };
+}
+
+export function makeFolder(overrides: Partial<FolderRecord> = {}): FolderRecord {
+  return { id: `folder-${randomUUID()}`, name: 'A folder', created_at: at(0), updated_at: at(0), ...overrides };
 }
 
 export function makeMessage(conversationId: string, overrides: Partial<MessageRecord> = {}): MessageRecord {

@@ -48,8 +48,11 @@ beforeAll(async () => {
   session = await runSession('reads');
 });
 
-/** Runs one phase of the SDK session against the app: `reads` (uploads, then reads), `edits`, `accounts` or `accounts-end` (given the ids `accounts` made). */
-async function runSession(phase: 'reads' | 'edits' | 'accounts' | 'accounts-end', ids?: Record<string, string>): Promise<Session> {
+/** Runs one phase of the SDK session against the app: `reads` (uploads, then reads), `edits`, `accounts` or `accounts-end` (given the ids `accounts` made), `folders`. */
+async function runSession(
+  phase: 'reads' | 'edits' | 'accounts' | 'accounts-end' | 'folders',
+  ids?: Record<string, string>,
+): Promise<Session> {
   const script = path.join(__dirname, '../fixtures/edgequake/sdk_session.py');
   const { stdout } = await run(python, [script, app.url, dir, phase, ...(ids ? [JSON.stringify(ids)] : [])], {
     env: { ...process.env, KGRAG_HEADERS: JSON.stringify(app.headers) },
@@ -582,5 +585,46 @@ describe('the EdgeQuake SDK on accounts, tenants and workspaces', () => {
     expect((await app.request(`/api/v1/workspaces/${ids.workspace}`)).status).toBe(404);
     expect(parsed('tenants.delete')).toBeNull();
     expect((await app.request(`/api/v1/tenants/${ids.tenant}`)).status).toBe(404);
+  });
+});
+
+describe('the EdgeQuake SDK on conversation folders', () => {
+  type Folder = { id: string; name: string; parent_id: string | null; conversation_count: number };
+  type Conversation = { id: string; title: string; folder_id: string | null };
+  type Listed = { items: Conversation[]; pagination: { total: number } };
+
+  beforeAll(async () => {
+    Object.assign(session, await runSession('folders'));
+  });
+
+  it('creates a folder, files conversations in it on creation and by update, and lists the folder', () => {
+    const work = parsed<Folder>('folders.create');
+    expect(work).toMatchObject({ name: 'Work', parent_id: null, conversation_count: 0 });
+    const filed = parsed<Conversation>('conversations.create.in_folder');
+    expect(filed).toMatchObject({ title: 'Filed', folder_id: work.id });
+    const loose = parsed<Conversation>('conversations.create.loose');
+    expect(loose.folder_id).toBeNull();
+    expect(parsed<Conversation>('conversations.update.folder')).toMatchObject({ id: loose.id, title: 'Loose', folder_id: work.id });
+    const listed = parsed<Listed>('conversations.list.folder');
+    expect(listed.items.map((c) => c.id).sort()).toEqual([filed.id, loose.id].sort());
+    expect(listed.pagination.total).toBe(2);
+    expect(parsed<Folder[]>('folders.list')).toEqual([expect.objectContaining({ id: work.id, name: 'Work', conversation_count: 2 })]);
+  });
+
+  it("refuses a nested folder with the API's 422 problem", () => {
+    expect(session['folders.create.nested']).toMatchObject({ status: 422, message: expect.stringContaining('folders do not nest') });
+  });
+
+  it('renames the folder, moves a conversation out in bulk, deletes the folder and leaves its conversation in no folder', async () => {
+    const work = parsed<Folder>('folders.create');
+    const loose = parsed<Conversation>('conversations.create.loose');
+    expect(parsed<Folder>('folders.update')).toMatchObject({ id: work.id, name: 'Projects', conversation_count: 2 });
+    expect(parsed('conversations.bulk_move')).toEqual({ affected: 1 });
+    expect(parsed<Listed>('conversations.list.folder.after_move').items.map((c) => c.id)).toEqual([loose.id]);
+    expect(session['folders.delete']).toEqual({ ok: null });
+    expect(session['folders.delete.again']).toMatchObject({ status: 404 });
+    expect(parsed<Folder[]>('folders.list.after_delete')).toEqual([]);
+    expect(parsed<Conversation>('conversations.get.after_delete')).toMatchObject({ id: loose.id, folder_id: null });
+    expect(await api<{ folders: Folder[] }>('/api/v1/folders')).toEqual({ folders: [] });
   });
 });

@@ -2,12 +2,16 @@ import type { Api } from '../../http/api';
 import type { Runtime } from '../../services/runtime';
 import {
   conversationDetailSchema,
+  conversationListQuerySchema,
   conversationListSchema,
   conversationParamsSchema,
   conversationSchema,
   createConversationSchema,
   messageListSchema,
+  moveConversationsSchema,
+  moveResultSchema,
   pageQuerySchema,
+  updateConversationSchema,
 } from './schema';
 
 const tag = 'conversations';
@@ -38,11 +42,12 @@ export function conversationRoutes(api: Api, rt: Runtime): void {
       path: '/conversations',
       tag,
       summary: 'List conversations, most recently active first',
-      query: pageQuerySchema,
+      query: conversationListQuerySchema,
       responses: { 200: { description: 'A page of conversations', schema: conversationListSchema } },
     },
     async (ctx, { query }) => {
-      ctx.body = withPagination(await rt.conversations.list(ctx.state.scope, pageOf(query)));
+      const folderId = query['filter[folder_id]'] ?? query.folder_id;
+      ctx.body = withPagination(await rt.conversations.list(ctx.state.scope, { ...pageOf(query), folderId }));
     },
   );
 
@@ -77,6 +82,41 @@ export function conversationRoutes(api: Api, rt: Runtime): void {
     },
     async (ctx, { params }) => {
       ctx.body = await rt.conversations.get(ctx.state.scope, params.id);
+    },
+  );
+
+  api.route(
+    {
+      method: 'patch',
+      path: '/conversations/:id',
+      tag,
+      summary: 'Rename a conversation or file it in a folder (folder_id null: none)',
+      params: conversationParamsSchema,
+      body: updateConversationSchema,
+      responses: {
+        200: { description: 'The conversation', schema: conversationSchema },
+        404: { description: 'The conversation or the folder is not in this workspace' },
+      },
+    },
+    async (ctx, { params, body }) => {
+      ctx.body = await rt.conversations.update(ctx.state.scope, params.id, body);
+    },
+  );
+
+  api.route(
+    {
+      method: 'post',
+      path: '/conversations/bulk/move',
+      tag,
+      summary: 'File conversations in a folder (folder_id null: none), all or none',
+      body: moveConversationsSchema,
+      responses: {
+        200: { description: 'How many were filed', schema: moveResultSchema },
+        404: { description: 'A conversation or the folder is not in this workspace' },
+      },
+    },
+    async (ctx, { body }) => {
+      ctx.body = await rt.conversations.move(ctx.state.scope, body.conversation_ids, body.folder_id ?? null);
     },
   );
 

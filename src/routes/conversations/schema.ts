@@ -1,8 +1,12 @@
 import { z } from 'zod';
-import { queryInt } from '../../http/validate';
+import { plainText, queryInt } from '../../http/validate';
 import { modeSchema, sourceSchema } from '../query/schema';
 
 export const conversationParamsSchema = z.object({ id: z.string().min(1) });
+
+const idSchema = z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters');
+const folderIdSchema = idSchema.nullable().optional().describe('the folder to file it in; null: none');
+const titleSchema = plainText(z.string().trim().max(200, 'must be at most 200 characters'));
 
 export const pageQuerySchema = z.object({
   limit: queryInt(50, 1, 500),
@@ -18,16 +22,35 @@ const paginationSchema = z.object({
   prev_cursor: z.string().nullable(),
 });
 
-export const createConversationSchema = z.object({
-  title: z.string().trim().max(200, 'must be at most 200 characters').nullable().optional(),
-  mode: modeSchema.nullable().optional(),
+export const conversationListQuerySchema = pageQuerySchema.extend({
+  'filter[folder_id]': idSchema.optional().describe('only the conversations filed in this folder'),
+  folder_id: idSchema.optional().describe('= filter[folder_id]'),
 });
+
+export const createConversationSchema = z.object({
+  title: titleSchema.nullable().optional(),
+  mode: modeSchema.nullable().optional(),
+  folder_id: folderIdSchema,
+});
+
+export const updateConversationSchema = z.object({
+  title: titleSchema.optional(),
+  folder_id: folderIdSchema,
+});
+
+export const moveConversationsSchema = z.object({
+  conversation_ids: z.array(idSchema).min(1, 'must name at least one conversation').max(500, 'must name at most 500 conversations'),
+  folder_id: folderIdSchema,
+});
+
+export const moveResultSchema = z.object({ affected: z.number().int().describe('conversations filed') });
 
 export const conversationSchema = z.object({
   id: z.string(),
   title: z.string().describe("the first message's opening words unless given"),
   mode: modeSchema,
   message_count: z.number().int(),
+  folder_id: z.string().nullable().describe('the folder it is filed in, or null'),
   created_at: z.string(),
   updated_at: z.string(),
 });

@@ -2,6 +2,7 @@ import { NotFoundError } from '../../domain/errors';
 import { newId } from '../../domain/ids';
 import type { ConversationRecord, MessageRecord, Scope } from '../../domain/types';
 import type { ConversationStore } from '../../store/ports';
+import { checkFolder } from './folders';
 import { type ConversationView, type MessageView, presentConversation, presentMessage } from './present';
 
 export interface PageRequest {
@@ -14,10 +15,19 @@ const READ_PAGE = 500;
 const TITLE_CHARS = 80;
 
 export interface ConversationService {
-  list(scope: Scope, page: PageRequest): Promise<{ conversations: ConversationView[]; total: number } & PageRequest>;
-  create(scope: Scope, input: { title?: string | null; mode?: string | null }): Promise<ConversationView>;
+  /** `folderId` keeps those filed in that folder. */
+  list(
+    scope: Scope,
+    page: PageRequest & { folderId?: string },
+  ): Promise<{ conversations: ConversationView[]; total: number } & PageRequest>;
+  /** 404 when the folder named is absent. */
+  create(scope: Scope, input: { title?: string | null; mode?: string | null; folder_id?: string | null }): Promise<ConversationView>;
   /** 404 when absent from the workspace. */
   get(scope: Scope, id: string): Promise<ConversationView & { messages: MessageView[] }>;
+  /** A new title, or another folder (null: none); 404 when the conversation or the folder is absent. */
+  update(scope: Scope, id: string, input: { title?: string; folder_id?: string | null }): Promise<ConversationView>;
+  /** Files every conversation named in the folder (null: none), or none of them when one is absent (404). */
+  move(scope: Scope, ids: string[], folderId: string | null): Promise<{ affected: number }>;
   delete(scope: Scope, id: string): Promise<void>;
   messages(scope: Scope, id: string, page: PageRequest): Promise<{ messages: MessageView[]; total: number } & PageRequest>;
 }
@@ -32,9 +42,9 @@ export async function findConversation(store: ConversationStore, scope: Scope, i
   return conversation;
 }
 
-export function newConversation(title: string | null | undefined, mode: string): ConversationRecord {
+export function newConversation(title: string | null | undefined, mode: string, folderId: string | null = null): ConversationRecord {
   const now = new Date().toISOString();
-  return { id: newId(), title: titleOf(title ?? ''), mode, created_at: now, updated_at: now, message_count: 0 };
+  return { id: newId(), title: titleOf(title ?? ''), mode, created_at: now, updated_at: now, message_count: 0, folder_id: folderId };
 }
 
 /** A title from the first line of a message: whitespace collapsed, cut at a word. */
@@ -58,13 +68,14 @@ export async function allMessages(store: ConversationStore, scope: Scope, id: st
 
 export function createConversationService(store: ConversationStore): ConversationService {
   return {
-    async list(scope, page) {
-      const found = await store.list(scope, page);
+    async list(scope, { folderId, ...page }) {
+      const found = await store.list(scope, { ...page, folderId });
       return { conversations: found.items.map(presentConversation), total: found.total, ...page };
     },
 
     async create(scope, input) {
-      const conversation = newConversation(input.title, input.mode ?? 'hybrid');
+      await checkFolder(store, scope, input.folder_id);
+      const conversation = newConversation(input.title, input.mode ?? 'hybrid', input.folder_id ?? null);
       await store.create(scope, conversation);
       return presentConversation(conversation);
     },
@@ -73,6 +84,23 @@ export function createConversationService(store: ConversationStore): Conversatio
       const conversation = await findConversation(store, scope, id);
       const messages = await allMessages(store, scope, id);
       return { ...presentConversation(conversation), messages: messages.map(presentMessage) };
+    },
+
+    async update(scope, id, input) {
+      await findConversation(store, scope, id);
+      await checkFolder(store, scope, input.folder_id);
+      const patch = { title: input.title === undefined ? undefined : titleOf(input.title), folder_id: input.folder_id };
+      await store.update(scope, id, { ...patch, updated_at: new Date().toISOString() });
+      return presentConversation(await findConversation(store, scope, id));
+    },
+
+    async move(scope, ids, folderId) {
+      await checkFolder(store, scope, folderId);
+      const unique = [...new Set(ids)];
+      for (const id of unique) await findConversation(store, scope, id);
+      const updated_at = new Date().toISOString();
+      for (const id of unique) await store.update(scope, id, { folder_id: folderId, updated_at });
+      return { affected: unique.length };
     },
 
     async delete(scope, id) {

@@ -7,6 +7,8 @@ export interface ConversationView {
   title: string;
   mode: string;
   message_count: number;
+  /** The folder it is filed in, or null. */
+  folder_id: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -28,6 +30,7 @@ export function presentConversation(c: ConversationRecord): ConversationView {
     title: c.title,
     mode: c.mode,
     message_count: c.message_count,
+    folder_id: c.folder_id ?? null,
     created_at: c.created_at,
     updated_at: c.updated_at,
   };

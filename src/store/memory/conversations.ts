@@ -1,5 +1,5 @@
-import type { ConversationRecord, MessageRecord, Page, Scope } from '../../domain/types';
-import type { ConversationStore } from '../ports';
+import type { ConversationRecord, FolderRecord, MessageRecord, Page, Scope } from '../../domain/types';
+import type { ConversationStore, FolderSummary } from '../ports';
 import { applyPatch, compareIds, copyConversation, copyMessage, pageOf } from './records';
 import { WorkspaceStates } from './workspaces';
 
@@ -15,6 +15,7 @@ interface ConversationState {
   messages: Map<string, StoredMessage[]>;
   /** message id -> conversation id. */
   conversationOf: Map<string, string>;
+  folders: Map<string, FolderRecord>;
 }
 
 function time(iso: string): number {
@@ -26,11 +27,22 @@ function recentFirst(a: ConversationRecord, b: ConversationRecord): number {
   return time(b.updated_at) - time(a.updated_at) || compareIds(a.id, b.id);
 }
 
+function byName(a: FolderRecord, b: FolderRecord): number {
+  return compareIds(a.name, b.name) || compareIds(a.id, b.id);
+}
+
+function summary(state: ConversationState, folder: FolderRecord): FolderSummary {
+  let count = 0;
+  for (const c of state.conversations.values()) if (c.folder_id === folder.id) count++;
+  return { ...folder, conversation_count: count };
+}
+
 export class MemoryConversationStore implements ConversationStore {
   private readonly workspaces = new WorkspaceStates<ConversationState>(() => ({
     conversations: new Map(),
     messages: new Map(),
     conversationOf: new Map(),
+    folders: new Map(),
   }));
   private seq = 0;
 
@@ -45,8 +57,10 @@ export class MemoryConversationStore implements ConversationStore {
     return conversation ? copyConversation(conversation) : null;
   }
 
-  async list(scope: Scope, query: { limit: number; offset: number }): Promise<Page<ConversationRecord>> {
-    const all = [...(this.workspaces.find(scope)?.conversations.values() ?? [])].sort(recentFirst);
+  async list(scope: Scope, query: { limit: number; offset: number; folderId?: string }): Promise<Page<ConversationRecord>> {
+    const all = [...(this.workspaces.find(scope)?.conversations.values() ?? [])]
+      .filter((c) => query.folderId === undefined || c.folder_id === query.folderId)
+      .sort(recentFirst);
     return pageOf(all, query.limit, query.offset, copyConversation);
   }
 
@@ -95,6 +109,39 @@ export class MemoryConversationStore implements ConversationStore {
   async listMessages(scope: Scope, conversationId: string, query: { limit: number; offset: number }): Promise<Page<MessageRecord>> {
     const messages = this.workspaces.find(scope)?.messages.get(conversationId) ?? [];
     return pageOf(messages, query.limit, query.offset, (m) => copyMessage(m.message));
+  }
+
+  async createFolder(scope: Scope, folder: FolderRecord): Promise<void> {
+    this.workspaces.obtain(scope).folders.set(folder.id, { ...folder });
+  }
+
+  async getFolder(scope: Scope, id: string): Promise<FolderSummary | null> {
+    const state = this.workspaces.find(scope);
+    const folder = state?.folders.get(id);
+    return state && folder ? summary(state, folder) : null;
+  }
+
+  async listFolders(scope: Scope): Promise<FolderSummary[]> {
+    const state = this.workspaces.find(scope);
+    if (!state) return [];
+    return [...state.folders.values()].sort(byName).map((f) => summary(state, f));
+  }
+
+  async updateFolder(scope: Scope, id: string, patch: Partial<FolderRecord>): Promise<void> {
+    const folders = this.workspaces.find(scope)?.folders;
+    const current = folders?.get(id);
+    if (folders && current)
+      folders.set(
+        id,
+        applyPatch(current, patch, (f) => ({ ...f })),
+      );
+  }
+
+  async deleteFolder(scope: Scope, id: string): Promise<boolean> {
+    const state = this.workspaces.find(scope);
+    if (!state || !state.folders.delete(id)) return false;
+    for (const c of state.conversations.values()) if (c.folder_id === id) c.folder_id = null;
+    return true;
   }
 
   dropWorkspace(scope: Scope): void {

@@ -3,6 +3,7 @@ import type {
   ConversationRecord,
   DocumentRecord,
   EntityRecord,
+  FolderRecord,
   MessageRecord,
   RelationshipRecord,
   TaskRecord,
@@ -125,6 +126,14 @@ export const CONVERSATION_FIELDS: Spec<ConversationRecord> = {
   created_at: 'timestamp',
   updated_at: 'timestamp',
   message_count: 'int',
+  folder_id: 'string?',
+};
+
+export const FOLDER_FIELDS: Spec<FolderRecord> = {
+  id: 'string',
+  name: 'string',
+  created_at: 'timestamp',
+  updated_at: 'timestamp',
 };
 
 export const MESSAGE_FIELDS: Spec<MessageRecord> = {

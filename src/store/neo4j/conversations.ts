@@ -1,11 +1,15 @@
-import type { ConversationRecord, MessageRecord, Page, Scope } from '../../domain/types';
-import type { ConversationStore } from '../ports';
+import type { ConversationRecord, FolderRecord, MessageRecord, Page, Scope } from '../../domain/types';
+import type { ConversationStore, FolderSummary } from '../ports';
 import { type Neo4jClient, scopeParams } from './client';
-import { CONVERSATION_FIELDS, MESSAGE_FIELDS, decode, encode, encodePatch } from './codecs';
+import { CONVERSATION_FIELDS, FOLDER_FIELDS, MESSAGE_FIELDS, decode, encode, encodePatch } from './codecs';
 import { nextSequence } from './sequence';
 import { count, int, num } from './values';
 
-/** `(:Conversation)-[:HAS_MESSAGE]->(:Message)`. */
+function folderSummary(row: Record<string, unknown>): FolderSummary {
+  return { ...decode(FOLDER_FIELDS, row.folder), conversation_count: num(row.conversation_count) };
+}
+
+/** `(:Conversation)-[:HAS_MESSAGE]->(:Message)`; `(:ConversationFolder)`, which conversations name by `folder_id`. */
 export class Neo4jConversationStore implements ConversationStore {
   constructor(private readonly db: Neo4jClient) {}
 
@@ -18,9 +22,10 @@ export class Neo4jConversationStore implements ConversationStore {
     return rows.length ? decode(CONVERSATION_FIELDS, rows[0].conversation) : null;
   }
 
-  async list(scope: Scope, query: { limit: number; offset: number }): Promise<Page<ConversationRecord>> {
+  async list(scope: Scope, query: { limit: number; offset: number; folderId?: string }): Promise<Page<ConversationRecord>> {
     const [row] = await this.db.readRows('conversations/list', {
       ...scopeParams(scope),
+      folder_id: query.folderId ?? null,
       offset: count(query.offset),
       limit: count(query.limit),
     });
@@ -63,5 +68,27 @@ export class Neo4jConversationStore implements ConversationStore {
       limit: count(query.limit),
     });
     return { items: (row.messages as unknown[]).map((m) => decode(MESSAGE_FIELDS, m)), total: num(row.total) };
+  }
+
+  async createFolder(scope: Scope, folder: FolderRecord): Promise<void> {
+    await this.db.writeRows('folders/create', { ...scopeParams(scope), props: encode(FOLDER_FIELDS, folder) });
+  }
+
+  async getFolder(scope: Scope, id: string): Promise<FolderSummary | null> {
+    const rows = await this.db.readRows('folders/get', { ...scopeParams(scope), id });
+    return rows.length ? folderSummary(rows[0]) : null;
+  }
+
+  async listFolders(scope: Scope): Promise<FolderSummary[]> {
+    return (await this.db.readRows('folders/list', scopeParams(scope))).map(folderSummary);
+  }
+
+  async updateFolder(scope: Scope, id: string, patch: Partial<FolderRecord>): Promise<void> {
+    await this.db.writeRows('folders/update', { ...scopeParams(scope), id, patch: encodePatch(FOLDER_FIELDS, patch) });
+  }
+
+  async deleteFolder(scope: Scope, id: string): Promise<boolean> {
+    const [row] = await this.db.writeRows('folders/delete', { ...scopeParams(scope), id });
+    return num(row?.deleted) > 0;
   }
 }

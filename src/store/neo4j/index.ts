@@ -30,6 +30,7 @@ const WORKSPACE_LABELS = [
   'CostBudget',
   'Message',
   'Conversation',
+  'ConversationFolder',
   'Task',
   'KV',
   'Lock',

@@ -1404,6 +1404,24 @@ export interface paths {
         delete: operations["delete_api_v1_conversations_id_"];
         options?: never;
         head?: never;
+        /** Rename a conversation or file it in a folder (folder_id null: none) */
+        patch: operations["patch_api_v1_conversations_id_"];
+        trace?: never;
+    };
+    "/api/v1/conversations/bulk/move": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** File conversations in a folder (folder_id null: none), all or none */
+        post: operations["post_api_v1_conversations_bulk_move"];
+        delete?: never;
+        options?: never;
+        head?: never;
         patch?: never;
         trace?: never;
     };
@@ -1422,6 +1440,42 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/v1/folders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List conversation folders, by name */
+        get: operations["get_api_v1_folders"];
+        put?: never;
+        /** Create a conversation folder */
+        post: operations["post_api_v1_folders"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/folders/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete a conversation folder; its conversations stay, in no folder */
+        delete: operations["delete_api_v1_folders_id_"];
+        options?: never;
+        head?: never;
+        /** Rename a conversation folder */
+        patch: operations["patch_api_v1_folders_id_"];
         trace?: never;
     };
     "/api/v1/documents": {
@@ -13902,6 +13956,10 @@ export interface operations {
                 offset?: number;
                 /** @description a page's next_cursor; overrides offset */
                 cursor?: string;
+                /** @description only the conversations filed in this folder */
+                "filter[folder_id]"?: string;
+                /** @description = filter[folder_id] */
+                folder_id?: string;
             };
             header?: {
                 /** @description Workspace to act in; default: the credential's bound workspace, else the tenant's default workspace */
@@ -13928,6 +13986,8 @@ export interface operations {
                             /** @enum {string} */
                             mode: "naive" | "local" | "global" | "hybrid" | "mix" | "bypass";
                             message_count: number;
+                            /** @description the folder it is filed in, or null */
+                            folder_id: string | null;
                             created_at: string;
                             updated_at: string;
                         }[];
@@ -14034,6 +14094,8 @@ export interface operations {
                 "application/json": {
                     title?: string | null;
                     mode?: ("naive" | "local" | "global" | "hybrid" | "mix" | "bypass") | null;
+                    /** @description the folder to file it in; null: none */
+                    folder_id?: string | null;
                 };
             };
         };
@@ -14051,6 +14113,8 @@ export interface operations {
                         /** @enum {string} */
                         mode: "naive" | "local" | "global" | "hybrid" | "mix" | "bypass";
                         message_count: number;
+                        /** @description the folder it is filed in, or null */
+                        folder_id: string | null;
                         created_at: string;
                         updated_at: string;
                     };
@@ -14177,6 +14241,8 @@ export interface operations {
                         /** @enum {string} */
                         mode: "naive" | "local" | "global" | "hybrid" | "mix" | "bypass";
                         message_count: number;
+                        /** @description the folder it is filed in, or null */
+                        folder_id: string | null;
                         created_at: string;
                         updated_at: string;
                         messages: {
@@ -14389,6 +14455,264 @@ export interface operations {
             };
         };
     };
+    patch_api_v1_conversations_id_: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Workspace to act in; default: the credential's bound workspace, else the tenant's default workspace */
+                "X-Workspace-ID"?: string;
+                /** @description Tenant to act for; must be the credential's own (the master key may name any) */
+                "X-Tenant-ID"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    title?: string;
+                    /** @description the folder to file it in; null: none */
+                    folder_id?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description The conversation */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @description the first message's opening words unless given */
+                        title: string;
+                        /** @enum {string} */
+                        mode: "naive" | "local" | "global" | "hybrid" | "mix" | "bypass";
+                        message_count: number;
+                        /** @description the folder it is filed in, or null */
+                        folder_id: string | null;
+                        created_at: string;
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description Malformed request: a body that is not JSON, a header of the wrong form */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Needs the editor role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The conversation or the folder is not in this workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Request body over its limit (the limit is quoted) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request body of an unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Invalid input, field by field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    post_api_v1_conversations_bulk_move: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Workspace to act in; default: the credential's bound workspace, else the tenant's default workspace */
+                "X-Workspace-ID"?: string;
+                /** @description Tenant to act for; must be the credential's own (the master key may name any) */
+                "X-Tenant-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    conversation_ids: string[];
+                    /** @description the folder to file it in; null: none */
+                    folder_id?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description How many were filed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description conversations filed */
+                        affected: number;
+                    };
+                };
+            };
+            /** @description Malformed request: a body that is not JSON, a header of the wrong form */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Needs the editor role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A conversation or the folder is not in this workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Request body over its limit (the limit is quoted) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request body of an unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Invalid input, field by field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     get_api_v1_conversations_id_messages: {
         parameters: {
             query?: {
@@ -14502,6 +14826,471 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Invalid input, field by field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    get_api_v1_folders: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Workspace to act in; default: the credential's bound workspace, else the tenant's default workspace */
+                "X-Workspace-ID"?: string;
+                /** @description Tenant to act for; must be the credential's own (the master key may name any) */
+                "X-Tenant-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The folders */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description by name */
+                        folders: {
+                            id: string;
+                            name: string;
+                            /** @description always null: folders do not nest */
+                            parent_id: null;
+                            /** @description conversations filed in it */
+                            conversation_count: number;
+                            created_at: string;
+                            updated_at: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Malformed request: a body that is not JSON, a header of the wrong form */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Needs the viewer role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found, or an unknown workspace (or one of another tenant) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Invalid input, field by field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    post_api_v1_folders: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Workspace to act in; default: the credential's bound workspace, else the tenant's default workspace */
+                "X-Workspace-ID"?: string;
+                /** @description Tenant to act for; must be the credential's own (the master key may name any) */
+                "X-Tenant-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    parent_id?: null;
+                };
+            };
+        };
+        responses: {
+            /** @description The folder */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        name: string;
+                        /** @description always null: folders do not nest */
+                        parent_id: null;
+                        /** @description conversations filed in it */
+                        conversation_count: number;
+                        created_at: string;
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description Malformed request: a body that is not JSON, a header of the wrong form */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Needs the editor role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found, or an unknown workspace (or one of another tenant) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request body over its limit (the limit is quoted) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request body of an unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Invalid input, field by field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    delete_api_v1_folders_id_: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Workspace to act in; default: the credential's bound workspace, else the tenant's default workspace */
+                "X-Workspace-ID"?: string;
+                /** @description Tenant to act for; must be the credential's own (the master key may name any) */
+                "X-Tenant-ID"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed request: a body that is not JSON, a header of the wrong form */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Needs the editor role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not in this workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid input, field by field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    patch_api_v1_folders_id_: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Workspace to act in; default: the credential's bound workspace, else the tenant's default workspace */
+                "X-Workspace-ID"?: string;
+                /** @description Tenant to act for; must be the credential's own (the master key may name any) */
+                "X-Tenant-ID"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The folder */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        name: string;
+                        /** @description always null: folders do not nest */
+                        parent_id: null;
+                        /** @description conversations filed in it */
+                        conversation_count: number;
+                        created_at: string;
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description Malformed request: a body that is not JSON, a header of the wrong form */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Needs the editor role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not in this workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Request body over its limit (the limit is quoted) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request body of an unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
             };
             /** @description Invalid input, field by field */
             422: {
