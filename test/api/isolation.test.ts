@@ -211,7 +211,6 @@ const MATRIX: Record<string, Entry> = {
   'POST /v1/embeddings': { bodies: [{ model: 'kgrag:mix@$workspace', input: 'Zorblax' }] },
   'GET /v1/models': {},
   'GET /v1/models/*id': {},
-  'GET /api/v1/admin/integrity': {},
 };
 
 /** The value of B's object a path parameter names: by its own name, or for `:id` by the collection before it. */

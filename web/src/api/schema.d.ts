@@ -6308,8 +6308,8 @@ export interface operations {
     delete_api_v1_graph_entities_id_: {
         parameters: {
             query?: {
-                /** @description EdgeQuake clients send true; false refuses the deletion */
-                confirm?: "true" | "false";
+                /** @description EdgeQuake clients send true */
+                confirm?: "true";
             };
             header?: {
                 /** @description Workspace to act in; default: the credential's bound workspace, else the tenant's default workspace */
@@ -13120,7 +13120,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    query: string;
+                    query: string & (unknown & unknown);
                     /**
                      * @description default hybrid (chat: the conversation's mode)
                      * @enum {string}
@@ -13378,7 +13378,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    query: string;
+                    query: string & (unknown & unknown);
                     /**
                      * @description default hybrid (chat: the conversation's mode)
                      * @enum {string}
@@ -13554,7 +13554,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    message: string;
+                    message: string & (unknown & unknown);
                     conversation_id?: string | null;
                     stream?: boolean;
                     /**
@@ -13794,7 +13794,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    message: string;
+                    message: string & (unknown & unknown);
                     conversation_id?: string | null;
                     stream?: boolean;
                     /**
@@ -14989,7 +14989,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    name: string;
+                    name: string & (unknown & unknown);
                     parent_id?: null;
                 };
             };
@@ -15217,7 +15217,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    name: string;
+                    name: string & (unknown & unknown);
                 };
             };
         };
