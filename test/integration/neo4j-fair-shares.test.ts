@@ -1,6 +1,6 @@
 import type { Neo4jClient } from '../../src/store/neo4j/client';
 import { makeEntity, makeRelationship } from '../contract/fixtures';
-import { json, prose } from '../fixtures/documents';
+import { json, prose, waitForTask } from '../fixtures/documents';
 import { type TestApp, startTestApp } from '../helpers/app';
 import { type TestRequestInit, workspaceRequest } from '../helpers/request';
 
@@ -46,16 +46,6 @@ async function tenant(name: string): Promise<{ id: string; workspace: string; cl
   const key = await app.createApiKey({ role: 'editor', tenantId: made.tenant.id });
   const workspace = made.default_workspace.id;
   return { id: made.tenant.id, workspace, client: workspaceRequest(app.url, workspace, { 'X-API-Key': key }) };
-}
-
-async function until<T>(what: string, probe: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 180_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
 }
 
 test("one tenant's stream subscribers take its share only: the other tenant's ingestion and queries are served", async () => {
@@ -116,11 +106,8 @@ test("one tenant's stream subscribers take its share only: the other tenant's in
   expect(JSON.parse(refused[0].body!).detail).toMatch(/this tenant has 24 graph stream subscribers in progress/);
 
   // The other tenant's documents complete, and its subscriber is admitted beside the greedy tenant's.
-  const finished = await until(
-    "the other tenant's documents",
-    () => Promise.all(tasks.map(async (id) => json(record(await other.client(`/api/v1/tasks/${id}`))))),
-    (list) => list.every((t) => t.status !== 'pending' && t.status !== 'running'),
-  );
+  const polling = { request: async (path: string) => record(await other.client(path)) };
+  const finished = await Promise.all(tasks.map((id) => waitForTask(polling, id, undefined, 180_000)));
   expect(finished.map((t) => t.status)).toEqual(tasks.map(() => 'completed'));
   const controller = new AbortController();
   held.push(controller);

@@ -26,33 +26,6 @@ export function workClassOf(method: string, path: string): WorkClass | null {
   return null;
 }
 
-/** In-flight counts of one kind of work: per workspace, per tenant and in all. */
-class Gauge {
-  total = 0;
-  readonly byWorkspace = new Map<string, number>();
-  readonly byTenant = new Map<string, number>();
-
-  enter(tenant: string, workspace: string): () => void {
-    this.total += 1;
-    bump(this.byWorkspace, workspace, 1);
-    bump(this.byTenant, tenant, 1);
-    let left = false;
-    return () => {
-      if (left) return;
-      left = true;
-      this.total -= 1;
-      bump(this.byWorkspace, workspace, -1);
-      bump(this.byTenant, tenant, -1);
-    };
-  }
-}
-
-function bump(counts: Map<string, number>, key: string, by: number): void {
-  const n = (counts.get(key) ?? 0) + by;
-  if (n <= 0) counts.delete(key);
-  else counts.set(key, n);
-}
-
 /** Whose work a request is: its tenant ('' for none) and its workspace within the tenant. */
 function ownerOf(ctx: AppContext): { tenant: string; workspace: string } {
   const principal = ctx.state.principal;
@@ -63,7 +36,7 @@ function ownerOf(ctx: AppContext): { tenant: string; workspace: string } {
 
 function refusal(full: FullShare, what: string, cap: number, waited: string): Error {
   if (full === 'total') {
-    return new UnavailableError(`the service runs ${cap} ${what} at once${waited}; retry shortly`, 'queue', {}, RETRY_AFTER_SECONDS);
+    return new UnavailableError(`the service holds ${cap} ${what} at once${waited}; retry shortly`, 'queue', {}, RETRY_AFTER_SECONDS);
   }
   return new RateLimitedError(`this ${full} has ${cap} ${what} in progress, the most it may${waited}; retry shortly`, RETRY_AFTER_SECONDS);
 }
@@ -81,12 +54,13 @@ function refusal(full: FullShare, what: string, cap: number, waited: string): Er
  * The work of a request runs on behalf of its tenant, which the Neo4j session budget shares connections by.
  */
 export function admission(limits: AppConfig['admission']): Middleware<AppState> {
-  const gauges = { upload: new Gauge(), query: new Gauge() };
-  const caps = {
-    upload: { perWorkspace: limits.uploadsPerWorkspace, perTenant: limits.uploadsPerTenant, total: limits.uploads },
-    query: { perWorkspace: limits.queriesPerWorkspace, perTenant: limits.queriesPerTenant, total: limits.queries },
+  const shares = {
+    upload: new Shares({ total: limits.uploads, perTenant: limits.uploadsPerTenant, perWorkspace: limits.uploadsPerWorkspace }, 0),
+    query: new Shares({ total: limits.queries, perTenant: limits.queriesPerTenant, perWorkspace: limits.queriesPerWorkspace }, 0),
+    read: new Shares(limits.reads, limits.readWaitMs),
+    stream: new Shares(limits.graphStreams, 0),
   };
-  const shares = { read: new Shares(limits.reads, limits.readWaitMs), stream: new Shares(limits.graphStreams, 0) };
+  const names = { upload: 'uploads', query: 'queries', read: 'reads', stream: 'graph stream subscribers' };
   const turns = new WorkspaceTurns(limits.queriesRunningPerWorkspace, limits.queryWaitMs);
   return async (ctx, next) => {
     const kind = workClassOf(ctx.method, ctx.path);
@@ -104,30 +78,25 @@ export function admission(limits: AppConfig['admission']): Middleware<AppState> 
       releaseAll();
     });
     try {
-      if (kind === 'read' || kind === 'stream') {
-        const share = shares[kind];
-        const admitted = await share.take(tenant, workspace, closed.signal);
-        if (closed.signal.aborted) return 'release' in admitted ? admitted.release() : undefined;
-        if ('refused' in admitted) {
-          const full = admitted.refused;
-          const what = kind === 'read' ? 'reads' : 'graph stream subscribers';
-          const cap = full === 'total' ? share.caps.total : full === 'tenant' ? share.caps.perTenant : share.caps.perWorkspace;
-          throw refusal(full, what, cap, kind === 'read' ? ` and this one waited ${share.waitMs} ms without a slot` : '');
-        }
-        releases.push(admitted.release);
-      } else {
-        releases.push(enterHeld(kind, tenant, workspace));
-        if (kind === 'query') {
-          const endTurn = await turns.take(workspace, closed.signal);
-          releases.push(endTurn);
-          if (closed.signal.aborted) return releaseAll();
-          if (!endTurn) {
-            throw new RateLimitedError(
-              `this workspace's queries run ${limits.queriesRunningPerWorkspace} at a time and this one waited ` +
-                `${turns.waitMs} ms without its turn; retry shortly`,
-              RETRY_AFTER_SECONDS,
-            );
-          }
+      const share = shares[kind];
+      const admitted = await share.take(tenant, workspace, closed.signal);
+      if (closed.signal.aborted) return 'release' in admitted ? admitted.release() : undefined;
+      if ('refused' in admitted) {
+        const full = admitted.refused;
+        const cap = full === 'total' ? share.caps.total : full === 'tenant' ? share.caps.perTenant : share.caps.perWorkspace;
+        throw refusal(full, names[kind], cap, share.waitMs > 0 ? ` and this one waited ${share.waitMs} ms without a slot` : '');
+      }
+      releases.push(admitted.release);
+      if (kind === 'query') {
+        const endTurn = await turns.take(workspace, closed.signal);
+        releases.push(endTurn);
+        if (closed.signal.aborted) return releaseAll();
+        if (!endTurn) {
+          throw new RateLimitedError(
+            `this workspace's queries run ${limits.queriesRunningPerWorkspace} at a time and this one waited ` +
+              `${turns.waitMs} ms without its turn; retry shortly`,
+            RETRY_AFTER_SECONDS,
+          );
         }
       }
       await run();
@@ -136,18 +105,4 @@ export function admission(limits: AppConfig['admission']): Middleware<AppState> 
       throw err;
     }
   };
-
-  /** Counts an upload or query held, or refuses it past a share. */
-  function enterHeld(kind: 'upload' | 'query', tenant: string, workspace: string): () => void {
-    const gauge = gauges[kind];
-    const cap = caps[kind];
-    const what = kind === 'upload' ? 'uploads' : 'queries';
-    if (cap.total > 0 && gauge.total >= cap.total) {
-      throw new UnavailableError(`the service holds ${cap.total} ${what} at once; retry shortly`, 'queue', {}, RETRY_AFTER_SECONDS);
-    }
-    if (cap.perWorkspace > 0 && (gauge.byWorkspace.get(workspace) ?? 0) >= cap.perWorkspace)
-      throw refusal('workspace', what, cap.perWorkspace, '');
-    if (cap.perTenant > 0 && (gauge.byTenant.get(tenant) ?? 0) >= cap.perTenant) throw refusal('tenant', what, cap.perTenant, '');
-    return gauge.enter(tenant, workspace);
-  }
 }
