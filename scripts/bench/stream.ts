@@ -82,7 +82,9 @@ function memory() {
 }
 
 async function main() {
-  const config = benchConfig({ fixed: { SERVICE_GRAPH_STREAM_HEARTBEAT_MS: '600000', REDIS_URL: REDIS } });
+  // The subscribers share one workspace: the caps on subscribers are lifted.
+  const caps = { SERVICE_MAX_GRAPH_STREAMS_PER_WORKSPACE: '0', SERVICE_MAX_GRAPH_STREAMS_PER_TENANT: '0', SERVICE_MAX_GRAPH_STREAMS: '0' };
+  const config = benchConfig({ fixed: { SERVICE_GRAPH_STREAM_HEARTBEAT_MS: '600000', REDIS_URL: REDIS, ...caps } });
   const rt = await createRuntime(config, createLogger(config.logLevel));
   await rt.start();
   const { app } = createApp(rt);

@@ -1,4 +1,5 @@
 /** The validated configuration. Only src/config reads process.env; everything else receives this object. */
+import type { ShareCaps } from '../domain/shares';
 
 export interface ModelCapabilities {
   context_length: number;
@@ -134,6 +135,12 @@ export interface AppConfig {
   logLevel: string;
   workerThreads: number;
   storage: { mode: 'memory' } | { mode: 'neo4j'; uri: string; user: string | null; password: string | null; database: string | null };
+  /**
+   * Persistent mode: the Neo4j connection pool and its shares (src/store/neo4j/session-budget.ts): sessions for
+   * requests at once and per tenant (null: three fifths of the pool, half of that per tenant); background work
+   * (ingestion) has the rest.
+   */
+  neo4jPool: { maxSize: number; acquisitionTimeoutMs: number; requestSessions: number | null; requestSessionsPerTenant: number | null };
   qdrantUrl: string | null;
   qdrantApiKey: string | null;
   redisUrl: string | null;
@@ -217,15 +224,21 @@ export interface AppConfig {
    * Uploads and queries this instance holds at once, in all and per workspace (0: no cap; src/http/middleware/admission.ts),
    * and documents waiting for processing, in all and per workspace (0: no cap; src/services/documents/backlog.ts).
    * Of a workspace's queries in flight, at most `queriesRunningPerWorkspace` run at once (0: all); the others wait
-   * their turn for at most `queryWaitMs`.
+   * their turn for at most `queryWaitMs`. Other reads run at most `reads` at once (in all, per tenant, per
+   * workspace), waiting for at most `readWaitMs`; graph stream subscribers are capped by `graphStreams`.
    */
   admission: {
     queries: number;
     queriesPerWorkspace: number;
+    queriesPerTenant: number;
     queriesRunningPerWorkspace: number;
     queryWaitMs: number;
     uploads: number;
     uploadsPerWorkspace: number;
+    uploadsPerTenant: number;
+    reads: ShareCaps;
+    readWaitMs: number;
+    graphStreams: ShareCaps;
     queuedDocuments: number;
     queuedDocumentsPerWorkspace: number;
   };

@@ -25,6 +25,11 @@ export function inBackground<T>(work: () => T): T {
   return background.run(true, work);
 }
 
+/** Whether the current work runs as background work (`inBackground`). */
+export function isBackground(): boolean {
+  return background.getStore() === true;
+}
+
 function releaseNext(): void {
   scheduled = false;
   const takeBackground = backgroundWaiting.length > 0 && (foregroundWaiting.length === 0 || foregroundInARow >= FOREGROUND_BURST);

@@ -18,7 +18,7 @@ export async function createStores(config: AppConfig, log: Logger): Promise<Stor
   const { createNeo4jStores } = require('./neo4j') as typeof import('./neo4j');
   /* eslint-enable @typescript-eslint/no-require-imports, @typescript-eslint/consistent-type-imports */
   return createNeo4jStores({
-    neo4j: { uri, user, password, database },
+    neo4j: { uri, user, password, database, pool: config.neo4jPool },
     dimension: config.embedding.dimension,
     qdrant: config.qdrantUrl ? { url: config.qdrantUrl, apiKey: config.qdrantApiKey } : null,
     log,

@@ -3,7 +3,14 @@ import { UnauthenticatedError } from '../../domain/errors';
 import type { Logger } from '../../logger';
 import type { AuthService, Credentials } from '../../services/auth';
 import type { AppContext, AppState } from '../context';
+import { onBehalfOf } from '../../domain/work-owner';
 import { isUnavailable, unavailableFrom } from '../errors';
+
+/**
+ * Whose share of the store's connections credential look-ups draw on: their own, not that of the caller whose
+ * tenant they have yet to tell, so that no tenant's load turns another's valid key into a refusal.
+ */
+const CREDENTIAL_CHECKS = '(credential checks)';
 
 /**
  * Reads the credentials a request presents (`X-API-Key`, `Authorization: Bearer`) and records who is calling,
@@ -16,7 +23,8 @@ import { isUnavailable, unavailableFrom } from '../errors';
 export function credentials(auth: AuthService, log: Logger): Middleware<AppState> {
   return async (ctx, next) => {
     try {
-      const principal = await auth.authenticate(presentedCredentials(ctx as AppContext));
+      const presented = presentedCredentials(ctx as AppContext);
+      const principal = await onBehalfOf(CREDENTIAL_CHECKS, () => auth.authenticate(presented));
       if (principal) ctx.state.principal = principal;
     } catch (err) {
       const failure = lookupFailure(err);

@@ -21,7 +21,15 @@ interface Collected {
 export class Neo4jAnalystCypher implements AnalystCypher {
   constructor(private readonly db: Neo4jClient) {}
 
-  async run(query: string, params: Record<string, unknown>, limits: { timeoutMs: number; maxRows: number }): Promise<CypherResult> {
+  run(query: string, params: Record<string, unknown>, limits: { timeoutMs: number; maxRows: number }): Promise<CypherResult> {
+    return this.db.budget.run(() => this.runInSession(query, params, limits));
+  }
+
+  private async runInSession(
+    query: string,
+    params: Record<string, unknown>,
+    limits: { timeoutMs: number; maxRows: number },
+  ): Promise<CypherResult> {
     const session = this.db.driver.session({ database: this.db.database, defaultAccessMode: neo4j.session.READ });
     try {
       return await session.executeRead((tx) => this.read(tx, query, params, limits.maxRows), { timeout: limits.timeoutMs });

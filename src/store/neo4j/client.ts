@@ -4,6 +4,7 @@ import { Availability } from './availability';
 import { cypherTemplate, cypherText } from './cypher';
 import { ReplanPacer } from './replan';
 import { withRetries } from './retry';
+import { SessionBudget, defaultBudget } from './session-budget';
 import { toPlain } from './values';
 
 export type Row = Record<string, unknown>;
@@ -13,7 +14,19 @@ export interface Neo4jSettings {
   user: string | null;
   password: string | null;
   database: string | null;
+  /** The connection pool and how it is shared (./session-budget.ts); 50 connections, a 5 s wait by default. */
+  pool?: Neo4jPoolSettings;
 }
+
+export interface Neo4jPoolSettings {
+  maxSize: number;
+  acquisitionTimeoutMs: number;
+  /** Sessions for requests at once, and for one tenant's requests; null: the default split (./session-budget.ts). */
+  requestSessions: number | null;
+  requestSessionsPerTenant: number | null;
+}
+
+const DEFAULT_POOL: Neo4jPoolSettings = { maxSize: 50, acquisitionTimeoutMs: 5_000, requestSessions: null, requestSessionsPerTenant: null };
 
 /** Transactions are run and retried here (./retry.ts), not by the driver, so that an outage answers at once (./availability.ts). */
 type Runner = Pick<ManagedTransaction, 'run'>;
@@ -57,6 +70,8 @@ export class Neo4jClient {
   readonly driver: Driver;
   readonly database: string | undefined;
   readonly availability: Availability;
+  /** Shares of the pool by class of work and tenant: no one takes every connection. */
+  readonly budget: SessionBudget;
   /** Our statements only: schema statements, the ping and analysts' own Cypher are sent as they are. */
   private readonly replans = new ReplanPacer();
 
@@ -68,11 +83,18 @@ export class Neo4jClient {
       settings.user !== null || settings.password !== null
         ? neo4j.auth.basic(settings.user ?? 'neo4j', settings.password ?? '')
         : undefined; // the driver sends the 'none' scheme: for servers with authentication off
+    const pool = settings.pool ?? DEFAULT_POOL;
+    this.budget = new SessionBudget(
+      defaultBudget(pool.maxSize, pool.acquisitionTimeoutMs, {
+        requests: pool.requestSessions ?? undefined,
+        requestsPerTenant: pool.requestSessionsPerTenant ?? undefined,
+      }),
+    );
     this.driver = neo4j.driver(settings.uri, auth, {
       disableLosslessIntegers: true,
       connectionTimeout: 2_000,
-      connectionAcquisitionTimeout: 5_000,
-      maxConnectionPoolSize: 50,
+      connectionAcquisitionTimeout: pool.acquisitionTimeoutMs,
+      maxConnectionPoolSize: pool.maxSize,
       logging: { level: 'error', logger: () => undefined },
     });
     this.database = settings.database ?? undefined;
@@ -151,7 +173,11 @@ export class Neo4jClient {
    * One statement as an auto-commit transaction: one round trip (RUN and PULL together) where an explicit
    * transaction takes three (BEGIN, RUN and PULL, COMMIT); most store calls are a single statement.
    */
-  private async autoCommit(mode: SessionMode, text: string, params: Record<string, unknown>): Promise<Row[]> {
+  private autoCommit(mode: SessionMode, text: string, params: Record<string, unknown>): Promise<Row[]> {
+    return this.budget.run(() => this.autoCommitInSession(mode, text, params));
+  }
+
+  private async autoCommitInSession(mode: SessionMode, text: string, params: Record<string, unknown>): Promise<Row[]> {
     const session = this.driver.session({ database: this.database, defaultAccessMode: mode });
     try {
       const result = await session.run(this.replans.text(text), params);
@@ -162,7 +188,11 @@ export class Neo4jClient {
   }
 
   /** One unit of work in an explicit transaction of its own. */
-  private async attempt<T>(mode: SessionMode, work: (tx: CypherTransaction) => Promise<T>): Promise<T> {
+  private attempt<T>(mode: SessionMode, work: (tx: CypherTransaction) => Promise<T>): Promise<T> {
+    return this.budget.run(() => this.attemptInSession(mode, work));
+  }
+
+  private async attemptInSession<T>(mode: SessionMode, work: (tx: CypherTransaction) => Promise<T>): Promise<T> {
     const session = this.driver.session({ database: this.database, defaultAccessMode: mode });
     try {
       const tx = session.beginTransaction();
