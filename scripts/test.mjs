@@ -259,7 +259,11 @@ if (embeddedOnly || persistentOnly || (userPatterns && !realOnly)) {
   const embeddings = ollama.url ? startServer('models/models.sh', ['embeddings'], env) : { url: null, reason: 'Ollama did not start' };
   try {
     if (ollama.url && embeddings.url) {
-      const servers = { TEST_OLLAMA_URL: ollama.url, TEST_EMBEDDINGS_URL: embeddings.url };
+      const servers = {
+        TEST_OLLAMA_URL: ollama.url,
+        TEST_EMBEDDINGS_URL: embeddings.url,
+        TEST_OLLAMA_LOG: path.join(env.MODELS_RUN_DIR, 'ollama.log'),
+      };
       jest(`real models (Ollama at ${ollama.url}, embeddings at ${embeddings.url})`, { ...env, ...servers }, [
         '--runInBand',
         '/test/real/',

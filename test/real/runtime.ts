@@ -12,6 +12,8 @@ import path from 'node:path';
 export interface RealRuntime {
   ollamaUrl: string;
   embeddingsUrl: string;
+  /** Ollama's log (TEST_OLLAMA_LOG): one line per request it answered. */
+  ollamaLog: string;
   /** A models.toml naming them. */
   catalogPath: string;
 }
@@ -22,12 +24,15 @@ export const MAX_OUTPUT_TOKENS = 384;
 export function realRuntime(): RealRuntime {
   const ollamaUrl = process.env.TEST_OLLAMA_URL;
   const embeddingsUrl = process.env.TEST_EMBEDDINGS_URL;
-  if (!ollamaUrl || !embeddingsUrl)
-    throw new Error('TEST_OLLAMA_URL and TEST_EMBEDDINGS_URL must name the servers of scripts/models/models.sh');
+  const ollamaLog = process.env.TEST_OLLAMA_LOG;
+  if (!ollamaUrl || !embeddingsUrl || !ollamaLog)
+    throw new Error(
+      'TEST_OLLAMA_URL, TEST_EMBEDDINGS_URL and TEST_OLLAMA_LOG must name the servers of scripts/models/models.sh and its log',
+    );
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kgrag-real-'));
   const catalogPath = path.join(dir, 'models.toml');
   fs.writeFileSync(catalogPath, catalog(ollamaUrl, embeddingsUrl));
-  return { ollamaUrl, embeddingsUrl, catalogPath };
+  return { ollamaUrl, embeddingsUrl, ollamaLog, catalogPath };
 }
 
 function llm(name: string, description: string): string {
@@ -110,10 +115,18 @@ export function realEnv(
     SERVICE_EMBEDDING_PROVIDER: embedding.provider,
     SERVICE_EMBEDDING_MODEL: embedding.model,
     SERVICE_MAX_GLEANING: '0',
+    // No community reports in the background: the model calls and timings are those of ingestion and the queries.
+    SERVICE_COMMUNITY_REFRESH_MS: '0',
   };
 }
 
 /** Lines of the lane's report, printed as they come (jest's console adds a stack trace to each line). */
 export function report(line: string): void {
   process.stdout.write(`[real models] ${line}\n`);
+}
+
+/** Generation requests Ollama has answered so far (its request log: chat, generate and the OpenAI-compatible ones). */
+export function ollamaGenerations(rt: RealRuntime): number {
+  const log = fs.readFileSync(rt.ollamaLog, 'utf8');
+  return log.split('\n').filter((line) => /^\[GIN\] .*\| +POST +"\/(api\/(chat|generate)|v1\/(chat\/)?completions)"/.test(line)).length;
 }
