@@ -2,6 +2,7 @@
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { type JSONRPCMessage, isJSONRPCRequest, isJSONRPCResultResponse } from '@modelcontextprotocol/sdk/types.js';
+import { loadMcpRelayConfig } from './config/mcp-relay';
 
 /**
  * `kgrag-mcp`: the MCP server of a running kgrag service, for desktop clients that launch a command and talk MCP over
@@ -12,22 +13,13 @@ import { type JSONRPCMessage, isJSONRPCRequest, isJSONRPCResultResponse } from '
 
 const INTERNAL_ERROR = -32603;
 
-function headersFromEnv(env: NodeJS.ProcessEnv): Record<string, string> {
-  const headers: Record<string, string> = {};
-  if (env.KGRAG_API_KEY) headers['X-API-Key'] = env.KGRAG_API_KEY;
-  if (env.KGRAG_TOKEN) headers.Authorization = `Bearer ${env.KGRAG_TOKEN}`;
-  if (env.KGRAG_WORKSPACE) headers['X-Workspace-ID'] = env.KGRAG_WORKSPACE;
-  if (env.KGRAG_TENANT) headers['X-Tenant-ID'] = env.KGRAG_TENANT;
-  return headers;
-}
-
 function say(line: string): void {
   process.stderr.write(`kgrag-mcp: ${line}\n`);
 }
 
 async function main(): Promise<void> {
-  const base = (process.env.KGRAG_URL ?? 'http://127.0.0.1:8080').replace(/\/+$/, '');
-  const upstream = new StreamableHTTPClientTransport(new URL(`${base}/mcp`), { requestInit: { headers: headersFromEnv(process.env) } });
+  const { baseUrl: base, headers } = loadMcpRelayConfig();
+  const upstream = new StreamableHTTPClientTransport(new URL(`${base}/mcp`), { requestInit: { headers } });
   const local = new StdioServerTransport();
 
   local.onmessage = (message: JSONRPCMessage) => {
