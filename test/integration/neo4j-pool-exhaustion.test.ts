@@ -1,5 +1,5 @@
 import type { Driver, Session, Transaction } from 'neo4j-driver';
-import { isOutage } from '../../src/domain/errors';
+import { TaskQueue } from '../../src/services/tasks/queue';
 import { json, prose } from '../fixtures/documents';
 import { reportedOrphans } from '../fixtures/service-integrity';
 import { startTestApp, type TestApp } from '../helpers/app';
@@ -27,32 +27,29 @@ afterAll(async () => {
   await app?.close();
 });
 
+/** The private step of a run that writes its outcome. */
+type SettleHook = { settle: (...args: unknown[]) => Promise<unknown> };
+
 /** The driver whose pool the app's stores draw their connections from. */
 const appDriver = () => (app.rt.stores.chunks as unknown as { db: { driver: Driver } }).db.driver;
 
 test('runs that meet an exhausted connection pool go back to the queue and complete once it frees', async () => {
-  // The first outage a store call of the app meets is the cue to free the pool.
-  let refused!: () => void;
-  const poolRefused = new Promise<void>((resolve) => (refused = resolve));
-  const { stores } = app.rt;
-  for (const store of [stores.kv, stores.documents, stores.chunks, stores.graph, stores.tasks] as unknown as Array<
-    Record<string, unknown>
-  >) {
-    const methods = Object.getOwnPropertyNames(Object.getPrototypeOf(store)).filter(
-      (name) => name !== 'constructor' && typeof store[name] === 'function',
-    );
-    for (const name of methods) {
-      const method = (store[name] as (...args: unknown[]) => unknown).bind(store);
-      store[name] = async (...args: unknown[]) => {
-        try {
-          return await method(...args);
-        } catch (err) {
-          if (isOutage(err)) refused();
-          throw err;
-        }
-      };
+  // The cue to free the pool: a run that met the time-out ending as "unavailable". Outages met elsewhere (the
+  // workers' polling for tasks, a lease renewal) may come first, while every run still waits on the model, so
+  // they are not the cue. The run settles (reads and writes its task) once the pool is free again.
+  let runMet!: () => void;
+  const runUnavailable = new Promise<void>((resolve) => (runMet = resolve));
+  let poolFreed!: () => void;
+  const freed = new Promise<void>((resolve) => (poolFreed = resolve));
+  const queue = TaskQueue.prototype as unknown as SettleHook;
+  const original = queue.settle;
+  jest.spyOn(queue, 'settle').mockImplementation(async function (this: unknown, ...args: unknown[]) {
+    if ((args[3] as { kind: string }).kind === 'unavailable') {
+      runMet();
+      await freed;
     }
-  }
+    return original.apply(this, args);
+  });
 
   const tasks: string[] = [];
   for (let i = 0; i < DOCUMENTS; i++) {
@@ -79,11 +76,12 @@ test('runs that meet an exhausted connection pool go back to the queue and compl
   };
   await Promise.allSettled(Array.from({ length: POOL_SIZE }, take));
   expect(held.length).toBeGreaterThan(POOL_SIZE / 2);
-  await poolRefused;
+  await runUnavailable;
   for (const { session, tx } of held) {
     await tx.rollback().catch(() => undefined);
     await session.close();
   }
+  poolFreed();
 
   const finished = await waitFor(
     'every task finished',
