@@ -102,7 +102,8 @@ export class Api {
     private readonly registry: RegisteredRoute[],
     private readonly guard: Guard,
   ) {
-    this.router = new Router<AppState>({ prefix: prefix || undefined });
+    // Paths are case-sensitive (RFC 3986 §6.2.2.1): `/API/V1/documents` is not the API.
+    this.router = new Router<AppState>({ prefix: prefix || undefined, sensitive: true });
   }
 
   route<B extends z.ZodType = typeof empty, Q extends z.ZodType = typeof empty, P extends z.ZodType = typeof empty>(

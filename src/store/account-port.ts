@@ -18,6 +18,12 @@ export interface FlatRecord {
   updated_at: string;
 }
 
+/** Whether a record has every defined value of `filter` (the rule of `findOne`, `list` and `updateIf`). */
+export function matchesRecord<T extends FlatRecord>(record: T, filter: Partial<T>): boolean {
+  const fields = record as unknown as Record<string, unknown>;
+  return Object.entries(filter).every(([key, value]) => value === undefined || fields[key] === value);
+}
+
 /**
  * One kind of account record (tenants, workspaces, users, API keys, refresh tokens, metrics snapshots), kept
  * outside any workspace. Unique fields are declared per collection; a write that would duplicate one throws
@@ -32,6 +38,12 @@ export interface RecordCollection<T extends FlatRecord> {
   count(filter: Partial<T>): Promise<number>;
   /** The updated record, or null when there is none with this id. */
   update(id: string, patch: Partial<T>): Promise<T | null>;
+  /**
+   * Compare-and-set: applies `patch` only while the record still has every value of `expected`; the updated record,
+   * or null when there is none with this id or it no longer matches. Of concurrent calls expecting the same values,
+   * one wins.
+   */
+  updateIf(id: string, expected: Partial<T>, patch: Partial<T>): Promise<T | null>;
   delete(id: string): Promise<boolean>;
   deleteWhere(filter: Partial<T>): Promise<number>;
 }

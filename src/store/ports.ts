@@ -11,7 +11,7 @@ export type {
 } from './retrieval-port';
 export { emptyTotals, totalsOf } from './cost-port';
 export type { AccountStores, FlatRecord, RecordCollection } from './account-port';
-export { ACCOUNT_COLLECTIONS, buildAccountStores } from './account-port';
+export { ACCOUNT_COLLECTIONS, buildAccountStores, matchesRecord } from './account-port';
 export type {
   AnalystCypher,
   AnalyticsStore,

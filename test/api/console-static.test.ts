@@ -80,6 +80,9 @@ describe('web console files', () => {
     ['/ready/x'],
     ['/live/x'],
     ['/API/V1/nothing-here'],
+    // Paths are case-sensitive: an existing route in other letters is not served.
+    ['/API/V1/documents'],
+    ['/Api/v1/tasks'],
     ['//api/v1/documents'],
     ['/metrics'],
     ['/Health/x'],

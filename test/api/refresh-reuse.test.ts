@@ -40,6 +40,19 @@ describe('refresh token reuse', () => {
     expect((await refresh(elsewhere.refresh_token)).status).toBe(200);
   });
 
+  it('exchanges a token once when it is presented twice at the same moment, and treats the other as a reuse', async () => {
+    const username = `d${Math.random().toString(36).slice(2, 10)}`;
+    const password = 'the password of the user';
+    await app.request('/api/v1/users', { method: 'POST', json: { username, email: `${username}@example.com`, password, role: 'viewer' } });
+    const session = await json(await post('/api/v1/auth/login', { username, password }));
+    const answers = await Promise.all(Array.from({ length: 6 }, () => refresh(session.refresh_token)));
+    const statuses = answers.map((a) => a.status).sort();
+    expect(statuses).toEqual([200, 401, 401, 401, 401, 401]);
+    // The winner's token belongs to the family the reuse revoked.
+    const winner = await json(answers.find((a) => a.status === 200)!);
+    expect((await refresh(winner.refresh_token)).status).toBe(401);
+  });
+
   it('sets the refresh token as an httpOnly, SameSite=Strict cookie for /api/v1/auth, and takes it without a body', async () => {
     const username = `c${Math.random().toString(36).slice(2, 10)}`;
     const password = 'the password of the user';

@@ -121,6 +121,32 @@ export function accountStoreContract(name: string, makeStores: StoresFactory, cl
       for (const t of tokens) await refreshTokens.delete(t.id);
     });
 
+    it('updates only while the record still matches: of concurrent compare-and-sets, one wins', async () => {
+      const { refreshTokens } = ctx.stores().accounts;
+      const at = new Date().toISOString();
+      const token = {
+        id: randomUUID(),
+        user_id: 'u-cas',
+        token_hash: `cas-${randomUUID()}`,
+        family_id: randomUUID(),
+        created_at: at,
+        updated_at: at,
+        expires_at: at,
+        revoked_at: null,
+      };
+      await refreshTokens.insert(token);
+      const attempts = await Promise.all(
+        Array.from({ length: 8 }, (_, i) => refreshTokens.updateIf(token.id, { revoked_at: null }, { revoked_at: `${at}#${i}` })),
+      );
+      const winners = attempts.filter((r) => r !== null);
+      expect(winners).toHaveLength(1);
+      expect(await refreshTokens.get(token.id)).toEqual(winners[0]);
+      expect(await refreshTokens.updateIf(token.id, { revoked_at: null }, { revoked_at: at })).toBeNull();
+      expect(await refreshTokens.updateIf(randomUUID(), {}, { revoked_at: at })).toBeNull();
+      expect(await refreshTokens.updateIf(token.id, { user_id: 'u-cas' }, { expires_at: 'later' })).toMatchObject({ expires_at: 'later' });
+      await refreshTokens.delete(token.id);
+    });
+
     it('keeps user names, tenant slugs, key hashes and token hashes unique', async () => {
       const { users, tenants, apiKeys, refreshTokens } = ctx.stores().accounts;
       const at = new Date().toISOString();

@@ -51,19 +51,26 @@ export async function login(deps: AuthDeps, username: string, password: string, 
 export async function refresh(deps: AuthDeps, token: string): Promise<Session> {
   const record = await deps.accounts.refreshTokens.findOne({ token_hash: sha256(token) });
   const now = new Date().toISOString();
-  if (record && record.revoked_at !== null) {
-    const revoked = await revokeOpen(deps, { family_id: familyOf(record) }, now);
-    deps.log.warn(
-      { user_id: record.user_id, family_id: familyOf(record), revoked },
-      'revoked refresh token presented again: its family is revoked',
-    );
-    throw new UnauthenticatedError(BAD_REFRESH);
-  }
+  if (record && record.revoked_at !== null) return reused(deps, record, now);
   if (!record || record.expires_at <= now) throw new UnauthenticatedError(BAD_REFRESH);
   const user = await deps.accounts.users.get(record.user_id);
   if (!user || user.disabled) throw new UnauthenticatedError(BAD_REFRESH);
-  await deps.accounts.refreshTokens.update(record.id, { revoked_at: now, updated_at: now });
-  return issue(deps, user, familyOf(record));
+  // The successor is stored before the token is revoked by compare-and-set: of two exchanges at the same moment,
+  // one rotates it and the other, a reuse, revokes the family with every successor already in it.
+  const session = await issue(deps, user, familyOf(record));
+  const rotated = await deps.accounts.refreshTokens.updateIf(record.id, { revoked_at: null }, { revoked_at: now, updated_at: now });
+  if (!rotated) return reused(deps, record, now);
+  return session;
+}
+
+/** A revoked token presented again: its whole family is revoked, and the request refused. */
+async function reused(deps: AuthDeps, record: RefreshTokenRecord, now: string): Promise<never> {
+  const revoked = await revokeOpen(deps, { family_id: familyOf(record) }, now);
+  deps.log.warn(
+    { user_id: record.user_id, family_id: familyOf(record), revoked },
+    'revoked refresh token presented again: its family is revoked',
+  );
+  throw new UnauthenticatedError(BAD_REFRESH);
 }
 
 const familyOf = (record: RefreshTokenRecord): string => record.family_id ?? record.id;

@@ -1,13 +1,9 @@
 import { ConflictError } from '../../domain/errors';
 import type { Page } from '../../domain/types';
-import { type AccountStores, buildAccountStores, type FlatRecord, type RecordCollection } from '../ports';
+import { type AccountStores, buildAccountStores, type FlatRecord, matchesRecord as matches, type RecordCollection } from '../ports';
 
 function field(record: FlatRecord, key: string): unknown {
   return (record as unknown as Record<string, unknown>)[key];
-}
-
-function matches<T extends FlatRecord>(record: T, filter: Partial<T>): boolean {
-  return Object.entries(filter).every(([key, value]) => value === undefined || field(record, key) === value);
 }
 
 function byCreation(a: FlatRecord, b: FlatRecord): number {
@@ -61,8 +57,12 @@ export class MemoryRecordCollection<T extends FlatRecord> implements RecordColle
   }
 
   async update(id: string, patch: Partial<T>): Promise<T | null> {
+    return this.updateIf(id, {}, patch);
+  }
+
+  async updateIf(id: string, expected: Partial<T>, patch: Partial<T>): Promise<T | null> {
     const current = this.records.get(id);
-    if (!current) return null;
+    if (!current || !matches(current, expected)) return null;
     const next = { ...current, ...patch, id };
     const fields = this.clash(next);
     if (fields) throw new ConflictError(`a ${this.label} with this ${fields.join(' and ')} already exists`);

@@ -1,6 +1,6 @@
 import { ConflictError } from '../../domain/errors';
 import type { Page } from '../../domain/types';
-import { type AccountStores, buildAccountStores, type FlatRecord, type RecordCollection } from '../ports';
+import { type AccountStores, buildAccountStores, type FlatRecord, matchesRecord as matches, type RecordCollection } from '../ports';
 import type { CypherTransaction, Neo4jClient } from './client';
 import { ReadCache } from './read-cache';
 import { count, num } from './values';
@@ -90,10 +90,16 @@ export class Neo4jRecordCollection<T extends FlatRecord> implements RecordCollec
   }
 
   async update(id: string, patch: Partial<T>): Promise<T | null> {
+    return this.updateIf(id, {}, patch);
+  }
+
+  async updateIf(id: string, expected: Partial<T>, patch: Partial<T>): Promise<T | null> {
     return this.writing(async (tx) => {
+      // The record is read under its write lock, so a concurrent update cannot be lost or both checks pass.
+      await this.run(tx, 'lock', { id });
       const [row] = await this.run(tx, 'get', { id });
       const current = parse<T>(row?.record);
-      if (!current) return null;
+      if (!current || !matches(current, expected)) return null;
       const next = { ...current, ...filterOf(patch), id } as T;
       await this.run(tx, 'replace', { id, fields: fieldsOf(next), record: JSON.stringify(next) });
       return next;
