@@ -224,7 +224,7 @@ if (embeddedOnly || realOnly) {
       } else {
         jest('persistent mode: Neo4j and Qdrant store contracts', withQdrant, [
           '--runInBand',
-          '/test/contract/(neo4j[^/]*|qdrant)\\.test\\.ts$',
+          '/test/contract/(neo4j[^/]*|qdrant|qdrant-cluster)\\.test\\.ts$',
         ]);
         const lists = balance(listTests(env, ['/test/api/', '/test/integration/']), sets.length);
         await jestTogether(

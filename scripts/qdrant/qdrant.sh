@@ -2,13 +2,20 @@
 # Real Qdrant 1.18 for tests: the server binary shipped beside the repository in ../shared/qdrant.
 #
 #   qdrant.sh install                       unpack the binary into build/qdrant/bin (checked against SHA256SUMS)
-#   qdrant.sh start [--port N] [--data DIR]  start in the background; prints http://127.0.0.1:PORT on stdout
+#   qdrant.sh start [--port N] [--data DIR] [--cluster [--p2p-port N] [--bootstrap URI]]
+#                                           start in the background; prints http://127.0.0.1:PORT on stdout
 #   qdrant.sh stop                          SIGTERM, wait, then SIGKILL; removes a storage directory it created
 #   qdrant.sh status                        exit 0 and print "running pid=N http://..." or exit 3
 #   qdrant.sh url                           print the running instance's URL (exit 3 if not running)
+#   qdrant.sh cluster start N               N nodes of one cluster under QDRANT_RUN_DIR/node-1..N (the first
+#                                           bootstraps it); prints their URLs, comma-separated (QDRANT_URL's form)
+#   qdrant.sh cluster stop                  stops every node and deletes their storage
+#   qdrant.sh node stop|kill|start I        stops node I (SIGTERM, or SIGKILL with kill) or starts it again on
+#                                           its ports and storage: it rejoins the cluster by itself
 #
 # --port 0 (the default) picks a free port (the gRPC port is another free one). Without --data the storage
-# lives in a new temporary directory that `stop` deletes.
+# lives in a new temporary directory that `stop` deletes. --cluster starts a node of a cluster (peer-to-peer
+# port --p2p-port, free by default); --bootstrap names the peer URI of a node already in the cluster.
 # Environment: QDRANT_SHARED (the folder with the .xz, default ../shared/qdrant beside the repository),
 # QDRANT_RUN_DIR (pid/log/url files, default build/qdrant), QDRANT_START_TIMEOUT (30 s).
 set -euo pipefail
@@ -67,16 +74,20 @@ ready() {
 }
 
 cmd_start() {
-  local port=0 data=""
+  local port=0 data="" cluster="" p2p=0 bootstrap=""
   while [[ $# -gt 0 ]]; do
     case "$1" in
       --port) port="${2:?--port needs a value}"; shift 2 ;;
       --port=*) port="${1#*=}"; shift ;;
       --data) data="${2:?--data needs a value}"; shift 2 ;;
       --data=*) data="${1#*=}"; shift ;;
+      --cluster) cluster=true; shift ;;
+      --p2p-port) p2p="${2:?--p2p-port needs a value}"; shift 2 ;;
+      --bootstrap) bootstrap="${2:?--bootstrap needs a value}"; shift 2 ;;
       *) die "unknown argument: $1" ;;
     esac
   done
+  [[ "$p2p" =~ ^[0-9]+$ ]] || die "bad peer-to-peer port: $p2p"
   [[ "$port" =~ ^[0-9]+$ ]] || die "bad port: $port"
   local pid
   pid="$(running_pid)"
@@ -99,11 +110,18 @@ cmd_start() {
     p="$port"
     ((p != 0)) || p="$(free_port)"
     grpc="$(free_port)"
+    local peer="$p2p" args=()
+    if [[ -n "$cluster" ]]; then
+      ((peer != 0)) || peer="$(free_port)"
+      args=(--uri "http://127.0.0.1:$peer")
+      [[ -z "$bootstrap" ]] || args+=(--bootstrap "$bootstrap")
+      echo "$p $peer" >"$RUN_DIR/ports"
+    fi
     # setsid: own session, so a Ctrl-C in the calling terminal / test runner does not reach the server.
     (cd "$data" && QDRANT__SERVICE__HOST=127.0.0.1 QDRANT__SERVICE__HTTP_PORT="$p" QDRANT__SERVICE__GRPC_PORT="$grpc" \
       QDRANT__STORAGE__STORAGE_PATH="$data/storage" QDRANT__STORAGE__SNAPSHOTS_PATH="$data/snapshots" \
-      QDRANT__TELEMETRY_DISABLED=true QDRANT__LOG_LEVEL=WARN \
-      exec setsid "$BIN" >"$LOG" 2>&1 </dev/null) &
+      QDRANT__TELEMETRY_DISABLED=true QDRANT__LOG_LEVEL=WARN QDRANT__CLUSTER__ENABLED="${cluster:-false}" \
+      QDRANT__CLUSTER__P2P__PORT="$peer" exec setsid "$BIN" "${args[@]}" >"$LOG" 2>&1 </dev/null) &
     pid=$!
     echo "$pid" >"$PIDFILE"
     local t0=$SECONDS
@@ -149,6 +167,61 @@ cmd_stop() {
   rm -f "$PIDFILE" "$URLFILE" "$TMPFILE"
 }
 
+# A cluster's nodes live under the cluster's run directory, one folder each (its pid, log, ports and storage).
+node_dir() { echo "$RUN_DIR/node-$1"; }
+on_node() { local dir; dir="$(node_dir "$1")"; shift; QDRANT_RUN_DIR="$dir" "$SCRIPT_DIR/qdrant.sh" "$@"; }
+
+cmd_cluster() {
+  case "${1:-}" in
+    start)
+      local n="${2:?cluster start needs a node count}" i urls=() first_peer=""
+      [[ "$n" =~ ^[1-9][0-9]*$ ]] || die "bad node count: $n"
+      cmd_install
+      for ((i = 1; i <= n; i++)); do
+        rm -rf "$(node_dir "$i")"
+        mkdir -p "$(node_dir "$i")/data"
+        if [[ -z "$first_peer" ]]; then
+          urls+=("$(on_node "$i" start --data "$(node_dir "$i")/data" --cluster)")
+          first_peer="http://127.0.0.1:$(cut -d' ' -f2 "$(node_dir 1)/ports")"
+        else
+          urls+=("$(on_node "$i" start --data "$(node_dir "$i")/data" --cluster --bootstrap "$first_peer")")
+        fi
+      done
+      local IFS=,
+      echo "${urls[*]}"
+      ;;
+    stop)
+      local dir
+      for dir in "$RUN_DIR"/node-*; do
+        [[ -d "$dir" ]] || continue
+        QDRANT_RUN_DIR="$dir" "$SCRIPT_DIR/qdrant.sh" stop || true
+        rm -rf "$dir"
+      done
+      ;;
+    *) die "usage: qdrant.sh cluster start N | cluster stop" ;;
+  esac
+}
+
+cmd_node() {
+  local what="${1:-}" i="${2:-}"
+  [[ "$i" =~ ^[1-9][0-9]*$ && -f "$(node_dir "$i")/ports" ]] || die "no node '$i' in $RUN_DIR"
+  case "$what" in
+    stop) on_node "$i" stop ;;
+    kill)
+      local pid
+      pid="$(cat "$(node_dir "$i")/qdrant.pid" 2>/dev/null || true)"
+      [[ -z "$pid" ]] || kill -KILL "$pid" 2>/dev/null || true
+      log "killed node $i (pid ${pid:-none})"
+      ;;
+    start)
+      local port peer
+      read -r port peer <"$(node_dir "$i")/ports"
+      on_node "$i" start --data "$(node_dir "$i")/data" --cluster --port "$port" --p2p-port "$peer"
+      ;;
+    *) die "usage: qdrant.sh node stop|kill|start I" ;;
+  esac
+}
+
 sub="${1:-}"
 [[ $# -gt 0 ]] && shift
 case "$sub" in
@@ -157,8 +230,10 @@ case "$sub" in
   stop) cmd_stop ;;
   status) cmd_status ;;
   url) cmd_url ;;
+  cluster) cmd_cluster "$@" ;;
+  node) cmd_node "$@" ;;
   *)
-    sed -n '2,14p' "$0" >&2
+    sed -n '2,24p' "$0" >&2
     exit 2
     ;;
 esac

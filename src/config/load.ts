@@ -7,6 +7,7 @@ import { type CatalogLookupOptions, type Env, loadCatalog } from './catalog';
 import { ConfigError } from './errors';
 import { parseLogFilter } from './log-level';
 import { resolveModels } from './models';
+import { resolveQdrant } from './qdrant';
 import { resolveRerank } from './rerank';
 import { resolveStorage } from './storage';
 import { resolveTracing } from './tracing';
@@ -52,19 +53,22 @@ function intVar(min: number, max = Number.MAX_SAFE_INTEGER) {
     .optional();
 }
 
-function urlVar(schemes: string[]) {
+/** A URL with one of `schemes`; with `list`, one or more of them, comma-separated. */
+function urlVar(schemes: string[], { list = false } = {}) {
+  const valid = (v: string) => {
+    try {
+      return schemes.includes(new URL(v.trim()).protocol.replace(/:$/, ''));
+    } catch {
+      return false;
+    }
+  };
+  const which = `a URL with scheme ${schemes.map((s) => `${s}://`).join(' or ')}`;
   return z
     .string()
     .trim()
     .refine(
-      (v) => {
-        try {
-          return schemes.includes(new URL(v).protocol.replace(/:$/, ''));
-        } catch {
-          return false;
-        }
-      },
-      `must be a URL with scheme ${schemes.map((s) => `${s}://`).join(' or ')}`,
+      (v) => (list ? v.split(',').every(valid) : valid(v)),
+      list ? `must be ${which}, or several comma-separated` : `must be ${which}`,
     )
     .optional();
 }
@@ -104,8 +108,12 @@ const envSchema = z.object({
   NEO4J_USER: text(),
   NEO4J_PASSWORD: z.string().optional(),
   NEO4J_DATABASE: text(),
-  QDRANT_URL: urlVar(['http', 'https']),
+  QDRANT_URL: urlVar(['http', 'https'], { list: true }),
   QDRANT_API_KEY: text(),
+  QDRANT_SHARDS: intVar(1, 1024),
+  QDRANT_REPLICATION_FACTOR: intVar(1, 64),
+  QDRANT_WRITE_CONSISTENCY: intVar(1, 64),
+  QDRANT_READ_CONSISTENCY: text(),
   REDIS_URL: urlVar(['redis', 'rediss']),
   SERVICE_LLM_PROVIDER: text(),
   SERVICE_DEFAULT_LLM_MODEL: text(),
@@ -233,6 +241,7 @@ export function loadConfig(env: Env = process.env, opts: LoadConfigOptions = {})
   const models = catalog ? resolveModels(vars, catalog, sourceOf, problems) : null;
   const rerank = resolveRerank(vars, env, problems);
   const tracing = resolveTracing(vars, problems);
+  const qdrant = resolveQdrant(vars, problems);
   const auth = resolveAuth(vars, problems);
 
   if (problems.length > 0 || !catalog || !models || !storage || !rerank || !tracing) throw new ConfigError(problems);
@@ -253,8 +262,7 @@ export function loadConfig(env: Env = process.env, opts: LoadConfigOptions = {})
       requestSessions: vars.NEO4J_REQUEST_SESSIONS ?? null,
       requestSessionsPerTenant: vars.NEO4J_REQUEST_SESSIONS_PER_TENANT ?? null,
     },
-    qdrantUrl: vars.QDRANT_URL?.replace(/\/+$/, '') ?? null,
-    qdrantApiKey: vars.QDRANT_API_KEY ?? null,
+    qdrant,
     redisUrl: vars.REDIS_URL ?? null,
     llm: models.llm,
     embedding: models.embedding,

@@ -141,8 +141,8 @@ export interface AppConfig {
    * (ingestion) has the rest.
    */
   neo4jPool: { maxSize: number; acquisitionTimeoutMs: number; requestSessions: number | null; requestSessionsPerTenant: number | null };
-  qdrantUrl: string | null;
-  qdrantApiKey: string | null;
+  /** Vectors in Qdrant (src/config/qdrant.ts); null: in Neo4j's own vector indexes, or in memory. */
+  qdrant: QdrantConfig | null;
   redisUrl: string | null;
   llm: { provider: string; model: string };
   embedding: { provider: string; model: string; dimension: number };
@@ -244,4 +244,19 @@ export interface AppConfig {
   };
   /** The built web console (index.html and hashed assets) served at `/`; web/dist of the package by default. */
   consoleDir: string;
+}
+
+/** How many copies of a shard a read asks: every one, a majority, a quorum, or a number. */
+export type QdrantReadConsistency = 'all' | 'majority' | 'quorum' | number;
+
+export interface QdrantConfig {
+  /** One server, or nodes of one cluster: requests go to the first that answers. */
+  urls: string[];
+  apiKey: string | null;
+  /** Applied when the service creates a collection; null: Qdrant's default. */
+  shards: number | null;
+  replicationFactor: number | null;
+  writeConsistency: number | null;
+  /** Per read; null: Qdrant's default (one copy). */
+  readConsistency: QdrantReadConsistency | null;
 }

@@ -23,7 +23,7 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const kinds = kindsFrom(process.argv[2]);
   if (config.storage.mode !== 'neo4j') throw new ConfigError(['NEO4J_URI is not set: the embedded stores have no vector index to rebuild']);
-  if (config.qdrantUrl) throw new ConfigError(['QDRANT_URL is set: vectors are in Qdrant, which maintains its own indexes']);
+  if (config.qdrant) throw new ConfigError(['QDRANT_URL is set: vectors are in Qdrant, which maintains its own indexes']);
   const { uri, user, password, database } = config.storage;
   const db = new Neo4jClient({ uri, user, password, database });
   try {

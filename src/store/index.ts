@@ -20,7 +20,7 @@ export async function createStores(config: AppConfig, log: Logger): Promise<Stor
   return createNeo4jStores({
     neo4j: { uri, user, password, database, pool: config.neo4jPool },
     dimension: config.embedding.dimension,
-    qdrant: config.qdrantUrl ? { url: config.qdrantUrl, apiKey: config.qdrantApiKey } : null,
+    qdrant: config.qdrant,
     log,
   });
 }

@@ -71,8 +71,7 @@ describe('loadConfig defaults', () => {
       logLevel: 'info',
       workerThreads: 48,
       storage: { mode: 'memory' },
-      qdrantUrl: null,
-      qdrantApiKey: null,
+      qdrant: null,
       redisUrl: null,
       llm: { provider: 'ollama', model: 'llama3.2' },
       embedding: { provider: 'ollama', model: 'nomic-embed-text', dimension: 768 },
@@ -146,9 +145,55 @@ describe('loadConfig defaults', () => {
       consoleDir: path.join(cwd, 'public/console'),
       ingest: { llmConcurrency: 2, scanRoots: [path.join(cwd, 'docs'), path.resolve('/srv/data')] },
       errorTypeBase: 'https://errors.example.com/p',
-      qdrantUrl: 'http://localhost:6333',
+      qdrant: {
+        urls: ['http://localhost:6333'],
+        apiKey: null,
+        shards: null,
+        replicationFactor: null,
+        writeConsistency: null,
+        readConsistency: null,
+      },
       redisUrl: 'redis://localhost:6379',
     });
+  });
+});
+
+describe('loadConfig Qdrant', () => {
+  test('lists the nodes of a cluster and the layout of the collections it creates', () => {
+    const config = load({
+      QDRANT_URL: 'http://q1:6333/, http://q2:6333,http://q3:6333',
+      QDRANT_SHARDS: '3',
+      QDRANT_REPLICATION_FACTOR: '2',
+      QDRANT_WRITE_CONSISTENCY: '1',
+      QDRANT_READ_CONSISTENCY: 'Majority',
+    });
+    expect(config.qdrant).toEqual({
+      urls: ['http://q1:6333', 'http://q2:6333', 'http://q3:6333'],
+      apiKey: null,
+      shards: 3,
+      replicationFactor: 2,
+      writeConsistency: 1,
+      readConsistency: 'majority',
+    });
+    expect(
+      load({ QDRANT_URL: 'http://q1:6333', QDRANT_REPLICATION_FACTOR: '3', QDRANT_READ_CONSISTENCY: '2' }).qdrant?.readConsistency,
+    ).toBe(2);
+  });
+
+  test('refuses a bad node, more confirmations or reads than copies, and an unknown read consistency', () => {
+    expect(problemsOf({ QDRANT_URL: 'http://q1:6333,q2:6333' })).toEqual([
+      expect.stringMatching(/^QDRANT_URL: must be a URL .*comma-separated/),
+    ]);
+    expect(problemsOf({ QDRANT_URL: 'http://q1:6333', QDRANT_REPLICATION_FACTOR: '2', QDRANT_WRITE_CONSISTENCY: '3' })).toEqual([
+      expect.stringMatching(/^QDRANT_WRITE_CONSISTENCY: .*QDRANT_REPLICATION_FACTOR \(2\), got 3$/),
+    ]);
+    expect(problemsOf({ QDRANT_URL: 'http://q1:6333', QDRANT_READ_CONSISTENCY: '2' })).toEqual([
+      expect.stringMatching(/^QDRANT_READ_CONSISTENCY: .*got '2'$/),
+    ]);
+    expect(problemsOf({ QDRANT_URL: 'http://q1:6333', QDRANT_READ_CONSISTENCY: 'most' })).toHaveLength(1);
+    expect(problemsOf({ QDRANT_URL: 'http://q1:6333', QDRANT_SHARDS: '0' })).toEqual([
+      expect.stringMatching(/^QDRANT_SHARDS: must be between 1/),
+    ]);
   });
 });
 

@@ -1,6 +1,7 @@
 import type { Scope } from '../../domain/types';
 import type { Logger } from '../../logger';
 import type { Stores, VectorStore } from '../ports';
+import type { QdrantConfig } from '../../config/types';
 import { QdrantVectorStore } from '../qdrant/vectors';
 import { createNeo4jAccounts } from './accounts';
 import { Neo4jAnalyticsStore } from './analytics';
@@ -50,7 +51,7 @@ export interface Neo4jStoresOptions {
   neo4j: Neo4jSettings;
   /** Embedding dimension: the vector indexes (Neo4j) or collections (Qdrant) made at start-up. */
   dimension: number;
-  qdrant?: { url: string; apiKey: string | null } | null;
+  qdrant?: QdrantConfig | null;
   log: Logger;
 }
 
@@ -71,7 +72,7 @@ export async function createNeo4jStores(options: Neo4jStoresOptions): Promise<St
     await checkNeo4j(db);
     const applied = await applyMigrations(db, log);
     if (options.qdrant) {
-      qdrant = QdrantVectorStore.create(options.qdrant.url, options.qdrant.apiKey);
+      qdrant = QdrantVectorStore.fromConfig(options.qdrant);
       await qdrant.prepare(dimension);
       vectors = qdrant;
     } else {
@@ -81,7 +82,7 @@ export async function createNeo4jStores(options: Neo4jStoresOptions): Promise<St
     }
     log.info(
       { uri: options.neo4j.uri, migrations_applied_now: applied, vectors: qdrant ? 'qdrant' : 'neo4j' },
-      `storage: Neo4j at ${options.neo4j.uri}${qdrant ? ` with vectors in Qdrant at ${options.qdrant?.url}` : ''}`,
+      `storage: Neo4j at ${options.neo4j.uri}${qdrant ? ` with vectors in Qdrant at ${options.qdrant?.urls.join(', ')}` : ''}`,
     );
   } catch (err) {
     await db.close().catch(() => undefined);

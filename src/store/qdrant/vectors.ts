@@ -1,4 +1,5 @@
 import { QdrantClient } from '@qdrant/js-client-rest';
+import type { QdrantConfig } from '../../config/types';
 import type { Scope, VectorHit, VectorKind, VectorPoint } from '../../domain/types';
 import type { VectorFilter, VectorStore } from '../ports';
 import { pointId } from './point-id';
@@ -72,6 +73,11 @@ function unavailable(err: unknown): unknown {
   return new QdrantUnavailableError(`Qdrant is unreachable: ${reason}`);
 }
 
+/** No answer at all from the node (refused, reset, timed out): another node of a cluster may answer. */
+function unreachable(err: unknown): boolean {
+  return statusOf(err) === undefined;
+}
+
 function workspaceFilter(scope: Scope, documentIds?: string[], pointIds?: string[]): Filter {
   const must: Filter['must'] = [
     { key: 'workspace_id', match: { value: scope.workspaceId } },
@@ -93,32 +99,54 @@ function workspaceFilter(scope: Scope, documentIds?: string[], pointIds?: string
  */
 const UNCOMPRESSED = 'identity';
 
+/** How the service lays out the collections it creates, and how many copies a read asks (src/config/qdrant.ts). */
+export type QdrantLayout = Pick<QdrantConfig, 'shards' | 'replicationFactor' | 'writeConsistency' | 'readConsistency'>;
+
+const SINGLE_NODE: QdrantLayout = { shards: null, replicationFactor: null, writeConsistency: null, readConsistency: null };
+
 export class QdrantVectorStore implements VectorStore {
   private readonly ensured = new Set<string>();
+  /** The node requests go to: the first that answered; the next one when it stops answering. */
+  private current = 0;
 
   constructor(
-    readonly client: QdrantClient,
+    private readonly nodes: QdrantClient[],
     readonly url: string,
+    private readonly layout: QdrantLayout = SINGLE_NODE,
   ) {}
 
-  static create(url: string, apiKey: string | null): QdrantVectorStore {
-    const client = new QdrantClient({
-      url,
-      apiKey: apiKey ?? undefined,
-      checkCompatibility: false,
-      timeout: 30_000,
-      headers: { 'accept-encoding': UNCOMPRESSED },
-    });
-    return new QdrantVectorStore(client, url);
+  /** `url`: one server, or the nodes of a cluster, comma-separated. */
+  static create(url: string, apiKey: string | null, layout: QdrantLayout = SINGLE_NODE): QdrantVectorStore {
+    const urls = url.split(',').map((u) => u.trim().replace(/\/+$/, ''));
+    const nodes = urls.map(
+      (node) =>
+        new QdrantClient({
+          url: node,
+          apiKey: apiKey ?? undefined,
+          checkCompatibility: false,
+          timeout: 30_000,
+          headers: { 'accept-encoding': UNCOMPRESSED },
+        }),
+    );
+    return new QdrantVectorStore(nodes, urls.join(','), layout);
+  }
+
+  static fromConfig(config: QdrantConfig): QdrantVectorStore {
+    return QdrantVectorStore.create(config.urls.join(','), config.apiKey, config);
+  }
+
+  /** The client of the node in use. */
+  get client(): QdrantClient {
+    return this.nodes[this.current];
   }
 
   /**
-   * Start-up: the server answers, and the collections of the configured dimension exist with that dimension.
+   * Start-up: a node answers, and the collections of the configured dimension exist with that dimension.
    * Throws one line naming what to fix.
    */
   async prepare(dimension: number): Promise<void> {
     try {
-      await this.client.getCollections();
+      await this.call(() => this.client.getCollections());
     } catch (err) {
       const status = statusOf(err);
       if (status === 401 || status === 403) {
@@ -135,7 +163,7 @@ export class QdrantVectorStore implements VectorStore {
     const timeout = new Promise<boolean>((resolve) => {
       timer = setTimeout(() => resolve(false), timeoutMs);
     });
-    const check = this.client.getCollections().then(
+    const check = this.call(() => this.client.getCollections()).then(
       () => true,
       () => false,
     );
@@ -193,6 +221,7 @@ export class QdrantVectorStore implements VectorStore {
           ),
           limit: k,
           with_payload: ['record_id'],
+          ...this.reads(),
         });
         return result.points
           .map((p) => ({ id: String((p.payload as Partial<Payload> | null)?.record_id ?? p.id), score: p.score }))
@@ -237,6 +266,7 @@ export class QdrantVectorStore implements VectorStore {
             with_payload: ['record_id'],
             with_vector: false,
             limit: BATCH,
+            ...this.reads(),
             ...(offset !== undefined ? { offset } : {}),
           });
           for (const p of page.points) ids.push(String((p.payload as Partial<Payload> | null)?.record_id ?? p.id));
@@ -292,7 +322,13 @@ export class QdrantVectorStore implements VectorStore {
       }
     } else {
       try {
-        await this.client.createCollection(name, { vectors: { size: dimension, distance: 'Cosine' } });
+        const { shards, replicationFactor, writeConsistency } = this.layout;
+        await this.client.createCollection(name, {
+          vectors: { size: dimension, distance: 'Cosine' },
+          ...(shards !== null ? { shard_number: shards } : {}),
+          ...(replicationFactor !== null ? { replication_factor: replicationFactor } : {}),
+          ...(writeConsistency !== null ? { write_consistency_factor: writeConsistency } : {}),
+        });
       } catch (err) {
         // Another instance may have created it meanwhile.
         if (statusOf(err) !== 409) throw err;
@@ -309,15 +345,32 @@ export class QdrantVectorStore implements VectorStore {
     return name;
   }
 
-  /** Runs a request, turning network failures into 503-mapped errors. */
+  /** The read consistency of searches and scrolls, when one is configured. */
+  private reads(): { consistency?: NonNullable<QdrantLayout['readConsistency']> } {
+    return this.layout.readConsistency !== null ? { consistency: this.layout.readConsistency } : {};
+  }
+
+  /**
+   * Runs a request, turning network failures into 503-mapped errors. A connection the server closed under the
+   * request is tried again on the same node; a node that does not answer at all is left for the next one, until
+   * each has been tried once.
+   */
   private async call<T>(work: () => Promise<T>): Promise<T> {
-    for (let attempt = 0; ; attempt++) {
+    let closedRetries = 0;
+    let nodesTried = 1;
+    for (;;) {
       try {
         return await work();
       } catch (err) {
-        if (attempt >= CLOSED_RETRIES || !closedUnderneath(err)) throw unavailable(err);
+        if (closedUnderneath(err) && closedRetries < CLOSED_RETRIES) {
+          await new Promise((resolve) => setTimeout(resolve, CLOSED_BACKOFF_MS * 4 ** closedRetries++));
+          continue;
+        }
+        const mapped = unavailable(err);
+        if (!(mapped instanceof QdrantUnavailableError) || !unreachable(err) || nodesTried >= this.nodes.length) throw mapped;
+        this.current = (this.current + 1) % this.nodes.length;
+        nodesTried += 1;
       }
-      await new Promise((resolve) => setTimeout(resolve, CLOSED_BACKOFF_MS * 4 ** attempt));
     }
   }
 }
