@@ -27,10 +27,6 @@ PROCESS=haproxy
 # shellcheck source=../lib.sh
 source "$SCRIPT_DIR/../lib.sh"
 
-as_root() {
-  if [[ $EUID -eq 0 ]]; then "$@"; else sudo "$@"; fi
-}
-
 haproxy_bin() { command -v haproxy || { [[ -x /usr/sbin/haproxy ]] && echo /usr/sbin/haproxy; } || true; }
 
 cmd_install() {
@@ -38,22 +34,7 @@ cmd_install() {
     log "haproxy already installed ($("$(haproxy_bin)" -v | head -n 1))"
     return 0
   fi
-  if ! apt-cache policy haproxy 2>/dev/null | grep -q 'Candidate: [0-9]'; then
-    log "apt-get update ..."
-    as_root apt-get update -qq >&2
-  fi
-  # Keep the package's init script from starting a system-wide HAProxy (policy-rc.d exit 101 = "action
-  # forbidden"); only when the machine has no policy-rc.d of its own.
-  local policy=/usr/sbin/policy-rc.d added=""
-  if [[ ! -e "$policy" ]]; then
-    as_root sh -c "printf '#!/bin/sh\nexit 101\n' > $policy && chmod +x $policy"
-    added=1
-  fi
-  log "apt-get install -y haproxy ..."
-  local rc=0
-  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends haproxy >&2 || rc=$?
-  [[ -n "$added" ]] && as_root rm -f "$policy"
-  ((rc == 0)) || die "apt-get install haproxy failed"
+  apt_install haproxy
   log "installed $("$(haproxy_bin)" -v | head -n 1)"
 }
 
