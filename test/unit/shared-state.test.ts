@@ -1,10 +1,14 @@
 import { loadConfig } from '../../src/config';
 import { claimOnce, withLeases } from '../../src/graph/leases';
+import { GraphEvents } from '../../src/graph/events';
+import { createProviderRegistry } from '../../src/llm/registry';
 import type { Logger } from '../../src/logger';
+import { createCommunityService } from '../../src/services/communities';
 import { createCostService } from '../../src/services/costs';
 import { createSettingsService } from '../../src/services/settings';
 import { createMemoryStores } from '../../src/store/memory';
 import { pricedCatalog } from '../fixtures/costs';
+import { waitFor } from '../helpers/wait';
 
 /**
  * What several instances on one database share, with two services of a kind over one set of stores standing for
@@ -104,5 +108,43 @@ describe('runtime settings with two instances', () => {
     } finally {
       stop();
     }
+  });
+});
+
+describe('community recomputes with two instances', () => {
+  it('waits for the recompute another instance runs when asked, and leaves a scheduled one to it', async () => {
+    const stores = createMemoryStores();
+    const config = loadConfig({ SERVICE_LLM_PROVIDER: 'mock' });
+    const providers = createProviderRegistry(config);
+    const communities = createCommunityService({
+      stores,
+      providers: () => providers,
+      events: new GraphEvents(),
+      log: quietLog(),
+      refreshMs: 10,
+    });
+    // Another instance's recompute of the workspace holds its lease.
+    let release!: () => void;
+    const other = withLeases(stores.locks, scope, ['communities:run'], () => new Promise<void>((resolve) => (release = resolve)), {
+      wait: true,
+    });
+    await new Promise((resolve) => setImmediate(resolve));
+    communities.schedule(scope);
+    expect((await communities.status(scope)).state).toBe('scheduled');
+    await waitFor(
+      'the scheduled recompute to be dropped',
+      async () => (await communities.status(scope)).state,
+      (s) => s === 'idle',
+    );
+    expect((await communities.status(scope)).last_run).toBeNull();
+    let asked = false;
+    const rebuilt = communities.rebuild(scope).then((summary) => ((asked = true), summary));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect((await communities.status(scope)).state).toBe('running');
+    expect(asked).toBe(false);
+    release();
+    await other;
+    expect(await rebuilt).toMatchObject({ communities: 0 });
+    await communities.close();
   });
 });
