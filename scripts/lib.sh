@@ -1,4 +1,4 @@
-# Shared by the server scripts under scripts/ (neo4j, redis, qdrant, models; sourced, not run).
+# Shared by the server scripts under scripts/ (neo4j, redis, qdrant, models, haproxy; sourced, not run).
 # The caller sets NAME (log prefix), PROCESS (pattern its server's command line contains),
 # PIDFILE and URLFILE before calling these.
 
@@ -42,4 +42,28 @@ cmd_status() {
 cmd_url() {
   [[ -n "$(running_pid)" && -s "$URLFILE" ]] || { log "not running"; return 3; }
   cat "$URLFILE"
+}
+
+as_root() {
+  if [[ $EUID -eq 0 ]]; then "$@"; else sudo "$@"; fi
+}
+
+# apt-get install of Debian packages (apt-get update first if the first has no candidate), without letting a
+# package's init script start a system-wide server (policy-rc.d exit 101 = "action forbidden"; only when the
+# machine has no policy-rc.d of its own).
+apt_install() {
+  if ! apt-cache policy "$1" 2>/dev/null | grep -q 'Candidate: [0-9]'; then
+    log "apt-get update ..."
+    as_root apt-get update -qq >&2
+  fi
+  local policy=/usr/sbin/policy-rc.d added=""
+  if [[ ! -e "$policy" ]]; then
+    as_root sh -c "printf '#!/bin/sh\nexit 101\n' > $policy && chmod +x $policy"
+    added=1
+  fi
+  log "apt-get install -y $* ..."
+  local rc=0
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$@" >&2 || rc=$?
+  [[ -n "$added" ]] && as_root rm -f "$policy"
+  ((rc == 0)) || die "apt-get install $* failed"
 }

@@ -23,13 +23,14 @@ import { createIntegrityService } from './services/integrity';
 import { createModelService } from './services/models';
 import { createSettingsService, withChatDefaults, withQueryDefaults } from './services/settings';
 import { createResolutionService } from './services/resolution';
-import { createAuthService } from './services/auth';
+import { type AuthService, createAuthService, sharedSigningKey } from './services/auth';
 import { createTenancyService } from './services/tenancy';
 import { type ServiceHost, createTaskService } from './services/tasks';
 import type { Logger } from './logger';
 import { createStores } from './store';
 import { MemoryChangeFeed } from './store/memory/change-feed';
 import { RedisChangeFeed } from './store/redis/change-feed';
+import { RedisWindowCounters } from './store/redis/window-counters';
 import type { Runtime } from './services/runtime';
 
 export type { Runtime };
@@ -38,6 +39,9 @@ export interface RuntimeOptions {
   /** Told about every provider call (provider, model, tokens). */
   recorder?: UsageRecorder;
 }
+
+/** How often each instance reads the stored runtime settings for changes made through another instance. */
+const SETTINGS_POLL_MS = 500;
 
 /** Followed in a second: a change published while Redis could not tell this instance still arrives. */
 const SHARED_FEED_POLL_MS = 1_000;
@@ -71,10 +75,13 @@ function createGraphEvents(config: AppConfig, redis: Redis | null, log: Logger):
  */
 export async function createRuntime(config: AppConfig, log: Logger, options: RuntimeOptions = {}): Promise<Runtime> {
   const stores = await createStores(config, log);
+  /** Persistent mode: other instances may share the database (embedded mode is one process by nature). */
+  const shared = config.storage.mode !== 'memory';
   const tracing = await startTracing(config.tracing, config.version, log);
   const costs = createCostService({
     config,
     costs: stores.costs,
+    locks: stores.locks,
     log,
     tenantOf: async (id) => (await stores.accounts.workspaces.get(id))?.tenant_id ?? null,
   });
@@ -108,6 +115,12 @@ export async function createRuntime(config: AppConfig, log: Logger, options: Run
     log,
     queryDefaults: { default_mode: DEFAULT_QUERY_MODE, enable_rerank: true, rerank_top_k: QUERY_DEFAULTS.rerank_top_k },
   });
+  // Several instances on one database: a settings change another instance takes applies here within the poll.
+  if (shared) {
+    let stopFollowing = () => undefined as void;
+    starters.push(async () => void (stopFollowing = settings.follow(SETTINGS_POLL_MS)));
+    closers.push(async () => stopFollowing());
+  }
   // The cl100k tables take a good part of a second to build: at start-up, not in the first request that counts.
   starters.push(async () => void tokenEncoder());
   starters.push(async () => {
@@ -173,15 +186,20 @@ export async function createRuntime(config: AppConfig, log: Logger, options: Run
     reprocessAll: (scope) => documents.reprocessAll(scope),
     liveTasks: async (scope) => (await tasks.list(scope, { limit: 10_000, offset: 0, status: 'running' })).items,
   });
-  const auth = createAuthService({
-    config: config.auth,
-    accounts: stores.accounts,
-    log,
-    operatorTenantId: () => tenancy.operatorTenantId,
-    resolveWorkspace: (tenantId, ref) => tenancy.resolveWorkspaceRef(tenantId, ref),
-  });
+  let auth: AuthService;
   let bootstrap;
   try {
+    // Instances sharing the database also share the access-token signing key, unless one is configured.
+    const signingKey = shared && !config.auth.jwtSecret ? await sharedSigningKey(stores.accounts.settings) : undefined;
+    auth = createAuthService({
+      config: config.auth,
+      accounts: stores.accounts,
+      log,
+      operatorTenantId: () => tenancy.operatorTenantId,
+      resolveWorkspace: (tenantId, ref) => tenancy.resolveWorkspaceRef(tenantId, ref),
+      loginCounters: redis ? new RedisWindowCounters(redis) : undefined,
+      sharedSigningKey: signingKey,
+    });
     // Stored settings apply before anything is ingested or served.
     await settings.load();
     await tenancy.ensureDefaultTenant();

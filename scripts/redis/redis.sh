@@ -22,31 +22,12 @@ PROCESS=redis-server
 # shellcheck source=../lib.sh
 source "$SCRIPT_DIR/../lib.sh"
 
-as_root() {
-  if [[ $EUID -eq 0 ]]; then "$@"; else sudo "$@"; fi
-}
-
 cmd_install() {
   if command -v redis-server >/dev/null && command -v redis-cli >/dev/null; then
     log "redis-server already installed ($(redis-server --version | sed 's/.*v=\([^ ]*\).*/\1/'))"
     return 0
   fi
-  if ! apt-cache policy redis-server 2>/dev/null | grep -q 'Candidate: [0-9]'; then
-    log "apt-get update ..."
-    as_root apt-get update -qq >&2
-  fi
-  # Keep the package's init script from starting a system-wide Redis on 6379 (policy-rc.d exit 101 =
-  # "action forbidden"); only when the machine has no policy-rc.d of its own.
-  local policy=/usr/sbin/policy-rc.d added=""
-  if [[ ! -e "$policy" ]]; then
-    as_root sh -c "printf '#!/bin/sh\nexit 101\n' > $policy && chmod +x $policy"
-    added=1
-  fi
-  log "apt-get install -y redis-server ..."
-  local rc=0
-  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends redis-server >&2 || rc=$?
-  [[ -n "$added" ]] && as_root rm -f "$policy"
-  ((rc == 0)) || die "apt-get install redis-server failed"
+  apt_install redis-server
   log "installed $(redis-server --version | sed 's/.*v=\([^ ]*\).*/\1/')"
 }
 

@@ -3,6 +3,7 @@ import type { EntityRecord, RelationshipRecord, Scope } from '../domain/types';
 import type { GraphChange } from '../graph/events';
 import { isAbortError } from '../domain/abort';
 import { TimeSlicer } from '../domain/turns';
+import { withLeases } from '../graph/leases';
 import { cachedLlm } from '../graph/llm-cache';
 import type { IngestDeps } from './deps';
 import { duePrefix, summaryDue, withSummary } from './descriptions';
@@ -20,7 +21,7 @@ import { policyFor, summarizeFragments, type SummaryPolicy } from './summary';
  * applied under the lock to whatever the records are by then: a summary covering fragments a record still
  * has (and no fewer than its current summary) heads its description, followed by the fragments merged
  * since; one that no longer fits is dropped, the record keeping the description it has (still true).
- * Within a process a record is summarised by one document at a time, and whether it is due is decided from
+ * A record is summarised by one document at a time (in a process by `held`, across instances by a lease), and whether it is due is decided from
  * the record and merge state as stored, never from what a merge read before another summary landed: the
  * document holding a record reads it afresh before each summary and again after applying one (fragments
  * merged meanwhile may make it due again), and a document finding a record held leaves its fragments to
@@ -76,7 +77,7 @@ export async function summariseOutcome(
   const flags = new Map(mine.map((job) => [job.key, { again: false }]));
   for (const [key, flag] of flags) held.set(workspace + key, flag);
   const made: GraphChange[] = [];
-  try {
+  const rounds = async () => {
     let pending = mine;
     for (let round = 0; round < MAX_ROUNDS && pending.length > 0; round++) {
       for (const job of pending) (flags.get(job.key) as { again: boolean }).again = false;
@@ -93,11 +94,19 @@ export async function summariseOutcome(
       // Applied summaries may be due again (fragments merged while they were written); so may records others merged into.
       pending = mine.filter((job) => applied?.keys.has(job.key) || flags.get(job.key)?.again);
     }
+  };
+  try {
+    // Across instances sharing the database, a record is held by its lease: a document of another instance waits
+    // for it, then decides from the record as stored (as the holder's next round would have).
+    if (mine.length) await withLeases(deps.stores.locks, scope, mine.map((job) => summaryLeaseKey(job.key)).sort(), rounds, { wait: true });
   } finally {
     for (const job of mine) held.delete(workspace + job.key);
   }
   return made;
 }
+
+/** The lease key of a record held for summarising; entity ids are upper case, so it never names an entity's lock. */
+const summaryLeaseKey = (key: string): string => `summary:${key}`;
 
 /**
  * The jobs still due according to the stored records and merge states, with the parts a summary reads: the

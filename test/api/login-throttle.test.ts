@@ -69,3 +69,24 @@ describe('login throttle', () => {
     expect((await json(locked)).lock).toBe('address');
   });
 });
+
+/** With REDIS_URL, failed logins are counted in Redis: a Redis that cannot be reached refuses logins, never lets them through uncounted. */
+describe('login throttle counted in a Redis that is down', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    // Nothing listens on port 1.
+    app = await startTestApp({ REDIS_URL: 'redis://127.0.0.1:1' });
+  });
+  afterAll(() => app.close());
+
+  it('answers 503 with Retry-After', async () => {
+    const res = await fetch(`${app.url}/api/v1/auth/login`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ username: 'someone', password: 'a guess' }),
+    });
+    expect(res.status).toBe(503);
+    expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(await res.text()).not.toContain('127.0.0.1');
+  });
+});

@@ -1,6 +1,7 @@
 import type { Principal } from '../../domain/accounts';
 import type { AuthConfig } from '../../config/types';
 import type { Logger } from '../../logger';
+import type { WindowCounters } from '../../store/counter-port';
 import type { AccountStores } from '../../store/ports';
 import { type Credentials, authenticate } from './authenticate';
 import { bootstrapAdmin } from './bootstrap';
@@ -18,6 +19,7 @@ export type { UserInput, UserPatch } from './users';
 export type { ApiKeyInput } from './keys';
 export type { BootstrapResult } from './bootstrap';
 export { isOperator, reachesTenant } from './access';
+export { sharedSigningKey } from './signing-key';
 
 export type AuthService = ReturnType<typeof createAuthService>;
 
@@ -28,12 +30,16 @@ export function createAuthService(options: {
   log: Logger;
   operatorTenantId: () => string;
   resolveWorkspace: AuthDeps['resolveWorkspace'];
+  /** Where failed logins are counted: shared by every instance when given (Redis), this process's memory otherwise. */
+  loginCounters?: WindowCounters;
+  /** The signing key kept in the store, used when `SERVICE_JWT_SECRET` is not set (`sharedSigningKey`). */
+  sharedSigningKey?: string;
 }) {
   const deps: AuthDeps = {
     config: options.config,
     accounts: options.accounts,
-    tokens: new AccessTokens(options.config),
-    throttle: new LoginThrottle(options.config.loginAttempts),
+    tokens: new AccessTokens(options.config, options.sharedSigningKey),
+    throttle: new LoginThrottle(options.config.loginAttempts, options.loginCounters),
     log: options.log,
     resolveWorkspace: options.resolveWorkspace,
   };

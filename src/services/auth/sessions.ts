@@ -24,7 +24,7 @@ const BAD_REFRESH = 'the refresh token is invalid, expired or revoked';
  */
 export async function login(deps: AuthDeps, username: string, password: string, address: string): Promise<Session> {
   try {
-    deps.throttle.check(username, address);
+    await deps.throttle.check(username, address);
   } catch (err) {
     deps.log.warn({ username, address, lock: (err as RateLimitedError).details.lock }, 'login refused: locked out');
     throw err;
@@ -32,13 +32,13 @@ export async function login(deps: AuthDeps, username: string, password: string, 
   const user = await deps.accounts.users.findOne({ username });
   const ok = user ? await verifyPassword(user.password_hash, password) : (await verifyPassword(await decoyHash(), password), false);
   if (!user || !ok || user.disabled) {
-    const locked = deps.throttle.fail(username, address);
+    const locked = await deps.throttle.fail(username, address);
     const reason = !user ? 'unknown user' : !ok ? 'wrong password' : 'user disabled';
     deps.log.warn({ username, address, user_id: user?.id ?? null, reason }, 'login failed');
     for (const lock of locked) deps.log.warn({ username, address, lock }, 'login locked out');
     throw new UnauthenticatedError(BAD_LOGIN);
   }
-  deps.throttle.succeed(username, address);
+  await deps.throttle.succeed(username, address);
   deps.log.info({ user_id: user.id, tenant_id: user.tenant_id }, 'login');
   return issue(deps, user);
 }

@@ -10,15 +10,19 @@ export interface AccessClaims {
 }
 
 /**
- * Access tokens: HS256 JWTs with issuer, audience, expiry and a unique id, signed with the configured secret
- * (or a random one per process when none is configured). Verification accepts HS256 only: `alg: none` and any
+ * Access tokens: HS256 JWTs with issuer, audience, expiry and a unique id, signed with the configured secret, else
+ * with the key shared through the store (persistent mode, `signing-key.ts`), else with a random one per process. Verification accepts HS256 only: `alg: none` and any
  * other algorithm are refused by jose before the signature is looked at.
  */
 export class AccessTokens {
   private readonly key: Uint8Array;
 
-  constructor(private readonly config: AuthConfig) {
-    this.key = config.jwtSecret ? new TextEncoder().encode(config.jwtSecret) : new Uint8Array(randomBytes(32));
+  constructor(
+    private readonly config: AuthConfig,
+    sharedKey?: string,
+  ) {
+    const secret = config.jwtSecret ?? sharedKey;
+    this.key = secret ? new TextEncoder().encode(secret) : new Uint8Array(randomBytes(32));
   }
 
   get ttlSeconds(): number {

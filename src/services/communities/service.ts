@@ -2,6 +2,7 @@ import type { CommunityRecord, CommunityRunSummary } from '../../domain/communit
 import { NotFoundError } from '../../domain/errors';
 import type { EntityRecord, Page, Scope } from '../../domain/types';
 import { buildCommunities } from '../../graph/communities/build';
+import { withLeases } from '../../graph/leases';
 import type { GraphEvents } from '../../graph/events';
 import type { ProviderRegistry } from '../../llm/ports';
 import { withWorkspaceModels } from '../../llm/workspace-models';
@@ -10,6 +11,8 @@ import type { CommunityQuery, Stores } from '../../store/ports';
 
 const STATUS_NAMESPACE = 'communities';
 const LAST_RUN_KEY = 'last_run';
+/** The lease of a workspace's recompute (lower case: never an entity's lock key). */
+const RUN_LEASE_KEY = 'communities:run';
 /** Members listed with one community. */
 export const MEMBER_LIMIT = 500;
 
@@ -55,7 +58,7 @@ export interface CommunityServiceDeps {
 interface WorkspaceRun {
   scope: Scope;
   timer: NodeJS.Timeout | null;
-  running: Promise<CommunityRunSummary> | null;
+  running: Promise<CommunityRunSummary | null> | null;
   /** A change arrived while running: one more run follows. */
   again: boolean;
 }
@@ -119,24 +122,35 @@ export function createCommunityService(deps: CommunityServiceDeps): CommunitySer
     }
   };
 
+  /**
+   * One run at a time per workspace across the instances sharing the database, by a lease in the store. A run
+   * requested by a caller waits for another instance's; a scheduled one is dropped instead (null): every instance
+   * sees every change, so the instance running already runs again for changes made meanwhile.
+   */
+  const runLeased = async (scope: Scope, wait: boolean): Promise<CommunityRunSummary | null> => {
+    const leased = await withLeases(deps.stores.locks, scope, [RUN_LEASE_KEY], () => runOnce(scope), { wait });
+    if (!leased) deps.log.debug({ workspace_id: scope.workspaceId }, 'community recompute left to the instance running one');
+    return leased?.value ?? null;
+  };
+
   /** Chains a run after the one in progress; changes during it make one more. */
-  const enqueue = (scope: Scope): Promise<CommunityRunSummary> => {
+  const enqueue = (scope: Scope, scheduled = false): Promise<CommunityRunSummary | null> => {
     const run = entry(scope);
     if (run.timer) {
       clearTimeout(run.timer);
       run.timer = null;
     }
     const previous = run.running;
-    const self: { promise: Promise<CommunityRunSummary> | null } = { promise: null };
-    const next: Promise<CommunityRunSummary> = (async () => {
+    const self: { promise: Promise<CommunityRunSummary | null> | null } = { promise: null };
+    const next: Promise<CommunityRunSummary | null> = (async () => {
       if (previous) await previous.catch(() => undefined);
       try {
-        return await runOnce(scope);
+        return await runLeased(scope, !scheduled);
       } finally {
         if (run.running === self.promise) run.running = null;
         if (run.again && !closed) {
           run.again = false;
-          void enqueue(scope).catch(() => undefined);
+          void enqueue(scope, true).catch(() => undefined);
         } else if (!run.running && !run.timer) runs.delete(keyOf(scope));
       }
     })();
@@ -156,12 +170,12 @@ export function createCommunityService(deps: CommunityServiceDeps): CommunitySer
       if (run.timer) clearTimeout(run.timer);
       run.timer = setTimeout(() => {
         run.timer = null;
-        void enqueue(scope).catch(() => undefined);
+        void enqueue(scope, true).catch(() => undefined);
       }, deps.refreshMs);
       run.timer.unref();
     },
-    rebuild(scope) {
-      return enqueue(scope);
+    async rebuild(scope) {
+      return (await enqueue(scope)) as CommunityRunSummary;
     },
     trigger(scope) {
       void enqueue(scope).catch(() => undefined);

@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { AppConfig } from '../../config/types';
-import { type BudgetPeriod, type BudgetRecord, type UsageRecord, periodBounds } from '../../domain/costs';
+import { type BudgetPeriod, type BudgetRecord, DAY_MS, type UsageRecord, periodBounds } from '../../domain/costs';
 import { BudgetExhaustedError, InvalidInputError } from '../../domain/errors';
 import type { Scope } from '../../domain/types';
 import { type UsageEvent, type UsageRecorder, runWithUsageContext } from '../../llm/usage';
 import { workspaceModels } from '../../llm/workspace-models';
 import type { Logger } from '../../logger';
-import { type CostStore, type TimeRange, type UsageTotals, emptyTotals } from '../../store/ports';
+import { claimOnce } from '../../graph/leases';
+import { type CostStore, type LockStore, type TimeRange, type UsageTotals, emptyTotals } from '../../store/ports';
 import { type BudgetStatus, DEFAULT_ALERT_THRESHOLD, DEFAULT_PERIOD, budgetStatus } from './budget';
 import { type Granularity, type HistoryBucket, bucketRange, bucketize } from './history';
 import { type Estimate, estimateIngestion } from './estimate';
@@ -20,6 +21,8 @@ export interface CostDeps {
   tenantOf: (workspaceId: string) => Promise<string | null>;
   /** The clock (tests move it); `new Date()` by default. */
   now?: () => Date;
+  /** Where an alert is claimed, so that of the instances sharing the database one raises it; each raises its own without. */
+  locks?: LockStore;
 }
 
 export interface CostSummary {
@@ -174,7 +177,20 @@ export function createCostService(deps: CostDeps) {
     return budgetStatus(budget, totals.cost_usd, at);
   }
 
-  /** Logs a warning the first time a workspace's spend crosses its alert threshold (and its budget) in a period. */
+  /**
+   * Whether this instance raises the alert: the first of the instances sharing the database to claim it (per budget
+   * as last set, period and level) does. A claim that cannot be made raises it here: twice rather than never.
+   */
+  async function claimAlert(scope: Scope, budget: BudgetRecord, s: BudgetStatus): Promise<boolean> {
+    if (!deps.locks) return true;
+    const key = `budget-alert:${budget.updated_at}:${s.period_start}:${s.exhausted ? 'spent' : 'threshold'}`;
+    return claimOnce(deps.locks, scope, key, Date.parse(s.period_end) + DAY_MS).catch(() => true);
+  }
+
+  /**
+   * Logs a warning the first time a workspace's spend crosses its alert threshold (and its budget) in a period:
+   * once over every instance sharing the database (each lists it in /health once it has seen it).
+   */
   async function checkAlert(scope: Scope): Promise<void> {
     const budget = await budgetOf(scope);
     if (!budget || budget.budget_usd === null) return;
@@ -199,6 +215,7 @@ export function createCostService(deps: CostDeps) {
       exhausted: s.exhausted,
     };
     alerts.set(key, alert);
+    if (!(await claimAlert(scope, budget, s))) return;
     log.warn(
       {
         workspace_id: scope.workspaceId,

@@ -26,6 +26,11 @@ export interface SettingsService {
   load(): Promise<RuntimeSettings>;
   /** Validates the whole result, stores it, then applies it; a refused change changes nothing. */
   update(patch: SettingsPatch): Promise<RuntimeSettings>;
+  /**
+   * Reads the stored record every `intervalMs` and applies a change another instance made (several instances on one
+   * database); answers the function that stops it.
+   */
+  follow(intervalMs: number): () => void;
 }
 
 /** The settings the configuration (env) gives. */
@@ -91,20 +96,58 @@ export function createSettingsService(deps: {
   queryDefaults: RuntimeSettings['query'];
 }): SettingsService {
   const { config, records, log } = deps;
-  let settings = settingsOf(config, deps.queryDefaults);
+  /** The environment's settings, under what an operator stored. */
+  const base = settingsOf(config, deps.queryDefaults);
+  let settings = structuredClone(base);
   /** What an operator changed (kept apart, so that the environment still supplies everything else). */
   let stored: SettingsPatch = {};
+  /** The stored record's text as last applied here: a record found different was changed by another instance. */
+  let seen: string | null = null;
   /** Changes apply one after the other: each merges into what the previous one left. */
   const changes = new KeyedLock();
 
-  /** Writes the record; another instance may have created it meanwhile, and then it is updated. */
-  async function store(values_json: string): Promise<void> {
+  /** Applies a stored record's values over the environment's; false (and nothing changes) when they are not valid. */
+  function applyStored(values_json: string): boolean {
+    seen = values_json;
+    let parsed;
+    try {
+      parsed = settingsPatchSchema.safeParse(JSON.parse(values_json));
+    } catch {
+      parsed = null;
+    }
+    const next = parsed?.success ? merged(base, parsed.data) : null;
+    if (!parsed?.success || !next || next.ingest.chunk_overlap_tokens >= next.ingest.chunk_tokens) {
+      log.warn({ record: values_json }, "stored settings are not valid any more; the environment's settings apply");
+      return false;
+    }
+    stored = parsed.data;
+    settings = next;
+    apply(config, settings);
+    return true;
+  }
+
+  /** Reads the stored record and applies it when another instance changed it since; answers the record's text. */
+  async function refresh(): Promise<string | null> {
+    const record = await records.get(RECORD_ID);
+    if (record && record.values_json !== seen && applyStored(record.values_json) && seen !== null) {
+      log.info({ settings: stored }, 'runtime settings changed by another instance');
+    }
+    return record?.values_json ?? null;
+  }
+
+  /**
+   * Writes the record only if it still holds `previous` (what this change was merged into): false when another
+   * instance changed it meanwhile. Another instance may also have created it meanwhile.
+   */
+  async function store(previous: string | null, values_json: string): Promise<boolean> {
     const now = new Date().toISOString();
-    if (await records.update(RECORD_ID, { values_json, updated_at: now })) return;
+    if (previous !== null) return (await records.updateIf(RECORD_ID, { values_json: previous }, { values_json, updated_at: now })) !== null;
     try {
       await records.insert({ id: RECORD_ID, values_json, created_at: now, updated_at: now });
+      return true;
     } catch (err) {
-      if (!(err instanceof ConflictError) || !(await records.update(RECORD_ID, { values_json, updated_at: now }))) throw err;
+      if (err instanceof ConflictError) return false;
+      throw err;
     }
   }
 
@@ -113,38 +156,58 @@ export function createSettingsService(deps: {
 
     async load() {
       const record = await records.get(RECORD_ID);
-      if (!record) return structuredClone(settings);
-      const parsed = settingsPatchSchema.safeParse(JSON.parse(record.values_json));
-      const next = parsed.success ? merged(settings, parsed.data) : null;
-      if (!parsed.success || !next || next.ingest.chunk_overlap_tokens >= next.ingest.chunk_tokens) {
-        log.warn({ record: record.values_json }, "stored settings are not valid any more; the environment's settings apply");
-        return structuredClone(settings);
-      }
-      stored = parsed.data;
-      settings = next;
-      apply(config, settings);
+      if (record) applyStored(record.values_json);
       return structuredClone(settings);
     },
 
     async update(patch) {
       const release = await changes.acquire([RECORD_ID]);
       try {
-        const next = merged(settings, patch);
-        checkWhole(next);
-        const nextStored: SettingsPatch = {
-          query: { ...stored.query, ...patch.query },
-          ingest: { ...stored.ingest, ...patch.ingest },
-          rate_limits: { ...stored.rate_limits, ...patch.rate_limits },
-        };
-        await store(JSON.stringify(nextStored));
-        stored = nextStored;
-        settings = next;
-        apply(config, settings);
-        log.info({ settings: patch }, 'runtime settings changed');
-        return structuredClone(settings);
+        // Merged into the record as stored now, and written only if it is still that: a change another instance
+        // makes at the same moment is kept, not overwritten.
+        for (;;) {
+          const previous = await refresh();
+          const next = merged(settings, patch);
+          checkWhole(next);
+          const nextStored: SettingsPatch = {
+            query: { ...stored.query, ...patch.query },
+            ingest: { ...stored.ingest, ...patch.ingest },
+            rate_limits: { ...stored.rate_limits, ...patch.rate_limits },
+          };
+          const text = JSON.stringify(nextStored);
+          if (!(await store(previous, text))) continue;
+          seen = text;
+          stored = nextStored;
+          settings = next;
+          apply(config, settings);
+          log.info({ settings: patch }, 'runtime settings changed');
+          return structuredClone(settings);
+        }
       } finally {
         release();
       }
+    },
+
+    follow(intervalMs) {
+      let busy = false;
+      const timer = setInterval(() => {
+        if (busy) return;
+        busy = true;
+        // The store being down only delays the change: the next poll reads it.
+        void changes
+          .acquire([RECORD_ID])
+          .then(async (release) => {
+            try {
+              await refresh();
+            } finally {
+              release();
+            }
+          })
+          .catch(() => undefined)
+          .finally(() => (busy = false));
+      }, intervalMs);
+      timer.unref();
+      return () => clearInterval(timer);
     },
   };
 }

@@ -1,0 +1,272 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { type SseReader, eventIdOf, openSseReader } from '../api/graph-sse';
+import { pricedCatalog } from '../fixtures/costs';
+import { json, prose } from '../fixtures/documents';
+import { reportedOrphans } from '../fixtures/service-integrity';
+import { type ServiceProcess, freePort, startService } from '../fixtures/service-process';
+import { TEST_MASTER_KEY } from '../helpers/app';
+import { workspaceRequest } from '../helpers/request';
+import { waitFor } from '../helpers/wait';
+
+/**
+ * Three instances of the service behind HAProxy (scripts/haproxy/haproxy.sh: round robin, health-checked on /ready)
+ * on one Neo4j and one Redis: nothing that changes an answer is held by one instance. Failed logins count the same
+ * whichever instance they reach, a settings change made through one is applied by all, a budget alert is raised
+ * once, a graph stream follows changes written through any instance and resumes on another; and with one instance
+ * killed (SIGKILL) and restarted in the middle of an ingestion through the balancer, every document completes, the
+ * integrity check finds nothing orphaned, and queries meanwhile are answered or refused with 503 and Retry-After.
+ */
+jest.setTimeout(300_000);
+
+const ROOT = path.resolve(__dirname, '../..');
+const HAPROXY = path.join(ROOT, 'scripts/haproxy/haproxy.sh');
+const run = Date.now().toString(36);
+const runDir = mkdtempSync(path.join(os.tmpdir(), 'kgrag-haproxy-'));
+const ports: number[] = [];
+const instances: ServiceProcess[] = [];
+const readers: SseReader[] = [];
+let balancer = '';
+let workspace = '';
+let env: Record<string, string> = {};
+
+/** The balancer's URL, acting in `workspace` with the master key unless a call says otherwise. */
+const viaBalancer = (path: string, init: Parameters<ReturnType<typeof workspaceRequest>>[1] = {}) =>
+  workspaceRequest(balancer, workspace, { 'X-API-Key': TEST_MASTER_KEY })(path, init);
+
+function haproxy(...args: string[]): string {
+  const result = spawnSync('bash', [HAPROXY, ...args], { env: { ...process.env, HAPROXY_RUN_DIR: runDir }, encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(`haproxy.sh ${args[0]} failed (${result.status}): ${result.stderr}`);
+  return result.stdout.trim();
+}
+
+async function start(index: number): Promise<ServiceProcess> {
+  const service = await startService(`balanced-${index}-${run}`, workspace || null, { ...env, PORT: String(ports[index]) });
+  instances[index] = service;
+  return service;
+}
+
+beforeAll(async () => {
+  const redisUrl = process.env.TEST_REDIS_URL;
+  if (!redisUrl || !process.env.TEST_NEO4J_URI)
+    throw new Error('TEST_NEO4J_URI and TEST_REDIS_URL come from scripts/test.mjs --persistent-only');
+  env = {
+    REDIS_URL: redisUrl,
+    SERVICE_TRUST_PROXY: 'true',
+    SERVICE_MODELS_CONFIG: pricedCatalog(),
+    SERVICE_GRAPH_STREAM_HEARTBEAT_MS: '60000',
+    SERVICE_TASK_LEASE_MS: '2000',
+    SERVICE_CHUNK_TOKENS: '64',
+    SERVICE_CHUNK_OVERLAP_TOKENS: '8',
+    SERVICE_MOCK_LATENCY_MS: '20',
+    WORKER_THREADS: '2',
+  };
+  for (let i = 0; i < 3; i++) ports.push(await freePort());
+  balancer = haproxy('start', ...ports.flatMap((port) => ['--server', `127.0.0.1:${port}`]));
+  workspace = (await start(0)).workspace;
+  await Promise.all([start(1), start(2)]);
+  // Every instance taken in by the balancer: three requests in a row reach three instances that answer.
+  await waitFor(
+    'the balancer to find every instance ready',
+    async () => Promise.all([0, 1, 2].map(async () => (await fetch(`${balancer}/ready`)).status)),
+    (statuses) => statuses.every((s) => s === 200),
+  );
+});
+
+afterAll(async () => {
+  readers.forEach((r) => r.close());
+  for (const service of instances) await service?.kill('SIGKILL');
+  if (balancer) haproxy('stop');
+  rmSync(runDir, { recursive: true, force: true });
+});
+
+describe('persistent mode: three instances behind HAProxy', () => {
+  it('locks a user name out after 5 wrong passwords spread over the instances', async () => {
+    const username = `u${run}${Math.random().toString(36).slice(2, 6)}`;
+    const password = 'the password of the user';
+    const created = await viaBalancer('/api/v1/users', {
+      method: 'POST',
+      json: { username, email: `${username}@example.com`, password, role: 'viewer' },
+    });
+    expect(created.status).toBe(201);
+    const login = (url: string, pass: string) =>
+      fetch(`${url}/api/v1/auth/login`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'X-Forwarded-For': '203.0.113.40' },
+        body: JSON.stringify({ username, password: pass }),
+      });
+    // Two, two and one: no instance alone has seen five.
+    for (const i of [0, 1, 2, 0, 1]) expect((await login(instances[i].url, `wrong ${i}`)).status).toBe(401);
+    const locked = await login(balancer, password);
+    expect(locked.status).toBe(429);
+    expect(Number(locked.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect((await json(locked)).lock).toBe('user_at_address');
+    for (const service of instances) expect((await login(service.url, password)).status).toBe(429);
+  });
+
+  it('applies a settings change made through the balancer on every instance', async () => {
+    const topK = async (service: ServiceProcess) => (await json(await service.request('/api/v1/settings'))).query.rerank_top_k as number;
+    const before = await topK(instances[0]);
+    const changed = before + 3;
+    expect((await viaBalancer('/api/v1/settings', { method: 'PATCH', json: { query: { rerank_top_k: changed } } })).status).toBe(200);
+    try {
+      await waitFor(
+        'every instance to apply the change',
+        () => Promise.all(instances.map(topK)),
+        (v) => v.every((k) => k === changed),
+        10_000,
+      );
+    } finally {
+      expect((await viaBalancer('/api/v1/settings', { method: 'PATCH', json: { query: { rerank_top_k: before } } })).status).toBe(200);
+    }
+    await waitFor(
+      'every instance to apply the change back',
+      () => Promise.all(instances.map(topK)),
+      (v) => v.every((k) => k === before),
+      10_000,
+    );
+  });
+
+  it('raises a budget alert once, however many instances see the spend cross it', async () => {
+    const created = await viaBalancer('/api/v1/workspaces', { method: 'POST', json: { name: `budget ${run}` } });
+    const budgeted = (await json(created)).id as string;
+    const inBudgeted = (service: ServiceProcess | null, path: string, init: Parameters<typeof viaBalancer>[1] = {}) =>
+      service ? service.request(path, { ...init, workspace: budgeted }) : viaBalancer(path, { ...init, workspace: budgeted });
+    expect((await inBudgeted(null, '/api/v1/documents', { method: 'POST', json: { content: prose(`budget-${run}`, 6) } })).status).toBe(
+      201,
+    );
+    const spent = (await json(await inBudgeted(null, '/api/v1/costs/summary'))).total_cost_usd as number;
+    expect(spent).toBeGreaterThan(0);
+    const patched = await inBudgeted(null, '/api/v1/costs/budget', {
+      method: 'PATCH',
+      json: { budget_usd: spent * 3, alert_threshold: 0.3 },
+    });
+    expect(await json(patched)).toMatchObject({ alert: true, exhausted: false });
+    // A query through each instance: each records spend over the threshold and looks at the alert.
+    for (const service of instances) {
+      expect(
+        (await inBudgeted(service, '/api/v1/query', { method: 'POST', json: { query: 'Who worked with Acme Research?' } })).status,
+      ).toBe(200);
+    }
+    const alertsOf = async (service: ServiceProcess) =>
+      ((await json(await fetch(`${service.url}/health`))).operational.budget_alerts as Array<{ workspace_id: string }>).filter(
+        (a) => a.workspace_id === budgeted,
+      ).length;
+    await waitFor(
+      'every instance to know the alert',
+      () => Promise.all(instances.map(alertsOf)),
+      (n) => n.every((c) => c === 1),
+      10_000,
+    );
+    const raised = instances.flatMap((s) =>
+      s.logs.filter((l) => typeof l.msg === 'string' && l.msg.includes(budgeted) && /budget/.test(l.msg)),
+    );
+    expect(raised.map((l) => l.msg)).toEqual([expect.stringMatching(/has used \d+(\.\d+)?% of its month budget/)]);
+  });
+
+  it('streams a change written through one instance to a subscriber on another, which resumes on a third', async () => {
+    const [a, b, c] = instances;
+    const subscribe = async (on: ServiceProcess, lastEventId?: string) => {
+      const controller = new AbortController();
+      const headers = { Accept: 'text/event-stream', ...(lastEventId ? { 'Last-Event-ID': lastEventId } : {}) };
+      const res = await on.request('/api/v1/graph/stream', { headers, signal: controller.signal });
+      expect(res.status).toBe(200);
+      const reader = await openSseReader(res, controller);
+      readers.push(reader);
+      return reader;
+    };
+    const ingest = async (on: ServiceProcess, content: string) => {
+      const res = await on.request('/api/v1/documents', { method: 'POST', json: { content } });
+      expect(res.status).toBe(201);
+      const { id } = (await res.json()) as { id: string };
+      const { entities } = await json(await on.request('/api/v1/graph/entities?limit=1000'));
+      return (entities as Array<{ id: string; document_ids: string[] }>).filter((e) => e.document_ids.includes(id)).map((e) => e.id);
+    };
+    const untilAdded = (reader: SseReader, ids: string[]) => {
+      const seen = new Set<string>();
+      return reader.until((e) => {
+        if (e.type === 'node_added') seen.add((e.node as { id: string }).id);
+        return ids.every((id) => seen.has(id));
+      }, 30_000);
+    };
+    const onA = await subscribe(a);
+    await onA.until((e) => e.type === 'done');
+    const first = await ingest(c, `Rosalind Franklin studied DNA at King's College ${run}. Maurice Wilkins worked at King's College.`);
+    expect(first.length).toBeGreaterThan(0);
+    const last = (await untilAdded(onA, first)).at(-1)!;
+    onA.close();
+    const second = await ingest(c, `Lise Meitner explained fission with Otto Frisch ${run}. Otto Hahn worked in Berlin.`);
+    const onB = await subscribe(b, eventIdOf(last));
+    expect(await onB.next()).toMatchObject({ type: 'resumed', last_event_id: eventIdOf(last) });
+    const missed = await untilAdded(onB, second);
+    expect(missed.some((e) => e.type === 'node_added' && first.includes((e.node as { id: string }).id))).toBe(false);
+    onB.close();
+  });
+
+  it('completes an ingestion through the balancer while an instance is killed and restarted, answering queries throughout', async () => {
+    const DOCUMENTS = 30;
+    const statuses = new Map<string, number>();
+    const count = (what: string) => statuses.set(what, (statuses.get(what) ?? 0) + 1);
+    /** A refusal the client may retry: 503 with Retry-After. Anything else but success is a fault. */
+    const faults: string[] = [];
+    const judge = (res: Response, what: string, ok: number[]) => {
+      count(`${what} ${res.status}`);
+      if (ok.includes(res.status)) return true;
+      if (res.status !== 503 || !res.headers.get('retry-after'))
+        faults.push(`${what}: ${res.status} retry-after=${res.headers.get('retry-after')}`);
+      return false;
+    };
+    let querying = true;
+    const queries = (async () => {
+      while (querying) {
+        const res = await viaBalancer('/api/v1/query', { method: 'POST', json: { query: 'Who worked with Globex Labs?' } });
+        judge(res, 'query', [200]);
+        await res.arrayBuffer();
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    })();
+    const upload = async (i: number) => {
+      for (;;) {
+        const res = await viaBalancer('/api/v1/documents', {
+          method: 'POST',
+          json: { content: prose(`scale-${run}-${i}`, 5), title: `scale ${i}`, async_processing: true },
+        });
+        // 409: an upload the balancer sent again after its instance died had been admitted the first time.
+        if (judge(res, 'upload', [202, 409])) return;
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+      }
+    };
+    const taskCounts = async () => {
+      const counts: Record<string, number> = {};
+      for (const status of ['pending', 'running', 'completed']) {
+        const res = await viaBalancer(`/api/v1/tasks?status=${status}&limit=1`);
+        counts[status] = res.status === 200 ? ((await json(res)).total as number) : -1;
+      }
+      return counts;
+    };
+    for (let i = 0; i < DOCUMENTS / 2; i++) await upload(i);
+    await waitFor('some documents in flight', taskCounts, (c) => c.completed >= 2 && c.running >= 1);
+    await instances[1].kill('SIGKILL');
+    const uploads = (async () => {
+      for (let i = DOCUMENTS / 2; i < DOCUMENTS; i++) await upload(i);
+    })();
+    await start(1);
+    await uploads;
+    const settled = await waitFor('the queue to drain', taskCounts, (c) => c.pending === 0 && c.running === 0, 180_000);
+    querying = false;
+    await queries;
+
+    const listed = await json(await viaBalancer('/api/v1/documents?limit=100'));
+    const documents = listed.documents as Array<{ status: string; title: string }>;
+    expect(documents.filter((d) => d.title.startsWith('scale '))).toHaveLength(DOCUMENTS);
+    expect(documents.filter((d) => d.status !== 'completed').map((d) => `${d.title}: ${d.status}`)).toEqual([]);
+    expect(await reportedOrphans((p) => viaBalancer(p))).toEqual({});
+    expect(faults).toEqual([]);
+    expect(statuses.get('query 200')).toBeGreaterThan(0);
+    process.stdout.write(
+      `balanced kill-and-restart: tasks ${JSON.stringify(settled)}; answers ${JSON.stringify(Object.fromEntries(statuses))}\n`,
+    );
+  });
+});
