@@ -165,6 +165,30 @@ export function conversationStoreContract(name: string, makeStores: StoresFactor
       expect((await conversations().list(scope, { limit: 5, offset: 0 })).items.map((c) => c.folder_id)).toEqual([null, null, null, null]);
     });
 
+    it('pins and archives conversations, and lists them by flag and by whether they are in a folder', async () => {
+      const scope = ctx.scope();
+      const folder = makeFolder();
+      await conversations().createFolder(scope, folder);
+      const all = Array.from({ length: 4 }, (_, i) => makeConversation({ id: `f-${i}`, updated_at: at(i) }));
+      for (const c of all) await conversations().create(scope, c);
+      await conversations().update(scope, 'f-0', { is_pinned: true, folder_id: folder.id });
+      await conversations().update(scope, 'f-1', { is_archived: true });
+      await conversations().update(scope, 'f-2', { is_pinned: true, is_archived: true });
+      await conversations().update(scope, 'f-2', { is_pinned: false });
+      expect(await conversations().get(scope, 'f-2')).toEqual({ ...all[2], is_pinned: false, is_archived: true });
+      const ids = async (filter: Record<string, unknown>) =>
+        (await conversations().list(scope, { limit: 10, offset: 0, ...filter })).items.map((c) => c.id);
+      expect(await ids({ pinned: true })).toEqual(['f-0']);
+      expect(await ids({ pinned: false })).toEqual(['f-3', 'f-2', 'f-1']);
+      expect(await ids({ archived: true })).toEqual(['f-2', 'f-1']);
+      expect(await ids({ archived: false })).toEqual(['f-3', 'f-0']);
+      expect(await ids({ archived: false, pinned: false })).toEqual(['f-3']);
+      expect(await ids({ unfiled: true })).toEqual(['f-3', 'f-2', 'f-1']);
+      expect(await ids({ unfiled: false, pinned: true })).toEqual(['f-0']);
+      expect(await ids({ folderId: folder.id, archived: true })).toEqual([]);
+      expect((await conversations().list(scope, { limit: 1, offset: 1, archived: true })).total).toBe(2);
+    });
+
     it('keeps workspaces apart: another workspace neither sees nor changes folders', async () => {
       const [a, b] = [ctx.scope(), ctx.scope()];
       const folder = makeFolder();

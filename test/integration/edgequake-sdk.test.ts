@@ -401,6 +401,20 @@ describe('the EdgeQuake SDK on tasks, the pipeline and the workspace', () => {
     expect(parsed('operations.setup_status')).toMatchObject({ needs_setup: false });
     expect(parsed('connections.list')).toEqual([]);
   });
+
+  it('estimates the cost of a text with the model and provider named, as totals', async () => {
+    const ours = await api<{ estimated_cost_usd: { total: number }; estimated_tokens: { extraction: number; embedding: number } }>(
+      '/api/v1/pipeline/costs/estimate',
+      { method: 'POST', json: { content_length: 20_000, llm_model: 'mock/mock-llm' } },
+    );
+    expect(parsed('pipeline.estimate_cost')).toEqual({
+      estimated_cost_usd: ours.estimated_cost_usd.total,
+      estimated_tokens: ours.estimated_tokens.extraction + ours.estimated_tokens.embedding,
+      model: 'mock-llm',
+      provider: 'mock',
+    });
+    expect(ours.estimated_tokens.extraction).toBeGreaterThan(0);
+  });
 });
 
 describe('the EdgeQuake SDK on errors and edits', () => {

@@ -22,9 +22,20 @@ const paginationSchema = z.object({
   prev_cursor: z.string().nullable(),
 });
 
+/** A query-string flag that filters when given. */
+const filterFlag = (description: string) =>
+  z
+    .enum(['true', 'false', '1', '0'])
+    .transform((v) => v === 'true' || v === '1')
+    .optional()
+    .describe(description);
+
 export const conversationListQuerySchema = pageQuerySchema.extend({
   'filter[folder_id]': idSchema.optional().describe('only the conversations filed in this folder'),
   folder_id: idSchema.optional().describe('= filter[folder_id]'),
+  'filter[unfiled]': filterFlag('true: only those in no folder; false: only those in one'),
+  'filter[pinned]': filterFlag('only the pinned (true) or the unpinned (false)'),
+  'filter[archived]': filterFlag('only the archived (true) or the others (false); absent: both'),
 });
 
 export const createConversationSchema = z.object({
@@ -36,14 +47,30 @@ export const createConversationSchema = z.object({
 export const updateConversationSchema = z.object({
   title: titleSchema.optional(),
   folder_id: folderIdSchema,
+  is_pinned: z.boolean().optional(),
+  is_archived: z.boolean().optional(),
 });
 
+const conversationIdsSchema = z
+  .array(idSchema)
+  .min(1, 'must name at least one conversation')
+  .max(500, 'must name at most 500 conversations');
+
 export const moveConversationsSchema = z.object({
-  conversation_ids: z.array(idSchema).min(1, 'must name at least one conversation').max(500, 'must name at most 500 conversations'),
+  conversation_ids: conversationIdsSchema,
   folder_id: folderIdSchema,
 });
 
 export const moveResultSchema = z.object({ affected: z.number().int().describe('conversations filed') });
+
+export const archiveConversationsSchema = z.object({
+  conversation_ids: conversationIdsSchema,
+  archive: z.boolean().default(true).describe('false: unarchive'),
+});
+
+export const deleteConversationsSchema = z.object({ conversation_ids: conversationIdsSchema });
+
+export const bulkResultSchema = z.object({ affected: z.number().int().describe('conversations changed') });
 
 export const conversationSchema = z.object({
   id: z.string(),
@@ -51,6 +78,8 @@ export const conversationSchema = z.object({
   mode: modeSchema,
   message_count: z.number().int(),
   folder_id: z.string().nullable().describe('the folder it is filed in, or null'),
+  is_pinned: z.boolean(),
+  is_archived: z.boolean(),
   created_at: z.string(),
   updated_at: z.string(),
 });

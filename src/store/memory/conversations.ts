@@ -1,5 +1,5 @@
 import type { ConversationRecord, FolderRecord, MessageRecord, Page, Scope } from '../../domain/types';
-import type { ConversationStore, FolderSummary } from '../ports';
+import type { ConversationFilter, ConversationStore, FolderSummary } from '../ports';
 import { applyPatch, compareIds, copyConversation, copyMessage, pageOf } from './records';
 import { WorkspaceStates } from './workspaces';
 
@@ -25,6 +25,15 @@ function time(iso: string): number {
 /** Most recently updated first. */
 function recentFirst(a: ConversationRecord, b: ConversationRecord): number {
   return time(b.updated_at) - time(a.updated_at) || compareIds(a.id, b.id);
+}
+
+function kept(c: ConversationRecord, filter: ConversationFilter): boolean {
+  return (
+    (filter.folderId === undefined || c.folder_id === filter.folderId) &&
+    (filter.unfiled === undefined || (c.folder_id === null) === filter.unfiled) &&
+    (filter.pinned === undefined || c.is_pinned === filter.pinned) &&
+    (filter.archived === undefined || c.is_archived === filter.archived)
+  );
 }
 
 function byName(a: FolderRecord, b: FolderRecord): number {
@@ -57,10 +66,8 @@ export class MemoryConversationStore implements ConversationStore {
     return conversation ? copyConversation(conversation) : null;
   }
 
-  async list(scope: Scope, query: { limit: number; offset: number; folderId?: string }): Promise<Page<ConversationRecord>> {
-    const all = [...(this.workspaces.find(scope)?.conversations.values() ?? [])]
-      .filter((c) => query.folderId === undefined || c.folder_id === query.folderId)
-      .sort(recentFirst);
+  async list(scope: Scope, query: { limit: number; offset: number } & ConversationFilter): Promise<Page<ConversationRecord>> {
+    const all = [...(this.workspaces.find(scope)?.conversations.values() ?? [])].filter((c) => kept(c, query)).sort(recentFirst);
     return pageOf(all, query.limit, query.offset, copyConversation);
   }
 
