@@ -76,6 +76,35 @@ describe('pinned and archived conversations', () => {
     await call('/api/v1/conversations/nope', { method: 'PATCH', json: { is_pinned: true }, workspace }, 404);
   });
 
+  it('lists by words of the title and by mode, sorted by the field and order asked for', async () => {
+    const workspace = await app.workspaceNamed('search-sort');
+    const made: Conversation[] = [];
+    for (const [title, mode] of [
+      ['Budget notes', 'local'],
+      ['alpha NOTES', 'global'],
+      ['Zeta', 'local'],
+    ])
+      made.push(await call<Conversation>('/api/v1/conversations', { method: 'POST', json: { title, mode }, workspace }, 201));
+    // The first made is the most recently updated.
+    await patch(made[0].id, { title: 'Budget notes' }, workspace);
+    const order = async (query: string) =>
+      (await call<{ conversations: Conversation[] }>(`/api/v1/conversations${query}`, { workspace }, 200)).conversations.map(
+        (c) => c.title,
+      );
+    expect(await order('')).toEqual(['Budget notes', 'Zeta', 'alpha NOTES']);
+    expect(await order('?sort=created_at')).toEqual(['Zeta', 'alpha NOTES', 'Budget notes']);
+    expect(await order('?sort=created_at&order=asc')).toEqual(['Budget notes', 'alpha NOTES', 'Zeta']);
+    expect(await order('?sort=title&order=asc')).toEqual(['Budget notes', 'Zeta', 'alpha NOTES']);
+    expect(await order('?filter[search]=notes&sort=title&order=asc')).toEqual(['Budget notes', 'alpha NOTES']);
+    expect(await order('?filter[search]=%20NoTeS%20')).toEqual(['Budget notes', 'alpha NOTES']);
+    expect(await order('?filter[mode]=local')).toEqual(['Budget notes', 'Zeta']);
+    expect(await order('?filter[mode]=global,local&filter[search]=zeta')).toEqual(['Zeta']);
+    for (const query of ['?filter[mode]=local,psychic', '?sort=mode', '?order=up', '?filter[search]=']) {
+      const res = await app.request(`/api/v1/conversations${query}`, { workspace });
+      expect({ query, status: res.status }).toEqual({ query, status: 422 });
+    }
+  });
+
   it('archives and unarchives in bulk, all or none', async () => {
     const workspace = await app.workspaceNamed('bulk-archive');
     const [a, b] = [await create('a', workspace), await create('b', workspace)];

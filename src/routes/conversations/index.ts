@@ -45,7 +45,7 @@ export function conversationRoutes(api: Api, rt: Runtime): void {
       method: 'get',
       path: '/conversations',
       tag,
-      summary: 'List conversations, most recently active first',
+      summary: 'List conversations, most recently active first unless sorted otherwise',
       query: conversationListQuerySchema,
       responses: { 200: { description: 'A page of conversations', schema: conversationListSchema } },
     },
@@ -55,8 +55,11 @@ export function conversationRoutes(api: Api, rt: Runtime): void {
         unfiled: query['filter[unfiled]'],
         pinned: query['filter[pinned]'],
         archived: query['filter[archived]'],
+        search: query['filter[search]'],
+        modes: query['filter[mode]'],
       };
-      ctx.body = withPagination(await rt.conversations.list(ctx.state.scope, { ...pageOf(query), ...filter }));
+      const order = { sort: query.sort, order: query.order };
+      ctx.body = withPagination(await rt.conversations.list(ctx.state.scope, { ...pageOf(query), ...filter, ...order }));
     },
   );
 

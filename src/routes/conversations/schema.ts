@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { plainText, queryInt } from '../../http/validate';
 import { modeSchema, sourceSchema } from '../query/schema';
+import { QUERY_MODES } from '../../retrieval';
 
 export const conversationParamsSchema = z.object({ id: z.string().min(1) });
 
@@ -36,6 +37,22 @@ export const conversationListQuerySchema = pageQuerySchema.extend({
   'filter[unfiled]': filterFlag('true: only those in no folder; false: only those in one'),
   'filter[pinned]': filterFlag('only the pinned (true) or the unpinned (false)'),
   'filter[archived]': filterFlag('only the archived (true) or the others (false); absent: both'),
+  'filter[search]': plainText(z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters'))
+    .optional()
+    .describe('only those whose title contains this text, whatever the case'),
+  'filter[mode]': z
+    .string()
+    .transform((v, ctx) => {
+      const modes = v.split(',').map((m) => m.trim());
+      const unknown = modes.filter((m) => !(QUERY_MODES as readonly string[]).includes(m));
+      if (unknown.length > 0)
+        ctx.addIssue({ code: 'custom', message: `must be modes among ${QUERY_MODES.join(', ')}, separated by commas` });
+      return modes;
+    })
+    .optional()
+    .describe('only those of these modes (comma-separated)'),
+  sort: z.enum(['updated_at', 'created_at', 'title']).default('updated_at'),
+  order: z.enum(['desc', 'asc']).default('desc'),
 });
 
 export const createConversationSchema = z.object({

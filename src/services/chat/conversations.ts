@@ -1,7 +1,7 @@
 import { NotFoundError } from '../../domain/errors';
 import { newId } from '../../domain/ids';
 import type { ConversationRecord, MessageRecord, Scope } from '../../domain/types';
-import type { ConversationFilter, ConversationStore } from '../../store/ports';
+import type { ConversationFilter, ConversationOrder, ConversationStore } from '../../store/ports';
 import { checkFolder } from './folders';
 import { type ConversationView, type MessageView, presentConversation, presentMessage } from './present';
 
@@ -24,8 +24,11 @@ export interface ConversationPatch {
 }
 
 export interface ConversationService {
-  /** Most recently updated first, those the filter keeps. */
-  list(scope: Scope, page: PageRequest & ConversationFilter): Promise<{ conversations: ConversationView[]; total: number } & PageRequest>;
+  /** Those the filter keeps, in the order asked for (most recently updated first by default). */
+  list(
+    scope: Scope,
+    page: PageRequest & ConversationFilter & ConversationOrder,
+  ): Promise<{ conversations: ConversationView[]; total: number } & PageRequest>;
   /** 404 when the folder named is absent. */
   create(scope: Scope, input: { title?: string | null; mode?: string | null; folder_id?: string | null }): Promise<ConversationView>;
   /** 404 when absent from the workspace. */

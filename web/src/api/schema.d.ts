@@ -1378,7 +1378,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List conversations, most recently active first */
+        /** List conversations, most recently active first unless sorted otherwise */
         get: operations["get_api_v1_conversations"];
         put?: never;
         /** Create an empty conversation */
@@ -14092,6 +14092,12 @@ export interface operations {
                 "filter[pinned]"?: "0" | "1" | "true" | "false";
                 /** @description only the archived (true) or the others (false); absent: both */
                 "filter[archived]"?: "0" | "1" | "true" | "false";
+                /** @description only those whose title contains this text, whatever the case */
+                "filter[search]"?: string & (unknown & unknown);
+                /** @description only those of these modes (comma-separated) */
+                "filter[mode]"?: string;
+                sort?: "updated_at" | "created_at" | "title";
+                order?: "desc" | "asc";
             };
             header?: {
                 /** @description Workspace to act in; default: the credential's bound workspace, else the tenant's default workspace */
