@@ -23,6 +23,10 @@ const paginationSchema = z.object({
   prev_cursor: z.string().nullable(),
 });
 
+const MODE = `(?:${QUERY_MODES.join('|')})`;
+/** One mode or several, separated by commas. */
+const MODE_LIST = new RegExp(`^${MODE}(?:,${MODE})*$`);
+
 /** A query-string flag that filters when given. */
 const filterFlag = (description: string) =>
   z
@@ -42,13 +46,8 @@ export const conversationListQuerySchema = pageQuerySchema.extend({
     .describe('only those whose title contains this text, whatever the case'),
   'filter[mode]': z
     .string()
-    .transform((v, ctx) => {
-      const modes = v.split(',').map((m) => m.trim());
-      const unknown = modes.filter((m) => !(QUERY_MODES as readonly string[]).includes(m));
-      if (unknown.length > 0)
-        ctx.addIssue({ code: 'custom', message: `must be modes among ${QUERY_MODES.join(', ')}, separated by commas` });
-      return modes;
-    })
+    .regex(MODE_LIST, `must be modes among ${QUERY_MODES.join(', ')}, separated by commas`)
+    .transform((v) => v.split(','))
     .optional()
     .describe('only those of these modes (comma-separated)'),
   sort: z.enum(['updated_at', 'created_at', 'title']).default('updated_at'),
