@@ -34,10 +34,14 @@ export const estimateBodySchema = notBoth(
       embedding_model: modelRef.optional().describe('provider/model or a model name; default: the workspace\u2019s embedding model'),
       model: modelRef
         .optional()
-        .describe("EdgeQuake's name for the LLM, instead of llm_model: a model name (with `provider`: that provider's); the answer is then in EdgeQuake's terms"),
+        .describe(
+          "EdgeQuake's name for the LLM, instead of llm_model: a model name (with `provider`: that provider's); the answer is then in EdgeQuake's terms",
+        ),
       provider: modelRef
         .optional()
-        .describe("EdgeQuake's name for the LLM's provider, instead of llm_model; alone: the workspace's LLM if it is this provider's, else the provider's first"),
+        .describe(
+          "EdgeQuake's name for the LLM's provider, instead of llm_model; alone: the workspace's LLM if it is this provider's, else the provider's first",
+        ),
     }),
     'llm_model',
     'model',
