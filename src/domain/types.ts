@@ -197,6 +197,9 @@ export interface ConversationRecord {
   message_count: number;
   /** The folder it is filed in, or null. */
   folder_id: string | null;
+  /** Pinned and archived by its users (EdgeQuake's flags); neither changes what the chat does with it. */
+  is_pinned: boolean;
+  is_archived: boolean;
 }
 
 /** A named folder of conversations in a workspace (one level: folders do not nest). */

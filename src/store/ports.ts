@@ -242,11 +242,30 @@ export interface TaskStore {
 /** A folder with the number of conversations filed in it. */
 export type FolderSummary = FolderRecord & { conversation_count: number };
 
+/** Which conversations a list keeps; a field left out keeps all. */
+export interface ConversationFilter {
+  /** Those filed in this folder. */
+  folderId?: string;
+  /** true: those in no folder; false: those in one. */
+  unfiled?: boolean;
+  pinned?: boolean;
+  archived?: boolean;
+  /** Those whose title contains this text, whatever the case. */
+  search?: string;
+  /** Those of one of these modes. */
+  modes?: string[];
+}
+
+/** How a list of conversations is ordered (ties by id, ascending); most recently updated first by default. */
+export interface ConversationOrder {
+  sort?: 'updated_at' | 'created_at' | 'title';
+  order?: 'asc' | 'desc';
+}
+
 export interface ConversationStore {
   create(scope: Scope, conversation: ConversationRecord): Promise<void>;
   get(scope: Scope, id: string): Promise<ConversationRecord | null>;
-  /** `folderId` keeps those filed in that folder. */
-  list(scope: Scope, query: { limit: number; offset: number; folderId?: string }): Promise<Page<ConversationRecord>>;
+  list(scope: Scope, query: { limit: number; offset: number } & ConversationFilter & ConversationOrder): Promise<Page<ConversationRecord>>;
   update(scope: Scope, id: string, patch: Partial<ConversationRecord>): Promise<void>;
   delete(scope: Scope, id: string): Promise<boolean>;
   addMessage(scope: Scope, message: MessageRecord): Promise<void>;

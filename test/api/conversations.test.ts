@@ -25,6 +25,8 @@ describe('conversations', () => {
       mode: 'local',
       message_count: 0,
       folder_id: null,
+      is_pinned: false,
+      is_archived: false,
       created_at: expect.any(String),
       updated_at: expect.any(String),
     });

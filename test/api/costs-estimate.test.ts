@@ -62,4 +62,34 @@ describe('cost estimate against measured ingestion', () => {
     const bad = await app.request('/api/v1/pipeline/costs/estimate', { method: 'POST', json: { content_length: -1 } });
     expect(bad.status).toBe(422);
   });
+
+  it("answers a request that names the LLM in EdgeQuake's terms (model, provider) in EdgeQuake's terms", async () => {
+    const workspace = await app.createWorkspace();
+    const estimate = (body: Record<string, unknown>) =>
+      app.request('/api/v1/pipeline/costs/estimate', { method: 'POST', json: { content_length: 20_000, ...body }, workspace });
+    const spec = await json(await estimate({}));
+    expect([spec.model, spec.provider]).toEqual(['mock-llm', 'mock']);
+    for (const body of [{ model: 'mock-llm', provider: 'mock' }, { model: 'mock-llm' }, { provider: 'mock' }]) {
+      const res = await estimate(body);
+      expect(res.status).toBe(200);
+      const sdk = await json(res);
+      expect(sdk).toEqual({
+        ...spec,
+        estimated_cost_usd: spec.estimated_cost_usd.total,
+        estimated_tokens: spec.estimated_tokens.extraction + spec.estimated_tokens.embedding,
+        cost_breakdown_usd: spec.estimated_cost_usd,
+        token_breakdown: spec.estimated_tokens,
+      });
+    }
+    for (const [body, field] of [
+      [{ model: 'gpt-4', provider: 'openai' }, 'model'],
+      [{ provider: 'nobody' }, 'provider'],
+      [{ model: 'mock-llm', llm_model: 'mock/mock-llm' }, 'model'],
+      [{ provider: 'mock', llm_model: 'mock/mock-llm' }, 'provider'],
+    ] as const) {
+      const res = await estimate(body);
+      expect({ body, status: res.status }).toEqual({ body, status: 422 });
+      expect((await json(res)).errors.map((e: { field: string }) => e.field)).toContain(field);
+    }
+  });
 });

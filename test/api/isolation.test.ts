@@ -24,6 +24,7 @@ const B = {
   entityName: '',
   task: '',
   conversation: '',
+  message: '',
   folder: '',
   user: '',
   key: '',
@@ -134,6 +135,16 @@ const MATRIX: Record<string, Entry> = {
       { conversation_ids: ['$conversation'], folder_id: '$folder' },
     ],
   },
+  'POST /api/v1/conversations/bulk/archive': { bodies: [{ conversation_ids: ['$conversation'] }] },
+  'POST /api/v1/conversations/bulk/delete': { bodies: [{ conversation_ids: ['$conversation'] }] },
+  // Not offered (501), whatever they name.
+  'POST /api/v1/conversations/:id/share': {},
+  'DELETE /api/v1/conversations/:id/share': {},
+  'GET /api/v1/shared/:share_id': {},
+  'POST /api/v1/conversations/import': { bodies: [{ conversations: [{ id: '$conversation', title: 'A' }] }] },
+  'POST /api/v1/conversations/:id/messages': { bodies: [{ role: 'user', content: 'planted by A' }] },
+  'PATCH /api/v1/messages/:id': { bodies: [{ content: 'changed by A' }] },
+  'DELETE /api/v1/messages/:id': {},
   'GET /api/v1/folders': {},
   'POST /api/v1/folders': { bodies: [{ name: 'A' }] },
   'PATCH /api/v1/folders/:id': { bodies: [{ name: 'renamed by tenant A' }] },
@@ -222,6 +233,8 @@ function paramValue(path: string, name: string): string {
     entity_name: B.entityName,
     task_id: B.task,
     tenant_id: B.tenant,
+    // No conversation is shared (sharing is not offered): B's conversation id stands in.
+    share_id: B.conversation,
     // The model catalog is the same for everyone: these name its entries.
     provider: 'mock',
     model: 'mock-llm',
@@ -233,6 +246,7 @@ function paramValue(path: string, name: string): string {
     documents: B.document,
     tasks: B.task,
     conversations: B.conversation,
+    messages: B.message,
     folders: B.folder,
     users: B.user,
     'api-keys': B.key,
@@ -332,8 +346,9 @@ describe('tenant isolation matrix (every protected route, from the route table)'
         headers: { 'Content-Type': 'application/json' },
         body: JSON.stringify({ message: 'Who is Zorblax?' }),
       })
-    ).json()) as { conversation_id: string };
+    ).json()) as { conversation_id: string; user_message_id: string };
     B.conversation = chat.conversation_id;
+    B.message = chat.user_message_id;
     const folder = (await (
       await asB('/api/v1/folders', {
         method: 'POST',

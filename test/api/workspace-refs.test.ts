@@ -128,6 +128,17 @@ describe('a workspace named by its slug', () => {
     expect(uuidShaped.status).toBe(422);
   });
 
+  it("gives the first tenant EdgeQuake's default tenant id, so that X-Tenant-ID with that id reaches its default workspace", async () => {
+    const tenants = (await (await fetch(`${app.url}/api/v1/tenants`, { headers: credentials })).json()) as {
+      tenants: Array<{ id: string; slug: string }>;
+    };
+    expect(tenants.tenants.find((t) => t.slug === 'default')?.id).toBe('00000000-0000-0000-0000-000000000002');
+    const res = await fetch(`${app.url}/api/v1/folders`, {
+      headers: { ...credentials, 'X-Tenant-ID': '00000000-0000-0000-0000-000000000002' },
+    });
+    expect(res.status).toBe(200);
+  });
+
   it('answers an unknown tenant as unknown, not as a tenant without a default workspace', async () => {
     const unknown = randomUUID();
     const res = await fetch(`${app.url}/api/v1/conversations`, { headers: { ...credentials, 'X-Tenant-ID': unknown } });

@@ -165,6 +165,55 @@ export function conversationStoreContract(name: string, makeStores: StoresFactor
       expect((await conversations().list(scope, { limit: 5, offset: 0 })).items.map((c) => c.folder_id)).toEqual([null, null, null, null]);
     });
 
+    it('pins and archives conversations, and lists them by flag and by whether they are in a folder', async () => {
+      const scope = ctx.scope();
+      const folder = makeFolder();
+      await conversations().createFolder(scope, folder);
+      const all = Array.from({ length: 4 }, (_, i) => makeConversation({ id: `f-${i}`, updated_at: at(i) }));
+      for (const c of all) await conversations().create(scope, c);
+      await conversations().update(scope, 'f-0', { is_pinned: true, folder_id: folder.id });
+      await conversations().update(scope, 'f-1', { is_archived: true });
+      await conversations().update(scope, 'f-2', { is_pinned: true, is_archived: true });
+      await conversations().update(scope, 'f-2', { is_pinned: false });
+      expect(await conversations().get(scope, 'f-2')).toEqual({ ...all[2], is_pinned: false, is_archived: true });
+      const ids = async (filter: Record<string, unknown>) =>
+        (await conversations().list(scope, { limit: 10, offset: 0, ...filter })).items.map((c) => c.id);
+      expect(await ids({ pinned: true })).toEqual(['f-0']);
+      expect(await ids({ pinned: false })).toEqual(['f-3', 'f-2', 'f-1']);
+      expect(await ids({ archived: true })).toEqual(['f-2', 'f-1']);
+      expect(await ids({ archived: false })).toEqual(['f-3', 'f-0']);
+      expect(await ids({ archived: false, pinned: false })).toEqual(['f-3']);
+      expect(await ids({ unfiled: true })).toEqual(['f-3', 'f-2', 'f-1']);
+      expect(await ids({ unfiled: false, pinned: true })).toEqual(['f-0']);
+      expect(await ids({ folderId: folder.id, archived: true })).toEqual([]);
+      expect((await conversations().list(scope, { limit: 1, offset: 1, archived: true })).total).toBe(2);
+    });
+
+    it('lists by words of the title (whatever the case) and by mode, sorted by the field and order asked for', async () => {
+      const scope = ctx.scope();
+      const all = [
+        makeConversation({ id: 's-0', title: 'Budget notes', mode: 'local', created_at: at(0), updated_at: at(5) }),
+        makeConversation({ id: 's-1', title: 'alpha NOTES', mode: 'global', created_at: at(1), updated_at: at(3) }),
+        makeConversation({ id: 's-2', title: 'Zeta', mode: 'local', created_at: at(2), updated_at: at(4) }),
+        makeConversation({ id: 's-3', title: 'Zeta', mode: 'local', created_at: at(2), updated_at: at(4) }),
+      ];
+      for (const c of all) await conversations().create(scope, c);
+      const ids = async (query: Record<string, unknown>) =>
+        (await conversations().list(scope, { limit: 10, offset: 0, ...query })).items.map((c) => c.id);
+      expect(await ids({})).toEqual(['s-0', 's-2', 's-3', 's-1']);
+      expect(await ids({ sort: 'updated_at', order: 'asc' })).toEqual(['s-1', 's-2', 's-3', 's-0']);
+      expect(await ids({ sort: 'created_at' })).toEqual(['s-2', 's-3', 's-1', 's-0']);
+      expect(await ids({ sort: 'title', order: 'asc' })).toEqual(['s-0', 's-2', 's-3', 's-1']);
+      expect(await ids({ sort: 'title', order: 'desc' })).toEqual(['s-1', 's-2', 's-3', 's-0']);
+      expect(await ids({ search: 'notes' })).toEqual(['s-0', 's-1']);
+      expect(await ids({ search: 'ET N' })).toEqual(['s-0']);
+      expect(await ids({ modes: ['local'], search: 'zeta' })).toEqual(['s-2', 's-3']);
+      expect(await ids({ modes: ['global', 'naive'] })).toEqual(['s-1']);
+      expect(await ids({ modes: [] })).toEqual([]);
+      const page = await conversations().list(scope, { limit: 1, offset: 1, sort: 'title', order: 'asc' });
+      expect([page.total, page.items.map((c) => c.id)]).toEqual([4, ['s-2']]);
+    });
+
     it('keeps workspaces apart: another workspace neither sees nor changes folders', async () => {
       const [a, b] = [ctx.scope(), ctx.scope()];
       const folder = makeFolder();

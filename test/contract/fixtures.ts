@@ -173,6 +173,8 @@ export function makeConversation(overrides: Partial<ConversationRecord> = {}): C
     updated_at: at(0),
     message_count: 0,
     folder_id: null,
+    is_pinned: false,
+    is_archived: false,
     ...overrides,
   };
 }

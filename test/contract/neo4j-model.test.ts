@@ -6,7 +6,7 @@ import { loadMigrations } from '../../src/store/neo4j/cypher';
 import { Neo4jVectorStore } from '../../src/store/neo4j/vectors';
 import type { VectorHit } from '../../src/domain/types';
 import type { Stores } from '../../src/store/ports';
-import { makeChunk, makeDocument, makeEntity, makeRelationship, seededRandom } from './fixtures';
+import { makeChunk, makeConversation, makeDocument, makeEntity, makeRelationship, seededRandom } from './fixtures';
 
 /**
  * What Neo4j holds, read with plain Cypher the way a graph analyst would: labels, relationship types,
@@ -144,6 +144,16 @@ describe('neo4j: the graph as analysts see it', () => {
       created: 'STRING NOT NULL',
       metadata: JSON.stringify(makeDocument().metadata),
     });
+  });
+
+  it('reads a conversation stored before the pinned and archived flags as neither, and lists it by them', async () => {
+    const scope = workspace();
+    await stores.conversations.create(scope, makeConversation({ id: 'old', is_pinned: true }));
+    await cypher(`MATCH (c:Conversation {workspace_id: $w, id: 'old'}) REMOVE c.is_pinned, c.is_archived`, { w: scope.workspaceId });
+    expect(await stores.conversations.get(scope, 'old')).toMatchObject({ is_pinned: false, is_archived: false });
+    const page = { limit: 5, offset: 0 };
+    expect((await stores.conversations.list(scope, { ...page, pinned: false, archived: false })).total).toBe(1);
+    expect((await stores.conversations.list(scope, { ...page, archived: true })).total).toBe(0);
   });
 
   it('builds labels and relationship types only from sanitised UPPER_SNAKE names, whatever the extracted text', async () => {

@@ -48,9 +48,9 @@ beforeAll(async () => {
   session = await runSession('reads');
 });
 
-/** Runs one phase of the SDK session against the app: `reads` (uploads, then reads), `edits`, `accounts` or `accounts-end` (given the ids `accounts` made), `folders`. */
+/** Runs one phase of the SDK session against the app: `reads` (uploads, then reads), `edits`, `accounts` or `accounts-end` (given the ids `accounts` made), `folders`, `conversations`. */
 async function runSession(
-  phase: 'reads' | 'edits' | 'accounts' | 'accounts-end' | 'folders',
+  phase: 'reads' | 'edits' | 'accounts' | 'accounts-end' | 'folders' | 'conversations',
   ids?: Record<string, string>,
 ): Promise<Session> {
   const script = path.join(__dirname, '../fixtures/edgequake/sdk_session.py');
@@ -401,6 +401,20 @@ describe('the EdgeQuake SDK on tasks, the pipeline and the workspace', () => {
     expect(parsed('operations.setup_status')).toMatchObject({ needs_setup: false });
     expect(parsed('connections.list')).toEqual([]);
   });
+
+  it('estimates the cost of a text with the model and provider named, as totals', async () => {
+    const ours = await api<{ estimated_cost_usd: { total: number }; estimated_tokens: { extraction: number; embedding: number } }>(
+      '/api/v1/pipeline/costs/estimate',
+      { method: 'POST', json: { content_length: 20_000, llm_model: 'mock/mock-llm' } },
+    );
+    expect(parsed('pipeline.estimate_cost')).toEqual({
+      estimated_cost_usd: ours.estimated_cost_usd.total,
+      estimated_tokens: ours.estimated_tokens.extraction + ours.estimated_tokens.embedding,
+      model: 'mock-llm',
+      provider: 'mock',
+    });
+    expect(ours.estimated_tokens.extraction).toBeGreaterThan(0);
+  });
 });
 
 describe('the EdgeQuake SDK on errors and edits', () => {
@@ -626,5 +640,54 @@ describe('the EdgeQuake SDK on conversation folders', () => {
     expect(parsed<Folder[]>('folders.list.after_delete')).toEqual([]);
     expect(parsed<Conversation>('conversations.get.after_delete')).toMatchObject({ id: loose.id, folder_id: null });
     expect(await api<{ folders: Folder[] }>('/api/v1/folders')).toEqual({ folders: [] });
+  });
+});
+
+describe('the EdgeQuake SDK on pinned, archived and deleted conversations', () => {
+  type Conversation = { id: string; title: string; is_pinned: boolean; is_archived: boolean };
+  type Listed = { items: Conversation[]; pagination: { total: number } };
+  const ids = (name: string) => parsed<Listed>(name).items.map((c) => c.title);
+
+  beforeAll(async () => {
+    Object.assign(session, await runSession('conversations'));
+  });
+
+  it('pins by update and archives in bulk, all or none, and reads both flags', async () => {
+    const alpha = parsed<Conversation>('conversations.create.0');
+    expect(alpha).toMatchObject({ is_pinned: false, is_archived: false });
+    expect(parsed('conversations.update.pin')).toMatchObject({ id: alpha.id, is_pinned: true, is_archived: false });
+    expect(parsed('conversations.bulk_archive')).toEqual({ affected: 2 });
+    expect(parsed('conversations.bulk_archive.undo')).toEqual({ affected: 1 });
+    expect(session['conversations.bulk_archive.missing']).toMatchObject({ error: 'NotFoundError', status: 404 });
+    expect(parsed('conversations.get.pinned')).toMatchObject({ id: alpha.id, is_pinned: true, is_archived: false });
+    const held = await api<Conversation>(`/api/v1/conversations/${alpha.id}`);
+    expect(held).toMatchObject({ is_pinned: true, is_archived: false });
+  });
+
+  it('lists by flag, by words of the title and in the order asked for', () => {
+    expect(ids('conversations.list.pinned')).toEqual(['Alpha notes']);
+    expect(ids('conversations.list.archived')).toEqual(['beta NOTES']);
+    expect(ids('conversations.list.search')).toEqual(['Alpha notes', 'beta NOTES']);
+    expect(parsed<Listed>('conversations.list.search').pagination.total).toBe(2);
+  });
+
+  it('deletes in bulk', async () => {
+    expect(parsed('conversations.bulk_delete')).toEqual({ affected: 2 });
+    expect(ids('conversations.list.after_delete')).toEqual(['Alpha notes']);
+    const gamma = parsed<Conversation>('conversations.create.2');
+    expect((await app.request(`/api/v1/conversations/${gamma.id}`)).status).toBe(404);
+  });
+
+  it('gets 501 with the reason for sharing, importing and writing messages by hand, and nothing changes', async () => {
+    for (const [name, reason] of [
+      ['conversations.share', 'sharing conversations is not offered'],
+      ['conversations.get_shared', 'sharing conversations is not offered'],
+      ['conversations.import', 'importing conversations is not offered'],
+      ['conversations.create_message', 'messages are written by the chat'],
+    ]) {
+      expect({ name, ...session[name] }).toMatchObject({ name, status: 501, message: expect.stringContaining(reason) });
+    }
+    const alpha = parsed<Conversation>('conversations.create.0');
+    expect(await api<{ message_count: number }>(`/api/v1/conversations/${alpha.id}`)).toMatchObject({ message_count: 0 });
   });
 });

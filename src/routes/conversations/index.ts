@@ -1,12 +1,16 @@
 import type { Api } from '../../http/api';
 import type { Runtime } from '../../services/runtime';
+import { notOfferedRoutes } from './not-offered';
 import {
+  archiveConversationsSchema,
+  bulkResultSchema,
   conversationDetailSchema,
   conversationListQuerySchema,
   conversationListSchema,
   conversationParamsSchema,
   conversationSchema,
   createConversationSchema,
+  deleteConversationsSchema,
   messageListSchema,
   moveConversationsSchema,
   moveResultSchema,
@@ -41,13 +45,21 @@ export function conversationRoutes(api: Api, rt: Runtime): void {
       method: 'get',
       path: '/conversations',
       tag,
-      summary: 'List conversations, most recently active first',
+      summary: 'List conversations, most recently active first unless sorted otherwise',
       query: conversationListQuerySchema,
       responses: { 200: { description: 'A page of conversations', schema: conversationListSchema } },
     },
     async (ctx, { query }) => {
-      const folderId = query['filter[folder_id]'] ?? query.folder_id;
-      ctx.body = withPagination(await rt.conversations.list(ctx.state.scope, { ...pageOf(query), folderId }));
+      const filter = {
+        folderId: query['filter[folder_id]'] ?? query.folder_id,
+        unfiled: query['filter[unfiled]'],
+        pinned: query['filter[pinned]'],
+        archived: query['filter[archived]'],
+        search: query['filter[search]'],
+        modes: query['filter[mode]'],
+      };
+      const order = { sort: query.sort, order: query.order };
+      ctx.body = withPagination(await rt.conversations.list(ctx.state.scope, { ...pageOf(query), ...filter, ...order }));
     },
   );
 
@@ -90,7 +102,7 @@ export function conversationRoutes(api: Api, rt: Runtime): void {
       method: 'patch',
       path: '/conversations/:id',
       tag,
-      summary: 'Rename a conversation or file it in a folder (folder_id null: none)',
+      summary: 'Rename a conversation, file it in a folder (folder_id null: none), pin or archive it',
       params: conversationParamsSchema,
       body: updateConversationSchema,
       responses: {
@@ -117,6 +129,40 @@ export function conversationRoutes(api: Api, rt: Runtime): void {
     },
     async (ctx, { body }) => {
       ctx.body = await rt.conversations.move(ctx.state.scope, body.conversation_ids, body.folder_id ?? null);
+    },
+  );
+
+  api.route(
+    {
+      method: 'post',
+      path: '/conversations/bulk/archive',
+      tag,
+      summary: 'Archive conversations (archive false: unarchive), all or none',
+      body: archiveConversationsSchema,
+      responses: {
+        200: { description: 'How many were archived or unarchived', schema: bulkResultSchema },
+        404: { description: 'A conversation is not in this workspace' },
+      },
+    },
+    async (ctx, { body }) => {
+      ctx.body = await rt.conversations.archive(ctx.state.scope, body.conversation_ids, body.archive);
+    },
+  );
+
+  api.route(
+    {
+      method: 'post',
+      path: '/conversations/bulk/delete',
+      tag,
+      summary: 'Delete conversations with their messages, all or none',
+      body: deleteConversationsSchema,
+      responses: {
+        200: { description: 'How many were deleted', schema: bulkResultSchema },
+        404: { description: 'A conversation is not in this workspace' },
+      },
+    },
+    async (ctx, { body }) => {
+      ctx.body = await rt.conversations.deleteMany(ctx.state.scope, body.conversation_ids);
     },
   );
 
@@ -152,4 +198,6 @@ export function conversationRoutes(api: Api, rt: Runtime): void {
       ctx.body = withPagination(await rt.conversations.messages(ctx.state.scope, params.id, pageOf(query)));
     },
   );
+
+  notOfferedRoutes(api);
 }

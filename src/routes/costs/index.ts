@@ -45,7 +45,9 @@ export function costRoutes(api: Api, rt: Runtime): void {
       summary: 'Estimated cost of ingesting a text of `content_length` characters',
       description:
         'From the current chunking, gleaning and summary settings and the real prompts; the models default to the workspace\u2019s. ' +
-        '`estimated_tokens.query` is one typical query over the document, not part of the total.',
+        '`estimated_tokens.query` is one typical query over the document, not part of the total. A request naming the LLM ' +
+        'with EdgeQuake\u2019s `model`/`provider` gets EdgeQuake\u2019s shape: `estimated_cost_usd` and `estimated_tokens` ' +
+        'are totals, the breakdowns are under `cost_breakdown_usd` and `token_breakdown`.',
       body: estimateBodySchema,
       responses: { 200: { description: 'The estimate', schema: estimateSchema }, 422: { description: 'Unknown model or bad length' } },
     },

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { isoDateSchema } from '../query/schema';
-import { atLeastOneOf } from '../../http/validate';
+import { atLeastOneOf, notBoth } from '../../http/validate';
 
 const usd = z.number();
 const period = z.enum(['day', 'week', 'month']);
@@ -26,22 +26,45 @@ export const pricingSchema = z.object({
 
 const modelRef = z.string().trim().min(1).max(300);
 
-export const estimateBodySchema = z.object({
-  content_length: z.number().int().min(0).max(1_000_000_000).describe('Characters of text to ingest'),
-  llm_model: modelRef.optional().describe('provider/model or a model name; default: the workspace\u2019s LLM'),
-  embedding_model: modelRef.optional().describe('provider/model or a model name; default: the workspace\u2019s embedding model'),
-});
+export const estimateBodySchema = notBoth(
+  notBoth(
+    z.object({
+      content_length: z.number().int().min(0).max(1_000_000_000).describe('Characters of text to ingest'),
+      llm_model: modelRef.optional().describe('provider/model or a model name; default: the workspace\u2019s LLM'),
+      embedding_model: modelRef.optional().describe('provider/model or a model name; default: the workspace\u2019s embedding model'),
+      model: modelRef
+        .optional()
+        .describe(
+          "EdgeQuake's name for the LLM, instead of llm_model: a model name (with `provider`: that provider's); the answer is then in EdgeQuake's terms",
+        ),
+      provider: modelRef
+        .optional()
+        .describe(
+          "EdgeQuake's name for the LLM's provider, instead of llm_model; alone: the workspace's LLM if it is this provider's, else the provider's first",
+        ),
+    }),
+    'llm_model',
+    'model',
+    'name the LLM either with llm_model or with model and provider, not both',
+  ),
+  'llm_model',
+  'provider',
+  'name the LLM either with llm_model or with model and provider, not both',
+);
 
-export const estimateSchema = z.object({
+const estimatedTokens = z.object({
+  extraction: z.number().int().describe('LLM tokens (input and output) of extraction, gleaning and summaries'),
+  embedding: z.number().int(),
+  query: z.number().int().describe('Tokens of one typical query over the document'),
+});
+const estimatedCost = z.object({ extraction: usd, embedding: usd, total: usd });
+
+const estimateCommon = {
   llm_model: z.string(),
   embedding_model: z.string(),
+  model: z.string().describe("The LLM's name (EdgeQuake's name)"),
+  provider: z.string().describe("The LLM's provider (EdgeQuake's name)"),
   estimated_chunks: z.number().int(),
-  estimated_tokens: z.object({
-    extraction: z.number().int().describe('LLM tokens (input and output) of extraction, gleaning and summaries'),
-    embedding: z.number().int(),
-    query: z.number().int().describe('Tokens of one typical query over the document'),
-  }),
-  estimated_cost_usd: z.object({ extraction: usd, embedding: usd, total: usd }),
   assumptions: z.object({
     document_tokens: z.number().int(),
     chunk_tokens: z.number().int(),
@@ -51,7 +74,25 @@ export const estimateSchema = z.object({
     extraction_output_tokens: z.number().int(),
     query_cost_usd: usd,
   }),
+};
+
+/** The answer to a request naming the LLM with llm_model, or not at all (the spec's). */
+const specEstimateSchema = z.object({
+  ...estimateCommon,
+  estimated_tokens: estimatedTokens,
+  estimated_cost_usd: estimatedCost,
 });
+
+/** The answer to a request naming the LLM with EdgeQuake's model/provider: totals where EdgeQuake has numbers. */
+const edgeQuakeEstimateSchema = z.object({
+  ...estimateCommon,
+  estimated_tokens: z.number().int().describe('= token_breakdown.extraction + token_breakdown.embedding'),
+  estimated_cost_usd: usd.describe('= cost_breakdown_usd.total'),
+  token_breakdown: estimatedTokens,
+  cost_breakdown_usd: estimatedCost,
+});
+
+export const estimateSchema = z.union([specEstimateSchema, edgeQuakeEstimateSchema]);
 
 const breakdown = z.object({ extraction: usd, embedding: usd, queries: usd });
 const usage = z.object({

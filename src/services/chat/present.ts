@@ -9,6 +9,8 @@ export interface ConversationView {
   message_count: number;
   /** The folder it is filed in, or null. */
   folder_id: string | null;
+  is_pinned: boolean;
+  is_archived: boolean;
   created_at: string;
   updated_at: string;
 }
@@ -31,6 +33,8 @@ export function presentConversation(c: ConversationRecord): ConversationView {
     mode: c.mode,
     message_count: c.message_count,
     folder_id: c.folder_id ?? null,
+    is_pinned: c.is_pinned,
+    is_archived: c.is_archived,
     created_at: c.created_at,
     updated_at: c.updated_at,
   };

@@ -74,6 +74,35 @@ export interface EstimateRequest {
   /** `provider/model` or a model name; the workspace's model by default. */
   llm_model?: string;
   embedding_model?: string;
+  /** EdgeQuake's names for the LLM (docs/api.md §10): a model name, its provider, or both. */
+  model?: string;
+  provider?: string;
+}
+
+/** The estimate in the spec's terms, with the LLM named as EdgeQuake names it (`model`, `provider`) beside. */
+export type SpecEstimate = Estimate & { llm_model: string; embedding_model: string; model: string; provider: string };
+
+/**
+ * The estimate as EdgeQuake's SDK reads it (docs/api.md §10): `estimated_cost_usd` and `estimated_tokens` are single
+ * numbers there, so the spec's breakdowns move to `cost_breakdown_usd` and `token_breakdown`.
+ */
+export type EdgeQuakeEstimate = Omit<SpecEstimate, 'estimated_tokens' | 'estimated_cost_usd'> & {
+  estimated_cost_usd: number;
+  estimated_tokens: number;
+  cost_breakdown_usd: Estimate['estimated_cost_usd'];
+  token_breakdown: Estimate['estimated_tokens'];
+};
+
+/** The priced total: the tokens of extraction and embedding (the typical query is not part of the cost either). */
+function inEdgeQuakeTerms(estimate: SpecEstimate): EdgeQuakeEstimate {
+  const { estimated_tokens: tokens, estimated_cost_usd: cost, ...rest } = estimate;
+  return {
+    ...rest,
+    estimated_cost_usd: cost.total,
+    estimated_tokens: tokens.extraction + tokens.embedding,
+    cost_breakdown_usd: cost,
+    token_breakdown: tokens,
+  };
 }
 
 export interface BudgetPatch {
@@ -280,6 +309,25 @@ export function createCostService(deps: CostDeps) {
     return match;
   }
 
+  /**
+   * The LLM named in EdgeQuake's terms: `provider` and `model` together are `provider/model`; `model` alone is a
+   * name as `llm_model` takes it; `provider` alone is the workspace's LLM when it is that provider's, else the
+   * provider's first LLM in the catalog.
+   */
+  function resolveEdgeQuakeModel(model: string | undefined, provider: string | undefined) {
+    if (provider === undefined) return resolveModel('llm', 'model', model);
+    if (model !== undefined) return resolveModel('llm', 'model', `${provider}/${model}`);
+    const current = resolveModel('llm', 'provider', undefined);
+    if (current.provider === provider) return current;
+    const first = config.catalog.providers.find((p) => p.name === provider)?.models.find((m) => m.model_type === 'llm');
+    if (!first)
+      throw InvalidInputError.field(
+        'provider',
+        `'${provider}' is not a provider of an LLM in the catalog (GET /api/v1/pipeline/costs/pricing lists them)`,
+      );
+    return { provider, model: first.name, found: first };
+  }
+
   return {
     recorder,
     flush,
@@ -314,15 +362,26 @@ export function createCostService(deps: CostDeps) {
       );
     },
 
-    /** What ingesting `content_length` characters would cost with the given (or the workspace's) models. */
-    estimate(request: EstimateRequest): Estimate & { llm_model: string; embedding_model: string } {
-      const llm = resolveModel('llm', 'llm_model', request.llm_model);
+    /**
+     * What ingesting `content_length` characters would cost with the given (or the workspace's) models. A request
+     * that names the LLM in EdgeQuake's terms (`model`, `provider`) gets the answer in EdgeQuake's terms.
+     */
+    estimate(request: EstimateRequest): SpecEstimate | EdgeQuakeEstimate {
+      const edgeQuake = request.model !== undefined || request.provider !== undefined;
+      const llm = edgeQuake ? resolveEdgeQuakeModel(request.model, request.provider) : resolveModel('llm', 'llm_model', request.llm_model);
       const embedding = resolveModel('embedding', 'embedding_model', request.embedding_model);
       const estimate = estimateIngestion(config, request.content_length, {
         llm: { input_per_1k: llm.found?.cost.input_per_1k ?? 0, output_per_1k: llm.found?.cost.output_per_1k ?? 0 },
         embedding: { per_1k: embedding.found?.cost.embedding_per_1k ?? 0 },
       });
-      return { ...estimate, llm_model: `${llm.provider}/${llm.model}`, embedding_model: `${embedding.provider}/${embedding.model}` };
+      const answer = {
+        ...estimate,
+        llm_model: `${llm.provider}/${llm.model}`,
+        embedding_model: `${embedding.provider}/${embedding.model}`,
+        model: llm.model,
+        provider: llm.provider,
+      };
+      return edgeQuake ? inEdgeQuakeTerms(answer) : answer;
     },
 
     /** Refuses new work (ingestion, queries) of a workspace whose budget for the period is spent. */

@@ -10,6 +10,12 @@ import { SLUG, slugify } from './slug';
 import { newRebuildTaskId, rebuildTask, runRebuild } from './rebuild';
 
 export const DEFAULT_TENANT_SLUG = 'default';
+/**
+ * The id the first tenant is created with: EdgeQuake's default tenant's, which its database migrations seed, so that
+ * clients written for EdgeQuake that name it (its SDK's end-to-end suite does) find this service's first tenant
+ * (docs/api.md §10). A first tenant created before keeps its id.
+ */
+export const DEFAULT_TENANT_ID = '00000000-0000-0000-0000-000000000002';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface TenantInput {
@@ -151,7 +157,7 @@ export function createTenancyService(deps: TenancyDeps) {
       let tenant = await accounts.tenants.findOne({ slug: DEFAULT_TENANT_SLUG });
       if (!tenant) {
         const at = now();
-        tenant = { id: randomUUID(), name: 'Default', slug: DEFAULT_TENANT_SLUG, plan: 'default', created_at: at, updated_at: at };
+        tenant = { id: DEFAULT_TENANT_ID, name: 'Default', slug: DEFAULT_TENANT_SLUG, plan: 'default', created_at: at, updated_at: at };
         try {
           await accounts.tenants.insert(tenant);
           await accounts.workspaces.insert(newWorkspace(tenant.id, { name: 'Default workspace', slug: 'default' }, true));

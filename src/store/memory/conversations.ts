@@ -1,5 +1,5 @@
 import type { ConversationRecord, FolderRecord, MessageRecord, Page, Scope } from '../../domain/types';
-import type { ConversationStore, FolderSummary } from '../ports';
+import type { ConversationFilter, ConversationOrder, ConversationStore, FolderSummary } from '../ports';
 import { applyPatch, compareIds, copyConversation, copyMessage, pageOf } from './records';
 import { WorkspaceStates } from './workspaces';
 
@@ -22,9 +22,22 @@ function time(iso: string): number {
   return Date.parse(iso);
 }
 
-/** Most recently updated first. */
-function recentFirst(a: ConversationRecord, b: ConversationRecord): number {
-  return time(b.updated_at) - time(a.updated_at) || compareIds(a.id, b.id);
+/** By the field asked for (most recently updated first by default), ties by id. */
+function ordered({ sort = 'updated_at', order = 'desc' }: ConversationOrder) {
+  const sign = order === 'asc' ? 1 : -1;
+  return (a: ConversationRecord, b: ConversationRecord): number =>
+    sign * (sort === 'title' ? compareIds(a.title, b.title) : time(a[sort]) - time(b[sort])) || compareIds(a.id, b.id);
+}
+
+function kept(c: ConversationRecord, filter: ConversationFilter): boolean {
+  return (
+    (filter.folderId === undefined || c.folder_id === filter.folderId) &&
+    (filter.unfiled === undefined || (c.folder_id === null) === filter.unfiled) &&
+    (filter.pinned === undefined || c.is_pinned === filter.pinned) &&
+    (filter.archived === undefined || c.is_archived === filter.archived) &&
+    (filter.search === undefined || c.title.toLowerCase().includes(filter.search.toLowerCase())) &&
+    (filter.modes === undefined || filter.modes.includes(c.mode))
+  );
 }
 
 function byName(a: FolderRecord, b: FolderRecord): number {
@@ -57,10 +70,11 @@ export class MemoryConversationStore implements ConversationStore {
     return conversation ? copyConversation(conversation) : null;
   }
 
-  async list(scope: Scope, query: { limit: number; offset: number; folderId?: string }): Promise<Page<ConversationRecord>> {
-    const all = [...(this.workspaces.find(scope)?.conversations.values() ?? [])]
-      .filter((c) => query.folderId === undefined || c.folder_id === query.folderId)
-      .sort(recentFirst);
+  async list(
+    scope: Scope,
+    query: { limit: number; offset: number } & ConversationFilter & ConversationOrder,
+  ): Promise<Page<ConversationRecord>> {
+    const all = [...(this.workspaces.find(scope)?.conversations.values() ?? [])].filter((c) => kept(c, query)).sort(ordered(query));
     return pageOf(all, query.limit, query.offset, copyConversation);
   }
 

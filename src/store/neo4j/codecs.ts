@@ -15,9 +15,20 @@ import { int, json, num, numOrNull, str, strOrNull, strings, timestamp } from '.
  * How each record field is stored as a Neo4j property. Nested objects become JSON strings (properties cannot
  * hold maps); integers are stored as integers; timestamps as UTC ISO strings; nulls are absent properties.
  */
-/** `int?` fields are null when absent; `…-or-absent` fields (optional in the record type) are left out. */
+/** `int?` fields are null when absent; `…-or-absent` fields (optional in the record type) are left out; an absent `flag` is false. */
 type FieldKind =
-  'string' | 'string?' | 'int' | 'int?' | 'int-or-absent' | 'number' | 'timestamp' | 'timestamp?' | 'json' | 'json-or-absent' | 'strings';
+  | 'string'
+  | 'string?'
+  | 'int'
+  | 'int?'
+  | 'int-or-absent'
+  | 'number'
+  | 'timestamp'
+  | 'timestamp?'
+  | 'json'
+  | 'json-or-absent'
+  | 'strings'
+  | 'flag';
 type Spec<T> = { [K in keyof T]-?: FieldKind };
 
 export const DOCUMENT_FIELDS: Spec<DocumentRecord> = {
@@ -127,6 +138,8 @@ export const CONVERSATION_FIELDS: Spec<ConversationRecord> = {
   updated_at: 'timestamp',
   message_count: 'int',
   folder_id: 'string?',
+  is_pinned: 'flag',
+  is_archived: 'flag',
 };
 
 export const FOLDER_FIELDS: Spec<FolderRecord> = {
@@ -187,6 +200,8 @@ function decodeValue(kind: FieldKind, value: unknown): unknown {
       return json(value, null) ?? undefined;
     case 'strings':
       return strings(value);
+    case 'flag':
+      return value === true;
   }
 }
 

@@ -1,5 +1,5 @@
 import type { ConversationRecord, FolderRecord, MessageRecord, Page, Scope } from '../../domain/types';
-import type { ConversationStore, FolderSummary } from '../ports';
+import type { ConversationFilter, ConversationOrder, ConversationStore, FolderSummary } from '../ports';
 import { type Neo4jClient, scopeParams } from './client';
 import { CONVERSATION_FIELDS, FOLDER_FIELDS, MESSAGE_FIELDS, decode, encode, encodePatch } from './codecs';
 import { nextSequence } from './sequence';
@@ -22,10 +22,20 @@ export class Neo4jConversationStore implements ConversationStore {
     return rows.length ? decode(CONVERSATION_FIELDS, rows[0].conversation) : null;
   }
 
-  async list(scope: Scope, query: { limit: number; offset: number; folderId?: string }): Promise<Page<ConversationRecord>> {
+  async list(
+    scope: Scope,
+    query: { limit: number; offset: number } & ConversationFilter & ConversationOrder,
+  ): Promise<Page<ConversationRecord>> {
     const [row] = await this.db.readRows('conversations/list', {
       ...scopeParams(scope),
       folder_id: query.folderId ?? null,
+      unfiled: query.unfiled ?? null,
+      pinned: query.pinned ?? null,
+      archived: query.archived ?? null,
+      search: query.search?.toLowerCase() ?? null,
+      modes: query.modes ?? null,
+      sort: query.sort ?? 'updated_at',
+      descending: (query.order ?? 'desc') === 'desc',
       offset: count(query.offset),
       limit: count(query.limit),
     });
