@@ -31,7 +31,7 @@
  * RSS is the service's alone: Neo4j's memory is its own process's, sized by its heap and page cache settings.
  *
  * Corpora: `handbook`, 24 sections of The Debian Administrator's Handbook fetched from Debian's package at a pinned
- * version (scripts/bench/corpus/handbook.ts), with 60 questions written from its text
+ * version (scripts/bench/corpus/handbook.ts), with 72 questions written from its text
  * (scripts/bench/corpus/handbook-questions.json); `bench`, the entity-dense generated corpus of
  * scripts/bench/ingest.ts, with questions made from its template sentences. LightRAG runs in a virtual environment
  * under build/ that the script creates (`pip install lightrag-hku==1.5.7`) on first use. With `--log-embedded`,
