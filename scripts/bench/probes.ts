@@ -160,7 +160,7 @@ async function ingestWhileProbing(service: Service, pdf: Buffer, interval: numbe
   const ingestSeconds = (performance.now() - t0) / 1000;
   // The graph change starts a community rebuild a few seconds later: the probes go on until it has run.
   const ingested = new Date().toISOString();
-  for (;;) {
+  while (status === 'completed') {
     await sleep(1_000);
     const state = await fetch(`${service.url}/api/v1/graph/communities/status`, { headers }).then(
       async (r) => (r.ok ? ((await r.json()) as { state: string; last_run: { finished_at: string } | null }) : null),

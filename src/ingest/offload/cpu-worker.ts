@@ -1,5 +1,3 @@
-import { readlinkSync } from 'node:fs';
-import { setPriority } from 'node:os';
 import { parentPort } from 'node:worker_threads';
 
 /**
@@ -19,24 +17,6 @@ export interface CpuReply {
   name?: string;
   message?: string;
 }
-
-/** How much less CPU time than the request loop a busy worker gets when the cores are contended (nice +10). */
-const NICENESS = 10;
-
-/**
- * On Linux a thread has a nice value of its own (setpriority(2) takes a thread id): this thread's work yields
- * the cores to the event loop that answers requests. Elsewhere, or without /proc, the priority stays as it is.
- */
-function lowerThisThreadsPriority(): void {
-  try {
-    const threadId = Number(readlinkSync('/proc/thread-self').split('/').pop());
-    if (Number.isInteger(threadId) && threadId > 0) setPriority(threadId, NICENESS);
-  } catch {
-    // Not Linux: the thread keeps the process's priority.
-  }
-}
-
-lowerThisThreadsPriority();
 
 parentPort?.on('message', (job: CpuJob) => {
   void (async () => {

@@ -6,8 +6,7 @@ import type { CpuJob, CpuReply } from './cpu-worker';
 
 /**
  * The CPU pool on worker threads (node:worker_threads). A worker runs one job at a time; jobs wait in order for
- * a free worker, so CPU-heavy work never takes more threads than the pool's size. Workers run at a lower
- * priority than the event loop where the platform allows it (cpu-worker.ts). Idle workers do not keep the
+ * a free worker, so CPU-heavy work never takes more threads than the pool's size. Idle workers do not keep the
  * process alive and stop after `idleMs`. A worker that fails, exits or runs past a job's time-out is replaced.
  *
  * The worker entry is cpu-worker beside this module; run from TypeScript sources (tests, tsx) it and the modules
