@@ -4,7 +4,8 @@ import type { AppConfig } from './config/types';
 import { GraphEvents } from './graph/events';
 import { settleCacheWrites } from './graph/cache-writes';
 import { settleEmbeddingRefreshes } from './ingest/merge-stage';
-import { closeWorkerPools } from './ingest/offload/pool';
+import type { CpuPool } from './ingest/offload/cpu-pool';
+import { WorkerCpuPool } from './ingest/offload/worker-pool';
 import { tokenEncoder } from './llm/tokens';
 import { createAnalyticsService } from './graph/analytics/service';
 import { createGraphService } from './graph/service';
@@ -38,6 +39,8 @@ export type { Runtime };
 export interface RuntimeOptions {
   /** Told about every provider call (provider, model, tokens). */
   recorder?: UsageRecorder;
+  /** Where CPU-heavy ingestion work runs (default: worker threads); the runtime closes it. */
+  cpu?: CpuPool;
 }
 
 /** How often each instance reads the stored runtime settings for changes made through another instance. */
@@ -126,15 +129,16 @@ export async function createRuntime(config: AppConfig, log: Logger, options: Run
   starters.push(async () => {
     await models.probeDefaults();
   });
-  // Chunking worker threads stop once the tasks that use them have.
-  closers.push(() => closeWorkerPools());
+  // Parsing and chunking run in worker threads; they stop once the tasks that use them have.
+  const cpu = options.cpu ?? new WorkerCpuPool();
+  closers.push(() => cpu.close());
   // Runs after the task workers stop (closers run last first): vectors refreshed in the background are written.
   closers.push(() => settleEmbeddingRefreshes());
   // Likewise: LLM answers' cache entries still waiting to be written.
   closers.push(() => settleCacheWrites());
   // What tasks and documents use; a provider registry swapped at run time (runtime.providers) lands here,
   // so the next task runs with it.
-  const host: ServiceHost = { config, stores, providers, events, log, entityLocks };
+  const host: ServiceHost = { config, stores, providers, events, log, entityLocks, cpu };
   const tasks = createTaskService(host);
   const documents = createDocumentService(host, tasks);
   let recheck: NodeJS.Timeout | undefined;
@@ -247,6 +251,7 @@ export async function createRuntime(config: AppConfig, log: Logger, options: Run
     communities,
     analytics: createAnalyticsService(stores),
     redis,
+    cpu,
     auth,
     tenancy,
     models,

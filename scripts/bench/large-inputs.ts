@@ -9,89 +9,14 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { Worker } from 'node:worker_threads';
-import {
-  concatTransformationMatrix,
-  drawObject,
-  PDFDocument,
-  type PDFPage,
-  popGraphicsState,
-  pushGraphicsState,
-  StandardFonts,
-} from 'pdf-lib';
 import { createApp } from '../../src/app';
 import { createLogger } from '../../src/logger';
 import { createRuntime } from '../../src/runtime';
 
+import { largePdf, pagesForText, proseText } from './large-pdf';
 import { benchConfig, runAsBuilt, serve } from './service';
 import { BENCH_MASTER_KEY as KEY } from './workspace';
 const MB = 1024 * 1024;
-const NAMES = ['Alice Johnson', 'Bob Smith', 'Carol White', 'Dana Lee', 'Evan Brown', 'Fiona Green'];
-const ORGS = ['Acme Corporation', 'Globex Corporation', 'Umbrella Group', 'Initech', 'Stark Industries'];
-const CITIES = ['Berlin', 'Paris', 'Madrid', 'Lisbon', 'Vienna'];
-
-function sentence(i: number): string {
-  return `${NAMES[i % NAMES.length]} of ${ORGS[(i * 7) % ORGS.length]} met ${NAMES[(i * 3 + 1) % NAMES.length]} in ${CITIES[(i * 5) % CITIES.length]} about project ${i % 997}.`;
-}
-
-function text(bytes: number): string {
-  const parts: string[] = [];
-  let size = 0;
-  for (let i = 0; size < bytes; i++) {
-    const s = sentence(i) + (i % 8 === 7 ? '\n\n' : ' ');
-    parts.push(s);
-    size += s.length;
-  }
-  return parts.join('');
-}
-
-/** Deterministic noise (xorshift32): incompressible image data. */
-function noise(bytes: number, seed: number): Uint8Array {
-  const out = new Uint8Array(bytes);
-  const words = new Uint32Array(out.buffer, 0, bytes >> 2);
-  let x = seed | 1;
-  for (let i = 0; i < words.length; i++) {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    words[i] = x >>> 0;
-  }
-  return out;
-}
-
-/** A raw 8-bit grey image of `side` x `side` pixels drawn on the page. */
-function drawNoiseImage(doc: PDFDocument, page: PDFPage, side: number, seed: number): void {
-  const stream = doc.context.stream(noise(side * side, seed), {
-    Type: 'XObject',
-    Subtype: 'Image',
-    Width: side,
-    Height: side,
-    ColorSpace: 'DeviceGray',
-    BitsPerComponent: 8,
-  });
-  const name = page.node.newXObject('Im', doc.context.register(stream));
-  page.pushOperators(pushGraphicsState(), concatTransformationMatrix(300, 0, 0, 300, 156, 40), drawObject(name), popGraphicsState());
-}
-
-const LINES_PER_PAGE = 45;
-/** Characters of text pdf.js extracts from one page of 45 sentences (measured). */
-const TEXT_PER_PAGE = 3500;
-const IMAGE_SIDE = 1024;
-
-async function pdf(bytes: number, textBytes: number): Promise<Buffer> {
-  const doc = await PDFDocument.create();
-  const font = await doc.embedFont(StandardFonts.Helvetica);
-  const pages = Math.max(1, Math.round(textBytes / TEXT_PER_PAGE));
-  const all: PDFPage[] = [];
-  for (let p = 0; p < pages; p++) {
-    const page = doc.addPage([612, 792]);
-    for (let l = 0; l < LINES_PER_PAGE; l++) page.drawText(sentence(p * LINES_PER_PAGE + l), { x: 40, y: 750 - l * 16, size: 9, font });
-    all.push(page);
-  }
-  // Text pages cost about 2.4 KB each (compressed content streams); images fill the rest of the size.
-  const images = Math.max(0, Math.floor((bytes - pages * 2400) / (IMAGE_SIDE * IMAGE_SIDE)));
-  for (let i = 0; i < images; i++) drawNoiseImage(doc, all[Math.floor(((i + 0.5) * pages) / images)], IMAGE_SIDE, i + 1);
-  return Buffer.from(await doc.save({ useObjectStreams: false }));
-}
 
 /** Asks /health every 25 ms from its own thread until told to stop, then answers with the latencies. */
 const SAMPLER = `
@@ -167,8 +92,13 @@ async function main(): Promise<void> {
   const pdfMb = Number(values['pdf-mb']);
   const pdfTextMb = Math.min(Number(values['pdf-text-mb']), pdfMb);
   const inputs = [
-    { name: 'input.txt', type: 'text/plain', size: textMb, make: async () => Buffer.from(text(textMb * MB - 1024)) },
-    { name: 'input.pdf', type: 'application/pdf', size: pdfMb, make: () => pdf(pdfMb * MB - 256 * 1024, pdfTextMb * MB) },
+    { name: 'input.txt', type: 'text/plain', size: textMb, make: async () => Buffer.from(proseText(textMb * MB - 1024)) },
+    {
+      name: 'input.pdf',
+      type: 'application/pdf',
+      size: pdfMb,
+      make: () => largePdf(pdfMb * MB - 256 * 1024, pagesForText(pdfTextMb * MB)),
+    },
   ];
   process.stdout.write(
     '| input | file MB | text MB | chunks | ingest s | status | event-loop delay p50 / p99 / max ms | /health p50 / p99 / max ms (n) | peak RSS MB |\n' +

@@ -90,6 +90,24 @@ export async function mapInSlices<T, R>(items: Iterable<T>, fn: (item: T) => R, 
   return out;
 }
 
+/**
+ * `Promise.all(items.map(start))`, with each item's start (its synchronous part and what follows at once) taking
+ * its turn: an item starts once the previous one's start has run, and the loop yields whenever the slicer's
+ * stretch is used up. (A slicer checked at the top of each `map` callback does not slice: every callback checks
+ * before any of them has run, and their starts then run back to back in one stretch.)
+ */
+export async function startInSlices<T, R>(items: Iterable<T>, start: (item: T) => Promise<R>, slicer = new TimeSlicer()): Promise<R[]> {
+  const started: Array<Promise<R>> = [];
+  for (const item of items) {
+    await slicer.tick();
+    const run = start(item);
+    // Awaited below with the others; a rejection before then is not unhandled.
+    run.catch(() => undefined);
+    started.push(run);
+  }
+  return Promise.all(started);
+}
+
 /** `items.filter(keep)`, yielding a turn whenever the slicer's stretch is used up. */
 export async function filterInSlices<T>(items: Iterable<T>, keep: (item: T) => boolean, slicer = new TimeSlicer()): Promise<T[]> {
   const out: T[] = [];

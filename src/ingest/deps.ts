@@ -4,6 +4,7 @@ import type { GraphEvents } from '../graph/events';
 import type { ProviderRegistry } from '../llm/ports';
 import type { Logger } from '../logger';
 import type { Stores } from '../store/ports';
+import type { CpuPool } from './offload/cpu-pool';
 
 /** What the ingestion pipeline needs from the runtime. */
 export interface IngestDeps {
@@ -13,4 +14,6 @@ export interface IngestDeps {
   events: GraphEvents;
   log: Logger;
   entityLocks: EntityLocks;
+  /** Where parsing and chunking run: off the event loop that answers requests. */
+  cpu: CpuPool;
 }

@@ -1,6 +1,6 @@
 import { isOutage } from '../domain/errors';
 import { contentHash } from '../domain/ids';
-import { TimeSlicer } from '../domain/turns';
+import { startInSlices } from '../domain/turns';
 import { statementsOf } from './describe';
 import { type CachedExtraction, extractWithCache, readExtractions } from './extract/cache';
 import type { ParsedEntity, ParsedRelation } from './extract/parser';
@@ -60,42 +60,38 @@ export async function extractChunks(run: Run): Promise<Map<string, CachedExtract
     override: findPromptOverride(deps.config.promptsDir, 'extraction', { workspaceId: scope.workspaceId, model: run.llm.model }),
   };
   // Thousands of chunks start here at once: each one's synchronous start (cache key, prompt) gets its turn.
-  const slicer = new TimeSlicer();
   let outage: unknown = null;
-  await Promise.all(
-    pending.map(async (chunk) => {
-      await slicer.tick();
-      try {
-        const outcome = await withSpan(
-          'ingest.extract_chunk',
-          { chunk_id: chunk.id, chunk_index: chunk.index, tokens: chunk.tokens },
-          async (span) => {
-            const done = await extractWithCache(deps.stores.kv, scope, run.llm, chunk, extractOptions, known.get(chunk.id) ?? null);
-            span?.set({ input_tokens: done.usage.input_tokens, output_tokens: done.usage.output_tokens, llm_calls: done.llm_calls });
-            return done;
-          },
-        );
-        chunk.extraction_status = 'completed';
-        chunk.extraction_error = null;
-        chunk.llm_model = outcome.extraction.llm_model;
-        run.llmCalls += outcome.llm_calls;
-        addUsage(run.usage, outcome.usage);
-        record(chunk.id, outcome.extraction);
-      } catch (err) {
-        // A store or provider that cannot be reached (a pool time-out among them) is an outage of the run, not a
-        // fault of the chunk: once the other chunks are done, the run goes back to the queue (tasks/queue.ts).
-        if (isOutage(err)) {
-          outage ??= err;
-          return;
-        }
-        chunk.extraction_status = 'failed';
-        chunk.extraction_error = err instanceof Error ? err.message : String(err);
-        if (err instanceof Error && err.name === 'TimeoutError') (run.timedOut ??= new Set()).add(chunk.id);
+  await startInSlices(pending, async (chunk) => {
+    try {
+      const outcome = await withSpan(
+        'ingest.extract_chunk',
+        { chunk_id: chunk.id, chunk_index: chunk.index, tokens: chunk.tokens },
+        async (span) => {
+          const done = await extractWithCache(deps.stores.kv, scope, run.llm, chunk, extractOptions, known.get(chunk.id) ?? null);
+          span?.set({ input_tokens: done.usage.input_tokens, output_tokens: done.usage.output_tokens, llm_calls: done.llm_calls });
+          return done;
+        },
+      );
+      chunk.extraction_status = 'completed';
+      chunk.extraction_error = null;
+      chunk.llm_model = outcome.extraction.llm_model;
+      run.llmCalls += outcome.llm_calls;
+      addUsage(run.usage, outcome.usage);
+      record(chunk.id, outcome.extraction);
+    } catch (err) {
+      // A store or provider that cannot be reached (a pool time-out among them) is an outage of the run, not a
+      // fault of the chunk: once the other chunks are done, the run goes back to the queue (tasks/queue.ts).
+      if (isOutage(err)) {
+        outage ??= err;
+        return;
       }
-      progress.stats.chunks_processed = ++finished;
-      await progress.within('extraction', finished / total);
-    }),
-  );
+      chunk.extraction_status = 'failed';
+      chunk.extraction_error = err instanceof Error ? err.message : String(err);
+      if (err instanceof Error && err.name === 'TimeoutError') (run.timedOut ??= new Set()).add(chunk.id);
+    }
+    progress.stats.chunks_processed = ++finished;
+    await progress.within('extraction', finished / total);
+  });
   if (outage !== null) throw outage;
   return results;
 }

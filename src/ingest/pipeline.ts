@@ -266,13 +266,13 @@ async function chunkDocument(run: Run): Promise<ChunkRecord[]> {
 
 /** The chunk records of a document's text (ids by index), not yet extracted; a long text is cut off the event loop. */
 export async function buildChunks(
-  deps: Pick<IngestDeps, 'config'>,
+  deps: Pick<IngestDeps, 'config' | 'cpu'>,
   documentId: string,
   content: string,
   pages: PageRange[] | null,
 ): Promise<ChunkRecord[]> {
   const { chunkTokens, chunkOverlapTokens } = deps.config.ingest;
-  const chunks = await chunkTextOffLoop(content, { chunkTokens, overlapTokens: chunkOverlapTokens, pages });
+  const chunks = await chunkTextOffLoop(deps.cpu, content, { chunkTokens, overlapTokens: chunkOverlapTokens, pages });
   const now = new Date().toISOString();
   return chunks.map((c) => ({
     id: chunkId(documentId, c.index),

@@ -2,7 +2,7 @@ import { scopeKey } from '../domain/ids';
 import type { EntityRecord, RelationshipRecord, Scope } from '../domain/types';
 import type { GraphChange } from '../graph/events';
 import { isAbortError } from '../domain/abort';
-import { TimeSlicer } from '../domain/turns';
+import { startInSlices, TimeSlicer } from '../domain/turns';
 import { withLeases } from '../graph/leases';
 import { cachedLlm } from '../graph/llm-cache';
 import type { IngestDeps } from './deps';
@@ -177,24 +177,20 @@ async function writeSummaries(
   const written: Written[] = [];
   const cached = { ...policy, llm: policy.llm && cachedLlm(policy.llm, deps.stores.kv, scope) };
   // Each job folds and counts its fragments before its call: they take their turns rather than one long stretch.
-  const slicer = new TimeSlicer();
-  await Promise.all(
-    jobs.map(async (job) => {
-      await slicer.tick();
-      try {
-        const result = await summarizeFragments(job.subject, job.summary ? [job.summary.text, ...job.fragments] : job.fragments, cached);
-        outcome.llm_calls += result.llm_calls;
-        outcome.usage.input_tokens += result.usage.input_tokens;
-        outcome.usage.output_tokens += result.usage.output_tokens;
-        // One line: descriptions are parts joined by newlines.
-        const text = result.description.replace(/\s+/g, ' ').trim();
-        if (text) written.push({ job, summary: { text, covered: [...(job.summary?.covered ?? []), ...job.fragments.map(fragmentKey)] } });
-      } catch (err) {
-        if (isAbortError(err) || policy.signal?.aborted) throw err;
-        outcome.summaryFailures.push(`${job.key}: ${(err as Error).message}`);
-      }
-    }),
-  );
+  await startInSlices(jobs, async (job) => {
+    try {
+      const result = await summarizeFragments(job.subject, job.summary ? [job.summary.text, ...job.fragments] : job.fragments, cached);
+      outcome.llm_calls += result.llm_calls;
+      outcome.usage.input_tokens += result.usage.input_tokens;
+      outcome.usage.output_tokens += result.usage.output_tokens;
+      // One line: descriptions are parts joined by newlines.
+      const text = result.description.replace(/\s+/g, ' ').trim();
+      if (text) written.push({ job, summary: { text, covered: [...(job.summary?.covered ?? []), ...job.fragments.map(fragmentKey)] } });
+    } catch (err) {
+      if (isAbortError(err) || policy.signal?.aborted) throw err;
+      outcome.summaryFailures.push(`${job.key}: ${(err as Error).message}`);
+    }
+  });
   return written;
 }
 

@@ -3,6 +3,7 @@ import type { AppConfig } from '../config/types';
 import type { AnalyticsService } from '../graph/analytics/service';
 import type { GraphEvents } from '../graph/events';
 import type { GraphService } from '../graph/service';
+import type { CpuPool } from '../ingest/offload/cpu-pool';
 import type { LineageService } from '../lineage/service';
 import type { ProviderRegistry } from '../llm/ports';
 import type { TracingStatus } from '../llm/tracing';
@@ -52,6 +53,8 @@ export interface Runtime {
   /** Paths, neighbourhoods, centralities, co-mentions, community bridges, shared documents. */
   analytics: AnalyticsService;
   redis: Redis | null;
+  /** Worker threads for parsing and chunking, off the event loop that answers requests. */
+  cpu: CpuPool;
   auth: AuthService;
   tenancy: TenancyService;
   /** The model catalog, provider checks and the start-up probe of the default providers. */

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { chunkText } from '../../src/ingest/chunker';
 import { chunkTextOffLoop, OFF_LOOP_MIN_CHARS } from '../../src/ingest/offload/chunk';
-import { closeWorkerPools } from '../../src/ingest/offload/pool';
+import { WorkerCpuPool } from '../../src/ingest/offload/worker-pool';
 
 /** A long text from the repository's own documentation, with code fences, tables and lists. */
 function fixtureText(): string {
@@ -12,7 +12,8 @@ function fixtureText(): string {
   return text;
 }
 
-afterAll(() => closeWorkerPools());
+const cpu = new WorkerCpuPool();
+afterAll(() => cpu.close());
 
 describe('chunkTextOffLoop', () => {
   test('gives the same chunks in a worker thread as chunkText on the event loop', async () => {
@@ -20,7 +21,7 @@ describe('chunkTextOffLoop', () => {
     const options = { chunkTokens: 300, overlapTokens: 40 };
     const expected = chunkText(text, options);
     expect(expected.length).toBeGreaterThan(50);
-    expect(await chunkTextOffLoop(text, options)).toEqual(expected);
+    expect(await chunkTextOffLoop(cpu, text, options)).toEqual(expected);
   });
 
   test('keeps the pages of every chunk when a page map is given', async () => {
@@ -30,7 +31,7 @@ describe('chunkTextOffLoop', () => {
       pages.push({ page, char_start: start, char_end: Math.min(text.length, start + 4998) });
     }
     const options = { chunkTokens: 500, overlapTokens: 50, pages };
-    const chunks = await chunkTextOffLoop(text, options);
+    const chunks = await chunkTextOffLoop(cpu, text, options);
     expect(chunks).toEqual(chunkText(text, options));
     expect(chunks.at(-1)?.page_end).toBe(pages.length);
   });
@@ -38,12 +39,12 @@ describe('chunkTextOffLoop', () => {
   test('answers several texts at once, each with its own chunks', async () => {
     const base = fixtureText();
     const texts = [base, base.toUpperCase(), base.replace(/e/g, 'é'), `${base}\n\n${base}`];
-    const results = await Promise.all(texts.map((t) => chunkTextOffLoop(t, { chunkTokens: 400, overlapTokens: 0 })));
+    const results = await Promise.all(texts.map((t) => chunkTextOffLoop(cpu, t, { chunkTokens: 400, overlapTokens: 0 })));
     results.forEach((chunks, i) => expect(chunks).toEqual(chunkText(texts[i], { chunkTokens: 400, overlapTokens: 0 })));
   });
 
   test('rejects bad options from the worker with the chunker own error', async () => {
-    await expect(chunkTextOffLoop(fixtureText(), { chunkTokens: 10, overlapTokens: 10 })).rejects.toMatchObject({
+    await expect(chunkTextOffLoop(cpu, fixtureText(), { chunkTokens: 10, overlapTokens: 10 })).rejects.toMatchObject({
       name: 'RangeError',
       message: expect.stringContaining('overlapTokens') as unknown,
     });

@@ -10,6 +10,7 @@ import type { ChatMessage, CompletionOptions, EmbeddingProvider, LlmProvider, Pr
 import { createProviderRegistry } from '../../src/llm/registry';
 import { createLogger } from '../../src/logger';
 import { createMemoryStores } from '../../src/store/memory';
+import { WorkerCpuPool } from '../../src/ingest/offload/worker-pool';
 
 /** Ingestion on memory stores with the real mock provider, counting (and optionally failing) LLM calls. */
 
@@ -105,7 +106,7 @@ export function createIngestFixture(ingest: Partial<AppConfig['ingest']> = {}): 
   };
   events.subscribe((batch) => fixture.changes.push(...batch.changes));
   const stores = createMemoryStores();
-  fixture.deps = { config, stores, providers, events, log, entityLocks: createEntityLocks(stores.locks) };
+  fixture.deps = { config, stores, providers, events, log, entityLocks: createEntityLocks(stores.locks), cpu: new WorkerCpuPool() };
   return fixture;
 }
 

@@ -2,7 +2,7 @@ import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { chunkText } from '../../src/ingest/chunker';
 import { documentTypeOf, loadDocumentFile, LoadError, SUPPORTED_EXTENSIONS } from '../../src/ingest/loaders';
 import { OFF_LOOP_MIN_CHARS } from '../../src/ingest/offload/chunk';
-import { closeWorkerPools } from '../../src/ingest/offload/pool';
+import { WorkerCpuPool } from '../../src/ingest/offload/worker-pool';
 
 async function pdfOf(pages: string[][]): Promise<Buffer> {
   const doc = await PDFDocument.create();
@@ -20,10 +20,13 @@ const PAGES = [
   ['Gamma page three closes with Berlin.', 'The end of the report.'],
 ];
 
+const cpu = new WorkerCpuPool();
+afterAll(() => cpu.close());
+
 describe('loadDocumentFile: PDF', () => {
   let report: Awaited<ReturnType<typeof loadDocumentFile>>;
   beforeAll(async () => {
-    report = await loadDocumentFile('report.pdf', await pdfOf(PAGES));
+    report = await loadDocumentFile(cpu, 'report.pdf', await pdfOf(PAGES));
   });
 
   test('extracts the text of every page and records which characters belong to which page', () => {
@@ -59,41 +62,41 @@ describe('loadDocumentFile: PDF', () => {
 
   test('refuses a corrupt PDF with a LoadError', async () => {
     const valid = await pdfOf(PAGES);
-    await expect(loadDocumentFile('broken.pdf', Buffer.from('%PDF-1.7\nthis is not a pdf body'))).rejects.toThrow(LoadError);
-    await expect(loadDocumentFile('cut.pdf', valid.subarray(0, 200))).rejects.toThrow(LoadError);
+    await expect(loadDocumentFile(cpu, 'broken.pdf', Buffer.from('%PDF-1.7\nthis is not a pdf body'))).rejects.toThrow(LoadError);
+    await expect(loadDocumentFile(cpu, 'cut.pdf', valid.subarray(0, 200))).rejects.toThrow(LoadError);
   });
 
   test('refuses a file named .pdf that is not a PDF', async () => {
-    await expect(loadDocumentFile('fake.pdf', Buffer.from('hello world'))).rejects.toThrow('not a PDF file');
+    await expect(loadDocumentFile(cpu, 'fake.pdf', Buffer.from('hello world'))).rejects.toThrow('not a PDF file');
   });
 
   test('refuses a PDF without extractable text', async () => {
-    await expect(loadDocumentFile('blank.pdf', await pdfOf([[]]))).rejects.toThrow('no extractable text');
+    await expect(loadDocumentFile(cpu, 'blank.pdf', await pdfOf([[]]))).rejects.toThrow('no extractable text');
   });
 });
 
 describe('loadDocumentFile: text, markdown and JSON', () => {
   test('reads UTF-8 text and markdown as they are', async () => {
     const text = 'Grüße aus Köln 😀\r\nSecond line';
-    await expect(loadDocumentFile('a.txt', Buffer.from(text))).resolves.toEqual({
+    await expect(loadDocumentFile(cpu, 'a.txt', Buffer.from(text))).resolves.toEqual({
       text,
       document_type: 'text',
       page_count: null,
       pages: null,
     });
-    const md = await loadDocumentFile('README.MD', Buffer.from('# Title\n\nBody'));
+    const md = await loadDocumentFile(cpu, 'README.MD', Buffer.from('# Title\n\nBody'));
     expect(md.document_type).toBe('markdown');
     expect(md.text).toBe('# Title\n\nBody');
   });
 
   test('pretty-prints JSON with two-space indentation', async () => {
-    const loaded = await loadDocumentFile('data.json', Buffer.from('{"name":"Alice","tags":["a","b"]}'));
+    const loaded = await loadDocumentFile(cpu, 'data.json', Buffer.from('{"name":"Alice","tags":["a","b"]}'));
     expect(loaded.document_type).toBe('json');
     expect(loaded.text).toBe('{\n  "name": "Alice",\n  "tags": [\n    "a",\n    "b"\n  ]\n}');
   });
 
   test('refuses invalid JSON with a LoadError naming the problem', async () => {
-    await expect(loadDocumentFile('data.json', Buffer.from('{"name": '))).rejects.toThrow(/not valid JSON/);
+    await expect(loadDocumentFile(cpu, 'data.json', Buffer.from('{"name": '))).rejects.toThrow(/not valid JSON/);
   });
 
   test('refuses empty and whitespace-only files', async () => {
@@ -102,17 +105,17 @@ describe('loadDocumentFile: text, markdown and JSON', () => {
       ['blank.md', '  \n\t\n'],
       ['blank.json', '   '],
     ]) {
-      await expect(loadDocumentFile(name, Buffer.from(body))).rejects.toThrow('file is empty');
+      await expect(loadDocumentFile(cpu, name, Buffer.from(body))).rejects.toThrow('file is empty');
     }
   });
 
   test('refuses binary content and invalid UTF-8', async () => {
-    await expect(loadDocumentFile('bin.txt', Buffer.from([0x41, 0x00, 0x42]))).rejects.toThrow(/binary data/);
-    await expect(loadDocumentFile('latin1.txt', Buffer.from([0x63, 0x61, 0x66, 0xe9]))).rejects.toThrow(/not valid UTF-8/);
+    await expect(loadDocumentFile(cpu, 'bin.txt', Buffer.from([0x41, 0x00, 0x42]))).rejects.toThrow(/binary data/);
+    await expect(loadDocumentFile(cpu, 'latin1.txt', Buffer.from([0x63, 0x61, 0x66, 0xe9]))).rejects.toThrow(/not valid UTF-8/);
   });
 
   test('refuses unsupported extensions', async () => {
-    await expect(loadDocumentFile('notes.docx', Buffer.from('x'))).rejects.toThrow(/unsupported file type '.docx'/);
+    await expect(loadDocumentFile(cpu, 'notes.docx', Buffer.from('x'))).rejects.toThrow(/unsupported file type '.docx'/);
   });
 });
 
@@ -132,25 +135,24 @@ describe('supported types', () => {
 
 describe('loadDocumentFile with files decoded in a worker thread', () => {
   const records = Array.from({ length: 4000 }, (_, i) => ({ id: i, name: `Person ${i}`, city: ['Berlin', 'Paris', 'Kraków'][i % 3] }));
-  afterAll(() => closeWorkerPools());
 
   it('gives the same text as decoding on the event loop', async () => {
     const json = Buffer.from(JSON.stringify(records));
     expect(json.length).toBeGreaterThan(OFF_LOOP_MIN_CHARS);
-    expect((await loadDocumentFile('people.json', json)).text).toBe(JSON.stringify(records, null, 2));
+    expect((await loadDocumentFile(cpu, 'people.json', json)).text).toBe(JSON.stringify(records, null, 2));
     const text = Buffer.from(records.map((r) => `${r.name} lives in ${r.city}.`).join('\n'));
-    expect((await loadDocumentFile('people.txt', text)).text).toBe(text.toString('utf8'));
+    expect((await loadDocumentFile(cpu, 'people.txt', text)).text).toBe(text.toString('utf8'));
   });
 
   it('refuses a large invalid file with the same load errors', async () => {
     const broken = Buffer.from(`${JSON.stringify(records)}}`);
-    await expect(loadDocumentFile('people.json', broken)).rejects.toThrow(LoadError);
-    await expect(loadDocumentFile('people.json', broken)).rejects.toThrow(/not valid JSON/);
+    await expect(loadDocumentFile(cpu, 'people.json', broken)).rejects.toThrow(LoadError);
+    await expect(loadDocumentFile(cpu, 'people.json', broken)).rejects.toThrow(/not valid JSON/);
     const binary = Buffer.alloc(OFF_LOOP_MIN_CHARS * 2, 0x41);
     binary[OFF_LOOP_MIN_CHARS] = 0;
-    await expect(loadDocumentFile('blob.txt', binary)).rejects.toThrow(/binary data/);
+    await expect(loadDocumentFile(cpu, 'blob.txt', binary)).rejects.toThrow(/binary data/);
     const latin1 = Buffer.alloc(OFF_LOOP_MIN_CHARS * 2, 0x41);
     latin1[10] = 0xe9;
-    await expect(loadDocumentFile('latin1.txt', latin1)).rejects.toThrow(/not valid UTF-8/);
+    await expect(loadDocumentFile(cpu, 'latin1.txt', latin1)).rejects.toThrow(/not valid UTF-8/);
   });
 });

@@ -1,4 +1,4 @@
-import { inBackground, nextTurn } from '../../src/domain/turns';
+import { inBackground, nextTurn, startInSlices, TimeSlicer } from '../../src/domain/turns';
 
 /** Turns of the event loop: waiters resume one per turn, background work after the work of requests. */
 
@@ -38,5 +38,42 @@ describe('nextTurn', () => {
     const request = nextTurn().then(() => order.push('request'));
     await Promise.all([work, request]);
     expect(order).toEqual(['request', 'background']);
+  });
+});
+
+describe('startInSlices', () => {
+  /** Synchronous work that uses up more than a slice of 5 ms. */
+  const spin = () => {
+    const until = performance.now() + 10;
+    while (performance.now() < until);
+  };
+
+  it('yields to pending I/O between starts once a start has used up the slice', async () => {
+    const order: string[] = [];
+    setImmediate(() => order.push('io'));
+    const results = await startInSlices(
+      [1, 2, 3],
+      async (i) => {
+        order.push(`start ${i}`);
+        spin();
+        return i * 10;
+      },
+      new TimeSlicer(5),
+    );
+    expect(results).toEqual([10, 20, 30]);
+    // The callback queued before the starts runs right after the first one, not after all three.
+    expect(order).toEqual(['start 1', 'io', 'start 2', 'start 3']);
+  });
+
+  it('rejects with the first failure once every item has started, with no unhandled rejection', async () => {
+    const started: number[] = [];
+    await expect(
+      startInSlices([1, 2, 3], async (i) => {
+        started.push(i);
+        if (i === 1) throw new Error('first failed');
+        return i;
+      }),
+    ).rejects.toThrow('first failed');
+    expect(started).toEqual([1, 2, 3]);
   });
 });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Api } from '../../http/api';
 import type { Runtime } from '../../services/runtime';
-import { checkHealth } from '../../services/health';
+import { checkComponents, checkHealth } from '../../services/health';
 
 const healthSchema = z.object({
   status: z.enum(['healthy', 'degraded']),
@@ -70,10 +70,8 @@ export function healthRoutes(api: Api, rt: Runtime): void {
   );
 
   const ready = async (ctx: Parameters<Parameters<Api['route']>[1]>[0]) => {
-    const health = await checkHealth(rt, ctx.get('X-Workspace-ID').trim().slice(0, 128) || 'default');
-    const { graph_storage, vector_storage, kv_storage, rate_limit_store } = health.components;
+    const { graph_storage, vector_storage, kv_storage, rate_limit_store, llm_provider: llm } = await checkComponents(rt);
     const database = graph_storage && vector_storage && kv_storage && rate_limit_store !== false;
-    const llm = health.components.llm_provider;
     const shuttingDown = ctx.state.drain?.draining === true;
     ctx.status = database && llm && !shuttingDown ? 200 : 503;
     ctx.body = {

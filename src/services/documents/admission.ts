@@ -83,7 +83,7 @@ export async function admitFile(
   const duplicate = await gate.reserve(host.stores.documents, scope, hash, id);
   if (duplicate) throw duplicateDocument(scope, duplicate);
   try {
-    const loaded = await loadDocumentFile(file.filename, file.data).catch((err: unknown) => {
+    const loaded = await loadDocumentFile(host.cpu, file.filename, file.data).catch((err: unknown) => {
       if (err instanceof LoadError) throw new InvalidInputError([{ field: 'file', message: `'${file.filename}': ${err.message}` }]);
       throw err;
     });

@@ -66,7 +66,7 @@ export async function updateFromFile(
   request: { title?: string; metadata?: Record<string, unknown> },
 ): Promise<UpdateResult> {
   checkFileSize(file.filename, file.data.length);
-  const loaded = await loadDocumentFile(file.filename, file.data).catch((err: unknown) => {
+  const loaded = await loadDocumentFile(host.cpu, file.filename, file.data).catch((err: unknown) => {
     if (err instanceof LoadError) throw new InvalidInputError([{ field: 'file', message: `'${file.filename}': ${err.message}` }]);
     throw err;
   });

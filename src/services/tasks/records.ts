@@ -5,6 +5,7 @@ import type { GraphEvents } from '../../graph/events';
 import type { ProviderRegistry } from '../../llm/ports';
 import type { Logger } from '../../logger';
 import type { StageName, StageStatus, TaskRecord, TaskStats } from '../../domain/types';
+import type { CpuPool } from '../../ingest/offload/cpu-pool';
 import type { Stores } from '../../store/ports';
 
 /**
@@ -18,6 +19,8 @@ export interface ServiceHost {
   events: GraphEvents;
   log: Logger;
   entityLocks: EntityLocks;
+  /** Where parsing and chunking run: off the event loop that answers requests. */
+  cpu: CpuPool;
 }
 
 export type TaskMode = TaskRecord['mode'];

@@ -74,6 +74,13 @@ export class Neo4jClient {
   readonly budget: SessionBudget;
   /** Our statements only: schema statements, the ping and analysts' own Cypher are sent as they are. */
   private readonly replans = new ReplanPacer();
+  /**
+   * The ping's own connection: a health probe never waits for a connection of the pool that requests and
+   * ingestion share, however busy that pool is.
+   */
+  private readonly probeDriver: Driver;
+  /** The ping in flight, which concurrent probes share. */
+  private pinging: Promise<boolean> | null = null;
 
   constructor(
     readonly settings: Neo4jSettings,
@@ -95,6 +102,12 @@ export class Neo4jClient {
       connectionTimeout: 2_000,
       connectionAcquisitionTimeout: pool.acquisitionTimeoutMs,
       maxConnectionPoolSize: pool.maxSize,
+      logging: { level: 'error', logger: () => undefined },
+    });
+    this.probeDriver = neo4j.driver(settings.uri, auth, {
+      connectionTimeout: 2_000,
+      connectionAcquisitionTimeout: 2_000,
+      maxConnectionPoolSize: 1,
       logging: { level: 'error', logger: () => undefined },
     });
     this.database = settings.database ?? undefined;
@@ -139,9 +152,14 @@ export class Neo4jClient {
     }
   }
 
-  /** `RETURN 1` within `timeoutMs`; false on any failure. */
-  async ping(timeoutMs = 2_000): Promise<boolean> {
-    const session = this.driver.session({ database: this.database, defaultAccessMode: neo4j.session.READ });
+  /** `RETURN 1` within `timeoutMs` over the probe connection; false on any failure. Concurrent calls share one ping. */
+  ping(timeoutMs = 2_000): Promise<boolean> {
+    this.pinging ??= this.pingOnce(timeoutMs).finally(() => (this.pinging = null));
+    return this.pinging;
+  }
+
+  private async pingOnce(timeoutMs: number): Promise<boolean> {
+    const session = this.probeDriver.session({ database: this.database, defaultAccessMode: neo4j.session.READ });
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<boolean>((resolve) => {
       timer = setTimeout(() => resolve(false), timeoutMs);
@@ -160,9 +178,9 @@ export class Neo4jClient {
     }
   }
 
-  close(): Promise<void> {
+  async close(): Promise<void> {
     this.availability.close();
-    return this.driver.close();
+    await Promise.all([this.driver.close(), this.probeDriver.close()]);
   }
 
   private execute<T>(mode: SessionMode, work: (tx: CypherTransaction) => Promise<T>): Promise<T> {

@@ -22,6 +22,9 @@ import { Neo4jTaskStore } from './tasks';
 import { count, num } from './values';
 import { Neo4jVectorStore } from './vectors';
 
+/** How often /health's schema figures are read again (in the background). */
+const SCHEMA_REREAD_MS = 30_000;
+
 export { Neo4jClient };
 export type { Neo4jSettings };
 
@@ -90,6 +93,8 @@ export async function createNeo4jStores(options: Neo4jStoresOptions): Promise<St
   }
 
   let lastSchema: SchemaState = { latest_version: 0, migrations_applied: 0, last_applied_at: null };
+  let schemaRead: Promise<void> | null = null;
+  let schemaReadAt = 0;
   const costs = new Neo4jCostStore(db);
   const communities = new Neo4jCommunityStore(db);
 
@@ -112,9 +117,21 @@ export async function createNeo4jStores(options: Neo4jStoresOptions): Promise<St
       const [graph, vector] = await Promise.all([db.ping(), qdrant ? qdrant.ping() : null]);
       return { kv_storage: graph, vector_storage: vector ?? graph, graph_storage: graph };
     },
-    /** The last schema read survives a database outage, so /health still says what was applied. */
+    /**
+     * The schema as last read: migrations run at start-up, so after the first read a probe answers at once and
+     * the read is redone in the background now and then. The last read survives a database outage, so /health
+     * still says what was applied.
+     */
     async schema() {
-      lastSchema = await readSchema(db).catch(() => lastSchema);
+      if (!schemaRead || Date.now() - schemaReadAt >= SCHEMA_REREAD_MS) {
+        schemaReadAt = Date.now();
+        const first = !schemaRead;
+        schemaRead = readSchema(db).then(
+          (state) => void (lastSchema = state),
+          () => undefined,
+        );
+        if (first) await schemaRead;
+      }
       return lastSchema;
     },
     async dropWorkspace(scope: Scope) {
