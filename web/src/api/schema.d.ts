@@ -13197,6 +13197,8 @@ export interface operations {
                             /** @constant */
                             source_type: "entity";
                             id: string;
+                            /** @description the entity name as written; absent from answers stored before names were kept */
+                            name?: string;
                             score: number;
                             /** @description the entity description */
                             snippet: string;
@@ -13636,6 +13638,8 @@ export interface operations {
                             /** @constant */
                             source_type: "entity";
                             id: string;
+                            /** @description the entity name as written; absent from answers stored before names were kept */
+                            name?: string;
                             score: number;
                             /** @description the entity description */
                             snippet: string;
@@ -14271,6 +14275,8 @@ export interface operations {
                                 /** @constant */
                                 source_type: "entity";
                                 id: string;
+                                /** @description the entity name as written; absent from answers stored before names were kept */
+                                name?: string;
                                 score: number;
                                 /** @description the entity description */
                                 snippet: string;
@@ -14767,6 +14773,8 @@ export interface operations {
                                 /** @constant */
                                 source_type: "entity";
                                 id: string;
+                                /** @description the entity name as written; absent from answers stored before names were kept */
+                                name?: string;
                                 score: number;
                                 /** @description the entity description */
                                 snippet: string;
