@@ -21,6 +21,14 @@ export interface ExplorerHandle {
   /** Page coordinates of a node's centre, for clicking it. */
   nodePagePosition: (id: string) => { x: number; y: number } | null;
   focusNode: (id: string) => void;
+  /** Zooms in (factor > 1) or out around the centre of the view. */
+  zoom: (factor: number) => void;
+  /** Frames the nodes whose type is not hidden. */
+  fit: (hiddenTypes: Set<string>) => void;
+  /** The whole view framed, unzoomed. */
+  resetCamera: (animate: boolean) => void;
+  /** The camera's zoom ratio (1: the whole view; smaller: zoomed in). */
+  cameraRatio: () => number;
 }
 
 declare global {
@@ -66,6 +74,8 @@ export function GraphCanvas({ graph, view, layout, onSelect, onReady }: Props) {
       renderEdgeLabels: false,
       labelRenderedSizeThreshold: 9,
       labelDensity: 0.6,
+      // Room at the edges for the labels of the outermost nodes.
+      stagePadding: 60,
       defaultEdgeColor: '#c5cbd6',
       zIndex: true,
       nodeReducer: (node, data) => {
@@ -138,6 +148,35 @@ export function GraphCanvas({ graph, view, layout, onSelect, onReady }: Props) {
         const shift = panel ? (panel.getBoundingClientRect().width / 2 / Math.max(1, element.clientWidth)) * ratio : 0;
         void camera.animate({ x: data.x + shift, y: data.y, ratio }, { duration: 400 });
       },
+      zoom: (factor) => {
+        const camera = sigma.getCamera();
+        void camera.animate({ ratio: Math.min(4, Math.max(0.02, camera.ratio / factor)) }, { duration: 250 });
+      },
+      fit: (hiddenTypes) => {
+        let minX = Infinity;
+        let minY = Infinity;
+        let maxX = -Infinity;
+        let maxY = -Infinity;
+        graph.forEachNode((node, attributes) => {
+          if (hiddenTypes.has(attributes.entityType)) return;
+          const data = sigma.getNodeDisplayData(node);
+          if (!data) return;
+          minX = Math.min(minX, data.x);
+          maxX = Math.max(maxX, data.x);
+          minY = Math.min(minY, data.y);
+          maxY = Math.max(maxY, data.y);
+        });
+        if (minX > maxX) return;
+        // Display coordinates are those of the framed graph, in which ratio 1 shows the whole view.
+        const ratio = Math.min(1, Math.max(0.05, Math.max(maxX - minX, maxY - minY) * 1.15));
+        void sigma.getCamera().animate({ x: (minX + maxX) / 2, y: (minY + maxY) / 2, ratio, angle: 0 }, { duration: 400 });
+      },
+      resetCamera: (animate) => {
+        const camera = sigma.getCamera();
+        if (animate) void camera.animatedReset({ duration: 400 });
+        else camera.setState({ x: 0.5, y: 0.5, ratio: 1, angle: 0 });
+      },
+      cameraRatio: () => sigma.getCamera().ratio,
     };
     window.kgragExplorer = handle;
     onReady?.(handle);

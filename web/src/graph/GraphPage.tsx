@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { apiUrl, getJson } from '../api/client';
+import { ApiError, apiUrl, describeError, getJson } from '../api/client';
 import type { EntityItem, GraphView } from '../api/types';
 import { ErrorNote, Spinner } from '../ui/feedback';
 import { Link } from '../ui/Link';
@@ -93,6 +93,10 @@ export function GraphPage() {
   useEffect(() => {
     const controller = new AbortController();
     graph.clear();
+    // A new view starts unselected and framed whole: a selection or zoom kept from the old one would show the new
+    // subgraph as a dimmed dot.
+    setSelected(null);
+    explorer.current?.resetCamera(false);
     setTotals(null);
     setStatus('loading');
     setError(null);
@@ -142,6 +146,7 @@ export function GraphPage() {
           if (sigma) sigma.once('afterRender', () => (load.firstRenderAt = Date.now()));
           else requestAnimationFrame(() => (load.firstRenderAt = Date.now()));
           runner.current?.run();
+          explorer.current?.resetCamera(false);
           if (pendingSelect.current && graph.hasNode(pendingSelect.current)) setSelected(pendingSelect.current);
           pendingSelect.current = null;
         },
@@ -219,6 +224,8 @@ export function GraphPage() {
     },
     [graph],
   );
+
+  const closePanel = useCallback(() => setSelected(null), []);
 
   const pick = (entity: EntityItem) => {
     if (graph.hasNode(entity.id)) {
@@ -345,17 +352,35 @@ export function GraphPage() {
           ) : null}
         </span>
       </div>
-      <ErrorNote error={error} onDismiss={() => setError(null)} />
+      {graph.order > 0 && <ErrorNote error={error} onDismiss={() => setError(null)} />}
       <div className="graph-stage">
         <GraphCanvas graph={graph} view={view} layout={getLayout} onSelect={select} onReady={onReady} />
         {status !== 'loading' && graph.order === 0 && (
-          <div className="graph-empty empty">
-            <strong>The graph is empty.</strong>
-            <div>
-              Add a document on the <Link href="/documents">Documents</Link> page: its entities appear here as it is processed.
-            </div>
+          <div className="graph-empty empty" data-testid="graph-empty" data-reason={emptyReason(status, error, query)}>
+            <EmptyGraph reason={emptyReason(status, error, query)} start={query.startNode} error={error} />
           </div>
         )}
+        <div className="graph-controls" role="group" aria-label="View">
+          <button onClick={() => explorer.current?.zoom(1.5)} aria-label="Zoom in" title="Zoom in">
+            +
+          </button>
+          <button onClick={() => explorer.current?.zoom(1 / 1.5)} aria-label="Zoom out" title="Zoom out">
+            −
+          </button>
+          <button onClick={() => explorer.current?.fit(hidden)} title="Frame the nodes shown">
+            Fit
+          </button>
+          <button
+            onClick={() => {
+              setSelected(null);
+              setHidden(new Set());
+              explorer.current?.resetCamera(true);
+            }}
+            title="Clear the selection and the type filters, and show the whole view"
+          >
+            Reset
+          </button>
+        </div>
         <Legend
           types={types}
           hidden={hidden}
@@ -375,11 +400,53 @@ export function GraphPage() {
             label={graph.hasNode(selected) ? graph.getNodeAttribute(selected, 'label') : undefined}
             onSelect={select}
             onExpand={(id) => void expand(id)}
-            onClose={() => setSelected(null)}
+            onClose={closePanel}
             expanding={expanding}
           />
         )}
       </div>
     </div>
+  );
+}
+
+type EmptyReason = 'unreachable' | 'unknown-start' | 'failed' | 'empty';
+
+/** Why nothing is drawn: the service out of reach, a start node that names no entity, another failure, or no data. */
+function emptyReason(status: Status, error: unknown, query: GraphQuery): EmptyReason {
+  if (error instanceof ApiError && error.status === 404 && query.startNode.trim()) return 'unknown-start';
+  if (error instanceof TypeError) return 'unreachable';
+  if (status === 'failed' || error) return 'failed';
+  return 'empty';
+}
+
+function EmptyGraph({ reason, start, error }: { reason: EmptyReason; start: string; error: unknown }) {
+  if (reason === 'unknown-start')
+    return (
+      <>
+        <strong>No entity matches “{start.trim()}”.</strong>
+        <div>Search for it by name above, or clear Start to see the most connected entities.</div>
+      </>
+    );
+  if (reason === 'unreachable')
+    return (
+      <>
+        <strong>The service could not be reached.</strong>
+        <div>Check that it is running, then retry.</div>
+      </>
+    );
+  if (reason === 'failed')
+    return (
+      <>
+        <strong>The graph could not be loaded.</strong>
+        <div>{error ? describeError(error) : 'The stream ended before the graph arrived.'}</div>
+      </>
+    );
+  return (
+    <>
+      <strong>The graph is empty.</strong>
+      <div>
+        Add a document on the <Link href="/documents">Documents</Link> page: its entities appear here as it is processed.
+      </div>
+    </>
   );
 }

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { apiUrl, getJson } from '../api/client';
 import type { EntityDetail, Provenance } from '../api/types';
 import { ChunkDialog } from '../ui/ChunkDialog';
@@ -24,6 +24,15 @@ export function NodePanel({ id, label, onSelect, onExpand, onClose, expanding }:
     [id],
   );
   const [chunk, setChunk] = useState<string | null>(null);
+
+  // Esc closes the panel (a dialog open above it closes first, on its own Esc).
+  useEffect(() => {
+    const close = (event: KeyboardEvent) => {
+      if (event.key === 'Escape' && !document.querySelector('dialog[open]')) onClose();
+    };
+    window.addEventListener('keydown', close);
+    return () => window.removeEventListener('keydown', close);
+  }, [onClose]);
   const e = entity.data;
   const names = new Map((provenance.data?.related_entities ?? []).map((r) => [r.entity_id, r.entity_name]));
 

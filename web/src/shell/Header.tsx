@@ -16,13 +16,15 @@ export const NAV: Array<{ href: string; label: string }> = [
 
 interface Props {
   info: ServerInfo;
+  /** The last health check was answered. */
+  reachable: boolean;
   user: AuthUser | null;
   workspaces: Workspace[] | null;
   onWorkspacesChanged: () => void;
   onSignedOut: () => void;
 }
 
-export function Header({ info, user, workspaces, onSignedOut }: Props) {
+export function Header({ info, reachable, user, workspaces, onSignedOut }: Props) {
   const { path } = useLocation();
   const { health } = info;
   return (
@@ -55,8 +57,15 @@ export function Header({ info, user, workspaces, onSignedOut }: Props) {
           </span>
         )}
         <span
-          className={`status-dot ${health.status}`}
-          title={`${health.status}: ${health.storage_mode} storage, ${health.llm_provider_name} provider`}
+          className={`status-dot ${reachable ? health.status : 'unreachable'}`}
+          data-testid="health-dot"
+          role="img"
+          aria-label={reachable ? `Service ${health.status}` : 'Service not answering'}
+          title={
+            reachable
+              ? `${health.status}: ${health.storage_mode} storage, ${health.llm_provider_name} provider`
+              : 'The service does not answer its health check'
+          }
         />
         <span className="muted">
           {health.storage_mode} · {health.llm_provider_name}
