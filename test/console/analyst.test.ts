@@ -9,6 +9,7 @@ import { screenshotPath } from '../../scripts/web/browser';
 import { type InPage, startConsole, waitUntil } from './page';
 
 declare const window: InPage & { kgragInjected?: number };
+declare const getComputedStyle: (element: unknown) => { backgroundColor: string };
 declare const document: {
   activeElement: { closest(selector: string): unknown } | null;
   documentElement: { scrollWidth: number };
@@ -302,4 +303,23 @@ describe('the console for an analyst', () => {
       await phone.close();
     }
   }, 120_000);
+
+  it('follows the system colour scheme and keeps the theme picked in the header', async () => {
+    const background = () => page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor);
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.goto(`${app.url}/documents`);
+    await page.getByTestId('documents-table').waitFor();
+    expect(await background()).toBe('rgb(18, 21, 28)');
+    await page.getByLabel('Colour theme').selectOption('light');
+    expect(await background()).toBe('rgb(245, 246, 248)');
+    await page.reload();
+    await page.getByTestId('documents-table').waitFor();
+    expect(await background()).toBe('rgb(245, 246, 248)');
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.getByLabel('Colour theme').selectOption('dark');
+    expect(await background()).toBe('rgb(18, 21, 28)');
+    await page.screenshot({ path: screenshotPath('console-dark') });
+    await page.getByLabel('Colour theme').selectOption('system');
+    expect(await background()).toBe('rgb(245, 246, 248)');
+  }, 60_000);
 });

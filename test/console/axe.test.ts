@@ -1,7 +1,7 @@
 /**
  * Accessibility of every console page, checked by axe-core in a real browser at a desktop (1440×900) and a phone
- * (390×844) size: no critical and no serious violation, on the pages as they load and with their panels and dialogs
- * open.
+ * (390×844) size, and in the dark theme: no critical and no serious violation, on the pages as they load and with
+ * their panels and dialogs open.
  */
 import fs from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
@@ -143,12 +143,13 @@ describe('console accessibility (axe-core)', () => {
     },
   ];
 
-  for (const viewport of [
-    { width: 1440, height: 900 },
-    { width: 390, height: 844 },
+  for (const { viewport, colorScheme } of [
+    { viewport: { width: 1440, height: 900 }, colorScheme: 'light' as const },
+    { viewport: { width: 390, height: 844 }, colorScheme: 'light' as const },
+    { viewport: { width: 1440, height: 900 }, colorScheme: 'dark' as const },
   ]) {
-    it(`finds no serious or critical violation on any page at ${viewport.width}×${viewport.height}`, async () => {
-      const context = await browser.newContext({ viewport, extraHTTPHeaders: app.headers });
+    it(`finds no serious or critical violation on any page at ${viewport.width}×${viewport.height} in the ${colorScheme} theme`, async () => {
+      const context = await browser.newContext({ viewport, colorScheme, extraHTTPHeaders: app.headers });
       const page = await context.newPage();
       const found: Record<string, unknown> = {};
       try {

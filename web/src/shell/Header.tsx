@@ -1,8 +1,10 @@
+import { useState } from 'react';
 import type { AuthUser, Workspace } from '../api/pending';
 import { currentWorkspace, selectWorkspace } from '../api/session';
 import { Link } from '../ui/Link';
 import { useLocation } from './router';
 import { type ServerInfo, logout } from './server';
+import { THEMES, type Theme, applyTheme, storedTheme } from './theme';
 
 export const NAV: Array<{ href: string; label: string }> = [
   { href: '/graph', label: 'Graph' },
@@ -27,6 +29,7 @@ interface Props {
 export function Header({ info, reachable, user, workspaces, onSignedOut }: Props) {
   const { path } = useLocation();
   const { health } = info;
+  const [theme, setTheme] = useState(storedTheme);
   return (
     <header className="topbar">
       <Link href="/" className="brand">
@@ -70,6 +73,22 @@ export function Header({ info, reachable, user, workspaces, onSignedOut }: Props
         <span className="muted">
           {health.storage_mode} · {health.llm_provider_name}
         </span>
+        <select
+          className="theme-switch"
+          value={theme}
+          aria-label="Colour theme"
+          onChange={(e) => {
+            const next = e.target.value as Theme;
+            applyTheme(next);
+            setTheme(next);
+          }}
+        >
+          {THEMES.map((t) => (
+            <option key={t.value} value={t.value}>
+              {t.label}
+            </option>
+          ))}
+        </select>
         {user && (
           <span className="user">
             {user.username}
