@@ -177,6 +177,26 @@ describe('the console for an analyst', () => {
     await panel().waitFor({ state: 'detached' });
   }, 60_000);
 
+  it('opens a relationship from the entity panel with its evidence sentences and chunk', async () => {
+    await openGraph('?start=BOB_SMITH');
+    await panel().getByRole('heading', { level: 2, name: 'Bob Smith' }).waitFor();
+    await panel().getByRole('button', { name: 'Evidence for Alice Johnson' }).click();
+    const edgePanel = page.getByTestId('edge-panel');
+    await edgePanel.getByRole('heading', { level: 2 }).filter({ hasText: 'Alice Johnson' }).filter({ hasText: 'Bob Smith' }).waitFor();
+    expect(await panel().count()).toBe(0);
+    const evidence = edgePanel.getByTestId('edge-evidence');
+    await evidence.waitFor();
+    expect(await evidence.innerText()).toContain('Alice Johnson works with Bob Smith at Acme Corporation in Berlin.');
+    expect(await evidence.innerText()).toContain('team.txt');
+    await page.screenshot({ path: screenshotPath('console-graph-edge') });
+    await evidence.locator('.source-chunk').first().click();
+    await page.getByTestId('chunk-dialog').locator('.line.hit').first().waitFor();
+    await page.keyboard.press('Escape');
+    await page.getByTestId('chunk-dialog').waitFor({ state: 'detached' });
+    await page.keyboard.press('Escape');
+    await edgePanel.waitFor({ state: 'detached' });
+  }, 90_000);
+
   it('links the entity chips of the chunk dialog and of a document lineage to the graph', async () => {
     await page.goto(`${app.url}/documents/${docs['team.txt'].id}`);
     const chip = page.locator('.lineage-chunk .chips a', { hasText: 'Bob Smith' });

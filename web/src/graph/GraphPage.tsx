@@ -6,8 +6,9 @@ import { Link } from '../ui/Link';
 import { type ExplorerHandle, GraphCanvas } from './GraphCanvas';
 import { Legend } from './Legend';
 import { type LayoutProgress, LayoutRunner } from './layout';
-import { createGraph, putEdge, putNode, typeCounts } from './model';
+import { type ExplorerGraph, createGraph, putEdge, putNode, typeCounts } from './model';
 import { NodePanel } from './NodePanel';
+import { type EdgeEnd, EdgePanel } from './EdgePanel';
 import { SearchBox } from './SearchBox';
 import { type GraphQuery, streamGraph } from './stream';
 
@@ -49,6 +50,7 @@ export function GraphPage() {
   const [, setVersion] = useState(0);
   const [hidden, setHidden] = useState<Set<string>>(new Set());
   const [selected, setSelected] = useState<string | null>(null);
+  const [selectedEdge, setSelectedEdge] = useState<string | null>(null);
   const [expanding, setExpanding] = useState(false);
   const [layout, setLayout] = useState<LayoutProgress>({ running: false, iterations: 0, settledMs: null, converged: false });
   const [reconnects, setReconnects] = useState(0);
@@ -96,6 +98,7 @@ export function GraphPage() {
     // A new view starts unselected and framed whole: a selection or zoom kept from the old one would show the new
     // subgraph as a dimmed dot.
     setSelected(null);
+    setSelectedEdge(null);
     explorer.current?.resetCamera(false);
     setTotals(null);
     setStatus('loading');
@@ -177,6 +180,7 @@ export function GraphPage() {
         },
         edgeRemoved: (id) => {
           if (graph.hasEdge(id)) graph.dropEdge(id);
+          setSelectedEdge((s) => (s === id ? null : s));
           bump();
         },
         failed: (message) => {
@@ -220,12 +224,23 @@ export function GraphPage() {
   const select = useCallback(
     (id: string | null) => {
       setSelected(id);
+      setSelectedEdge(null);
       if (id && graph.hasNode(id)) explorer.current?.focusNode(id);
     },
     [graph],
   );
 
   const closePanel = useCallback(() => setSelected(null), []);
+  const closeEdgePanel = useCallback(() => setSelectedEdge(null), []);
+  const selectEdge = useCallback(
+    (id: string) => {
+      if (!graph.hasEdge(id)) return false;
+      setSelected(null);
+      setSelectedEdge(id);
+      return true;
+    },
+    [graph],
+  );
 
   const pick = (entity: EntityItem) => {
     if (graph.hasNode(entity.id)) {
@@ -251,11 +266,13 @@ export function GraphPage() {
       sigma.setSetting('hideEdgesOnMove', large);
       sigma.setSetting('hideLabelsOnMove', large);
     }
+    // Edges are picked by the mouse on graphs small enough for it; on large ones from an entity's relationships.
+    if (sigma.getSetting('enableEdgeEvents') === large) sigma.setSetting('enableEdgeEvents', !large);
   });
 
   const types = typeCounts(graph);
   const sizeScale = graph.order > 2000 ? 0.55 : graph.order > 500 ? 0.75 : 1;
-  const view = useMemo(() => ({ hiddenTypes: hidden, selected, sizeScale }), [hidden, selected, sizeScale]);
+  const view = useMemo(() => ({ hiddenTypes: hidden, selected, selectedEdge, sizeScale }), [hidden, selected, selectedEdge, sizeScale]);
   const getLayout = useCallback(() => layoutRef.current, []);
   const onReady = useCallback((handle: ExplorerHandle) => (explorer.current = handle), []);
 
@@ -354,7 +371,7 @@ export function GraphPage() {
       </div>
       {graph.order > 0 && <ErrorNote error={error} onDismiss={() => setError(null)} />}
       <div className="graph-stage">
-        <GraphCanvas graph={graph} view={view} layout={getLayout} onSelect={select} onReady={onReady} />
+        <GraphCanvas graph={graph} view={view} layout={getLayout} onSelect={select} onSelectEdge={selectEdge} onReady={onReady} />
         {status !== 'loading' && graph.order === 0 && (
           <div className="graph-empty empty" data-testid="graph-empty" data-reason={emptyReason(status, error, query)}>
             <EmptyGraph reason={emptyReason(status, error, query)} start={query.startNode} error={error} />
@@ -373,6 +390,7 @@ export function GraphPage() {
           <button
             onClick={() => {
               setSelected(null);
+              setSelectedEdge(null);
               setHidden(new Set());
               explorer.current?.resetCamera(true);
             }}
@@ -401,7 +419,18 @@ export function GraphPage() {
             onSelect={select}
             onExpand={(id) => void expand(id)}
             onClose={closePanel}
+            onSelectEdge={selectEdge}
             expanding={expanding}
+          />
+        )}
+        {selectedEdge && graph.hasEdge(selectedEdge) && (
+          <EdgePanel
+            key={selectedEdge}
+            edge={graph.getEdgeAttributes(selectedEdge)}
+            source={edgeEnd(graph, graph.source(selectedEdge))}
+            target={edgeEnd(graph, graph.target(selectedEdge))}
+            onSelect={select}
+            onClose={closeEdgePanel}
           />
         )}
       </div>
@@ -449,4 +478,8 @@ function EmptyGraph({ reason, start, error }: { reason: EmptyReason; start: stri
       </div>
     </>
   );
+}
+
+function edgeEnd(graph: ExplorerGraph, id: string): EdgeEnd {
+  return { id, name: graph.getNodeAttribute(id, 'label') || id };
 }
