@@ -69,6 +69,7 @@ export interface ExplorerGlobals {
     layout(): { iterations: number; converged: boolean; running: boolean };
     frames: { start(): void; stop(): ExplorerMeasurement['pan'] };
     nodePagePosition(id: string): { x: number; y: number } | null;
+    cameraRatio(): number;
     graph: { order: number; size: number; hasNode(id: string): boolean; getNodeAttribute(id: string, name: string): unknown };
   };
 }

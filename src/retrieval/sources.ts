@@ -73,6 +73,7 @@ export async function presentContext(
   const entitySources: EntitySource[] = entities.map((e, i) => ({
     source_type: 'entity',
     id: e.record.id,
+    name: e.record.name,
     score: round(e.score),
     snippet: descriptionSnippet(e.record.description),
     reference_id: chunks.length + i + 1,

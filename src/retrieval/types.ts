@@ -111,6 +111,8 @@ export interface ChunkSource {
 export interface EntitySource {
   source_type: 'entity';
   id: string;
+  /** The entity's name as written (the id is its normalised form). */
+  name: string;
   score: number;
   snippet: string;
   reference_id: number;

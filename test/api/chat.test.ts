@@ -190,6 +190,11 @@ describe('POST /chat/completions with stream true', () => {
     expect(messages.map((m) => m.id)).toEqual([events[0].user_message_id, done.assistant_message_id]);
     expect(messages[1]).toMatchObject({ status: 'complete', content: tokens.map((t) => t.content).join('') });
     expect(messages[1].sources).toEqual(events[1].sources);
+    const conversation = (await (await app.request(`/api/v1/conversations/${String(events[0].conversation_id)}`)).json()) as Record<
+      string,
+      unknown
+    >;
+    expect(conversation.message_count).toBe(2);
   });
 
   it('answers 404 before the stream opens for an unknown conversation', async () => {
@@ -210,6 +215,10 @@ describe('POST /chat/completions with stream true', () => {
     expect(events[4]).toMatchObject({ error: { status: 503, title: 'Service Unavailable' } });
     const messages = await messagesOf(events[0].conversation_id as string);
     expect(messages[1]).toMatchObject({ role: 'assistant', status: 'failed', content: 'partial answer ' });
+    const conversation = (await (await app.request(`/api/v1/conversations/${String(events[0].conversation_id)}`)).json()) as {
+      message_count: number;
+    };
+    expect(conversation.message_count).toBe(2);
   });
 
   it('leaves no empty answer behind when the client leaves before the first fragment', async () => {

@@ -100,6 +100,7 @@ describe('POST /query', () => {
     const acme = body.sources.find((s) => s.id === 'ACME_CORPORATION');
     expect(acme).toMatchObject({
       source_type: 'entity',
+      name: 'Acme Corporation',
       entity_type: 'ORGANIZATION',
       degree: 3,
       snippet: 'Acme Corporation builds graph databases in Berlin.',

@@ -3,17 +3,13 @@
  * against the real service on port 0. Every request the browser makes carries the test app's headers. Each flow
  * saves a screenshot under build/screenshots/.
  */
-import { spawnSync } from 'node:child_process';
-import path from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { buildPdf, corruptPdf } from '../fixtures/pdf';
-import { type TestApp, startTestApp } from '../helpers/app';
-import { consoleContext, launchChromium, screenshotPath } from '../../scripts/web/browser';
-import { type InPage, countSaturatedPixels, dropFiles, waitUntil } from './page';
+import type { TestApp } from '../helpers/app';
+import { screenshotPath } from '../../scripts/web/browser';
+import { type InPage, countSaturatedPixels, dropFiles, startConsole, waitUntil } from './page';
 
 declare const window: InPage;
-
-const ROOT = path.resolve(__dirname, '../..');
 
 const TEAM = [
   'Alice Johnson works with Bob Smith at Acme Corporation in Berlin.',
@@ -32,19 +28,12 @@ interface Doc {
 describe('web console in a browser', () => {
   let app: TestApp;
   let browser: Browser;
-  let context: BrowserContext;
   let page: Page;
-  const pageErrors: string[] = [];
+  let pageErrors: string[] = [];
 
   beforeAll(async () => {
-    const build = spawnSync('node', ['scripts/web/console.mjs', 'build'], { cwd: ROOT, encoding: 'utf8' });
-    if (build.status !== 0) throw new Error(`console build failed:\n${build.stderr}`);
     // Fragments of mock answers arrive 40 ms apart, so the stream can be watched filling the page.
-    app = await startTestApp({ SERVICE_MOCK_TOKEN_DELAY_MS: '40' });
-    browser = await launchChromium();
-    context = await consoleContext(browser, app.headers);
-    page = await context.newPage();
-    page.on('pageerror', (err) => pageErrors.push(err.message));
+    ({ app, browser, page, pageErrors } = await startConsole({ SERVICE_MOCK_TOKEN_DELAY_MS: '40' }));
   }, 600_000);
 
   afterAll(async () => {

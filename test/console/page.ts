@@ -1,5 +1,10 @@
-import type { Page } from 'playwright-core';
-import type { ExplorerGlobals } from '../../scripts/web/browser';
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { type ExplorerGlobals, consoleContext, launchChromium } from '../../scripts/web/browser';
+import { type TestApp, startTestApp } from '../helpers/app';
+
+const ROOT = path.resolve(__dirname, '../..');
 
 /** The page's globals as the tests read them inside `page.evaluate`. */
 export type InPage = ExplorerGlobals;
@@ -52,4 +57,30 @@ export async function waitUntil(condition: () => Promise<boolean>, timeoutMs = 3
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+}
+
+/** Builds the console (web/dist) unless it is up to date; every browser test file starts with it. */
+export function buildConsole(): void {
+  const build = spawnSync('node', ['scripts/web/console.mjs', 'build'], { cwd: ROOT, encoding: 'utf8' });
+  if (build.status !== 0) throw new Error(`console build failed:\n${build.stderr}`);
+}
+
+/** The console built, the real service started with `env`, and a desktop-sized page whose script errors are kept. */
+export async function startConsole(env: Record<string, string> = {}): Promise<ConsoleSession> {
+  buildConsole();
+  const app = await startTestApp(env);
+  const browser = await launchChromium();
+  const context = await consoleContext(browser, app.headers);
+  const page = await context.newPage();
+  const pageErrors: string[] = [];
+  page.on('pageerror', (err) => pageErrors.push(err.message));
+  return { app, browser, context, page, pageErrors };
+}
+
+export interface ConsoleSession {
+  app: TestApp;
+  browser: Browser;
+  context: BrowserContext;
+  page: Page;
+  pageErrors: string[];
 }

@@ -103,6 +103,7 @@ export const chunkSourceSchema = z.object({
 export const entitySourceSchema = z.object({
   source_type: z.literal('entity'),
   id: z.string(),
+  name: z.string().optional().describe('the entity name as written; absent from answers stored before names were kept'),
   score: z.number(),
   snippet: z.string().describe('the entity description'),
   reference_id: z.number().int(),

@@ -241,6 +241,8 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
           if (stored) await conversations.updateMessage(scope, reply.id, { content: generation.text, status: 'complete' });
           else await conversations.addMessage(scope, { ...reply, content: generation.text, status: 'complete' });
           finished = true;
+          // The conversation counts the answer it now holds.
+          await touch(scope, conversation);
           const stats = queryStats(turn.plan.startedAt, context, generation, turn.plan.llm);
           yield {
             type: 'done',
@@ -257,6 +259,7 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
           if (!finished) {
             if (stored) {
               await conversations.updateMessage(scope, reply.id, { content: partial.text, status: 'failed' });
+              await touch(scope, conversation);
             } else if (!signal.aborted) {
               await conversations.addMessage(scope, { ...reply, status: 'failed' });
               await touch(scope, conversation);

@@ -17,10 +17,23 @@ export class ApiError extends Error {
 
 /** A message for any error: the problem's detail for API errors, a plain sentence for network failures. */
 export function describeError(err: unknown): string {
+  if (err instanceof ApiError && err.status === 404) return `${err.title} (404): ${withoutInternalIds(err.message)}`;
   if (err instanceof ApiError) return `${err.title} (${err.status}): ${err.message}`;
   if (err instanceof DOMException && err.name === 'AbortError') return 'Cancelled.';
   if (err instanceof TypeError) return `The service could not be reached (${err.message}).`;
   return err instanceof Error ? err.message : String(err);
+}
+
+/**
+ * A "not found" detail without the workspace it was looked up in and without quoted UUIDs ("document '…' not found
+ * in workspace '…'" -> "document not found"): the reader knows which workspace is open, and an id says nothing.
+ */
+function withoutInternalIds(detail: string): string {
+  const text = detail
+    .replace(/\s+in workspace '[^']*'/g, '')
+    .replace(/\s*'[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}'/gi, '')
+    .trim();
+  return text || 'it does not exist in this workspace, or it was deleted.';
 }
 
 type Params = Record<string, string | number>;

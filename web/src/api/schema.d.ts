@@ -13323,6 +13323,8 @@ export interface operations {
                             /** @constant */
                             source_type: "entity";
                             id: string;
+                            /** @description the entity name as written; absent from answers stored before names were kept */
+                            name?: string;
                             score: number;
                             /** @description the entity description */
                             snippet: string;
@@ -13762,6 +13764,8 @@ export interface operations {
                             /** @constant */
                             source_type: "entity";
                             id: string;
+                            /** @description the entity name as written; absent from answers stored before names were kept */
+                            name?: string;
                             score: number;
                             /** @description the entity description */
                             snippet: string;
@@ -14415,6 +14419,8 @@ export interface operations {
                                 /** @constant */
                                 source_type: "entity";
                                 id: string;
+                                /** @description the entity name as written; absent from answers stored before names were kept */
+                                name?: string;
                                 score: number;
                                 /** @description the entity description */
                                 snippet: string;
@@ -15164,6 +15170,8 @@ export interface operations {
                                 /** @constant */
                                 source_type: "entity";
                                 id: string;
+                                /** @description the entity name as written; absent from answers stored before names were kept */
+                                name?: string;
                                 score: number;
                                 /** @description the entity description */
                                 snippet: string;

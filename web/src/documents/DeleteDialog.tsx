@@ -3,6 +3,7 @@ import { apiUrl, getJson, sendJson } from '../api/client';
 import type { DeletionImpact } from '../api/types';
 import { ErrorNote, Spinner } from '../ui/feedback';
 import { useResource } from '../ui/hooks';
+import { Modal } from '../ui/Modal';
 
 /** Shows what deleting a document would remove or rewrite (`/deletion-impact`), then deletes it on confirmation. */
 export function DeleteDialog({ id, title, onClose, onDeleted }: { id: string; title: string; onClose: () => void; onDeleted: () => void }) {
@@ -24,41 +25,39 @@ export function DeleteDialog({ id, title, onClose, onDeleted }: { id: string; ti
 
   const data = impact.data;
   return (
-    <div className="overlay" onMouseDown={(e) => e.target === e.currentTarget && !busy && onClose()}>
-      <div className="dialog card narrow" role="dialog" aria-label="Delete document" data-testid="delete-dialog">
-        <h2>Delete “{title}”?</h2>
-        {impact.loading && <Spinner label="Working out what goes with it…" />}
-        <ErrorNote error={impact.error} />
-        {data && (
-          <table className="impact" data-testid="deletion-impact">
-            <tbody>
-              <tr>
-                <th>Entities</th>
-                <td>
-                  <strong>{data.entities_to_delete}</strong> deleted, <strong>{data.entities_to_update}</strong> rewritten from their other
-                  sources
-                </td>
-              </tr>
-              <tr>
-                <th>Relationships</th>
-                <td>
-                  <strong>{data.relationships_to_delete}</strong> deleted, <strong>{data.relationships_to_update}</strong> rewritten
-                </td>
-              </tr>
-            </tbody>
-          </table>
-        )}
-        <p className="muted small">The document, its chunks and their vectors are removed. This cannot be undone.</p>
-        <ErrorNote error={error} />
-        <div className="row end">
-          <button onClick={onClose} disabled={busy}>
-            Cancel
-          </button>
-          <button className="danger" onClick={() => void confirm()} disabled={busy || !data}>
-            {busy ? <Spinner label="Deleting…" /> : 'Delete'}
-          </button>
-        </div>
+    <Modal label="Delete document" onClose={onClose} busy={busy} className="narrow" testId="delete-dialog">
+      <h2>Delete “{title}”?</h2>
+      {impact.loading && <Spinner label="Working out what goes with it…" />}
+      <ErrorNote error={impact.error} />
+      {data && (
+        <table className="impact" data-testid="deletion-impact">
+          <tbody>
+            <tr>
+              <th>Entities</th>
+              <td>
+                <strong>{data.entities_to_delete}</strong> deleted, <strong>{data.entities_to_update}</strong> rewritten from their other
+                sources
+              </td>
+            </tr>
+            <tr>
+              <th>Relationships</th>
+              <td>
+                <strong>{data.relationships_to_delete}</strong> deleted, <strong>{data.relationships_to_update}</strong> rewritten
+              </td>
+            </tr>
+          </tbody>
+        </table>
+      )}
+      <p className="muted small">The document, its chunks and their vectors are removed. This cannot be undone.</p>
+      <ErrorNote error={error} />
+      <div className="row end">
+        <button onClick={onClose} disabled={busy}>
+          Cancel
+        </button>
+        <button className="danger" onClick={() => void confirm()} disabled={busy || !data}>
+          {busy ? <Spinner label="Deleting…" /> : 'Delete'}
+        </button>
       </div>
-    </div>
+    </Modal>
   );
 }

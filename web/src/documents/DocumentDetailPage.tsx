@@ -5,7 +5,8 @@ import { navigate } from '../shell/router';
 import { ChunkDialog } from '../ui/ChunkDialog';
 import { Empty, ErrorNote, Spinner } from '../ui/feedback';
 import { useAction, useResource } from '../ui/hooks';
-import { Link } from '../ui/Link';
+import { Link, graphHref } from '../ui/Link';
+import { formatDuration } from '../ui/format';
 import { typeColor } from '../graph/colors';
 import { DeleteDialog } from './DeleteDialog';
 import { ExtractionCard, WarningsBadge } from './ExtractionHealth';
@@ -48,7 +49,7 @@ export function DocumentDetailPage({ id }: { id: string }) {
     <div className="document-detail">
       <div className="toolbar">
         <Link href="/documents">← Documents</Link>
-        <h2 className="grow">{detail.title}</h2>
+        <h1 className="grow">{detail.title}</h1>
         <span className={`badge ${detail.status}`}>{detail.status}</span>
         <WarningsBadge warnings={detail.warnings} />
         {detail.status === 'failed' && (
@@ -100,7 +101,9 @@ export function DocumentDetailPage({ id }: { id: string }) {
           <dd>{new Date(detail.created_at).toLocaleString()}</dd>
           <dt>Processed</dt>
           <dd>
-            {detail.processed_at ? `${new Date(detail.processed_at).toLocaleString()} in ${detail.processing_time_ms ?? '?'} ms` : '—'}
+            {detail.processed_at
+              ? `${new Date(detail.processed_at).toLocaleString()} in ${formatDuration(detail.processing_time_ms)}`
+              : '—'}
           </dd>
           <dt>Checksum</dt>
           <dd className="mono small">{metadata.sha256_checksum}</dd>
@@ -136,10 +139,10 @@ export function DocumentDetailPage({ id }: { id: string }) {
             <div className="quote small">{c.content_preview}</div>
             <div className="chips">
               {(entitiesByChunk.get(c.chunk_id) ?? []).map((e) => (
-                <span key={e.entity_id} className="chip">
+                <Link key={e.entity_id} href={graphHref(e.entity_id)} className="chip" title={`${e.entity_type}: open in the graph`}>
                   <span className="swatch" style={{ background: typeColor(e.entity_type) }} />
                   {e.entity_name}
-                </span>
+                </Link>
               ))}
             </div>
           </div>

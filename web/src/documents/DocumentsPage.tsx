@@ -48,9 +48,9 @@ export function DocumentsPage() {
 
   return (
     <div className="documents-page">
-      <UploadPanel onQueued={docs.reload} />
+      <UploadPanel onQueued={docs.reload} statusOf={(id) => list?.documents.find((d) => d.id === id)?.status} />
       <div className="toolbar">
-        <h2>Documents</h2>
+        <h1>Documents</h1>
         <select value={filter} onChange={(e) => setFilter(e.target.value as StatusFilter)} aria-label="Status">
           <option value="all">all statuses</option>
           <option value="processing">processing</option>
@@ -124,6 +124,7 @@ export function DocumentsPage() {
                       <ProgressBar
                         value={task.progress}
                         label={`${task.stage ?? task.status} ${task.progress}%${task.chunks ? ` · ${task.chunks}` : ''}`}
+                        name={`Processing of ${d.title}`}
                       />
                     ) : d.status === 'failed' ? (
                       <span className="small error-text">{task?.error ?? d.error_message ?? 'failed'}</span>
@@ -131,7 +132,9 @@ export function DocumentsPage() {
                       <span className="muted small">{d.status === 'processing' ? 'queued' : 'done'}</span>
                     )}
                   </td>
-                  <td className="num">{d.chunk_count}</td>
+                  <td className="num" data-testid="document-chunks">
+                    {d.status === 'processing' && task?.chunksTotal ? task.chunksTotal : d.chunk_count}
+                  </td>
                   <td className="muted small">{new Date(d.created_at).toLocaleString()}</td>
                   <td className="actions">
                     {d.status === 'failed' && (

@@ -8,10 +8,15 @@ interface Outcome {
   name: string;
   status: 'queued' | 'duplicate' | 'failed';
   detail: string;
+  /** The stored document, whose status then replaces `queued` as it is processed. */
+  documentId?: string;
 }
 
-/** Adds documents: files by drag and drop or the file picker (one or many, PDF included), or pasted text. */
-export function UploadPanel({ onQueued }: { onQueued: () => void }) {
+/**
+ * Adds documents: files by drag and drop or the file picker (one or many, PDF included), or pasted text. Each
+ * queued file shows its document's current status (`statusOf`, from the documents list) once the list has it.
+ */
+export function UploadPanel({ onQueued, statusOf }: { onQueued: () => void; statusOf: (documentId: string) => string | undefined }) {
   const [dragging, setDragging] = useState(false);
   const [progress, setProgress] = useState<number | null>(null);
   const [outcomes, setOutcomes] = useState<Outcome[]>([]);
@@ -42,7 +47,7 @@ export function UploadPanel({ onQueued }: { onQueued: () => void }) {
       if (wanted.length === 1) {
         form.set('file', wanted[0]);
         const created = await uploadForm<{ id: string; title: string }>(apiUrl('/api/v1/documents/upload'), form, setProgress);
-        results.push({ name: wanted[0].name, status: 'queued', detail: created.title });
+        results.push({ name: wanted[0].name, status: 'queued', detail: created.title, documentId: created.id });
       } else {
         for (const file of wanted) form.append('files', file);
         const batch = await uploadForm<BatchResult>(apiUrl('/api/v1/documents/upload/batch'), form, setProgress);
@@ -51,6 +56,7 @@ export function UploadPanel({ onQueued }: { onQueued: () => void }) {
             name: item.filename,
             status: item.status === 'success' ? 'queued' : item.status,
             detail: item.status === 'duplicate' ? `already stored as ${item.duplicate_of}` : (item.error ?? ''),
+            documentId: item.status === 'success' ? (item.document_id ?? undefined) : undefined,
           });
         }
       }
@@ -74,12 +80,12 @@ export function UploadPanel({ onQueued }: { onQueued: () => void }) {
     setSaving(true);
     setError(null);
     try {
-      const created = await sendJson<{ title: string }>('POST', apiUrl('/api/v1/documents'), {
+      const created = await sendJson<{ id: string; title: string }>('POST', apiUrl('/api/v1/documents'), {
         title: title.trim() || undefined,
         content,
         async_processing: true,
       });
-      setOutcomes([{ name: created.title, status: 'queued', detail: 'pasted text' }]);
+      setOutcomes([{ name: created.title, status: 'queued', detail: 'pasted text', documentId: created.id }]);
       setTitle('');
       setContent('');
       setPasteOpen(false);
@@ -148,12 +154,15 @@ export function UploadPanel({ onQueued }: { onQueued: () => void }) {
       <ErrorNote error={error} onDismiss={() => setError(null)} />
       {outcomes.length > 0 && (
         <ul className="outcomes" data-testid="upload-outcomes">
-          {outcomes.map((o, i) => (
-            <li key={i} className={o.status}>
-              <strong>{o.name}</strong> <span className={`badge ${o.status}`}>{o.status}</span>{' '}
-              <span className="muted small">{o.detail}</span>
-            </li>
-          ))}
+          {outcomes.map((o, i) => {
+            const status = (o.documentId && statusOf(o.documentId)) || o.status;
+            return (
+              <li key={i} className={status} data-status={status}>
+                <strong>{o.name}</strong> <span className={`badge ${status}`}>{status}</span>{' '}
+                <span className="muted small">{o.detail}</span>
+              </li>
+            );
+          })}
         </ul>
       )}
     </div>

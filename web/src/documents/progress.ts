@@ -11,6 +11,8 @@ export interface TaskProgress {
   stage: string | null;
   stages: TaskDetail['stages'] | null;
   chunks: string | null;
+  /** The chunks the document was cut into, once chunking is done (the document's own count is set at the end). */
+  chunksTotal: number | null;
   error: string | null;
 }
 
@@ -40,6 +42,7 @@ export async function taskProgressByDocument(signal: AbortSignal): Promise<Map<s
       stage,
       stages: detail?.stages ?? null,
       chunks: detail ? `${detail.stats.chunks_processed}/${detail.stats.chunks_total} chunks` : null,
+      chunksTotal: detail ? detail.stats.chunks_total : null,
       error: detail?.error ?? null,
     });
   }

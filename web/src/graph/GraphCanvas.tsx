@@ -8,6 +8,8 @@ import type { EdgeAttributes, ExplorerGraph, NodeAttributes } from './model';
 export interface CanvasView {
   hiddenTypes: Set<string>;
   selected: string | null;
+  /** A selected relationship: drawn strong with its two entities, the rest dimmed. */
+  selectedEdge: string | null;
   /** Node sizes shrink on large graphs so that hubs do not cover their neighbourhoods. */
   sizeScale: number;
 }
@@ -21,6 +23,14 @@ export interface ExplorerHandle {
   /** Page coordinates of a node's centre, for clicking it. */
   nodePagePosition: (id: string) => { x: number; y: number } | null;
   focusNode: (id: string) => void;
+  /** Zooms in (factor > 1) or out around the centre of the view. */
+  zoom: (factor: number) => void;
+  /** Frames the nodes whose type is not hidden. */
+  fit: (hiddenTypes: Set<string>) => void;
+  /** The whole view framed, unzoomed. */
+  resetCamera: (animate: boolean) => void;
+  /** The camera's zoom ratio (1: the whole view; smaller: zoomed in). */
+  cameraRatio: () => number;
 }
 
 declare global {
@@ -31,23 +41,27 @@ declare global {
 
 const DIM_NODE = '#e3e6ec';
 const DIM_EDGE = '#eef0f4';
+const SELECTED_EDGE = '#3259d6';
 
 interface Props {
   graph: ExplorerGraph;
   view: CanvasView;
   layout: () => LayoutProgress;
   onSelect: (id: string | null) => void;
+  onSelectEdge: (id: string) => void;
   onReady?: (handle: ExplorerHandle) => void;
 }
 
 /** The WebGL drawing of the graph (sigma): colours by type, sizes by degree, selection and type filters as reducers. */
-export function GraphCanvas({ graph, view, layout, onSelect, onReady }: Props) {
+export function GraphCanvas({ graph, view, layout, onSelect, onSelectEdge, onReady }: Props) {
   const container = useRef<HTMLDivElement>(null);
   const sigmaRef = useRef<Sigma<NodeAttributes, EdgeAttributes> | null>(null);
   const viewRef = useRef(view);
   viewRef.current = view;
   const selectRef = useRef(onSelect);
   selectRef.current = onSelect;
+  const selectEdgeRef = useRef(onSelectEdge);
+  selectEdgeRef.current = onSelectEdge;
 
   useEffect(() => {
     const element = container.current!;
@@ -66,12 +80,22 @@ export function GraphCanvas({ graph, view, layout, onSelect, onReady }: Props) {
       renderEdgeLabels: false,
       labelRenderedSizeThreshold: 9,
       labelDensity: 0.6,
+      // Room at the edges for the labels of the outermost nodes.
+      stagePadding: 60,
+      // Edges can be clicked (the picking layer exists only if asked for here); the page turns the events off on
+      // large graphs.
+      enableEdgeEvents: true,
       defaultEdgeColor: '#c5cbd6',
       zIndex: true,
       nodeReducer: (node, data) => {
-        const { hiddenTypes, selected, sizeScale } = viewRef.current;
+        const { hiddenTypes, selected, selectedEdge, sizeScale } = viewRef.current;
         const display: Partial<NodeDisplayData> = { ...data, size: data.size * sizeScale };
         if (hiddenTypes.has(data.entityType)) return { ...display, hidden: true };
+        if (selectedEdge && graph.hasEdge(selectedEdge)) {
+          const ends = graph.extremities(selectedEdge);
+          if (ends.includes(node)) return { ...display, highlighted: true, zIndex: 3 };
+          return { ...display, color: DIM_NODE, label: '', zIndex: 0 };
+        }
         if (data.freshUntil > Date.now()) {
           display.highlighted = true;
           display.zIndex = 2;
@@ -91,7 +115,7 @@ export function GraphCanvas({ graph, view, layout, onSelect, onReady }: Props) {
         return display;
       },
       edgeReducer: (edge, data) => {
-        const { hiddenTypes, selected } = viewRef.current;
+        const { hiddenTypes, selected, selectedEdge } = viewRef.current;
         const display: Partial<EdgeDisplayData> = { ...data };
         const [source, target] = graph.extremities(edge);
         if (
@@ -100,7 +124,10 @@ export function GraphCanvas({ graph, view, layout, onSelect, onReady }: Props) {
         ) {
           return { ...display, hidden: true };
         }
-        if (selected) {
+        if (selectedEdge) {
+          if (edge === selectedEdge) return { ...display, color: SELECTED_EDGE, size: Math.max(3, data.size * 2), zIndex: 2 };
+          display.color = DIM_EDGE;
+        } else if (selected) {
           if (source === selected || target === selected) {
             display.color = '#6b7a99';
             display.zIndex = 1;
@@ -111,6 +138,9 @@ export function GraphCanvas({ graph, view, layout, onSelect, onReady }: Props) {
     });
     sigma.on('clickNode', ({ node }) => selectRef.current(node));
     sigma.on('clickStage', () => selectRef.current(null));
+    sigma.on('clickEdge', ({ edge }) => selectEdgeRef.current(edge));
+    sigma.on('enterEdge', () => (element.style.cursor = 'pointer'));
+    sigma.on('leaveEdge', () => (element.style.cursor = ''));
     sigma.on('enterNode', () => (element.style.cursor = 'pointer'));
     sigma.on('leaveNode', () => (element.style.cursor = ''));
     sigmaRef.current = sigma;
@@ -138,6 +168,35 @@ export function GraphCanvas({ graph, view, layout, onSelect, onReady }: Props) {
         const shift = panel ? (panel.getBoundingClientRect().width / 2 / Math.max(1, element.clientWidth)) * ratio : 0;
         void camera.animate({ x: data.x + shift, y: data.y, ratio }, { duration: 400 });
       },
+      zoom: (factor) => {
+        const camera = sigma.getCamera();
+        void camera.animate({ ratio: Math.min(4, Math.max(0.02, camera.ratio / factor)) }, { duration: 250 });
+      },
+      fit: (hiddenTypes) => {
+        let minX = Infinity;
+        let minY = Infinity;
+        let maxX = -Infinity;
+        let maxY = -Infinity;
+        graph.forEachNode((node, attributes) => {
+          if (hiddenTypes.has(attributes.entityType)) return;
+          const data = sigma.getNodeDisplayData(node);
+          if (!data) return;
+          minX = Math.min(minX, data.x);
+          maxX = Math.max(maxX, data.x);
+          minY = Math.min(minY, data.y);
+          maxY = Math.max(maxY, data.y);
+        });
+        if (minX > maxX) return;
+        // Display coordinates are those of the framed graph, in which ratio 1 shows the whole view.
+        const ratio = Math.min(1, Math.max(0.05, Math.max(maxX - minX, maxY - minY) * 1.15));
+        void sigma.getCamera().animate({ x: (minX + maxX) / 2, y: (minY + maxY) / 2, ratio, angle: 0 }, { duration: 400 });
+      },
+      resetCamera: (animate) => {
+        const camera = sigma.getCamera();
+        if (animate) void camera.animatedReset({ duration: 400 });
+        else camera.setState({ x: 0.5, y: 0.5, ratio: 1, angle: 0 });
+      },
+      cameraRatio: () => sigma.getCamera().ratio,
     };
     window.kgragExplorer = handle;
     onReady?.(handle);

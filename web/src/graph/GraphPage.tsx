@@ -1,13 +1,14 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { apiUrl, getJson } from '../api/client';
+import { ApiError, apiUrl, describeError, getJson } from '../api/client';
 import type { EntityItem, GraphView } from '../api/types';
 import { ErrorNote, Spinner } from '../ui/feedback';
 import { Link } from '../ui/Link';
 import { type ExplorerHandle, GraphCanvas } from './GraphCanvas';
 import { Legend } from './Legend';
 import { type LayoutProgress, LayoutRunner } from './layout';
-import { createGraph, putEdge, putNode, typeCounts } from './model';
+import { type ExplorerGraph, createGraph, putEdge, putNode, typeCounts } from './model';
 import { NodePanel } from './NodePanel';
+import { type EdgeEnd, EdgePanel } from './EdgePanel';
 import { SearchBox } from './SearchBox';
 import { type GraphQuery, streamGraph } from './stream';
 
@@ -49,6 +50,7 @@ export function GraphPage() {
   const [, setVersion] = useState(0);
   const [hidden, setHidden] = useState<Set<string>>(new Set());
   const [selected, setSelected] = useState<string | null>(null);
+  const [selectedEdge, setSelectedEdge] = useState<string | null>(null);
   const [expanding, setExpanding] = useState(false);
   const [layout, setLayout] = useState<LayoutProgress>({ running: false, iterations: 0, settledMs: null, converged: false });
   const [reconnects, setReconnects] = useState(0);
@@ -93,6 +95,11 @@ export function GraphPage() {
   useEffect(() => {
     const controller = new AbortController();
     graph.clear();
+    // A new view starts unselected and framed whole: a selection or zoom kept from the old one would show the new
+    // subgraph as a dimmed dot.
+    setSelected(null);
+    setSelectedEdge(null);
+    explorer.current?.resetCamera(false);
     setTotals(null);
     setStatus('loading');
     setError(null);
@@ -142,6 +149,7 @@ export function GraphPage() {
           if (sigma) sigma.once('afterRender', () => (load.firstRenderAt = Date.now()));
           else requestAnimationFrame(() => (load.firstRenderAt = Date.now()));
           runner.current?.run();
+          explorer.current?.resetCamera(false);
           if (pendingSelect.current && graph.hasNode(pendingSelect.current)) setSelected(pendingSelect.current);
           pendingSelect.current = null;
         },
@@ -172,6 +180,7 @@ export function GraphPage() {
         },
         edgeRemoved: (id) => {
           if (graph.hasEdge(id)) graph.dropEdge(id);
+          setSelectedEdge((s) => (s === id ? null : s));
           bump();
         },
         failed: (message) => {
@@ -215,7 +224,20 @@ export function GraphPage() {
   const select = useCallback(
     (id: string | null) => {
       setSelected(id);
+      setSelectedEdge(null);
       if (id && graph.hasNode(id)) explorer.current?.focusNode(id);
+    },
+    [graph],
+  );
+
+  const closePanel = useCallback(() => setSelected(null), []);
+  const closeEdgePanel = useCallback(() => setSelectedEdge(null), []);
+  const selectEdge = useCallback(
+    (id: string) => {
+      if (!graph.hasEdge(id)) return false;
+      setSelected(null);
+      setSelectedEdge(id);
+      return true;
     },
     [graph],
   );
@@ -244,11 +266,13 @@ export function GraphPage() {
       sigma.setSetting('hideEdgesOnMove', large);
       sigma.setSetting('hideLabelsOnMove', large);
     }
+    // Edges are picked by the mouse on graphs small enough for it; on large ones from an entity's relationships.
+    if (sigma.getSetting('enableEdgeEvents') === large) sigma.setSetting('enableEdgeEvents', !large);
   });
 
   const types = typeCounts(graph);
   const sizeScale = graph.order > 2000 ? 0.55 : graph.order > 500 ? 0.75 : 1;
-  const view = useMemo(() => ({ hiddenTypes: hidden, selected, sizeScale }), [hidden, selected, sizeScale]);
+  const view = useMemo(() => ({ hiddenTypes: hidden, selected, selectedEdge, sizeScale }), [hidden, selected, selectedEdge, sizeScale]);
   const getLayout = useCallback(() => layoutRef.current, []);
   const onReady = useCallback((handle: ExplorerHandle) => (explorer.current = handle), []);
 
@@ -345,17 +369,36 @@ export function GraphPage() {
           ) : null}
         </span>
       </div>
-      <ErrorNote error={error} onDismiss={() => setError(null)} />
+      {graph.order > 0 && <ErrorNote error={error} onDismiss={() => setError(null)} />}
       <div className="graph-stage">
-        <GraphCanvas graph={graph} view={view} layout={getLayout} onSelect={select} onReady={onReady} />
+        <GraphCanvas graph={graph} view={view} layout={getLayout} onSelect={select} onSelectEdge={selectEdge} onReady={onReady} />
         {status !== 'loading' && graph.order === 0 && (
-          <div className="graph-empty empty">
-            <strong>The graph is empty.</strong>
-            <div>
-              Add a document on the <Link href="/documents">Documents</Link> page: its entities appear here as it is processed.
-            </div>
+          <div className="graph-empty empty" data-testid="graph-empty" data-reason={emptyReason(status, error, query)}>
+            <EmptyGraph reason={emptyReason(status, error, query)} start={query.startNode} error={error} />
           </div>
         )}
+        <div className="graph-controls" role="group" aria-label="View">
+          <button onClick={() => explorer.current?.zoom(1.5)} aria-label="Zoom in" title="Zoom in">
+            +
+          </button>
+          <button onClick={() => explorer.current?.zoom(1 / 1.5)} aria-label="Zoom out" title="Zoom out">
+            −
+          </button>
+          <button onClick={() => explorer.current?.fit(hidden)} title="Frame the nodes shown">
+            Fit
+          </button>
+          <button
+            onClick={() => {
+              setSelected(null);
+              setSelectedEdge(null);
+              setHidden(new Set());
+              explorer.current?.resetCamera(true);
+            }}
+            title="Clear the selection and the type filters, and show the whole view"
+          >
+            Reset
+          </button>
+        </div>
         <Legend
           types={types}
           hidden={hidden}
@@ -375,11 +418,68 @@ export function GraphPage() {
             label={graph.hasNode(selected) ? graph.getNodeAttribute(selected, 'label') : undefined}
             onSelect={select}
             onExpand={(id) => void expand(id)}
-            onClose={() => setSelected(null)}
+            onClose={closePanel}
+            onSelectEdge={selectEdge}
             expanding={expanding}
+          />
+        )}
+        {selectedEdge && graph.hasEdge(selectedEdge) && (
+          <EdgePanel
+            key={selectedEdge}
+            edge={graph.getEdgeAttributes(selectedEdge)}
+            source={edgeEnd(graph, graph.source(selectedEdge))}
+            target={edgeEnd(graph, graph.target(selectedEdge))}
+            onSelect={select}
+            onClose={closeEdgePanel}
           />
         )}
       </div>
     </div>
   );
+}
+
+type EmptyReason = 'unreachable' | 'unknown-start' | 'failed' | 'empty';
+
+/** Why nothing is drawn: the service out of reach, a start node that names no entity, another failure, or no data. */
+function emptyReason(status: Status, error: unknown, query: GraphQuery): EmptyReason {
+  if (error instanceof ApiError && error.status === 404 && query.startNode.trim()) return 'unknown-start';
+  if (error instanceof TypeError) return 'unreachable';
+  if (status === 'failed' || error) return 'failed';
+  return 'empty';
+}
+
+function EmptyGraph({ reason, start, error }: { reason: EmptyReason; start: string; error: unknown }) {
+  if (reason === 'unknown-start')
+    return (
+      <>
+        <strong>No entity matches “{start.trim()}”.</strong>
+        <div>Search for it by name above, or clear Start to see the most connected entities.</div>
+      </>
+    );
+  if (reason === 'unreachable')
+    return (
+      <>
+        <strong>The service could not be reached.</strong>
+        <div>Check that it is running, then retry.</div>
+      </>
+    );
+  if (reason === 'failed')
+    return (
+      <>
+        <strong>The graph could not be loaded.</strong>
+        <div>{error ? describeError(error) : 'The stream ended before the graph arrived.'}</div>
+      </>
+    );
+  return (
+    <>
+      <strong>The graph is empty.</strong>
+      <div>
+        Add a document on the <Link href="/documents">Documents</Link> page: its entities appear here as it is processed.
+      </div>
+    </>
+  );
+}
+
+function edgeEnd(graph: ExplorerGraph, id: string): EdgeEnd {
+  return { id, name: graph.getNodeAttribute(id, 'label') || id };
 }

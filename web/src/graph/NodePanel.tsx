@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { apiUrl, getJson } from '../api/client';
 import type { EntityDetail, Provenance } from '../api/types';
 import { ChunkDialog } from '../ui/ChunkDialog';
@@ -13,17 +13,28 @@ interface Props {
   onSelect: (id: string) => void;
   onExpand: (id: string) => void;
   onClose: () => void;
+  /** Opens a relationship's detail and evidence; false when it is not drawn. */
+  onSelectEdge: (id: string) => boolean;
   expanding: boolean;
 }
 
 /** A node's detail: description, type, degree, relationships, and provenance down to source lines. */
-export function NodePanel({ id, label, onSelect, onExpand, onClose, expanding }: Props) {
+export function NodePanel({ id, label, onSelect, onExpand, onClose, onSelectEdge, expanding }: Props) {
   const entity = useResource((signal) => getJson<EntityDetail>(apiUrl('/api/v1/graph/entities/{id}', { id }), signal), [id]);
   const provenance = useResource(
     (signal) => getJson<Provenance>(apiUrl('/api/v1/entities/{entity_id}/provenance', { entity_id: id }), signal),
     [id],
   );
   const [chunk, setChunk] = useState<string | null>(null);
+
+  // Esc closes the panel (a dialog open above it closes first, on its own Esc).
+  useEffect(() => {
+    const close = (event: KeyboardEvent) => {
+      if (event.key === 'Escape' && !document.querySelector('dialog[open]')) onClose();
+    };
+    window.addEventListener('keydown', close);
+    return () => window.removeEventListener('keydown', close);
+  }, [onClose]);
   const e = entity.data;
   const names = new Map((provenance.data?.related_entities ?? []).map((r) => [r.entity_id, r.entity_name]));
 
@@ -66,7 +77,14 @@ export function NodePanel({ id, label, onSelect, onExpand, onClose, expanding }:
                   <button className="link" onClick={() => onSelect(other)}>
                     {names.get(other) ?? other}
                   </button>{' '}
-                  <span className="muted small">{r.relation_type}</span>
+                  <span className="muted small">{r.relation_type}</span>{' '}
+                  <button
+                    className="link small"
+                    onClick={() => onSelectEdge(r.id)}
+                    aria-label={`Evidence for ${names.get(other) ?? other}`}
+                  >
+                    evidence
+                  </button>
                   {r.description && <div className="small">{r.description}</div>}
                 </li>
               );

@@ -23,6 +23,8 @@ export interface EdgeAttributes {
   color: string;
   label: string;
   weight: number;
+  description: string;
+  keywords: string[];
 }
 
 export type ExplorerGraph = Graph<NodeAttributes, EdgeAttributes>;
@@ -73,6 +75,8 @@ export function putEdge(graph: ExplorerGraph, edge: GraphEdge): boolean {
     color: '#c5cbd6',
     label: edge.edge_type,
     weight: edge.weight,
+    description: edge.properties.description,
+    keywords: edge.properties.keywords,
   };
   if (graph.hasEdge(edge.id)) {
     graph.mergeEdgeAttributes(edge.id, attributes);

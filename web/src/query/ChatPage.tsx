@@ -1,12 +1,13 @@
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { apiUrl, getJson, sendJson } from '../api/client';
 import { readEvents } from '../api/sse';
-import { QUERY_MODES, type ConversationDetail, type ConversationList, type QueryMode, type Source } from '../api/types';
+import { QUERY_MODES, type Conversation, type ConversationDetail, type ConversationList, type QueryMode, type Source } from '../api/types';
 import { ChunkDialog } from '../ui/ChunkDialog';
 import { Empty, ErrorNote, Spinner } from '../ui/feedback';
 import { useResource } from '../ui/hooks';
 import { navigate } from '../shell/router';
-import { AnswerText } from './answer';
+import { Modal } from '../ui/Modal';
+import { AnswerText, SourceList } from './answer';
 
 type Message = ConversationDetail['messages'][number];
 
@@ -20,6 +21,9 @@ export function ChatPage() {
   const [pending, setPending] = useState<{ question: string; answer: string; sources: Source[] } | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [chunk, setChunk] = useState<string | null>(null);
+  const [removing, setRemoving] = useState<Conversation | null>(null);
+  // The answer whose sources the side panel lists: the one picked, else the latest.
+  const [shownSources, setShownSources] = useState<string | null>(null);
   const bottom = useRef<HTMLDivElement>(null);
 
   useEffect(() => {
@@ -87,8 +91,15 @@ export function ChatPage() {
       list.reload();
     } catch (err) {
       setError(err);
+    } finally {
+      setRemoving(null);
     }
   };
+
+  const answers = messages.filter((m) => m.role === 'assistant' && m.sources.length > 0);
+  const panel = pending?.sources.length
+    ? { id: 'pending', sources: pending.sources }
+    : (answers.find((m) => m.id === shownSources) ?? answers[answers.length - 1]);
 
   const openSource = (source: Source) =>
     source.source_type === 'chunk' ? setChunk(source.id) : navigate(`/graph?start=${encodeURIComponent(source.id)}`);
@@ -111,7 +122,7 @@ export function ChatPage() {
                   {c.message_count} messages · {c.mode}
                 </div>
               </button>
-              <button className="link small" title="Delete the conversation" onClick={() => void remove(c.id)}>
+              <button className="link small" aria-label={`Delete the conversation ${c.title || 'Untitled'}`} onClick={() => setRemoving(c)}>
                 ×
               </button>
             </li>
@@ -123,11 +134,23 @@ export function ChatPage() {
           {messages.length === 0 && !pending && (
             <Empty title="Start a conversation">Each answer is retrieved from your documents and kept here.</Empty>
           )}
-          {messages.map((m) => (
-            <div key={m.id} className={`message ${m.role}`}>
-              <AnswerText text={m.content} sources={m.sources} onCite={openSource} />
-            </div>
-          ))}
+          {messages.map((m) =>
+            m.role === 'assistant' ? (
+              <div
+                key={m.id}
+                className={`message assistant${panel && panel.id === m.id ? ' shown' : ''}`}
+                data-testid="chat-answer"
+                onFocus={() => setShownSources(m.id)}
+                onMouseEnter={() => m.sources.length > 0 && setShownSources(m.id)}
+              >
+                <AnswerText text={m.content} sources={m.sources} onCite={openSource} />
+              </div>
+            ) : (
+              <div key={m.id} className={`message ${m.role}`}>
+                {m.content}
+              </div>
+            ),
+          )}
           {pending && (
             <>
               <div className="message user">{pending.question}</div>
@@ -155,7 +178,26 @@ export function ChatPage() {
           </button>
         </form>
       </section>
+      <aside className="chat-sources card" aria-label="Sources of the answer">
+        {panel ? (
+          <SourceList sources={panel.sources} onOpen={openSource} />
+        ) : (
+          <div className="muted small">The chunks and entities an answer cites are listed here.</div>
+        )}
+      </aside>
       {chunk && <ChunkDialog chunkId={chunk} onClose={() => setChunk(null)} />}
+      {removing && (
+        <Modal label="Delete conversation" onClose={() => setRemoving(null)} className="narrow" testId="delete-conversation">
+          <h2>Delete “{removing.title || 'Untitled'}”?</h2>
+          <p>Its {removing.message_count} messages are deleted with it. This cannot be undone.</p>
+          <div className="row end">
+            <button onClick={() => setRemoving(null)}>Cancel</button>
+            <button className="danger" onClick={() => void remove(removing.id)}>
+              Delete
+            </button>
+          </div>
+        </Modal>
+      )}
     </div>
   );
 }

@@ -5,6 +5,7 @@ import { QUERY_MODES, type QueryBody, type QueryMode, type QueryResult, type Sou
 import { ChunkDialog } from '../ui/ChunkDialog';
 import { Empty, ErrorNote, Spinner } from '../ui/feedback';
 import { navigate } from '../shell/router';
+import { formatDuration } from '../ui/format';
 import { AnswerText, SourceList } from './answer';
 
 interface Options {
@@ -201,8 +202,8 @@ export function QueryPage() {
             )}
             {stats && (
               <div className="muted small stats" data-testid="stats">
-                retrieval {stats.retrieval_time_ms} ms · generation {stats.generation_time_ms} ms · total {stats.total_time_ms} ms ·{' '}
-                {stats.tokens_used} tokens · {stats.tokens_per_second.toFixed(1)} tokens/s · {model}
+                retrieval {formatDuration(stats.retrieval_time_ms)} · generation {formatDuration(stats.generation_time_ms)} · total{' '}
+                {formatDuration(stats.total_time_ms)} · {stats.tokens_used} tokens · {stats.tokens_per_second.toFixed(1)} tokens/s · {model}
               </div>
             )}
             {phase === 'stopped' && <div className="muted small">Stopped.</div>}

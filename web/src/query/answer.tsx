@@ -1,30 +1,33 @@
-import type { ReactNode } from 'react';
+import { type MouseEvent, useMemo } from 'react';
 import type { Source } from '../api/types';
-import { Link } from '../ui/Link';
+import { Link, graphHref } from '../ui/Link';
+import { answerHtml } from './markdown';
 
-/** Answer text with its `[n]` citations turned into buttons that open the cited source. */
+/** Answer text rendered from Markdown, its `[n]` citations links that open the cited source. */
 export function AnswerText({ text, sources, onCite }: { text: string; sources: Source[]; onCite: (source: Source) => void }) {
-  const byRef = new Map(sources.map((s) => [s.reference_id, s]));
-  const parts: ReactNode[] = [];
-  let last = 0;
-  for (const match of text.matchAll(/\[(\d+)\]/g)) {
-    const source = byRef.get(Number(match[1]));
-    if (!source) continue;
-    parts.push(text.slice(last, match.index));
-    parts.push(
-      <button
-        key={match.index}
-        className="cite"
-        onClick={() => onCite(source)}
-        title={source.source_type === 'chunk' ? source.document_title : source.id}
-      >
-        {match[1]}
-      </button>,
-    );
-    last = match.index + match[0].length;
-  }
-  parts.push(text.slice(last));
-  return <>{parts}</>;
+  const byRef = useMemo(() => new Map(sources.map((s) => [s.reference_id, s])), [sources]);
+  const html = useMemo(
+    () =>
+      answerHtml(text, (reference) => {
+        const source = byRef.get(reference);
+        return source && { title: sourceTitle(source) };
+      }),
+    [text, byRef],
+  );
+  const click = (event: MouseEvent<HTMLDivElement>) => {
+    const link = (event.target as HTMLElement).closest('a[data-cite]');
+    const source = link && byRef.get(Number(link.getAttribute('data-cite')));
+    if (!source) return;
+    event.preventDefault();
+    onCite(source);
+  };
+  // The HTML comes from answerHtml: raw HTML in the answer is escaped and the result sanitised.
+  return <div className="markdown" onClick={click} dangerouslySetInnerHTML={{ __html: html }} />;
+}
+
+/** What a source is called: a chunk's document title, an entity's name. */
+export function sourceTitle(source: Source): string {
+  return source.source_type === 'chunk' ? source.document_title : (source.name ?? source.id);
 }
 
 /** The sources beside an answer: chunks (open the chunk) and entities (with type and degree). */
@@ -33,12 +36,12 @@ export function SourceList({ sources, onOpen }: { sources: Source[]; onOpen: (so
   const entities = sources.filter((s) => s.source_type === 'entity');
   return (
     <div className="sources" data-testid="sources">
-      <h3>Sources ({chunks.length})</h3>
+      <h2>Sources ({chunks.length})</h2>
       {chunks.length === 0 && <div className="muted small">No chunks were retrieved.</div>}
       <ul>
         {chunks.map((s) =>
           s.source_type === 'chunk' ? (
-            <li key={s.id}>
+            <li key={s.id} id={`source-${s.reference_id}`}>
               <button className="source-chunk" onClick={() => onOpen(s)} data-testid="source-chunk">
                 <span>
                   <span className="ref">[{s.reference_id}]</span> <strong>{s.document_title}</strong>{' '}
@@ -53,13 +56,13 @@ export function SourceList({ sources, onOpen }: { sources: Source[]; onOpen: (so
           ) : null,
         )}
       </ul>
-      <h3>Entities ({entities.length})</h3>
+      <h2>Entities ({entities.length})</h2>
       <ul className="entity-sources">
         {entities.map((s) =>
           s.source_type === 'entity' ? (
-            <li key={s.id} title={s.snippet}>
-              <Link href={`/graph?start=${encodeURIComponent(s.id)}`}>
-                <strong>{s.id}</strong>
+            <li key={s.id} id={`source-${s.reference_id}`} title={s.snippet} data-testid="source-entity">
+              <Link href={graphHref(s.id)}>
+                <strong>{sourceTitle(s)}</strong>
               </Link>{' '}
               <span className="muted small">
                 [{s.reference_id}] {s.entity_type} · degree {s.degree}

@@ -7,7 +7,7 @@ import { Spinner } from '../ui/feedback';
 import { Header } from './Header';
 import { Pages } from './Pages';
 import { navigate, useLocation } from './router';
-import { type ServerInfo, loadServerInfo, loadWorkspaces, whoAmI } from './server';
+import { HEALTH_POLL_MS, type ServerInfo, loadServerInfo, loadWorkspaces, readHealth, whoAmI } from './server';
 
 type Gate = { state: 'loading' } | { state: 'failed'; error: unknown } | { state: 'login' } | { state: 'ready'; user: AuthUser | null };
 
@@ -20,6 +20,8 @@ export function App() {
   const [info, setInfo] = useState<ServerInfo | null>(null);
   const [gate, setGate] = useState<Gate>({ state: 'loading' });
   const [workspaces, setWorkspaces] = useState<Workspace[] | null>(null);
+  // Whether the last health check was answered; the header's dot shows it.
+  const [reachable, setReachable] = useState(true);
   // The pages are remounted when the workspace changes, so that each loads the new workspace's data.
   const [workspace, setWorkspace] = useState(currentWorkspace());
   useEffect(() => onSessionChange(() => setWorkspace(currentWorkspace())), []);
@@ -48,6 +50,24 @@ export function App() {
       })
       .catch((error: unknown) => setGate({ state: 'failed', error }));
   }, [enter]);
+
+  const started = info !== null;
+  useEffect(() => {
+    if (!started) return;
+    const check = () =>
+      void readHealth().then((health) => {
+        setReachable(health !== null);
+        if (health) setInfo((current) => current && { ...current, health: { ...current.health, ...health } });
+      });
+    const timer = window.setInterval(check, HEALTH_POLL_MS);
+    window.addEventListener('online', check);
+    window.addEventListener('offline', check);
+    return () => {
+      window.clearInterval(timer);
+      window.removeEventListener('online', check);
+      window.removeEventListener('offline', check);
+    };
+  }, [started]);
 
   useEffect(
     () =>
@@ -79,6 +99,7 @@ export function App() {
     <div className="shell">
       <Header
         info={info}
+        reachable={reachable}
         user={gate.user}
         workspaces={workspaces}
         onWorkspacesChanged={() => void loadWorkspaces().then(setWorkspaces)}

@@ -1,8 +1,10 @@
+import { useState } from 'react';
 import type { AuthUser, Workspace } from '../api/pending';
 import { currentWorkspace, selectWorkspace } from '../api/session';
 import { Link } from '../ui/Link';
 import { useLocation } from './router';
 import { type ServerInfo, logout } from './server';
+import { THEMES, type Theme, applyTheme, storedTheme } from './theme';
 
 export const NAV: Array<{ href: string; label: string }> = [
   { href: '/graph', label: 'Graph' },
@@ -16,15 +18,18 @@ export const NAV: Array<{ href: string; label: string }> = [
 
 interface Props {
   info: ServerInfo;
+  /** The last health check was answered. */
+  reachable: boolean;
   user: AuthUser | null;
   workspaces: Workspace[] | null;
   onWorkspacesChanged: () => void;
   onSignedOut: () => void;
 }
 
-export function Header({ info, user, workspaces, onSignedOut }: Props) {
+export function Header({ info, reachable, user, workspaces, onSignedOut }: Props) {
   const { path } = useLocation();
   const { health } = info;
+  const [theme, setTheme] = useState(storedTheme);
   return (
     <header className="topbar">
       <Link href="/" className="brand">
@@ -55,12 +60,35 @@ export function Header({ info, user, workspaces, onSignedOut }: Props) {
           </span>
         )}
         <span
-          className={`status-dot ${health.status}`}
-          title={`${health.status}: ${health.storage_mode} storage, ${health.llm_provider_name} provider`}
+          className={`status-dot ${reachable ? health.status : 'unreachable'}`}
+          data-testid="health-dot"
+          role="img"
+          aria-label={reachable ? `Service ${health.status}` : 'Service not answering'}
+          title={
+            reachable
+              ? `${health.status}: ${health.storage_mode} storage, ${health.llm_provider_name} provider`
+              : 'The service does not answer its health check'
+          }
         />
         <span className="muted">
           {health.storage_mode} · {health.llm_provider_name}
         </span>
+        <select
+          className="theme-switch"
+          value={theme}
+          aria-label="Colour theme"
+          onChange={(e) => {
+            const next = e.target.value as Theme;
+            applyTheme(next);
+            setTheme(next);
+          }}
+        >
+          {THEMES.map((t) => (
+            <option key={t.value} value={t.value}>
+              {t.label}
+            </option>
+          ))}
+        </select>
         {user && (
           <span className="user">
             {user.username}

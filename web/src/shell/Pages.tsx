@@ -1,4 +1,4 @@
-import { lazy, Suspense } from 'react';
+import { lazy, type ReactNode, Suspense } from 'react';
 import type { Workspace } from '../api/pending';
 import { Empty, Spinner } from '../ui/feedback';
 import { Link } from '../ui/Link';
@@ -36,18 +36,29 @@ function Page({ path, info, workspaces, onWorkspacesChanged }: Props) {
     queueMicrotask(() => navigate('/graph', { replace: true }));
     return null;
   }
-  if (path === '/graph') return <GraphPage />;
-  if (path === '/query') return <QueryPage />;
-  if (path === '/chat') return <ChatPage />;
+  if (path === '/graph') return titled('Graph explorer', <GraphPage key={new URLSearchParams(location.search).get('start') ?? ''} />);
+  if (path === '/query') return titled('Query', <QueryPage />);
+  if (path === '/chat') return titled('Chat', <ChatPage />);
   if (path === '/documents') return <DocumentsPage />;
   const doc = /^\/documents\/([^/]+)$/.exec(path);
   if (doc) return <DocumentDetailPage id={decodeURIComponent(doc[1])} />;
   if (path === '/tasks') return <TasksPage />;
   if (path === '/workspace') return <WorkspacePage info={info} workspaces={workspaces} onWorkspacesChanged={onWorkspacesChanged} />;
-  if (path === '/costs') return <CostsPage />;
-  return (
+  if (path === '/costs') return titled('Costs', <CostsPage />);
+  return titled(
+    'No such page',
     <Empty title="No such page">
       <Link href="/graph">Open the graph explorer</Link>
-    </Empty>
+    </Empty>,
+  );
+}
+
+/** Pages whose layout has no room for a visible title still name themselves to screen readers with an h1. */
+function titled(title: string, page: ReactNode) {
+  return (
+    <>
+      <h1 className="visually-hidden">{title}</h1>
+      {page}
+    </>
   );
 }

@@ -17,6 +17,20 @@ export async function loadServerInfo(): Promise<ServerInfo> {
   return { health, authRequired: Boolean(auth?.enabled && !auth.dev_mode) };
 }
 
+/** How often the header's health dot asks again. */
+export const HEALTH_POLL_MS = 10_000;
+
+/** The service's health now, or null when it does not answer (or answers something that is not its health). */
+export async function readHealth(): Promise<ServerInfo['health'] | null> {
+  try {
+    const res = await fetch('/health', { cache: 'no-store' });
+    if (!res.ok && res.status !== 503) return null;
+    return (await res.json()) as ServerInfo['health'];
+  } catch {
+    return null;
+  }
+}
+
 /** The signed-in user, or null when the server refuses (or offers no login and needs none). */
 export async function whoAmI(): Promise<AuthUser | null> {
   try {

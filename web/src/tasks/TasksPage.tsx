@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { apiUrl, getJson, sendJson } from '../api/client';
-import type { PipelineStatus, QueueMetrics, TaskList } from '../api/types';
+import type { DocumentList, PipelineStatus, QueueMetrics, TaskList } from '../api/types';
+import { formatDuration } from '../ui/format';
 import { Empty, ErrorNote, ProgressBar, Spinner } from '../ui/feedback';
 import { useAction, useResource } from '../ui/hooks';
 import { Link } from '../ui/Link';
@@ -22,12 +23,14 @@ export function TasksPage() {
   const action = useAction();
   const data = useResource(
     async (signal) => {
-      const [status, metrics, tasks] = await Promise.all([
+      const [status, metrics, tasks, documents] = await Promise.all([
         getJson<PipelineStatus>(apiUrl('/api/v1/pipeline/status'), signal),
         getJson<QueueMetrics>(apiUrl('/api/v1/pipeline/queue-metrics'), signal),
         getJson<TaskList>(apiUrl('/api/v1/tasks', {}, { status: filter, limit: 100 }), signal),
+        // The tasks are listed by their documents' titles.
+        getJson<DocumentList>(apiUrl('/api/v1/documents', {}, { limit: 200 }), signal).catch(() => null),
       ]);
-      return { status, metrics, tasks };
+      return { status, metrics, tasks, titles: new Map((documents?.documents ?? []).map((d) => [d.id, d.title])) };
     },
     [filter],
     2000,
@@ -52,7 +55,7 @@ export function TasksPage() {
     });
 
   if (!data.data) return data.error ? <ErrorNote error={data.error} /> : <Spinner label="Loading the pipeline…" />;
-  const { status, metrics, tasks } = data.data;
+  const { status, metrics, tasks, titles } = data.data;
 
   return (
     <div className="tasks-page">
@@ -66,7 +69,7 @@ export function TasksPage() {
         <Stat label="Embeddings / min" value={status.rates.embeddings_per_minute} />
         <Stat label="Failed" value={metrics.queue.failed} />
         <Stat label="Done last hour" value={metrics.throughput.last_hour} />
-        <Stat label="Latency p50 / p95" value={`${fmtMs(metrics.latency.p50_ms)} / ${fmtMs(metrics.latency.p95_ms)}`} />
+        <Stat label="Latency p50 / p95" value={`${formatDuration(metrics.latency.p50_ms)} / ${formatDuration(metrics.latency.p95_ms)}`} />
       </div>
       <div className="card">
         <h3>Queue while this page is open</h3>
@@ -80,7 +83,7 @@ export function TasksPage() {
         />
       </div>
       <div className="toolbar">
-        <h2>Tasks</h2>
+        <h1>Tasks</h1>
         <select value={filter} onChange={(e) => setFilter(e.target.value as Filter)} aria-label="Status">
           {(['all', 'pending', 'running', 'completed', 'failed', 'cancelled'] as Filter[]).map((f) => (
             <option key={f}>{f}</option>
@@ -103,8 +106,8 @@ export function TasksPage() {
         <table className="table" data-testid="tasks-table">
           <thead>
             <tr>
-              <th>Task</th>
               <th>Document</th>
+              <th>Task</th>
               <th>Status</th>
               <th>Progress</th>
               <th>Updated</th>
@@ -113,16 +116,20 @@ export function TasksPage() {
           </thead>
           <tbody>
             {tasks.tasks.map((t) => (
-              <tr key={t.id}>
-                <td className="mono small">{t.id.slice(0, 8)}</td>
+              <tr key={t.id} data-testid="task-row">
                 <td>
-                  <Link href={`/documents/${encodeURIComponent(t.document_id)}`}>{t.document_id.slice(0, 8)}</Link>
+                  <Link href={`/documents/${encodeURIComponent(t.document_id)}`}>
+                    {titles.get(t.document_id) ?? `document ${t.document_id.slice(0, 8)}`}
+                  </Link>
+                </td>
+                <td className="mono small muted" title={t.id}>
+                  {t.task_type.replace(/_/g, ' ')}
                 </td>
                 <td>
                   <span className={`badge ${t.status}`}>{t.status}</span>
                 </td>
                 <td className="progress-cell">
-                  <ProgressBar value={t.progress} />
+                  <ProgressBar value={t.progress} name={`Progress of ${titles.get(t.document_id) ?? 'the task'}`} />
                 </td>
                 <td className="muted small">{new Date(t.updated_at).toLocaleTimeString()}</td>
                 <td className="actions">
@@ -144,8 +151,4 @@ export function TasksPage() {
       )}
     </div>
   );
-}
-
-function fmtMs(ms: number): string {
-  return ms >= 1000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.round(ms)} ms`;
 }

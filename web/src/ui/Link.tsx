@@ -11,3 +11,8 @@ export function Link({ href, onClick, ...rest }: AnchorHTMLAttributes<HTMLAnchor
   };
   return <a href={href} onClick={click} {...rest} />;
 }
+
+/** The graph explorer opened on an entity's neighbourhood, the entity selected. */
+export function graphHref(entityId: string): string {
+  return `/graph?start=${encodeURIComponent(entityId)}`;
+}

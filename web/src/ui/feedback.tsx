@@ -35,10 +35,19 @@ export function Spinner({ label }: { label?: string }) {
   );
 }
 
-export function ProgressBar({ value, label }: { value: number; label?: string }) {
+/** A progress bar named for assistive technology by `name` (else by its visible label). */
+export function ProgressBar({ value, label, name }: { value: number; label?: string; name?: string }) {
   const percent = Math.max(0, Math.min(100, Math.round(value)));
   return (
-    <div className="progress" role="progressbar" aria-valuenow={percent} aria-valuemin={0} aria-valuemax={100} aria-label={label}>
+    <div
+      className="progress"
+      role="progressbar"
+      aria-valuenow={percent}
+      aria-valuemin={0}
+      aria-valuemax={100}
+      aria-label={name ?? label ?? 'Progress'}
+      aria-valuetext={label ?? `${percent}%`}
+    >
       <div className="progress-fill" style={{ width: `${percent}%` }} />
       <span className="progress-text">{label ?? `${percent}%`}</span>
     </div>

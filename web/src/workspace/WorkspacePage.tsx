@@ -64,9 +64,9 @@ export function WorkspacePage({ info, workspaces, onWorkspacesChanged }: Props) 
   const g = stats.data?.graph;
   return (
     <div className="workspace-page">
-      <h2>
+      <h1>
         Workspace <span className="mono">{workspaces?.find((w) => w.id === id)?.name ?? id}</span>
-      </h2>
+      </h1>
       <ErrorNote error={stats.error} />
       {!s && stats.loading && <Spinner label="Loading statistics…" />}
       {s && g && (
