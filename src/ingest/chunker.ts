@@ -11,6 +11,7 @@ import {
   lowerBound,
   safeCut,
 } from './text-layout';
+import { type Anchors, anchorCuts } from './anchors';
 import { countTokens, type TokenLayout, tokenLayout } from '../llm/tokens';
 
 /**
@@ -47,6 +48,13 @@ const TIERS: Array<{ tier: BoundaryTier; fraction: number; floor: number; cap: n
   { tier: 'word', fraction: 0.03, floor: 5, cap: 0.1 },
 ];
 const MAX_SHRINKS = 8;
+/**
+ * Content-defined anchors (`ingest/anchors.ts`) are at least this share of a chunk's new tokens apart; a chunk ends
+ * at the last anchor in the part of its window past ANCHOR_SHARE of it. Chunk ends thus fall on the same anchors
+ * whatever happened before them in the text, so an edit changes the chunks that hold it and rarely more.
+ */
+const ANCHOR_RADIUS = 0.5;
+const ANCHOR_SHARE = 0.6;
 
 interface Layout {
   text: string;
@@ -69,13 +77,15 @@ export function chunkText(text: string, options: ChunkOptions = {}): TextChunk[]
   const layout: Layout = { text, tokens, starts: tokens.starts, fences: indexFences(text) };
   const n = tokens.count;
   const lines = lineStarts(text);
+  const anchors = anchorCuts(text, layout.starts, layout.fences, Math.max(1, Math.floor((size - overlap) * ANCHOR_RADIUS)));
   const chunks: TextChunk[] = [];
   let t0 = 0;
   for (;;) {
     t0 = skipBlankPieces(layout, t0);
     const s = layout.starts[t0];
     let budget = size;
-    let end = t0 + size >= n ? text.length : chooseCut(layout, t0, size);
+    let end =
+      t0 + size >= n ? text.length : (anchorIn(anchors, t0 + Math.ceil(size * ANCHOR_SHARE), t0 + size) ?? chooseCut(layout, t0, size));
     let content = text.slice(s, end);
     let count = exactCount(layout, s, end);
     for (let shrinks = 0; count > size && budget > 1; shrinks++) {
@@ -100,6 +110,12 @@ export function chunkText(text: string, options: ChunkOptions = {}): TextChunk[]
     t0 = nextStart(layout, t0, end, overlap);
   }
   return chunks;
+}
+
+/** The last anchor whose first token index lies in [from, to], as a character offset. */
+function anchorIn({ positions, tokens }: Anchors, from: number, to: number): number | undefined {
+  const i = lowerBound(tokens, to + 1) - 1;
+  return i >= 0 && tokens[i] >= from ? positions[i] : undefined;
 }
 
 /** Where a chunk starting at token t0 with `budget` tokens should end (exclusive char offset, > start). */
