@@ -101,6 +101,7 @@ export async function mergeIntoGraph(
   const summarised = await summariseOutcome(deps, scope, outcome, options.policy, (_deps, s, written, policy) =>
     applyInBatch(deps, s, written, policy),
   );
+  outcome.summarised = summarised.length;
   if (summarised.length) await publish(summarised);
   if (outcome.summaryFailures.length) {
     log.warn({ document_id: documentId, failures: outcome.summaryFailures }, 'description summaries fell back to joined fragments');
