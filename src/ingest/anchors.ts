@@ -3,13 +3,13 @@ import { type FenceIndex, fenceAround, lowerBound } from './text-layout';
 /**
  * Content-defined cut points for the chunker (docs/architecture.md §5.2). Every paragraph, line and sentence end
  * outside a code fence is a candidate with a score: its kind first (paragraph over line over sentence), then a hash
- * of the characters around it. A candidate is an anchor when no candidate within `radius` tokens on either side
+ * of the characters after it. A candidate is an anchor when no candidate within `radius` tokens on either side
  * scores higher (of equal scores the earlier one wins). Whether a position is an anchor thus depends only on the
  * text within `radius` tokens of it, never on where the text starts or where earlier chunks ended: an edit moves
  * only the anchors near it, and the chunks between anchors further away stay as they were.
  */
 
-/** Characters on each side of a candidate that its hash covers. */
+/** Characters after a candidate that its hash covers. */
 const CONTEXT_CHARS = 24;
 const SENTENCE_END = new Set(['.', '!', '?', ';', '。', '！', '？', '；']);
 const KIND_WEIGHT = 2 ** 32;
@@ -26,11 +26,14 @@ function kindAt(text: string, p: number): number {
   return 0;
 }
 
-/** FNV-1a over the characters around p. */
-function hashAround(text: string, p: number): number {
+/**
+ * FNV-1a over the characters after p: the start of the text that follows the boundary, so that adding to the end of
+ * a paragraph does not move the anchors around it.
+ */
+function hashAfter(text: string, p: number): number {
   let h = 0x811c9dc5;
   const end = Math.min(text.length, p + CONTEXT_CHARS);
-  for (let i = Math.max(0, p - CONTEXT_CHARS); i < end; i++) {
+  for (let i = p; i < end; i++) {
     h ^= text.charCodeAt(i);
     h = Math.imul(h, 0x01000193);
   }
@@ -59,7 +62,7 @@ export function anchorCuts(text: string, tokenStarts: Int32Array, fences: FenceI
     if (text[p] === '\n' || text[p] === '\r') continue;
     positions.push(p);
     tokens.push(lowerBound(tokenStarts, p));
-    scores.push(kind * KIND_WEIGHT + hashAround(text, p));
+    scores.push(kind * KIND_WEIGHT + hashAfter(text, p));
   }
   // Sliding maximum over [t - radius, t + radius]: a deque of indexes with decreasing scores (equal ones kept,
   // the earlier in front).

@@ -16,8 +16,8 @@ import { countTokens, type TokenLayout, tokenLayout } from '../llm/tokens';
 
 /**
  * Token chunking (docs/architecture.md §5.2): chunks of at most `chunkTokens` cl100k tokens with `overlapTokens` of
- * overlap, cut at the best natural boundary near the limit and never inside a code fence when a boundary
- * outside it exists. The text is encoded once; a chunk's exact token count reuses that encoding and
+ * overlap, ending on a content-defined anchor (./anchors.ts) in the last 40 % of the window when there is one, else
+ * at the best natural boundary near the limit, and never inside a code fence when a boundary outside it exists. The text is encoded once; a chunk's exact token count reuses that encoding and
  * re-encodes only the few pieces next to its end.
  * Every chunk is a slice of the text: `text.slice(char_start, char_end) === content`.
  */
@@ -49,12 +49,16 @@ const TIERS: Array<{ tier: BoundaryTier; fraction: number; floor: number; cap: n
 ];
 const MAX_SHRINKS = 8;
 /**
- * Content-defined anchors (`ingest/anchors.ts`) are at least this share of a chunk's new tokens apart; a chunk ends
- * at the last anchor in the part of its window past ANCHOR_SHARE of it. Chunk ends thus fall on the same anchors
- * whatever happened before them in the text, so an edit changes the chunks that hold it and rarely more.
+ * Content-defined anchors (./anchors.ts) are more than this share of a chunk's new tokens apart; a chunk ends at the
+ * last anchor in the part of its window past ANCHOR_SHARE of it. A chunk with none there ends so that the next one
+ * reaches the next anchor, when both keep ANCHOR_MIN_SHARE of the window. Chunk ends thus fall on the same anchors
+ * whatever came before them in the text: after an edit the chunks realign on the first anchor past it, and an
+ * update re-extracts the chunks that hold the edit and seldom more than one on each side.
  */
 const ANCHOR_RADIUS = 0.5;
 const ANCHOR_SHARE = 0.6;
+/** A chunk is cut short to let the next one end on an anchor only when both keep this share of the window. */
+const ANCHOR_MIN_SHARE = 0.7;
 
 interface Layout {
   text: string;
@@ -85,7 +89,10 @@ export function chunkText(text: string, options: ChunkOptions = {}): TextChunk[]
     const s = layout.starts[t0];
     let budget = size;
     let end =
-      t0 + size >= n ? text.length : (anchorIn(anchors, t0 + Math.ceil(size * ANCHOR_SHARE), t0 + size) ?? chooseCut(layout, t0, size));
+      t0 + size >= n
+        ? text.length
+        : (anchorIn(anchors, t0 + Math.ceil(size * ANCHOR_SHARE), t0 + size) ??
+          chooseCut(layout, t0, towardsAnchor(anchors, t0, size, overlap)));
     let content = text.slice(s, end);
     let count = exactCount(layout, s, end);
     for (let shrinks = 0; count > size && budget > 1; shrinks++) {
@@ -110,6 +117,24 @@ export function chunkText(text: string, options: ChunkOptions = {}): TextChunk[]
     t0 = nextStart(layout, t0, end, overlap);
   }
   return chunks;
+}
+
+/**
+ * The window of a chunk with no anchor near its end: one that lets the next chunk end at the next anchor, the
+ * tokens up to that anchor shared out evenly between the two; the full window when the anchor is out of reach or
+ * the two chunks would be short (below ANCHOR_MIN_SHARE of the window).
+ */
+function towardsAnchor({ tokens }: Anchors, t0: number, size: number, overlap: number): number {
+  const next = lowerBound(tokens, t0 + size + 1);
+  if (next >= tokens.length) return size;
+  const ahead = tokens[next] - t0;
+  // The next chunk starts `overlap` before this one's end and must end at the anchor past ANCHOR_SHARE of its window.
+  const latest = ahead + overlap - Math.ceil(size * ANCHOR_SHARE);
+  const earliest = ahead + overlap - size;
+  if (earliest > size || latest < 1) return size;
+  const half = Math.ceil((ahead + overlap) / 2);
+  if (half < size * ANCHOR_MIN_SHARE) return size;
+  return Math.max(1, Math.min(size, latest, Math.max(earliest + Math.ceil(size * 0.1), half)));
 }
 
 /** The last anchor whose first token index lies in [from, to], as a character offset. */
