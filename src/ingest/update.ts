@@ -9,6 +9,7 @@ import { chunkItems, embedInto } from './embed';
 import { type CachedExtraction, deleteExtractions, EXTRACTION_NAMESPACE, extractFresh, isReusable, readExtractions } from './extract/cache';
 import type { PageRange } from './loaders/types';
 import { affectedEntityIds, type Contribution, type MergeOutcome } from './merge';
+import type { SummaryJob } from './merge-outcome';
 import { mergeIntoGraph } from './merge-stage';
 import { deletePageMap, loadPageMap, savePageMap } from './pages';
 import { buildChunks } from './pipeline';
@@ -179,6 +180,37 @@ export async function updateDocumentContent(
 type Written = MergeOutcome & { chunksEmbedded: number };
 
 /**
+ * A summary the merge found due is written only for a record whose fragments changed: one that a chunk of only one
+ * of the two versions names (the records a chunk names are read from its links, aliases followed). The records the
+ * unchanged chunks alone name have the fragments they had, and keep the description the previous version left them
+ * (a record past the summary threshold that no merge summarised, such as the survivor of a resolution merge, is not
+ * summarised by an update that does not change its fragments).
+ */
+function changedRecords(from: Version, to: Version): (job: SummaryJob, outcome: MergeOutcome) => boolean {
+  let touched: Set<string> | null = null;
+  return (job, outcome) => {
+    if (!touched) {
+      touched = new Set();
+      const add = (kind: string, ids: string[]) => ids.forEach((id) => touched?.add(`${kind}:${id}`));
+      const oldTexts = new Set(from.chunks.map((c) => c.content));
+      const newTexts = new Set(to.chunks.map((c) => c.content));
+      for (const chunk of to.chunks) {
+        if (oldTexts.has(chunk.content)) continue;
+        const links = outcome.chunks.get(chunk.id);
+        add('entity', links?.entity_ids ?? []);
+        add('relationship', links?.relationship_ids ?? []);
+      }
+      for (const chunk of from.chunks) {
+        if (newTexts.has(chunk.content)) continue;
+        add('entity', chunk.entity_ids);
+        add('relationship', chunk.relationship_ids);
+      }
+    }
+    return touched.has(`${job.kind}:${job.id}`);
+  };
+}
+
+/**
  * Moves the document's stored data from one version to the other: cached extractions under the chunk ids,
  * the graph merge of the new contributions, chunk vectors and chunk records.
  */
@@ -204,6 +236,7 @@ async function writeVersion(deps: IngestDeps, scope: Scope, documentId: string, 
     embedder: () => embedder,
     embed,
     deferRefresh: true,
+    summaries: changedRecords(from, to),
   });
   const said = new Set(contributions.flatMap((c) => c.extraction.entities.map((e) => e.id)));
   const unsaid = [...from.extractions.values()].filter((e) => e.entities.some((x) => !said.has(x.id)));

@@ -3,6 +3,8 @@ import { isolatedProse } from '../fixtures/corpus';
 import { json } from '../fixtures/documents';
 import { markerFailingProviders } from '../fixtures/providers';
 import { settleEmbeddingRefreshes } from '../../src/ingest/merge-stage';
+import { normalizeEntityId } from '../../src/domain/ids';
+import type { ChunkRecord } from '../../src/domain/types';
 
 /**
  * What an edit costs (PUT /documents/:id): every LLM call of the update, of every kind, counted at the provider and
@@ -120,6 +122,59 @@ describe('the cost of an edit', () => {
     expect(history.history[0]).toMatchObject({ ...body.update, version: 2 });
     expect(history.history[1]).toMatchObject({ ...startBody.update, version: 3 });
     expect((await app.request('/api/v1/documents/no-such-document/history', { workspace: edited })).status).toBe(404);
+  }, 600_000);
+});
+
+describe('summaries of an edit, with entity resolution merging names', () => {
+  let app: TestApp;
+  let recorder: ReturnType<typeof markerFailingProviders>;
+
+  beforeAll(async () => {
+    app = await startTestApp({
+      SERVICE_CHUNK_TOKENS: '400',
+      SERVICE_CHUNK_OVERLAP_TOKENS: '40',
+      SERVICE_ASYNC_THRESHOLD_BYTES: String(10 * 1024 * 1024),
+    });
+    recorder = markerFailingProviders(app.rt.providers, 'never-in-the-text');
+    recorder.state.failing = false;
+    app.rt.providers = recorder.registry;
+  });
+  afterAll(async () => {
+    await settleEmbeddingRefreshes();
+    await app.close();
+  });
+
+  it('summarises only records that a chunk of one version alone names', async () => {
+    // Resolution merges the coined names into survivors past the summary threshold that no merge summarised.
+    const text = original.slice(0, 120).join('\n\n');
+    const created = await app.request('/api/v1/documents', { method: 'POST', json: { content: text } });
+    expect(created.status).toBe(201);
+    const id = (await json(created)).id as string;
+    await settleEmbeddingRefreshes();
+    const scope = { workspaceId: app.workspace };
+    const before = await app.rt.stores.chunks.listByDocument(scope, id);
+
+    recorder.state.calls = [];
+    const res = await app.request(`/api/v1/documents/${id}`, {
+      method: 'PUT',
+      json: { content: `Preface notes by Ilse Brandauer. ${text}` },
+    });
+    expect(res.status).toBe(200);
+    const { update } = await json(res);
+    const after = await app.rt.stores.chunks.listByDocument(scope, id);
+    expect(update.chunks_extracted).toBeLessThanOrEqual(2);
+
+    const only = (chunks: ChunkRecord[], other: ChunkRecord[]) => {
+      const texts = new Set(other.map((c) => c.content));
+      return chunks.filter((c) => !texts.has(c.content)).flatMap((c) => [...c.entity_ids, ...c.relationship_ids]);
+    };
+    const named = new Set([...only(before, after), ...only(after, before)]);
+    const subjects = recorder.state.calls
+      .filter((c) => c.task === 'summarize')
+      .map((c) => /^(Entity|Relationship): (.*)$/m.exec(c.prompt) as RegExpExecArray)
+      .map(([, kind, name]) => (kind === 'Entity' ? normalizeEntityId(name) : name.split(' - ').join('|')));
+    expect(update.llm_calls_by_kind.summary).toBe(subjects.length);
+    for (const subject of subjects) expect(named).toContain(subject);
   }, 600_000);
 });
 
