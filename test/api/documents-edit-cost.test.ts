@@ -144,7 +144,7 @@ describe('summaries of an edit, with entity resolution merging names', () => {
     await app.close();
   });
 
-  it('summarises only records that a chunk of one version alone names', async () => {
+  it('summarises and rewrites only records that a chunk of one version alone names', async () => {
     // Resolution merges the coined names into survivors past the summary threshold that no merge summarised.
     const text = original.slice(0, 120).join('\n\n');
     const created = await app.request('/api/v1/documents', { method: 'POST', json: { content: text } });
@@ -153,6 +153,9 @@ describe('summaries of an edit, with entity resolution merging names', () => {
     await settleEmbeddingRefreshes();
     const scope = { workspaceId: app.workspace };
     const before = await app.rt.stores.chunks.listByDocument(scope, id);
+    const descriptions = async () =>
+      new Map((await app.rt.stores.graph.listEntities(scope, { limit: 100_000, offset: 0 })).items.map((e) => [e.id, e.description]));
+    const described = await descriptions();
 
     recorder.state.calls = [];
     const res = await app.request(`/api/v1/documents/${id}`, {
@@ -175,6 +178,11 @@ describe('summaries of an edit, with entity resolution merging names', () => {
       .map(([, kind, name]) => (kind === 'Entity' ? normalizeEntityId(name) : name.split(' - ').join('|')));
     expect(update.llm_calls_by_kind.summary).toBe(subjects.length);
     for (const subject of subjects) expect(named).toContain(subject);
+
+    // The other records keep their descriptions as they were, fragment order included.
+    const rewritten = [...(await descriptions())].filter(([entity, text]) => described.get(entity) !== text).map(([entity]) => entity);
+    for (const entity of rewritten) expect(named).toContain(entity);
+    expect(described.size).toBeGreaterThan(100);
   }, 600_000);
 });
 
