@@ -39,26 +39,32 @@ const KINDS = {
   community_report: 'community_report',
 };
 
+/** A test app on 400-token chunks whose LLM calls are recorded. */
+async function startRecordedApp(env: Record<string, string> = {}) {
+  const app = await startTestApp({
+    SERVICE_CHUNK_TOKENS: '400',
+    SERVICE_CHUNK_OVERLAP_TOKENS: '40',
+    SERVICE_ASYNC_THRESHOLD_BYTES: String(10 * 1024 * 1024),
+    ...env,
+  });
+  const recorder = markerFailingProviders(app.rt.providers, 'never-in-the-text');
+  recorder.state.failing = false;
+  app.rt.providers = recorder.registry;
+  return { app, recorder };
+}
+
+async function closeApp(app: TestApp): Promise<void> {
+  await settleEmbeddingRefreshes();
+  await app.close();
+}
+
 describe('the cost of an edit', () => {
   let app: TestApp;
   let recorder: ReturnType<typeof markerFailingProviders>;
 
-  beforeAll(async () => {
-    // Resolution off: its merges depend on the order names arrive in, and the graphs below are compared exactly.
-    app = await startTestApp({
-      SERVICE_CHUNK_TOKENS: '400',
-      SERVICE_CHUNK_OVERLAP_TOKENS: '40',
-      SERVICE_ENTITY_RESOLUTION: 'false',
-      SERVICE_ASYNC_THRESHOLD_BYTES: String(10 * 1024 * 1024),
-    });
-    recorder = markerFailingProviders(app.rt.providers, 'never-in-the-text');
-    recorder.state.failing = false;
-    app.rt.providers = recorder.registry;
-  });
-  afterAll(async () => {
-    await settleEmbeddingRefreshes();
-    await app.close();
-  });
+  // Resolution off: its merges depend on the order names arrive in, and the graphs below are compared exactly.
+  beforeAll(async () => ({ app, recorder } = await startRecordedApp({ SERVICE_ENTITY_RESOLUTION: 'false' })), 120_000);
+  afterAll(() => closeApp(app), 120_000);
 
   /** Provider calls made by `work` and the community reports rebuilt after it, by kind. */
   const calls = async (workspace: string, work: () => Promise<Response>) => {
@@ -129,24 +135,12 @@ describe('summaries of an edit, with entity resolution merging names', () => {
   let app: TestApp;
   let recorder: ReturnType<typeof markerFailingProviders>;
 
-  beforeAll(async () => {
-    app = await startTestApp({
-      SERVICE_CHUNK_TOKENS: '400',
-      SERVICE_CHUNK_OVERLAP_TOKENS: '40',
-      SERVICE_ASYNC_THRESHOLD_BYTES: String(10 * 1024 * 1024),
-    });
-    recorder = markerFailingProviders(app.rt.providers, 'never-in-the-text');
-    recorder.state.failing = false;
-    app.rt.providers = recorder.registry;
-  });
-  afterAll(async () => {
-    await settleEmbeddingRefreshes();
-    await app.close();
-  });
+  beforeAll(async () => ({ app, recorder } = await startRecordedApp()), 120_000);
+  afterAll(() => closeApp(app), 120_000);
 
   it('summarises and rewrites only records that a chunk of one version alone names', async () => {
     // Resolution merges the coined names into survivors past the summary threshold that no merge summarised.
-    const text = original.slice(0, 120).join('\n\n');
+    const text = original.slice(0, 40).join('\n\n');
     const created = await app.request('/api/v1/documents', { method: 'POST', json: { content: text } });
     expect(created.status).toBe(201);
     const id = (await json(created)).id as string;
@@ -182,7 +176,7 @@ describe('summaries of an edit, with entity resolution merging names', () => {
     // The other records keep their descriptions as they were, fragment order included.
     const rewritten = [...(await descriptions())].filter(([entity, text]) => described.get(entity) !== text).map(([entity]) => entity);
     for (const entity of rewritten) expect(named).toContain(entity);
-    expect(described.size).toBeGreaterThan(100);
+    expect(described.size).toBeGreaterThan(30);
   }, 600_000);
 });
 
