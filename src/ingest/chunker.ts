@@ -11,12 +11,13 @@ import {
   lowerBound,
   safeCut,
 } from './text-layout';
+import { type Anchors, anchorCuts } from './anchors';
 import { countTokens, type TokenLayout, tokenLayout } from '../llm/tokens';
 
 /**
  * Token chunking (docs/architecture.md §5.2): chunks of at most `chunkTokens` cl100k tokens with `overlapTokens` of
- * overlap, cut at the best natural boundary near the limit and never inside a code fence when a boundary
- * outside it exists. The text is encoded once; a chunk's exact token count reuses that encoding and
+ * overlap, ending on a content-defined anchor (./anchors.ts) in the last 40 % of the window when there is one, else
+ * at the best natural boundary near the limit, and never inside a code fence when a boundary outside it exists. The text is encoded once; a chunk's exact token count reuses that encoding and
  * re-encodes only the few pieces next to its end.
  * Every chunk is a slice of the text: `text.slice(char_start, char_end) === content`.
  */
@@ -47,6 +48,17 @@ const TIERS: Array<{ tier: BoundaryTier; fraction: number; floor: number; cap: n
   { tier: 'word', fraction: 0.03, floor: 5, cap: 0.1 },
 ];
 const MAX_SHRINKS = 8;
+/**
+ * Content-defined anchors (./anchors.ts) are more than this share of a chunk's new tokens apart; a chunk ends at the
+ * last anchor in the part of its window past ANCHOR_SHARE of it. A chunk with none there ends so that the next one
+ * reaches the next anchor, when both keep ANCHOR_MIN_SHARE of the window. Chunk ends thus fall on the same anchors
+ * whatever came before them in the text: after an edit the chunks realign on the first anchor past it, and an
+ * update re-extracts the chunks that hold the edit and seldom more than one on each side.
+ */
+const ANCHOR_RADIUS = 0.5;
+const ANCHOR_SHARE = 0.6;
+/** A chunk is cut short to let the next one end on an anchor only when both keep this share of the window. */
+const ANCHOR_MIN_SHARE = 0.7;
 
 interface Layout {
   text: string;
@@ -69,13 +81,18 @@ export function chunkText(text: string, options: ChunkOptions = {}): TextChunk[]
   const layout: Layout = { text, tokens, starts: tokens.starts, fences: indexFences(text) };
   const n = tokens.count;
   const lines = lineStarts(text);
+  const anchors = anchorCuts(text, layout.starts, layout.fences, Math.max(1, Math.floor((size - overlap) * ANCHOR_RADIUS)));
   const chunks: TextChunk[] = [];
   let t0 = 0;
   for (;;) {
     t0 = skipBlankPieces(layout, t0);
     const s = layout.starts[t0];
     let budget = size;
-    let end = t0 + size >= n ? text.length : chooseCut(layout, t0, size);
+    let end =
+      t0 + size >= n
+        ? text.length
+        : (anchorIn(anchors, t0 + Math.ceil(size * ANCHOR_SHARE), t0 + size) ??
+          chooseCut(layout, t0, towardsAnchor(anchors, t0, size, overlap)));
     let content = text.slice(s, end);
     let count = exactCount(layout, s, end);
     for (let shrinks = 0; count > size && budget > 1; shrinks++) {
@@ -100,6 +117,30 @@ export function chunkText(text: string, options: ChunkOptions = {}): TextChunk[]
     t0 = nextStart(layout, t0, end, overlap);
   }
   return chunks;
+}
+
+/**
+ * The window of a chunk with no anchor near its end: one that lets the next chunk end at the next anchor, the
+ * tokens up to that anchor shared out evenly between the two; the full window when the anchor is out of reach or
+ * the two chunks would be short (below ANCHOR_MIN_SHARE of the window).
+ */
+function towardsAnchor({ tokens }: Anchors, t0: number, size: number, overlap: number): number {
+  const next = lowerBound(tokens, t0 + size + 1);
+  if (next >= tokens.length) return size;
+  const ahead = tokens[next] - t0;
+  // The next chunk starts `overlap` before this one's end and must end at the anchor past ANCHOR_SHARE of its window.
+  const latest = ahead + overlap - Math.ceil(size * ANCHOR_SHARE);
+  const earliest = ahead + overlap - size;
+  if (earliest > size || latest < 1) return size;
+  const half = Math.ceil((ahead + overlap) / 2);
+  if (half < size * ANCHOR_MIN_SHARE) return size;
+  return Math.max(1, Math.min(size, latest, Math.max(earliest + Math.ceil(size * 0.1), half)));
+}
+
+/** The last anchor whose first token index lies in [from, to], as a character offset. */
+function anchorIn({ positions, tokens }: Anchors, from: number, to: number): number | undefined {
+  const i = lowerBound(tokens, to + 1) - 1;
+  return i >= 0 && tokens[i] >= from ? positions[i] : undefined;
 }
 
 /** Where a chunk starting at token t0 with `budget` tokens should end (exclusive char offset, > start). */

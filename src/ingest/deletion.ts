@@ -8,6 +8,7 @@ import { deleteExtractions } from './extract/cache';
 import type { MergeOutcome } from './merge';
 import { mergeIntoGraph } from './merge-stage';
 import { deletePageMap } from './pages';
+import { deleteHistory } from './history';
 import type { SummaryPolicy } from './summary';
 
 /**
@@ -56,6 +57,7 @@ export async function deleteDocumentData(deps: IngestDeps, scope: Scope, documen
   await forgetDocumentNames(deps.stores, deps.entityLocks, scope, chunkIds);
   await deleteExtractions(deps.stores.kv, scope, chunkIds);
   await deletePageMap(deps, scope, documentId);
+  await deleteHistory(deps, scope, documentId);
   await deps.stores.chunks.deleteByDocument(scope, documentId);
 }
 

@@ -1,6 +1,6 @@
 import { currentParts, type Draft, type Summary } from './drafts';
 import { fragmentKey, type RecordState } from './record-state';
-import { joinFragments, needsSummary, type SummaryPolicy } from './summary';
+import { FRAGMENT_SEPARATOR, joinFragments, needsSummary, type SummaryPolicy } from './summary';
 
 /**
  * How a record's description follows its fragments (docs/architecture.md §5.5). Below the fragment and token thresholds,
@@ -19,6 +19,18 @@ export function describeDraft(draft: Draft<{ description: string }>, policy: Pic
   const { summary, fragments, newer } = draft;
   draft.state.summary = summary ? { text: summary.text, covered: summary.covered, newer } : null;
   draft.record.description = summary ? render(summary, fragments, policy) : joinFragments(fragments);
+}
+
+/**
+ * A record whose fragments joined are those of its stored description in another order (a rebuild reads them in chunk
+ * order, while they were joined in the order documents and merges brought them) keeps its description as stored: a
+ * merge that does not change what a record says does not rewrite it, re-embed it or change its community's report.
+ */
+export function keepDescription(draft: Draft<{ description: string }>, old: { description: string } | undefined): void {
+  const text = draft.record.description;
+  if (!old || draft.summary || old.description === text || old.description.length !== text.length) return;
+  const sorted = (joined: string) => joined.split(FRAGMENT_SEPARATOR).sort().join(FRAGMENT_SEPARATOR);
+  if (sorted(old.description) === sorted(text)) draft.record.description = old.description;
 }
 
 /** Whether the draft's description is due for a (new) LLM summary. */

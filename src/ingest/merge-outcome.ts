@@ -34,6 +34,8 @@ export interface MergeOutcome {
   due: SummaryJob[];
   llm_calls: number;
   usage: TokenUsage;
+  /** Records given an LLM summary after the commit (set by the merge stage). */
+  summarised?: number;
   /** Summaries that failed and fell back to the joined fragments. */
   summaryFailures: string[];
   /** The document's counts, when its chunk records were written with the merge (./chunk-links.ts). */

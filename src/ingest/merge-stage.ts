@@ -7,6 +7,7 @@ import { deleteGraphVectors, type EmbedOptions, embedGraphRecords } from './embe
 import { embeddingQueue, type Lane, settleEmbeddingQueues } from './embed-queue';
 import { type MergeClaim, mergeClaims } from './merge-claims';
 import type { Contribution, MergeOutcome } from './merge';
+import type { SummaryJob } from './merge-outcome';
 import { commitInBatch } from './merge-batch';
 import type { SummaryPolicy } from './summary';
 import { storeVectorsInBatch } from './vector-batch';
@@ -50,6 +51,8 @@ export interface MergeStageOptions {
   deferRefresh?: boolean;
   /** The document's claim on the records it merges (./merge-claims.ts), given up once their texts are queued. */
   claim?: MergeClaim;
+  /** Of the summaries the merge found due, those to write (all when absent). */
+  summaries?: (job: SummaryJob, outcome: MergeOutcome) => boolean;
 }
 
 /** Background refreshes still writing their vectors; settled before the stores close. */
@@ -98,9 +101,12 @@ export async function mergeIntoGraph(
     },
   });
 
+  const keep = options.summaries;
+  if (keep) outcome.due = outcome.due.filter((job) => keep(job, outcome));
   const summarised = await summariseOutcome(deps, scope, outcome, options.policy, (_deps, s, written, policy) =>
     applyInBatch(deps, s, written, policy),
   );
+  outcome.summarised = summarised.length;
   if (summarised.length) await publish(summarised);
   if (outcome.summaryFailures.length) {
     log.warn({ document_id: documentId, failures: outcome.summaryFailures }, 'description summaries fell back to joined fragments');

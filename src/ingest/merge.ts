@@ -5,7 +5,7 @@ import type { GraphChange } from '../graph/events';
 import type { Stores } from '../store/ports';
 import { applyOverrides, statementsUnderAliases } from './aliases';
 import type { IngestDeps } from './deps';
-import { describeDraft, summaryDue } from './descriptions';
+import { describeDraft, keepDescription, summaryDue } from './descriptions';
 import { statementsOf } from './describe';
 import { accumulateEntity, accumulateRelationship, type Draft, rebuildEntity, rebuildRelationship } from './drafts';
 import { entityEvidence, relationEvidence, sourceStatements } from './evidence';
@@ -218,6 +218,8 @@ export async function commitMerge(
   const relationPolicy = policyFor(policy, 'relationship');
   await mapInSlices(entityDrafts, (draft) => describeDraft(draft, policy), slicer);
   await mapInSlices(relationDrafts, (draft) => describeDraft(draft, relationPolicy), slicer);
+  for (const draft of entityDrafts) keepDescription(draft, oldEntity.get(draft.record.id));
+  for (const draft of relationDrafts) keepDescription(draft, oldRelation.get(draft.record.id));
   const due = [
     ...(await filterInSlices(entityDrafts, (d) => summaryDue(d, policy), slicer)).map((d) => summaryJob('entity', d, [d.record.id])),
     ...(await filterInSlices(relationDrafts, (d) => summaryDue(d, relationPolicy), slicer)).map((d) =>

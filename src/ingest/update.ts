@@ -1,7 +1,6 @@
 import { contentHash } from '../domain/ids';
 import { UnavailableError } from '../domain/errors';
 import type { ChunkRecord, DocumentRecord, Scope } from '../domain/types';
-import type { TokenUsage } from '../llm/ports';
 import { cachedLlm } from '../graph/llm-cache';
 import { forgetNamesOf } from './aliases';
 import { summaryPolicy } from './deletion';
@@ -10,11 +9,13 @@ import { chunkItems, embedInto } from './embed';
 import { type CachedExtraction, deleteExtractions, EXTRACTION_NAMESPACE, extractFresh, isReusable, readExtractions } from './extract/cache';
 import type { PageRange } from './loaders/types';
 import { affectedEntityIds, type Contribution, type MergeOutcome } from './merge';
+import type { SummaryJob } from './merge-outcome';
 import { mergeIntoGraph } from './merge-stage';
 import { deletePageMap, loadPageMap, savePageMap } from './pages';
 import { buildChunks } from './pipeline';
 import { resolveDocumentEntities } from './resolve-stage';
-import { addUsage } from './run';
+import { appendHistory, type UpdateAccount } from './history';
+import { emptyTally, tallyingProviders, totalCalls } from './call-tally';
 import { writeChunkLinks } from './chunk-links';
 import { findPromptOverride } from '../prompts/overrides';
 import { extractionFailure, summariseExtraction } from './health';
@@ -41,14 +42,8 @@ export interface UpdateInput {
   pages?: PageRange[] | null;
 }
 
-export interface UpdateResult {
+export interface UpdateResult extends UpdateAccount {
   doc: DocumentRecord;
-  chunks_total: number;
-  chunks_reused: number;
-  chunks_extracted: number;
-  chunks_removed: number;
-  llm_calls: number;
-  usage: TokenUsage;
   processing_time_ms: number;
 }
 
@@ -65,6 +60,9 @@ export async function updateDocumentContent(
   input: UpdateInput,
 ): Promise<UpdateResult> {
   const started = Date.now();
+  // Every LLM call of the update, whichever stage makes it, is counted by kind (./call-tally.ts).
+  const tally = emptyTally();
+  deps = { ...deps, providers: tallyingProviders(deps.providers, tally) };
   const { stores } = deps;
   const llm = cachedLlm(deps.providers.llm(), stores.kv, scope, { log: deps.log });
   const previousChunks = (await stores.chunks.listByDocument(scope, doc.id)).sort((a, b) => a.index - b.index);
@@ -87,8 +85,6 @@ export async function updateDocumentContent(
     if (chunk.extraction_status === 'completed' && isReusable(entry, chunk.content, llm, override)) reusable.set(entry.content_hash, entry);
   }
   const extractions = new Map<string, CachedExtraction>();
-  const usage: TokenUsage = { input_tokens: 0, output_tokens: 0 };
-  let llmCalls = 0;
   const fresh = chunks.filter((chunk) => {
     const reused = reusable.get(contentHash(chunk.content));
     if (reused) extractions.set(chunk.id, reused);
@@ -103,8 +99,6 @@ export async function updateDocumentContent(
   outcomes.forEach((outcome, i) => {
     if (outcome.status === 'rejected') return;
     extractions.set(fresh[i].id, outcome.value.extraction);
-    llmCalls += outcome.value.llm_calls;
-    addUsage(usage, outcome.value.usage);
   });
   const failed = outcomes.findIndex((o) => o.status === 'rejected');
   if (failed >= 0) {
@@ -128,7 +122,7 @@ export async function updateDocumentContent(
   }
 
   const next: Version = { chunks, extractions, policy: summaryPolicy(deps, doc.options?.use_llm_summarization ?? true) };
-  let merged: MergeOutcome;
+  let merged: Written;
   try {
     merged = await writeVersion(deps, scope, doc.id, previous, next);
     if (input.pages !== undefined) {
@@ -142,11 +136,7 @@ export async function updateDocumentContent(
     );
     throw err;
   }
-  llmCalls += merged.llm_calls;
-  addUsage(usage, merged.usage);
   const resolved = await resolveDocumentEntities(deps, scope, merged);
-  llmCalls += resolved.llm_calls;
-  addUsage(usage, resolved.usage);
 
   const now = new Date();
   const processingTime = now.getTime() - started;
@@ -169,15 +159,54 @@ export async function updateDocumentContent(
     updated_at: now.toISOString(),
   });
   const previousTexts = new Set(chunks.map((c) => c.content));
-  return {
-    doc: updated ?? doc,
+  const account: UpdateAccount = {
     chunks_total: chunks.length,
     chunks_reused: chunks.length - fresh.length,
     chunks_extracted: fresh.length,
     chunks_removed: previous.chunks.filter((c) => !previousTexts.has(c.content)).length,
-    llm_calls: llmCalls,
-    usage,
-    processing_time_ms: processingTime,
+    llm_calls: totalCalls(tally),
+    llm_calls_by_kind: { ...tally.calls },
+    usage: { ...tally.usage },
+    records_resummarised: merged.summarised ?? 0,
+    entities_resolved: resolved.checked,
+    chunks_embedded: merged.chunksEmbedded,
+    records_reembedded: merged.reembed.entities.length + merged.reembed.relationships.length,
+  };
+  const version = (doc.version ?? 1) + 1;
+  await appendHistory(deps, scope, doc.id, { version, at: now.toISOString(), processing_time_ms: processingTime, ...account });
+  return { doc: updated ?? doc, processing_time_ms: processingTime, ...account };
+}
+
+type Written = MergeOutcome & { chunksEmbedded: number };
+
+/**
+ * A summary the merge found due is written only for a record whose fragments changed: one that a chunk of only one
+ * of the two versions names (the records a chunk names are read from its links, aliases followed). The records the
+ * unchanged chunks alone name have the fragments they had, and keep the description the previous version left them
+ * (a record past the summary threshold that no merge summarised, such as the survivor of a resolution merge, is not
+ * summarised by an update that does not change its fragments).
+ */
+function changedRecords(from: Version, to: Version): (job: SummaryJob, outcome: MergeOutcome) => boolean {
+  let touched: Set<string> | null = null;
+  return (job, outcome) => {
+    if (!touched) {
+      touched = new Set();
+      const add = (kind: string, ids: string[]) => ids.forEach((id) => touched?.add(`${kind}:${id}`));
+      const oldTexts = new Set(from.chunks.map((c) => c.content));
+      const newTexts = new Set(to.chunks.map((c) => c.content));
+      for (const chunk of to.chunks) {
+        if (oldTexts.has(chunk.content)) continue;
+        const links = outcome.chunks.get(chunk.id);
+        add('entity', links?.entity_ids ?? []);
+        add('relationship', links?.relationship_ids ?? []);
+      }
+      for (const chunk of from.chunks) {
+        if (newTexts.has(chunk.content)) continue;
+        add('entity', chunk.entity_ids);
+        add('relationship', chunk.relationship_ids);
+      }
+    }
+    return touched.has(`${job.kind}:${job.id}`);
   };
 }
 
@@ -185,7 +214,7 @@ export async function updateDocumentContent(
  * Moves the document's stored data from one version to the other: cached extractions under the chunk ids,
  * the graph merge of the new contributions, chunk vectors and chunk records.
  */
-async function writeVersion(deps: IngestDeps, scope: Scope, documentId: string, from: Version, to: Version): Promise<MergeOutcome> {
+async function writeVersion(deps: IngestDeps, scope: Scope, documentId: string, from: Version, to: Version): Promise<Written> {
   const { stores } = deps;
   const kept = new Map(to.chunks.map((c) => [c.id, c]));
   const before = new Map(from.chunks.map((c) => [c.id, c]));
@@ -207,6 +236,7 @@ async function writeVersion(deps: IngestDeps, scope: Scope, documentId: string, 
     embedder: () => embedder,
     embed,
     deferRefresh: true,
+    summaries: changedRecords(from, to),
   });
   const said = new Set(contributions.flatMap((c) => c.extraction.entities.map((e) => e.id)));
   const unsaid = [...from.extractions.values()].filter((e) => e.entities.some((x) => !said.has(x.id)));
@@ -227,5 +257,5 @@ async function writeVersion(deps: IngestDeps, scope: Scope, documentId: string, 
     documentId,
     to.chunks.map((c) => c.id),
   );
-  return merged;
+  return Object.assign(merged, { chunksEmbedded: changed.length });
 }

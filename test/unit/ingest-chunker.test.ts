@@ -175,6 +175,31 @@ describe('chunkText', () => {
     expect(holding('four')).toMatchObject({ end_line: 5, page_start: 2, page_end: 2 });
   });
 
+  test('an edit changes the chunks that hold it and few others: chunk ends fall on anchors of the text', () => {
+    // Paragraphs of 30 to 250 tokens, ~50 chunks of 400 tokens.
+    const paragraphs = Array.from({ length: 150 }, (_, n) =>
+      Array.from({ length: 2 + ((n * 7) % 11) }, (_, i) => `Member ${n} of team ${i} wrote part ${n * 31 + i} of the report.`).join(' '),
+    );
+    const options = { chunkTokens: 400, overlapTokens: 40 };
+    const before = chunkText(paragraphs.join('\n\n'), options);
+    expect(before.length).toBeGreaterThan(45);
+    const known = new Set(before.map((c) => c.content));
+    const changes = (edited: string[]) => {
+      const after = chunkText(edited.join('\n\n'), options);
+      expectWellFormed(edited.join('\n\n'), after, 400);
+      return {
+        touched: after.filter((c) => c.content.includes('Inserted remark')).length,
+        changed: after.filter((c) => !known.has(c.content)).length,
+      };
+    };
+    expect(changes(paragraphs.map((p, i) => (i === 0 ? `Inserted remark. ${p}` : p)))).toEqual({ touched: 1, changed: 1 });
+    for (let at = 5; at < paragraphs.length; at += 15) {
+      const { touched, changed } = changes(paragraphs.map((p, i) => (i >= at && i < at + 3 ? `${p} Inserted remark ${i}.` : p)));
+      expect(touched).toBeGreaterThan(0);
+      expect(changed).toBeLessThanOrEqual(touched + 2);
+    }
+  });
+
   test('rejects an overlap that is not smaller than the chunk size', () => {
     expect(() => chunkText('text', { chunkTokens: 10, overlapTokens: 10 })).toThrow(RangeError);
     expect(() => chunkText('text', { chunkTokens: 0 })).toThrow(RangeError);

@@ -1,3 +1,4 @@
+import type { HistoryEntry, UpdateAccount } from '../../ingest/history';
 import type { DocumentRecord } from '../../domain/types';
 import type { CreateOutcome, IngestRequest, UpdateResult } from '../../services/documents';
 import type { BatchFields, CreateDocumentBody, UploadFields } from './schemas';
@@ -225,12 +226,30 @@ export function presentUpdated(result: UpdateResult) {
     created_at: doc.created_at,
     updated_at: doc.updated_at,
     processing_time_ms: Math.round(result.processing_time_ms),
-    update: {
-      chunks_total: result.chunks_total,
-      chunks_reused: result.chunks_reused,
-      chunks_extracted: result.chunks_extracted,
-      chunks_removed: result.chunks_removed,
-      llm_calls: result.llm_calls,
-    },
+    update: presentAccount(result),
+  };
+}
+
+/** What an update cost and reused (docs/api.md §4.2), as the update's answer and the document's history give it. */
+export function presentAccount(account: UpdateAccount) {
+  return {
+    chunks_total: account.chunks_total,
+    chunks_reused: account.chunks_reused,
+    chunks_extracted: account.chunks_extracted,
+    chunks_removed: account.chunks_removed,
+    llm_calls: account.llm_calls,
+    llm_calls_by_kind: { ...account.llm_calls_by_kind },
+    usage: { input_tokens: account.usage.input_tokens, output_tokens: account.usage.output_tokens },
+    records_resummarised: account.records_resummarised,
+    entities_resolved: account.entities_resolved,
+    chunks_embedded: account.chunks_embedded,
+    records_reembedded: account.records_reembedded,
+  };
+}
+
+export function presentHistory(documentId: string, entries: HistoryEntry[]) {
+  return {
+    document_id: documentId,
+    history: entries.map((e) => ({ version: e.version, at: e.at, processing_time_ms: e.processing_time_ms, ...presentAccount(e) })),
   };
 }

@@ -332,6 +332,29 @@ export const updateDocumentBody = z.object({
 });
 export type UpdateDocumentBody = z.output<typeof updateDocumentBody>;
 
+const callCount = z.number().int();
+
+export const updateAccountSchema = z.object({
+  chunks_total: z.number().int(),
+  chunks_reused: z.number().int().describe('Chunks whose text was already there: their extraction is reused'),
+  chunks_extracted: z.number().int(),
+  chunks_removed: z.number().int().describe('Previous chunks whose text is gone'),
+  llm_calls: z.number().int().describe('LLM provider calls of the update, every kind (cached answers are not calls)'),
+  llm_calls_by_kind: z.object({
+    extraction: callCount,
+    gleaning: callCount,
+    summary: callCount,
+    resolution: callCount,
+    community_report: callCount,
+    other: callCount,
+  }),
+  usage: z.object({ input_tokens: z.number().int(), output_tokens: z.number().int() }),
+  records_resummarised: z.number().int().describe('Entities and relationships given a new LLM summary'),
+  entities_resolved: z.number().int().describe('Entities new to the graph matched by entity resolution'),
+  chunks_embedded: z.number().int().describe('Chunks embedded: those whose text is new'),
+  records_reembedded: z.number().int().describe('Entities and relationships re-embedded: their text or documents changed'),
+});
+
 export const updatedSchema = z.object({
   id: z.string(),
   document_id: z.string().describe('= id'),
@@ -345,11 +368,16 @@ export const updatedSchema = z.object({
   created_at: timestamp,
   updated_at: timestamp,
   processing_time_ms: z.number().int(),
-  update: z.object({
-    chunks_total: z.number().int(),
-    chunks_reused: z.number().int().describe('Chunks whose text was already there: their extraction is reused'),
-    chunks_extracted: z.number().int(),
-    chunks_removed: z.number().int().describe('Previous chunks whose text is gone'),
-    llm_calls: z.number().int(),
-  }),
+  update: updateAccountSchema,
+});
+
+export const historySchema = z.object({
+  document_id: z.string(),
+  history: z.array(
+    updateAccountSchema.extend({
+      version: z.number().int().describe('The version the update made'),
+      at: timestamp,
+      processing_time_ms: z.number().int(),
+    }),
+  ),
 });

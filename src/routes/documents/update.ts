@@ -1,8 +1,8 @@
 import type { Api } from '../../http/api';
 import type { Runtime } from '../../services/runtime';
 import { spending } from '../costs/gate';
-import { presentUpdated } from './present';
-import { idParams, updatedSchema, updateDocumentBody } from './schemas';
+import { presentHistory, presentUpdated } from './present';
+import { historySchema, idParams, updatedSchema, updateDocumentBody } from './schemas';
 
 /** Replacing a document's content in place. */
 export function updateDocumentRoutes(api: Api, rt: Runtime): void {
@@ -43,6 +43,25 @@ export function updateDocumentRoutes(api: Api, rt: Runtime): void {
         expectedVersion: body.expected_version,
       });
       ctx.body = presentUpdated(result);
+    },
+  );
+  api.route(
+    {
+      method: 'get',
+      path: '/documents/:id/history',
+      tag: 'documents',
+      summary: "A document's content updates and what each cost",
+      description:
+        'One entry per content update, oldest first (the last 50): the version it made, when, and its accounting: chunks ' +
+        'reused and extracted, LLM calls by kind, tokens, records re-summarised, entities resolved, texts embedded.',
+      params: idParams,
+      responses: {
+        200: { description: 'The history', schema: historySchema },
+        404: { description: 'No such document in the workspace' },
+      },
+    },
+    async (ctx, { params }) => {
+      ctx.body = presentHistory(params.id, await rt.documents.history(ctx.state.scope, params.id));
     },
   );
 }

@@ -22,6 +22,7 @@ import {
 } from './maintenance';
 import { findByFileName, type TextUpdate, updateFromFile, updateFromText } from './update';
 import type { UpdateResult } from '../../ingest/update';
+import { type HistoryEntry, readHistory } from '../../ingest/history';
 import { type ScanInput, type ScanResult, scanDirectory } from './scan';
 
 /** A page of a workspace's documents: the store's query, as the routes build it. */
@@ -44,6 +45,8 @@ export interface DocumentService {
   remove(scope: Scope, id: string): Promise<void>;
   /** Replaces a completed document's content in place (incremental: unchanged chunks are not extracted again). */
   update(scope: Scope, id: string, update: TextUpdate): Promise<UpdateResult>;
+  /** The document's content updates, oldest first (404 for an unknown document). */
+  history(scope: Scope, id: string): Promise<HistoryEntry[]>;
   /**
    * An upload that replaces the document of the same file name in the workspace, when there is one; otherwise
    * an ordinary upload.
@@ -83,6 +86,10 @@ export function createDocumentService(host: ServiceHost, tasks: TaskService): Do
     get: (scope, id) => requireDocument(host, scope, id),
     remove: (scope, id) => removeDocument(host, tasks, scope, id),
     update: (scope, id, update) => updateFromText(host, gate, scope, id, update),
+    history: async (scope, id) => {
+      await requireDocument(host, scope, id);
+      return readHistory(host, scope, id);
+    },
     async replaceFromFile(scope, file, request) {
       const existing = await findByFileName(host, scope, file.filename);
       if (!existing) {

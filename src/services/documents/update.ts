@@ -4,6 +4,7 @@ import { contentHashInSlices } from '../../domain/ids';
 import type { DocumentRecord, Scope } from '../../domain/types';
 import { LoadError, loadDocumentFile, SUPPORTED_EXTENSIONS } from '../../ingest/loaders';
 import { updateDocumentContent, type UpdateInput, type UpdateResult } from '../../ingest/update';
+import { emptyTally } from '../../ingest/call-tally';
 import type { ServiceHost } from '../tasks';
 import { checkFileSize, type IncomingFile } from './admission';
 import { duplicateDocument, formatLimit } from './errors';
@@ -120,7 +121,12 @@ async function unchanged(
     chunks_extracted: 0,
     chunks_removed: 0,
     llm_calls: 0,
+    llm_calls_by_kind: emptyTally().calls,
     usage: { input_tokens: 0, output_tokens: 0 },
+    records_resummarised: 0,
+    entities_resolved: 0,
+    chunks_embedded: 0,
+    records_reembedded: 0,
     processing_time_ms: 0,
   };
 }

@@ -1835,6 +1835,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/documents/{id}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A document's content updates and what each cost
+         * @description One entry per content update, oldest first (the last 50): the version it made, when, and its accounting: chunks reused and extracted, LLM calls by kind, tokens, records re-summarised, entities resolved, texts embedded.
+         */
+        get: operations["get_api_v1_documents_id_history"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/tasks": {
         parameters: {
             query?: never;
@@ -16828,7 +16848,28 @@ export interface operations {
                             chunks_extracted: number;
                             /** @description Previous chunks whose text is gone */
                             chunks_removed: number;
+                            /** @description LLM provider calls of the update, every kind (cached answers are not calls) */
                             llm_calls: number;
+                            llm_calls_by_kind: {
+                                extraction: number;
+                                gleaning: number;
+                                summary: number;
+                                resolution: number;
+                                community_report: number;
+                                other: number;
+                            };
+                            usage: {
+                                input_tokens: number;
+                                output_tokens: number;
+                            };
+                            /** @description Entities and relationships given a new LLM summary */
+                            records_resummarised: number;
+                            /** @description Entities new to the graph matched by entity resolution */
+                            entities_resolved: number;
+                            /** @description Chunks embedded: those whose text is new */
+                            chunks_embedded: number;
+                            /** @description Entities and relationships re-embedded: their text or documents changed */
+                            records_reembedded: number;
                         };
                     };
                 };
@@ -17885,7 +17926,28 @@ export interface operations {
                             chunks_extracted: number;
                             /** @description Previous chunks whose text is gone */
                             chunks_removed: number;
+                            /** @description LLM provider calls of the update, every kind (cached answers are not calls) */
                             llm_calls: number;
+                            llm_calls_by_kind: {
+                                extraction: number;
+                                gleaning: number;
+                                summary: number;
+                                resolution: number;
+                                community_report: number;
+                                other: number;
+                            };
+                            usage: {
+                                input_tokens: number;
+                                output_tokens: number;
+                            };
+                            /** @description Entities and relationships given a new LLM summary */
+                            records_resummarised: number;
+                            /** @description Entities new to the graph matched by entity resolution */
+                            entities_resolved: number;
+                            /** @description Chunks embedded: those whose text is new */
+                            chunks_embedded: number;
+                            /** @description Entities and relationships re-embedded: their text or documents changed */
+                            records_reembedded: number;
                         };
                     };
                 };
@@ -18500,6 +18562,140 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
+            };
+            /** @description Invalid input, field by field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    get_api_v1_documents_id_history: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Workspace to act in; default: the credential's bound workspace, else the tenant's default workspace */
+                "X-Workspace-ID"?: string;
+                /** @description Tenant to act for; must be the credential's own (the master key may name any) */
+                "X-Tenant-ID"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The history */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        document_id: string;
+                        history: {
+                            chunks_total: number;
+                            /** @description Chunks whose text was already there: their extraction is reused */
+                            chunks_reused: number;
+                            chunks_extracted: number;
+                            /** @description Previous chunks whose text is gone */
+                            chunks_removed: number;
+                            /** @description LLM provider calls of the update, every kind (cached answers are not calls) */
+                            llm_calls: number;
+                            llm_calls_by_kind: {
+                                extraction: number;
+                                gleaning: number;
+                                summary: number;
+                                resolution: number;
+                                community_report: number;
+                                other: number;
+                            };
+                            usage: {
+                                input_tokens: number;
+                                output_tokens: number;
+                            };
+                            /** @description Entities and relationships given a new LLM summary */
+                            records_resummarised: number;
+                            /** @description Entities new to the graph matched by entity resolution */
+                            entities_resolved: number;
+                            /** @description Chunks embedded: those whose text is new */
+                            chunks_embedded: number;
+                            /** @description Entities and relationships re-embedded: their text or documents changed */
+                            records_reembedded: number;
+                            /** @description The version the update made */
+                            version: number;
+                            /** @description ISO 8601 timestamp */
+                            at: string;
+                            processing_time_ms: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description Malformed request: a body that is not JSON, a header of the wrong form */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Needs the viewer role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such document in the workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Invalid input, field by field */
             422: {
