@@ -159,6 +159,7 @@ const MATRIX: Record<string, Entry> = {
   'GET /api/v1/documents/track/:task_id': {},
   'GET /api/v1/documents/:id': {},
   'GET /api/v1/documents/:id/metadata': {},
+  'GET /api/v1/documents/:id/history': {},
   'DELETE /api/v1/documents/:id': {},
   'PUT /api/v1/documents/:id': { bodies: [{ content: 'Replaced by tenant A.' }] },
   'GET /api/v1/graph/resolution/settings': {},

@@ -193,8 +193,15 @@ export function GraphCanvas({ graph, view, layout, onSelect, onSelectEdge, onRea
       },
       resetCamera: (animate) => {
         const camera = sigma.getCamera();
-        if (animate) void camera.animatedReset({ duration: 400 });
-        else camera.setState({ x: 0.5, y: 0.5, ratio: 1, angle: 0 });
+        if (animate) {
+          void camera.animatedReset({ duration: 400 });
+          return;
+        }
+        const home = { x: 0.5, y: 0.5, ratio: 1, angle: 0 };
+        camera.setState(home);
+        // An animation still running (a focus, a zoom) would carry on from its next frame and undo the reset: the
+        // camera's next animation replaces it.
+        if (camera.isAnimated()) void camera.animate(home, { duration: 1 });
       },
       cameraRatio: () => sigma.getCamera().ratio,
     };
