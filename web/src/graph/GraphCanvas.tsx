@@ -147,6 +147,8 @@ export function GraphCanvas({ graph, view, layout, onSelect, onSelectEdge, onRea
 
     const frames = new FrameMeter();
     frames.attach(sigma);
+    /** The ratio the last zoom button press is animating to. */
+    let zoomTarget: number | null = null;
     const handle: ExplorerHandle = {
       graph,
       sigma,
@@ -170,7 +172,10 @@ export function GraphCanvas({ graph, view, layout, onSelect, onSelectEdge, onRea
       },
       zoom: (factor) => {
         const camera = sigma.getCamera();
-        void camera.animate({ ratio: Math.min(4, Math.max(0.02, camera.ratio / factor)) }, { duration: 250 });
+        // Clicks faster than the animation add up: each zooms from where the one before is going.
+        const from = camera.isAnimated() && zoomTarget !== null ? zoomTarget : camera.ratio;
+        zoomTarget = Math.min(4, Math.max(0.02, from / factor));
+        void camera.animate({ ratio: zoomTarget }, { duration: 250 });
       },
       fit: (hiddenTypes) => {
         let minX = Infinity;
