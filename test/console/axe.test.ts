@@ -48,6 +48,9 @@ describe('console accessibility (axe-core)', () => {
     });
     expect(res.status).toBe(201);
     documentId = ((await res.json()) as { id: string }).id;
+    // A likely duplicate, so that the review page lists a pair.
+    const duplicate = await app.request('/api/v1/graph/entities', { method: 'POST', json: { name: 'Bob Smiths', entity_type: 'PERSON' } });
+    expect(duplicate.status).toBe(201);
     const chat = await app.request('/api/v1/chat/completions', { method: 'POST', json: { message: 'Who is Bob Smith?' } });
     expect(chat.status).toBe(200);
     browser = await launchChromium();
@@ -79,6 +82,41 @@ describe('console accessibility (axe-core)', () => {
       open: async (page) => {
         await page.getByTestId('provenance').locator('.source-chunk').first().click();
         await page.getByTestId('chunk-dialog').locator('.line').first().waitFor();
+      },
+    },
+    {
+      name: 'entity merge dialog',
+      open: async (page) => {
+        await page.goto(`${app.url}/graph?start=BOB_SMITH`);
+        await page.getByTestId('entity-actions').getByRole('button', { name: 'Merge…' }).click();
+        const dialog = page.getByTestId('merge-dialog');
+        await dialog.getByLabel('Entity to merge with').fill('Acme');
+        await dialog.getByRole('option', { name: /Acme Corporation/ }).click();
+        await dialog.getByTestId('edit-impact').getByText('Merges').waitFor();
+      },
+    },
+    {
+      name: 'entity delete dialog',
+      open: async (page) => {
+        await page.getByTestId('merge-dialog').getByRole('button', { name: 'Cancel' }).click();
+        await page.getByTestId('merge-dialog').waitFor({ state: 'detached' });
+        await page.getByTestId('entity-actions').getByRole('button', { name: 'Delete…' }).click();
+        await page.getByTestId('delete-entity-dialog').locator('.related-list').waitFor();
+      },
+    },
+    {
+      name: 'graph with a highlight',
+      open: async (page) => {
+        await page.goto(`${app.url}/graph?highlight=BOB_SMITH,ALICE_JOHNSON&from=an%20answer`);
+        await page.getByTestId('graph-status').getByText('live').waitFor();
+        await page.getByTestId('graph-highlight').waitFor();
+      },
+    },
+    {
+      name: 'resolution review',
+      open: async (page) => {
+        await page.goto(`${app.url}/review`);
+        await page.getByTestId('review-row').first().waitFor();
       },
     },
     {

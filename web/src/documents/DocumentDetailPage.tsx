@@ -8,6 +8,7 @@ import { useAction, useResource } from '../ui/hooks';
 import { Link, graphHref } from '../ui/Link';
 import { formatDuration } from '../ui/format';
 import { typeColor } from '../graph/colors';
+import { highlightHref } from '../graph/highlight';
 import { DeleteDialog } from './DeleteDialog';
 import { ExtractionCard, WarningsBadge } from './ExtractionHealth';
 
@@ -115,7 +116,7 @@ export function DocumentDetailPage({ id }: { id: string }) {
           )}
         </dl>
       </div>
-      <ExtractionCard extraction={detail.extraction} />
+      <ExtractionCard extraction={detail.extraction} model={metadata.llm_model} />
       {failed && failed.failed_chunks.length > 0 && (
         <div className="card">
           <h3>Failed chunks ({failed.total})</h3>
@@ -128,7 +129,21 @@ export function DocumentDetailPage({ id }: { id: string }) {
           </ul>
         </div>
       )}
-      <h3>Lineage: chunks and the entities drawn from them</h3>
+      <div className="row">
+        <h3 className="grow">Lineage: chunks and the entities drawn from them</h3>
+        {lineage.entities.length > 0 && (
+          <Link
+            className="button small"
+            href={highlightHref(
+              lineage.entities.map((e) => e.entity_id),
+              `“${detail.title}”`,
+            )}
+            data-testid="show-subgraph"
+          >
+            Show its subgraph
+          </Link>
+        )}
+      </div>
       {lineage.chunks.length === 0 && <Empty title="No chunks yet">The document has not been chunked yet.</Empty>}
       <div className="lineage">
         {lineage.chunks.map((c) => (

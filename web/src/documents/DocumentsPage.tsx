@@ -7,12 +7,12 @@ import { Link } from '../ui/Link';
 import { DeleteDialog } from './DeleteDialog';
 import { taskProgressByDocument } from './progress';
 import { UploadPanel } from './UploadPanel';
-import { WarningsBadge } from './ExtractionHealth';
+import { ExtractionSummary, WarningsBadge } from './ExtractionHealth';
 
 type StatusFilter = 'all' | 'processing' | 'completed' | 'failed';
 
 /** Documents: add them, watch them being processed stage by stage, open, retry or delete them. */
-export function DocumentsPage() {
+export function DocumentsPage({ workspaceId }: { workspaceId: string }) {
   const [filter, setFilter] = useState<StatusFilter>('all');
   const [search, setSearch] = useState('');
   const [deleting, setDeleting] = useState<DocumentItem | null>(null);
@@ -88,6 +88,7 @@ export function DocumentsPage() {
         </div>
       )}
       <ErrorNote error={action.error ?? docs.error} onDismiss={action.clearError} />
+      <ExtractionSummary workspaceId={workspaceId} refresh={list?.documents.map((d) => d.status).join() ?? ''} />
       {!list && docs.loading && <Spinner label="Loading documents…" />}
       {list && list.documents.length === 0 && (
         <Empty title={filter === 'all' && !search ? 'No documents yet' : 'No document matches'}>

@@ -1,4 +1,6 @@
-import type { DocumentDetail, DocumentItem } from '../api/types';
+import { apiUrl, getJson } from '../api/client';
+import type { DocumentDetail, DocumentItem, WorkspaceStats } from '../api/types';
+import { useResource } from '../ui/hooks';
 
 /** A badge in the documents list when a document's extraction has warnings; their messages on hover. */
 export function WarningsBadge({ warnings }: { warnings: DocumentItem['warnings'] }) {
@@ -11,9 +13,9 @@ export function WarningsBadge({ warnings }: { warnings: DocumentItem['warnings']
 }
 
 /** How the model's extraction went: warnings, records kept and dropped by reason, cut or looping chunks. */
-export function ExtractionCard({ extraction }: { extraction: DocumentDetail['extraction'] }) {
+export function ExtractionCard({ extraction, model }: { extraction: DocumentDetail['extraction']; model?: string | null }) {
   if (!extraction) return null;
-  const dropped = Object.entries(extraction.dropped);
+  const dropped = Object.keys(extraction.dropped);
   const chunks = (label: string, indexes: number[]) =>
     indexes.length > 0 && (
       <>
@@ -34,6 +36,12 @@ export function ExtractionCard({ extraction }: { extraction: DocumentDetail['ext
         </ul>
       )}
       <dl className="meta">
+        {model && (
+          <>
+            <dt>Model</dt>
+            <dd>{model}</dd>
+          </>
+        )}
         <dt>Records</dt>
         <dd>
           {extraction.records_kept} kept of {extraction.records_parsed} written
@@ -42,7 +50,7 @@ export function ExtractionCard({ extraction }: { extraction: DocumentDetail['ext
         {dropped.length > 0 && (
           <>
             <dt>Dropped</dt>
-            <dd>{dropped.map(([reason, n]) => `${n} ${reason.replace(/_/g, ' ')}`).join(', ')}</dd>
+            <dd>{byReason(extraction.dropped)}</dd>
           </>
         )}
         <dt>Chunks with records</dt>
@@ -59,6 +67,43 @@ export function ExtractionCard({ extraction }: { extraction: DocumentDetail['ext
           {extraction.prompt_version !== null && ` · prompt v${extraction.prompt_version}`}
         </dd>
       </dl>
+    </div>
+  );
+}
+
+/** "2 placeholder, 1 not in text". */
+function byReason(dropped: Record<string, number>): string {
+  return Object.entries(dropped)
+    .map(([reason, n]) => `${n} ${reason.replace(/_/g, ' ')}`)
+    .join(', ');
+}
+
+/**
+ * The workspace's extraction health over its documents' last runs (`/workspaces/:id/stats` `extraction`), shown
+ * above the documents list when something was dropped, cut or failed; nothing when the server does not report it.
+ */
+export function ExtractionSummary({ workspaceId, refresh }: { workspaceId: string; refresh: string }) {
+  const stats = useResource(
+    (signal) => getJson<WorkspaceStats>(apiUrl('/api/v1/workspaces/{id}/stats', { id: workspaceId }), signal).catch(() => null),
+    [workspaceId, refresh],
+  );
+  const x = stats.data?.extraction;
+  if (!x || (x.documents_with_warnings === 0 && x.documents_failed_extraction === 0 && x.records_dropped === 0)) return null;
+  const parts = [
+    x.documents_with_warnings > 0 && `${x.documents_with_warnings} document${x.documents_with_warnings === 1 ? '' : 's'} with warnings`,
+    x.documents_failed_extraction > 0 &&
+      `${x.documents_failed_extraction} failed (the model yielded no record grounded in the text, or a chunk failed)`,
+    x.records_parsed > 0 &&
+      `${x.records_kept} of ${x.records_parsed} records kept` +
+        (x.records_dropped > 0 ? `, ${x.records_dropped} dropped (${byReason(x.dropped)})` : ''),
+    x.truncated_chunks > 0 && `${x.truncated_chunks} chunk output${x.truncated_chunks === 1 ? '' : 's'} cut at the limit`,
+    x.timed_out_chunks > 0 && `${x.timed_out_chunks} timed out`,
+  ].filter(Boolean);
+  return (
+    <div className="note info" data-testid="extraction-summary">
+      <span>
+        <strong>Extraction health:</strong> {parts.join(' · ')}
+      </span>
     </div>
   );
 }

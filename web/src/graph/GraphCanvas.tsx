@@ -12,6 +12,8 @@ export interface CanvasView {
   selectedEdge: string | null;
   /** Node sizes shrink on large graphs so that hubs do not cover their neighbourhoods. */
   sizeScale: number;
+  /** Entities shown for an answer or a document: drawn strong, with the relationships among them. */
+  highlighted?: Set<string>;
 }
 
 /** What the explorer offers to scripts (the browser tests and the benchmark): the live objects and a frame meter. */
@@ -96,7 +98,7 @@ export function GraphCanvas({ graph, view, layout, onSelect, onSelectEdge, onRea
           if (ends.includes(node)) return { ...display, highlighted: true, zIndex: 3 };
           return { ...display, color: DIM_NODE, label: '', zIndex: 0 };
         }
-        if (data.freshUntil > Date.now()) {
+        if (data.freshUntil > Date.now() || viewRef.current.highlighted?.has(node)) {
           display.highlighted = true;
           display.zIndex = 2;
         }
@@ -132,6 +134,8 @@ export function GraphCanvas({ graph, view, layout, onSelect, onSelectEdge, onRea
             display.color = '#6b7a99';
             display.zIndex = 1;
           } else display.color = DIM_EDGE;
+        } else if (viewRef.current.highlighted?.has(source) && viewRef.current.highlighted.has(target)) {
+          return { ...display, color: SELECTED_EDGE, size: Math.max(2, data.size * 1.5), zIndex: 1 };
         }
         return display;
       },

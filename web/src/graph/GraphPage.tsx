@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { ApiError, apiUrl, describeError, getJson } from '../api/client';
 import type { EntityItem, GraphView } from '../api/types';
+import { navigate } from '../shell/router';
 import { ErrorNote, Spinner } from '../ui/feedback';
 import { Link } from '../ui/Link';
 import { type ExplorerHandle, GraphCanvas } from './GraphCanvas';
@@ -9,6 +10,7 @@ import { type LayoutProgress, LayoutRunner } from './layout';
 import { type ExplorerGraph, createGraph, putEdge, putNode, typeCounts } from './model';
 import { NodePanel } from './NodePanel';
 import { type EdgeEnd, EdgePanel } from './EdgePanel';
+import { HighlightNote, readHighlight } from './highlight';
 import { SearchBox } from './SearchBox';
 import { type GraphQuery, streamGraph } from './stream';
 
@@ -42,7 +44,9 @@ export function GraphPage() {
   const graph = useMemo(createGraph, []);
   // `/graph?start=ID` opens the neighbourhood of an entity (links from answers and lists) and selects it.
   const [initialStart] = useState(() => new URLSearchParams(location.search).get('start') ?? '');
-  const [query, setQuery] = useState<GraphQuery>({ startNode: initialStart, depth: 2, maxNodes: 1000 });
+  // `/graph?highlight=A,B&from=…` loads those entities with the relationships among them, highlighted.
+  const [highlight] = useState(readHighlight);
+  const [query, setQuery] = useState<GraphQuery>({ startNode: initialStart, depth: 2, maxNodes: 1000, ids: highlight?.ids });
   const [form, setForm] = useState(query);
   const [totals, setTotals] = useState<{ total_nodes: number; total_edges: number; is_truncated: boolean } | null>(null);
   const [status, setStatus] = useState<Status>('loading');
@@ -272,7 +276,11 @@ export function GraphPage() {
 
   const types = typeCounts(graph);
   const sizeScale = graph.order > 2000 ? 0.55 : graph.order > 500 ? 0.75 : 1;
-  const view = useMemo(() => ({ hiddenTypes: hidden, selected, selectedEdge, sizeScale }), [hidden, selected, selectedEdge, sizeScale]);
+  const highlighted = useMemo(() => (highlight ? new Set(highlight.ids) : undefined), [highlight]);
+  const view = useMemo(
+    () => ({ hiddenTypes: hidden, selected, selectedEdge, sizeScale, highlighted }),
+    [hidden, selected, selectedEdge, sizeScale, highlighted],
+  );
   const getLayout = useCallback(() => layoutRef.current, []);
   const onReady = useCallback((handle: ExplorerHandle) => (explorer.current = handle), []);
 
@@ -370,6 +378,10 @@ export function GraphPage() {
         </span>
       </div>
       {graph.order > 0 && <ErrorNote error={error} onDismiss={() => setError(null)} />}
+      {highlight && (
+        // The address without the highlight opens the page anew on the whole graph.
+        <HighlightNote highlight={highlight} onClear={() => navigate('/graph', { replace: true })} />
+      )}
       <div className="graph-stage">
         <GraphCanvas graph={graph} view={view} layout={getLayout} onSelect={select} onSelectEdge={selectEdge} onReady={onReady} />
         {status !== 'loading' && graph.order === 0 && (

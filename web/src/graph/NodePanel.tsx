@@ -4,7 +4,9 @@ import type { EntityDetail, Provenance } from '../api/types';
 import { ChunkDialog } from '../ui/ChunkDialog';
 import { ErrorNote, Spinner } from '../ui/feedback';
 import { useResource } from '../ui/hooks';
+import { useCanEdit } from '../api/role';
 import { typeColor } from './colors';
+import { EntityActions } from './EntityActions';
 
 interface Props {
   id: string;
@@ -26,6 +28,7 @@ export function NodePanel({ id, label, onSelect, onExpand, onClose, onSelectEdge
     [id],
   );
   const [chunk, setChunk] = useState<string | null>(null);
+  const canEdit = useCanEdit();
 
   // Esc closes the panel (a dialog open above it closes first, on its own Esc).
   useEffect(() => {
@@ -68,6 +71,18 @@ export function NodePanel({ id, label, onSelect, onExpand, onClose, onSelectEdge
               {expanding ? <Spinner label="Expanding…" /> : 'Expand neighbourhood'}
             </button>
           </div>
+          {canEdit && (
+            <EntityActions
+              entity={e}
+              names={names}
+              onMoved={onSelect}
+              onDeleted={onClose}
+              onChanged={() => {
+                entity.reload();
+                provenance.reload();
+              }}
+            />
+          )}
           <h3>Relationships ({e.relationships.length})</h3>
           <ul className="relations">
             {e.relationships.map((r) => {

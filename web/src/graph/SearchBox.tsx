@@ -4,7 +4,7 @@ import type { EntityItem } from '../api/types';
 import { typeColor } from './colors';
 
 /** Entity search by name with suggestions from `/graph/entities?search=` as you type. */
-export function SearchBox({ onPick }: { onPick: (entity: EntityItem) => void }) {
+export function SearchBox({ onPick, label = 'Search entities' }: { onPick: (entity: EntityItem) => void; label?: string }) {
   const [text, setText] = useState('');
   const [suggestions, setSuggestions] = useState<EntityItem[]>([]);
   const [open, setOpen] = useState(false);
@@ -47,7 +47,7 @@ export function SearchBox({ onPick }: { onPick: (entity: EntityItem) => void }) 
       <input
         type="search"
         placeholder="Search entities…"
-        aria-label="Search entities"
+        aria-label={label}
         value={text}
         onChange={(e) => {
           setText(e.target.value);

@@ -6,6 +6,8 @@ export interface GraphQuery {
   startNode: string;
   depth: number;
   maxNodes: number;
+  /** Follow exactly these entities and the relationships among them (instead of a start node). */
+  ids?: string[];
 }
 
 export interface StreamHandlers {
@@ -38,6 +40,7 @@ export async function streamGraph(query: GraphQuery, handlers: StreamHandlers, s
     {
       start_node: query.startNode.trim() || undefined,
       depth: query.startNode.trim() ? query.depth : undefined,
+      ids: !query.startNode.trim() && query.ids?.length ? query.ids.join(',') : undefined,
       max_nodes: query.maxNodes,
       batch_size: 1000,
     },

@@ -1,6 +1,7 @@
 import { type MouseEvent, useMemo } from 'react';
 import type { Source } from '../api/types';
 import { Link, graphHref } from '../ui/Link';
+import { highlightHref } from '../graph/highlight';
 import { answerHtml } from './markdown';
 
 /** Answer text rendered from Markdown, its `[n]` citations links that open the cited source. */
@@ -56,7 +57,21 @@ export function SourceList({ sources, onOpen }: { sources: Source[]; onOpen: (so
           ) : null,
         )}
       </ul>
-      <h2>Entities ({entities.length})</h2>
+      <div className="row">
+        <h2 className="grow">Entities ({entities.length})</h2>
+        {entities.length > 0 && (
+          <Link
+            className="button small"
+            href={highlightHref(
+              entities.map((s) => s.id),
+              'an answer',
+            )}
+            data-testid="show-in-graph"
+          >
+            Show in graph
+          </Link>
+        )}
+      </div>
       <ul className="entity-sources">
         {entities.map((s) =>
           s.source_type === 'entity' ? (

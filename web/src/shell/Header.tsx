@@ -11,6 +11,7 @@ export const NAV: Array<{ href: string; label: string }> = [
   { href: '/query', label: 'Query' },
   { href: '/chat', label: 'Chat' },
   { href: '/documents', label: 'Documents' },
+  { href: '/review', label: 'Review' },
   { href: '/tasks', label: 'Tasks' },
   { href: '/workspace', label: 'Workspace' },
   { href: '/costs', label: 'Costs' },
