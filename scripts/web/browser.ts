@@ -70,7 +70,14 @@ export interface ExplorerGlobals {
     frames: { start(): void; stop(): ExplorerMeasurement['pan'] };
     nodePagePosition(id: string): { x: number; y: number } | null;
     cameraRatio(): number;
-    graph: { order: number; size: number; hasNode(id: string): boolean; getNodeAttribute(id: string, name: string): unknown };
+    graph: {
+      order: number;
+      size: number;
+      nodes(): string[];
+      hasNode(id: string): boolean;
+      getNodeAttribute(id: string, name: string): unknown;
+    };
+    sigma: { getNodeDisplayData(id: string): { highlighted?: boolean } | undefined };
   };
 }
 // Evaluated in the page, where these are the explorer's globals.
