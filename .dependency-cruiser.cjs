@@ -52,6 +52,13 @@ module.exports = {
       to: { path: dir(['store']) },
     },
     {
+      name: 'no-route-folder-import',
+      comment: 'a route folder does not import another; what several share lives in routes/shared/ (or http/)',
+      severity: 'error',
+      from: { path: '^src/routes/([^/]+)/' },
+      to: { path: '^src/routes/[^/]+/', pathNot: ['^src/routes/$1/', '^src/routes/shared/'] },
+    },
+    {
       name: 'routes-without-adapters',
       comment: 'routes call services; they never reach stores or providers except through their port types',
       severity: 'error',

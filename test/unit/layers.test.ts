@@ -28,6 +28,12 @@ describe('layer rules (npm run lint:deps)', () => {
     expect(output).not.toMatch(/in-a-layer: src\/(domain|graph|ingest)\//);
   });
 
+  it('refuse a route folder importing another, and allow routes/shared', () => {
+    const { output } = cruise(path.join(ROOT, 'test/fixtures/layers'));
+    expect(output).toMatch(/no-route-folder-import: src\/routes\/chat\/index\.ts → src\/routes\/query\/schema\.ts/);
+    expect(output).not.toMatch(/src\/routes\/(chat|query)\/[a-z]+\.ts → src\/routes\/shared\//);
+  });
+
   it('find no violation in src/', () => {
     const { status, output } = cruise(ROOT);
     expect(output).toMatch(/no dependency violations found/);
