@@ -48,8 +48,15 @@ module.exports = {
       name: 'llm-without-store',
       comment: 'providers know nothing of stores',
       severity: 'error',
-      from: { path: dir(['llm']) },
+      from: { path: dir(['llm']), pathNot: '^src/llm/cache/' },
       to: { path: dir(['store']) },
+    },
+    {
+      name: 'llm-cache-through-ports',
+      comment: 'the LLM response cache writes through the key-value port it is given, never an adapter',
+      severity: 'error',
+      from: { path: '^src/llm/cache/' },
+      to: { path: dir(['store']), dependencyTypesNot: ['type-only'] },
     },
     {
       name: 'no-route-folder-import',

@@ -8,6 +8,7 @@ const LAYERS = [
   ['domain'],
   ['config', 'logger.ts'],
   ['prompts', 'llm', 'store'],
+  ['records'],
   ['graph'],
   ['lineage', 'ingest', 'retrieval'],
   ['services'],

@@ -21,7 +21,7 @@ describe('layer rules (npm run lint:deps)', () => {
   it('refuse an upward import, an import circle and a module outside every layer', () => {
     const { status, output } = cruise(path.join(ROOT, 'test/fixtures/layers'));
     expect(status).not.toBe(0);
-    expect(output).toMatch(/layer-3-upward: src\/graph\/edit\.ts → src\/ingest\/locks\.ts/);
+    expect(output).toMatch(/layer-\d+-upward: src\/graph\/edit\.ts → src\/ingest\/locks\.ts/);
     expect(output).toMatch(/no-circular: src\/ingest\/(locks|merge)\.ts → /);
     expect(output).toMatch(/in-a-layer: src\/tools\/rename\.ts/);
     expect(output).not.toMatch(/src\/domain\/ids\.ts →/);
