@@ -1,6 +1,7 @@
 /**
- * The layer rules of src/ (docs/architecture.md): a module imports from its own layer or lower ones, never from a
- * higher one, and nothing forms an import circle. `npm run lint:deps` (part of `npm run lint`) fails on any violation.
+ * The layer rules of src/ (docs/architecture.md): every module lives in a layer, a module imports from its own layer
+ * or lower ones, never from a higher one, and nothing forms an import circle. `npm run lint:deps` (part of
+ * `npm run lint`) fails on any violation.
  */
 const { LAYERS, PEERS } = require('./scripts/lint/layers.cjs');
 
@@ -47,8 +48,22 @@ module.exports = {
       name: 'llm-without-store',
       comment: 'providers know nothing of stores',
       severity: 'error',
-      from: { path: dir(['llm']) },
+      from: { path: dir(['llm']), pathNot: '^src/llm/cache/' },
       to: { path: dir(['store']) },
+    },
+    {
+      name: 'llm-cache-through-ports',
+      comment: 'the LLM response cache writes through the key-value port it is given, never an adapter',
+      severity: 'error',
+      from: { path: '^src/llm/cache/' },
+      to: { path: dir(['store']), dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'no-route-folder-import',
+      comment: 'a route folder does not import another; what several share lives in routes/shared/ (or http/)',
+      severity: 'error',
+      from: { path: '^src/routes/([^/]+)/' },
+      to: { path: '^src/routes/[^/]+/', pathNot: ['^src/routes/$1/', '^src/routes/shared/'] },
     },
     {
       name: 'routes-without-adapters',
@@ -56,6 +71,17 @@ module.exports = {
       severity: 'error',
       from: { path: dir(['routes']) },
       to: { path: '^src/(store|llm)/', dependencyTypesNot: ['type-only'] },
+    },
+  ],
+  required: [
+    {
+      // A module outside every layer would escape the rules above: this rule asks it for an import that cannot
+      // exist, so each such module is reported whatever it imports.
+      name: 'in-a-layer',
+      comment: 'every top-level entry of src/ has a layer in scripts/lint/layers.cjs',
+      severity: 'error',
+      module: { path: '^src/', pathNot: dir(LAYERS.flat()) },
+      to: { path: '^$' },
     },
   ],
   options: {

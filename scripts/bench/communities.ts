@@ -15,7 +15,6 @@
  * Defaults are small on purpose: run the full sizes on a machine of your own.
  */
 import { performance } from 'node:perf_hooks';
-import { relationshipId } from '../../src/domain/ids';
 import type { EntityRecord, RelationshipRecord, Scope } from '../../src/domain/types';
 import { createAnalyticsService } from '../../src/graph/analytics/service';
 import { buildCommunities } from '../../src/graph/communities/build';
@@ -26,6 +25,7 @@ import { createMemoryStores } from '../../src/store/memory';
 import { createNeo4jStores } from '../../src/store/neo4j';
 import type { Stores } from '../../src/store/ports';
 import { seeded } from './random';
+import { syntheticEntityId, syntheticRelationship } from './synthetic';
 
 function option(name: string, fallback: string): string {
   const at = process.argv.indexOf(`--${name}`);
@@ -49,7 +49,7 @@ class CountingLlm extends MockLlm {
 }
 
 const now = new Date().toISOString();
-const id = (i: number) => `ENTITY_${String(i).padStart(6, '0')}`;
+const id = syntheticEntityId;
 
 function entity(i: number, description = `Entity ${i} of the benchmark corpus.`): EntityRecord {
   return {
@@ -64,22 +64,7 @@ function entity(i: number, description = `Entity ${i} of the benchmark corpus.`)
   };
 }
 
-function relationship(a: number, b: number): RelationshipRecord {
-  const [rid, source, target] = relationshipId(id(a), id(b));
-  return {
-    id: rid,
-    source,
-    target,
-    relation_type: 'RELATED_TO',
-    keywords: ['benchmark'],
-    description: `${source} relates to ${target}`,
-    weight: 1,
-    source_chunk_ids: [`doc-${a % 500}-chunk-0`],
-    document_ids: [`doc-${a % 500}`],
-    created_at: now,
-    updated_at: now,
-  };
-}
+const relationship = (a: number, b: number): RelationshipRecord => syntheticRelationship(a, b, now);
 
 async function write(stores: Stores, scope: Scope, entities: EntityRecord[], relationships: Map<string, RelationshipRecord>) {
   for (let i = 0; i < entities.length; i += 5_000) await stores.graph.upsertEntities(scope, entities.slice(i, i + 5_000));

@@ -5,8 +5,6 @@
  * the local-runtime API and the OpenAI-compatible API, streamed and not. Prints p50/p95 of the whole answer and,
  * for streams, of the first content fragment: what the compatibility layer adds on top of a query.
  */
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
 import { BENCH_MASTER_KEY, benchWorkspace } from './workspace';
 import { createApp } from '../../src/app';
@@ -14,7 +12,7 @@ import { createLogger } from '../../src/logger';
 import { createRuntime } from '../../src/runtime';
 import { loadCorpus } from './query';
 import { buildCorpus } from './query-corpus';
-import { benchConfig, WITHOUT_RESOLUTION } from './service';
+import { benchConfig, serve, WITHOUT_RESOLUTION } from './service';
 
 interface Path {
   name: string;
@@ -90,11 +88,8 @@ async function main(): Promise<void> {
   const corpus = buildCorpus(chunks);
   const scope = await benchWorkspace(rt, 'bench compat');
   await loadCorpus(rt, scope, corpus);
-  const { app } = createApp(rt);
-  const server: Server = await new Promise((resolve) => {
-    const s = app.listen(0, '127.0.0.1', () => resolve(s));
-  });
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const service = await serve(rt, createApp(rt).app, { start: false });
+  const { url } = service;
   console.log(`hybrid answers, mock provider, ${chunks} chunks, ${requests} requests per path after ${warmup} warm-up, one client\n`);
   console.log('| path | p50 ms | p95 ms | first fragment p50 ms |');
   console.log('|---|---|---|---|');
@@ -114,9 +109,7 @@ async function main(): Promise<void> {
     const first = firsts[k].length ? pct(firsts[k], 0.5).toFixed(1) : '-';
     console.log(`| ${p.name} | ${pct(totals[k], 0.5).toFixed(1)} | ${pct(totals[k], 0.95).toFixed(1)} | ${first} |`);
   }
-  server.closeAllConnections();
-  server.close();
-  await rt.close();
+  await service.close();
 }
 
 main().catch((err: unknown) => {

@@ -3,16 +3,15 @@
  * Builds a skewed random graph in the embedded stores (through the GraphStore port), boots the service
  * in-process and times /graph and /graph/stats over real HTTP. Prints p50/p95/p99 per case.
  */
-import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { BENCH_MASTER_KEY, benchWorkspace } from './workspace';
 import { createApp } from '../../src/app';
-import { relationshipId } from '../../src/domain/ids';
 import type { EntityRecord, RelationshipRecord, Scope } from '../../src/domain/types';
 import { createLogger } from '../../src/logger';
 import { createRuntime } from '../../src/runtime';
 import { seeded } from './random';
-import { benchConfig, WITHOUT_RESOLUTION } from './service';
+import { benchConfig, serve, WITHOUT_RESOLUTION } from './service';
+import { syntheticEntityId, syntheticRelationship } from './synthetic';
 
 const NODES = Number(process.argv[2] ?? 50_000);
 const EDGES = Number(process.argv[3] ?? 150_000);
@@ -24,7 +23,7 @@ const RELATIONS = ['RELATED_TO', 'WORKS_WITH', 'LOCATED_IN', 'PART_OF'];
 async function buildGraph(write: (entities: EntityRecord[], relationships: RelationshipRecord[]) => Promise<void>) {
   const random = seeded(42);
   const now = new Date().toISOString();
-  const id = (i: number) => `ENTITY_${String(i).padStart(6, '0')}`;
+  const id = syntheticEntityId;
   const entities: EntityRecord[] = [];
   for (let i = 0; i < NODES; i++) {
     entities.push({
@@ -45,20 +44,8 @@ async function buildGraph(write: (entities: EntityRecord[], relationships: Relat
     const a = pick();
     const b = Math.floor(random() * NODES);
     if (a === b) continue;
-    const [rid, source, target] = relationshipId(id(a), id(b));
-    relationships.set(rid, {
-      id: rid,
-      source,
-      target,
-      relation_type: RELATIONS[relationships.size % RELATIONS.length],
-      keywords: ['benchmark'],
-      description: `${source} relates to ${target}`,
-      weight: 1,
-      source_chunk_ids: [`doc-${a % 500}-chunk-0`],
-      document_ids: [`doc-${a % 500}`],
-      created_at: now,
-      updated_at: now,
-    });
+    const r = syntheticRelationship(a, b, now, RELATIONS[relationships.size % RELATIONS.length]);
+    relationships.set(r.id, r);
   }
   await write(entities, [...relationships.values()]);
 }
@@ -100,10 +87,8 @@ async function main() {
   const stats = await rt.stores.graph.stats(scope);
   console.log(`graph: ${stats.total_nodes} nodes, ${stats.total_edges} edges, built in ${Math.round(performance.now() - built)} ms`);
 
-  const { app } = createApp(rt);
-  const server = app.listen(0, '127.0.0.1');
-  await new Promise((resolve) => server.once('listening', resolve));
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1`;
+  const service = await serve(rt, createApp(rt).app, { start: false });
+  const base = `${service.url}/api/v1`;
   const hub = 'ENTITY_000000';
   const leaf = `ENTITY_${String(NODES - 1).padStart(6, '0')}`;
   const cases: Array<[string, string]> = [
@@ -125,8 +110,7 @@ async function main() {
   console.log(line(header));
   console.log(widths.map((w) => '-'.repeat(w)).join('  '));
   for (const row of rows) console.log(line(row));
-  server.close();
-  await rt.close();
+  await service.close();
 }
 
 main().catch((err) => {

@@ -6,7 +6,6 @@
  * latency per call, queues every document at once over real HTTP (async_processing) and waits for the tasks.
  * Prints throughput, LLM calls and the LLM-bound floor (calls x latency / LLM concurrency) against wall time.
  */
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
@@ -20,7 +19,7 @@ import { createRuntime } from '../../src/runtime';
 import { seeded } from './random';
 import { watchSlots } from './slot-timeline';
 import { sharedSemaphore } from '../../src/llm/semaphore';
-import { benchConfig, EMBEDDED, WITHOUT_RESOLUTION } from './service';
+import { benchConfig, EMBEDDED, serve, SYNCHRONOUS, WITHOUT_RESOLUTION } from './service';
 
 const { values: args } = parseArgs({
   // Imported by other benchmarks for its corpus: their arguments are not ours.
@@ -152,7 +151,7 @@ async function main(): Promise<void> {
       ...EMBEDDED,
       RUST_LOG: process.env.RUST_LOG ?? 'error',
       SERVICE_MOCK_LATENCY_MS: String(LATENCY_MS),
-      SERVICE_ASYNC_THRESHOLD_BYTES: String(1024 * 1024 * 1024),
+      ...SYNCHRONOUS,
       ...(args.workers ? { WORKER_THREADS: args.workers } : {}),
     },
   });
@@ -160,11 +159,8 @@ async function main(): Promise<void> {
   const counting = countingProviders(rt.providers);
   rt.providers = counting.registry;
   const slots = watchSlots(sharedSemaphore('llm', config.ingest.llmConcurrency));
-  const { app } = createApp(rt);
-  const server = app.listen(0, '127.0.0.1');
-  await new Promise((resolve) => server.once('listening', resolve));
-  await rt.start();
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1`;
+  const service = await serve(rt, createApp(rt).app);
+  const base = `${service.url}/api/v1`;
   const scope = await benchWorkspace(rt, 'bench ingest');
   const headers = { 'content-type': 'application/json', 'x-workspace-id': scope.workspaceId, 'x-api-key': BENCH_MASTER_KEY };
 
@@ -248,8 +244,7 @@ async function main(): Promise<void> {
   process.stdout.write(`\ningest benchmark (embedded stores, mock provider)\n${'-'.repeat(width + 24)}\n`);
   for (const [k, v] of rows) process.stdout.write(`${k.padEnd(width)}  ${v}\n`);
 
-  server.close();
-  await rt.close();
+  await service.close();
 }
 
 if (require.main === module) {

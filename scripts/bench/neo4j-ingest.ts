@@ -1,4 +1,3 @@
-import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { createApp } from '../../src/app';
 import { createLogger } from '../../src/logger';
@@ -10,7 +9,7 @@ import { sharedSemaphore } from '../../src/llm/semaphore';
 import neo4j from 'neo4j-driver';
 import { collectPlans, type PlanSummary, statementKey, timeStatements } from './neo4j-statements';
 import { benchWorkspace } from './workspace';
-import { benchConfig, WITHOUT_RESOLUTION } from './service';
+import { benchConfig, serve, SYNCHRONOUS, WITHOUT_RESOLUTION } from './service';
 
 export interface IngestOptions {
   documents: number;
@@ -112,7 +111,7 @@ export async function benchNeo4jIngest(neo4jUri: string, options: IngestOptions)
       RUST_LOG: 'error',
       SERVICE_MOCK_LATENCY_MS: String(options.latencyMs),
       SERVICE_AUTH_ENABLED: 'false',
-      SERVICE_ASYNC_THRESHOLD_BYTES: String(1024 * 1024 * 1024),
+      ...SYNCHRONOUS,
       ...(options.workers ? { WORKER_THREADS: options.workers } : {}),
     },
   });
@@ -123,11 +122,8 @@ export async function benchNeo4jIngest(neo4jUri: string, options: IngestOptions)
   const rt = await createRuntime(config, createLogger(config.logLevel));
   const counting = countingProviders(rt.providers);
   rt.providers = counting.registry;
-  const { app } = createApp(rt);
-  const server = app.listen(0, '127.0.0.1');
-  await new Promise((resolve) => server.once('listening', resolve));
-  await rt.start();
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1`;
+  const service = await serve(rt, createApp(rt).app);
+  const base = `${service.url}/api/v1`;
   const corpus = buildCorpus(options.documents);
   const warmupScope = await benchWorkspace(rt, `${options.workspace}-warmup`);
   const scope = await benchWorkspace(rt, options.workspace);
@@ -195,9 +191,7 @@ export async function benchNeo4jIngest(neo4jUri: string, options: IngestOptions)
       ...(timer ? statementRows(timer, corpus.length) : []),
     ];
   } finally {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-    await rt.close();
+    await service.close();
     await statsDriver?.close();
   }
 }

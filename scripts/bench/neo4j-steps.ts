@@ -11,7 +11,6 @@
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import neo4j from 'neo4j-driver';
@@ -22,7 +21,7 @@ import { profileStatement, statementKey, timeStatements } from './neo4j-statemen
 import { benchWorkspace } from './workspace';
 import { loadCorpus } from './query';
 import { buildCorpus } from './query-corpus';
-import { benchConfig, WITHOUT_RESOLUTION } from './service';
+import { benchConfig, serve, WITHOUT_RESOLUTION } from './service';
 
 const { values } = parseArgs({
   options: {
@@ -76,10 +75,8 @@ async function main(): Promise<void> {
       `loaded ${corpus.chunks.length} chunks into workspace ${scope.workspaceId} in ${((performance.now() - started) / 1000).toFixed(1)} s`,
     );
   }
-  const { app } = createApp(rt);
-  const server = app.listen(0, '127.0.0.1');
-  await new Promise((resolve) => server.once('listening', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1/query`;
+  const service = await serve(rt, createApp(rt).app, { start: false });
+  const url = `${service.url}/api/v1/query`;
   const ask = async (query: string) => {
     const res = await fetch(url, {
       method: 'POST',
@@ -137,9 +134,7 @@ async function main(): Promise<void> {
       }
     }
   } finally {
-    server.closeAllConnections();
-    server.close();
-    await rt.close();
+    await service.close();
   }
 }
 

@@ -5,7 +5,6 @@
  * real HTTP: `GET /pipeline/queue-metrics` and `GET /pipeline/status`. Prints the median and slowest of the timed
  * requests (after three untimed ones) per history size.
  */
-import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { createApp } from '../../src/app';
@@ -14,7 +13,7 @@ import { createLogger } from '../../src/logger';
 import { createRuntime, type Runtime } from '../../src/runtime';
 import { table } from './table';
 import { BENCH_MASTER_KEY, benchWorkspace } from './workspace';
-import { benchConfig } from './service';
+import { benchConfig, MOCK_PROVIDERS, serve } from './service';
 
 const { values } = parseArgs({
   options: {
@@ -79,13 +78,11 @@ async function timeGet(url: string, workspace: string, requests: number): Promis
 async function main(): Promise<void> {
   const config = benchConfig({
     inherit: true,
-    fixed: { DATABASE_URL: undefined, SERVICE_LLM_PROVIDER: 'mock', SERVICE_EMBEDDING_PROVIDER: 'mock' },
+    fixed: { DATABASE_URL: undefined, ...MOCK_PROVIDERS },
   });
   const rt = await createRuntime(config, createLogger(config.logLevel));
-  const { app } = createApp(rt);
-  const server = app.listen(0, '127.0.0.1');
-  await new Promise((resolve) => server.once('listening', resolve));
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1`;
+  const service = await serve(rt, createApp(rt).app, { start: false });
+  const base = `${service.url}/api/v1`;
   const rows: Array<Record<string, string | number>> = [];
   try {
     for (const size of values.tasks.split(',').map(Number)) {
@@ -110,9 +107,7 @@ async function main(): Promise<void> {
       }
     }
   } finally {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-    await rt.close();
+    await service.close();
   }
   console.log(`\nmonitoring requests over HTTP, ${values.requests} timed after ${WARMUP} untimed, one client\n`);
   table(rows);

@@ -16,6 +16,7 @@ import { parseArgs } from 'node:util';
 import { Worker } from 'node:worker_threads';
 import { largePdf } from './large-pdf';
 import { startBenchNeo4j } from './neo4j-server';
+import { benchEnv, EMBEDDED, MOCK_PROVIDERS } from './service';
 import { BENCH_MASTER_KEY as KEY } from './workspace';
 import { table } from './table';
 
@@ -89,23 +90,18 @@ async function startService(env: Record<string, string | undefined>, cpuProf: st
     {
       cwd: ROOT,
       stdio: ['ignore', 'ignore', 'inherit'],
-      env: {
-        ...process.env,
-        DATABASE_URL: undefined,
-        NEO4J_URI: undefined,
-        QDRANT_URL: undefined,
-        REDIS_URL: undefined,
-        ...env,
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        LOG_LEVEL: 'warn',
-        SERVICE_LLM_PROVIDER: 'mock',
-        SERVICE_EMBEDDING_PROVIDER: 'mock',
-        SERVICE_MASTER_API_KEY: KEY,
-        SERVICE_RATE_LIMIT_UPLOAD: '0',
-        SERVICE_RATE_LIMIT_QUERY: '0',
-        SERVICE_RATE_LIMIT_GRAPH: '0',
-      },
+      env: benchEnv({
+        inherit: true,
+        fixed: {
+          ...EMBEDDED,
+          QDRANT_URL: undefined,
+          REDIS_URL: undefined,
+          ...env,
+          ...MOCK_PROVIDERS,
+          PORT: String(port),
+          LOG_LEVEL: 'warn',
+        },
+      }),
     },
   );
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));

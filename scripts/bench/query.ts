@@ -21,8 +21,6 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { Session } from 'node:inspector/promises';
 import path from 'node:path';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
 import { createApp } from '../../src/app';
 import { packByWeight } from '../../src/domain/pack';
@@ -32,7 +30,7 @@ import { createLogger } from '../../src/logger';
 import type { QueryMode } from '../../src/retrieval/recipes';
 import { createRuntime, type Runtime } from '../../src/runtime';
 import { buildCorpus, CHUNKS_PER_DOCUMENT, type Corpus, type CorpusPart, generateCorpus, questionsAbout } from './query-corpus';
-import { benchConfig, WITHOUT_RESOLUTION } from './service';
+import { benchConfig, serve, WITHOUT_RESOLUTION } from './service';
 
 const MODES = ['naive', 'local', 'global', 'hybrid', 'mix'] as const;
 /** Authentication stays on, as in production: the load process sends the master key. */
@@ -369,11 +367,8 @@ async function benchSize(
 ): Promise<SizeRun> {
   const config = benchConfig({ defaults: WITHOUT_RESOLUTION, inherit: true, fixed: { RUST_LOG: 'error' } });
   const rt = await createRuntime(config, createLogger('error'));
-  const { app } = createApp(rt);
-  const server: Server = await new Promise((resolve) => {
-    const s = app.listen(0, '127.0.0.1', () => resolve(s));
-  });
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const service = await serve(rt, createApp(rt).app, { start: false });
+  const { url } = service;
   try {
     const workspace = await createWorkspace(url, `query bench ${size}`);
     const scope = { workspaceId: workspace };
@@ -423,9 +418,7 @@ async function benchSize(
       byConcurrency,
     };
   } finally {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-    await rt.close();
+    await service.close();
   }
 }
 

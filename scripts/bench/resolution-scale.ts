@@ -10,7 +10,7 @@ import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { normalizeEntityId } from '../../src/domain/ids';
 import type { EntityRecord, Scope } from '../../src/domain/types';
-import { entityText } from '../../src/graph/embed-text';
+import { entityText } from '../../src/records/embed-text';
 import { indexTerms, NAME_INDEX_NAMESPACE } from '../../src/graph/resolution/name-index';
 import { saveResolutionSettings } from '../../src/graph/resolution/settings';
 import type { AppConfig } from '../../src/config/types';

@@ -29,6 +29,12 @@ export const WITHOUT_RESOLUTION: Env = { SERVICE_ENTITY_RESOLUTION: 'false' };
 /** The stores of the environment set aside: the service runs embedded. */
 export const EMBEDDED: Env = { DATABASE_URL: undefined, NEO4J_URI: undefined };
 
+/** The offline providers, whatever the environment names. */
+export const MOCK_PROVIDERS: Env = { SERVICE_LLM_PROVIDER: 'mock', SERVICE_EMBEDDING_PROVIDER: 'mock' };
+
+/** Every document is processed within its request, however large: a bench times the whole run. */
+export const SYNCHRONOUS: Env = { SERVICE_ASYNC_THRESHOLD_BYTES: String(1024 * 1024 * 1024) };
+
 export interface BenchSettings {
   /** The bench's choices that the process environment may override. */
   defaults?: Env;
@@ -39,41 +45,49 @@ export interface BenchSettings {
 }
 
 /**
- * The configuration of a service a bench boots in-process: loopback, a free port, the mock provider, authentication
- * on with the bench's master key, rate limits off, no catalog from the home directory. Layers, last wins: these
- * defaults, `defaults`, the process environment (with `inherit`), the fixed settings above, `fixed`.
+ * The environment of a service a bench boots, in-process or as a process of its own: loopback, a free port, the
+ * mock provider, authentication on with the bench's master key, rate limits off. Layers, last wins: these defaults,
+ * `defaults`, the process environment (with `inherit`), the fixed settings above, `fixed`.
  */
-export function benchConfig(settings: BenchSettings = {}): AppConfig {
-  return loadConfig(
-    {
-      SERVICE_LLM_PROVIDER: 'mock',
-      SERVICE_EMBEDDING_PROVIDER: 'mock',
-      ...settings.defaults,
-      ...(settings.inherit ? process.env : {}),
-      PORT: '0',
-      HOST: '127.0.0.1',
-      RUST_LOG: 'silent',
-      SERVICE_MASTER_API_KEY: BENCH_MASTER_KEY,
-      SERVICE_RATE_LIMIT_UPLOAD: '0',
-      SERVICE_RATE_LIMIT_QUERY: '0',
-      SERVICE_RATE_LIMIT_GRAPH: '0',
-      ...settings.fixed,
-    },
-    { cwd: ROOT, homeDir: '/nonexistent' },
-  );
+export function benchEnv(settings: BenchSettings = {}): Env {
+  return {
+    ...MOCK_PROVIDERS,
+    ...settings.defaults,
+    ...(settings.inherit ? process.env : {}),
+    PORT: '0',
+    HOST: '127.0.0.1',
+    RUST_LOG: 'silent',
+    SERVICE_MASTER_API_KEY: BENCH_MASTER_KEY,
+    SERVICE_RATE_LIMIT_UPLOAD: '0',
+    SERVICE_RATE_LIMIT_QUERY: '0',
+    SERVICE_RATE_LIMIT_GRAPH: '0',
+    ...settings.fixed,
+  };
 }
 
-/** Serves the app on 127.0.0.1 and a free port and starts the runtime's background work. */
-export async function serve(rt: Runtime, app: Koa<AppState>): Promise<{ url: string; close(): Promise<void> }> {
+/** The configuration of a service a bench boots in-process (`benchEnv`), with no catalog from the home directory. */
+export function benchConfig(settings: BenchSettings = {}): AppConfig {
+  return loadConfig(benchEnv(settings), { cwd: ROOT, homeDir: '/nonexistent' });
+}
+
+/**
+ * Serves the app on 127.0.0.1 and a free port and, unless `start` is false, starts the runtime's background work
+ * (the task queue, community recomputes, settings polling). `close` stops serving, then closes the runtime.
+ */
+export async function serve(
+  rt: Runtime,
+  app: Koa<AppState>,
+  options: { start?: boolean } = {},
+): Promise<{ url: string; close(): Promise<void> }> {
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
   });
-  await rt.start();
+  if (options.start !== false) await rt.start();
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     async close() {
       server.closeAllConnections();
-      server.close();
+      await new Promise((resolve) => server.close(resolve));
       await rt.close();
     },
   };

@@ -5,14 +5,13 @@
  * the API while they listen, and waits until every subscriber has every event. Prints events delivered per second,
  * the events each subscriber got, and memory (RSS, heap) before, with the subscribers, and at the peak.
  */
-import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { createApp } from '../../src/app';
 import { createLogger } from '../../src/logger';
 import { createRuntime } from '../../src/runtime';
 import { buildCorpus } from './ingest';
 import { BENCH_MASTER_KEY } from './workspace';
-import { benchConfig } from './service';
+import { benchConfig, serve } from './service';
 
 function option(name: string, fallback: string): string {
   const at = process.argv.indexOf(`--${name}`);
@@ -86,11 +85,8 @@ async function main() {
   const caps = { SERVICE_MAX_GRAPH_STREAMS_PER_WORKSPACE: '0', SERVICE_MAX_GRAPH_STREAMS_PER_TENANT: '0', SERVICE_MAX_GRAPH_STREAMS: '0' };
   const config = benchConfig({ fixed: { SERVICE_GRAPH_STREAM_HEARTBEAT_MS: '600000', REDIS_URL: REDIS, ...caps } });
   const rt = await createRuntime(config, createLogger(config.logLevel));
-  await rt.start();
-  const { app } = createApp(rt);
-  const server = app.listen(0, '127.0.0.1');
-  await new Promise((resolve) => server.once('listening', resolve));
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1`;
+  const service = await serve(rt, createApp(rt).app);
+  const base = `${service.url}/api/v1`;
   const created = await fetch(`${base}/workspaces`, {
     method: 'POST',
     headers: { 'x-api-key': BENCH_MASTER_KEY, 'content-type': 'application/json' },
@@ -185,9 +181,7 @@ async function main() {
   for (const [k, v] of rows) console.log(`${k.padEnd(width)}  ${v}`);
 
   subscribers.forEach((s) => s.controller.abort());
-  server.closeAllConnections();
-  server.close();
-  await rt.close();
+  await service.close();
 }
 
 main().catch((err) => {

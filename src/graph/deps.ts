@@ -1,7 +1,7 @@
 import type { ProviderRegistry } from '../llm/ports';
 import type { Stores } from '../store/ports';
 import type { GraphEvents } from './events';
-import type { EntityLocks } from './locks';
+import type { EntityLocks } from '../records/locks';
 
 /** What the graph services work with; `now` is injectable so that tests can order merges. */
 export interface GraphDeps {

@@ -1,5 +1,5 @@
 import { ConflictError, InvalidInputError, NotFoundError } from '../domain/errors';
-import { bumpGraphVersion } from './llm-cache';
+import { bumpGraphVersion } from '../llm/cache/responses';
 import { normalizeEntityId } from '../domain/ids';
 import type { EntityRecord, Scope } from '../domain/types';
 import { type EntityOverride, recordOverride } from './aliases';

@@ -1,5 +1,5 @@
 import type { EntityRecord, RelationshipRecord, VectorPoint } from '../domain/types';
-import { entityText, relationshipText } from './embed-text';
+import { entityText, relationshipText } from '../records/embed-text';
 import type { GraphDeps } from './deps';
 
 /** Vectors for records changed by an edit, embedded with the same texts as ingestion uses. */

@@ -7,8 +7,8 @@ import { type GraphDeps, nowOf } from './deps';
 import { normalizeEntityType } from './edit';
 import { embedEntities } from './embed';
 import type { GraphChange } from './events';
-import { bumpGraphVersion } from './llm-cache';
-import { documentLinksLockKey } from './locks';
+import { bumpGraphVersion } from '../llm/cache/responses';
+import { documentLinksLockKey } from '../records/locks';
 import { recountDocuments, withRelatedLock } from './merge';
 
 export interface EntityInput {

@@ -1,5 +1,5 @@
 import { ConflictError, InvalidInputError, NotFoundError } from '../domain/errors';
-import { bumpGraphVersion } from './llm-cache';
+import { bumpGraphVersion } from '../llm/cache/responses';
 import { documentsOfChunks, normalizeEntityId, relationshipId } from '../domain/ids';
 import type { ChunkRecord, EntityRecord, RelationshipRecord, Scope } from '../domain/types';
 import type { GraphStore, Stores } from '../store/ports';
@@ -8,7 +8,7 @@ import { absorbEntities, combineRelationships, union } from './combine';
 import { type GraphDeps, nowOf } from './deps';
 import { embedEntities, embedRelationships } from './embed';
 import type { GraphChange } from './events';
-import { documentLinksLockKey } from './locks';
+import { documentLinksLockKey } from '../records/locks';
 import { TimeSlicer } from '../domain/turns';
 
 export interface MergeInput {

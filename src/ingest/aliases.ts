@@ -13,7 +13,7 @@ import { type ChunkStatements, statementsOf } from './describe';
 import type { Draft } from './drafts';
 import { readExtractions } from './extract/cache';
 import type { ParsedEntity, ParsedRelation } from './extract/parser';
-import type { EntityLocks } from '../graph/locks';
+import type { EntityLocks } from '../records/locks';
 import { deleteStates, entityKey, relationshipKey } from './record-state';
 
 /**

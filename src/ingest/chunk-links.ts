@@ -1,6 +1,6 @@
 import { TimeSlicer } from '../domain/turns';
 import type { ChunkRecord, Scope } from '../domain/types';
-import { documentLinksLockKey } from '../graph/locks';
+import { documentLinksLockKey } from '../records/locks';
 import { statementsUnderAliases, withAliasedEntityLock } from './aliases';
 import type { IngestDeps } from './deps';
 import type { Contribution } from './merge';

@@ -1,4 +1,4 @@
-import type { EntityLocks } from '../graph/locks';
+import type { EntityLocks } from '../records/locks';
 import type { AppConfig } from '../config/types';
 import type { GraphEvents } from '../graph/events';
 import type { ProviderRegistry } from '../llm/ports';

@@ -1,5 +1,5 @@
 import type { ChunkRecord, Scope } from '../domain/types';
-import { bumpGraphVersion } from '../graph/llm-cache';
+import { bumpGraphVersion } from '../llm/cache/responses';
 import { withAliasedEntityLock } from './aliases';
 import { linkMergedChunks, writeLinked } from './chunk-links';
 import type { IngestDeps } from './deps';

@@ -1,6 +1,6 @@
 import type { ChunkRecord, Scope, VectorKind } from '../domain/types';
 import { isAbortError } from '../domain/abort';
-import { bumpGraphVersion } from '../graph/llm-cache';
+import { bumpGraphVersion } from '../llm/cache/responses';
 import type { EmbeddingProvider } from '../llm/ports';
 import type { IngestDeps } from './deps';
 import { deleteGraphVectors, type EmbedOptions, embedGraphRecords } from './embed';

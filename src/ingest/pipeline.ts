@@ -3,7 +3,7 @@ import type { ChunkRecord, DocumentExtraction, Scope } from '../domain/types';
 import { isAbortError } from '../domain/abort';
 import { isOutage } from '../domain/errors';
 import type { TokenUsage } from '../llm/ports';
-import { cachedLlm } from '../graph/llm-cache';
+import { cachedLlm } from '../llm/cache/responses';
 import { discardDocumentRun, removeDocumentFromGraph, summaryPolicy } from './deletion';
 import type { IngestDeps } from './deps';
 import { chunkItems, embedInto } from './embed';

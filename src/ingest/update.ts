@@ -1,7 +1,7 @@
 import { contentHash } from '../domain/ids';
 import { UnavailableError } from '../domain/errors';
 import type { ChunkRecord, DocumentRecord, Scope } from '../domain/types';
-import { cachedLlm } from '../graph/llm-cache';
+import { cachedLlm } from '../llm/cache/responses';
 import { forgetNamesOf } from './aliases';
 import { summaryPolicy } from './deletion';
 import type { IngestDeps } from './deps';

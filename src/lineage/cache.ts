@@ -5,7 +5,7 @@ import {
   type ExtractionHealth,
   type ParsedEntity,
   readExtractions,
-} from '../graph/extractions';
+} from '../records/extractions';
 import type { KeyValueStore } from '../store/ports';
 
 /** What lineage reads from the per-chunk extraction cache that ingestion writes. */

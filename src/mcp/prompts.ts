@@ -1,5 +1,6 @@
 import { ErrorCode, type GetPromptResult, McpError, type Prompt } from '@modelcontextprotocol/sdk/types.js';
-import { modeSchema, queryTextSchema } from '../routes/query/schema';
+import { queryTextSchema } from '../routes/query/schema';
+import { modeSchema } from '../routes/shared/answer-schema';
 import { parseOrThrow } from '../http/validate';
 import type { Runtime } from '../services/runtime';
 import { type Extra, callerOf, inWorkspace, problemOf } from './context';

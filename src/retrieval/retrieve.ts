@@ -1,5 +1,5 @@
 import { isAbortError, throwIfAborted } from '../domain/abort';
-import { cachedLlm } from '../graph/llm-cache';
+import { cachedLlm } from '../llm/cache/responses';
 import { embedOrUnavailable } from '../llm/embed-or-unavailable';
 import type { EmbeddingProvider } from '../llm/ports';
 import type { Stores } from '../store/ports';

@@ -1,5 +1,5 @@
 import { newId } from '../../src/domain/ids';
-import { createEntityLocks } from '../../src/graph/locks';
+import { createEntityLocks } from '../../src/records/locks';
 import type { EmbeddingProvider, ProviderRegistry } from '../../src/llm/ports';
 import { TaskQueue } from '../../src/services/tasks/queue';
 import { startTestApp, type TestApp } from '../helpers/app';

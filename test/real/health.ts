@@ -1,5 +1,5 @@
 import type { DocumentExtraction } from '../../src/domain/types';
-import type { ExtractionHealth } from '../../src/graph/extractions';
+import type { ExtractionHealth } from '../../src/records/extractions';
 
 /**
  * What a document's extraction summary (docs/api.md §4.1) says of its status and warnings, checked against what

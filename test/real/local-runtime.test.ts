@@ -1,6 +1,6 @@
 import { startTestApp, type TestApp } from '../helpers/app';
 import type { DocumentExtraction } from '../../src/domain/types';
-import type { ExtractionHealth } from '../../src/graph/extractions';
+import type { ExtractionHealth } from '../../src/records/extractions';
 import type { UsageEvent } from '../../src/llm/usage';
 import { EXAMPLE_NAMES } from '../../src/prompts/extraction';
 import { isPlaceholder } from '../../src/ingest/extract/grounding';

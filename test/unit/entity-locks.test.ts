@@ -1,4 +1,4 @@
-import { createEntityLocks, KeyedLock } from '../../src/graph/locks';
+import { createEntityLocks, KeyedLock } from '../../src/records/locks';
 import type { Scope } from '../../src/domain/types';
 import { MemoryLockStore } from '../../src/store/memory';
 

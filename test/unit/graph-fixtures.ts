@@ -1,6 +1,6 @@
 import { GraphEvents, type GraphChangeBatch } from '../../src/graph/events';
 import type { GraphDeps } from '../../src/graph/deps';
-import { createEntityLocks } from '../../src/graph/locks';
+import { createEntityLocks } from '../../src/records/locks';
 import type { ProviderRegistry } from '../../src/llm/ports';
 import { MockEmbeddings } from '../../src/llm/mock';
 import { createMemoryStores } from '../../src/store/memory';

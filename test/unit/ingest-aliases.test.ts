@@ -5,7 +5,7 @@ import { mergeEntities } from '../../src/graph/merge';
 import { withAliasedEntityLock } from '../../src/ingest/aliases';
 import { deleteDocumentData } from '../../src/ingest/deletion';
 import { EXTRACTION_NAMESPACE } from '../../src/ingest/extract/cache';
-import { createEntityLocks } from '../../src/graph/locks';
+import { createEntityLocks } from '../../src/records/locks';
 import { processDocument } from '../../src/ingest/pipeline';
 import { MERGE_STATE_NAMESPACE, entityKey } from '../../src/ingest/record-state';
 import { createMemoryStores } from '../../src/store/memory';

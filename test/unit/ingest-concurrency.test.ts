@@ -1,4 +1,4 @@
-import { createEntityLocks } from '../../src/graph/locks';
+import { createEntityLocks } from '../../src/records/locks';
 import { chunkId } from '../../src/domain/ids';
 import type { Scope } from '../../src/domain/types';
 import { deleteDocumentData, summaryPolicy } from '../../src/ingest/deletion';

@@ -1,5 +1,5 @@
-import { settleCacheWrites } from '../../src/graph/cache-writes';
-import { LLM_CACHE_NAMESPACE, cachedLlm } from '../../src/graph/llm-cache';
+import { settleCacheWrites } from '../../src/llm/cache/writes';
+import { LLM_CACHE_NAMESPACE, cachedLlm } from '../../src/llm/cache/responses';
 import { type CachedExtraction, EXTRACTION_NAMESPACE, extractWithCache } from '../../src/ingest/extract/cache';
 import { extractChunk } from '../../src/ingest/extract/extract';
 import { parseExtraction } from '../../src/ingest/extract/parser';

@@ -1,4 +1,4 @@
-import { createEntityLocks } from '../../src/graph/locks';
+import { createEntityLocks } from '../../src/records/locks';
 import { randomUUID } from 'node:crypto';
 import { loadConfig } from '../../src/config/load';
 import type { AppConfig } from '../../src/config/types';

@@ -2,7 +2,7 @@ import { extractChunk } from '../../src/ingest/extract/extract';
 import { GroundingText, groundingForm, groundRecords, isPlaceholder } from '../../src/ingest/extract/grounding';
 import { parseExtraction } from '../../src/ingest/extract/parser';
 import { MockLlm } from '../../src/llm/mock';
-import type { DropCounts } from '../../src/graph/extractions';
+import type { DropCounts } from '../../src/records/extractions';
 
 describe('groundingForm', () => {
   test('folds case, diacritics, punctuation and whitespace; joins single letters', () => {

@@ -1,5 +1,5 @@
 import type { VectorPoint } from '../../src/domain/types';
-import { entityText } from '../../src/graph/embed-text';
+import { entityText } from '../../src/records/embed-text';
 import type { GraphVectors } from '../../src/ingest/embed';
 import { storeVectorsInBatch } from '../../src/ingest/vector-batch';
 import { createMemoryStores } from '../../src/store/memory';

@@ -1,5 +1,8 @@
 import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- the layer list is CommonJS, shared with the lint configs
+const { LAYERS } = require('../../scripts/lint/layers.cjs') as { LAYERS: string[][] };
 
 const ROOT = path.resolve(__dirname, '../..');
 const CONFIG = path.join(ROOT, '.dependency-cruiser.cjs');
@@ -18,17 +21,68 @@ function cruise(cwd: string, ...args: string[]) {
 }
 
 describe('layer rules (npm run lint:deps)', () => {
-  it('refuse an upward import and an import circle', () => {
+  it('refuse an upward import, an import circle and a module outside every layer', () => {
     const { status, output } = cruise(path.join(ROOT, 'test/fixtures/layers'));
     expect(status).not.toBe(0);
-    expect(output).toMatch(/layer-3-upward: src\/graph\/edit\.ts → src\/ingest\/locks\.ts/);
+    expect(output).toMatch(/layer-\d+-upward: src\/graph\/edit\.ts → src\/ingest\/locks\.ts/);
     expect(output).toMatch(/no-circular: src\/ingest\/(locks|merge)\.ts → /);
+    expect(output).toMatch(/in-a-layer: src\/tools\/rename\.ts/);
     expect(output).not.toMatch(/src\/domain\/ids\.ts →/);
+    expect(output).not.toMatch(/in-a-layer: src\/(domain|graph|ingest)\//);
+  });
+
+  it('refuse a route folder importing another, and allow routes/shared', () => {
+    const { output } = cruise(path.join(ROOT, 'test/fixtures/layers'));
+    expect(output).toMatch(/no-route-folder-import: src\/routes\/chat\/index\.ts → src\/routes\/query\/schema\.ts/);
+    expect(output).not.toMatch(/src\/routes\/(chat|query)\/[a-z]+\.ts → src\/routes\/shared\//);
   });
 
   it('find no violation in src/', () => {
     const { status, output } = cruise(ROOT);
     expect(output).toMatch(/no dependency violations found/);
     expect(status).toBe(0);
+  });
+});
+
+/** The entries of src/ per layer number as docs/architecture.md §1 draws them: `pick` finds them in one line. */
+function layersIn(block: string, pick: (line: string) => { layer: number | null; names: string[] } | null): Map<number, string[]> {
+  const found = new Map<number, string[]>();
+  let current = -1;
+  for (const line of block.split('\n')) {
+    const picked = pick(line);
+    if (!picked) continue;
+    if (picked.layer !== null) current = picked.layer;
+    found.set(current, [...new Set([...(found.get(current) ?? []), ...picked.names])].sort());
+  }
+  return found;
+}
+
+describe('docs/architecture.md §1', () => {
+  const doc = fs.readFileSync(path.join(ROOT, 'docs/architecture.md'), 'utf8');
+  const section = doc.slice(doc.indexOf('## 1. Layers'), doc.indexOf('## 2.'));
+  const [mermaid, list] = [...section.matchAll(/```(?:mermaid)?\n([\s\S]*?)```/g)].map((block) => block[1]);
+  const expected = new Map(LAYERS.map((names, i) => [i, [...names].sort()]));
+
+  it('draws the layers of scripts/lint/layers.cjs in its diagram', () => {
+    const drawn = layersIn(mermaid, (line) => {
+      const m = /L\d+\["(\d+) · (.*?)"\]/.exec(line);
+      if (!m) return null;
+      const names = m[2]
+        .split(' — ')[0]
+        .split(' · ')
+        .map((n) => n.trim().replace(/\/$/, ''));
+      return { layer: Number(m[1]), names };
+    });
+    expect(drawn).toEqual(expected);
+  });
+
+  it('lists the layers of scripts/lint/layers.cjs', () => {
+    const listed = layersIn(list, (line) => {
+      const m = /^\s*(\d+)?\s+((?:src\/\S+,?\s{1,2})+)/.exec(line);
+      if (!m) return null;
+      const names = [...m[2].matchAll(/src\/([^/\s,]+)/g)].map((n) => n[1]);
+      return { layer: m[1] === undefined ? null : Number(m[1]), names };
+    });
+    expect(listed).toEqual(expected);
   });
 });

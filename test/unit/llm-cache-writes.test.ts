@@ -1,5 +1,5 @@
-import { CACHE_WRITE_BATCH, settleCacheWrites, writeBehind } from '../../src/graph/cache-writes';
-import { LLM_CACHE_NAMESPACE, cachedLlm } from '../../src/graph/llm-cache';
+import { CACHE_WRITE_BATCH, settleCacheWrites, writeBehind } from '../../src/llm/cache/writes';
+import { LLM_CACHE_NAMESPACE, cachedLlm } from '../../src/llm/cache/responses';
 import type { ChatMessage, LlmProvider } from '../../src/llm/ports';
 import { MemoryKeyValueStore } from '../../src/store/memory';
 

@@ -1,4 +1,4 @@
-import { createEntityLocks, type EntityLocks } from '../../src/graph/locks';
+import { createEntityLocks, type EntityLocks } from '../../src/records/locks';
 
 /** In-process entity locks that record the keys of every hold, sorted, in the order holds were asked for. */
 export function recordingLocks(): { locks: EntityLocks; held: string[][] } {

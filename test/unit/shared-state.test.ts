@@ -1,5 +1,5 @@
 import { loadConfig } from '../../src/config';
-import { claimOnce, withLeases } from '../../src/graph/leases';
+import { claimOnce, withLeases } from '../../src/records/leases';
 import { GraphEvents } from '../../src/graph/events';
 import { createProviderRegistry } from '../../src/llm/registry';
 import type { Logger } from '../../src/logger';

@@ -1,7 +1,7 @@
 import { initialsOf, isAcronym, nameKey, nameWords } from '../../domain/entity-names';
 import type { EntityRecord, Scope } from '../../domain/types';
 import type { KeyValueStore } from '../../store/ports';
-import type { EntityLocks } from '../locks';
+import type { EntityLocks } from '../../records/locks';
 
 /**
  * The entity name index of resolution (KV namespace `entity_name_index`): term -> ids of the entities whose name

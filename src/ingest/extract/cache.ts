@@ -3,7 +3,7 @@ import type { Scope } from '../../domain/types';
 import type { LlmProvider, TokenUsage } from '../../llm/ports';
 import type { KeyValueStore } from '../../store/ports';
 import { type ExtractOptions, extractChunk } from './extract';
-import { type CachedExtraction, EXTRACTION_NAMESPACE, deleteExtractions, readExtractions } from '../../graph/extractions';
+import { type CachedExtraction, EXTRACTION_NAMESPACE, deleteExtractions, readExtractions } from '../../records/extractions';
 import { EXTRACTION_PROMPT_VERSION } from './prompt';
 import type { PromptOverride } from '../../prompts/overrides';
 

@@ -1,4 +1,4 @@
-import type { DropCounts, ExtractionHealth } from '../../graph/extractions';
+import type { DropCounts, ExtractionHealth } from '../../records/extractions';
 import type { Completion, FinishReason, LlmProvider, TokenUsage } from '../../llm/ports';
 import { GroundingText, groundRecords } from './grounding';
 import { countDrop, ExtractionSet, type ParsedEntity, type ParsedRelation, parseExtraction } from './parser';

@@ -1,4 +1,4 @@
-import type { ParsedEntity, ParsedRelation } from '../../graph/extractions';
+import type { ParsedEntity, ParsedRelation } from '../../records/extractions';
 import { EXAMPLE_NAMES, PLACEHOLDER_NAMES } from '../../prompts/extraction';
 import { countDrop, type DropCounts, type DropReason } from './parser';
 

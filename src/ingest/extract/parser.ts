@@ -1,5 +1,5 @@
 import { normalizeEntityId, normalizeRelationType, relationshipId } from '../../domain/ids';
-import type { DropCounts, DropReason, ParsedEntity, ParsedRelation } from '../../graph/extractions';
+import type { DropCounts, DropReason, ParsedEntity, ParsedRelation } from '../../records/extractions';
 import { stripReasoning, unfence } from '../../llm/hygiene';
 import { COMPLETION_MARKER, FIELD_DELIMITER } from '../../prompts/record-format';
 

@@ -6,7 +6,7 @@ import type { CreateOutcome, IncomingFile } from '../../services/documents';
 import { listDocuments } from '../../routes/documents/manage';
 import { presentCreated, presentListItem, requestFromBody } from '../../routes/documents/present';
 import { createDocumentBody, idParams, listQuery } from '../../routes/documents/schemas';
-import { presentTaskDetail } from '../../routes/tasks/present';
+import { presentTaskDetail } from '../../routes/shared/task-present';
 import { type McpTool, type ToolCall, type ToolOutput, asJson, defineTool } from '../tool';
 
 /** How often a running ingestion's task is read for progress notifications (its progress is written at most every 250 ms). */

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import type { QueryResult, QuerySource } from '../../retrieval';
-import { presentQueryResult } from '../../routes/query/present';
-import { documentFilterSchema, queryBodySchema } from '../../routes/query/schema';
+import { presentQueryResult } from '../../routes/shared/answer-present';
+import { queryBodySchema } from '../../routes/query/schema';
+import { documentFilterSchema } from '../../routes/shared/answer-schema';
 import { type McpTool, defineTool } from '../tool';
 
 const body = queryBodySchema.shape;

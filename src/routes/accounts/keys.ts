@@ -2,7 +2,8 @@ import { z } from 'zod';
 import type { Api } from '../../http/api';
 import { principalOf } from '../../http/context';
 import type { Runtime } from '../../services/runtime';
-import { apiKeySchema, createApiKeySchema, idParams, pageQuery, presentApiKey } from './schema';
+import { idParams, pageQuery } from '../shared/params';
+import { apiKeySchema, createApiKeySchema, presentApiKey } from './schema';
 
 /** API keys (docs/api.md §5.5): every caller manages the keys it made; administrators their tenant's. */
 export function apiKeyRoutes(api: Api, rt: Runtime): void {

@@ -1,15 +1,8 @@
 import { z } from 'zod';
 import { type Principal, ROLES } from '../../domain/accounts';
 import type { PublicUser } from '../../services/auth';
-import { atLeastOneOf, notBoth, queryInt } from '../../http/validate';
-
-export const uuid = (what: string) => z.string().uuid(`${what} must be a UUID`);
-export const idParams = (what: string) => z.object({ id: uuid(what) });
-
-export const pageQuery = z.object({
-  limit: queryInt(50, 1, 500),
-  offset: queryInt(0, 0, Number.MAX_SAFE_INTEGER),
-});
+import { atLeastOneOf, notBoth } from '../../http/validate';
+import { pageQuery, uuid } from '../shared/params';
 
 export const roleSchema = z.enum(ROLES);
 

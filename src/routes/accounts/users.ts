@@ -2,7 +2,8 @@ import { z } from 'zod';
 import type { Api } from '../../http/api';
 import { principalOf } from '../../http/context';
 import type { Runtime } from '../../services/runtime';
-import { createUserSchema, idParams, updateUserSchema, userListQuery, userSchema } from './schema';
+import { idParams } from '../shared/params';
+import { createUserSchema, updateUserSchema, userListQuery, userSchema } from './schema';
 
 /** Users (docs/api.md §4.7): administrators manage their tenant's users; the master key and operators any tenant's. */
 export function userRoutes(api: Api, rt: Runtime): void {

@@ -3,9 +3,9 @@ import type { AppContext } from '../../http/context';
 import { pumpEvents } from '../../http/sse-pump';
 import type { ChatReply } from '../../services/chat';
 import type { Runtime } from '../../services/runtime';
-import { presentStats, presentStreamEvent, withRetrievalAliases } from '../query/present';
+import { presentStats, presentStreamEvent, withRetrievalAliases } from '../shared/answer-present';
 import { type ChatBody, chatBodySchema, chatEventSchema, chatReplySchema } from './schema';
-import { spending } from '../costs/gate';
+import { spending } from '../shared/budget-gate';
 
 /** The reply with EdgeQuake's names beside the spec's: `assistant_message_id` (= `id`) and the stats aliases. */
 function presentReply(reply: ChatReply) {

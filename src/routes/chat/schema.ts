@@ -8,7 +8,7 @@ import {
   sourceSchema,
   statsSchema,
   tokenEventSchema,
-} from '../query/schema';
+} from '../shared/answer-schema';
 
 /** Chat completions (docs/api.md §4.4, §6.2). */
 

@@ -34,7 +34,7 @@ import {
   ollamaTagsSchema,
   ollamaVersionSchema,
 } from './ollama-schema';
-import { spending } from '../costs/gate';
+import { spending } from '../shared/budget-gate';
 
 const tag = 'compat: local runtime (Ollama)';
 const errors = {

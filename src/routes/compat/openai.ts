@@ -27,7 +27,7 @@ import {
   openAiModelParamsSchema,
   openAiModelSchema,
 } from './openai-schema';
-import { spending } from '../costs/gate';
+import { spending } from '../shared/budget-gate';
 
 const tag = 'compat: OpenAI';
 const errors = {

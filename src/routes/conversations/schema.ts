@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { plainText, queryInt } from '../../http/validate';
-import { modeSchema, sourceSchema } from '../query/schema';
+import { modeSchema, sourceSchema } from '../shared/answer-schema';
 import { QUERY_MODES } from '../../retrieval';
 
 export const conversationParamsSchema = z.object({ id: z.string().min(1) });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isoDateSchema } from '../query/schema';
+import { isoDateSchema } from '../shared/params';
 import { atLeastOneOf, notBoth } from '../../http/validate';
 
 const usd = z.number();

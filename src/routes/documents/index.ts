@@ -19,7 +19,7 @@ import {
   updatedSchema,
   uploadForm,
 } from './schemas';
-import { spending } from '../costs/gate';
+import { spending } from '../shared/budget-gate';
 
 const TAG = 'documents';
 

@@ -2,9 +2,10 @@ import type { z } from 'zod';
 import type { Scope } from '../../domain/types';
 import type { Api } from '../../http/api';
 import type { Runtime } from '../../services/runtime';
-import { presentTaskDetail, taskDetailSchema } from '../tasks/present';
+import { presentTaskDetail, taskDetailSchema } from '../shared/task-present';
 import { pageWindow } from '../../http/validate';
-import { presentDeletionImpact, presentDetail, presentList, presentMetadata } from './present';
+import { presentMetadata } from '../shared/document-metadata';
+import { presentDeletionImpact, presentDetail, presentList } from './present';
 import {
   deletionImpactSchema,
   detailSchema,

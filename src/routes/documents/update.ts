@@ -1,6 +1,6 @@
 import type { Api } from '../../http/api';
 import type { Runtime } from '../../services/runtime';
-import { spending } from '../costs/gate';
+import { spending } from '../shared/budget-gate';
 import { presentHistory, presentUpdated } from './present';
 import { historySchema, idParams, updatedSchema, updateDocumentBody } from './schemas';
 

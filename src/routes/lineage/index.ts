@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { Scope } from '../../domain/types';
 import type { Api, ResponseSpec } from '../../http/api';
 import type { Runtime } from '../../services/runtime';
-import { presentMetadata } from '../documents/present';
+import { presentMetadata } from '../shared/document-metadata';
 import {
   presentChunkDetail,
   presentChunkLineage,

@@ -3,8 +3,8 @@ import type { QueryEvent } from '../../retrieval';
 import type { Runtime } from '../../services/runtime';
 import { queryBodySchema, queryResponseSchema, streamBodySchema, streamEventSchema } from './schema';
 import { type Presented, pumpEvents } from '../../http/sse-pump';
-import { presentQueryResult, presentStreamEvent, withRetrievalAliases } from './present';
-import { spending } from '../costs/gate';
+import { presentQueryResult, presentStreamEvent, withRetrievalAliases } from '../shared/answer-present';
+import { spending } from '../shared/budget-gate';
 
 const tag = 'query';
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Api } from '../../http/api';
 import { pageWindow, pagingAliases, queryInt } from '../../http/validate';
 import type { Runtime } from '../../services/runtime';
-import { presentTaskAction, presentTaskDetail, presentTaskListItem, taskDetailSchema, taskListItemSchema } from './present';
+import { presentTaskAction, presentTaskDetail, presentTaskListItem, taskDetailSchema, taskListItemSchema } from '../shared/task-present';
 
 const TAG = 'tasks';
 const idParams = z.object({ id: z.string().min(1).max(256) });

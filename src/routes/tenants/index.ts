@@ -3,8 +3,8 @@ import type { Api } from '../../http/api';
 import { principalOf } from '../../http/context';
 import { atLeastOneOf, queryBool } from '../../http/validate';
 import type { Runtime } from '../../services/runtime';
-import { idParams, pageQuery } from '../accounts/schema';
-import { createWorkspaceSchema, tenantWorkspaceSchema, workspaceSchema } from '../workspaces/schema';
+import { idParams, pageQuery } from '../shared/params';
+import { createWorkspaceSchema, tenantWorkspaceSchema, workspaceSchema } from '../shared/workspace';
 
 const slug = z.string().regex(/^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/, 'must be 1-63 lower-case letters, digits or inner dashes');
 

@@ -3,9 +3,9 @@ import type { Api } from '../../http/api';
 import { principalOf } from '../../http/context';
 import { queryInt } from '../../http/validate';
 import type { Runtime } from '../../services/runtime';
-import { pageQuery, uuid } from '../accounts/schema';
+import { pageQuery, uuid } from '../shared/params';
+import { createWorkspaceSchema, workspaceSchema } from '../shared/workspace';
 import {
-  createWorkspaceSchema,
   historyEntrySchema,
   presentHistory,
   presentStats,
@@ -16,7 +16,6 @@ import {
   reprocessStartedSchema,
   snapshotSchema,
   updateWorkspaceSchema,
-  workspaceSchema,
   workspaceStatsSchema,
 } from './schema';
 

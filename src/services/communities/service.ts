@@ -2,7 +2,7 @@ import type { CommunityRecord, CommunityRunSummary } from '../../domain/communit
 import { NotFoundError } from '../../domain/errors';
 import type { EntityRecord, Page, Scope } from '../../domain/types';
 import { buildCommunities } from '../../graph/communities/build';
-import { withLeases } from '../../graph/leases';
+import { withLeases } from '../../records/leases';
 import type { GraphEvents } from '../../graph/events';
 import type { ProviderRegistry } from '../../llm/ports';
 import { withWorkspaceModels } from '../../llm/workspace-models';

@@ -6,7 +6,7 @@ import type { Scope } from '../../domain/types';
 import { type UsageEvent, type UsageRecorder, runWithUsageContext } from '../../llm/usage';
 import { workspaceModels } from '../../llm/workspace-models';
 import type { Logger } from '../../logger';
-import { claimOnce } from '../../graph/leases';
+import { claimOnce } from '../../records/leases';
 import { type CostStore, type LockStore, type TimeRange, type UsageTotals, emptyTotals } from '../../store/ports';
 import { type BudgetStatus, DEFAULT_ALERT_THRESHOLD, DEFAULT_PERIOD, budgetStatus } from './budget';
 import { type Granularity, type HistoryBucket, bucketRange, bucketize } from './history';

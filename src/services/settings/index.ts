@@ -1,7 +1,7 @@
 import type { AppConfig } from '../../config/types';
 import type { Scope } from '../../domain/types';
 import { ConflictError, InvalidInputError } from '../../domain/errors';
-import { KeyedLock } from '../../graph/locks';
+import { KeyedLock } from '../../records/locks';
 import type { SettingsRecord } from '../../domain/accounts';
 import type { Logger } from '../../logger';
 import type { QueryInput, QueryService } from '../../retrieval';

@@ -1,4 +1,4 @@
-import type { EntityLocks } from '../../graph/locks';
+import type { EntityLocks } from '../../records/locks';
 import { randomUUID } from 'node:crypto';
 import type { AppConfig } from '../../config/types';
 import type { GraphEvents } from '../../graph/events';

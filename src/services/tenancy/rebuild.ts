@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { WorkspaceRecord } from '../../domain/accounts';
 import type { Scope, TaskRecord, VectorKind, VectorPoint } from '../../domain/types';
-import { entityText, relationshipText } from '../../graph/embed-text';
+import { entityText, relationshipText } from '../../records/embed-text';
 import type { EmbeddingProvider } from '../../llm/ports';
 import type { TenancyDeps } from './deps';
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Principal, TenantRecord, WorkspaceRecord } from '../../domain/accounts';
 import { ConflictError, ForbiddenError, MalformedRequestError, NotFoundError, stillThere } from '../../domain/errors';
 import type { Page, Scope } from '../../domain/types';
-import { settleCacheWrites } from '../../graph/cache-writes';
+import { settleCacheWrites } from '../../llm/cache/writes';
 import { isOperator, reachesTenant } from '../auth/access';
 import type { TenancyDeps, WorkspaceStatsBody } from './deps';
 import { type ModelChoice, resolveModels, sameEmbedding } from './models';

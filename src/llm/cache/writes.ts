@@ -1,6 +1,6 @@
-import { scopeKey } from '../domain/ids';
-import type { Scope } from '../domain/types';
-import type { KeyValueStore } from '../store/ports';
+import { scopeKey } from '../../domain/ids';
+import type { Scope } from '../../domain/types';
+import type { KeyValueStore } from '../../store/ports';
 
 /**
  * Cache entries written behind the calls that made them. The answer of an LLM call is returned as soon as it

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
-import { scopeKey } from '../domain/ids';
-import type { Scope } from '../domain/types';
-import type { ChatMessage, Completion, CompletionOptions, FinishReason, LlmProvider, TokenUsage } from '../llm/ports';
-import type { Logger } from '../logger';
-import type { KeyValueStore } from '../store/ports';
-import { writeBehind } from './cache-writes';
+import { scopeKey } from '../../domain/ids';
+import type { Scope } from '../../domain/types';
+import type { ChatMessage, Completion, CompletionOptions, FinishReason, LlmProvider, TokenUsage } from '../ports';
+import type { Logger } from '../../logger';
+import type { KeyValueStore } from '../../store/ports';
+import { writeBehind } from './writes';
 
 /**
  * LLM responses cached per workspace (KV namespace `llm_response`), keyed by provider, model, prompt and the
@@ -12,7 +12,7 @@ import { writeBehind } from './cache-writes';
  * Re-ingesting identical text or repeating a question costs no call. Entries that follow the graph (keywords)
  * are stale once the workspace's graph changed after they were written. Identical calls in flight at once
  * share one provider call. An answer is returned when it arrives and its entry written behind it, together with
- * the entries of other calls (./cache-writes.ts); until then the call stays in flight, so an identical call
+ * the entries of other calls (./writes.ts); until then the call stays in flight, so an identical call
  * still costs nothing.
  */
 
