@@ -89,7 +89,8 @@ export async function queuedEntityVectors(
 
 /**
  * The records of resolution's merges embedded through the shared queue. The queue hands a record's waiters the
- * vector of the text queued last for it; a record whose text another writer replaced meanwhile is embedded again.
+ * vector of the text queued last for it: a record whose text another writer replaced meanwhile is queued again,
+ * and the rare one replaced twice is embedded by the provider directly, so that the merge writes its own text's.
  */
 function queuedEmbedding(deps: IngestDeps) {
   return async (scope: Scope, kind: VectorKind, records: Array<{ id: string; text: string }>): Promise<number[][]> => {
