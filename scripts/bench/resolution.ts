@@ -42,7 +42,13 @@ const parts = new Set(args.parts.split(','));
 
 async function boot(env: Record<string, string> = {}): Promise<{ rt: Runtime; calls: { llm: number } }> {
   const config = loadConfig(
-    { RUST_LOG: 'error', SERVICE_ASYNC_THRESHOLD_BYTES: String(1024 * 1024 * 1024), ...env },
+    {
+      SERVICE_LLM_PROVIDER: 'mock',
+      SERVICE_EMBEDDING_PROVIDER: 'mock',
+      RUST_LOG: 'error',
+      SERVICE_ASYNC_THRESHOLD_BYTES: String(1024 * 1024 * 1024),
+      ...env,
+    },
     { cwd: process.cwd() },
   );
   const rt = await createRuntime(config, createLogger(config.logLevel));

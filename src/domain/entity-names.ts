@@ -176,3 +176,17 @@ export function typesCompatible(a: string, b: string): boolean {
   if (x === y || x === 'UNKNOWN' || y === 'UNKNOWN') return true;
   return TYPE_GROUPS.some((g) => g.includes(x) && g.includes(y));
 }
+
+/**
+ * Names that cannot be one thing, whatever the rest of them: two different acronyms ("UID" / "GID", "WPA2" /
+ * "WPA"), or names that both hold numbers and not the same ones (versions, models, levels, parts: "IPv4" / "IPv6",
+ * "RAID-1" / "RAID-5"). A name with a number against one without ("Exim4" / "Exim") may still be one thing.
+ */
+export function namesDistinct(a: string, b: string): boolean {
+  const [ka, kb] = [nameKey(a), nameKey(b)];
+  if (ka === kb) return false;
+  if (isAcronym(a) && isAcronym(b)) return true;
+  const numbers = (k: string) => (k.match(/\d+/g) ?? []).map((n) => n.replace(/^0+(?=\d)/, '')).join(' ');
+  const [na, nb] = [numbers(ka), numbers(kb)];
+  return na !== '' && nb !== '' && na !== nb;
+}

@@ -1,3 +1,4 @@
+import type { Scope, VectorKind } from '../domain/types';
 import type { ProviderRegistry } from '../llm/ports';
 import type { Stores } from '../store/ports';
 import type { GraphEvents } from './events';
@@ -10,6 +11,11 @@ export interface GraphDeps {
   providers: ProviderRegistry;
   entityLocks: EntityLocks;
   now?: () => string;
+  /**
+   * Embeds records' texts, vectors in their order; without it, graph edits call the embedding provider. Ingestion
+   * sets it to its shared embedding queue for the merges of entity resolution.
+   */
+  embedRecords?: (scope: Scope, kind: VectorKind, records: Array<{ id: string; text: string }>) => Promise<number[][]>;
 }
 
 export function nowOf(deps: GraphDeps): string {

@@ -1,4 +1,4 @@
-import type { EntityRecord, RelationshipRecord, VectorPoint } from '../domain/types';
+import type { EntityRecord, RelationshipRecord, Scope, VectorKind, VectorPoint } from '../domain/types';
 import { entityText, relationshipText } from '../records/embed-text';
 import type { GraphDeps } from './deps';
 
@@ -6,8 +6,15 @@ import type { GraphDeps } from './deps';
 
 const BATCH = 64;
 
-async function embedAll(deps: GraphDeps, texts: string[]): Promise<number[][]> {
-  if (texts.length === 0) return [];
+async function embedAll(
+  deps: GraphDeps,
+  scope: Scope,
+  kind: VectorKind,
+  records: Array<{ id: string; text: string }>,
+): Promise<number[][]> {
+  if (records.length === 0) return [];
+  if (deps.embedRecords) return deps.embedRecords(scope, kind, records);
+  const texts = records.map((r) => r.text);
   const provider = deps.providers.embedding();
   const out: number[][] = [];
   for (let i = 0; i < texts.length; i += BATCH) out.push(...(await provider.embed(texts.slice(i, i + BATCH))));
@@ -15,12 +22,22 @@ async function embedAll(deps: GraphDeps, texts: string[]): Promise<number[][]> {
 }
 
 /** The caller writes the points once every other check has passed, so a failed embedding writes nothing. */
-export async function embedEntities(deps: GraphDeps, entities: EntityRecord[]): Promise<VectorPoint[]> {
-  const vectors = await embedAll(deps, entities.map(entityText));
+export async function embedEntities(deps: GraphDeps, scope: Scope, entities: EntityRecord[]): Promise<VectorPoint[]> {
+  const vectors = await embedAll(
+    deps,
+    scope,
+    'entity',
+    entities.map((e) => ({ id: e.id, text: entityText(e) })),
+  );
   return entities.map((e, i) => ({ id: e.id, vector: vectors[i], document_ids: e.document_ids }));
 }
 
-export async function embedRelationships(deps: GraphDeps, relationships: RelationshipRecord[]): Promise<VectorPoint[]> {
-  const vectors = await embedAll(deps, relationships.map(relationshipText));
+export async function embedRelationships(deps: GraphDeps, scope: Scope, relationships: RelationshipRecord[]): Promise<VectorPoint[]> {
+  const vectors = await embedAll(
+    deps,
+    scope,
+    'relationship',
+    relationships.map((r) => ({ id: r.id, text: relationshipText(r) })),
+  );
   return relationships.map((r, i) => ({ id: r.id, vector: vectors[i], document_ids: r.document_ids }));
 }

@@ -192,7 +192,10 @@ async function mergeLocked(deps: GraphDeps, scope: Scope, input: MergeInput, tar
   const survivor = absorbEntities(target, sources, now);
   const plan = await planRelationships(graph, scope, absorbed, targetId, now);
   const upserts = [...plan.upserts.values()];
-  const [entityPoints, relationshipPoints] = await Promise.all([embedEntities(deps, [survivor]), embedRelationships(deps, upserts)]);
+  const [entityPoints, relationshipPoints] = await Promise.all([
+    embedEntities(deps, scope, [survivor]),
+    embedRelationships(deps, scope, upserts),
+  ]);
 
   await graph.upsertEntities(scope, [survivor]);
   await graph.upsertRelationships(scope, upserts);

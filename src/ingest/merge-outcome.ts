@@ -40,6 +40,8 @@ export interface MergeOutcome {
   summaryFailures: string[];
   /** The document's counts, when its chunk records were written with the merge (./chunk-links.ts). */
   counts?: DocumentCounts;
+  /** Vectors of the entities the merge embedded before it returned (set by the merge stage), for entity resolution. */
+  entityVectors?: Map<string, number[]>;
 }
 
 export interface DocumentCounts {

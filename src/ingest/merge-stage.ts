@@ -128,6 +128,7 @@ export async function mergeIntoGraph(
   options.claim?.release();
   try {
     const vectors = await embedding;
+    outcome.entityVectors = new Map(vectors.entities.map((e) => [e.point.id, e.point.vector]));
     catchUp(background, await storeVectorsInBatch(deps, scope, vectors));
   } catch (err) {
     if (!options.embeddingOptional || isAbortError(err)) throw err;

@@ -1,6 +1,8 @@
 import { type TestApp, startTestApp } from '../helpers/app';
 import { json } from '../fixtures/documents';
+import { markerFailingProviders } from '../fixtures/providers';
 import { settleEmbeddingRefreshes } from '../../src/ingest/merge-stage';
+import type { EmbeddingProvider, ProviderRegistry } from '../../src/llm/ports';
 
 /** Entity resolution through the API: at merge time, the dry run, applying a reviewed list, splitting an alias off. */
 
@@ -118,6 +120,39 @@ describe('entity resolution', () => {
     expect(again.proposals).toEqual([]);
   });
 
+  it("confirms a document's look-alike names in one LLM call, with the vectors its merge embedded", async () => {
+    const ws = 'batched';
+    const recorder = markerFailingProviders(app.rt.providers, 'never-in-the-text');
+    recorder.state.failing = false;
+    const embedded = countingEmbeddings(recorder.registry);
+    const inner = app.rt.providers;
+    app.rt.providers = embedded.registry;
+    try {
+      const companies = ['Microsoft Corporation', 'Globex Corporation', 'Initech Corporation', 'Umbrella Corporation'];
+      const typos = ['Microsfot Corporation', 'Glboex Corporation', 'Initehc Corporation', 'Umbrela Corporation'];
+      const text = (names: string[]) => names.map((n) => `${n} builds robots in Lisbon. ${n} employs many engineers in Lisbon.`).join(' ');
+      await ingest(text(companies), ws);
+      await settleEmbeddingRefreshes();
+      recorder.state.calls = [];
+      embedded.texts.length = 0;
+      await ingest(text(typos), ws);
+      await settleEmbeddingRefreshes();
+
+      const asked = recorder.state.calls.filter((c) => c.task === 'resolve');
+      expect(asked).toHaveLength(1);
+      for (const name of typos) expect(asked[0].prompt).toContain(name);
+      const ids = await entityIds(ws);
+      for (const name of companies) expect(ids).toContain(name.toUpperCase().replace(/ /g, '_'));
+      for (const name of typos) expect(ids).not.toContain(name.toUpperCase().replace(/ /g, '_'));
+      // Each entity text the document added was embedded once, for the index: resolution reused those vectors.
+      const entityTexts = embedded.texts.filter((t) => typos.some((n) => t.startsWith(`${n}:`)));
+      expect(entityTexts.length).toBeGreaterThanOrEqual(typos.length);
+      expect(new Set(entityTexts).size).toBe(entityTexts.length);
+    } finally {
+      app.rt.providers = inner;
+    }
+  });
+
   it('refuses bad settings and bodies', async () => {
     const bad = await app.request('/api/v1/graph/resolution/settings', { method: 'PUT', json: { review_score: 0.95 } });
     expect(bad.status).toBe(422);
@@ -127,3 +162,27 @@ describe('entity resolution', () => {
     expect(await json(await app.request('/api/v1/graph/resolution/settings'))).toMatchObject({ enabled: true });
   });
 });
+
+/** The registry with each embedding provider wrapped (one wrapper per provider: the queue is the provider's) to record its texts. */
+function countingEmbeddings(inner: ProviderRegistry) {
+  const texts: string[] = [];
+  const wrapped = new Map<EmbeddingProvider, EmbeddingProvider>();
+  const wrap = (provider: EmbeddingProvider): EmbeddingProvider => {
+    let out = wrapped.get(provider);
+    if (!out) {
+      out = Object.assign(Object.create(provider) as EmbeddingProvider, {
+        embed: (batch: string[], signal?: AbortSignal) => {
+          texts.push(...batch);
+          return provider.embed(batch, signal);
+        },
+      });
+      wrapped.set(provider, out);
+    }
+    return out;
+  };
+  const registry: ProviderRegistry = {
+    ...inner,
+    embedding: (provider, model, dimension) => wrap(inner.embedding(provider, model, dimension)),
+  };
+  return { registry, texts };
+}

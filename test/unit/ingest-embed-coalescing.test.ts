@@ -17,7 +17,7 @@ const documents = PEOPLE.map((p, i) => `Alice Smith met ${p} at Acme Corporation
  * extracted before the first one merges.
  */
 function instrument(f: IngestFixture, documentsInFlight: number): { texts: string[] } {
-  // Resolution embeds the names it compares on its own (src/graph/resolution/resolve.ts): these texts are the merges'.
+  // Without resolution's merges (which re-embed the survivors they write): these texts are the documents' merges'.
   f.deps.config.resolution.enabled = false;
   const texts: string[] = [];
   const inner = f.deps.providers.embedding();

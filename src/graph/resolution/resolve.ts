@@ -1,14 +1,12 @@
-import { nameKey, nameSimilarity, typesCompatible } from '../../domain/entity-names';
+import { nameKey, namesDistinct, nameSimilarity, typesCompatible } from '../../domain/entity-names';
 import { NotFoundError } from '../../domain/errors';
 import { normalizeEntityId } from '../../domain/ids';
 import type { EntityRecord, Scope } from '../../domain/types';
 import type { TokenUsage } from '../../llm/ports';
-import { parseResolutionAnswer, resolutionPrompt } from '../../prompts/entity-resolution';
 import { resolveEntityAlias } from '../aliases';
 import type { GraphDeps } from '../deps';
-import { entityText } from '../../records/embed-text';
-import { cachedLlm } from '../../llm/cache/responses';
 import { mergeEntities } from '../merge';
+import { confirmPairs } from './confirm';
 import { distinctFrom } from './distinct';
 import { lookupName } from './name-index';
 import type { ResolutionSettings } from './settings';
@@ -16,9 +14,11 @@ import type { ResolutionSettings } from './settings';
 /**
  * Entity resolution (docs/architecture.md §5.10), from cheap to costly: candidates come from the name index
  * (normalised name, initials, words, prefix) and the entity vector index (name + description), both read by key
- * or nearest-neighbour search, never by a scan; a candidate of an incompatible type is dropped; the score is the
- * name similarity, weighed with the embedding similarity unless the names are equal in normalised form or as
- * an acronym. At or above `merge_score` the pair merges; from `review_score` the LLM is asked (task `resolve`).
+ * or nearest-neighbour search, never by a scan; a candidate of an incompatible type, one kept apart by an analyst
+ * and one whose name cannot be the same thing (two acronyms, different numbers: `namesDistinct`) is dropped; the
+ * score is the name similarity, weighed with the embedding similarity unless the names are equal in normalised
+ * form or as an acronym. At or above `merge_score` the pair merges; from `review_score` the LLM is asked, the
+ * pairs of a run in batches (./confirm.ts, task `resolve`).
  */
 
 export interface MergeProposal {
@@ -45,6 +45,16 @@ export interface ProposalRun {
 const NAME_CANDIDATES = 20;
 const VECTOR_CANDIDATES = 8;
 
+export interface ProposeOptions {
+  /** Ask the LLM about the pairs in the review band (else they are `unconfirmed`). */
+  confirm: boolean;
+  /**
+   * The entities' vectors (of `entityText`), in their order: those the embedding queue computed for the entity
+   * vector index, so that resolution embeds nothing of its own.
+   */
+  vectors: (entities: EntityRecord[]) => Promise<number[][]>;
+}
+
 /**
  * The best merge candidate of each entity, scored; with `confirm`, the LLM decides those in the review band
  * (else they are `unconfirmed`). Each pair is proposed once.
@@ -54,14 +64,14 @@ export async function proposeMerges(
   scope: Scope,
   entities: EntityRecord[],
   settings: ResolutionSettings,
-  options: { confirm: boolean },
+  options: ProposeOptions,
 ): Promise<ProposalRun> {
   const run: ProposalRun = { proposals: [], llm_calls: 0, usage: { input_tokens: 0, output_tokens: 0 } };
   if (entities.length === 0) return run;
   const { stores } = deps;
-  const embedder = deps.providers.embedding();
-  const vectors = await embedder.embed(entities.map(entityText));
+  const vectors = await options.vectors(entities);
   const seen = new Set<string>();
+  const review: Array<{ proposal: MergeProposal; pair: [EntityRecord, EntityRecord] }> = [];
   for (const [i, entity] of entities.entries()) {
     const named = (await lookupName(stores.kv, scope, entity.name, NAME_CANDIDATES)).filter((id) => id !== entity.id);
     const near = await stores.vectors.search(scope, 'entity', vectors[i], VECTOR_CANDIDATES);
@@ -71,7 +81,7 @@ export async function proposeMerges(
     if (ids.length === 0) continue;
     const distinct = await distinctFrom(stores.kv, scope, entity.id);
     const candidates = (await stores.graph.getEntities(scope, ids)).filter(
-      (c) => !distinct.has(c.id) && typesCompatible(entity.entity_type, c.entity_type),
+      (c) => !distinct.has(c.id) && typesCompatible(entity.entity_type, c.entity_type) && !namesDistinct(entity.name, c.name),
     );
     let best: { candidate: EntityRecord; score: number; name: number; embedding: number | null } | null = null;
     for (const candidate of candidates) {
@@ -97,15 +107,23 @@ export async function proposeMerges(
       reason: reasonOf(entity.name, best.candidate.name, best.name),
     };
     if (best.score < settings.merge_score) {
-      if (!options.confirm) proposal.decision = 'unconfirmed';
-      else {
-        const same = await confirm(deps, scope, source, target, run);
-        proposal.decision = same ? 'confirmed' : 'rejected';
-        proposal.reason = `${proposal.reason}; ${same ? 'confirmed' : 'rejected'} by the LLM`;
-      }
+      proposal.decision = 'unconfirmed';
+      if (options.confirm) review.push({ proposal, pair: [source, target] });
     }
     run.proposals.push(proposal);
   }
+  if (review.length === 0) return run;
+  const verdicts = await confirmPairs(
+    deps,
+    scope,
+    review.map((r) => r.pair),
+    run,
+  );
+  review.forEach(({ proposal }, i) => {
+    const same = verdicts[i];
+    proposal.decision = same ? 'confirmed' : 'rejected';
+    proposal.reason = `${proposal.reason}; ${same ? 'confirmed' : 'rejected'} by the LLM`;
+  });
   return run;
 }
 
@@ -181,16 +199,6 @@ function reasonOf(a: string, b: string, nameScore: number): string {
   if (nameKey(a) === nameKey(b)) return 'same normalised name';
   if (nameScore >= 0.95) return 'acronym of the other name';
   return 'similar name and description';
-}
-
-async function confirm(deps: GraphDeps, scope: Scope, a: EntityRecord, b: EntityRecord, run: ProposalRun): Promise<boolean> {
-  const llm = cachedLlm(deps.providers.llm(), deps.stores.kv, scope);
-  const subject = (e: EntityRecord) => ({ name: e.name, type: e.entity_type, description: e.description });
-  const answer = await llm.complete(resolutionPrompt(subject(a), subject(b)), { task: 'resolve', temperature: 0, maxTokens: 32 });
-  if (!answer.cached) run.llm_calls++;
-  run.usage.input_tokens += answer.usage.input_tokens;
-  run.usage.output_tokens += answer.usage.output_tokens;
-  return parseResolutionAnswer(answer.text);
 }
 
 const round = (x: number) => Math.round(x * 1000) / 1000;

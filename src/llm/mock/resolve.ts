@@ -1,16 +1,16 @@
 import { initialsOf, isAcronym, nameKey, nameWords, typesCompatible } from '../../domain/entity-names';
-import { parseResolutionPair, type ResolutionSubject } from '../../prompts/entity-resolution';
+import { parseResolutionPairs, type ResolutionSubject } from '../../prompts/entity-resolution';
 
 /**
- * The mock provider's answer to an entity-resolution prompt, by fixed rules: the same thing when the normalised
- * names are equal, one is the acronym or the initialled form of the other, one is the other with a qualifier
- * ("Tesla" / "Tesla Motors", "Paris" / "Paris, France"), or they differ by a typo or two; never across types.
+ * The mock provider's answer to an entity-resolution prompt, a line `<n>: YES` or `<n>: NO` per pair, by fixed
+ * rules: the same thing when the normalised names are equal, one is the acronym or the initialled form of the
+ * other, one is the other with a qualifier ("Tesla" / "Tesla Motors", "Paris" / "Paris, France"), or they differ by
+ * a typo or two; never across types. Each pair is judged alone: its verdict does not depend on the others asked.
  */
 export function judgeSameEntity(text: string): string {
-  const pair = parseResolutionPair(text);
-  if (!pair) return 'NO. The two entities could not be read.';
-  const [a, b] = pair;
-  return same(a, b) ? 'YES. The names refer to the same entity.' : 'NO. These are different entities.';
+  const pairs = parseResolutionPairs(text);
+  if (pairs.length === 0) return 'The entities could not be read.';
+  return pairs.map(([a, b], i) => `${i + 1}: ${same(a, b) ? 'YES' : 'NO'}`).join('\n');
 }
 
 function same(a: ResolutionSubject, b: ResolutionSubject): boolean {

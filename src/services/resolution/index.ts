@@ -2,6 +2,7 @@ import { InvalidInputError } from '../../domain/errors';
 import type { Scope } from '../../domain/types';
 import { type AppliedMerges, applyMerges, type MergeProposal, proposeMerges } from '../../graph/resolution/resolve';
 import { type ResolutionSettings, resolutionSettings, saveResolutionSettings } from '../../graph/resolution/settings';
+import { queuedEntityVectors } from '../../ingest/resolve-stage';
 import type { ServiceHost } from '../tasks';
 import { splitAlias, type SplitOutcome } from './split';
 
@@ -33,7 +34,10 @@ export function createResolutionService(host: ServiceHost) {
       const entities = input.entityIds
         ? await host.stores.graph.getEntities(scope, input.entityIds)
         : (await host.stores.graph.listEntities(scope, { limit: input.limit, offset: 0 })).items;
-      const run = await proposeMerges(host, scope, entities, settings, { confirm: input.confirm });
+      const run = await proposeMerges(host, scope, entities, settings, {
+        confirm: input.confirm,
+        vectors: (listed) => queuedEntityVectors(host, scope, listed),
+      });
       return { proposals: run.proposals, examined: entities.length, llm_calls: run.llm_calls };
     },
     apply: (scope: Scope, merges: Array<{ source_id: string; target_id: string; reason?: string }>): Promise<AppliedMerges> =>
