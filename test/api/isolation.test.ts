@@ -166,6 +166,7 @@ const MATRIX: Record<string, Entry> = {
   'PUT /api/v1/graph/resolution/settings': { bodies: [{ enabled: false }] },
   'POST /api/v1/graph/resolution/dry-run': { bodies: [{ entity_ids: ['$entity'] }, {}] },
   'POST /api/v1/graph/resolution/apply': { bodies: [{ merges: [{ source_id: '$entity', target_id: '$entityName' }] }] },
+  'POST /api/v1/graph/resolution/reject': { bodies: [{ pairs: [{ source_id: '$entity', target_id: '$entityName' }] }] },
   'POST /api/v1/graph/entities/:id/split': { bodies: [{ alias: '$entity' }] },
   'GET /api/v1/documents/:id/deletion-impact': {},
   'POST /api/v1/documents/:id/retry-chunks': {},

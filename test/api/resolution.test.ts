@@ -120,6 +120,39 @@ describe('entity resolution', () => {
     expect(again.proposals).toEqual([]);
   });
 
+  it('keeps a rejected pair apart in later dry runs and ingestion', async () => {
+    const ws = 'rejected';
+    await app.request('/api/v1/graph/resolution/settings', { method: 'PUT', json: { enabled: false }, workspace: ws });
+    await ingest('Acme Corporation builds the Falcon Engine in Berlin. Carol White leads Acme Corporation.', ws);
+    await ingest('ACME Corp. hired Dave Brown in Berlin. Dave Brown tests the Falcon Engine at ACME Corp.', ws);
+    const dryRun = async () =>
+      json(await app.request('/api/v1/graph/resolution/dry-run', { method: 'POST', json: { entity_ids: ['ACME_CORP'] }, workspace: ws }));
+    expect((await dryRun()).proposals).toHaveLength(1);
+
+    const res = await app.request('/api/v1/graph/resolution/reject', {
+      method: 'POST',
+      json: {
+        pairs: [
+          { source_id: 'ACME_CORP', target_id: 'ACME_CORPORATION' },
+          { source_id: 'ACME_CORP', target_id: 'NO_SUCH' },
+          { source_id: 'ACME_CORP', target_id: 'ACME_CORP' },
+        ],
+      },
+      workspace: ws,
+    });
+    expect(res.status).toBe(200);
+    const body = await json(res);
+    expect(body.rejected).toEqual([{ source_id: 'ACME_CORP', target_id: 'ACME_CORPORATION' }]);
+    expect(body.skipped.map((s: { reason: string }) => s.reason)).toEqual(['entity not found: NO_SUCH', 'already one entity']);
+    expect((await dryRun()).proposals).toEqual([]);
+
+    // Turned on again, a new mention of the name does not merge the pair either.
+    await app.request('/api/v1/graph/resolution/settings', { method: 'PUT', json: { enabled: true }, workspace: ws });
+    await ingest('ACME Corp. opened an office in Lisbon next to Acme Corporation.', ws);
+    expect(await entityIds(ws)).toEqual(expect.arrayContaining(['ACME_CORPORATION', 'ACME_CORP']));
+    expect((await app.request('/api/v1/graph/resolution/reject', { method: 'POST', json: { pairs: [] }, workspace: ws })).status).toBe(422);
+  });
+
   it("confirms a document's look-alike names in one LLM call, with the vectors its merge embedded", async () => {
     const ws = 'batched';
     const recorder = markerFailingProviders(app.rt.providers, 'never-in-the-text');

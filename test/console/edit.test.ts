@@ -220,14 +220,13 @@ describe('graph editing in the console', () => {
 
     await bob.getByRole('button', { name: 'Reject' }).click();
     await bob.waitFor({ state: 'detached' });
-    await page.getByText('1 rejected pair hidden').waitFor();
-    // A rejection is remembered across visits in this browser.
+    await page.getByText(/Rejected: “Bob Smiths?” and “Bob Smiths?” stay apart\./).waitFor();
+    // The service keeps the pair apart: another visit (or browser) does not see it again.
     await page.reload();
     await acme.waitFor();
     expect(await bob.count()).toBe(0);
-    await page.getByRole('button', { name: 'Show them again' }).click();
-    await bob.waitFor();
-    await bob.getByRole('button', { name: 'Reject' }).click();
+    const dry = await app.request('/api/v1/graph/resolution/dry-run', { method: 'POST', json: { entity_ids: ['BOB_SMITHS'] } });
+    expect(((await dry.json()) as { proposals: unknown[] }).proposals).toEqual([]);
 
     await acme.getByRole('button', { name: 'Accept' }).click();
     await page.getByText('Merged “Acme Corp” into “Acme Corporation”.').waitFor();

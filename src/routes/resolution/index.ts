@@ -6,6 +6,8 @@ import {
   applySchema,
   dryRunBody,
   dryRunSchema,
+  rejectBody,
+  rejectSchema,
   settingsPatch,
   settingsSchema,
   splitBody,
@@ -86,6 +88,26 @@ export function resolutionRoutes(api: Api, rt: Runtime): void {
     },
     async (ctx, { body }) => {
       ctx.body = await rt.resolution.apply(ctx.state.scope, body.merges);
+    },
+  );
+
+  api.route(
+    {
+      method: 'post',
+      path: '/graph/resolution/reject',
+      tag,
+      summary: 'Keep reviewed pairs apart: resolution never proposes or makes these merges again',
+      description:
+        'Each pair is remembered for the workspace (as a split alias is), so dry runs stop proposing it and ingestion ' +
+        'never merges it. Pairs that are already one entity, or name a missing entity, are listed under `skipped`.',
+      body: rejectBody,
+      responses: {
+        200: { description: 'Rejected and skipped pairs', schema: rejectSchema },
+        422: { description: 'A field breaking its rule' },
+      },
+    },
+    async (ctx, { body }) => {
+      ctx.body = await rt.resolution.reject(ctx.state.scope, body.pairs);
     },
   );
 

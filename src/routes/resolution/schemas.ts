@@ -57,6 +57,23 @@ export const applySchema = z.object({
   skipped: z.array(pair.extend({ reason: z.string() })),
 });
 
+export const rejectBody = z.strictObject({
+  pairs: z
+    .array(
+      z.strictObject({
+        source_id: z.string().min(1).max(512),
+        target_id: z.string().min(1).max(512),
+      }),
+    )
+    .min(1)
+    .max(500),
+});
+
+export const rejectSchema = z.object({
+  rejected: z.array(pair),
+  skipped: z.array(pair.extend({ reason: z.string() })),
+});
+
 export const splitParams = z.object({ id: z.string().min(1).max(512) });
 export const splitBody = z.strictObject({
   alias: z.string().min(1).max(512).describe('An id the entity absorbed (see its merge_history)'),

@@ -1,12 +1,25 @@
 import { InvalidInputError } from '../../domain/errors';
 import type { Scope } from '../../domain/types';
 import { type AppliedMerges, applyMerges, type MergeProposal, proposeMerges } from '../../graph/resolution/resolve';
+import { recordDistinct } from '../../graph/resolution/distinct';
+import { resolveEntityAlias } from '../../graph/aliases';
+import { normalizeEntityId } from '../../domain/ids';
 import { type ResolutionSettings, resolutionSettings, saveResolutionSettings } from '../../graph/resolution/settings';
 import { queuedEntityVectors } from '../../ingest/resolve-stage';
 import type { ServiceHost } from '../tasks';
 import { splitAlias, type SplitOutcome } from './split';
 
 export type { AppliedMerges, MergeProposal, ResolutionSettings, SplitOutcome };
+
+export interface Pair {
+  source_id: string;
+  target_id: string;
+}
+
+export interface RejectedPairs {
+  rejected: Pair[];
+  skipped: Array<Pair & { reason: string }>;
+}
 
 export interface DryRunInput {
   /** Entities to resolve; without them, the first `limit` entities of the workspace listing. */
@@ -46,6 +59,24 @@ export function createResolutionService(host: ServiceHost) {
         scope,
         merges.map((m) => ({ ...m, reason: m.reason?.trim() || 'reviewed merge' })),
       ),
+    /** Keeps reviewed pairs apart, as a split does: neither dry runs nor ingestion merge them from then on. */
+    async reject(scope: Scope, pairs: Pair[]): Promise<RejectedPairs> {
+      const out: RejectedPairs = { rejected: [], skipped: [] };
+      for (const p of pairs) {
+        const [a, b] = await Promise.all(
+          [p.source_id, p.target_id].map((id) => resolveEntityAlias(host.stores.kv, scope, normalizeEntityId(id))),
+        );
+        const present = new Set((await host.stores.graph.getEntities(scope, [a, b])).map((e) => e.id));
+        const missing = [a, b].filter((id) => !present.has(id));
+        if (a === b) out.skipped.push({ ...p, reason: 'already one entity' });
+        else if (missing.length) out.skipped.push({ ...p, reason: `entity not found: ${missing.join(', ')}` });
+        else {
+          await host.entityLocks.run(scope, [a, b], () => recordDistinct(host.stores.kv, scope, a, b));
+          out.rejected.push({ source_id: a, target_id: b });
+        }
+      }
+      return out;
+    },
     split: (scope: Scope, entityId: string, alias: string) => splitAlias(host, scope, entityId, alias),
   };
 }

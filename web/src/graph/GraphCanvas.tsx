@@ -80,6 +80,9 @@ export function GraphCanvas({ graph, view, layout, onSelect, onSelectEdge, onRea
     };
     const sigma = new Sigma<NodeAttributes, EdgeAttributes>(graph, element, {
       renderEdgeLabels: false,
+      // The page may be left (or its panel laid out again) while the canvas is being sized: draw nothing then
+      // rather than throw.
+      allowInvalidContainer: true,
       labelRenderedSizeThreshold: 9,
       labelDensity: 0.6,
       // Room at the edges for the labels of the outermost nodes.

@@ -1,7 +1,6 @@
 import { useState } from 'react';
 import { apiUrl, getJson, sendJson } from '../api/client';
 import { useCanEdit } from '../api/role';
-import { currentWorkspace } from '../api/session';
 import type { Ok } from '../api/types';
 import { Empty, ErrorNote, Spinner } from '../ui/feedback';
 import { useAction, useResource } from '../ui/hooks';
@@ -11,6 +10,7 @@ type Settings = Ok<'/api/v1/graph/resolution/settings'>;
 type DryRun = Ok<'/api/v1/graph/resolution/dry-run', 'post'>;
 type Proposal = DryRun['proposals'][number];
 type Applied = Ok<'/api/v1/graph/resolution/apply', 'post'>;
+type Rejected = Ok<'/api/v1/graph/resolution/reject', 'post'>;
 
 const DECISIONS: Record<Proposal['decision'], string> = {
   merge: 'above the merge score',
@@ -19,28 +19,15 @@ const DECISIONS: Record<Proposal['decision'], string> = {
   unconfirmed: 'in the review band',
 };
 
-/** Pairs rejected here, kept in this browser per workspace (the service keeps no list of rejections). */
-function rejectedKey(): string {
-  return `kgrag.review.rejected.${currentWorkspace() ?? 'default'}`;
-}
-function readRejected(): Set<string> {
-  try {
-    return new Set(JSON.parse(localStorage.getItem(rejectedKey()) ?? '[]') as string[]);
-  } catch {
-    return new Set();
-  }
-}
-const pairKey = (p: { source_id: string; target_id: string }) => `${p.source_id}\u0000${p.target_id}`;
-
 /**
  * The entity resolution review queue: the candidate pairs a dry run proposes (`/graph/resolution/dry-run`), each with
- * its evidence, accepted (`/graph/resolution/apply`) or rejected one by one.
+ * its evidence, accepted (`/graph/resolution/apply`) or rejected (`/graph/resolution/reject`: the pair is kept apart
+ * from then on, in every later dry run and ingestion) one by one.
  */
 export function ReviewPage() {
   const [limit, setLimit] = useState(100);
   const [confirm, setConfirm] = useState(false);
   const [asked, setAsked] = useState({ limit, confirm });
-  const [rejected, setRejected] = useState(readRejected);
   const [notice, setNotice] = useState<string | null>(null);
   const action = useAction();
   const canEdit = useCanEdit();
@@ -54,16 +41,18 @@ export function ReviewPage() {
     [asked, canEdit],
   );
 
-  const reject = (p: Proposal) => {
-    const next = new Set(rejected).add(pairKey(p));
-    localStorage.setItem(rejectedKey(), JSON.stringify([...next]));
-    setRejected(next);
-    setNotice(`Rejected: “${p.source_name}” and “${p.target_name}” stay apart.`);
-  };
-  const restore = () => {
-    localStorage.removeItem(rejectedKey());
-    setRejected(new Set());
-  };
+  const reject = (p: Proposal) =>
+    void action.run(async () => {
+      const result = await sendJson<Rejected>('POST', apiUrl('/api/v1/graph/resolution/reject'), {
+        pairs: [{ source_id: p.source_id, target_id: p.target_id }],
+      });
+      setNotice(
+        result.rejected.length
+          ? `Rejected: “${p.source_name}” and “${p.target_name}” stay apart.`
+          : `Not rejected: ${result.skipped.map((x) => x.reason).join('; ') || 'skipped'}.`,
+      );
+      run.reload();
+    });
   const accept = (p: Proposal) =>
     void action.run(async () => {
       const result = await sendJson<Applied>('POST', apiUrl('/api/v1/graph/resolution/apply'), {
@@ -78,8 +67,6 @@ export function ReviewPage() {
     });
 
   const proposals = run.data?.proposals ?? [];
-  const pending = proposals.filter((p) => !rejected.has(pairKey(p)));
-  const hidden = proposals.length - pending.length;
   const s = settings.data;
 
   return (
@@ -131,10 +118,10 @@ export function ReviewPage() {
         </div>
       )}
       {run.loading && !run.data && <Spinner label="Comparing entities…" />}
-      {run.data && pending.length === 0 && (
+      {run.data && proposals.length === 0 && (
         <Empty title="No pair waits for review">{run.data.examined} entities were compared; none has a likely duplicate left.</Empty>
       )}
-      {pending.length > 0 && (
+      {proposals.length > 0 && (
         <table className="table review-table" data-testid="review-table">
           <thead>
             <tr>
@@ -148,8 +135,8 @@ export function ReviewPage() {
             </tr>
           </thead>
           <tbody>
-            {pending.map((p) => (
-              <tr key={pairKey(p)} data-testid="review-row">
+            {proposals.map((p) => (
+              <tr key={`${p.source_id}\u0000${p.target_id}`} data-testid="review-row">
                 <td>
                   <Link href={graphHref(p.source_id)}>{p.source_name}</Link>
                 </td>
@@ -176,6 +163,7 @@ export function ReviewPage() {
                   <button
                     className="small"
                     onClick={() => reject(p)}
+                    disabled={action.busy}
                     aria-label={`Reject: keep ${p.source_name} and ${p.target_name} apart`}
                   >
                     Reject
@@ -185,14 +173,6 @@ export function ReviewPage() {
             ))}
           </tbody>
         </table>
-      )}
-      {hidden > 0 && (
-        <div className="muted small">
-          {hidden} rejected pair{hidden === 1 ? '' : 's'} hidden (remembered in this browser).{' '}
-          <button className="link small" onClick={restore}>
-            Show them again
-          </button>
-        </div>
       )}
       {run.loading && run.data && <Spinner label="Comparing entities…" />}
     </div>
