@@ -1,7 +1,8 @@
 /**
- * The README's picture of the console: `npx tsx scripts/web/screenshot.ts`. Boots the service in-process with the
- * mock provider, ingests a few short documents through the API, opens the graph explorer in headless chromium,
- * selects an entity and writes docs/console-graph.png.
+ * The README's pictures of the console: `npx tsx scripts/web/screenshot.ts`. Boots the service in-process with the
+ * mock provider, ingests a few short documents through the API, opens the graph explorer in headless chromium and
+ * writes docs/console-graph-overview.png (the whole graph), docs/console-graph.png (an entity selected, with its
+ * provenance) and docs/console-graph-path.png (a shortest path drawn and listed).
  */
 import { spawnSync } from 'node:child_process';
 import type { AddressInfo } from 'node:net';
@@ -67,16 +68,28 @@ async function main() {
   try {
     const context = await consoleContext(browser, {});
     const page = await context.newPage();
+    const shoot = async (name: string) => {
+      await page.screenshot({ path: path.join(ROOT, name) });
+      process.stdout.write(`wrote ${name}\n`);
+    };
     await page.goto(`${url}/graph`);
     await page.getByTestId('graph-status').getByText('live').waitFor();
     await page.getByTestId('layout-status').getByText('layout done').waitFor({ timeout: 60_000 });
+    await page.waitForTimeout(800);
+    await shoot('docs/console-graph-overview.png');
     await page.getByLabel('Search entities').fill('Falcon');
     await page.getByRole('option', { name: /Falcon Engine/ }).click();
     await page.getByTestId('provenance').locator('.source-chunk').first().waitFor();
     await page.waitForTimeout(800);
-    const file = path.join(ROOT, 'docs/console-graph.png');
-    await page.screenshot({ path: file });
-    process.stdout.write(`wrote ${path.relative(ROOT, file)}\n`);
+    await shoot('docs/console-graph.png');
+    await page.getByRole('button', { name: 'Shortest path' }).click();
+    const panel = page.getByTestId('path-panel');
+    await panel.getByLabel('From').fill('Zoe Quinn');
+    await panel.getByLabel('To').fill('Liam Chen');
+    await panel.getByRole('button', { name: 'Find path' }).click();
+    await panel.getByTestId('path-list').waitFor();
+    await page.waitForTimeout(800);
+    await shoot('docs/console-graph-path.png');
   } finally {
     await browser.close();
     server.close();
