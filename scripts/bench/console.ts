@@ -14,7 +14,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { createApp } from '../../src/app';
 import { relationshipId } from '../../src/domain/ids';
-import type { EntityRecord, RelationshipRecord, Scope } from '../../src/domain/types';
+import type { EntityRecord, RelationshipRecord } from '../../src/domain/types';
 import { createLogger } from '../../src/logger';
 import { createRuntime } from '../../src/runtime';
 import {
@@ -26,7 +26,7 @@ import {
   screenshotPath,
 } from '../web/browser';
 import { seeded } from './random';
-import { BENCH_MASTER_KEY } from './workspace';
+import { BENCH_MASTER_KEY, benchWorkspace } from './workspace';
 import { benchConfig, WITHOUT_RESOLUTION } from './service';
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -102,7 +102,7 @@ async function main() {
   const results: Array<[string, ExplorerMeasurement]> = [];
   try {
     for (const [nodes, edges] of SIZES) {
-      const scope: Scope = { workspaceId: `bench-console-${nodes}` };
+      const scope = await benchWorkspace(rt, `bench console ${nodes}`);
       const graph = randomGraph(nodes, edges);
       await rt.stores.graph.upsertEntities(scope, graph.entities);
       await rt.stores.graph.upsertRelationships(scope, graph.relationships);

@@ -14,6 +14,8 @@ import { createRuntime } from '../../src/runtime';
 import { consoleContext, launchChromium } from './browser';
 
 const ROOT = path.resolve(__dirname, '../..');
+/** Authentication stays on, as in production: the documents and the console's requests carry this key. */
+const MASTER_KEY = 'screenshot-master-key-0123456789';
 
 const DOCUMENTS: Array<[string, string]> = [
   [
@@ -47,7 +49,14 @@ async function main() {
   const build = spawnSync('node', ['scripts/web/console.mjs', 'build'], { cwd: ROOT, stdio: 'inherit' });
   if (build.status !== 0) process.exit(build.status ?? 1);
   const config = loadConfig(
-    { SERVICE_LLM_PROVIDER: 'mock', SERVICE_EMBEDDING_PROVIDER: 'mock', PORT: '0', HOST: '127.0.0.1', RUST_LOG: 'silent' },
+    {
+      SERVICE_LLM_PROVIDER: 'mock',
+      SERVICE_EMBEDDING_PROVIDER: 'mock',
+      SERVICE_MASTER_API_KEY: MASTER_KEY,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      RUST_LOG: 'silent',
+    },
     { cwd: ROOT, homeDir: '/nonexistent' },
   );
   const rt = await createRuntime(config, createLogger(config.logLevel));
@@ -59,14 +68,14 @@ async function main() {
   for (const [title, content] of DOCUMENTS) {
     const res = await fetch(`${url}/api/v1/documents`, {
       method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
+      headers: { 'Content-Type': 'application/json', 'X-API-Key': MASTER_KEY },
       body: JSON.stringify({ title, content }),
     });
     if (res.status !== 201) throw new Error(`${title}: HTTP ${res.status} ${await res.text()}`);
   }
   const browser = await launchChromium();
   try {
-    const context = await consoleContext(browser, {});
+    const context = await consoleContext(browser, { 'X-API-Key': MASTER_KEY });
     const page = await context.newPage();
     const shoot = async (name: string) => {
       await page.screenshot({ path: path.join(ROOT, name) });

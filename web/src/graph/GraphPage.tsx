@@ -104,6 +104,7 @@ export function GraphPage() {
     (maxIterations?: number, frame = true) => {
       const kind = arrangementRef.current;
       if (kind === 'force') {
+        if (frame) explorer.current?.resetCamera(false);
         runner.current?.run(maxIterations);
         return;
       }
