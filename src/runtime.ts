@@ -16,6 +16,7 @@ import type { UsageRecorder } from './llm/usage';
 import { startTracing } from './llm/tracing';
 import { createQueryService, createReranker, DEFAULT_QUERY_MODE, QUERY_DEFAULTS } from './retrieval';
 import { createChatService, createConversationService, createFolderService } from './services/chat';
+import { createSavedViewService } from './services/views';
 import { createCommunityService } from './services/communities';
 import { createCompatService } from './services/compat';
 import { createCostService } from './services/costs';
@@ -243,6 +244,7 @@ export async function createRuntime(config: AppConfig, log: Logger, options: Run
     ),
     conversations: createConversationService(stores.conversations),
     folders: createFolderService(stores.conversations),
+    views: createSavedViewService(stores.accounts.savedViews),
     compat: createCompatService({ config, stores, providers, reranker, log, servableProviders: models.servableProviders }),
     tasks,
     documents,

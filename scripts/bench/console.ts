@@ -1,9 +1,10 @@
 /**
- * Web console benchmark: `npx tsx scripts/bench/console.ts [sizes] [panMs]` (sizes default `1000x3000,5000x15000`).
+ * Web console benchmark: `npx tsx scripts/bench/console.ts [sizes] [panMs]` (sizes default
+ * `1000x3000,5000x15000,10000x30000`).
  * Builds the console if needed, boots the service in-process with one random graph per size (written through the
  * GraphStore port, each in its own workspace), and drives headless Debian chromium (WebGL through SwiftShader):
- * time to the first drawn frame and to a settled ForceAtlas2 layout, frame times while panning with the mouse,
- * and the gzip size of the production bundle. Prints a table.
+ * time to the first drawn frame and to a settled ForceAtlas2 layout, frame times while panning with the mouse and
+ * while zooming with the wheel, and the gzip size of the production bundle. Prints a table.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -13,7 +14,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { createApp } from '../../src/app';
 import { relationshipId } from '../../src/domain/ids';
-import type { EntityRecord, RelationshipRecord, Scope } from '../../src/domain/types';
+import type { EntityRecord, RelationshipRecord } from '../../src/domain/types';
 import { createLogger } from '../../src/logger';
 import { createRuntime } from '../../src/runtime';
 import {
@@ -25,11 +26,11 @@ import {
   screenshotPath,
 } from '../web/browser';
 import { seeded } from './random';
-import { BENCH_MASTER_KEY } from './workspace';
+import { BENCH_MASTER_KEY, benchWorkspace } from './workspace';
 import { benchConfig, WITHOUT_RESOLUTION } from './service';
 
 const ROOT = path.resolve(__dirname, '../..');
-const SIZES = (process.argv[2] ?? '1000x3000,5000x15000').split(',').map((s) => s.split('x').map(Number) as [number, number]);
+const SIZES = (process.argv[2] ?? '1000x3000,5000x15000,10000x30000').split(',').map((s) => s.split('x').map(Number) as [number, number]);
 const PAN_MS = Number(process.argv[3] ?? 4000);
 const TYPES = ['PERSON', 'ORGANIZATION', 'CONCEPT', 'LOCATION', 'EVENT', 'TECHNOLOGY'];
 
@@ -101,7 +102,7 @@ async function main() {
   const results: Array<[string, ExplorerMeasurement]> = [];
   try {
     for (const [nodes, edges] of SIZES) {
-      const scope: Scope = { workspaceId: `bench-console-${nodes}` };
+      const scope = await benchWorkspace(rt, `bench console ${nodes}`);
       const graph = randomGraph(nodes, edges);
       await rt.stores.graph.upsertEntities(scope, graph.entities);
       await rt.stores.graph.upsertRelationships(scope, graph.relationships);
@@ -109,7 +110,7 @@ async function main() {
       const page = await context.newPage();
       await page.goto(`${url}/graph`);
       await page.getByTestId('graph-status').getByText('live').waitFor();
-      const m = await measureExplorer(page, nodes >= 5000 ? 5000 : nodes <= 1000 ? 1000 : 2000, PAN_MS);
+      const m = await measureExplorer(page, nodes >= 10000 ? 10000 : nodes >= 5000 ? 5000 : nodes <= 1000 ? 1000 : 2000, PAN_MS);
       results.push([`${nodes} x ${edges}`, m]);
       await page.screenshot({ path: screenshotPath(`bench-graph-${nodes}`) });
       console.log(describeMeasurement(`${nodes} nodes`, m));
@@ -129,6 +130,8 @@ async function main() {
     `${m.layoutIterations}${m.layoutConverged ? '' : ' (bound)'}`,
     `${m.pan.intervalP50.toFixed(1)} / ${m.pan.intervalP95.toFixed(1)}`,
     `${m.pan.renderP50.toFixed(1)} / ${m.pan.renderP95.toFixed(1)}`,
+    `${m.zoom.intervalP50.toFixed(1)} / ${m.zoom.intervalP95.toFixed(1)}`,
+    `${m.zoom.renderP50.toFixed(1)} / ${m.zoom.renderP95.toFixed(1)}`,
   ]);
   const header = [
     'graph',
@@ -138,6 +141,8 @@ async function main() {
     'iterations',
     'pan frame p50 / p95 ms',
     'render p50 / p95 ms',
+    'zoom frame p50 / p95 ms',
+    'zoom render p50 / p95 ms',
   ];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
@@ -145,7 +150,9 @@ async function main() {
     .loadavg()
     .map((n) => n.toFixed(1))
     .join(' ');
-  console.log(`\nheadless chromium ${browser.version()} (SwiftShader WebGL), panning for ${PAN_MS} ms, load average ${load}\n`);
+  console.log(
+    `\nheadless chromium ${browser.version()} (SwiftShader WebGL), panning and zooming for ${PAN_MS} ms each, load average ${load}\n`,
+  );
   console.log(line(header));
   console.log(widths.map((w) => '-'.repeat(w)).join('  '));
   for (const row of rows) console.log(line(row));

@@ -51,15 +51,19 @@ export interface ExplorerMeasurement {
   layoutIterations: number;
   layoutConverged: boolean;
   /** Interval between animation frames while panning, and sigma's render time per frame. */
-  pan: {
-    frames: number;
-    intervalP50: number;
-    intervalP95: number;
-    intervalMax: number;
-    renderP50: number;
-    renderP95: number;
-    renderedFrames: number;
-  };
+  pan: FrameTimes;
+  /** The same while zooming in and out with the mouse wheel. */
+  zoom: FrameTimes;
+}
+
+export interface FrameTimes {
+  frames: number;
+  intervalP50: number;
+  intervalP95: number;
+  intervalMax: number;
+  renderP50: number;
+  renderP95: number;
+  renderedFrames: number;
 }
 
 /** What the explorer page exposes to scripts (see web/src/graph/GraphCanvas.tsx and GraphPage.tsx). */
@@ -67,17 +71,22 @@ export interface ExplorerGlobals {
   kgragGraphLoad?: LoadTimings;
   kgragExplorer?: {
     layout(): { iterations: number; converged: boolean; running: boolean };
-    frames: { start(): void; stop(): ExplorerMeasurement['pan'] };
+    frames: { start(): void; stop(): FrameTimes };
     nodePagePosition(id: string): { x: number; y: number } | null;
     cameraRatio(): number;
+    labelBoxes(): Array<{ node: string; left: number; top: number; right: number; bottom: number }>;
     graph: {
       order: number;
       size: number;
-      nodes(): string[];
       hasNode(id: string): boolean;
       getNodeAttribute(id: string, name: string): unknown;
+      nodes(): string[];
+      edge(source: string, target: string): string | undefined;
     };
-    sigma: { getNodeDisplayData(id: string): { highlighted?: boolean } | undefined };
+    sigma: {
+      getNodeDisplayData(id: string): { x: number; y: number; color: string; label: string | null; highlighted?: boolean } | undefined;
+      getEdgeDisplayData(id: string): { color: string; hidden: boolean } | undefined;
+    };
   };
 }
 // Evaluated in the page, where these are the explorer's globals.
@@ -123,6 +132,15 @@ export async function measureExplorer(page: Page, maxNodes: number, panMs = 3000
   }
   const pan = await page.evaluate(() => window.kgragExplorer!.frames.stop());
   await page.mouse.up();
+  // Wheel zoom around the centre, in and out in turns, for as long again.
+  await page.mouse.move(cx, cy);
+  await page.evaluate(() => window.kgragExplorer!.frames.start());
+  const zoomStarted = Date.now();
+  for (let step = 0; Date.now() - zoomStarted < panMs; step++) {
+    await page.mouse.wheel(0, step % 16 < 8 ? -120 : 120);
+    await page.waitForTimeout(30);
+  }
+  const zoom = await page.evaluate(() => window.kgragExplorer!.frames.stop());
   return {
     nodes: load.nodes,
     edges: load.edges,
@@ -134,6 +152,7 @@ export async function measureExplorer(page: Page, maxNodes: number, panMs = 3000
     layoutIterations: layout.iterations,
     layoutConverged: layout.converged,
     pan,
+    zoom,
   };
 }
 
@@ -144,6 +163,8 @@ export function describeMeasurement(label: string, m: ExplorerMeasurement): stri
     `graph inserts ${m.insertMs} ms, snapshot complete ${m.snapshotMs} ms); layout settled after ${m.settledMs} ms ` +
     `(${m.layoutIterations} iterations, ${m.layoutConverged ? 'converged' : 'iteration bound'}); panning: ${m.pan.frames} frames, ` +
     `frame interval p50 ${f(m.pan.intervalP50)} ms / p95 ${f(m.pan.intervalP95)} ms / max ${f(m.pan.intervalMax)} ms, ` +
-    `sigma render p50 ${f(m.pan.renderP50)} ms / p95 ${f(m.pan.renderP95)} ms over ${m.pan.renderedFrames} rendered frames`
+    `sigma render p50 ${f(m.pan.renderP50)} ms / p95 ${f(m.pan.renderP95)} ms over ${m.pan.renderedFrames} rendered frames; ` +
+    `wheel zoom: ${m.zoom.frames} frames, frame interval p50 ${f(m.zoom.intervalP50)} ms / p95 ${f(m.zoom.intervalP95)} ms, ` +
+    `sigma render p50 ${f(m.zoom.renderP50)} ms / p95 ${f(m.zoom.renderP95)} ms over ${m.zoom.renderedFrames} rendered frames`
   );
 }

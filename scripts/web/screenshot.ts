@@ -1,7 +1,8 @@
 /**
- * The README's picture of the console: `npx tsx scripts/web/screenshot.ts`. Boots the service in-process with the
- * mock provider, ingests a few short documents through the API, opens the graph explorer in headless chromium,
- * selects an entity and writes docs/console-graph.png.
+ * The README's pictures of the console: `npx tsx scripts/web/screenshot.ts`. Boots the service in-process with the
+ * mock provider, ingests a few short documents through the API, opens the graph explorer in headless chromium and
+ * writes docs/console-graph-overview.png (the whole graph), docs/console-graph.png (an entity selected, with its
+ * provenance) and docs/console-graph-path.png (a shortest path drawn and listed).
  */
 import { spawnSync } from 'node:child_process';
 import type { AddressInfo } from 'node:net';
@@ -13,6 +14,8 @@ import { createRuntime } from '../../src/runtime';
 import { consoleContext, launchChromium } from './browser';
 
 const ROOT = path.resolve(__dirname, '../..');
+/** Authentication stays on, as in production: the documents and the console's requests carry this key. */
+const MASTER_KEY = 'screenshot-master-key-0123456789';
 
 const DOCUMENTS: Array<[string, string]> = [
   [
@@ -46,7 +49,14 @@ async function main() {
   const build = spawnSync('node', ['scripts/web/console.mjs', 'build'], { cwd: ROOT, stdio: 'inherit' });
   if (build.status !== 0) process.exit(build.status ?? 1);
   const config = loadConfig(
-    { SERVICE_LLM_PROVIDER: 'mock', SERVICE_EMBEDDING_PROVIDER: 'mock', PORT: '0', HOST: '127.0.0.1', RUST_LOG: 'silent' },
+    {
+      SERVICE_LLM_PROVIDER: 'mock',
+      SERVICE_EMBEDDING_PROVIDER: 'mock',
+      SERVICE_MASTER_API_KEY: MASTER_KEY,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      RUST_LOG: 'silent',
+    },
     { cwd: ROOT, homeDir: '/nonexistent' },
   );
   const rt = await createRuntime(config, createLogger(config.logLevel));
@@ -58,25 +68,37 @@ async function main() {
   for (const [title, content] of DOCUMENTS) {
     const res = await fetch(`${url}/api/v1/documents`, {
       method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
+      headers: { 'Content-Type': 'application/json', 'X-API-Key': MASTER_KEY },
       body: JSON.stringify({ title, content }),
     });
     if (res.status !== 201) throw new Error(`${title}: HTTP ${res.status} ${await res.text()}`);
   }
   const browser = await launchChromium();
   try {
-    const context = await consoleContext(browser, {});
+    const context = await consoleContext(browser, { 'X-API-Key': MASTER_KEY });
     const page = await context.newPage();
+    const shoot = async (name: string) => {
+      await page.screenshot({ path: path.join(ROOT, name) });
+      process.stdout.write(`wrote ${name}\n`);
+    };
     await page.goto(`${url}/graph`);
     await page.getByTestId('graph-status').getByText('live').waitFor();
     await page.getByTestId('layout-status').getByText('layout done').waitFor({ timeout: 60_000 });
+    await page.waitForTimeout(800);
+    await shoot('docs/console-graph-overview.png');
     await page.getByLabel('Search entities').fill('Falcon');
     await page.getByRole('option', { name: /Falcon Engine/ }).click();
     await page.getByTestId('provenance').locator('.source-chunk').first().waitFor();
     await page.waitForTimeout(800);
-    const file = path.join(ROOT, 'docs/console-graph.png');
-    await page.screenshot({ path: file });
-    process.stdout.write(`wrote ${path.relative(ROOT, file)}\n`);
+    await shoot('docs/console-graph.png');
+    await page.getByRole('button', { name: 'Shortest path' }).click();
+    const panel = page.getByTestId('path-panel');
+    await panel.getByLabel('From').fill('Zoe Quinn');
+    await panel.getByLabel('To').fill('Liam Chen');
+    await panel.getByRole('button', { name: 'Find path' }).click();
+    await panel.getByTestId('path-list').waitFor();
+    await page.waitForTimeout(800);
+    await shoot('docs/console-graph-path.png');
   } finally {
     await browser.close();
     server.close();

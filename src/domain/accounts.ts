@@ -105,6 +105,17 @@ export interface SettingsRecord {
   updated_at: string;
 }
 
+/** A named view of the graph explorer, kept per user and workspace; `view_json` holds the view's settings. */
+export interface SavedViewRecord {
+  id: string;
+  workspace_id: string;
+  owner_id: string;
+  name: string;
+  view_json: string;
+  created_at: string;
+  updated_at: string;
+}
+
 /**
  * Who is calling. `tenantId` null means every tenant (the master key, or an open API in dev mode or with
  * authentication off). `id` names the caller for rate limits.

@@ -26,6 +26,7 @@ import { settingsRoutes } from './settings';
 import { providerSettingsRoutes } from './settings/providers';
 import { setupRoutes } from './settings/setup';
 import { adminRoutes } from './admin';
+import { savedViewRoutes } from './views';
 
 /** Every resource's routes. Health probes and the compatibility APIs answer at the root. */
 export function registerRoutes(api: { root: Api; v1: Api }, rt: Runtime): void {
@@ -34,6 +35,7 @@ export function registerRoutes(api: { root: Api; v1: Api }, rt: Runtime): void {
   graphRoutes(api.v1, rt);
   resolutionRoutes(api.v1, rt);
   communityRoutes(api.v1, rt);
+  savedViewRoutes(api.v1, rt);
   analyticsRoutes(api.v1, rt);
   lineageRoutes(api.v1, rt);
   authRoutes(api.v1, rt);

@@ -22,6 +22,7 @@ import type { SettingsService } from './settings';
 import type { ResolutionService } from './resolution';
 import type { TaskService } from './tasks';
 import type { TenancyService } from './tenancy';
+import type { SavedViewService } from './views';
 
 /**
  * What the composition root (`src/runtime.ts`) builds and the routes use: configuration, stores and services.
@@ -40,6 +41,8 @@ export interface Runtime {
   conversations: ConversationService;
   /** Folders of conversations. */
   folders: FolderService;
+  /** Saved views of the graph explorer, per user and workspace. */
+  views: SavedViewService;
   /** The local-runtime (Ollama) and OpenAI-compatible APIs. */
   compat: CompatService;
   tasks: TaskService;

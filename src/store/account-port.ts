@@ -4,6 +4,7 @@ import type {
   MetricsSnapshotRecord,
   SettingsRecord,
   RefreshTokenRecord,
+  SavedViewRecord,
   TenantRecord,
   UserRecord,
   WorkspaceRecord,
@@ -56,9 +57,10 @@ export interface AccountStores {
   refreshTokens: RecordCollection<RefreshTokenRecord>;
   metricsSnapshots: RecordCollection<MetricsSnapshotRecord>;
   settings: RecordCollection<SettingsRecord>;
+  savedViews: RecordCollection<SavedViewRecord>;
 }
 
-/** Builds the six account collections with one constructor (each store's). */
+/** Builds the account collections with one constructor (each store's). */
 export function buildAccountStores(make: (label: string, unique: string[][]) => RecordCollection<FlatRecord>): AccountStores {
   const one = <K extends keyof AccountStores>(name: K) =>
     make(ACCOUNT_COLLECTIONS[name].label, ACCOUNT_COLLECTIONS[name].unique) as unknown as AccountStores[K];
@@ -70,6 +72,7 @@ export function buildAccountStores(make: (label: string, unique: string[][]) => 
     refreshTokens: one('refreshTokens'),
     metricsSnapshots: one('metricsSnapshots'),
     settings: one('settings'),
+    savedViews: one('savedViews'),
   };
 }
 
@@ -82,4 +85,5 @@ export const ACCOUNT_COLLECTIONS: Record<keyof AccountStores, { label: string; u
   refreshTokens: { label: 'RefreshToken', unique: [['token_hash']] },
   metricsSnapshots: { label: 'MetricsSnapshot', unique: [] },
   settings: { label: 'Settings', unique: [] },
+  savedViews: { label: 'SavedView', unique: [['workspace_id', 'owner_id', 'name']] },
 };

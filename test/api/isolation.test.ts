@@ -30,6 +30,7 @@ const B = {
   key: '',
   keyPrefix: '',
   community: '',
+  view: '',
 };
 const B_WORDS = ['Zorblax', 'Quintessa', 'Vantablack', 'Qwertopolis'];
 const B_CONTENT = 'Zorblax Quintessa founded Vantablack Foundry in Qwertopolis. Vantablack Foundry casts bells for Qwertopolis Cathedral.';
@@ -149,6 +150,11 @@ const MATRIX: Record<string, Entry> = {
   'POST /api/v1/folders': { bodies: [{ name: 'A' }] },
   'PATCH /api/v1/folders/:id': { bodies: [{ name: 'renamed by tenant A' }] },
   'DELETE /api/v1/folders/:id': {},
+  'GET /api/v1/graph/views': {},
+  'POST /api/v1/graph/views': {
+    bodies: [{ name: 'View of B', view: { start_node: '$entity', depth: 1, max_nodes: 100, hidden_types: [], layout: 'force' } }],
+  },
+  'DELETE /api/v1/graph/views/:id': {},
   'POST /api/v1/documents': { bodies: [{ content: B_CONTENT, title: 'copy of B' }] },
   'POST /api/v1/documents/upload': { bodies: [file('a.txt')] },
   'POST /api/v1/documents/upload/batch': { bodies: [batch] },
@@ -250,6 +256,7 @@ function paramValue(path: string, name: string): string {
     conversations: B.conversation,
     messages: B.message,
     folders: B.folder,
+    views: B.view,
     users: B.user,
     'api-keys': B.key,
     nodes: B.entity,
@@ -287,6 +294,7 @@ describe('tenant isolation matrix (every protected route, from the route table)'
       '/api/v1/graph/relationships?limit=500',
       '/api/v1/conversations',
       '/api/v1/folders',
+      '/api/v1/graph/views',
       '/api/v1/tasks',
       `/api/v1/workspaces/${B.workspace}`,
       `/api/v1/tenants/${B.tenant}`,
@@ -364,6 +372,17 @@ describe('tenant isolation matrix (every protected route, from the route table)'
       headers: { 'Content-Type': 'application/json' },
       body: JSON.stringify({ folder_id: B.folder }),
     });
+    const view = (await (
+      await asB('/api/v1/graph/views', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'X-API-Key': app.masterKey },
+        body: JSON.stringify({
+          name: 'View of B',
+          view: { start_node: B.entity, depth: 1, max_nodes: 100, hidden_types: [], layout: 'force' },
+        }),
+      })
+    ).json()) as { id: string };
+    B.view = view.id;
     await asB('/api/v1/graph/communities/rebuild?wait=true', { method: 'POST' });
     const communities = (await (await asB('/api/v1/graph/communities')).json()) as { communities: Array<{ id: string }> };
     B.community = communities.communities[0]?.id ?? 'community-0-none';
@@ -386,7 +405,20 @@ describe('tenant isolation matrix (every protected route, from the route table)'
 
   it("gives tenant A's administrator nothing of tenant B by path id, header or filter, and leaves B's data as it was", async () => {
     const before = await stateOfB();
-    const markers = [B.tenant, B.workspace, B.document, B.entity, B.task, B.conversation, B.folder, B.user, B.key, B.keyPrefix, ...B_WORDS];
+    const markers = [
+      B.tenant,
+      B.workspace,
+      B.document,
+      B.entity,
+      B.task,
+      B.conversation,
+      B.folder,
+      B.view,
+      B.user,
+      B.key,
+      B.keyPrefix,
+      ...B_WORDS,
+    ];
     const leaks: string[] = [];
     for (const { prefix, spec } of app.routes) {
       const { access, workspace } = accessOf(spec);

@@ -120,6 +120,28 @@ describe('console accessibility (axe-core)', () => {
       },
     },
     {
+      name: 'graph with a shortest path and the saved views open',
+      open: async (page) => {
+        await page.goto(`${app.url}/graph`);
+        await page.getByTestId('graph-status').getByText('live').waitFor();
+        await page.getByRole('button', { name: 'Shortest path' }).click();
+        await page.getByTestId('path-panel').getByLabel('From').fill('Alice Johnson');
+        await page.getByTestId('path-panel').getByLabel('To').fill('Berlin Research Lab');
+        await page.getByRole('button', { name: 'Find path' }).click();
+        await page.getByTestId('path-list').waitFor();
+        await page.locator('.graph-tools summary', { hasText: 'Views' }).click();
+        await page.getByTestId('saved-views').getByText('No saved views yet.').waitFor();
+      },
+    },
+    {
+      name: 'graph export menu',
+      open: async (page) => {
+        await page.locator('.graph-tools summary', { hasText: 'Views' }).click();
+        await page.locator('.graph-tools summary', { hasText: 'Export' }).click();
+        await page.getByRole('button', { name: 'GraphML' }).waitFor();
+      },
+    },
+    {
       name: 'query with an answer',
       open: async (page) => {
         await page.goto(`${app.url}/query`);

@@ -142,6 +142,7 @@ export function createTenancyService(deps: TenancyDeps) {
     await settleCacheWrites();
     await deps.stores.dropWorkspace(scope);
     await accounts.metricsSnapshots.deleteWhere({ workspace_id: workspace.id });
+    await accounts.savedViews.deleteWhere({ workspace_id: workspace.id });
     const at = now();
     const bound = await accounts.apiKeys.list({ workspace_id: workspace.id, revoked_at: null }, { limit: 100_000, offset: 0 });
     for (const key of bound.items) await accounts.apiKeys.update(key.id, { revoked_at: at, updated_at: at });

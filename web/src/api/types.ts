@@ -65,3 +65,6 @@ export type WorkspaceStats = Ok<'/api/v1/workspaces/{id}/stats'>;
 
 /** The modes in the order the playground offers them. */
 export const QUERY_MODES: QueryMode[] = ['hybrid', 'local', 'global', 'naive', 'mix', 'bypass'];
+export type ShortestPaths = Ok<'/api/v1/graph/analytics/shortest-paths'>;
+export type SavedView = Ok<'/api/v1/graph/views'>['views'][number];
+export type SavedViewSettings = SavedView['view'];

@@ -2,6 +2,7 @@ import { useEffect, useRef } from 'react';
 import Sigma from 'sigma';
 import type { EdgeDisplayData, NodeDisplayData } from 'sigma/types';
 import { FrameMeter } from './frames';
+import { type LabelBox, LabelPlacer, ringOrBox } from './labels';
 import type { LayoutProgress } from './layout';
 import type { EdgeAttributes, ExplorerGraph, NodeAttributes } from './model';
 
@@ -14,6 +15,8 @@ export interface CanvasView {
   sizeScale: number;
   /** Entities shown for an answer or a document: drawn strong, with the relationships among them. */
   highlighted?: Set<string>;
+  /** A shortest path on show: its entities and relationships drawn strong, the rest dimmed. */
+  path: { nodes: Set<string>; edges: Set<string> } | null;
 }
 
 /** What the explorer offers to scripts (the browser tests and the benchmark): the live objects and a frame meter. */
@@ -33,6 +36,8 @@ export interface ExplorerHandle {
   resetCamera: (animate: boolean) => void;
   /** The camera's zoom ratio (1: the whole view; smaller: zoomed in). */
   cameraRatio: () => number;
+  /** The boxes of the node labels drawn by the last render, in viewport pixels. */
+  labelBoxes: () => LabelBox[];
 }
 
 declare global {
@@ -78,11 +83,15 @@ export function GraphCanvas({ graph, view, layout, onSelect, onSelectEdge, onRea
       }
       return around;
     };
+    const labels = new LabelPlacer();
+    let hovered: string | null = null;
     const sigma = new Sigma<NodeAttributes, EdgeAttributes>(graph, element, {
       renderEdgeLabels: false,
       // The page may be left (or its panel laid out again) while the canvas is being sized: draw nothing then
       // rather than throw.
       allowInvalidContainer: true,
+      defaultDrawNodeLabel: labels.collect,
+      defaultDrawNodeHover: ringOrBox((node) => node === hovered || node === viewRef.current.selected),
       labelRenderedSizeThreshold: 9,
       labelDensity: 0.6,
       // Room at the edges for the labels of the outermost nodes.
@@ -93,16 +102,23 @@ export function GraphCanvas({ graph, view, layout, onSelect, onSelectEdge, onRea
       defaultEdgeColor: '#c5cbd6',
       zIndex: true,
       nodeReducer: (node, data) => {
-        const { hiddenTypes, selected, selectedEdge, sizeScale } = viewRef.current;
+        const { hiddenTypes, selected, selectedEdge, sizeScale, path } = viewRef.current;
         const display: Partial<NodeDisplayData> = { ...data, size: data.size * sizeScale };
         if (hiddenTypes.has(data.entityType)) return { ...display, hidden: true };
+        if (path) {
+          if (path.nodes.has(node)) return { ...display, forceLabel: true, highlighted: node === selected, zIndex: 3 };
+          return { ...display, color: DIM_NODE, label: '', zIndex: 0 };
+        }
         if (selectedEdge && graph.hasEdge(selectedEdge)) {
           const ends = graph.extremities(selectedEdge);
           if (ends.includes(node)) return { ...display, highlighted: true, zIndex: 3 };
           return { ...display, color: DIM_NODE, label: '', zIndex: 0 };
         }
+        // New and expanded nodes, and those an answer or document highlights, are ringed and keep their labels
+        // (placed without overlap by the label placer).
         if (data.freshUntil > Date.now() || viewRef.current.highlighted?.has(node)) {
           display.highlighted = true;
+          display.forceLabel = true;
           display.zIndex = 2;
         }
         if (selected) {
@@ -120,7 +136,7 @@ export function GraphCanvas({ graph, view, layout, onSelect, onSelectEdge, onRea
         return display;
       },
       edgeReducer: (edge, data) => {
-        const { hiddenTypes, selected, selectedEdge } = viewRef.current;
+        const { hiddenTypes, selected, selectedEdge, path } = viewRef.current;
         const display: Partial<EdgeDisplayData> = { ...data };
         const [source, target] = graph.extremities(edge);
         if (
@@ -129,7 +145,10 @@ export function GraphCanvas({ graph, view, layout, onSelect, onSelectEdge, onRea
         ) {
           return { ...display, hidden: true };
         }
-        if (selectedEdge) {
+        if (path) {
+          if (path.edges.has(edge)) return { ...display, color: SELECTED_EDGE, size: Math.max(3, data.size * 2), zIndex: 2 };
+          display.color = DIM_EDGE;
+        } else if (selectedEdge) {
           if (edge === selectedEdge) return { ...display, color: SELECTED_EDGE, size: Math.max(3, data.size * 2), zIndex: 2 };
           display.color = DIM_EDGE;
         } else if (selected) {
@@ -148,8 +167,15 @@ export function GraphCanvas({ graph, view, layout, onSelect, onSelectEdge, onRea
     sigma.on('clickEdge', ({ edge }) => selectEdgeRef.current(edge));
     sigma.on('enterEdge', () => (element.style.cursor = 'pointer'));
     sigma.on('leaveEdge', () => (element.style.cursor = ''));
-    sigma.on('enterNode', () => (element.style.cursor = 'pointer'));
-    sigma.on('leaveNode', () => (element.style.cursor = ''));
+    sigma.on('enterNode', ({ node }) => {
+      hovered = node;
+      element.style.cursor = 'pointer';
+    });
+    sigma.on('leaveNode', () => {
+      hovered = null;
+      element.style.cursor = '';
+    });
+    sigma.on('afterRender', () => labels.flush());
     sigmaRef.current = sigma;
 
     const frames = new FrameMeter();
@@ -216,6 +242,7 @@ export function GraphCanvas({ graph, view, layout, onSelect, onSelectEdge, onRea
         if (camera.isAnimated()) void camera.animate(home, { duration: 1 });
       },
       cameraRatio: () => sigma.getCamera().ratio,
+      labelBoxes: () => labels.boxes.map((box) => ({ ...box })),
     };
     window.kgragExplorer = handle;
     onReady?.(handle);

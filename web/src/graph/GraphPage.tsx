@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { ApiError, apiUrl, describeError, getJson } from '../api/client';
-import type { EntityItem, GraphView } from '../api/types';
+import type { EntityItem, GraphView, SavedViewSettings } from '../api/types';
 import { navigate } from '../shell/router';
 import { ErrorNote, Spinner } from '../ui/feedback';
 import { Link } from '../ui/Link';
@@ -12,6 +12,10 @@ import { NodePanel } from './NodePanel';
 import { type EdgeEnd, EdgePanel } from './EdgePanel';
 import { HighlightNote, readHighlight } from './highlight';
 import { SearchBox } from './SearchBox';
+import { type LayoutKind, circular, radial, radialCentre } from './arrange';
+import { GraphTools } from './GraphTools';
+import { type PathEntity, PathPanel } from './PathPanel';
+import { drawPath, exportView } from './tools';
 import { type GraphQuery, streamGraph } from './stream';
 
 const SIZES = [100, 500, 1000, 2000, 5000, 10000];
@@ -64,6 +68,16 @@ export function GraphPage() {
   layoutRef.current = layout;
   const pendingSelect = useRef<string | null>(initialStart || null);
   const relayoutTimer = useRef<number | undefined>(undefined);
+  const [arrangement, setArrangement] = useState<LayoutKind>('force');
+  const arrangementRef = useRef(arrangement);
+  const [pathOpen, setPathOpen] = useState(false);
+  const [path, setPath] = useState<{ nodes: Set<string>; edges: Set<string> } | null>(null);
+  /** The camera of a saved view being opened, applied once the graph of its query has arrived and is laid out. */
+  const pendingCamera = useRef<{ query: GraphQuery; camera: NonNullable<SavedViewSettings['camera']> } | null>(null);
+  const queryRef = useRef(query);
+  queryRef.current = query;
+  const selectedRef = useRef(selected);
+  selectedRef.current = selected;
 
   // Redraw counters at most once a frame however many events arrive.
   const frame = useRef(0);
@@ -79,7 +93,37 @@ export function GraphPage() {
     setLayout(progress);
     const load = window.kgragGraphLoad;
     if (load && progress.settledMs !== null && load.settledAt === null && load.snapshotAt !== null) load.settledAt = Date.now();
+    const pending = pendingCamera.current;
+    if (pending && progress.settledMs !== null && pending.query === queryRef.current && load?.snapshotAt != null) {
+      pendingCamera.current = null;
+      explorer.current?.sigma.getCamera().setState(pending.camera);
+    }
   }, []);
+
+  /**
+   * Lays the graph out the chosen way: ForceAtlas2 in the worker, or a placement computed at once (framed, unless the
+   * graph only changed under a view the user may have moved).
+   */
+  const relayout = useCallback(
+    (maxIterations?: number, frame = true) => {
+      const kind = arrangementRef.current;
+      if (kind === 'force') {
+        if (frame) explorer.current?.resetCamera(false);
+        runner.current?.run(maxIterations);
+        return;
+      }
+      runner.current?.stop();
+      if (kind === 'circular') circular(graph);
+      else {
+        const centre = radialCentre(graph, [queryRef.current.startNode, selectedRef.current]);
+        if (centre) radial(graph, centre);
+      }
+      if (frame) explorer.current?.resetCamera(false);
+      else explorer.current?.sigma.refresh();
+      onLayout({ running: false, iterations: 0, settledMs: 0, converged: true });
+    },
+    [graph, onLayout],
+  );
 
   useEffect(() => {
     const created = new LayoutRunner(graph, onLayout);
@@ -93,8 +137,8 @@ export function GraphPage() {
   /** Re-runs the layout shortly after a burst of changes, for a short while. */
   const relayoutSoon = useCallback(() => {
     window.clearTimeout(relayoutTimer.current);
-    relayoutTimer.current = window.setTimeout(() => runner.current?.run(400), 500);
-  }, []);
+    relayoutTimer.current = window.setTimeout(() => relayout(400, false), 500);
+  }, [relayout]);
 
   useEffect(() => {
     const controller = new AbortController();
@@ -103,6 +147,7 @@ export function GraphPage() {
     // subgraph as a dimmed dot.
     setSelected(null);
     setSelectedEdge(null);
+    setPath(null);
     explorer.current?.resetCamera(false);
     setTotals(null);
     setStatus('loading');
@@ -152,8 +197,8 @@ export function GraphPage() {
           const sigma = explorer.current?.sigma;
           if (sigma) sigma.once('afterRender', () => (load.firstRenderAt = Date.now()));
           else requestAnimationFrame(() => (load.firstRenderAt = Date.now()));
-          runner.current?.run();
           explorer.current?.resetCamera(false);
+          relayout();
           if (pendingSelect.current && graph.hasNode(pendingSelect.current)) setSelected(pendingSelect.current);
           pendingSelect.current = null;
         },
@@ -205,7 +250,7 @@ export function GraphPage() {
       runner.current?.stop();
       window.clearTimeout(relayoutTimer.current);
     };
-  }, [graph, query, reconnects, bump, relayoutSoon]);
+  }, [graph, query, reconnects, bump, relayoutSoon, relayout]);
 
   const expand = useCallback(
     async (id: string) => {
@@ -215,14 +260,14 @@ export function GraphPage() {
         for (const node of view.nodes) putNode(graph, node, { near: id, freshMs: graph.hasNode(node.id) ? 0 : FRESH_MS });
         for (const edge of view.edges) putEdge(graph, edge);
         bump();
-        runner.current?.run(400);
+        relayout(400, false);
       } catch (err) {
         setError(err);
       } finally {
         setExpanding(false);
       }
     },
-    [graph, bump],
+    [graph, bump, relayout],
   );
 
   const select = useCallback(
@@ -278,11 +323,46 @@ export function GraphPage() {
   const sizeScale = graph.order > 2000 ? 0.55 : graph.order > 500 ? 0.75 : 1;
   const highlighted = useMemo(() => (highlight ? new Set(highlight.ids) : undefined), [highlight]);
   const view = useMemo(
-    () => ({ hiddenTypes: hidden, selected, selectedEdge, sizeScale, highlighted }),
-    [hidden, selected, selectedEdge, sizeScale, highlighted],
+    () => ({ hiddenTypes: hidden, selected, selectedEdge, sizeScale, highlighted, path }),
+    [hidden, selected, selectedEdge, sizeScale, highlighted, path],
   );
   const getLayout = useCallback(() => layoutRef.current, []);
   const onReady = useCallback((handle: ExplorerHandle) => (explorer.current = handle), []);
+
+  const chooseLayout = (kind: LayoutKind) => {
+    arrangementRef.current = kind;
+    setArrangement(kind);
+    relayout();
+  };
+  const currentView = (): SavedViewSettings => {
+    const camera = explorer.current?.sigma.getCamera().getState();
+    return {
+      start_node: query.startNode,
+      depth: query.depth,
+      max_nodes: query.maxNodes,
+      hidden_types: [...hidden],
+      layout: arrangement,
+      camera: camera ? { x: camera.x, y: camera.y, ratio: camera.ratio, angle: camera.angle } : null,
+    };
+  };
+  const openView = (saved: SavedViewSettings) => {
+    arrangementRef.current = saved.layout;
+    setArrangement(saved.layout);
+    setHidden(new Set(saved.hidden_types));
+    const next = { startNode: saved.start_node, depth: saved.depth, maxNodes: saved.max_nodes };
+    pendingCamera.current = saved.camera ? { query: next, camera: saved.camera } : null;
+    setForm(next);
+    setQuery(next);
+  };
+  const showPath = async (entities: PathEntity[] | null) => {
+    if (!entities) {
+      setPath(null);
+      return;
+    }
+    const drawn = await drawPath(graph, entities);
+    bump();
+    setPath(drawn);
+  };
 
   return (
     <div className="graph-page">
@@ -377,6 +457,22 @@ export function GraphPage() {
           ) : null}
         </span>
       </div>
+      <GraphTools
+        layout={arrangement}
+        onLayout={chooseLayout}
+        pathOpen={pathOpen}
+        onPath={() => {
+          if (pathOpen) setPath(null);
+          setPathOpen(!pathOpen);
+        }}
+        onExport={async (kind) => {
+          const sigma = explorer.current?.sigma;
+          const stage = document.querySelector('.graph-stage');
+          if (sigma) await exportView(kind, graph, sigma, hidden, stage ? getComputedStyle(stage).backgroundColor : '#fff');
+        }}
+        currentView={currentView}
+        onOpenView={openView}
+      />
       {graph.order > 0 && <ErrorNote error={error} onDismiss={() => setError(null)} />}
       {highlight && (
         // The address without the highlight opens the page anew on the whole graph.
@@ -424,7 +520,15 @@ export function GraphPage() {
           }
           onOnly={(type) => setHidden(type ? new Set(types.map((t) => t.type).filter((t) => t !== type)) : new Set())}
         />
-        {selected && (
+        {pathOpen && (
+          <PathPanel
+            from={selected && graph.hasNode(selected) ? graph.getNodeAttribute(selected, 'label') : ''}
+            onPath={showPath}
+            onSelect={select}
+            onClose={() => setPathOpen(false)}
+          />
+        )}
+        {selected && !pathOpen && (
           <NodePanel
             id={selected}
             label={graph.hasNode(selected) ? graph.getNodeAttribute(selected, 'label') : undefined}
@@ -435,7 +539,7 @@ export function GraphPage() {
             expanding={expanding}
           />
         )}
-        {selectedEdge && graph.hasEdge(selectedEdge) && (
+        {selectedEdge && !pathOpen && graph.hasEdge(selectedEdge) && (
           <EdgePanel
             key={selectedEdge}
             edge={graph.getEdgeAttributes(selectedEdge)}
