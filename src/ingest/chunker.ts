@@ -59,6 +59,11 @@ const MAX_SHRINKS = 8;
  */
 const ANCHOR_RADIUS = 0.25;
 const ANCHOR_SHARE = 0.8;
+/**
+ * Anchors at least this many tokens apart (half a window when that is less): in a small window a sentence end a
+ * quarter window from a paragraph end would outscore nothing, and chunks would end mid-paragraph.
+ */
+const ANCHOR_MIN_RADIUS = 64;
 /** A chunk is cut short to let the next one end on an anchor only when both keep at least this share of the window. */
 const ANCHOR_MIN_SHARE = 0.7;
 
@@ -83,7 +88,7 @@ export function chunkText(text: string, options: ChunkOptions = {}): TextChunk[]
   const layout: Layout = { text, tokens, starts: tokens.starts, fences: indexFences(text) };
   const n = tokens.count;
   const lines = lineStarts(text);
-  const anchors = anchorCuts(text, layout.starts, layout.fences, Math.max(1, Math.floor((size - overlap) * ANCHOR_RADIUS)));
+  const anchors = anchorCuts(text, layout.starts, layout.fences, anchorRadius(size - overlap));
   const chunks: TextChunk[] = [];
   let t0 = 0;
   for (;;) {
@@ -119,6 +124,11 @@ export function chunkText(text: string, options: ChunkOptions = {}): TextChunk[]
     t0 = nextStart(layout, t0, end, overlap);
   }
   return chunks;
+}
+
+/** How far apart anchors are, in tokens, for windows of `fresh` new tokens. */
+function anchorRadius(fresh: number): number {
+  return Math.max(1, Math.floor(fresh * ANCHOR_RADIUS), Math.min(ANCHOR_MIN_RADIUS, Math.floor(fresh / 2)));
 }
 
 /**
