@@ -50,4 +50,15 @@ export interface CommunityRunSummary {
   modularity: number;
   duration_ms: number;
   error: string | null;
+  /** LLM provider calls the run made (its reports). */
+  llm_calls?: number;
+  /** The content updates whose graph changes the run covered, and the calls charged to each (docs/api.md §4.2). */
+  charged?: ReportChargeSummary[];
+}
+
+export interface ReportChargeSummary {
+  document_id: string;
+  /** The version the update made. */
+  version: number;
+  llm_calls: number;
 }

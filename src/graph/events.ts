@@ -20,6 +20,14 @@ export interface GraphChangeBatch {
   /** What caused the change, e.g. `ingest`, `delete`, `merge`. */
   cause: string;
   document_id?: string;
+  /** The content update of `document_id` the change belongs to (the version it makes and its id). */
+  revision?: DocumentRevision;
+}
+
+/** One content update of a document: the version it makes, and an id of its own (a failed attempt's is never reused). */
+export interface DocumentRevision {
+  version: number;
+  id: string;
 }
 
 /** A published batch with its feed id (ordered within the workspace, the same on every instance). */

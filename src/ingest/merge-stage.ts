@@ -1,6 +1,7 @@
 import type { ChunkRecord, Scope, VectorKind } from '../domain/types';
 import { isAbortError } from '../domain/abort';
 import { bumpGraphVersion } from '../llm/cache/responses';
+import type { DocumentRevision } from '../graph/events';
 import type { EmbeddingProvider } from '../llm/ports';
 import type { IngestDeps } from './deps';
 import { deleteGraphVectors, type EmbedOptions, embedGraphRecords } from './embed';
@@ -32,6 +33,8 @@ export interface MergeStageOptions {
   policy: SummaryPolicy;
   /** Why the graph changed, for the change events. */
   cause: string;
+  /** The content update the merge writes, named in its change events (community reports are charged to it). */
+  revision?: DocumentRevision;
   embedder: () => EmbeddingProvider;
   embed: EmbedOptions;
   /** Called under the lock right before the first write. */
@@ -79,7 +82,13 @@ export async function mergeIntoGraph(
 ): Promise<MergeOutcome> {
   const { stores, events, log } = deps;
   const announce = (changes: MergeOutcome['changes']) =>
-    events.publish({ scope, changes: [...changes], cause: options.cause, document_id: documentId });
+    events.publish({
+      scope,
+      changes: [...changes],
+      cause: options.cause,
+      document_id: documentId,
+      ...(options.revision ? { revision: options.revision } : {}),
+    });
   const publish = async (changes: MergeOutcome['changes']) => {
     // Before the change is announced: a query after this merge never answers from keywords cached before it.
     if (changes.length) await bumpGraphVersion(stores.kv, scope);

@@ -1,7 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import { contentHash } from '../domain/ids';
 import { UnavailableError } from '../domain/errors';
 import type { ChunkRecord, DocumentRecord, Scope } from '../domain/types';
 import { cachedLlm } from '../llm/cache/responses';
+import type { DocumentRevision } from '../graph/events';
 import { forgetNamesOf } from './aliases';
 import { summaryPolicy } from './deletion';
 import type { IngestDeps } from './deps';
@@ -122,9 +124,12 @@ export async function updateDocumentContent(
   }
 
   const next: Version = { chunks, extractions, policy: summaryPolicy(deps, doc.options?.use_llm_summarization ?? true) };
+  const version = (doc.version ?? 1) + 1;
+  // Named in the graph changes the update writes: the community run that follows charges its report calls to it.
+  const revision: DocumentRevision = { version, id: randomUUID() };
   let merged: Written;
   try {
-    merged = await writeVersion(deps, scope, doc.id, previous, next);
+    merged = await writeVersion(deps, scope, doc.id, previous, next, revision);
     if (input.pages !== undefined) {
       if (input.pages?.length) await savePageMap(deps, scope, doc.id, input.pages);
       else await deletePageMap(deps, scope, doc.id);
@@ -151,7 +156,7 @@ export async function updateDocumentContent(
     error: null,
     chunk_count: chunks.length,
     // The counts were written with the chunk links, and by the merges of resolution since: under the entity lock.
-    version: (doc.version ?? 1) + 1,
+    version,
     processed_at: now.toISOString(),
     processing_time_ms: processingTime,
     llm_model: llm.model,
@@ -172,8 +177,13 @@ export async function updateDocumentContent(
     chunks_embedded: merged.chunksEmbedded,
     records_reembedded: merged.reembed.entities.length + merged.reembed.relationships.length,
   };
-  const version = (doc.version ?? 1) + 1;
-  await appendHistory(deps, scope, doc.id, { version, at: now.toISOString(), processing_time_ms: processingTime, ...account });
+  await appendHistory(deps, scope, doc.id, {
+    version,
+    at: now.toISOString(),
+    processing_time_ms: processingTime,
+    revision_id: revision.id,
+    ...account,
+  });
   return { doc: updated ?? doc, processing_time_ms: processingTime, ...account };
 }
 
@@ -212,9 +222,17 @@ function changedRecords(from: Version, to: Version): (job: SummaryJob, outcome: 
 
 /**
  * Moves the document's stored data from one version to the other: cached extractions under the chunk ids,
- * the graph merge of the new contributions, chunk vectors and chunk records.
+ * the graph merge of the new contributions, chunk vectors and chunk records. `revision` names the update in the
+ * graph changes (none when a failed update's previous version is restored).
  */
-async function writeVersion(deps: IngestDeps, scope: Scope, documentId: string, from: Version, to: Version): Promise<Written> {
+async function writeVersion(
+  deps: IngestDeps,
+  scope: Scope,
+  documentId: string,
+  from: Version,
+  to: Version,
+  revision?: DocumentRevision,
+): Promise<Written> {
   const { stores } = deps;
   const kept = new Map(to.chunks.map((c) => [c.id, c]));
   const before = new Map(from.chunks.map((c) => [c.id, c]));
@@ -233,6 +251,7 @@ async function writeVersion(deps: IngestDeps, scope: Scope, documentId: string, 
     lockIds: await affectedEntityIds(stores, scope, documentId, contributions),
     policy: to.policy,
     cause: 'update',
+    revision,
     embedder: () => embedder,
     embed,
     deferRefresh: true,

@@ -66,30 +66,33 @@ describe('the cost of an edit', () => {
   beforeAll(async () => ({ app, recorder } = await startRecordedApp({ SERVICE_ENTITY_RESOLUTION: 'false' })), 120_000);
   afterAll(() => closeApp(app), 120_000);
 
-  /** Provider calls made by `work` and the community reports rebuilt after it, by kind. */
+  /** Provider calls made by `work` and by the community run after it, by kind, and that run's summary. */
   const calls = async (workspace: string, work: () => Promise<Response>) => {
     recorder.state.calls = [];
     const res = await work();
     await settleEmbeddingRefreshes();
-    await app.rt.communities.rebuild({ workspaceId: workspace });
+    const run = await app.rt.communities.rebuild({ workspaceId: workspace });
     const byKind: Record<string, number> = {};
     for (const c of recorder.state.calls) {
       const kind = KINDS[c.task as keyof typeof KINDS] ?? c.task ?? 'other';
       byKind[kind] = (byKind[kind] ?? 0) + 1;
     }
-    return { res, total: recorder.state.calls.length, byKind };
+    return { res, total: recorder.state.calls.length, byKind, run };
   };
   const create = (workspace: string, content: string) =>
     calls(workspace, () => app.request('/api/v1/documents', { method: 'POST', json: { content }, workspace }));
   const put = (workspace: string, id: string, content: string) =>
     calls(workspace, () => app.request(`/api/v1/documents/${id}`, { method: 'PUT', json: { content }, workspace }));
+  const historyOf = async (workspace: string, id: string) =>
+    (await json(await app.request(`/api/v1/documents/${id}/history`, { workspace }))).history as Array<Record<string, any>>;
 
-  it('pays at most 15 % of a full ingest for an edit of one tenth, and re-extracts at most 3 chunks for an edit at the start', async () => {
+  it('pays at most 15 % of a full ingest for an edit of one tenth, community reports included, and re-extracts at most 3 chunks for an edit at the start', async () => {
     const edited = await app.workspaceNamed('edited');
     const created = await create(edited, original.join('\n\n'));
     expect(created.res.status).toBe(201);
     const id = (await json(created.res)).id as string;
 
+    const communitiesBefore = await communitiesOf(app, edited);
     const update = await put(edited, id, tenth);
     expect(update.res.status).toBe(200);
     const body = await json(update.res);
@@ -101,18 +104,34 @@ describe('the cost of an edit', () => {
     expect(full.byKind.community_report).toBeGreaterThan(0);
     expect(body.update.chunks_total).toBe(full.byKind.extraction);
 
-    // Every call the update made is in its account, by kind; the community reports it changed come on top.
-    const { community_report: reports = 0, ...own } = update.byKind;
-    expect(body.update.llm_calls).toBe(update.total - reports);
-    for (const [kind, count] of Object.entries(own)) expect(body.update.llm_calls_by_kind[kind]).toBe(count);
+    // The update's own account, as its history keeps it: the community run that followed charged its reports to it.
+    const [account] = await historyOf(edited, id);
+    expect(update.run.charged).toEqual([{ document_id: id, version: 2, llm_calls: update.run.llm_calls }]);
+    expect(account.llm_calls_by_kind.community_report).toBe(update.run.llm_calls);
+    expect(account.llm_calls_by_kind.community_report).toBeGreaterThan(0);
+    // That run rewrote only the reports of communities whose members or descriptions the edit changed.
+    expect(update.run.llm_calls).toBe(update.run.reports_generated);
+    expect(update.run.reports_reused).toBeGreaterThan(0);
+    const was = new Map(communitiesBefore.map((c) => [c.members, c]));
+    const rewritten = (await communitiesOf(app, edited)).filter((c) => !communitiesBefore.some((b) => b.hash === c.hash));
+    expect(rewritten).toHaveLength(update.run.reports_generated);
+    for (const community of rewritten) expect(was.get(community.members)?.described).not.toBe(community.described);
+    // Every call the update caused is in its account, by kind: the account is the whole cost.
+    expect(account.llm_calls).toBe(update.total);
+    for (const [kind, count] of Object.entries(update.byKind)) expect(account.llm_calls_by_kind[kind]).toBe(count);
+    expect(account.llm_calls).toBeGreaterThan(0);
+    expect(account.llm_calls).toBeLessThanOrEqual(0.15 * full.total);
+    // The answer to the PUT came before the reports: the same account but for them.
+    const { community_report: reports, ...own } = account.llm_calls_by_kind;
+    expect(body.update.llm_calls).toBe(account.llm_calls - reports);
+    expect(body.update.llm_calls_by_kind).toEqual({ ...own, community_report: 0 });
+    expect(account.usage.input_tokens).toBeGreaterThan(body.update.usage.input_tokens);
     // The chunks holding the edit are re-extracted, and at most one on each side.
     const stored = await app.rt.stores.chunks.listByDocument({ workspaceId: edited }, id);
     const touched = stored.filter((c) => c.content.includes('Margit Olafsdottir')).length;
     expect(touched).toBeGreaterThan(0);
     expect(body.update.chunks_extracted).toBeLessThanOrEqual(touched + 2);
     expect(body.update.chunks_reused + body.update.chunks_extracted).toBe(body.update.chunks_total);
-    expect(update.total).toBeGreaterThan(0);
-    expect(update.total).toBeLessThanOrEqual(0.15 * full.total);
 
     // The graph equals the one a fresh ingest of the edited text gives.
     expect(await graphOf(app, edited, id)).toEqual(await graphOf(app, fresh, freshId));
@@ -123,11 +142,54 @@ describe('the cost of an edit', () => {
     expect(startBody.update.chunks_extracted).toBeGreaterThan(0);
     expect(startBody.update.chunks_extracted).toBeLessThanOrEqual(3);
 
-    const history = await json(await app.request(`/api/v1/documents/${id}/history`, { workspace: edited }));
-    expect(history.history.map((h: { version: number }) => h.version)).toEqual([2, 3]);
-    expect(history.history[0]).toMatchObject({ ...body.update, version: 2 });
-    expect(history.history[1]).toMatchObject({ ...startBody.update, version: 3 });
+    const history = await historyOf(edited, id);
+    expect(history.map((h) => h.version)).toEqual([2, 3]);
+    expect(history[0]).toEqual(account);
+    expect(history[1].llm_calls).toBe(start.total);
+    expect(history[1].llm_calls_by_kind.community_report).toBe(start.run.llm_calls);
+    expect(history[1]).toMatchObject({
+      ...startBody.update,
+      llm_calls: start.total,
+      llm_calls_by_kind: expect.any(Object),
+      usage: expect.any(Object),
+    });
     expect((await app.request('/api/v1/documents/no-such-document/history', { workspace: edited })).status).toBe(404);
+  }, 600_000);
+
+  it('splits the calls of a community run that follows two updates between them, and they add up to its calls', async () => {
+    const workspace = await app.workspaceNamed('shared-run');
+    const ids: string[] = [];
+    for (const part of [original.slice(0, 12), original.slice(30, 42)]) {
+      const created = await app.request('/api/v1/documents', { method: 'POST', json: { content: part.join('\n\n') }, workspace });
+      expect(created.status).toBe(201);
+      ids.push((await json(created)).id as string);
+    }
+    await settleEmbeddingRefreshes();
+    await app.rt.communities.rebuild({ workspaceId: workspace });
+
+    for (const [i, id] of ids.entries()) {
+      const part = original.slice(i * 30, i * 30 + 12);
+      const content = part.map((p, k) => (k % 3 === 0 ? `${p} Margit Olafsdottir reviewed stage ${k}.` : p)).join('\n\n');
+      const res = await app.request(`/api/v1/documents/${id}`, { method: 'PUT', json: { content }, workspace });
+      expect(res.status).toBe(200);
+    }
+    await settleEmbeddingRefreshes();
+    recorder.state.calls = [];
+    const run = await app.rt.communities.rebuild({ workspaceId: workspace });
+    expect(run.llm_calls).toBe(recorder.state.calls.length);
+    expect(run.llm_calls).toBeGreaterThan(1);
+    expect(run.charged?.map((c) => [c.document_id, c.version])).toEqual(ids.map((id) => [id, 2]));
+    const shares = run.charged?.map((c) => c.llm_calls) ?? [];
+    expect(Math.max(...shares) - Math.min(...shares)).toBeLessThanOrEqual(1);
+    const charged = await Promise.all(
+      ids.map(async (id) => (await historyOf(workspace, id))[0].llm_calls_by_kind.community_report as number),
+    );
+    expect(charged).toEqual(shares);
+    expect(charged.reduce((a, b) => a + b, 0)).toBe(run.llm_calls);
+
+    // A run that covers no update (nothing changed since) is charged to none.
+    const idle = await app.rt.communities.rebuild({ workspaceId: workspace });
+    expect(idle).toMatchObject({ llm_calls: 0, charged: [] });
   }, 600_000);
 });
 
@@ -179,6 +241,20 @@ describe('summaries of an edit, with entity resolution merging names', () => {
     expect(described.size).toBeGreaterThan(30);
   }, 600_000);
 });
+
+/** A workspace's communities: members, report hash, and what describes them (members' and inner relationships' descriptions). */
+async function communitiesOf(app: TestApp, workspace: string) {
+  const scope = { workspaceId: workspace };
+  const { graph, communities } = app.rt.stores;
+  const entities = new Map((await graph.listEntities(scope, { limit: 100_000, offset: 0 })).items.map((e) => [e.id, e.description]));
+  const relationships = (await graph.listRelationships(scope, { limit: 100_000, offset: 0 })).items;
+  return (await communities.all(scope)).map((c) => {
+    const members = new Set(c.member_ids);
+    const inner = relationships.filter((r) => members.has(r.source) && members.has(r.target)).map((r) => `${r.id}: ${r.description}`);
+    const described = JSON.stringify([c.member_ids.map((id) => entities.get(id)), inner.sort()]);
+    return { members: c.member_ids.join(','), hash: c.content_hash, described };
+  });
+}
 
 /** A workspace's graph with chunk ids written as chunk indexes (the document ids differ), order-free. */
 async function graphOf(app: TestApp, workspace: string, documentId: string) {

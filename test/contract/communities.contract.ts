@@ -1,6 +1,6 @@
 import type { CommunityRecord } from '../../src/domain/communities';
 import type { Scope } from '../../src/domain/types';
-import { buildCommunities } from '../../src/graph/communities/build';
+import { buildCommunities, REPORT_RELATIONSHIPS } from '../../src/graph/communities/build';
 import { MockEmbeddings, MockLlm } from '../../src/llm/mock';
 import type { ChatMessage, CompletionOptions } from '../../src/llm/ports';
 import type { Stores } from '../../src/store/ports';
@@ -205,6 +205,17 @@ export function communityStoreContract(name: string, makeStores: StoresFactory, 
       await stores.graph.upsertEntities(scope, [{ ...target!, description: 'Member 0 of group 0, now its chair.' }]);
       const changed = await buildCommunities(deps, scope);
       expect(changed).toMatchObject({ reports_generated: 1, reports_reused: found.length - 1 });
+      expect(llm.reports).toBe(found.length + 1);
+
+      // A relationship of group 1 weighs more: its line moves up in the prompt, but the members, what describes
+      // them and the relationships shown stay the same: every report is kept.
+      const group = (await stores.graph.listRelationships(scope, { limit: 10_000, offset: 0 })).items
+        .filter((r) => r.source.startsWith('C1_') && r.target.startsWith('C1_'))
+        .sort((a, b) => b.weight - a.weight || (a.id < b.id ? -1 : 1));
+      const lastShown = group[Math.min(group.length, REPORT_RELATIONSHIPS) - 1];
+      await stores.graph.upsertRelationships(scope, [{ ...lastShown, weight: lastShown.weight + 0.5 }]);
+      const reweighted = await buildCommunities(deps, scope);
+      expect(reweighted).toMatchObject({ reports_generated: 0, reports_reused: found.length });
       expect(llm.reports).toBe(found.length + 1);
     });
   });

@@ -25,6 +25,8 @@ export interface CommunityBuildDeps {
 interface Pending {
   detected: DetectedCommunity;
   hash: string;
+  /** The hash as runs before the order-free one wrote it (their reports are kept when only the order differs). */
+  orderedHash: string;
   messages: ReturnType<typeof reportPrompt>;
   entities: EntityRecord[];
 }
@@ -107,10 +109,7 @@ export async function buildCommunities(deps: CommunityBuildDeps, scope: Scope): 
         description: r.description,
       })),
     );
-    const hash = createHash('sha256')
-      .update(JSON.stringify([COMMUNITY_REPORT_PROMPT_VERSION, detected.level, detected.member_ids, messages[1].content]))
-      .digest('hex');
-    return { detected, hash, messages, entities: shown };
+    return { detected, ...contentHashes(detected, messages[1].content), messages, entities: shown };
   });
 
   let generated = 0;
@@ -124,7 +123,7 @@ export async function buildCommunities(deps: CommunityBuildDeps, scope: Scope): 
       size: p.detected.member_ids.length,
       content_hash: p.hash,
     };
-    const kept = previous.get(p.hash);
+    const kept = previous.get(p.hash) ?? previous.get(p.orderedHash);
     if (kept) return { ...kept, ...base, updated_at: kept.updated_at };
     const report = await writeReport(deps.llm, p, deps.signal);
     generated++;
@@ -160,6 +159,21 @@ export async function buildCommunities(deps: CommunityBuildDeps, scope: Scope): 
     modularity: Math.round(detection.modularity * 1e6) / 1e6,
     duration_ms: Math.round(performance.now() - t0),
     error: null,
+  };
+}
+
+/**
+ * A community's content hash: its level, members and the lines of its report prompt, in no particular order. The
+ * prompt lists the members by degree and the relationships by weight; an edit elsewhere that only moves a member's
+ * degree or a relationship's weight reorders the lines but changes neither the members nor what describes them, and
+ * so keeps the report.
+ */
+function contentHashes(detected: DetectedCommunity, prompt: string): { hash: string; orderedHash: string } {
+  const sha = (value: unknown) => createHash('sha256').update(JSON.stringify(value)).digest('hex');
+  const [heading, ...lines] = prompt.split('\n');
+  return {
+    hash: sha([COMMUNITY_REPORT_PROMPT_VERSION, detected.level, detected.member_ids, heading, lines.sort(compare)]),
+    orderedHash: sha([COMMUNITY_REPORT_PROMPT_VERSION, detected.level, detected.member_ids, prompt]),
   };
 }
 

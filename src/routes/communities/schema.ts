@@ -72,6 +72,11 @@ export const runSummarySchema = z
     modularity: z.number(),
     duration_ms: z.number().int(),
     error: z.string().nullable(),
+    llm_calls: z.number().int().optional().describe('LLM provider calls the run made (its reports)'),
+    charged: z
+      .array(z.object({ document_id: z.string(), version: z.number().int(), llm_calls: z.number().int() }))
+      .optional()
+      .describe("the content updates whose graph changes the run covered, and each one's share of its calls"),
   })
   .meta({ id: 'CommunityRun' });
 

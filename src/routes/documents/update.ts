@@ -53,7 +53,9 @@ export function updateDocumentRoutes(api: Api, rt: Runtime): void {
       summary: "A document's content updates and what each cost",
       description:
         'One entry per content update, oldest first (the last 50): the version it made, when, and its accounting: chunks ' +
-        'reused and extracted, LLM calls by kind, tokens, records re-summarised, entities resolved, texts embedded.',
+        'reused and extracted, LLM calls by kind, tokens, records re-summarised, entities resolved, texts embedded. The ' +
+        'community reports an update caused are written by the community run that follows it; once that run is over, ' +
+        'their calls (`community_report`) and tokens are in the entry.',
       params: idParams,
       responses: {
         200: { description: 'The history', schema: historySchema },

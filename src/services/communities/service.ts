@@ -1,13 +1,15 @@
-import type { CommunityRecord, CommunityRunSummary } from '../../domain/communities';
+import type { CommunityRecord, CommunityRunSummary, ReportChargeSummary } from '../../domain/communities';
 import { NotFoundError } from '../../domain/errors';
 import type { EntityRecord, Page, Scope } from '../../domain/types';
 import { buildCommunities } from '../../graph/communities/build';
 import { withLeases } from '../../records/leases';
 import type { GraphEvents } from '../../graph/events';
+import { emptyTally, tallyingProviders, totalCalls } from '../../ingest/call-tally';
 import type { ProviderRegistry } from '../../llm/ports';
 import { withWorkspaceModels } from '../../llm/workspace-models';
 import type { Logger } from '../../logger';
 import type { CommunityQuery, Stores } from '../../store/ports';
+import { type Cause, chargeCauses, PendingCauses } from './charges';
 
 const STATUS_NAMESPACE = 'communities';
 const LAST_RUN_KEY = 'last_run';
@@ -42,7 +44,10 @@ export interface CommunityService {
   status(scope: Scope): Promise<CommunityStatus>;
   list(scope: Scope, query: CommunityQuery): Promise<Page<CommunityRecord>>;
   get(scope: Scope, id: string): Promise<CommunityDetail>;
-  /** Subscribes to graph changes: ingestion, deletion and edits schedule a recompute. */
+  /**
+   * Subscribes to graph changes: ingestion, deletion and edits schedule a recompute, and the content updates among
+   * them are charged the report calls of the run that covers them (./charges.ts).
+   */
   start(): void;
   close(): Promise<void>;
 }
@@ -74,6 +79,7 @@ function keyOf(scope: Scope): string {
  */
 export function createCommunityService(deps: CommunityServiceDeps): CommunityService {
   const runs = new Map<string, WorkspaceRun>();
+  const causes = new PendingCauses();
   const aborts = new AbortController();
   let unsubscribe: (() => void) | null = null;
   let closed = false;
@@ -85,21 +91,44 @@ export function createCommunityService(deps: CommunityServiceDeps): CommunitySer
     return run;
   };
 
+  /** The run's calls charged to the updates it covers; a charge that cannot be written is logged. */
+  const charge = async (scope: Scope, covered: Cause[], tally: ReturnType<typeof emptyTally>) => {
+    try {
+      return await chargeCauses(deps, scope, covered, tally);
+    } catch (err) {
+      deps.log.warn(
+        { workspace_id: scope.workspaceId, err: (err as Error).message },
+        'community report calls not charged to their updates',
+      );
+      return [];
+    }
+  };
+
   const runOnce = async (scope: Scope): Promise<CommunityRunSummary> => {
     const startedAt = new Date().toISOString();
+    // Under the run's lease: the updates noted so far are this run's to cover.
+    const covered = causes.take(keyOf(scope));
+    const tally = emptyTally();
+    let charged: ReportChargeSummary[] | null = null;
+    let built: CommunityRunSummary | null = null;
     try {
       const models = await deps.stores.accounts.workspaces.get(scope.workspaceId);
-      const summary = await withWorkspaceModels(models, () => {
-        const providers = deps.providers();
+      built = await withWorkspaceModels(models, () => {
+        const providers = tallyingProviders(deps.providers(), tally);
         return buildCommunities(
           { stores: deps.stores, llm: providers.llm(), embedder: providers.embedding(), signal: aborts.signal },
           scope,
         );
       });
+      charged = await charge(scope, covered, tally);
+      const summary = { ...built, llm_calls: totalCalls(tally), charged };
       await deps.stores.kv.set(scope, STATUS_NAMESPACE, LAST_RUN_KEY, summary);
       deps.log.info({ workspace_id: scope.workspaceId, ...summary }, 'communities rebuilt');
       return summary;
     } catch (err) {
+      // The calls made are charged all the same; when the reports were not written, the next run covers these updates again.
+      charged ??= await charge(scope, covered, tally);
+      if (!built) causes.restore(keyOf(scope), covered);
       const message = err instanceof Error ? err.message : String(err);
       if (!closed) {
         deps.log.warn({ workspace_id: scope.workspaceId, err: message }, 'community rebuild failed');
@@ -115,6 +144,8 @@ export function createCommunityService(deps: CommunityServiceDeps): CommunitySer
           modularity: 0,
           duration_ms: Date.now() - Date.parse(startedAt),
           error: message.slice(0, 500),
+          llm_calls: totalCalls(tally),
+          charged,
         };
         await deps.stores.kv.set(scope, STATUS_NAMESPACE, LAST_RUN_KEY, failed).catch(() => undefined);
       }
@@ -129,7 +160,11 @@ export function createCommunityService(deps: CommunityServiceDeps): CommunitySer
    */
   const runLeased = async (scope: Scope, wait: boolean): Promise<CommunityRunSummary | null> => {
     const leased = await withLeases(deps.stores.locks, scope, [RUN_LEASE_KEY], () => runOnce(scope), { wait });
-    if (!leased) deps.log.debug({ workspace_id: scope.workspaceId }, 'community recompute left to the instance running one');
+    if (!leased) {
+      deps.log.debug({ workspace_id: scope.workspaceId }, 'community recompute left to the instance running one');
+      // That instance's run covers the changes; left here, they would be charged a later run's calls.
+      causes.take(keyOf(scope));
+    }
     return leased?.value ?? null;
   };
 
@@ -199,8 +234,11 @@ export function createCommunityService(deps: CommunityServiceDeps): CommunitySer
       return { community, members, members_total: community.member_ids.length };
     },
     start() {
-      if (unsubscribe || deps.refreshMs <= 0) return;
-      unsubscribe = deps.events.subscribe((batch) => service.schedule(batch.scope));
+      if (unsubscribe) return;
+      unsubscribe = deps.events.subscribe((batch) => {
+        causes.note(keyOf(batch.scope), batch);
+        service.schedule(batch.scope);
+      });
     },
     async close() {
       closed = true;
@@ -211,6 +249,7 @@ export function createCommunityService(deps: CommunityServiceDeps): CommunitySer
       const running = [...runs.values()].flatMap((r) => (r.running ? [r.running.catch(() => undefined)] : []));
       await Promise.all(running);
       runs.clear();
+      causes.clear();
     },
   };
   return service;

@@ -1899,7 +1899,7 @@ export interface paths {
         };
         /**
          * A document's content updates and what each cost
-         * @description One entry per content update, oldest first (the last 50): the version it made, when, and its accounting: chunks reused and extracted, LLM calls by kind, tokens, records re-summarised, entities resolved, texts embedded.
+         * @description One entry per content update, oldest first (the last 50): the version it made, when, and its accounting: chunks reused and extracted, LLM calls by kind, tokens, records re-summarised, entities resolved, texts embedded. The community reports an update caused are written by the community run that follows it; once that run is over, their calls (`community_report`) and tokens are in the entry.
          */
         get: operations["get_api_v1_documents_id_history"];
         put?: never;
@@ -2592,6 +2592,14 @@ export interface components {
             modularity: number;
             duration_ms: number;
             error: string | null;
+            /** @description LLM provider calls the run made (its reports) */
+            llm_calls?: number;
+            /** @description the content updates whose graph changes the run covered, and each one's share of its calls */
+            charged?: {
+                document_id: string;
+                version: number;
+                llm_calls: number;
+            }[];
         };
         Session: {
             /** @description HS256 JWT; send as Authorization: Bearer */
