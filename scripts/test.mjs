@@ -168,8 +168,16 @@ function stopServer(script, env) {
   spawnSync('bash', [path.join(ROOT, 'scripts', script), 'stop'], { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'inherit'] });
 }
 
-/** The API suites that run a second time with the vectors in Qdrant (ingest, query in every mode, deletion). */
-const QDRANT_API_SUITES = ['/test/api/qdrant-vectors\\.test\\.ts$', '/test/api/query\\.test\\.ts$', '/test/api/documents\\.test\\.ts$'];
+/**
+ * The API suites that run a second time with the vectors in Qdrant (ingest, query in every mode, deletion), and
+ * the integration suite of three balanced instances on a three-node Qdrant cluster it starts itself.
+ */
+const QDRANT_API_SUITES = [
+  '/test/api/qdrant-vectors\\.test\\.ts$',
+  '/test/api/query\\.test\\.ts$',
+  '/test/api/documents\\.test\\.ts$',
+  '/test/integration/qdrant-balanced-cluster\\.test\\.ts$',
+];
 const baseEnv = { ...process.env };
 delete baseEnv.TEST_NEO4J_URI;
 delete baseEnv.TEST_REDIS_URL;
@@ -234,7 +242,7 @@ if (embeddedOnly || realOnly) {
             files: lists[i],
           })),
         );
-        jest(`persistent mode (Neo4j at ${neo4jUri}, vectors in Qdrant at ${qdrantUrl}): API suites`, withQdrant, [
+        jest(`persistent mode (Neo4j at ${neo4jUri}, vectors in Qdrant at ${qdrantUrl}): API suites, balanced Qdrant cluster`, withQdrant, [
           '--runInBand',
           ...QDRANT_API_SUITES,
         ]);
