@@ -44,23 +44,25 @@ export interface BenchSettings {
  * defaults, `defaults`, the process environment (with `inherit`), the fixed settings above, `fixed`.
  */
 export function benchConfig(settings: BenchSettings = {}): AppConfig {
-  return loadConfig(
-    {
-      SERVICE_LLM_PROVIDER: 'mock',
-      SERVICE_EMBEDDING_PROVIDER: 'mock',
-      ...settings.defaults,
-      ...(settings.inherit ? process.env : {}),
-      PORT: '0',
-      HOST: '127.0.0.1',
-      RUST_LOG: 'silent',
-      SERVICE_MASTER_API_KEY: BENCH_MASTER_KEY,
-      SERVICE_RATE_LIMIT_UPLOAD: '0',
-      SERVICE_RATE_LIMIT_QUERY: '0',
-      SERVICE_RATE_LIMIT_GRAPH: '0',
-      ...settings.fixed,
-    },
-    { cwd: ROOT, homeDir: '/nonexistent' },
-  );
+  return loadConfig(benchEnv(settings), { cwd: ROOT, homeDir: '/nonexistent' });
+}
+
+/** The environment of benchConfig's layers, for a service a bench starts as a process of its own. */
+export function benchEnv(settings: BenchSettings = {}): Env {
+  return {
+    SERVICE_LLM_PROVIDER: 'mock',
+    SERVICE_EMBEDDING_PROVIDER: 'mock',
+    ...settings.defaults,
+    ...(settings.inherit ? process.env : {}),
+    PORT: '0',
+    HOST: '127.0.0.1',
+    RUST_LOG: 'silent',
+    SERVICE_MASTER_API_KEY: BENCH_MASTER_KEY,
+    SERVICE_RATE_LIMIT_UPLOAD: '0',
+    SERVICE_RATE_LIMIT_QUERY: '0',
+    SERVICE_RATE_LIMIT_GRAPH: '0',
+    ...settings.fixed,
+  };
 }
 
 /** Serves the app on 127.0.0.1 and a free port and starts the runtime's background work. */
