@@ -7,8 +7,8 @@
 const serverSuites = [];
 if (!process.env.TEST_NEO4J_URI) serverSuites.push('/test/contract/neo4j[^/]*\\.test\\.ts$', '/test/integration/neo4j-[^/]*\\.test\\.ts$');
 if (!process.env.TEST_QDRANT_URL) serverSuites.push('/test/contract/qdrant(-cluster)?\\.test\\.ts$');
-// Neo4j for the graph and Qdrant for the vectors, together.
-if (!process.env.TEST_QDRANT_URL || !process.env.TEST_NEO4J_URI) serverSuites.push('/test/api/qdrant-[^/]*\\.test\\.ts$');
+// Neo4j for the graph and Qdrant for the vectors, together (a single server, or a cluster a suite starts itself).
+if (!process.env.TEST_QDRANT_URL || !process.env.TEST_NEO4J_URI) serverSuites.push('/test/(api|integration)/qdrant-[^/]*\\.test\\.ts$');
 
 if (!process.env.TEST_OLLAMA_URL || !process.env.TEST_EMBEDDINGS_URL) serverSuites.push('/test/real/');
 

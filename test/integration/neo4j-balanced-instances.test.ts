@@ -1,14 +1,9 @@
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { type SseReader, eventIdOf, openSseReader } from '../api/graph-sse';
+import { BalancedInstances, balancedEnv, ingestionUnderWay, taskCounts, unfinished, uploadRange } from '../fixtures/balancer';
 import { pricedCatalog } from '../fixtures/costs';
 import { json, prose } from '../fixtures/documents';
 import { reportedOrphans } from '../fixtures/service-integrity';
-import { type ServiceProcess, freePort, startService } from '../fixtures/service-process';
-import { TEST_MASTER_KEY } from '../helpers/app';
-import { workspaceRequest } from '../helpers/request';
+import type { ServiceProcess } from '../fixtures/service-process';
 import { waitFor } from '../helpers/wait';
 
 /**
@@ -21,65 +16,19 @@ import { waitFor } from '../helpers/wait';
  */
 jest.setTimeout(300_000);
 
-const ROOT = path.resolve(__dirname, '../..');
-const HAPROXY = path.join(ROOT, 'scripts/haproxy/haproxy.sh');
 const run = Date.now().toString(36);
-const runDir = mkdtempSync(path.join(os.tmpdir(), 'kgrag-haproxy-'));
-const ports: number[] = [];
-const instances: ServiceProcess[] = [];
 const readers: SseReader[] = [];
-let balancer = '';
-let workspace = '';
-let env: Record<string, string> = {};
+const balanced = new BalancedInstances(
+  `balanced-${run}`,
+  balancedEnv({ SERVICE_MODELS_CONFIG: pricedCatalog(), SERVICE_GRAPH_STREAM_HEARTBEAT_MS: '60000' }),
+);
+const { instances, request: viaBalancer } = balanced;
 
-/** The balancer's URL, acting in `workspace` with the master key unless a call says otherwise. */
-const viaBalancer = (path: string, init: Parameters<ReturnType<typeof workspaceRequest>>[1] = {}) =>
-  workspaceRequest(balancer, workspace, { 'X-API-Key': TEST_MASTER_KEY })(path, init);
-
-function haproxy(...args: string[]): string {
-  const result = spawnSync('bash', [HAPROXY, ...args], { env: { ...process.env, HAPROXY_RUN_DIR: runDir }, encoding: 'utf8' });
-  if (result.status !== 0) throw new Error(`haproxy.sh ${args[0]} failed (${result.status}): ${result.stderr}`);
-  return result.stdout.trim();
-}
-
-async function start(index: number): Promise<ServiceProcess> {
-  const service = await startService(`balanced-${index}-${run}`, workspace || null, { ...env, PORT: String(ports[index]) });
-  instances[index] = service;
-  return service;
-}
-
-beforeAll(async () => {
-  const redisUrl = process.env.TEST_REDIS_URL;
-  if (!redisUrl || !process.env.TEST_NEO4J_URI)
-    throw new Error('TEST_NEO4J_URI and TEST_REDIS_URL come from scripts/test.mjs --persistent-only');
-  env = {
-    REDIS_URL: redisUrl,
-    SERVICE_TRUST_PROXY: 'true',
-    SERVICE_MODELS_CONFIG: pricedCatalog(),
-    SERVICE_GRAPH_STREAM_HEARTBEAT_MS: '60000',
-    SERVICE_TASK_LEASE_MS: '2000',
-    SERVICE_CHUNK_TOKENS: '64',
-    SERVICE_CHUNK_OVERLAP_TOKENS: '8',
-    SERVICE_MOCK_LATENCY_MS: '20',
-    WORKER_THREADS: '2',
-  };
-  for (let i = 0; i < 3; i++) ports.push(await freePort());
-  balancer = haproxy('start', ...ports.flatMap((port) => ['--server', `127.0.0.1:${port}`]));
-  workspace = (await start(0)).workspace;
-  await Promise.all([start(1), start(2)]);
-  // Every instance taken in by the balancer: three requests in a row reach three instances that answer.
-  await waitFor(
-    'the balancer to find every instance ready',
-    async () => Promise.all([0, 1, 2].map(async () => (await fetch(`${balancer}/ready`)).status)),
-    (statuses) => statuses.every((s) => s === 200),
-  );
-});
+beforeAll(() => balanced.start());
 
 afterAll(async () => {
   readers.forEach((r) => r.close());
-  for (const service of instances) await service?.kill('SIGKILL');
-  if (balancer) haproxy('stop');
-  rmSync(runDir, { recursive: true, force: true });
+  await balanced.stop();
 });
 
 describe('persistent mode: three instances behind HAProxy', () => {
@@ -99,7 +48,7 @@ describe('persistent mode: three instances behind HAProxy', () => {
       });
     // Two, two and one: no instance alone has seen five.
     for (const i of [0, 1, 2, 0, 1]) expect((await login(instances[i].url, `wrong ${i}`)).status).toBe(401);
-    const locked = await login(balancer, password);
+    const locked = await login(balanced.url, password);
     expect(locked.status).toBe(429);
     expect(Number(locked.headers.get('retry-after'))).toBeGreaterThan(0);
     expect((await json(locked)).lock).toBe('user_at_address');
@@ -144,6 +93,15 @@ describe('persistent mode: three instances behind HAProxy', () => {
       json: { budget_usd: spent * 3, alert_threshold: 0.3 },
     });
     expect(await json(patched)).toMatchObject({ alert: true, exhausted: false });
+    // Each instance reads the budget from its cache for up to 2 s after another changed it: a spend check on a copy
+    // read before the change would see no budget. The queries below start once every instance reads the new one.
+    const budgetOn = async (service: ServiceProcess) => (await json(await inBudgeted(service, '/api/v1/costs/budget'))).budget_usd;
+    await waitFor(
+      'every instance to read the new budget',
+      () => Promise.all(instances.map(budgetOn)),
+      (budgets) => budgets.every((b) => typeof b === 'number' && Math.abs(b - spent * 3) < 1e-9),
+      10_000,
+    );
     // A query through each instance: each records spend over the threshold and looks at the alert.
     for (const service of instances) {
       expect(
@@ -207,66 +165,24 @@ describe('persistent mode: three instances behind HAProxy', () => {
 
   it('completes an ingestion through the balancer while an instance is killed and restarted, answering queries throughout', async () => {
     const DOCUMENTS = 30;
-    const statuses = new Map<string, number>();
-    const count = (what: string) => statuses.set(what, (statuses.get(what) ?? 0) + 1);
-    /** A refusal the client may retry: 503 with Retry-After. Anything else but success is a fault. */
-    const faults: string[] = [];
-    const judge = (res: Response, what: string, ok: number[]) => {
-      count(`${what} ${res.status}`);
-      if (ok.includes(res.status)) return true;
-      if (res.status !== 503 || !res.headers.get('retry-after'))
-        faults.push(`${what}: ${res.status} retry-after=${res.headers.get('retry-after')}`);
-      return false;
-    };
-    let querying = true;
-    const queries = (async () => {
-      while (querying) {
-        const res = await viaBalancer('/api/v1/query', { method: 'POST', json: { query: 'Who worked with Globex Labs?' } });
-        judge(res, 'query', [200]);
-        await res.arrayBuffer();
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-    })();
-    const upload = async (i: number) => {
-      for (;;) {
-        const res = await viaBalancer('/api/v1/documents', {
-          method: 'POST',
-          json: { content: prose(`scale-${run}-${i}`, 5), title: `scale ${i}`, async_processing: true },
-        });
-        // 409: an upload the balancer sent again after its instance died had been admitted the first time.
-        if (judge(res, 'upload', [202, 409])) return;
-        await new Promise((resolve) => setTimeout(resolve, 1000));
-      }
-    };
-    const taskCounts = async () => {
-      const counts: Record<string, number> = {};
-      for (const status of ['pending', 'running', 'completed']) {
-        const res = await viaBalancer(`/api/v1/tasks?status=${status}&limit=1`);
-        counts[status] = res.status === 200 ? ((await json(res)).total as number) : -1;
-      }
-      return counts;
-    };
-    for (let i = 0; i < DOCUMENTS / 2; i++) await upload(i);
-    await waitFor('some documents in flight', taskCounts, (c) => c.completed >= 2 && c.running >= 1);
+    const prefix = `scale-${run}`;
+    const { answers, queries } = await ingestionUnderWay(viaBalancer, prefix, DOCUMENTS / 2);
     await instances[1].kill('SIGKILL');
-    const uploads = (async () => {
-      for (let i = DOCUMENTS / 2; i < DOCUMENTS; i++) await upload(i);
-    })();
-    await start(1);
+    const uploads = uploadRange(viaBalancer, answers, prefix, DOCUMENTS / 2, DOCUMENTS);
+    await balanced.startInstance(1);
     await uploads;
-    const settled = await waitFor('the queue to drain', taskCounts, (c) => c.pending === 0 && c.running === 0, 180_000);
-    querying = false;
-    await queries;
-
-    const listed = await json(await viaBalancer('/api/v1/documents?limit=100'));
-    const documents = listed.documents as Array<{ status: string; title: string }>;
-    expect(documents.filter((d) => d.title.startsWith('scale '))).toHaveLength(DOCUMENTS);
-    expect(documents.filter((d) => d.status !== 'completed').map((d) => `${d.title}: ${d.status}`)).toEqual([]);
-    expect(await reportedOrphans((p) => viaBalancer(p))).toEqual({});
-    expect(faults).toEqual([]);
-    expect(statuses.get('query 200')).toBeGreaterThan(0);
-    process.stdout.write(
-      `balanced kill-and-restart: tasks ${JSON.stringify(settled)}; answers ${JSON.stringify(Object.fromEntries(statuses))}\n`,
+    const settled = await waitFor(
+      'the queue to drain',
+      () => taskCounts(viaBalancer),
+      (c) => c.pending === 0 && c.running === 0,
+      180_000,
     );
+    await queries.stop();
+
+    expect(await unfinished(viaBalancer, prefix)).toEqual({ total: DOCUMENTS, unfinished: [] });
+    expect(await reportedOrphans((p) => viaBalancer(p))).toEqual({});
+    expect(answers.faults).toEqual([]);
+    expect(answers.get('query 200')).toBeGreaterThan(0);
+    process.stdout.write(`balanced kill-and-restart: tasks ${JSON.stringify(settled)}; answers ${JSON.stringify(answers)}\n`);
   });
 });
