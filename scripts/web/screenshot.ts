@@ -2,7 +2,8 @@
  * The README's pictures of the console: `npx tsx scripts/web/screenshot.ts`. Boots the service in-process with the
  * mock provider, ingests a few short documents through the API, opens the graph explorer in headless chromium and
  * writes docs/console-graph-overview.png (the whole graph), docs/console-graph.png (an entity selected, with its
- * provenance) and docs/console-graph-path.png (a shortest path drawn and listed).
+ * provenance), docs/console-graph-path.png (a shortest path drawn and listed), docs/console-graph-edit.png (the
+ * merge dialog with its impact) and docs/console-graph-answer.png (a query answer's entities highlighted).
  */
 import { spawnSync } from 'node:child_process';
 import type { AddressInfo } from 'node:net';
@@ -99,6 +100,26 @@ async function main() {
     await panel.getByTestId('path-list').waitFor();
     await page.waitForTimeout(800);
     await shoot('docs/console-graph-path.png');
+    await panel.getByRole('button', { name: 'Close the path panel' }).click();
+    await page.getByLabel('Search entities').fill('Falcon');
+    await page.getByRole('option', { name: /Falcon Engine/ }).click();
+    await page.getByTestId('entity-actions').getByRole('button', { name: 'Merge…' }).click();
+    const merge = page.getByTestId('merge-dialog');
+    await merge.getByLabel('Entity to merge with').fill('Kestrel');
+    await merge.getByRole('option', { name: /Kestrel Indexer/ }).click();
+    await merge.getByTestId('edit-impact').getByText('Merges').waitFor();
+    await page.waitForTimeout(400);
+    await shoot('docs/console-graph-edit.png');
+    await merge.getByRole('button', { name: 'Cancel' }).click();
+    await page.goto(`${url}/query`);
+    await page.getByLabel('Question').fill('Who works on the Falcon Engine?');
+    await page.getByRole('button', { name: 'Ask' }).click();
+    await page.locator('[data-testid=answer][data-state=done]').waitFor({ timeout: 60_000 });
+    await page.getByTestId('show-in-graph').click();
+    await page.getByTestId('graph-highlight').waitFor();
+    await page.getByTestId('layout-status').getByText('layout done').waitFor({ timeout: 60_000 });
+    await page.waitForTimeout(800);
+    await shoot('docs/console-graph-answer.png');
   } finally {
     await browser.close();
     server.close();
