@@ -6,7 +6,7 @@
 import type { Browser, Page } from 'playwright-core';
 import type { TestApp } from '../helpers/app';
 import { screenshotPath } from '../../scripts/web/browser';
-import { type InPage, startConsole, waitUntil } from './page';
+import { type InPage, startConsole, waitUntil, closeConsoleAfterAll } from './page';
 
 declare const window: InPage & { kgragInjected?: number };
 declare const getComputedStyle: (element: unknown) => { backgroundColor: string };
@@ -57,14 +57,7 @@ describe('the console for an analyst', () => {
     }
   }, 600_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    await app?.close();
-  });
-
-  afterEach(() => {
-    expect(pageErrors).toEqual([]);
-  });
+  closeConsoleAfterAll(() => ({ app, browser, pageErrors }));
 
   const openGraph = async (query = '') => {
     await page.goto(`${app.url}/graph${query}`);

@@ -7,7 +7,7 @@ import type { Browser, Page } from 'playwright-core';
 import { buildPdf, corruptPdf } from '../fixtures/pdf';
 import type { TestApp } from '../helpers/app';
 import { screenshotPath } from '../../scripts/web/browser';
-import { type InPage, countSaturatedPixels, dropFiles, startConsole, waitUntil } from './page';
+import { type InPage, countSaturatedPixels, dropFiles, startConsole, waitUntil, closeConsoleAfterAll } from './page';
 
 declare const window: InPage;
 
@@ -36,14 +36,7 @@ describe('web console in a browser', () => {
     ({ app, browser, page, pageErrors } = await startConsole({ SERVICE_MOCK_TOKEN_DELAY_MS: '40' }));
   }, 600_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    await app?.close();
-  });
-
-  afterEach(() => {
-    expect(pageErrors).toEqual([]);
-  });
+  closeConsoleAfterAll(() => ({ app, browser, pageErrors }));
 
   const documents = async (): Promise<Doc[]> =>
     ((await (await app.request('/api/v1/documents?limit=100')).json()) as { documents: Doc[] }).documents;

@@ -8,7 +8,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { consoleContext, screenshotPath } from '../../scripts/web/browser';
 import type { TestApp } from '../helpers/app';
-import { type InPage, startConsole, waitUntil } from './page';
+import { type InPage, startConsole, waitUntil, closeConsoleAfterAll } from './page';
 
 declare const window: InPage;
 declare const document: {
@@ -49,14 +49,7 @@ describe('graph editing in the console', () => {
     other.on('pageerror', (err) => pageErrors.push(err.message));
   }, 600_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    await app?.close();
-  });
-
-  afterEach(() => {
-    expect(pageErrors).toEqual([]);
-  });
+  closeConsoleAfterAll(() => ({ app, browser, pageErrors }));
 
   const detail = async (id: string) => (await (await app.request(`/api/v1/graph/entities/${id}`)).json()) as Detail;
   const openGraph = async (on: Page, query = '') => {

@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import type { TestApp } from '../helpers/app';
-import { type InPage, countSaturatedPixels, startConsole, waitUntil } from './page';
+import { type InPage, countSaturatedPixels, startConsole, waitUntil, closeConsoleAfterAll } from './page';
 
 declare const window: InPage;
 declare const document: {
@@ -47,14 +47,7 @@ describe('graph tools', () => {
     expect(res.status).toBe(201);
   }, 600_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    await app?.close();
-  });
-
-  afterEach(() => {
-    expect(pageErrors).toEqual([]);
-  });
+  closeConsoleAfterAll(() => ({ app, browser, pageErrors }));
 
   const openGraph = async (query = '') => {
     await page.goto(`${app.url}/graph${query}`);

@@ -77,6 +77,20 @@ export async function startConsole(env: Record<string, string> = {}): Promise<Co
   return { app, browser, context, page, pageErrors };
 }
 
+/**
+ * Registers a test file's teardown of its console session, and fails each test after which the page reported a
+ * script error. `session` reads the file's variables as they are when the hooks run.
+ */
+export function closeConsoleAfterAll(session: () => Partial<Pick<ConsoleSession, 'app' | 'browser' | 'pageErrors'>>): void {
+  afterAll(async () => {
+    await session().browser?.close();
+    await session().app?.close();
+  });
+  afterEach(() => {
+    expect(session().pageErrors ?? []).toEqual([]);
+  });
+}
+
 export interface ConsoleSession {
   app: TestApp;
   browser: Browser;
