@@ -13,7 +13,7 @@ interface Citation {
 }
 
 /** With a question vector, this many times `maxChunks` of the most cited chunks are ranked by similarity. */
-const SIMILARITY_POOL = 4;
+const SIMILARITY_POOL = 8;
 
 /**
  * The chunks the selected entities and relationships came from, ranked by how many selected items cite them,
