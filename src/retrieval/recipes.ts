@@ -15,8 +15,9 @@ export interface RetrievalRecipe {
   /** Search relationship vectors with the high-level keywords. */
   relationshipSearch: 'high' | null;
   /**
-   * Search community reports with the high-level keywords and take the relationships of their best members;
-   * relationship search (`relationshipSearch`) is the fallback while the workspace has no communities.
+   * Search community reports with the high-level keywords and take the relationships of their best members, fused
+   * by rank with those of relationship search (`relationshipSearch`), which runs alone while the workspace has no
+   * communities.
    */
   communitySearch: boolean;
   /** Search chunk vectors with the query itself. */

@@ -7,12 +7,12 @@ import { applyTokenBudget } from './budget';
 import { recipeOf, type RetrievalRecipe } from './recipes';
 import type { Reranker } from './rerank';
 import { presentContext } from './sources';
-import { chunksOfSelection, fuseChunks } from './steps/chunks';
+import { chunksOfSelection, fuseByRank, fuseChunks } from './steps/chunks';
 import { interleave, selectFromGraph } from './steps/expand';
 import { resolveAllowedDocuments } from './steps/filter';
 import { extractKeywords } from './steps/keywords';
 import { relationshipsOfCommunities, reportsWithin, searchCommunities } from './steps/communities';
-import { searchChunks, searchEntities, searchRelationships } from './steps/search';
+import { searchChunks, searchEntities, searchRelationships, type SearchScope } from './steps/search';
 import {
   DEFAULT_BUDGET,
   DEFAULT_MIN_SIMILARITY,
@@ -22,6 +22,8 @@ import {
   type RetrievalTimings,
   type RetrievedContext,
   type ScoredChunk,
+  type ScoredCommunity,
+  type ScoredRelationship,
 } from './types';
 import { withSpan } from '../llm/tracing';
 import type { Logger } from '../logger';
@@ -106,7 +108,7 @@ export async function retrieve(deps: RetrieverDeps, req: RetrievalRequest): Prom
   const minScore = await floor;
   // A cut-off the request gave is taken as it is; the model's floor is tightened towards the query's best hits.
   const search = { stores, scope, allowed, minScore, relative: req.minSimilarity === undefined ? RELATIVE_SIMILARITY : 0 };
-  // Community reports for the global part; relationship search while there are none (or a document filter applies).
+  // Community reports for the global part, beside relationship search; that alone while there are none (or a document filter applies).
   const communities =
     recipe.communitySearch && !allowed ? await searchCommunities(stores, scope, vectors.relationship, result.keywords, minScore) : null;
   if (recipe.relationshipSearch) result.globalSource = communities ? 'communities' : 'relationships';
@@ -118,7 +120,7 @@ export async function retrieve(deps: RetrieverDeps, req: RetrievalRequest): Prom
         ? searchEntities(search, vectors.entity, limits.maxEntities, expands ? { keep: limits.maxRelationships } : null)
         : null,
       communities
-        ? { hits: await relationshipsOfCommunities(stores, scope, communities, limits.maxRelationships), ends: null }
+        ? globalFromBoth(search, communities, vectors.relationship, limits.maxRelationships)
         : vectors.relationship
           ? searchRelationships(search, vectors.relationship, limits.maxRelationships, expands ? { keep: limits.maxEntities } : null)
           : null,
@@ -170,9 +172,9 @@ export async function retrieve(deps: RetrieverDeps, req: RetrievalRequest): Prom
     result.reranked = true;
   }
 
-  // Community reports take up to half of the relationship budget, out of the total.
+  // Community reports take up to a quarter of the relationship budget, out of the total: the cited chunks need the rest.
   const budget = req.budget ?? DEFAULT_BUDGET;
-  const reports = reportsWithin(result.communities, Math.min(budget.relationships, budget.total) / 2);
+  const reports = reportsWithin(result.communities, Math.min(budget.relationships, budget.total) / 4);
   result.communities = reports.kept;
   const budgeted = applyTokenBudget(selection.entities, selection.relationships, chunks, {
     ...budget,
@@ -210,6 +212,24 @@ async function similarityFloor(embedder: EmbeddingProvider, requested: number | 
     // The query's own embedding reports the failing model.
     return DEFAULT_MIN_SIMILARITY;
   }
+}
+
+/**
+ * The global part once there are communities: the relationships of the reports' best members and those nearest
+ * the high-level keywords, fused by reciprocal rank (the reports alone miss the relationship that answers when
+ * it lies outside their most connected members). Expansion reads the end points of both.
+ */
+async function globalFromBoth(
+  search: SearchScope,
+  communities: ScoredCommunity[],
+  vector: number[] | null,
+  limit: number,
+): Promise<{ hits: ScoredRelationship[]; ends: null }> {
+  const [members, nearest] = await Promise.all([
+    relationshipsOfCommunities(search.stores, search.scope, communities, limit, vector),
+    vector ? searchRelationships(search, vector, limit).then((r) => r.hits) : [],
+  ]);
+  return { hits: fuseByRank([nearest, members], (r) => r.record.id, limit), ends: null };
 }
 
 interface QueryVectors {

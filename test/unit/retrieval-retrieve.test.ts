@@ -2,6 +2,7 @@ import { MockEmbeddings } from '../../src/llm/mock';
 import { createBuiltinReranker, QUERY_MODES, RECIPES, retrieve } from '../../src/retrieval';
 import type { RetrievalRequest } from '../../src/retrieval';
 import type { Stores } from '../../src/store/ports';
+import { relationshipsOfCommunities } from '../../src/retrieval/steps/communities';
 import { DOCUMENTS, entityIdOf, freshStores, RecordingLlm, seedKnowledgeBase } from './retrieval-fixtures';
 
 const scope = { workspaceId: 'ws-retrieve' };
@@ -231,5 +232,60 @@ describe('retrieve', () => {
     const controller = new AbortController();
     controller.abort();
     await expect(run(request({ signal: controller.signal }))).rejects.toMatchObject({ name: 'AbortError' });
+  });
+});
+
+describe('global retrieval once there are communities', () => {
+  const withCommunities = { workspaceId: 'ws-retrieve-communities' };
+  let communityStores: Stores;
+
+  beforeAll(async () => {
+    communityStores = freshStores();
+    await seedKnowledgeBase(communityStores, withCommunities);
+    const reportText = 'Acme Corporation, Alice Smith and Berlin: the graph database team.';
+    await communityStores.communities.replaceAll(withCommunities, [
+      {
+        id: 'community-0-acme',
+        level: 0,
+        parent_id: null,
+        member_ids: ['ACME_CORPORATION', 'ALICE_SMITH', 'BERLIN'],
+        size: 3,
+        content_hash: 'hash-acme',
+        title: 'Community of Acme Corporation',
+        summary: reportText,
+        findings: [],
+        rank: 5,
+        embedding: (await new MockEmbeddings().embed([reportText]))[0],
+        report_model: 'mock',
+        created_at: '2026-01-01T00:00:00.000Z',
+        updated_at: '2026-01-01T00:00:00.000Z',
+      },
+    ]);
+  });
+
+  it('takes both the reports members relationships and those nearest the high-level keywords', async () => {
+    const llm = new RecordingLlm('mock', 'scripted-communities', () =>
+      JSON.stringify({ high_level_keywords: ['museum art located in Paris'], low_level_keywords: ['x'] }),
+    );
+    const ctx = await retrieve(
+      { stores: communityStores, embedder, reranker: null },
+      request({ scope: withCommunities, mode: 'global', query: 'Which museums are there?', llm, minSimilarity: -1 }),
+    );
+    expect(ctx.globalSource).toBe('communities');
+    expect(ctx.communities.map((c) => c.record.id)).toEqual(['community-0-acme']);
+    const ids = ctx.relationships.map((r) => r.record.id);
+    expect(ids).toContain('LOUVRE|PARIS');
+    expect(ids).toContain('ACME_CORPORATION|BERLIN');
+    expect(ctx.chunks.map((c) => c.record.id)).toContain('doc-travel-chunk-0');
+  });
+
+  it("ranks the members' relationships by similarity to the high-level keywords", async () => {
+    const [community] = await communityStores.communities.all(withCommunities);
+    const acme = { ...community, member_ids: ['ACME_CORPORATION', 'ALICE_SMITH', 'BERLIN', 'GRAPH_DATABASES'] };
+    const [keywords] = await new MockEmbeddings().embed(['graph databases products technology']);
+    const ranked = await relationshipsOfCommunities(communityStores, withCommunities, [{ record: acme, score: 1 }], 1, keywords);
+    expect(ranked.map((r) => r.record.id)).toEqual(['ACME_CORPORATION|GRAPH_DATABASES']);
+    const unranked = await relationshipsOfCommunities(communityStores, withCommunities, [{ record: acme, score: 1 }], 1);
+    expect(unranked.map((r) => r.record.id)).toEqual(['ACME_CORPORATION|ALICE_SMITH']);
   });
 });

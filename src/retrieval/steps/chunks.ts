@@ -13,7 +13,7 @@ interface Citation {
 }
 
 /** With a question vector, this many times `maxChunks` of the most cited chunks are ranked by similarity. */
-const SIMILARITY_POOL = 4;
+const SIMILARITY_POOL = 8;
 
 /**
  * The chunks the selected entities and relationships came from, ranked by how many selected items cite them,
@@ -104,16 +104,22 @@ const RRF_K = 60;
 
 /** Mix mode: graph-derived and vector chunks fused by reciprocal rank; score is the fused value. */
 export function fuseChunks(lists: ReadonlyArray<readonly ScoredChunk[]>, maxChunks: number): ScoredChunk[] {
-  const fused = new Map<string, ScoredChunk>();
+  return fuseByRank(lists, (c) => c.record.id, maxChunks).map((c) => ({ record: c.record, score: c.score, origin: c.origin }));
+}
+
+/** Ranked lists fused by reciprocal rank (the first list's item kept for a key); score is the fused value. */
+export function fuseByRank<T extends { score: number }>(lists: ReadonlyArray<readonly T[]>, key: (item: T) => string, limit: number): T[] {
+  const fused = new Map<string, T>();
   for (const list of lists) {
-    list.forEach((chunk, rank) => {
+    list.forEach((item, rank) => {
       const gain = 1 / (RRF_K + rank + 1);
-      const seen = fused.get(chunk.record.id);
+      const id = key(item);
+      const seen = fused.get(id);
       if (seen) seen.score += gain;
-      else fused.set(chunk.record.id, { record: chunk.record, score: gain, origin: chunk.origin });
+      else fused.set(id, { ...item, score: gain });
     });
   }
-  return [...fused.values()].sort((a, b) => b.score - a.score || compare(a.record.id, b.record.id)).slice(0, maxChunks);
+  return [...fused.values()].sort((a, b) => b.score - a.score || compare(key(a), key(b))).slice(0, limit);
 }
 
 function compare(a: string, b: string): number {

@@ -47,12 +47,16 @@ export async function searchCommunities(
     .map(({ record, score }) => ({ record, score }));
 }
 
-/** The heaviest relationships among the most connected members of the chosen communities, scored by their community. */
+/**
+ * The relationships among the most connected members of the chosen communities, scored by their community:
+ * with the high-level keywords' vector, those nearest it first (then the heaviest).
+ */
 export async function relationshipsOfCommunities(
   stores: Stores,
   scope: Scope,
   communities: ScoredCommunity[],
   limit: number,
+  vector: number[] | null = null,
 ): Promise<ScoredRelationship[]> {
   const scoreOf = new Map<string, number>();
   for (const c of communities) for (const id of c.record.member_ids) if (!scoreOf.has(id)) scoreOf.set(id, c.score);
@@ -66,10 +70,31 @@ export async function relationshipsOfCommunities(
     )
     .slice(0, MEMBERS_LOOKED_AT);
   const relationships = await stores.graph.relationshipsAmong(scope, best);
+  const near =
+    vector && relationships.length
+      ? await nearness(
+          stores,
+          scope,
+          vector,
+          relationships.map((r) => r.id),
+        )
+      : new Map();
   return relationships
     .map((record) => ({ record, score: Math.max(scoreOf.get(record.source) ?? 0, scoreOf.get(record.target) ?? 0) }))
-    .sort((a, b) => b.score - a.score || b.record.weight - a.record.weight || (a.record.id < b.record.id ? -1 : 1))
+    .sort(
+      (a, b) =>
+        (near.get(b.record.id) ?? -Infinity) - (near.get(a.record.id) ?? -Infinity) ||
+        b.score - a.score ||
+        b.record.weight - a.record.weight ||
+        (a.record.id < b.record.id ? -1 : 1),
+    )
     .slice(0, limit);
+}
+
+/** Cosine of each relationship's vector to the keywords' (relationships without one are left out). */
+async function nearness(stores: Stores, scope: Scope, vector: number[], ids: string[]): Promise<Map<string, number>> {
+  const hits = await stores.vectors.search(scope, 'relationship', vector, ids.length, { ids });
+  return new Map(hits.map((h) => [h.id, h.score]));
 }
 
 /** A report's version: when it was written, and what it summarised. */
