@@ -10,8 +10,9 @@ import { type InPage, countSaturatedPixels, startConsole, waitUntil, closeConsol
 
 declare const window: InPage;
 declare const document: {
-  querySelector(selector: string): { getBoundingClientRect(): Box; scrollWidth: number; clientWidth: number } | null;
+  querySelector(selector: string): { getBoundingClientRect(): Box & { width: number }; scrollWidth: number; clientWidth: number } | null;
   querySelectorAll(selector: string): ArrayLike<{ getBoundingClientRect(): Box }>;
+  fullscreenElement: { classList: { contains(name: string): boolean } } | null;
 };
 declare const requestAnimationFrame: (callback: () => void) => number;
 
@@ -115,6 +116,30 @@ describe('graph tools', () => {
       );
     });
     await page.getByLabel('Layout').selectOption('force');
+  });
+
+  it('shows the graph page on the whole screen, the canvas taking the new size, and leaves it again', async () => {
+    await page.setViewportSize({ width: 1200, height: 700 });
+    await openGraph();
+    const canvasWidth = () => page.evaluate(() => document.querySelector('.graph-stage canvas')!.getBoundingClientRect().width);
+    const before = await canvasWidth();
+    const inFullscreen = () => page.evaluate(() => document.fullscreenElement?.classList.contains('graph-page') ?? false);
+    await page.getByRole('button', { name: 'Full screen' }).click();
+    await waitUntil(inFullscreen, 10_000, 'the graph page in full screen');
+    await page.getByRole('button', { name: 'Exit full screen' }).waitFor();
+    expect(await page.getByRole('button', { name: 'Exit full screen' }).getAttribute('aria-pressed')).toBe('true');
+    // The renderer follows its container: no stretched or cut drawing.
+    const sizes = await page.evaluate(() => {
+      const stage = document.querySelector('.graph-stage')!.getBoundingClientRect();
+      const canvas = document.querySelector('.graph-stage canvas')!.getBoundingClientRect();
+      return { stage: stage.width, canvas: canvas.width };
+    });
+    expect(Math.abs(sizes.canvas - sizes.stage)).toBeLessThan(4);
+    await page.getByRole('button', { name: 'Exit full screen' }).click();
+    await waitUntil(async () => !(await inFullscreen()), 10_000, 'full screen left');
+    await page.getByRole('button', { name: 'Full screen' }).waitFor();
+    await waitUntil(async () => Math.abs((await canvasWidth()) - before) < 4, 10_000, 'the canvas back to its size');
+    await page.setViewportSize({ width: 1440, height: 900 });
   });
 
   it('finds the shortest path between two entities, draws it over the dimmed rest and lists it', async () => {

@@ -17,6 +17,7 @@ import { GraphTools } from './GraphTools';
 import { type PathEntity, PathPanel } from './PathPanel';
 import { drawPath, exportView } from './tools';
 import { type GraphQuery, streamGraph } from './stream';
+import { useFullscreen } from './fullscreen';
 
 const SIZES = [100, 500, 1000, 2000, 5000, 10000];
 const FRESH_MS = 8000;
@@ -64,6 +65,12 @@ export function GraphPage() {
   const [reconnects, setReconnects] = useState(0);
   const runner = useRef<LayoutRunner | null>(null);
   const explorer = useRef<ExplorerHandle | null>(null);
+  const pageRef = useRef<HTMLDivElement | null>(null);
+  const resized = useCallback(() => {
+    explorer.current?.sigma.resize();
+    explorer.current?.sigma.refresh();
+  }, []);
+  const fullscreen = useFullscreen(pageRef, resized);
   const layoutRef = useRef(layout);
   layoutRef.current = layout;
   const pendingSelect = useRef<string | null>(initialStart || null);
@@ -365,7 +372,7 @@ export function GraphPage() {
   };
 
   return (
-    <div className="graph-page">
+    <div className="graph-page" ref={pageRef}>
       <div className="toolbar">
         <SearchBox onPick={pick} />
         <form
@@ -506,6 +513,11 @@ export function GraphPage() {
           >
             Reset
           </button>
+          {fullscreen.supported && (
+            <button onClick={fullscreen.toggle} aria-pressed={fullscreen.active} title="Show the graph page on the whole screen">
+              {fullscreen.active ? 'Exit full screen' : 'Full screen'}
+            </button>
+          )}
         </div>
         <Legend
           types={types}
