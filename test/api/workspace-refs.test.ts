@@ -63,6 +63,16 @@ describe('a workspace named by its slug', () => {
     expect((await call('/api/v1/graph/stats', 'default')).status).toBe(200);
   });
 
+  it("keeps the default workspace's slug: clients name it 'default'", async () => {
+    const renamed = await call('/api/v1/workspaces/default', null, { method: 'PATCH', json: { slug: `moved-${slug}` } });
+    expect(renamed.status).toBe(409);
+    expect(((await renamed.json()) as { detail: string }).detail).toContain("its slug stays 'default'");
+    const same = await call('/api/v1/workspaces/default', null, { method: 'PATCH', json: { slug: 'default' } });
+    expect(same.status).toBe(200);
+    expect((await call('/api/v1/workspaces/default', null)).status).toBe(200);
+    expect((await call(`/api/v1/workspaces/moved-${slug}`, null)).status).toBe(404);
+  });
+
   it('is a path id: /workspaces/{slug} and its sub-resources answer for the workspace', async () => {
     const detail = await call(`/api/v1/workspaces/${slug}`, null);
     expect(await detail.json()).toMatchObject({ id: workspaceId, slug });

@@ -327,6 +327,10 @@ export function createTenancyService(deps: TenancyDeps) {
     async updateWorkspace(principal: Principal, ref: string, patch: WorkspacePatch): Promise<WorkspaceRecord> {
       const workspace = await visibleWorkspace(principal, ref);
       const id = workspace.id;
+      // Clients name a tenant's default workspace `default` (docs/api.md §4.6): its slug stays.
+      if (workspace.is_default && patch.slug !== undefined && patch.slug !== workspace.slug) {
+        throw new ConflictError(`workspace '${id}' is its tenant's default workspace; its slug stays '${workspace.slug}'`);
+      }
       const models = resolveModels(deps.config, patch, workspace);
       if (!sameEmbedding(models, workspace) && (await holdsData(workspace))) {
         throw new ConflictError(
