@@ -8,6 +8,8 @@ import type { Browser, Page } from 'playwright-core';
 import type { TestApp } from '../helpers/app';
 import { type InPage, countSaturatedPixels, startConsole, waitUntil, closeConsoleAfterAll } from './page';
 
+const EXPAND = 'Expand neighbourhood';
+
 declare const window: InPage;
 declare const document: {
   querySelector(selector: string): { getBoundingClientRect(): Box & { width: number }; scrollWidth: number; clientWidth: number } | null;
@@ -381,8 +383,33 @@ describe('graph tools', () => {
           expect(overlaps(layout.legend!, layout.panel)).toBe(false);
         }
       }
+      // The sheet folds to its head, giving the canvas back, and unfolds with its content where it was.
+      const panel = phone.getByTestId('node-panel');
+      const open = (await panel.boundingBox())!;
+      await panel.getByRole('button', { name: 'Fold the panel' }).click();
+      await panel.getByRole('button', { name: 'Unfold the panel' }).waitFor();
+      const folded = await phone.evaluate(() => {
+        const box = (selector: string) => document.querySelector(selector)!.getBoundingClientRect();
+        return { panel: box('.panel'), stage: box('.graph-stage'), controls: box('.graph-controls'), legend: box('.legend') };
+      });
+      expect(folded.panel.height).toBeLessThan(open.height / 3);
+      expect(folded.stage.bottom - folded.panel.top).toBeLessThan(folded.stage.height / 5);
+      expect(overlaps(folded.controls, folded.panel)).toBe(false);
+      expect(overlaps(folded.legend, folded.panel)).toBe(false);
+      const expand = panel.getByRole('button', { name: EXPAND });
+      expect(await expand.isVisible()).toBe(false);
+      await panel.getByRole('button', { name: 'Unfold the panel' }).click();
+      expect(await expand.isVisible()).toBe(true);
     } finally {
       await context.close();
     }
+  });
+
+  it('keeps the fold button for narrow screens only', async () => {
+    await page.goto(`${app.url}/graph?start=BOB_SMITH`);
+    await page.getByTestId('node-panel').waitFor();
+    const panel = page.getByTestId('node-panel');
+    expect(await panel.getByRole('button', { name: EXPAND }).isVisible()).toBe(true);
+    expect(await panel.getByRole('button', { name: 'Fold the panel' }).isVisible()).toBe(false);
   });
 });

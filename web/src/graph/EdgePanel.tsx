@@ -1,10 +1,11 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { apiUrl, getJson } from '../api/client';
 import type { Provenance } from '../api/types';
 import { ChunkDialog } from '../ui/ChunkDialog';
 import { ErrorNote, Spinner } from '../ui/feedback';
 import { useResource } from '../ui/hooks';
 import type { EdgeAttributes } from './model';
+import { Panel } from './Panel';
 
 export interface EdgeEnd {
   id: string;
@@ -34,24 +35,17 @@ export function EdgePanel({ edge, source, target, onSelect, onClose }: Props) {
   const evidence = useResource(async (signal) => evidenceOf(source, target, signal), [source.id, target.id]);
   const [chunk, setChunk] = useState<string | null>(null);
 
-  useEffect(() => {
-    const close = (event: KeyboardEvent) => {
-      if (event.key === 'Escape' && !document.querySelector('dialog[open]')) onClose();
-    };
-    window.addEventListener('keydown', close);
-    return () => window.removeEventListener('keydown', close);
-  }, [onClose]);
-
   return (
-    <aside className="panel card" data-testid="edge-panel" aria-label="Relationship detail">
-      <div className="panel-head">
+    <Panel
+      testId="edge-panel"
+      label="Relationship detail"
+      onClose={onClose}
+      head={
         <h2 className="grow">
           {source.name} — {target.name}
         </h2>
-        <button className="link" onClick={onClose} aria-label="Close">
-          ×
-        </button>
-      </div>
+      }
+    >
       <div className="facts">
         <span>
           <span className="muted">type</span> {edge.label}
@@ -97,7 +91,7 @@ export function EdgePanel({ edge, source, target, onSelect, onClose }: Props) {
         </div>
       )}
       {chunk && <ChunkDialog chunkId={chunk} highlight={target.name} onClose={() => setChunk(null)} />}
-    </aside>
+    </Panel>
   );
 }
 

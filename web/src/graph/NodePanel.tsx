@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { apiUrl, getJson } from '../api/client';
 import type { EntityDetail, Provenance } from '../api/types';
 import { ChunkDialog } from '../ui/ChunkDialog';
@@ -7,6 +7,7 @@ import { useResource } from '../ui/hooks';
 import { useCanEdit } from '../api/role';
 import { typeColor } from './colors';
 import { EntityActions } from './EntityActions';
+import { Panel } from './Panel';
 
 interface Props {
   id: string;
@@ -30,26 +31,21 @@ export function NodePanel({ id, label, onSelect, onExpand, onClose, onSelectEdge
   const [chunk, setChunk] = useState<string | null>(null);
   const canEdit = useCanEdit();
 
-  // Esc closes the panel (a dialog open above it closes first, on its own Esc).
-  useEffect(() => {
-    const close = (event: KeyboardEvent) => {
-      if (event.key === 'Escape' && !document.querySelector('dialog[open]')) onClose();
-    };
-    window.addEventListener('keydown', close);
-    return () => window.removeEventListener('keydown', close);
-  }, [onClose]);
   const e = entity.data;
   const names = new Map((provenance.data?.related_entities ?? []).map((r) => [r.entity_id, r.entity_name]));
 
   return (
-    <aside className="panel card" data-testid="node-panel" aria-label="Entity detail">
-      <div className="panel-head">
-        <span className="swatch big" style={{ background: typeColor(e?.entity_type ?? '') }} />
-        <h2 className="grow">{e?.name ?? label ?? id}</h2>
-        <button className="link" onClick={onClose} aria-label="Close">
-          ×
-        </button>
-      </div>
+    <Panel
+      testId="node-panel"
+      label="Entity detail"
+      onClose={onClose}
+      head={
+        <>
+          <span className="swatch big" style={{ background: typeColor(e?.entity_type ?? '') }} />
+          <h2 className="grow">{e?.name ?? label ?? id}</h2>
+        </>
+      }
+    >
       {entity.loading && !e && <Spinner label="Loading…" />}
       <ErrorNote error={entity.error} />
       {e && (
@@ -129,6 +125,6 @@ export function NodePanel({ id, label, onSelect, onExpand, onClose, onSelectEdge
         </div>
       )}
       {chunk && <ChunkDialog chunkId={chunk} highlight={e?.name} onClose={() => setChunk(null)} />}
-    </aside>
+    </Panel>
   );
 }

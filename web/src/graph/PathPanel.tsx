@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { apiUrl, getJson } from '../api/client';
 import type { ShortestPaths } from '../api/types';
 import { ErrorNote, Spinner } from '../ui/feedback';
+import { Panel } from './Panel';
 
 export type PathEntity = ShortestPaths['paths'][number][number];
 
@@ -44,20 +45,17 @@ export function PathPanel({
   };
 
   return (
-    <aside className="panel card path-panel" data-testid="path-panel" aria-label="Shortest path">
-      <div className="panel-head">
-        <h2 className="grow">Shortest path</h2>
-        <button
-          className="link"
-          onClick={() => {
-            void onPath(null);
-            onClose();
-          }}
-          aria-label="Close the path panel"
-        >
-          ✕
-        </button>
-      </div>
+    <Panel
+      testId="path-panel"
+      label="Shortest path"
+      className="path-panel"
+      head={<h2 className="grow">Shortest path</h2>}
+      closeLabel="Close the path panel"
+      onClose={() => {
+        void onPath(null);
+        onClose();
+      }}
+    >
       <form
         className="path-form"
         onSubmit={(e) => {
@@ -98,6 +96,6 @@ export function PathPanel({
           </ol>
         </>
       )}
-    </aside>
+    </Panel>
   );
 }
