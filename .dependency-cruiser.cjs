@@ -66,6 +66,15 @@ module.exports = {
       to: { path: '^src/routes/[^/]+/', pathNot: ['^src/routes/$1/', '^src/routes/shared/'] },
     },
     {
+      name: 'services-yield-events',
+      comment:
+        'services, the graph and retrieval stream by yielding events (docs/architecture.md, Streams): the wire (the pump, ' +
+        'SSE and NDJSON framing, the response body, compat error shapes) belongs to http/ and the routes',
+      severity: 'error',
+      from: { path: '^src/(services|graph|retrieval)/' },
+      to: { path: '^src/http/(sse[^/]*|stream|compat-[^/]*)\\.ts$' },
+    },
+    {
       name: 'routes-without-adapters',
       comment: 'routes call services; they never reach stores or providers except through their port types',
       severity: 'error',

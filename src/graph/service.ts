@@ -1,5 +1,4 @@
 import type { Scope } from '../domain/types';
-import type { SseStream } from '../domain/sse';
 import type { GraphDeps } from './deps';
 import { type CypherSettings, runAnalystCypher } from './cypher';
 import { type EntityPatch, type RenameInput, renameEntity, updateEntity } from './edit';
@@ -8,11 +7,11 @@ import { type EntityListQuery, type RelationshipListQuery, entityDetail, listEnt
 import { type GraphQuery, exploreGraph, graphStats } from './explore';
 import { degreesOf, entityExists, graphNode, neighborhood, popularLabels, searchLabels, searchNodes } from './lookup';
 import { type MergeInput, mergeEntities } from './merge';
-import { type GraphStreamQuery, streamGraph } from './stream';
+import { type GraphStreamQuery, graphFeed } from './stream';
 import { workspaceStats } from './workspace-stats';
 
 export interface GraphSettings {
-  /** Silence after which the graph stream sends a keep-alive comment. */
+  /** Silence after which the graph stream sends a heartbeat event. */
   streamKeepAliveMs: number;
   cypher: CypherSettings;
   /** Slow subscribers of the graph stream are dropped past either bound. */
@@ -36,8 +35,7 @@ export function createGraphService(deps: GraphDeps, settings: GraphSettings = DE
     listEntities: (scope: Scope, query: EntityListQuery) => listEntities(stores, scope, query),
     listRelationships: (scope: Scope, query: RelationshipListQuery) => listRelationships(stores, scope, query),
     entityDetail: (scope: Scope, id: string) => entityDetail(stores, scope, id),
-    stream: (scope: Scope, query: GraphStreamQuery, open: (keepAliveMs: number | null) => SseStream) =>
-      streamGraph(deps, scope, query, () => open(null), { heartbeatMs: settings.streamKeepAliveMs, ...settings.stream }),
+    stream: (scope: Scope, query: GraphStreamQuery) => graphFeed(deps, scope, query, settings.stream),
     updateEntity: async (scope: Scope, id: string, patch: EntityPatch) => {
       const entity = await updateEntity(deps, scope, id, patch);
       return entityDetail(stores, scope, entity.id);

@@ -2,7 +2,7 @@ import { InvalidInputError } from '../domain/errors';
 import { normalizeEntityId } from '../domain/ids';
 import { nextTurn } from '../domain/turns';
 import type { Scope } from '../domain/types';
-import type { SseStream } from '../domain/sse';
+import type { EventSource } from '../domain/stream';
 import type { GraphStore } from '../store/ports';
 import type { GraphDeps } from './deps';
 import { type Follow, type GraphChange, type GraphChangeEntry, topicOf } from './events';
@@ -18,13 +18,9 @@ export interface GraphStreamQuery extends GraphQuery {
   types?: string[];
   /** Follow exactly these entities (and the edges among them). */
   ids?: string[];
-  /** The id of the last event the client received (Last-Event-ID): resume after it. */
-  lastEventId?: string;
 }
 
 export interface GraphStreamSettings {
-  /** Silence after which a `heartbeat` event goes out. */
-  heartbeatMs: number;
   /** Bytes a subscriber may leave unread before it is dropped with a final `dropped` event. */
   maxBufferedBytes: number;
   /** Change batches waiting to be sent to one subscriber before it is dropped. */
@@ -32,6 +28,21 @@ export interface GraphStreamSettings {
 }
 
 type Event = Record<string, unknown>;
+
+/** One event of the graph stream, with its id (what the client sends back as Last-Event-ID to resume). */
+export interface GraphStreamEvent {
+  id: string;
+  event: Event;
+}
+
+/** The graph stream of one subscriber: its events, and the heartbeat that a silence gets. */
+export interface GraphFeed {
+  events: EventSource<GraphStreamEvent>;
+  /** A heartbeat carrying the stream's position, from which a quiet subscriber can resume. */
+  heartbeat(): GraphStreamEvent;
+  /** The stream's position: the id a client resumes from after the last complete change batch. */
+  position(): string;
+}
 
 const MAX_FOLLOWED_IDS = 1_000;
 
@@ -154,108 +165,82 @@ async function readSnapshot(graph: GraphStore, scope: Scope, query: GraphStreamQ
 
 /**
  * Streams the followed part of a workspace graph: a snapshot, then the changes that touch it, every event with an
- * `id:`. A client that reconnects with Last-Event-ID gets the changes it missed, once each, while they are in the
- * replay window; past it, a `reset` event and a new snapshot. Heartbeats carry the stream's position, so a quiet
- * subscriber can resume too. A subscriber that does not keep up is dropped with a final `dropped` event.
- * `open` is called only once the snapshot exists, so a bad start node is still an ordinary 404 response.
+ * id. A client that reconnects with Last-Event-ID (the sink's `lastEventId`) gets the changes it missed, once each,
+ * while they are in the replay window; past it, a `reset` event and a new snapshot. Heartbeats carry the stream's
+ * position, so a quiet subscriber can resume too. A subscriber that does not keep up is dropped with a final
+ * `dropped` event. Everything up to the snapshot happens before the first event, so a bad start node or a
+ * malformed last event id fails before the stream opens (an ordinary 404 or 422).
  */
-export async function streamGraph(
-  deps: GraphDeps,
-  scope: Scope,
-  query: GraphStreamQuery,
-  open: () => SseStream,
-  settings: GraphStreamSettings,
-): Promise<void> {
-  let resume = query.lastEventId === undefined ? null : resumePoint(query.lastEventId);
-  if (resume === undefined) {
-    throw InvalidInputError.field('last_event_id', 'not an event id of this stream (as sent in `id:`, e.g. 1732550000000-0.3)');
-  }
-  // Why a client that asked to resume gets a new snapshot instead (a `reset` event first), when it does.
-  let reset: string | null = null;
-  if (query.lastEventId !== undefined && resume === null) reset = 'the last event id is inside a snapshot; a new snapshot follows';
-  if (resume && !(await deps.events.issued(scope, resume.within?.id ?? resume.after))) {
-    reset = 'the last event id was not issued by this feed (another deployment, or before a restart); a new snapshot follows';
-    resume = null;
-  }
-  if (query.ids?.length && query.startNode !== undefined) {
-    throw InvalidInputError.field('ids', 'follow either a start node (start_node, depth) or a set of ids, not both');
-  }
-  if ((query.ids?.length ?? 0) > MAX_FOLLOWED_IDS) throw InvalidInputError.field('ids', `at most ${MAX_FOLLOWED_IDS} ids`);
-  const scoped = streamScopeOf(query);
-  const view = isScoped(scoped) ? new SubgraphView(scoped) : null;
-  const queue: Array<{ entry: GraphChangeEntry; replay: boolean }> = [];
-  let following = false;
-  let wake: (() => void) | null = null;
-  const listener = (entry: GraphChangeEntry) => {
-    queue.push({ entry, replay: !following });
-    wake?.();
-  };
-
-  let follow: Follow = await deps.events.follow(scope, resume?.after ?? null, listener);
-  following = true;
-  let snapshot: GraphView;
-  const resumed = resume !== null && !follow.gap;
-  try {
-    if (resume && follow.gap) {
-      // Too old to replay: start again from now with a snapshot.
-      reset = 'the last event id is older than the replay window; a new snapshot follows';
-      follow.close();
-      queue.length = 0;
-      following = false;
-      follow = await deps.events.follow(scope, null, listener);
-      following = true;
-    }
-    snapshot = await readSnapshot(deps.stores.graph, scope, query, scoped);
-  } catch (err) {
-    follow.close();
-    throw err;
-  }
-  const sse = open();
+export function graphFeed(deps: GraphDeps, scope: Scope, query: GraphStreamQuery, settings: GraphStreamSettings): GraphFeed {
   // The stream's position: the id a heartbeat (or `resumed`, `dropped`) carries, from which a client can resume.
-  let cursor = resumed ? (query.lastEventId as string).trim() : follow.from;
-  let lastSent = Date.now();
-  const send = (event: Event, id: string) => {
-    lastSent = Date.now();
-    sse.send(event, false, id);
-  };
-  const heartbeat = setInterval(
-    () => {
-      if (Date.now() - lastSent >= settings.heartbeatMs) send({ type: 'heartbeat', at: new Date().toISOString() }, cursor);
-    },
-    Math.max(50, Math.floor(settings.heartbeatMs / 2)),
-  );
-  heartbeat.unref();
-  const stop = () => {
-    clearInterval(heartbeat);
-    follow.close();
-    wake?.();
-  };
-  if (sse.signal.aborted) return stop();
-  sse.signal.addEventListener('abort', stop, { once: true });
+  let cursor = '';
+  const heartbeat = (): GraphStreamEvent => ({ id: cursor, event: { type: 'heartbeat', at: new Date().toISOString() } });
 
-  const seeded = view ? view.seed(snapshot) : snapshot;
-  if (resumed) {
-    send({ type: 'resumed', last_event_id: query.lastEventId, replayed_from: resume?.after }, cursor);
-  } else {
-    if (reset) send({ type: 'reset', reason: reset }, cursor);
-    const events = snapshotEvents(seeded, query.batchSize);
-    events.forEach((event, i) => send(event, i === events.length - 1 ? cursor : snapshotId(cursor)));
-  }
+  async function* events({ signal, buffered, lastEventId }: Parameters<EventSource<GraphStreamEvent>>[0]) {
+    let resume = lastEventId === undefined ? null : resumePoint(lastEventId);
+    if (resume === undefined) {
+      throw InvalidInputError.field('last_event_id', 'not an event id of this stream (as sent in `id:`, e.g. 1732550000000-0.3)');
+    }
+    // Why a client that asked to resume gets a new snapshot instead (a `reset` event first), when it does.
+    let reset: string | null = null;
+    if (lastEventId !== undefined && resume === null) reset = 'the last event id is inside a snapshot; a new snapshot follows';
+    if (resume && !(await deps.events.issued(scope, resume.within?.id ?? resume.after))) {
+      reset = 'the last event id was not issued by this feed (another deployment, or before a restart); a new snapshot follows';
+      resume = null;
+    }
+    if (query.ids?.length && query.startNode !== undefined) {
+      throw InvalidInputError.field('ids', 'follow either a start node (start_node, depth) or a set of ids, not both');
+    }
+    if ((query.ids?.length ?? 0) > MAX_FOLLOWED_IDS) throw InvalidInputError.field('ids', `at most ${MAX_FOLLOWED_IDS} ids`);
+    const scoped = streamScopeOf(query);
+    const view = isScoped(scoped) ? new SubgraphView(scoped) : null;
+    const queue: Array<{ entry: GraphChangeEntry; replay: boolean }> = [];
+    let following = false;
+    let wake: (() => void) | null = null;
+    const listener = (entry: GraphChangeEntry) => {
+      queue.push({ entry, replay: !following });
+      wake?.();
+    };
 
-  const drop = (reason: string) => {
-    send({ type: 'dropped', reason, last_event_id: cursor }, cursor);
-    sse.close();
-  };
-  // One batch at a time, in feed order, each resolved against the store when its turn comes.
-  void (async () => {
+    let follow: Follow = await deps.events.follow(scope, resume?.after ?? null, listener);
+    following = true;
+    const resumed = resume !== null && !follow.gap;
+    const stop = () => wake?.();
+    signal.addEventListener('abort', stop, { once: true });
     try {
-      while (!sse.closed) {
+      if (resume && follow.gap) {
+        // Too old to replay: start again from now with a snapshot.
+        reset = 'the last event id is older than the replay window; a new snapshot follows';
+        follow.close();
+        queue.length = 0;
+        following = false;
+        follow = await deps.events.follow(scope, null, listener);
+        following = true;
+      }
+      const snapshot = await readSnapshot(deps.stores.graph, scope, query, scoped);
+      cursor = resumed ? (lastEventId as string).trim() : follow.from;
+
+      const seeded = view ? view.seed(snapshot) : snapshot;
+      if (resumed) {
+        yield { id: cursor, event: { type: 'resumed', last_event_id: lastEventId, replayed_from: resume?.after } };
+      } else {
+        if (reset) yield { id: cursor, event: { type: 'reset', reason: reset } };
+        const batches = snapshotEvents(seeded, query.batchSize);
+        for (const [i, event] of batches.entries()) yield { id: i === batches.length - 1 ? cursor : snapshotId(cursor), event };
+      }
+
+      const dropped = (reason: string): GraphStreamEvent => ({ id: cursor, event: { type: 'dropped', reason, last_event_id: cursor } });
+      // One batch at a time, in feed order, each resolved against the store when its turn comes.
+      while (!signal.aborted) {
         if (!queue.length) {
           await new Promise<void>((resolve) => (wake = resolve));
           wake = null;
           continue;
         }
-        if (queue.length > settings.maxQueuedBatches) return drop(`more than ${settings.maxQueuedBatches} change batches waited`);
+        if (queue.length > settings.maxQueuedBatches) {
+          yield dropped(`more than ${settings.maxQueuedBatches} change batches waited`);
+          return;
+        }
         const { entry, replay } = queue.shift() as { entry: GraphChangeEntry; replay: boolean };
         const skipThrough = resumed && resume?.within?.id === entry.id ? resume.within.index : -1;
         const resolved = await resolveBatch(deps.stores.graph, entry);
@@ -264,19 +249,23 @@ export async function streamGraph(
           ? view.decide(entry.batch.changes, resolved)
           : entry.batch.changes.map((change, index) => ({ index, decision: { kind: 'keep', change } as ViewDecision }));
         for (const { index, decision } of decisions) {
-          if (index <= skipThrough || sse.closed) continue;
+          if (index <= skipThrough || signal.aborted) continue;
           const event = liveEvent(decision, resolved);
-          if (event) send({ ...event, cause: entry.batch.cause }, `${entry.id}.${index}`);
+          if (event) yield { id: `${entry.id}.${index}`, event: { ...event, cause: entry.batch.cause } };
         }
         cursor = entry.id;
-        if (sse.buffered() > settings.maxBufferedBytes) return drop(`more than ${settings.maxBufferedBytes} bytes were left unread`);
+        if (buffered() > settings.maxBufferedBytes) {
+          yield dropped(`more than ${settings.maxBufferedBytes} bytes were left unread`);
+          return;
+        }
         // One batch per turn of the loop: a backlog is written out between requests, not in one long stretch.
         await nextTurn();
       }
-    } catch {
-      if (sse.closed) return;
-      send({ type: 'error', message: 'a graph update could not be read; reconnect to resume' }, cursor);
-      sse.close();
+    } finally {
+      signal.removeEventListener('abort', stop);
+      follow.close();
     }
-  })();
+  }
+
+  return { events, heartbeat, position: () => cursor };
 }

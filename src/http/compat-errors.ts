@@ -3,8 +3,9 @@ import { isAbortError } from '../domain/abort';
 import type { Logger } from '../logger';
 import { type CompatFlavour, compatFlavourOf } from './compat-paths';
 import type { AppState } from './context';
-import { problemHeaders, toProblem } from './errors';
+import { problemHeaders, problemOfError } from './errors';
 import { Problem } from './problem';
+import type { Presented, StreamError } from './sse-pump';
 
 /**
  * Errors of the compatibility APIs in their clients' shapes (docs/api.md §4.12): the local runtime's
@@ -42,17 +43,6 @@ export function compatReply(problem: Problem, flavour: CompatFlavour): CompatErr
   return { status, body: { error: { message: problem.detail, type, param, code } } };
 }
 
-/** The problem of an error; unknown errors are logged and become a 500 quoting the request id. */
-export function problemOfError(err: unknown, log: Logger, where: { requestId: string; path: string }): Problem {
-  const problem = toProblem(err);
-  if (!problem) {
-    log.error({ err, ...where }, 'unhandled error');
-    return new Problem(500, `internal error; quote request id ${where.requestId}`, { request_id: where.requestId });
-  }
-  if (problem.status >= 500) log.warn({ err, ...where }, problem.detail);
-  return problem;
-}
-
 /**
  * Answers errors on the compatibility paths in their API's shape. It sits outside the rate limiter, the body
  * parser and the workspace context, so that their refusals read the same as the handlers'.
@@ -80,3 +70,8 @@ export function compatErrors(log: Logger): Middleware<AppState> {
     }
   };
 }
+
+/** The stream error event in a flavour's shape: the last NDJSON line or `data:` frame of a failed answer. */
+export const compatErrorEvent =
+  (flavour: CompatFlavour) =>
+  ({ problem }: StreamError): Presented => ({ data: compatReply(problem, flavour).body });

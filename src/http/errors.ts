@@ -9,6 +9,7 @@ import {
   isDomainError,
   isOutage,
 } from '../domain/errors';
+import type { Logger } from '../logger';
 import { Problem } from './problem';
 
 /** HTTP status of each domain error kind: the one place where domain words become status codes. */
@@ -101,6 +102,17 @@ export function toProblem(err: unknown): Problem | null {
     return new Problem(status, e.expose && e.message ? e.message : 'request refused');
   }
   return null;
+}
+
+/** The problem of an error; unknown errors are logged and become a 500 quoting the request id. */
+export function problemOfError(err: unknown, log: Logger, where: { requestId: string; path: string }): Problem {
+  const problem = toProblem(err);
+  if (!problem) {
+    log.error({ err, ...where }, 'unhandled error');
+    return new Problem(500, `internal error; quote request id ${where.requestId}`, { request_id: where.requestId });
+  }
+  if (problem.status >= 500) log.warn({ err, ...where }, problem.detail);
+  return problem;
 }
 
 /** Headers to send with the problem of `err`. */

@@ -16,8 +16,8 @@ export interface StreamBody {
 export interface StreamBodyOptions {
   contentType: string;
   headers?: Record<string, string>;
-  /** Text written after `everyMs` of silence (SSE comments); none when absent. */
-  keepAlive?: { everyMs: number; text: string };
+  /** Text written after `everyMs` of silence (an SSE comment, or an event built then); none when absent. */
+  keepAlive?: { everyMs: number; text: string | (() => string) };
   /** The last text written when the service shuts down while the stream is open (a final event); none when absent. */
   finalText?: string;
 }
@@ -54,7 +54,9 @@ export function openStreamBody(ctx: AppContext, options: StreamBodyOptions): Str
   if (keepAlive) {
     timer = setInterval(
       () => {
-        if (Date.now() - lastWrite >= keepAlive.everyMs) write(keepAlive.text);
+        if (Date.now() - lastWrite >= keepAlive.everyMs) {
+          write(typeof keepAlive.text === 'string' ? keepAlive.text : keepAlive.text());
+        }
       },
       Math.max(50, Math.floor(keepAlive.everyMs / 2)),
     );

@@ -1,4 +1,5 @@
 import type { Scope } from '../domain/types';
+import type { EventSource } from '../domain/stream';
 import type { ChatMessage, LlmProvider, ProviderRegistry } from '../llm/ports';
 import type { Stores } from '../store/ports';
 import { answerFromContext, DEFAULT_NO_CONTEXT_RESPONSE, noContextResponse, streamFromContext } from './no-context';
@@ -100,9 +101,9 @@ export interface QueryService {
   answer(scope: Scope, input: QueryInput, signal?: AbortSignal): Promise<QueryResult>;
   /**
    * Checks the request at once (unknown model -> 422, before a stream opens); the events are produced when
-   * the returned function is called with the stream's signal.
+   * the returned source is pumped (docs/architecture.md, Streams).
    */
-  stream(scope: Scope, input: QueryInput): (signal: AbortSignal) => AsyncGenerator<QueryEvent, void, void>;
+  stream(scope: Scope, input: QueryInput): EventSource<QueryEvent>;
 }
 
 /** What a query resolves to before anything runs: the model, the retrieval request, the generation options. */
@@ -184,7 +185,7 @@ export function createQueryService(deps: QueryServiceDeps): QueryService {
 
     stream(scope, input) {
       const plan = planQuery(deps.providers, scope, input, deps);
-      return async function* events(signal) {
+      return async function* events({ signal }) {
         const span = openSpan('query', { ...spanAttributes(plan), streamed: true });
         let failed: unknown;
         try {

@@ -37,6 +37,12 @@ describe('layer rules (npm run lint:deps)', () => {
     expect(output).not.toMatch(/src\/routes\/(chat|query)\/[a-z]+\.ts → src\/routes\/shared\//);
   });
 
+  it('refuse a service or the graph importing the stream pump, the framing or the response body', () => {
+    const { output } = cruise(path.join(ROOT, 'test/fixtures/layers'));
+    expect(output).toMatch(/services-yield-events: src\/services\/compat\/reply\.ts → src\/http\/sse-pump\.ts/);
+    expect(output).toMatch(/services-yield-events: src\/graph\/feed\.ts → src\/http\/stream\.ts/);
+  });
+
   it('find no violation in src/', () => {
     const { status, output } = cruise(ROOT);
     expect(output).toMatch(/no dependency violations found/);

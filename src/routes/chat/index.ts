@@ -23,7 +23,10 @@ export function chatRoutes(api: Api, rt: Runtime): void {
   const query = spending(rt, 'query');
   const streamTurn = async (ctx: AppContext, body: ChatBody) => {
     const events = await rt.chat.stream(ctx.state.scope, chatInput(body));
-    pumpEvents(ctx, { log: rt.log, errorTypeBase: rt.config.errorTypeBase }, events, (event) => ({ data: presentStreamEvent(event) }));
+    await pumpEvents(ctx, events, (event) => ({ data: presentStreamEvent(event) }), {
+      log: rt.log,
+      errorTypeBase: rt.config.errorTypeBase,
+    });
   };
 
   api.route(

@@ -1,10 +1,14 @@
 import type { Api } from '../../http/api';
-import { pumpCompatStream } from '../../http/compat-stream';
+import type { AppContext } from '../../http/context';
+import { compatErrorEvent } from '../../http/compat-errors';
+import { type Presented, pumpEvents } from '../../http/sse-pump';
 import { requestSignal } from '../../http/stream';
 import {
-  answerFrames,
+  type AnswerEvent,
+  answerEvents,
+  type CompatAnswer,
   keepAliveMs,
-  ndjsonLine,
+  type PreparedTurn,
   ollamaChatChunk,
   ollamaChatFinal,
   ollamaChatRequest,
@@ -43,6 +47,24 @@ const errors = {
 };
 const answerErrors = { ...errors, 503: { description: 'The model failed: {"error": "..."}', schema: ollamaErrorSchema } };
 const NDJSON = 'application/x-ndjson';
+
+/** Streams an answer as NDJSON: a line per fragment, then the last line; a failure is a last line {"error": "..."}. */
+function pumpAnswer(
+  ctx: AppContext,
+  rt: Runtime,
+  turn: PreparedTurn,
+  chunk: (text: string) => unknown,
+  last: (answer: CompatAnswer) => unknown,
+): Promise<void> {
+  const present = (event: AnswerEvent): Presented =>
+    event.type === 'fragment' ? { data: chunk(event.text) } : event.type === 'answer' ? { data: last(event.answer) } : null;
+  return pumpEvents(ctx, ({ signal }) => answerEvents(turn.run(signal)), present, {
+    log: rt.log,
+    errorTypeBase: rt.config.errorTypeBase,
+    framing: 'ndjson',
+    presentError: compatErrorEvent('ollama'),
+  });
+}
 
 /** The local-runtime API (docs/api.md §4.12), for chat clients that speak it. */
 export function ollamaRoutes(api: Api, rt: Runtime): void {
@@ -142,11 +164,12 @@ export function ollamaRoutes(api: Api, rt: Runtime): void {
         ctx.body = ollamaChatFinal(body.model, answer, answer.text);
         return;
       }
-      pumpCompatStream(ctx, rt.log, 'ollama', (signal) =>
-        answerFrames(turn.run(signal), {
-          fragment: (text) => ndjsonLine(ollamaChatChunk(body.model, text)),
-          closing: (answer) => [ndjsonLine(ollamaChatFinal(body.model, answer, ''))],
-        }),
+      return pumpAnswer(
+        ctx,
+        rt,
+        turn,
+        (text) => ollamaChatChunk(body.model, text),
+        (answer) => ollamaChatFinal(body.model, answer, ''),
       );
     },
   );
@@ -188,11 +211,12 @@ export function ollamaRoutes(api: Api, rt: Runtime): void {
         ctx.body = ollamaGenerateFinal(body.model, answer, answer.text, conversation(answer.text));
         return;
       }
-      pumpCompatStream(ctx, rt.log, 'ollama', (signal) =>
-        answerFrames(turn.run(signal), {
-          fragment: (text) => ndjsonLine(ollamaGenerateChunk(body.model, text)),
-          closing: (answer) => [ndjsonLine(ollamaGenerateFinal(body.model, answer, '', conversation(answer.text)))],
-        }),
+      return pumpAnswer(
+        ctx,
+        rt,
+        turn,
+        (text) => ollamaGenerateChunk(body.model, text),
+        (answer) => ollamaGenerateFinal(body.model, answer, '', conversation(answer.text)),
       );
     },
   );

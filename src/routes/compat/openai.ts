@@ -1,8 +1,10 @@
 import type { Api } from '../../http/api';
-import { pumpCompatStream } from '../../http/compat-stream';
+import { compatErrorEvent } from '../../http/compat-errors';
+import { type Presented, pumpEvents } from '../../http/sse-pump';
 import { requestSignal } from '../../http/stream';
 import {
-  answerFrames,
+  type AnswerEvent,
+  answerEvents,
   completionMeta,
   DEFAULT_KEEP_ALIVE_MS,
   openAiChatRequest,
@@ -12,8 +14,6 @@ import {
   openAiEmbeddings,
   openAiEmbeddingTexts,
   openAiModel,
-  SSE_DONE,
-  sseData,
 } from '../../services/compat';
 import type { Runtime } from '../../services/runtime';
 import {
@@ -73,13 +73,18 @@ export function openAiRoutes(api: Api, rt: Runtime): void {
         return;
       }
       const usage = body.stream_options?.include_usage === true;
-      pumpCompatStream(ctx, rt.log, 'openai', (signal) =>
-        answerFrames(turn.run(signal), {
-          opening: [sseData(openAiChunk(meta, { role: 'assistant', content: '' }, null, usage))],
-          fragment: (text) => sseData(openAiChunk(meta, { content: text }, null, usage)),
-          closing: (answer) => [...openAiClosingChunks(meta, answer, usage).map(sseData), SSE_DONE],
-        }),
-      );
+      // `data:` frames only (OpenAI clients read no `event:` lines): the role first, the fragments, the closing
+      // chunks, then [DONE].
+      const present = (event: AnswerEvent): Presented | Presented[] => {
+        if (event.type === 'start') return { data: openAiChunk(meta, { role: 'assistant', content: '' }, null, usage) };
+        if (event.type === 'fragment') return { data: openAiChunk(meta, { content: event.text }, null, usage) };
+        return [...openAiClosingChunks(meta, event.answer, usage).map((data) => ({ data })), { data: '[DONE]', raw: true }];
+      };
+      return pumpEvents(ctx, ({ signal }) => answerEvents(turn.run(signal)), present, {
+        log: rt.log,
+        errorTypeBase: rt.config.errorTypeBase,
+        presentError: compatErrorEvent('openai'),
+      });
     },
   );
 

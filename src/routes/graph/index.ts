@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import type { Api } from '../../http/api';
-import { openSse } from '../../http/sse';
-import { SHUTDOWN_DETAIL } from '../../http/sse-pump';
+import { type Presented, SHUTDOWN_DETAIL, type StreamError, isShutdown, pumpEvents } from '../../http/sse-pump';
 import { pageWindow } from '../../http/validate';
 import type { Runtime } from '../../services/runtime';
 import { graphCypherRoutes } from './cypher';
@@ -87,20 +86,27 @@ export function graphRoutes(api: Api, rt: Runtime): void {
           ?.split(',')
           .map((part) => part.trim())
           .filter(Boolean);
-      const lastEventId = query.last_event_id ?? (ctx.get('Last-Event-ID').trim() || undefined);
-      await rt.graph.stream(
-        ctx.state.scope,
-        {
-          startNode: query.start_node,
-          depth: query.depth,
-          maxNodes: query.max_nodes,
-          batchSize: query.batch_size,
-          types: list(query.entity_types),
-          ids: list(query.ids),
-          lastEventId,
-        },
-        (keepAliveMs) => openSse(ctx, keepAliveMs, { type: 'error', message: `${SHUTDOWN_DETAIL}; reconnect to resume` }),
-      );
+      const feed = rt.graph.stream(ctx.state.scope, {
+        startNode: query.start_node,
+        depth: query.depth,
+        maxNodes: query.max_nodes,
+        batchSize: query.batch_size,
+        types: list(query.entity_types),
+        ids: list(query.ids),
+      });
+      // The feed's own error shape: {type: 'error', message}; a failure carries the position to resume from.
+      const presentError = (error: StreamError): Presented =>
+        isShutdown(error)
+          ? { data: { type: 'error', message: `${SHUTDOWN_DETAIL}; reconnect to resume` } }
+          : { data: { type: 'error', message: 'a graph update could not be read; reconnect to resume' }, id: feed.position() };
+      await pumpEvents(ctx, feed.events, ({ id, event }) => ({ data: event, id }), {
+        log: rt.log,
+        errorTypeBase: rt.config.errorTypeBase,
+        keepAlive: { everyMs: rt.graph.settings.streamKeepAliveMs, event: feed.heartbeat },
+        resume: { given: query.last_event_id },
+        openOnFirstEvent: true,
+        presentError,
+      });
     },
   );
 

@@ -61,7 +61,10 @@ export function queryRoutes(api: Api, rt: Runtime): void {
     },
     (ctx, { body }) => {
       const events = rt.query.stream(ctx.state.scope, withRetrievalAliases(body));
-      pumpEvents(ctx, { log: rt.log, errorTypeBase: rt.config.errorTypeBase }, events, body.stream_format === 'v1' ? presentV1 : presentV2);
+      return pumpEvents(ctx, events, body.stream_format === 'v1' ? presentV1 : presentV2, {
+        log: rt.log,
+        errorTypeBase: rt.config.errorTypeBase,
+      });
     },
   );
 }

@@ -1,5 +1,6 @@
 import { newId } from '../../domain/ids';
 import type { ConversationRecord, MessageRecord, Scope } from '../../domain/types';
+import type { EventSource } from '../../domain/stream';
 import type { ChatMessage, ProviderRegistry } from '../../llm/ports';
 import {
   type DocumentFilter,
@@ -85,9 +86,9 @@ export interface ChatService {
   complete(scope: Scope, input: ChatInput): Promise<ChatReply>;
   /**
    * Checks the request first (unknown conversation -> 404, unknown model -> 422) without writing anything;
-   * the returned function runs the turn as events when called with the stream's signal.
+   * the returned source runs the turn as events when pumped (docs/architecture.md, Streams).
    */
-  stream(scope: Scope, input: ChatInput): Promise<(signal: AbortSignal) => AsyncGenerator<ChatEvent, void, void>>;
+  stream(scope: Scope, input: ChatInput): Promise<EventSource<ChatEvent>>;
 }
 
 /** A checked turn: nothing is written until it starts. */
@@ -199,7 +200,7 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
 
     async stream(scope, input) {
       const turn = await prepare(scope, input);
-      return async function* events(signal) {
+      return async function* events({ signal }) {
         const { conversation, userMessage } = await begin(turn);
         yield { type: 'conversation', conversation_id: conversation.id, user_message_id: userMessage.id };
         const reply = message(conversation.id, 'assistant', '', 'streaming');

@@ -3,6 +3,6 @@ export { type EmbedRequest, type Embedded } from './embeddings';
 export { DEFAULT_KEEP_ALIVE_MS, keepAliveMs } from './keep-alive';
 export { COMPAT_MODES, type CompatMode, type ModelEntry, type ModelShow, RAG_FAMILY, workspaceOfModel } from './models';
 export { createCompatService, type CompatService } from './service';
-export { answerFrames, NDJSON_TYPE, ndjsonLine, SSE_DONE, SSE_TYPE, sseData } from './framing';
+export { type AnswerEvent, answerEvents } from './stream';
 export * from './ollama';
 export * from './openai';
