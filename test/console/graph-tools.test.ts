@@ -12,7 +12,9 @@ const EXPAND = 'Expand neighbourhood';
 
 declare const window: InPage;
 declare const document: {
-  querySelector(selector: string): { getBoundingClientRect(): Box & { width: number }; scrollWidth: number; clientWidth: number } | null;
+  querySelector(
+    selector: string,
+  ): { getBoundingClientRect(): Box & { width: number; height: number }; scrollWidth: number; clientWidth: number } | null;
   querySelectorAll(selector: string): ArrayLike<{ getBoundingClientRect(): Box }>;
   fullscreenElement: { classList: { contains(name: string): boolean } } | null;
 };
@@ -389,7 +391,10 @@ describe('graph tools', () => {
       await panel.getByRole('button', { name: 'Fold the panel' }).click();
       await panel.getByRole('button', { name: 'Unfold the panel' }).waitFor();
       const folded = await phone.evaluate(() => {
-        const box = (selector: string) => document.querySelector(selector)!.getBoundingClientRect();
+        const box = (selector: string) => {
+          const { top, bottom, left, right, width, height } = document.querySelector(selector)!.getBoundingClientRect();
+          return { top, bottom, left, right, width, height };
+        };
         return { panel: box('.panel'), stage: box('.graph-stage'), controls: box('.graph-controls'), legend: box('.legend') };
       });
       expect(folded.panel.height).toBeLessThan(open.height / 3);
