@@ -20,7 +20,6 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { Session } from 'node:inspector/promises';
-import { loadavg } from 'node:os';
 import path from 'node:path';
 import { constants, type PerformanceEntry, PerformanceObserver } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
@@ -32,11 +31,11 @@ import { createLogger } from '../../src/logger';
 import type { QueryMode } from '../../src/retrieval/recipes';
 import { createRuntime, type Runtime } from '../../src/runtime';
 import { buildCorpus, CHUNKS_PER_DOCUMENT, type Corpus, type CorpusPart, generateCorpus, questionsAbout } from './query-corpus';
+import { loadAverage } from './host';
 import { benchConfig, serve, WITHOUT_RESOLUTION } from './service';
+import { BENCH_MASTER_KEY } from './workspace';
 
 const MODES = ['naive', 'local', 'global', 'hybrid', 'mix'] as const;
-/** Authentication stays on, as in production: the load process sends the master key. */
-export const BENCH_KEY = 'bench-master-key-0123456789';
 
 export interface LoadJob {
   url: string;
@@ -392,7 +391,7 @@ async function serviceTimes(rt: Runtime, scope: Scope, modes: readonly string[],
 async function createWorkspace(url: string, name: string): Promise<string> {
   const res = await fetch(`${url}/api/v1/workspaces`, {
     method: 'POST',
-    headers: { 'X-API-Key': BENCH_KEY, 'Content-Type': 'application/json' },
+    headers: { 'X-API-Key': BENCH_MASTER_KEY, 'Content-Type': 'application/json' },
     body: JSON.stringify({ name }),
   });
   if (res.status !== 201) throw new Error(`creating the bench workspace answered ${res.status}: ${await res.text()}`);
@@ -446,7 +445,7 @@ async function benchSize(
         requests: args.requests,
         warmup: args.warmup,
         concurrency,
-        apiKey: BENCH_KEY,
+        apiKey: BENCH_MASTER_KEY,
         firstQuery,
       };
       firstQuery += args.modes.length * (args.warmup + args.requests);
@@ -507,11 +506,6 @@ function printTable(runs: SizeRun[]): void {
     }
   }
 }
-
-const loadAverage = () =>
-  loadavg()
-    .map((x) => x.toFixed(2))
-    .join(' ');
 
 /** How the median and the server CPU per query grew from the smallest to the largest corpus. */
 function printGrowth(runs: SizeRun[]): void {
