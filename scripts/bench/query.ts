@@ -9,10 +9,14 @@
  * through the store ports in the record shapes ingestion writes, with real mock embeddings through the provider.
  * Boots the service in-process, then a SEPARATE load process on loopback fires `context_only` queries per mode
  * at a small concurrency and reports latencies.
- * Prints p50/p95/p99 and queries per second per size, concurrency and mode, the in-process service time and the
- * server's CPU time per query over all its threads (which other load on the machine barely disturbs), the time
- * its event loop was busy per query, the load process's own CPU per query (it shares the cores: server and load CPU
- * per query together bound the queries per second this machine can reach), and how they grew with size.
+ * Prints per size, concurrency and mode: p50/p95/p99 with the server's CPU time per query beside them (the serving
+ * process's `process.cpuUsage()` over all its threads, divided by the run's queries), queries per second, the
+ * in-process service time with its CPU per query, the time the event loop was busy per query, the time garbage
+ * collection took per query and how many collections were full ones, the load process's own CPU per query (it shares
+ * the cores: server and load CPU per query together bound the queries per second this machine can reach), the load
+ * average, and how latency and CPU grew with size. CPU time is steadier than wall time when other work shares the
+ * machine, not immune to it: at load average 9 to 17 on two cores the same code spent 1.6 to 1.8 times the CPU per
+ * query it spent at load average 2 (docs/benchmarks.md, The service alone).
  * `--cpu-profile DIR` writes a CPU profile of the server's main thread for each measured run (the profiler adds its
  * own cost to the figures of that run).
  */
