@@ -15,6 +15,7 @@ import { nodeFlags } from '../../src/config/node-flags';
 import { tuneHeap } from '../../src/heap';
 import { createLogger } from '../../src/logger';
 import { createRuntime } from '../../src/runtime';
+import { PEOPLE as ALL_PEOPLE } from './corpus/people';
 import { loadAverage } from './host';
 import { seeded } from './random';
 import { watchSlots } from './slot-timeline';
@@ -35,20 +36,7 @@ const LATENCY_MS = Number(args.latency);
 const DOCUMENTS = Number(args.documents);
 const TARGET_BYTES = 1024 * 1024;
 
-const PEOPLE = [
-  'Ada Lovelace',
-  'Alan Turing',
-  'Grace Hopper',
-  'Claude Shannon',
-  'Barbara Liskov',
-  'Edsger Dijkstra',
-  'Margaret Hamilton',
-  'Donald Knuth',
-  'Katherine Johnson',
-  'John McCarthy',
-  'Frances Allen',
-  'Ken Thompson',
-];
+const PEOPLE = ALL_PEOPLE.slice(0, 12);
 const ORGS = [
   'Acme Research',
   'Globex Labs',
