@@ -10,12 +10,12 @@
  * recall@10 of the last two against the float scan. Runs in one process, CPU-bound: read the
  * times beside the machine's load average printed with them.
  */
-import fs from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import type { VectorPoint } from '../../src/domain/types';
 import { MockEmbeddings } from '../../src/llm/mock';
 import { MemoryVectorStore } from '../../src/store/memory/vectors';
+import { loadAverage } from './host';
 import { buildCorpus } from './query-corpus';
 
 const { values: args } = parseArgs({
@@ -122,7 +122,7 @@ async function main(): Promise<void> {
   ];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i])).join('  ');
-  const load = fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+  const load = loadAverage();
   process.stdout.write(`\nexact, byte-ranked and HNSW search, embedded store, mock embedding (256 dims), load average ${load}\n`);
   process.stdout.write(`${line(header)}\n${line(widths.map((w) => '-'.repeat(w)))}\n`);
   for (const r of rows) process.stdout.write(`${line(r)}\n`);

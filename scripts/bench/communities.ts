@@ -25,7 +25,7 @@ import { createMemoryStores } from '../../src/store/memory';
 import { createNeo4jStores } from '../../src/store/neo4j';
 import type { Stores } from '../../src/store/ports';
 import { seeded } from './random';
-import { syntheticEntityId, syntheticRelationship } from './synthetic';
+import { skewedRelationships, syntheticEntityId, syntheticRelationship } from './synthetic';
 
 function option(name: string, fallback: string): string {
   const at = process.argv.indexOf(`--${name}`);
@@ -94,15 +94,7 @@ function plantedGraph(n: number) {
 function skewedGraph(nodes: number, edges: number) {
   const random = seeded(42);
   const entities = Array.from({ length: nodes }, (_, i) => entity(i));
-  const relationships = new Map<string, RelationshipRecord>();
-  const pick = () => Math.floor(random() ** 2.5 * nodes);
-  while (relationships.size < edges) {
-    const a = pick();
-    const b = Math.floor(random() * nodes);
-    if (a === b) continue;
-    const r = relationship(a, b);
-    relationships.set(r.id, r);
-  }
+  const relationships = skewedRelationships(nodes, edges, random, (a, b) => relationship(a, b));
   return { entities, relationships };
 }
 

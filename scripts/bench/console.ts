@@ -8,8 +8,6 @@
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { createApp } from '../../src/app';
@@ -25,9 +23,10 @@ import {
   measureExplorer,
   screenshotPath,
 } from '../web/browser';
+import { loadAverage } from './host';
 import { seeded } from './random';
 import { BENCH_MASTER_KEY, benchWorkspace } from './workspace';
-import { benchConfig, WITHOUT_RESOLUTION } from './service';
+import { benchConfig, serve, WITHOUT_RESOLUTION } from './service';
 
 const ROOT = path.resolve(__dirname, '../..');
 const SIZES = (process.argv[2] ?? '1000x3000,5000x15000,10000x30000').split(',').map((s) => s.split('x').map(Number) as [number, number]);
@@ -95,9 +94,7 @@ async function main() {
   const config = benchConfig({ defaults: WITHOUT_RESOLUTION });
   const rt = await createRuntime(config, createLogger(config.logLevel));
   const { app } = createApp(rt);
-  const server = app.listen(0, '127.0.0.1');
-  await new Promise((resolve) => server.once('listening', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const { url, close } = await serve(rt, app, { start: false });
   const browser = await launchChromium();
   const results: Array<[string, ExplorerMeasurement]> = [];
   try {
@@ -118,8 +115,7 @@ async function main() {
     }
   } finally {
     await browser.close();
-    server.close();
-    await rt.close();
+    await close();
   }
   const bundle = bundleSize();
   const rows = results.map(([label, m]) => [
@@ -146,10 +142,7 @@ async function main() {
   ];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
-  const load = os
-    .loadavg()
-    .map((n) => n.toFixed(1))
-    .join(' ');
+  const load = loadAverage(1);
   console.log(
     `\nheadless chromium ${browser.version()} (SwiftShader WebGL), panning and zooming for ${PAN_MS} ms each, load average ${load}\n`,
   );

@@ -11,7 +11,7 @@ import { createLogger } from '../../src/logger';
 import { createRuntime } from '../../src/runtime';
 import { seeded } from './random';
 import { benchConfig, serve, WITHOUT_RESOLUTION } from './service';
-import { syntheticEntityId, syntheticRelationship } from './synthetic';
+import { skewedRelationships, syntheticEntityId, syntheticRelationship } from './synthetic';
 
 const NODES = Number(process.argv[2] ?? 50_000);
 const EDGES = Number(process.argv[3] ?? 150_000);
@@ -37,16 +37,9 @@ async function buildGraph(write: (entities: EntityRecord[], relationships: Relat
       updated_at: now,
     });
   }
-  const relationships = new Map<string, RelationshipRecord>();
-  // Skewed endpoints: low ids become hubs, as in real extracted graphs.
-  const pick = () => Math.floor(random() ** 2.5 * NODES);
-  while (relationships.size < EDGES) {
-    const a = pick();
-    const b = Math.floor(random() * NODES);
-    if (a === b) continue;
-    const r = syntheticRelationship(a, b, now, RELATIONS[relationships.size % RELATIONS.length]);
-    relationships.set(r.id, r);
-  }
+  const relationships = skewedRelationships(NODES, EDGES, random, (a, b, made) =>
+    syntheticRelationship(a, b, now, RELATIONS[made % RELATIONS.length]),
+  );
   await write(entities, [...relationships.values()]);
 }
 

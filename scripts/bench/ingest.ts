@@ -6,7 +6,6 @@
  * latency per call, queues every document at once over real HTTP (async_processing) and waits for the tasks.
  * Prints throughput, LLM calls and the LLM-bound floor (calls x latency / LLM concurrency) against wall time.
  */
-import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { BENCH_MASTER_KEY, benchWorkspace } from './workspace';
@@ -16,6 +15,8 @@ import { nodeFlags } from '../../src/config/node-flags';
 import { tuneHeap } from '../../src/heap';
 import { createLogger } from '../../src/logger';
 import { createRuntime } from '../../src/runtime';
+import { PEOPLE as ALL_PEOPLE } from './corpus/people';
+import { loadAverage } from './host';
 import { seeded } from './random';
 import { watchSlots } from './slot-timeline';
 import { sharedSemaphore } from '../../src/llm/semaphore';
@@ -35,20 +36,7 @@ const LATENCY_MS = Number(args.latency);
 const DOCUMENTS = Number(args.documents);
 const TARGET_BYTES = 1024 * 1024;
 
-const PEOPLE = [
-  'Ada Lovelace',
-  'Alan Turing',
-  'Grace Hopper',
-  'Claude Shannon',
-  'Barbara Liskov',
-  'Edsger Dijkstra',
-  'Margaret Hamilton',
-  'Donald Knuth',
-  'Katherine Johnson',
-  'John McCarthy',
-  'Frances Allen',
-  'Ken Thompson',
-];
+const PEOPLE = ALL_PEOPLE.slice(0, 12);
 const ORGS = [
   'Acme Research',
   'Globex Labs',
@@ -216,13 +204,7 @@ async function main(): Promise<void> {
     ['LLM calls per chunk', (llmCalls / Math.max(1, chunks)).toFixed(2)],
     ['embedding calls / texts embedded', `${counting.embeddingCalls()} / ${counting.textsEmbedded()}`],
     ['simulated latency per call', `${LATENCY_MS} ms`],
-    [
-      'load average at the end (1 / 5 / 15 min)',
-      os
-        .loadavg()
-        .map((l) => l.toFixed(1))
-        .join(' / '),
-    ],
+    ['load average at the end (1 / 5 / 15 min)', loadAverage(1, ' / ')],
     ['LLM description summaries', args['no-summaries'] ? 'off' : 'on'],
     [
       'workers / LLM concurrency / embedding concurrency',

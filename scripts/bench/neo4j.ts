@@ -22,8 +22,6 @@
  *   entities  batched GraphStore.upsertEntities (one transaction per batch): entities per second.
  * Every part warms Neo4j up before it starts timing.
  */
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
@@ -37,7 +35,7 @@ import { benchWorkspace } from './workspace';
 import { type BenchNeo4j, startBenchNeo4j } from './neo4j-server';
 import { loadCorpus, loadGeneratedCorpus, type LoadedCorpus, type ModeResult, RunProfiler, spawnLoad } from './query';
 import { buildCorpus as buildQueryCorpus, questionsAbout } from './query-corpus';
-import { benchConfig, WITHOUT_RESOLUTION } from './service';
+import { benchConfig, listen, WITHOUT_RESOLUTION } from './service';
 
 const ENTITY_TARGET_PER_SECOND = 5_000;
 
@@ -95,10 +93,8 @@ async function benchQuery(rt: Runtime, scope: Scope, neo4j: BenchNeo4j): Promise
       (values.workspace ? `(loaded earlier in workspace ${values.workspace})` : `(written and embedded in ${loadSeconds.toFixed(1)} s)`),
   );
   const { app } = createApp(rt);
-  const server: Server = await new Promise((resolve) => {
-    const s = app.listen(0, '127.0.0.1', () => resolve(s));
-  });
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const server = await listen(app);
+  const { url } = server;
   const rows: string[][] = [];
   try {
     for (const concurrency of values.concurrency.split(',').map(Number)) {
@@ -135,8 +131,7 @@ async function benchQuery(rt: Runtime, scope: Scope, neo4j: BenchNeo4j): Promise
       }
     }
   } finally {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
+    await server.close();
   }
   printTable(
     `context_only queries on Neo4j over loopback HTTP, ${values.requests} per mode after ${values.warmup} warm-up, separate load process`,

@@ -9,11 +9,11 @@
  * time and that of the community rebuild the ingest sets off (the probes go on until it has run). `--cpu-prof` writes the service's CPU profile there.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { Worker } from 'node:worker_threads';
+import { freePort } from './host';
 import { largePdf } from './large-pdf';
 import { startBenchNeo4j } from './neo4j-server';
 import { benchEnv, EMBEDDED, MOCK_PROVIDERS } from './service';
@@ -59,17 +59,6 @@ function percentile(sorted: number[], p: number): number {
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** One process per core spinning in a loop: the host's cores are already busy when the service starts its work. */
 function startBurners(count: number): ChildProcess[] {

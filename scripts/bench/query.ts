@@ -9,10 +9,14 @@
  * through the store ports in the record shapes ingestion writes, with real mock embeddings through the provider.
  * Boots the service in-process, then a SEPARATE load process on loopback fires `context_only` queries per mode
  * at a small concurrency and reports latencies.
- * Prints p50/p95/p99 and queries per second per size, concurrency and mode, the in-process service time and the
- * server's CPU time per query over all its threads (which other load on the machine barely disturbs), the time
- * its event loop was busy per query, the load process's own CPU per query (it shares the cores: server and load CPU
- * per query together bound the queries per second this machine can reach), and how they grew with size.
+ * Prints per size, concurrency and mode: p50/p95/p99 with the server's CPU time per query beside them (the serving
+ * process's `process.cpuUsage()` over all its threads, divided by the run's queries), queries per second, the
+ * in-process service time with its CPU per query, the time the event loop was busy per query, the time garbage
+ * collection took per query and how many collections were full ones, the load process's own CPU per query (it shares
+ * the cores: server and load CPU per query together bound the queries per second this machine can reach), the load
+ * average, and how latency and CPU grew with size. CPU time is steadier than wall time when other work shares the
+ * machine, not immune to it: at load average 9 to 17 on two cores the same code spent 1.6 to 1.8 times the CPU per
+ * query it spent at load average 2 (docs/benchmarks.md, The service alone).
  * `--cpu-profile DIR` writes a CPU profile of the server's main thread for each measured run (the profiler adds its
  * own cost to the figures of that run).
  */
@@ -21,6 +25,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { Session } from 'node:inspector/promises';
 import path from 'node:path';
+import { constants, type PerformanceEntry, PerformanceObserver } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { createApp } from '../../src/app';
 import { packByWeight } from '../../src/domain/pack';
@@ -30,11 +35,11 @@ import { createLogger } from '../../src/logger';
 import type { QueryMode } from '../../src/retrieval/recipes';
 import { createRuntime, type Runtime } from '../../src/runtime';
 import { buildCorpus, CHUNKS_PER_DOCUMENT, type Corpus, type CorpusPart, generateCorpus, questionsAbout } from './query-corpus';
+import { loadAverage } from './host';
 import { benchConfig, serve, WITHOUT_RESOLUTION } from './service';
+import { BENCH_MASTER_KEY } from './workspace';
 
 const MODES = ['naive', 'local', 'global', 'hybrid', 'mix'] as const;
-/** Authentication stays on, as in production: the load process sends the master key. */
-export const BENCH_KEY = 'bench-master-key-0123456789';
 
 export interface LoadJob {
   url: string;
@@ -54,10 +59,16 @@ export interface ModeResult {
   mode: string;
   /** Median of the same queries answered in the server process without HTTP (service time). */
   inProcessP50?: number;
+  /** Server process CPU time per query of that in-process pass (every thread). */
+  inProcessCpuMs?: number;
   /** Server process CPU time per request under load (every thread): robust to other processes on the machine. */
   serverCpuMs?: number;
   /** Time the server's event loop was busy per request under load: what one thread has to do per query. */
   loopMs?: number;
+  /** Time the server's garbage collections took per request under load (V8's own measure of each collection). */
+  gcMs?: number;
+  /** Full (mark-compact) collections of the server's heap during the run. */
+  majorGcs?: number;
   /**
    * CPU time of the load process itself per request (sending, receiving and parsing the answers): it runs on the
    * same cores, so server and load CPU per query together bound the queries per second the machine can reach.
@@ -285,29 +296,63 @@ export class RunProfiler {
   }
 }
 
-export function spawnLoad(
-  job: LoadJob,
-  profiler = new RunProfiler(null),
-): Promise<{ results: ModeResult[]; cpuMs: Map<string, number>; loopMs: Map<string, number> }> {
+/** The garbage collections of this process from `start` to `stop`: their time in all and how many were full. */
+class GcWatch {
+  private ms = 0;
+  private major = 0;
+  private readonly observer = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) {
+      this.ms += entry.duration;
+      const { detail } = entry as PerformanceEntry & { detail?: { kind?: number } };
+      if (detail?.kind === constants.NODE_PERFORMANCE_GC_MAJOR) this.major++;
+    }
+  });
+
+  start(): void {
+    this.ms = 0;
+    this.major = 0;
+    this.observer.observe({ entryTypes: ['gc'] });
+  }
+
+  stop(): { ms: number; major: number } {
+    for (const entry of this.observer.takeRecords()) this.ms += entry.duration;
+    this.observer.disconnect();
+    return { ms: this.ms, major: this.major };
+  }
+}
+
+/** Per mode of a load run, what the server process spent per request: CPU, event loop and garbage collection. */
+export interface ServerCost {
+  cpuMs: Map<string, number>;
+  loopMs: Map<string, number>;
+  gcMs: Map<string, number>;
+  majorGcs: Map<string, number>;
+}
+
+export function spawnLoad(job: LoadJob, profiler = new RunProfiler(null)): Promise<{ results: ModeResult[] } & ServerCost> {
   return new Promise((resolve, reject) => {
     // The job goes over the IPC channel: thousands of questions do not fit on a command line.
     const child = spawn(process.execPath, [...process.execArgv, __filename, '--load'], {
       stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
     });
     child.send(job);
-    const cpuMs = new Map<string, number>();
-    const loopMs = new Map<string, number>();
+    const cost: ServerCost = { cpuMs: new Map(), loopMs: new Map(), gcMs: new Map(), majorGcs: new Map() };
+    const gc = new GcWatch();
     let mark = process.cpuUsage();
     let loopMark = performance.eventLoopUtilization();
     child.on('message', async (m: PhaseMessage) => {
       if (m.phase === 'start') {
         await profiler.start();
+        gc.start();
         mark = process.cpuUsage();
         loopMark = performance.eventLoopUtilization();
       } else {
         const used = process.cpuUsage(mark);
-        cpuMs.set(m.mode, (used.user + used.system) / 1000 / job.requests);
-        loopMs.set(m.mode, performance.eventLoopUtilization(loopMark).active / job.requests);
+        cost.cpuMs.set(m.mode, (used.user + used.system) / 1000 / job.requests);
+        cost.loopMs.set(m.mode, performance.eventLoopUtilization(loopMark).active / job.requests);
+        const collected = gc.stop();
+        cost.gcMs.set(m.mode, collected.ms / job.requests);
+        cost.majorGcs.set(m.mode, collected.major);
         await profiler.stop(`query-${m.mode}-c${job.concurrency}`);
       }
       child.send('ok');
@@ -317,32 +362,40 @@ export function spawnLoad(
     child.on('error', reject);
     child.on('exit', (code) => {
       if (code !== 0) return reject(new Error(`load process exited with ${code}`));
-      resolve({ results: JSON.parse(out.trim().split('\n').pop() as string) as ModeResult[], cpuMs, loopMs });
+      resolve({ results: JSON.parse(out.trim().split('\n').pop() as string) as ModeResult[], ...cost });
     });
   });
 }
 
-/** Median time of each mode's queries called directly on the query service, one at a time. */
+/**
+ * Median time of each mode's queries called directly on the query service, one at a time, and the process's CPU
+ * time per query over them (after the warm-up).
+ */
 async function serviceTimes(rt: Runtime, scope: Scope, modes: readonly string[], queries: string[], warmup: number, count: number) {
   const medians = new Map<string, number>();
+  const cpuMs = new Map<string, number>();
   for (const mode of modes) {
     const times: number[] = [];
+    let mark = process.cpuUsage();
     for (let i = 0; i < warmup + count; i++) {
+      if (i === warmup) mark = process.cpuUsage();
       const started = performance.now();
       await rt.query.answer(scope, { query: queries[i % queries.length], mode: mode as QueryMode, context_only: true });
       if (i >= warmup) times.push(performance.now() - started);
     }
+    const used = process.cpuUsage(mark);
+    cpuMs.set(mode, (used.user + used.system) / 1000 / count);
     times.sort((a, b) => a - b);
     medians.set(mode, times[Math.floor(times.length / 2)]);
   }
-  return medians;
+  return { medians, cpuMs };
 }
 
 /** A workspace created through the API, as a client would (the service refuses unknown workspace ids). */
 async function createWorkspace(url: string, name: string): Promise<string> {
   const res = await fetch(`${url}/api/v1/workspaces`, {
     method: 'POST',
-    headers: { 'X-API-Key': BENCH_KEY, 'Content-Type': 'application/json' },
+    headers: { 'X-API-Key': BENCH_MASTER_KEY, 'Content-Type': 'application/json' },
     body: JSON.stringify({ name }),
   });
   if (res.status !== 201) throw new Error(`creating the bench workspace answered ${res.status}: ${await res.text()}`);
@@ -396,15 +449,18 @@ async function benchSize(
         requests: args.requests,
         warmup: args.warmup,
         concurrency,
-        apiKey: BENCH_KEY,
+        apiKey: BENCH_MASTER_KEY,
         firstQuery,
       };
       firstQuery += args.modes.length * (args.warmup + args.requests);
-      const { results, cpuMs, loopMs } = await spawnLoad(job, new RunProfiler(args.profileDir));
+      const { results, ...cost } = await spawnLoad(job, new RunProfiler(args.profileDir));
       for (const r of results) {
-        r.inProcessP50 = inProcess.get(r.mode);
-        r.serverCpuMs = cpuMs.get(r.mode);
-        r.loopMs = loopMs.get(r.mode);
+        r.inProcessP50 = inProcess.medians.get(r.mode);
+        r.inProcessCpuMs = inProcess.cpuMs.get(r.mode);
+        r.serverCpuMs = cost.cpuMs.get(r.mode);
+        r.loopMs = cost.loopMs.get(r.mode);
+        r.gcMs = cost.gcMs.get(r.mode);
+        r.majorGcs = cost.majorGcs.get(r.mode);
       }
       byConcurrency.push({ concurrency, results });
     }
@@ -422,27 +478,33 @@ async function benchSize(
   }
 }
 
+/** The columns of the results table: a heading and the cell of a row (a number is printed with one decimal). */
+const COLUMNS: Array<[string, (r: ModeResult) => number | string | undefined]> = [
+  ['p50 ms', (r) => r.p50],
+  ['p95 ms', (r) => r.p95],
+  ['p99 ms', (r) => r.p99],
+  ['server CPU ms/query', (r) => r.serverCpuMs],
+  ['qps', (r) => r.qps],
+  ['sources', (r) => r.sources],
+  ['errors', (r) => String(r.errors)],
+  ['service p50 ms', (r) => r.inProcessP50],
+  ['service CPU ms/query', (r) => r.inProcessCpuMs],
+  ['event loop ms/query', (r) => r.loopMs],
+  ['GC ms/query', (r) => r.gcMs],
+  ['full GCs', (r) => String(r.majorGcs ?? '')],
+  ['load CPU ms/query', (r) => r.loadCpuMs],
+];
+
 function printTable(runs: SizeRun[]): void {
-  const f = (n: number | undefined, width = 7) => (n ?? NaN).toFixed(1).padStart(width);
-  console.log(
-    '\n| chunks | conc | mode   |  p50 ms |  p95 ms |  p99 ms |     qps | sources | errors | service p50 ms | server CPU ms/query | event loop ms/query | load CPU ms/query |',
-  );
-  console.log(
-    '|-------:|-----:|:-------|--------:|--------:|--------:|--------:|--------:|-------:|---------------:|--------------------:|--------------------:|------------------:|',
-  );
+  const cell = (v: number | string | undefined, width: number) => (typeof v === 'string' ? v : (v ?? NaN).toFixed(1)).padStart(width);
+  const widths = COLUMNS.map(([heading]) => Math.max(7, heading.length));
+  console.log(`\n| chunks | conc | mode   | ${COLUMNS.map(([heading], i) => heading.padStart(widths[i])).join(' | ')} |`);
+  console.log(`|-------:|-----:|:-------|${widths.map((w) => `${'-'.repeat(w + 1)}:`).join('|')}|`);
   for (const run of runs) {
     for (const { concurrency, results } of run.byConcurrency) {
       for (const r of results) {
-        const cells = [String(run.size).padStart(6), String(concurrency).padStart(4), r.mode.padEnd(6), f(r.p50), f(r.p95), f(r.p99)];
-        cells.push(
-          f(r.qps),
-          f(r.sources),
-          String(r.errors).padStart(6),
-          f(r.inProcessP50, 14),
-          f(r.serverCpuMs, 19),
-          f(r.loopMs, 19),
-          f(r.loadCpuMs, 17),
-        );
+        const cells = [String(run.size).padStart(6), String(concurrency).padStart(4), r.mode.padEnd(6)];
+        cells.push(...COLUMNS.map(([, value], i) => cell(value(r), widths[i])));
         console.log(`| ${cells.join(' | ')} |`);
       }
     }
@@ -456,9 +518,10 @@ function printGrowth(runs: SizeRun[]): void {
   for (const [i, { concurrency, results }] of large.byConcurrency.entries()) {
     for (const r of results) {
       const before = small.byConcurrency[i].results.find((x) => x.mode === r.mode) as ModeResult;
-      const cpu = (r.serverCpuMs ?? NaN) / (before.serverCpuMs ?? NaN);
+      const [cpuBefore, cpuAfter] = [before.serverCpuMs ?? NaN, r.serverCpuMs ?? NaN];
       console.log(
-        `  concurrency ${concurrency} ${r.mode.padEnd(6)} p50 x${(r.p50 / before.p50).toFixed(2)}, server CPU per query x${cpu.toFixed(2)}`,
+        `  concurrency ${concurrency} ${r.mode.padEnd(6)} p50 x${(r.p50 / before.p50).toFixed(2)} (${before.p50.toFixed(1)} → ${r.p50.toFixed(1)} ms), ` +
+          `server CPU per query x${(cpuAfter / cpuBefore).toFixed(2)} (${cpuBefore.toFixed(1)} → ${cpuAfter.toFixed(1)} ms)`,
       );
     }
   }
@@ -489,18 +552,19 @@ async function main(): Promise<void> {
     profileDir: values['cpu-profile'] ?? null,
   };
   console.log(
-    `context_only queries, ${args.requests} per mode after ${args.warmup} warm-up, separate load process, ${args.questions} distinct questions\n`,
+    `context_only queries, ${args.requests} per mode after ${args.warmup} warm-up, separate load process, ${args.questions} distinct questions, load average ${loadAverage()}\n`,
   );
   const runs: SizeRun[] = [];
   for (const size of sizes) {
     const run = await benchSize(size, args);
     runs.push(run);
     console.log(
-      `${size} chunks, ${run.entities} entities, ${run.relationships} relationships (built in ${run.buildSeconds.toFixed(1)} s, written and embedded through the store ports in ${run.loadSeconds.toFixed(1)} s), RSS ${run.rssMb.toFixed(0)} MB after the runs`,
+      `${size} chunks, ${run.entities} entities, ${run.relationships} relationships (built in ${run.buildSeconds.toFixed(1)} s, written and embedded through the store ports in ${run.loadSeconds.toFixed(1)} s), RSS ${run.rssMb.toFixed(0)} MB after the runs, load average ${loadAverage()}`,
     );
   }
   printTable(runs);
   if (runs.length >= 2) printGrowth(runs);
+  console.log(`\nload average ${loadAverage()} (1, 5 and 15 minutes)`);
 }
 
 if (require.main === module) {

@@ -16,7 +16,6 @@
  */
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../../src/config/load';
 import { normalizeEntityId } from '../../src/domain/ids';
 import type { EntityRecord, Scope } from '../../src/domain/types';
 import { resolveEntityAliases } from '../../src/graph/aliases';
@@ -28,6 +27,7 @@ import { createLogger } from '../../src/logger';
 import { countTokens } from '../../src/llm/tokens';
 import { createRuntime, type Runtime } from '../../src/runtime';
 import { resolutionMentions } from './corpus/resolution-set';
+import { benchConfig, SYNCHRONOUS } from './service';
 import { table } from './table';
 
 const { values: args } = parseArgs({
@@ -40,17 +40,16 @@ const { values: args } = parseArgs({
 });
 const parts = new Set(args.parts.split(','));
 
+/** How every document of these benches is ingested: within its request, gleaning once, descriptions summarised. */
+const REQUEST = {
+  metadata: {},
+  trackId: null,
+  asyncProcessing: false,
+  options: { enable_gleaning: true, max_gleaning: 1, use_llm_summarization: true },
+};
+
 async function boot(env: Record<string, string> = {}): Promise<{ rt: Runtime; calls: { llm: number } }> {
-  const config = loadConfig(
-    {
-      SERVICE_LLM_PROVIDER: 'mock',
-      SERVICE_EMBEDDING_PROVIDER: 'mock',
-      RUST_LOG: 'error',
-      SERVICE_ASYNC_THRESHOLD_BYTES: String(1024 * 1024 * 1024),
-      ...env,
-    },
-    { cwd: process.cwd() },
-  );
+  const config = benchConfig({ fixed: { RUST_LOG: 'error', ...SYNCHRONOUS, ...env } });
   const rt = await createRuntime(config, createLogger(config.logLevel));
   const calls = { llm: 0 };
   const inner = rt.providers;
@@ -217,15 +216,9 @@ async function retrieval(): Promise<void> {
   for (const on of [false, true]) {
     const { rt } = await boot({ SERVICE_ENTITY_RESOLUTION: on ? 'true' : 'false' });
     const scope: Scope = { workspaceId: `bench-resolution-retrieval-${on}` };
-    const request = {
-      metadata: {},
-      trackId: null,
-      asyncProcessing: false,
-      options: { enable_gleaning: true, max_gleaning: 1, use_llm_summarization: true },
-    };
-    for (const doc of factDocuments()) await rt.documents.createFromText(scope, doc.content, { ...request, title: doc.title });
+    for (const doc of factDocuments()) await rt.documents.createFromText(scope, doc.content, { ...REQUEST, title: doc.title });
     // Other documents, so that the context budget has to choose.
-    for (const content of fillerDocuments(Number(args.documents))) await rt.documents.createFromText(scope, content, request);
+    for (const content of fillerDocuments(Number(args.documents))) await rt.documents.createFromText(scope, content, REQUEST);
     const entities = (await rt.stores.graph.stats(scope)).total_nodes;
     for (const mode of ['local', 'hybrid', 'mix'] as const) {
       let found = 0;
@@ -273,14 +266,8 @@ async function throughput(): Promise<void> {
   for (const on of [false, true]) {
     const { rt, calls } = await boot({ SERVICE_ENTITY_RESOLUTION: on ? 'true' : 'false' });
     const scope: Scope = { workspaceId: `bench-resolution-throughput-${on}` };
-    const request = {
-      metadata: {},
-      trackId: null,
-      asyncProcessing: false,
-      options: { enable_gleaning: true, max_gleaning: 1, use_llm_summarization: true },
-    };
     const started = performance.now();
-    for (const content of docs) await rt.documents.createFromText(scope, content, request);
+    for (const content of docs) await rt.documents.createFromText(scope, content, REQUEST);
     const wall = performance.now() - started;
     const entities = (await rt.stores.graph.stats(scope)).total_nodes;
     rows.push({
@@ -310,16 +297,10 @@ function paragraph(n: number): string {
 async function update(): Promise<void> {
   const chunks = Number(args.chunks);
   const { rt, calls } = await boot({ SERVICE_CHUNK_TOKENS: '100', SERVICE_CHUNK_OVERLAP_TOKENS: '0', SERVICE_ENTITY_RESOLUTION: 'false' });
-  const request = {
-    metadata: {},
-    trackId: null,
-    asyncProcessing: false,
-    options: { enable_gleaning: true, max_gleaning: 1, use_llm_summarization: true },
-  };
   const numbers = Array.from({ length: chunks }, (_, i) => i);
   const edited = numbers.map((n) => paragraph(n % 10 === 3 ? n + 10_000 : n)).join('\n\n');
   const scope: Scope = { workspaceId: 'bench-update' };
-  const created = await rt.documents.createFromText(scope, numbers.map(paragraph).join('\n\n'), request);
+  const created = await rt.documents.createFromText(scope, numbers.map(paragraph).join('\n\n'), REQUEST);
   calls.llm = 0;
   let started = performance.now();
   const result = await rt.documents.update(scope, created.doc.id, { content: edited });
@@ -327,7 +308,7 @@ async function update(): Promise<void> {
   const updateCalls = calls.llm;
   calls.llm = 0;
   started = performance.now();
-  await rt.documents.createFromText({ workspaceId: 'bench-update-full' }, edited, request);
+  await rt.documents.createFromText({ workspaceId: 'bench-update-full' }, edited, REQUEST);
   const fullMs = performance.now() - started;
   console.log(`\nIncremental update: ${chunks}-chunk document, every tenth paragraph rewritten (mock provider)\n`);
   table([

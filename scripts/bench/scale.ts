@@ -13,11 +13,10 @@
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { freePort, loadAverage } from './host';
 import { buildCorpus } from './ingest';
 import { clockTicks, processCpuSeconds, startBenchNeo4j } from './neo4j-server';
 import { benchEnv } from './service';
@@ -41,7 +40,6 @@ const CLIENTS = Number(args.clients);
 const TICKS = clockTicks();
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'kgrag-bench-scale-'));
 
-const loadAverage = () => fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** `bash scripts/<script> <args>` with its run files under this bench's folder: the last line it printed. */
@@ -56,14 +54,6 @@ function launcher(script: string, runVar: string, ...launcherArgs: string[]): st
 }
 
 const pidIn = (dir: string, file: string) => Number(fs.readFileSync(path.join(work, dir, file), 'utf8'));
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 interface Instance {
   child: ChildProcess;

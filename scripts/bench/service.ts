@@ -70,24 +70,35 @@ export function benchConfig(settings: BenchSettings = {}): AppConfig {
   return loadConfig(benchEnv(settings), { cwd: ROOT, homeDir: '/nonexistent' });
 }
 
+/** Serves the app on 127.0.0.1 and a free port; `close` drops its connections and stops serving. */
+export async function listen(app: Koa<AppState>): Promise<{ url: string; close(): Promise<void> }> {
+  const server: Server = await new Promise((resolve) => {
+    const s = app.listen(0, '127.0.0.1', () => resolve(s));
+  });
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    async close() {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
 /**
- * Serves the app on 127.0.0.1 and a free port and, unless `start` is false, starts the runtime's background work
- * (the task queue, community recomputes, settings polling). `close` stops serving, then closes the runtime.
+ * Serves the app (`listen`) and, unless `start` is false, starts the runtime's background work (the task queue,
+ * community recomputes, settings polling). `close` stops serving, then closes the runtime.
  */
 export async function serve(
   rt: Runtime,
   app: Koa<AppState>,
   options: { start?: boolean } = {},
 ): Promise<{ url: string; close(): Promise<void> }> {
-  const server: Server = await new Promise((resolve) => {
-    const s = app.listen(0, '127.0.0.1', () => resolve(s));
-  });
+  const server = await listen(app);
   if (options.start !== false) await rt.start();
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    url: server.url,
     async close() {
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
+      await server.close();
       await rt.close();
     },
   };

@@ -40,7 +40,6 @@
  */
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
@@ -57,10 +56,11 @@ import { HANDBOOK_PACKAGE, HANDBOOK_VERSION, handbookSections } from './corpus/h
 import HANDBOOK_QUESTIONS from './corpus/handbook-questions.json';
 import type { ProviderRegistry } from '../../src/llm/ports';
 import { buildCorpus } from './ingest';
+import { loadAverage } from './host';
 import { startBridge } from './lightrag-bridge';
 import { clockTicks, processCpuSeconds, startBenchNeo4j } from './neo4j-server';
 import { seeded } from './random';
-import { benchConfig, EMBEDDED } from './service';
+import { benchConfig, EMBEDDED, serve } from './service';
 
 const { values: args } = parseArgs({
   options: {
@@ -298,10 +298,8 @@ async function runKgrag(spec: Spec, options: KgragRun): Promise<EngineReport | n
   const rt = await createRuntime(config, createLogger(config.logLevel));
   const counting = countCalls(rt.providers, options.log !== undefined);
   const { app } = createApp(rt);
-  const server = app.listen(0, '127.0.0.1');
-  await new Promise((resolve) => server.once('listening', resolve));
-  await rt.start();
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1`;
+  const server = await serve(rt, app);
+  const base = `${server.url}/api/v1`;
   // Workspace names are unique in a database, which a server given by NEO4J_URI keeps from run to run.
   const stamp = Date.now().toString(36);
   const headersOf = (scope: Scope) => ({
@@ -317,8 +315,7 @@ async function runKgrag(spec: Spec, options: KgragRun): Promise<EngineReport | n
       await settleEmbeddingRefreshes();
       await rt.stores.dropWorkspace(scratch);
     }
-    server.close();
-    await rt.close();
+    await server.close();
     return null;
   }
   const before = structuredClone(counting);
@@ -371,8 +368,7 @@ async function runKgrag(spec: Spec, options: KgragRun): Promise<EngineReport | n
   const chunks = await rt.stores.chunks.count(scope);
   const answered = since(before, counting);
   if (options.neo4jUri) await rt.stores.dropWorkspace(scope);
-  server.close();
-  await rt.close();
+  await server.close();
   return {
     ingest_s,
     communities_settled_s: communities === null ? null : (communities - startedAt) / 1000,
@@ -752,14 +748,6 @@ function printReport(spec: Spec, reports: Record<string, EngineReport>): void {
   );
   process.stdout.write(`${line(['', ...engines])}\n${'-'.repeat(widths.reduce((a, b) => a + b + 2, 0))}\n`);
   for (const row of rows) process.stdout.write(`${line(row)}\n`);
-}
-
-function loadAverage(): string {
-  try {
-    return fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
-  } catch {
-    return '?';
-  }
 }
 
 // ---------------------------------------------------------------------------------------------------------

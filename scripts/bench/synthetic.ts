@@ -21,3 +21,26 @@ export function syntheticRelationship(a: number, b: number, now: string, relatio
     updated_at: now,
   };
 }
+
+/**
+ * `count` distinct relationships among `nodes` entities with skewed endpoints, as in real extracted graphs: the first
+ * end is drawn towards low ids, which become hubs. `make(a, b, made)` builds the relationship between entities a and
+ * b, `made` being how many are kept so far; one with the id of one kept before replaces it and is drawn again.
+ */
+export function skewedRelationships(
+  nodes: number,
+  count: number,
+  random: () => number,
+  make: (a: number, b: number, made: number) => RelationshipRecord,
+): Map<string, RelationshipRecord> {
+  const relationships = new Map<string, RelationshipRecord>();
+  const pick = () => Math.floor(random() ** 2.5 * nodes);
+  while (relationships.size < count) {
+    const a = pick();
+    const b = Math.floor(random() * nodes);
+    if (a === b) continue;
+    const r = make(a, b, relationships.size);
+    relationships.set(r.id, r);
+  }
+  return relationships;
+}

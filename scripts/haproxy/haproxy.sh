@@ -16,16 +16,13 @@
 set -euo pipefail
 
 SCRIPT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-ROOT="$(cd "$SCRIPT_DIR/../.." && pwd)"
-RUN_DIR="${HAPROXY_RUN_DIR:-$ROOT/build/haproxy}"
-PIDFILE="$RUN_DIR/haproxy.pid"
-LOG="$RUN_DIR/haproxy.log"
-URLFILE="$RUN_DIR/url"
-CONFIG="$RUN_DIR/haproxy.cfg"
-NAME=haproxy.sh
-PROCESS=haproxy
 # shellcheck source=../lib.sh
 source "$SCRIPT_DIR/../lib.sh"
+NAME=haproxy.sh
+PROCESS=haproxy
+COMMANDS="install start stop status url"
+run_files "${HAPROXY_RUN_DIR:-$ROOT/build/haproxy}" haproxy
+CONFIG="$RUN_DIR/haproxy.cfg"
 
 haproxy_bin() { command -v haproxy || { [[ -x /usr/sbin/haproxy ]] && echo /usr/sbin/haproxy; } || true; }
 
@@ -88,82 +85,31 @@ CFG
 }
 
 cmd_start() {
-  local port=0 servers=()
-  while [[ $# -gt 0 ]]; do
-    case "$1" in
-      --port) port="${2:?--port needs a value}"; shift 2 ;;
-      --port=*) port="${1#*=}"; shift ;;
-      --server) servers+=("${2:?--server needs HOST:PORT}"); shift 2 ;;
-      --server=*) servers+=("${1#*=}"); shift ;;
-      *) die "unknown argument: $1" ;;
-    esac
-  done
+  local port=0 server=()
+  read_options "port server" "$@"
+  no_rest
   [[ "$port" =~ ^[0-9]+$ ]] || die "bad port: $port"
-  ((${#servers[@]} > 0)) || die "no --server given"
+  ((${#server[@]} > 0)) || die "no --server given"
   local s
-  for s in "${servers[@]}"; do [[ "$s" =~ ^[A-Za-z0-9.-]+:[0-9]+$ ]] || die "bad server (HOST:PORT): $s"; done
-  local pid
-  pid="$(running_pid)"
-  if [[ -n "$pid" ]]; then
-    log "already running (pid $pid); not starting another"
-    cat "$URLFILE"
-    return 0
-  fi
+  for s in "${server[@]}"; do [[ "$s" =~ ^[A-Za-z0-9.-]+:[0-9]+$ ]] || die "bad server (HOST:PORT): $s"; done
+  report_running && return 0
   [[ -n "$(haproxy_bin)" ]] || cmd_install
   mkdir -p "$RUN_DIR"
   rm -f "$PIDFILE" "$URLFILE"
   ((port != 0)) || port="$(free_port)"
-  write_config "$port" "${servers[@]}"
+  write_config "$port" "${server[@]}"
   "$(haproxy_bin)" -c -q -f "$CONFIG" >&2 || die "the configuration $CONFIG is not valid"
   : >"$LOG"
   # -D daemonizes; its own log (warnings: servers going down and up) goes to stdout, kept in $LOG.
   "$(haproxy_bin)" -D -p "$PIDFILE" -f "$CONFIG" >>"$LOG" 2>&1 || die "haproxy failed to start; see $LOG"
-  local t0=$SECONDS timeout="${HAPROXY_START_TIMEOUT:-20}"
-  while ((SECONDS - t0 < timeout)); do
-    if port_open "$port" && [[ -n "$(running_pid)" ]]; then
-      echo "http://127.0.0.1:$port" >"$URLFILE"
-      log "ready (pid $(running_pid), ${#servers[@]} servers, config $CONFIG)"
-      echo "http://127.0.0.1:$port"
-      return 0
-    fi
-    sleep 0.1
-  done
-  log "not ready; last lines of $LOG:"
-  tail -n 20 "$LOG" >&2 || true
-  cmd_stop >/dev/null 2>&1 || true
-  exit 1
+  poll "${HAPROXY_START_TIMEOUT:-20}" 0.1 listening "$port" || give_up
+  ready_at "http://127.0.0.1:$port" "ready (pid $(running_pid), ${#server[@]} servers, config $CONFIG)"
 }
 
-cmd_stop() {
-  local pid
-  pid="$(running_pid)"
-  if [[ -z "$pid" ]]; then
-    log "not running"
-    rm -f "$PIDFILE" "$URLFILE"
-    return 0
-  fi
-  kill -USR1 "$pid" 2>/dev/null || true
-  local t0=$SECONDS
-  while kill -0 "$pid" 2>/dev/null && ((SECONDS - t0 < 5)); do sleep 0.1; done
-  if kill -0 "$pid" 2>/dev/null; then
-    kill -TERM "$pid" 2>/dev/null || true
-    sleep 1
-    kill -0 "$pid" 2>/dev/null && kill -KILL "$pid" 2>/dev/null || true
-  fi
-  rm -f "$PIDFILE" "$URLFILE"
-  log "stopped (pid $pid)"
-}
+listening() { port_open "$1" && [[ -n "$(running_pid)" ]]; }
 
-sub="${1:-}"
-[[ $# -gt 0 ]] && shift
-case "$sub" in
-  install) cmd_install ;;
-  start) cmd_start "$@" ;;
-  stop) cmd_stop ;;
-  status) cmd_status ;;
-  url) cmd_url ;;
-  *)
-    sed -n '2,16p' "$0" >&2
-    exit 2
-    ;;
-esac
+ask_soft_stop() { kill -USR1 "$1" 2>/dev/null || true; }
+
+cmd_stop() { stop_running 5 ask_soft_stop force_stop; }
+
+run_command "$@"

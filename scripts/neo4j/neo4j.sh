@@ -20,21 +20,18 @@
 set -euo pipefail
 
 SCRIPT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-ROOT="$(cd "$SCRIPT_DIR/../.." && pwd)"
+# shellcheck source=../lib.sh
+source "$SCRIPT_DIR/../lib.sh"
 BUILD="$ROOT/build/neo4j"
 LIB="$BUILD/lib"
 STAMP="$LIB/.built"
-RUN_DIR="${NEO4J_RUN_DIR:-$BUILD}"
-PIDFILE="$RUN_DIR/neo4j.pid"
-LOG="$RUN_DIR/neo4j.log"
-URLFILE="$RUN_DIR/url"
 JAVA="${JAVA:-java}"
 MVN="${MVN:-mvn}"
 MAIN=kgrag.neo4j.Launcher
 NAME=neo4j.sh
 PROCESS="$MAIN"
-# shellcheck source=../lib.sh
-source "$SCRIPT_DIR/../lib.sh"
+COMMANDS="build start run stop status url verify wipe"
+run_files "${NEO4J_RUN_DIR:-$BUILD}" neo4j
 
 needs_build() {
   [[ -f "$STAMP" ]] || return 0
@@ -73,18 +70,13 @@ cmd_build() {
 PORT=0
 DATA="$BUILD/data"
 parse_args() {
-  while [[ $# -gt 0 ]]; do
-    case "$1" in
-      --port) PORT="${2:?--port needs a value}"; shift 2 ;;
-      --port=*) PORT="${1#*=}"; shift ;;
-      --data) DATA="${2:?--data needs a value}"; shift 2 ;;
-      --data=*) DATA="${1#*=}"; shift ;;
-      *) die "unknown argument: $1" ;;
-    esac
-  done
-  [[ "$PORT" =~ ^[0-9]+$ ]] || die "bad port: $PORT"
-  mkdir -p "$DATA"
-  DATA="$(cd "$DATA" && pwd)"
+  local port="$PORT" data="$DATA"
+  read_options "port data" "$@"
+  no_rest
+  [[ "$port" =~ ^[0-9]+$ ]] || die "bad port: $port"
+  mkdir -p "$data"
+  PORT="$port"
+  DATA="$(cd "$data" && pwd)"
 }
 
 java_cmd() {
@@ -117,13 +109,8 @@ java_cmd() {
 
 cmd_start() {
   parse_args "$@"
+  report_running && return 0
   local pid
-  pid="$(running_pid)"
-  if [[ -n "$pid" ]]; then
-    log "already running (pid $pid); not starting another"
-    cat "$URLFILE"
-    return 0
-  fi
   cmd_build
   mkdir -p "$RUN_DIR"
   rm -f "$URLFILE" "$PIDFILE"
@@ -133,30 +120,29 @@ cmd_start() {
   setsid "${JAVA_ARGS[@]}" >"$LOG" 2>&1 </dev/null &
   pid=$!
   echo "$pid" >"$PIDFILE"
-  local timeout="${NEO4J_START_TIMEOUT:-120}" t0=$SECONDS url="" port=""
-  while ((SECONDS - t0 < timeout)); do
-    if ! kill -0 "$pid" 2>/dev/null; then
-      log "process $pid exited during startup; last lines of $LOG:"
-      tail -n 40 "$LOG" >&2 || true
-      rm -f "$PIDFILE"
-      exit 1
-    fi
-    url="$(grep -m1 -o '^NEO4J_READY bolt://[0-9.]*:[0-9]*' "$LOG" 2>/dev/null | cut -d' ' -f2 || true)"
-    if [[ -n "$url" ]]; then
-      port="${url##*:}"
-      if port_open "$port"; then
-        echo "$url" >"$URLFILE"
-        log "ready in $((SECONDS - t0)) s (pid $pid)"
-        echo "$url"
-        return 0
-      fi
-    fi
-    sleep 0.5
-  done
+  local timeout="${NEO4J_START_TIMEOUT:-120}" t0=$SECONDS
+  if poll "$timeout" 0.5 bolt_ready "$pid"; then
+    ready_at "$BOLT_URL" "ready in $((SECONDS - t0)) s (pid $pid)"
+    return 0
+  fi
+  if ! kill -0 "$pid" 2>/dev/null; then
+    log "process $pid exited during startup; last lines of $LOG:"
+    tail -n 40 "$LOG" >&2 || true
+    rm -f "$PIDFILE"
+    exit 1
+  fi
   log "not ready after ${timeout} s; last lines of $LOG:"
   tail -n 40 "$LOG" >&2 || true
   cmd_stop || true
   exit 1
+}
+
+# The launcher (pid $1) has said where it listens (BOLT_URL) and the port is open (0), not yet (1), or it has
+# exited (2).
+bolt_ready() {
+  kill -0 "$1" 2>/dev/null || return 2
+  BOLT_URL="$(grep -m1 -o '^NEO4J_READY bolt://[0-9.]*:[0-9]*' "$LOG" 2>/dev/null | cut -d' ' -f2 || true)"
+  [[ -n "$BOLT_URL" ]] && port_open "${BOLT_URL##*:}"
 }
 
 cmd_run() {
@@ -167,25 +153,7 @@ cmd_run() {
   exec "${JAVA_ARGS[@]}"
 }
 
-cmd_stop() {
-  local pid
-  pid="$(running_pid)"
-  if [[ -z "$pid" ]]; then
-    log "not running"
-    rm -f "$PIDFILE" "$URLFILE"
-    return 0
-  fi
-  kill -TERM "$pid" 2>/dev/null || true
-  local timeout="${NEO4J_STOP_TIMEOUT:-60}" t0=$SECONDS
-  while kill -0 "$pid" 2>/dev/null && ((SECONDS - t0 < timeout)); do sleep 0.2; done
-  if kill -0 "$pid" 2>/dev/null; then
-    log "still alive after ${timeout} s; sending SIGKILL to $pid"
-    kill -KILL "$pid" 2>/dev/null || true
-    sleep 0.5
-  fi
-  rm -f "$PIDFILE" "$URLFILE"
-  log "stopped (pid $pid) in $((SECONDS - t0)) s"
-}
+cmd_stop() { stop_running "${NEO4J_STOP_TIMEOUT:-60}" ask_term kill_stuck timed; }
 
 cmd_verify() {
   local url
@@ -200,19 +168,4 @@ cmd_wipe() {
   log "removed $DATA"
 }
 
-sub="${1:-}"
-[[ $# -gt 0 ]] && shift
-case "$sub" in
-  build) cmd_build ;;
-  start) cmd_start "$@" ;;
-  run) cmd_run "$@" ;;
-  stop) cmd_stop ;;
-  status) cmd_status ;;
-  url) cmd_url ;;
-  verify) cmd_verify ;;
-  wipe) cmd_wipe "$@" ;;
-  *)
-    sed -n '2,18p' "$0" >&2
-    exit 2
-    ;;
-esac
+run_command "$@"

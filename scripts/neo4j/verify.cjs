@@ -33,6 +33,12 @@ async function main() {
       });
     }
   };
+  // A check that one statement runs.
+  const statement = (name, must, query) =>
+    check(name, must, async () => {
+      await run(query);
+      return 'ok';
+    });
 
   try {
     await driver.verifyConnectivity();
@@ -89,10 +95,11 @@ async function main() {
       if (rows.length !== 1) throw new Error('unexpected result ' + JSON.stringify(rows));
       return JSON.stringify(rows);
     });
-    await check('relationship fulltext index', false, async () => {
-      await run('CREATE FULLTEXT INDEX rel_text IF NOT EXISTS FOR ()-[r:MENTIONS]-() ON EACH [r.text]');
-      return 'ok';
-    });
+    await statement(
+      'relationship fulltext index',
+      false,
+      'CREATE FULLTEXT INDEX rel_text IF NOT EXISTS FOR ()-[r:MENTIONS]-() ON EACH [r.text]',
+    );
 
     await check('composite uniqueness constraint (Entity: workspace_id, id)', true, async () => {
       await run('CREATE CONSTRAINT x IF NOT EXISTS FOR (n:Entity) REQUIRE (n.workspace_id, n.id) IS UNIQUE');
@@ -104,39 +111,39 @@ async function main() {
       }
       throw new Error('duplicate was accepted');
     });
-    await check('single-property uniqueness constraint', true, async () => {
-      await run('CREATE CONSTRAINT doc_id IF NOT EXISTS FOR (d:Document) REQUIRE d.id IS UNIQUE');
-      return 'ok';
-    });
-    await check('relationship uniqueness constraint', false, async () => {
-      await run('CREATE CONSTRAINT rel_uniq IF NOT EXISTS FOR ()-[r:RELATES]-() REQUIRE r.id IS UNIQUE');
-      return 'ok';
-    });
-    await check('range index (composite)', true, async () => {
-      await run('CREATE INDEX entity_ws_name IF NOT EXISTS FOR (n:Entity) ON (n.workspace_id, n.name)');
-      return 'ok';
-    });
-    await check('text index', false, async () => {
-      await run('CREATE TEXT INDEX entity_name_text IF NOT EXISTS FOR (n:Entity) ON (n.name)');
-      return 'ok';
-    });
-    await check('point index', false, async () => {
-      await run('CREATE POINT INDEX place_loc IF NOT EXISTS FOR (n:Place) ON (n.loc)');
-      return 'ok';
-    });
+    await statement(
+      'single-property uniqueness constraint',
+      true,
+      'CREATE CONSTRAINT doc_id IF NOT EXISTS FOR (d:Document) REQUIRE d.id IS UNIQUE',
+    );
+    await statement(
+      'relationship uniqueness constraint',
+      false,
+      'CREATE CONSTRAINT rel_uniq IF NOT EXISTS FOR ()-[r:RELATES]-() REQUIRE r.id IS UNIQUE',
+    );
+    await statement(
+      'range index (composite)',
+      true,
+      'CREATE INDEX entity_ws_name IF NOT EXISTS FOR (n:Entity) ON (n.workspace_id, n.name)',
+    );
+    await statement('text index', false, 'CREATE TEXT INDEX entity_name_text IF NOT EXISTS FOR (n:Entity) ON (n.name)');
+    await statement('point index', false, 'CREATE POINT INDEX place_loc IF NOT EXISTS FOR (n:Place) ON (n.loc)');
     // Expected to fail on community edition (enterprise-only):
-    await check('node key constraint (enterprise-only)', false, async () => {
-      await run('CREATE CONSTRAINT nk IF NOT EXISTS FOR (n:Keyed) REQUIRE (n.a, n.b) IS NODE KEY');
-      return 'ok';
-    });
-    await check('property existence constraint (enterprise-only)', false, async () => {
-      await run('CREATE CONSTRAINT ex IF NOT EXISTS FOR (n:Keyed) REQUIRE n.a IS NOT NULL');
-      return 'ok';
-    });
-    await check('property type constraint (enterprise-only)', false, async () => {
-      await run('CREATE CONSTRAINT ty IF NOT EXISTS FOR (n:Keyed) REQUIRE n.a IS :: STRING');
-      return 'ok';
-    });
+    await statement(
+      'node key constraint (enterprise-only)',
+      false,
+      'CREATE CONSTRAINT nk IF NOT EXISTS FOR (n:Keyed) REQUIRE (n.a, n.b) IS NODE KEY',
+    );
+    await statement(
+      'property existence constraint (enterprise-only)',
+      false,
+      'CREATE CONSTRAINT ex IF NOT EXISTS FOR (n:Keyed) REQUIRE n.a IS NOT NULL',
+    );
+    await statement(
+      'property type constraint (enterprise-only)',
+      false,
+      'CREATE CONSTRAINT ty IF NOT EXISTS FOR (n:Keyed) REQUIRE n.a IS :: STRING',
+    );
 
     await check('SHOW INDEXES', false, async () =>
       (await run('SHOW INDEXES YIELD name, type, state RETURN name, type, state ORDER BY name'))

@@ -21,81 +21,56 @@
 set -euo pipefail
 
 SCRIPT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-ROOT="$(cd "$SCRIPT_DIR/../.." && pwd)"
+# shellcheck source=../lib.sh
+source "$SCRIPT_DIR/../lib.sh"
 SHARED="${QDRANT_SHARED:-$ROOT/../shared/qdrant}"
 ARCHIVE_NAME=qdrant-1.18.3-linux-x86_64.xz
 BIN_DIR="$ROOT/build/qdrant/bin"
 BIN="$BIN_DIR/qdrant"
-RUN_DIR="${QDRANT_RUN_DIR:-$ROOT/build/qdrant}"
-PIDFILE="$RUN_DIR/qdrant.pid"
-LOG="$RUN_DIR/qdrant.log"
-URLFILE="$RUN_DIR/url"
-TMPFILE="$RUN_DIR/storage-dir"
 NAME=qdrant.sh
 PROCESS="$BIN"
-# shellcheck source=../lib.sh
-source "$SCRIPT_DIR/../lib.sh"
-
-expected_sum() { grep " $1\$" "$SHARED/SHA256SUMS" | cut -d' ' -f1; }
+COMMANDS="install start stop status url cluster node"
+run_files "${QDRANT_RUN_DIR:-$ROOT/build/qdrant}" qdrant
+TMPFILE="$RUN_DIR/storage-dir"
 
 cmd_install() {
   [[ -f "$SHARED/$ARCHIVE_NAME" ]] || die "$SHARED/$ARCHIVE_NAME is missing (the shared folder must sit beside the repository, or set QDRANT_SHARED)"
   local want
-  want="$(grep ' qdrant (unpacked)$' "$SHARED/SHA256SUMS" | cut -d' ' -f1)"
-  if [[ -x "$BIN" && "$(sha256sum "$BIN" | cut -d' ' -f1)" == "$want" ]]; then
+  want="$(sum_listed "$SHARED/SHA256SUMS" 'qdrant (unpacked)')"
+  if [[ -x "$BIN" && "$(sum_of "$BIN")" == "$want" ]]; then
     log "binary is up to date ($BIN)"
     return 0
   fi
   mkdir -p "$BIN_DIR"
   exec 9>"$BIN_DIR/.install.lock"
   flock 9
-  if [[ -x "$BIN" && "$(sha256sum "$BIN" | cut -d' ' -f1)" == "$want" ]]; then
+  if [[ -x "$BIN" && "$(sum_of "$BIN")" == "$want" ]]; then
     flock -u 9
     return 0
   fi
-  [[ "$(sha256sum "$SHARED/$ARCHIVE_NAME" | cut -d' ' -f1)" == "$(expected_sum "$ARCHIVE_NAME")" ]] ||
-    die "$SHARED/$ARCHIVE_NAME does not match SHA256SUMS"
   log "unpacking $ARCHIVE_NAME into $BIN_DIR ..."
-  local tmp="$BIN.new.$$"
-  xz -dc "$SHARED/$ARCHIVE_NAME" >"$tmp"
-  [[ "$(sha256sum "$tmp" | cut -d' ' -f1)" == "$want" ]] || { rm -f "$tmp"; die "unpacked binary does not match SHA256SUMS"; }
-  chmod +x "$tmp"
-  mv "$tmp" "$BIN"
+  unpack_checked "$SHARED/$ARCHIVE_NAME" "$BIN" "$want" binary
   flock -u 9
 }
 
-# GET /readyz answers 200 (bash's /dev/tcp: no curl needed).
+# Qdrant (pid $1) answers GET /readyz on port $2 (0), not yet (1), or it has exited (2).
 ready() {
-  (
-    exec 3<>"/dev/tcp/127.0.0.1/$1" || exit 1
-    printf 'GET /readyz HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n' >&3
-    head -n 1 <&3 | grep -q ' 200'
-  ) 2>/dev/null
+  kill -0 "$1" 2>/dev/null || return 2
+  http_ok "$2" /readyz
 }
 
 cmd_start() {
-  local port=0 data="" cluster="" p2p=0 bootstrap=""
-  while [[ $# -gt 0 ]]; do
-    case "$1" in
-      --port) port="${2:?--port needs a value}"; shift 2 ;;
-      --port=*) port="${1#*=}"; shift ;;
-      --data) data="${2:?--data needs a value}"; shift 2 ;;
-      --data=*) data="${1#*=}"; shift ;;
-      --cluster) cluster=true; shift ;;
-      --p2p-port) p2p="${2:?--p2p-port needs a value}"; shift 2 ;;
-      --bootstrap) bootstrap="${2:?--bootstrap needs a value}"; shift 2 ;;
-      *) die "unknown argument: $1" ;;
-    esac
+  local port=0 data="" cluster="" p2p_port=0 bootstrap="" arg
+  read_options "port data p2p-port bootstrap" "$@"
+  for arg in "${REST[@]}"; do
+    [[ "$arg" == --cluster ]] || die "unknown argument: $arg"
+    cluster=true
   done
+  local p2p="$p2p_port"
   [[ "$p2p" =~ ^[0-9]+$ ]] || die "bad peer-to-peer port: $p2p"
   [[ "$port" =~ ^[0-9]+$ ]] || die "bad port: $port"
+  report_running && return 0
   local pid
-  pid="$(running_pid)"
-  if [[ -n "$pid" ]]; then
-    log "already running (pid $pid); not starting another"
-    cat "$URLFILE"
-    return 0
-  fi
   cmd_install
   mkdir -p "$RUN_DIR"
   rm -f "$PIDFILE" "$URLFILE" "$TMPFILE"
@@ -124,43 +99,19 @@ cmd_start() {
       QDRANT__CLUSTER__P2P__PORT="$peer" exec setsid "$BIN" "${args[@]}" >"$LOG" 2>&1 </dev/null) &
     pid=$!
     echo "$pid" >"$PIDFILE"
-    local t0=$SECONDS
-    while ((SECONDS - t0 < timeout)); do
-      if ! kill -0 "$pid" 2>/dev/null; then break; fi
-      if ready "$p"; then
-        echo "http://127.0.0.1:$p" >"$URLFILE"
-        log "ready (pid $pid, storage $data, log $LOG)"
-        echo "http://127.0.0.1:$p"
-        return 0
-      fi
-      sleep 0.1
-    done
+    if poll "$timeout" 0.1 ready "$pid" "$p"; then
+      ready_at "http://127.0.0.1:$p" "ready (pid $pid, storage $data, log $LOG)"
+      return 0
+    fi
     kill -0 "$pid" 2>/dev/null && break
     if ((port != 0)) || ! grep -qi 'address already in use' "$LOG" 2>/dev/null; then break; fi
     log "port $p or $grpc was taken; retrying with other free ports"
   done
-  log "not ready; last lines of $LOG:"
-  tail -n 20 "$LOG" >&2 || true
-  cmd_stop >/dev/null 2>&1 || true
-  exit 1
+  give_up
 }
 
 cmd_stop() {
-  local pid
-  pid="$(running_pid)"
-  if [[ -n "$pid" ]]; then
-    kill -TERM "$pid" 2>/dev/null || true
-    local t0=$SECONDS
-    while kill -0 "$pid" 2>/dev/null && ((SECONDS - t0 < 10)); do sleep 0.1; done
-    if kill -0 "$pid" 2>/dev/null; then
-      log "still alive after 10 s; sending SIGKILL to $pid"
-      kill -KILL "$pid" 2>/dev/null || true
-      sleep 0.2
-    fi
-    log "stopped (pid $pid)"
-  else
-    log "not running"
-  fi
+  stop_running 10 ask_term kill_stuck
   if [[ -s "$TMPFILE" ]]; then
     rm -rf "$(cat "$TMPFILE")"
   fi
@@ -222,18 +173,4 @@ cmd_node() {
   esac
 }
 
-sub="${1:-}"
-[[ $# -gt 0 ]] && shift
-case "$sub" in
-  install) cmd_install ;;
-  start) cmd_start "$@" ;;
-  stop) cmd_stop ;;
-  status) cmd_status ;;
-  url) cmd_url ;;
-  cluster) cmd_cluster "$@" ;;
-  node) cmd_node "$@" ;;
-  *)
-    sed -n '2,24p' "$0" >&2
-    exit 2
-    ;;
-esac
+run_command "$@"

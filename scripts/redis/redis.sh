@@ -12,15 +12,12 @@
 set -euo pipefail
 
 SCRIPT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-ROOT="$(cd "$SCRIPT_DIR/../.." && pwd)"
-RUN_DIR="${REDIS_RUN_DIR:-$ROOT/build/redis}"
-PIDFILE="$RUN_DIR/redis.pid"
-LOG="$RUN_DIR/redis.log"
-URLFILE="$RUN_DIR/url"
-NAME=redis.sh
-PROCESS=redis-server
 # shellcheck source=../lib.sh
 source "$SCRIPT_DIR/../lib.sh"
+NAME=redis.sh
+PROCESS=redis-server
+COMMANDS="install start stop status url"
+run_files "${REDIS_RUN_DIR:-$ROOT/build/redis}" redis
 
 cmd_install() {
   if command -v redis-server >/dev/null && command -v redis-cli >/dev/null; then
@@ -33,21 +30,10 @@ cmd_install() {
 
 cmd_start() {
   local port=0
-  while [[ $# -gt 0 ]]; do
-    case "$1" in
-      --port) port="${2:?--port needs a value}"; shift 2 ;;
-      --port=*) port="${1#*=}"; shift ;;
-      *) die "unknown argument: $1" ;;
-    esac
-  done
+  read_options port "$@"
+  no_rest
   [[ "$port" =~ ^[0-9]+$ ]] || die "bad port: $port"
-  local pid
-  pid="$(running_pid)"
-  if [[ -n "$pid" ]]; then
-    log "already running (pid $pid); not starting another"
-    cat "$URLFILE"
-    return 0
-  fi
+  report_running && return 0
   command -v redis-server >/dev/null || cmd_install
   mkdir -p "$RUN_DIR"
   rm -f "$PIDFILE" "$URLFILE"
@@ -60,62 +46,35 @@ cmd_start() {
     redis-server --bind 127.0.0.1 --port "$p" --protected-mode yes \
       --daemonize yes --pidfile "$PIDFILE" --logfile "$LOG" --dir "$RUN_DIR" \
       --save '' --appendonly no >&2 || die "redis-server failed to start; see $LOG"
-    local t0=$SECONDS
-    while ((SECONDS - t0 < timeout)); do
-      if [[ "$(redis-cli -h 127.0.0.1 -p "$p" ping 2>/dev/null)" == PONG ]]; then
-        echo "redis://127.0.0.1:$p" >"$URLFILE"
-        log "ready (pid $(cat "$PIDFILE" 2>/dev/null), log $LOG)"
-        echo "redis://127.0.0.1:$p"
-        return 0
-      fi
-      # Daemonized startup failures (port taken, ...) only show up in the log.
-      if grep -q 'Address already in use\|Failed listening' "$LOG" 2>/dev/null; then break; fi
-      sleep 0.1
-    done
+    if poll "$timeout" 0.1 pong "$p"; then
+      ready_at "redis://127.0.0.1:$p" "ready (pid $(cat "$PIDFILE" 2>/dev/null), log $LOG)"
+      return 0
+    fi
     if ((port != 0)) || ! grep -q 'Address already in use' "$LOG" 2>/dev/null; then break; fi
     log "port $p was taken; retrying with another free port"
   done
-  log "not ready; last lines of $LOG:"
-  tail -n 20 "$LOG" >&2 || true
-  cmd_stop >/dev/null 2>&1 || true
-  exit 1
+  give_up
 }
 
-cmd_stop() {
-  local pid port=""
-  pid="$(running_pid)"
-  if [[ -z "$pid" ]]; then
-    log "not running"
-    rm -f "$PIDFILE" "$URLFILE"
-    return 0
-  fi
+# Redis on port $1 answers PING (0), not yet (1), or its log says it failed to start (2): daemonized startup
+# failures (port taken, ...) only show up there.
+pong() {
+  [[ "$(redis-cli -h 127.0.0.1 -p "$1" ping 2>/dev/null)" != PONG ]] || return 0
+  ! grep -q 'Address already in use\|Failed listening' "$LOG" 2>/dev/null || return 2
+  return 1
+}
+
+# SHUTDOWN NOSAVE on the port it serves, SIGTERM when it is not known.
+ask_shutdown() {
+  local port=""
   [[ -s "$URLFILE" ]] && port="$(sed 's/.*://' "$URLFILE")"
   if [[ -n "$port" ]]; then
     redis-cli -h 127.0.0.1 -p "$port" shutdown nosave >/dev/null 2>&1 || true
   else
-    kill -TERM "$pid" 2>/dev/null || true
+    kill -TERM "$1" 2>/dev/null || true
   fi
-  local t0=$SECONDS
-  while kill -0 "$pid" 2>/dev/null && ((SECONDS - t0 < 10)); do sleep 0.1; done
-  if kill -0 "$pid" 2>/dev/null; then
-    kill -TERM "$pid" 2>/dev/null || true
-    sleep 1
-    kill -0 "$pid" 2>/dev/null && kill -KILL "$pid" 2>/dev/null || true
-  fi
-  rm -f "$PIDFILE" "$URLFILE"
-  log "stopped (pid $pid)"
 }
 
-sub="${1:-}"
-[[ $# -gt 0 ]] && shift
-case "$sub" in
-  install) cmd_install ;;
-  start) cmd_start "$@" ;;
-  stop) cmd_stop ;;
-  status) cmd_status ;;
-  url) cmd_url ;;
-  *)
-    sed -n '2,11p' "$0" >&2
-    exit 2
-    ;;
-esac
+cmd_stop() { stop_running 10 ask_shutdown force_stop; }
+
+run_command "$@"

@@ -1,4 +1,5 @@
 /** A small SSE client for the graph stream tests: reads `data:` events and comments from a fetch body. */
+import { sseBlocks, sseData } from '../fixtures/streams';
 
 export interface SseEvent {
   type: string;
@@ -30,32 +31,18 @@ export async function openSseReader(response: Response, controller: AbortControl
 
   if (response.body && response.status === 200) {
     void (async () => {
-      const reader = response.body!.getReader();
-      const decoder = new TextDecoder();
-      let buffer = '';
       try {
-        for (;;) {
-          const { value, done } = await reader.read();
-          if (done) break;
-          buffer += decoder.decode(value, { stream: true });
-          let cut: number;
-          while ((cut = buffer.indexOf('\n\n')) !== -1) {
-            const block = buffer.slice(0, cut);
-            buffer = buffer.slice(cut + 2);
-            const lines = block.split('\n');
-            const data = lines
-              .filter((l) => l.startsWith('data: '))
-              .map((l) => l.slice(6))
-              .join('\n');
-            const id = lines.find((l) => l.startsWith('id: '))?.slice(4);
-            if (data) {
-              const event = JSON.parse(data) as SseEvent;
-              // Not enumerable: assertions on an event's fields stay about its data.
-              if (id !== undefined) Object.defineProperty(event, 'eventId', { value: id, enumerable: false });
-              events.push(event);
-            } else if (block.startsWith(':')) comments.push(block.slice(1).trim());
-            wake();
-          }
+        for await (const block of sseBlocks(response.body!)) {
+          const lines = block.split('\n');
+          const data = sseData(lines);
+          const id = lines.find((l) => l.startsWith('id: '))?.slice(4);
+          if (data) {
+            const event = JSON.parse(data) as SseEvent;
+            // Not enumerable: assertions on an event's fields stay about its data.
+            if (id !== undefined) Object.defineProperty(event, 'eventId', { value: id, enumerable: false });
+            events.push(event);
+          } else if (block.startsWith(':')) comments.push(block.slice(1).trim());
+          wake();
         }
         failure = new Error('stream ended');
       } catch (err) {

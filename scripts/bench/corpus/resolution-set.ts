@@ -3,6 +3,7 @@
  * planted aliases of several kinds and look-alikes that must stay apart. Every mention is a surface form; the
  * benchmark measures which surface forms end up as one entity.
  */
+import { PEOPLE } from './people';
 
 export type AliasKind = 'canonical' | 'case' | 'legal' | 'diacritics' | 'plural' | 'acronym' | 'initials' | 'typo' | 'qualifier';
 
@@ -51,25 +52,6 @@ const ORG_TYPOS: Record<string, string> = {
   'Initech Systems': 'Initech Sytems',
 };
 const ORG_QUALIFIED: Record<string, string> = { 'Tesla Motors': 'Tesla', 'Siemens Healthineers': 'Siemens Healthineers Division' };
-
-const PEOPLE = [
-  'Ada Lovelace',
-  'Alan Turing',
-  'Grace Hopper',
-  'Claude Shannon',
-  'Barbara Liskov',
-  'Edsger Dijkstra',
-  'Margaret Hamilton',
-  'Donald Knuth',
-  'Katherine Johnson',
-  'John McCarthy',
-  'Frances Allen',
-  'Ken Thompson',
-  'Radia Perlman',
-  'Leslie Lamport',
-  'Tim Berners-Lee',
-  'Hedy Lamarr',
-];
 
 const PLACES: Array<[string, string]> = [
   ['Zürich', 'Zurich'],
