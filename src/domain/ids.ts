@@ -20,6 +20,13 @@ export function chunkId(documentId: string, index: number): string {
   return `${documentId}-chunk-${index}`;
 }
 
+/** The id of the chunk that follows `chunkId` in its document (`{document_id}-chunk-{N + 1}`); null for another id. */
+export function followingChunkId(chunkId: string): string | null {
+  const at = chunkId.lastIndexOf('-chunk-');
+  const index = at < 0 ? NaN : Number(chunkId.slice(at + '-chunk-'.length));
+  return Number.isSafeInteger(index) && index >= 0 ? `${chunkId.slice(0, at)}-chunk-${index + 1}` : null;
+}
+
 /**
  * Chunk ids are `{document_id}-chunk-{N}`. The document id is interned: records keep the document ids of their
  * sources, and a slice of each chunk id would be one more string per record and document, each holding its whole

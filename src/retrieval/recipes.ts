@@ -29,6 +29,12 @@ export interface RetrievalRecipe {
    * chunk, or by the chunk's similarity to the question among the most cited (its vector scored by id).
    */
   graphChunkRanking: 'citations' | 'similarity';
+  /**
+   * With similarity ranking, the chunk after each cited one is ranked too: a record is cited where it is named,
+   * and the text about it often continues into the next chunk. Not in mix, whose vector search already brings the
+   * question's nearest chunks from the whole store (on the handbook: no passage more, answer words within 0.004).
+   */
+  followingChunks: boolean;
   /** How graph-derived chunks and vector chunks combine when both exist. */
   fuse: 'none' | 'rrf';
   /** No retrieval at all: the LLM answers alone. */
@@ -43,15 +49,24 @@ const none: RetrievalRecipe = {
   chunkVectorSearch: false,
   graphExpansion: false,
   graphChunkRanking: 'similarity',
+  followingChunks: false,
   fuse: 'none',
   llmOnly: false,
 };
 
 export const RECIPES: Readonly<Record<QueryMode, RetrievalRecipe>> = {
   naive: { ...none, chunkVectorSearch: true },
-  local: { ...none, keywords: true, entitySearch: 'low', graphExpansion: true },
-  global: { ...none, keywords: true, relationshipSearch: 'high', communitySearch: true, graphExpansion: true },
-  hybrid: { ...none, keywords: true, entitySearch: 'low', relationshipSearch: 'high', communitySearch: true, graphExpansion: true },
+  local: { ...none, keywords: true, entitySearch: 'low', graphExpansion: true, followingChunks: true },
+  global: { ...none, keywords: true, relationshipSearch: 'high', communitySearch: true, graphExpansion: true, followingChunks: true },
+  hybrid: {
+    ...none,
+    keywords: true,
+    entitySearch: 'low',
+    relationshipSearch: 'high',
+    communitySearch: true,
+    graphExpansion: true,
+    followingChunks: true,
+  },
   mix: {
     ...none,
     keywords: true,

@@ -145,7 +145,15 @@ export async function retrieve(deps: RetrieverDeps, req: RetrievalRequest): Prom
     );
     const cited =
       selected.entities.length || selected.relationships.length
-        ? await chunksOfSelection(stores, scope, selected, limits.maxChunks, allowed, similarTo(recipe, vectors.question))
+        ? await chunksOfSelection(
+            stores,
+            scope,
+            selected,
+            limits.maxChunks,
+            allowed,
+            similarTo(recipe, vectors.question),
+            recipe.followingChunks,
+          )
         : [];
     span?.set({ entities: selected.entities.length, relationships: selected.relationships.length, chunks: cited.length });
     return { selection: selected, graphChunks: cited };

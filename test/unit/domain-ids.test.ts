@@ -1,4 +1,4 @@
-import { chunkId, documentOfChunk, documentsOfChunks, isChunkOf, normalizeEntityId } from '../../src/domain/ids';
+import { chunkId, documentOfChunk, documentsOfChunks, followingChunkId, isChunkOf, normalizeEntityId } from '../../src/domain/ids';
 
 /** Chunk ids `{document_id}-chunk-{N}` and the documents they name (src/domain/ids.ts). */
 describe('chunk and document ids', () => {
@@ -9,6 +9,13 @@ describe('chunk and document ids', () => {
     expect(documentOfChunk(chunkId(a, 7))).toBe(a);
     expect(documentOfChunk(chunkId('notes-chunk-x', 0))).toBe('notes-chunk-x');
     expect(documentOfChunk(a)).toBe(a);
+  });
+
+  it('names the chunk that follows a chunk in its document, and none for an id without an index', () => {
+    expect(followingChunkId(chunkId(a, 7))).toBe(chunkId(a, 8));
+    expect(followingChunkId(chunkId('notes-chunk-x', 0))).toBe(chunkId('notes-chunk-x', 1));
+    expect(followingChunkId(a)).toBeNull();
+    expect(followingChunkId('notes-chunk-x')).toBeNull();
   });
 
   it('tells whether a chunk is of a document without reading its id', () => {

@@ -40,6 +40,25 @@ describe('chunks of the graph selection', () => {
     expect(chunks[0].score).toBeGreaterThan(chunks[1].score);
   });
 
+  it('ranks the chunk after each cited one with them when asked: the next chunk goes on where its entity is named', async () => {
+    const [vector] = await embedder.embed([question]);
+    // Alice Smith is named in chunk 0 only; chunk 1, which follows it, answers the question.
+    const alice = await selectionOf(['Alice Smith']);
+    const cited = await chunksOfSelection(stores, scope, alice, 5, null, vector);
+    expect(cited.map((c) => c.record.id)).toEqual(['doc-acme-chunk-0']);
+    const withFollowers = await chunksOfSelection(stores, scope, alice, 5, null, vector, true);
+    expect(withFollowers.map((c) => c.record.id)).toEqual(['doc-acme-chunk-1', 'doc-acme-chunk-0']);
+    const [hit] = await stores.vectors.search(scope, 'chunk', vector, 1, { ids: ['doc-acme-chunk-1'] });
+    expect(withFollowers[0].score).toBeCloseTo(hit.score, 6);
+    // Berlin is named in the last chunk of its document: nothing follows it. Under a filter, followers keep to it too.
+    const berlin = await chunksOfSelection(stores, scope, await selectionOf(['Berlin']), 5, null, vector, true);
+    expect(berlin.map((c) => c.record.id)).toEqual(['doc-acme-chunk-1']);
+    const [tokyo] = await embedder.embed(['Which laboratory studies quantum computing with qubits?']);
+    const both = await selectionOf(['Alice Smith', 'Bob Jones']);
+    const globexOnly = await chunksOfSelection(stores, scope, both, 5, new Set(['doc-globex']), tokyo, true);
+    expect(globexOnly.map((c) => c.record.id).sort()).toEqual(['doc-globex-chunk-0', 'doc-globex-chunk-1']);
+  });
+
   it('keeps to maxChunks and to the allowed documents', async () => {
     const [vector] = await embedder.embed([question]);
     const selection = await selectionOf([...names, 'Bob Jones']);

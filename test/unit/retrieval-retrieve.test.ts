@@ -50,6 +50,13 @@ describe('query recipes', () => {
     expect(QUERY_MODES.filter((m) => RECIPES[m].fuse === 'rrf')).toEqual(['mix']);
     expect(QUERY_MODES.filter((m) => RECIPES[m].keywords)).toEqual(['local', 'global', 'hybrid', 'mix']);
   });
+
+  it('ranks the chunk after each cited one, by similarity, in the graph modes without chunk vector search', () => {
+    const graphOnly = QUERY_MODES.filter((m) => RECIPES[m].graphExpansion && !RECIPES[m].chunkVectorSearch);
+    expect(graphOnly).toEqual(['local', 'global', 'hybrid']);
+    expect(QUERY_MODES.filter((m) => RECIPES[m].followingChunks)).toEqual(graphOnly);
+    expect(graphOnly.every((m) => RECIPES[m].graphChunkRanking === 'similarity')).toBe(true);
+  });
 });
 
 describe('retrieve', () => {

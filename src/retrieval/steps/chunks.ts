@@ -1,5 +1,5 @@
 import { firstK } from '../../domain/first-k';
-import { documentOfChunk } from '../../domain/ids';
+import { documentOfChunk, followingChunkId } from '../../domain/ids';
 import type { ChunkRecord, Scope } from '../../domain/types';
 import type { DocumentTitle, Stores } from '../../store/ports';
 import { retrievalReadsOf } from '../../store/retrieval-reads';
@@ -19,7 +19,8 @@ const SIMILARITY_POOL = 8;
  * The chunks the selected entities and relationships came from, ranked by how many selected items cite them,
  * then by the rank of the best item citing them. Score: citations relative to the most cited chunk. With a
  * question vector, the most cited chunks are ranked by their similarity to the question instead (score:
- * the cosine), so the chunk that answers comes before the one that merely names the same entities.
+ * the cosine), so the chunk that answers comes before the one that merely names the same entities; with
+ * `followers`, the chunk after each of them is ranked with them (see `followersOf`).
  * Under a document filter, chunks of other documents are skipped before ranking (chunk ids name their document).
  */
 export async function chunksOfSelection(
@@ -29,6 +30,7 @@ export async function chunksOfSelection(
   maxChunks: number,
   allowed: Set<string> | null,
   question: number[] | null = null,
+  followers = false,
 ): Promise<ScoredChunk[]> {
   const citations = new Map<string, Citation>();
   const items = [...selection.entities, ...selection.relationships];
@@ -40,8 +42,10 @@ export async function chunksOfSelection(
     }
   });
   if (citations.size === 0) return [];
-  if (question)
-    return bySimilarity(stores, scope, topCitations(citations.values(), maxChunks * SIMILARITY_POOL), question, maxChunks, allowed);
+  if (question) {
+    const pool = topCitations(citations.values(), maxChunks * SIMILARITY_POOL);
+    return bySimilarity(stores, scope, pool, followers ? followersOf(pool) : [], question, maxChunks, allowed);
+  }
   const ranked = topCitations(citations.values(), maxChunks);
   const { chunks, origins } = await retrievalReadsOf(stores).chunksWithOrigins(
     scope,
@@ -56,17 +60,36 @@ function originOf(origins: Map<string, DocumentTitle>, record: ChunkRecord): Doc
   return origins.get(record.document_id) ?? { title: '', file_path: '' };
 }
 
-/** The cited chunks best first by cosine to the question; chunks without a vector follow in citation order. */
+/**
+ * The chunk after each pooled one, when not pooled itself. An entity is cited by the chunk that names it, and what
+ * the text says of it often goes on past that chunk's end (a heading or a term introduced near the end, explained
+ * in the next chunk): ranked by similarity with the cited ones, the follower is kept when it answers better.
+ */
+function followersOf(pool: Citation[]): string[] {
+  const pooled = new Set(pool.map((c) => c.id));
+  const out = new Set<string>();
+  for (const { id } of pool) {
+    const next = followingChunkId(id);
+    if (next !== null && !pooled.has(next)) out.add(next);
+  }
+  return [...out];
+}
+
+/**
+ * The cited chunks and their `followers` best first by cosine to the question; cited chunks without a vector follow
+ * in citation order (a follower without one is left out: it may not exist, and nothing cites it).
+ */
 async function bySimilarity(
   stores: Stores,
   scope: Scope,
   pool: Citation[],
+  followers: string[],
   question: number[],
   maxChunks: number,
   allowed: Set<string> | null,
 ): Promise<ScoredChunk[]> {
   const reads = retrievalReadsOf(stores);
-  const ids = pool.map((c) => c.id);
+  const ids = [...pool.map((c) => c.id), ...followers];
   // The best maxChunks of the pool: scored chunks come first in the order below, so the rest never show.
   const found = await reads.chunkHits(scope, question, maxChunks, { filter: { ids }, minScore: -Infinity });
   const scored = new Map(found.hits.map((h) => [h.record.id, h.score]));
