@@ -25,7 +25,7 @@ import { parseArgs } from 'node:util';
 import { createApp } from '../../src/app';
 import { packByWeight } from '../../src/domain/pack';
 import type { Scope } from '../../src/domain/types';
-import { chunkItems, embedInto, entityItems, relationshipItems } from '../../src/ingest/embed';
+import { chunkItems, embedInto, entityItems, relationshipItems } from '../../src/ingest/embed/embed';
 import { createLogger } from '../../src/logger';
 import type { QueryMode } from '../../src/retrieval/recipes';
 import { createRuntime, type Runtime } from '../../src/runtime';

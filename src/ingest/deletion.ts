@@ -1,15 +1,15 @@
 import type { ChunkRecord, Scope } from '../domain/types';
 import type { LlmProvider } from '../llm/ports';
-import { forgetDocumentNames } from './aliases';
-import { writeLinked } from './chunk-links';
+import { forgetDocumentNames } from './merge/aliases';
+import { writeLinked } from './merge/chunk-links';
 import type { IngestDeps } from './deps';
 import { isChunkOf } from '../domain/ids';
 import { deleteExtractions } from './extract/cache';
-import type { MergeOutcome } from './merge';
-import { mergeIntoGraph } from './merge-stage';
-import { deletePageMap } from './pages';
+import type { MergeOutcome } from './merge/merge';
+import { mergeIntoGraph } from './merge/merge-stage';
+import { deletePageMap } from './chunk/pages';
 import { deleteHistory } from './history';
-import type { SummaryPolicy } from './summary';
+import type { SummaryPolicy } from './merge/summary';
 
 /**
  * Removing a document's data (docs/architecture.md §5): its chunks, chunk vectors, cached extractions and page map;
@@ -99,7 +99,7 @@ function unlinked(chunk: ChunkRecord): ChunkRecord {
 }
 
 /**
- * Takes a document out of the graph: a merge with no contributions (./merge-stage.ts), the vectors of the
+ * Takes a document out of the graph: a merge with no contributions (./merge/merge-stage.ts), the vectors of the
  * records it changed following; the change events published.
  */
 export async function removeDocumentFromGraph(

@@ -6,8 +6,8 @@ import { applyMerges, proposeMerges } from '../graph/resolution/resolve';
 import { resolutionSettings } from '../graph/resolution/settings';
 import { entitiesWithin } from '../store/retrieval-reads';
 import type { IngestDeps } from './deps';
-import { embeddingQueue } from './embed-queue';
-import type { MergeOutcome } from './merge';
+import { embeddingQueue } from './embed/queue';
+import type { MergeOutcome } from './merge/merge';
 
 export interface Resolved {
   merged: number;

@@ -2,7 +2,7 @@ import { type TestApp, startTestApp } from '../helpers/app';
 import { isolatedProse } from '../fixtures/corpus';
 import { json } from '../fixtures/documents';
 import { markerFailingProviders } from '../fixtures/providers';
-import { settleEmbeddingRefreshes } from '../../src/ingest/merge-stage';
+import { settleEmbeddingRefreshes } from '../../src/ingest/merge/merge-stage';
 import { normalizeEntityId } from '../../src/domain/ids';
 import type { ChunkRecord } from '../../src/domain/types';
 

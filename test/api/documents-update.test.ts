@@ -2,7 +2,7 @@ import { type TestApp, startTestApp } from '../helpers/app';
 import { isolatedProse } from '../fixtures/corpus';
 import { json, upload } from '../fixtures/documents';
 import { markerFailingProviders } from '../fixtures/providers';
-import { settleEmbeddingRefreshes } from '../../src/ingest/merge-stage';
+import { settleEmbeddingRefreshes } from '../../src/ingest/merge/merge-stage';
 import { countTokens } from '../../src/llm/tokens';
 
 /**

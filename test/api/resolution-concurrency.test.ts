@@ -3,7 +3,7 @@ import { json } from '../fixtures/documents';
 import { normalizeEntityId } from '../../src/domain/ids';
 import type { Scope } from '../../src/domain/types';
 import { resolveEntityAliases } from '../../src/graph/aliases';
-import { settleEmbeddingRefreshes } from '../../src/ingest/merge-stage';
+import { settleEmbeddingRefreshes } from '../../src/ingest/merge/merge-stage';
 
 /**
  * Entity resolution while many documents are merged at once: whatever order the merges and resolutions take,

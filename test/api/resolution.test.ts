@@ -1,7 +1,7 @@
 import { type TestApp, startTestApp } from '../helpers/app';
 import { json } from '../fixtures/documents';
 import { markerFailingProviders } from '../fixtures/providers';
-import { settleEmbeddingRefreshes } from '../../src/ingest/merge-stage';
+import { settleEmbeddingRefreshes } from '../../src/ingest/merge/merge-stage';
 import type { EmbeddingProvider, ProviderRegistry } from '../../src/llm/ports';
 
 /** Entity resolution through the API: at merge time, the dry run, applying a reviewed list, splitting an alias off. */

@@ -1,7 +1,7 @@
 import type { Scope } from '../../src/domain/types';
-import { entityText, relationshipText } from '../../src/ingest/merge';
-import { settleEmbeddingRefreshes } from '../../src/ingest/merge-stage';
-import { mergeClaims } from '../../src/ingest/merge-claims';
+import { entityText, relationshipText } from '../../src/ingest/merge/merge';
+import { settleEmbeddingRefreshes } from '../../src/ingest/merge/merge-stage';
+import { mergeClaims } from '../../src/ingest/embed/claims';
 import { processDocument } from '../../src/ingest/pipeline';
 import type { EmbeddingProvider, LlmProvider } from '../../src/llm/ports';
 import { beforeLlmCalls, createIngestFixture, type IngestFixture } from './ingest-fixtures';

@@ -1,6 +1,6 @@
 import type { Scope } from '../../src/domain/types';
-import { entityText, relationshipText } from '../../src/ingest/merge';
-import { settleEmbeddingRefreshes } from '../../src/ingest/merge-stage';
+import { entityText, relationshipText } from '../../src/ingest/merge/merge';
+import { settleEmbeddingRefreshes } from '../../src/ingest/merge/merge-stage';
 import { processDocument } from '../../src/ingest/pipeline';
 import type { EmbeddingProvider } from '../../src/llm/ports';
 import { checkIntegrity } from '../../src/services/integrity';

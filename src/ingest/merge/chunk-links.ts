@@ -1,8 +1,8 @@
-import { TimeSlicer } from '../domain/turns';
-import type { ChunkRecord, Scope } from '../domain/types';
-import { documentLinksLockKey } from '../records/locks';
+import { TimeSlicer } from '../../domain/turns';
+import type { ChunkRecord, Scope } from '../../domain/types';
+import { documentLinksLockKey } from '../../records/locks';
 import { statementsUnderAliases, withAliasedEntityLock } from './aliases';
-import type { IngestDeps } from './deps';
+import type { IngestDeps } from '../deps';
 import type { Contribution } from './merge';
 import type { DocumentCounts, MergeOutcome } from './merge-outcome';
 

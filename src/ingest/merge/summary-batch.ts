@@ -1,5 +1,5 @@
-import type { Scope } from '../domain/types';
-import type { IngestDeps } from './deps';
+import type { Scope } from '../../domain/types';
+import type { IngestDeps } from '../deps';
 import type { SummaryPolicy } from './summary';
 import { type Applied, applySummaryGroups, type SummaryGroup, type Written } from './summary-stage';
 import { lockedBatches } from './workspace-batches';

@@ -1,9 +1,9 @@
-import type { LlmProvider, TokenUsage } from '../llm/ports';
+import type { LlmProvider, TokenUsage } from '../../llm/ports';
 import { type SummarySubject, summaryPrompt } from './summary-prompt';
-import { packByWeight } from '../domain/pack';
-import { countTokens, tokenEncoder } from '../llm/tokens';
-import { distinctFragments, severalDistinct } from './describe';
-import { mapInSlices, TimeSlicer } from '../domain/turns';
+import { packByWeight } from '../../domain/pack';
+import { countTokens, tokenEncoder } from '../../llm/tokens';
+import { distinctFragments, severalDistinct } from '../extract/describe';
+import { mapInSlices, TimeSlicer } from '../../domain/turns';
 
 /**
  * Descriptions from fragments: joined as they are, or, past the fragment or token threshold and when

@@ -1,6 +1,6 @@
-import { isChunkOf } from '../domain/ids';
-import type { EntityRecord, RelationshipRecord, Scope } from '../domain/types';
-import type { GraphStore, KeyValues, Stores } from '../store/ports';
+import { isChunkOf } from '../../domain/ids';
+import type { EntityRecord, RelationshipRecord, Scope } from '../../domain/types';
+import type { GraphStore, KeyValues, Stores } from '../../store/ports';
 
 /**
  * The graph and key-value store as a batch of merges sees them (./merge-batch.ts): each record is read from the

@@ -1,5 +1,5 @@
-import type { ChunkRecord, DocumentExtraction, DocumentWarning } from '../domain/types';
-import type { CachedExtraction, ExtractionHealth } from '../records/extractions';
+import type { ChunkRecord, DocumentExtraction, DocumentWarning } from '../../domain/types';
+import type { CachedExtraction, ExtractionHealth } from '../../records/extractions';
 
 /**
  * A document's extraction health, from its chunks' (docs/api.md §4.1 "Extraction health"), and the rule that says

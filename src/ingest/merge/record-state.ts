@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import { memoText } from '../domain/text-memo';
-import type { EntityRecord, RelationshipRecord, Scope } from '../domain/types';
-import type { KeyValues } from '../store/ports';
+import { memoText } from '../../domain/text-memo';
+import type { EntityRecord, RelationshipRecord, Scope } from '../../domain/types';
+import type { KeyValues } from '../../store/ports';
 
 /**
  * What a record's fields are derived from beyond the record itself (KV namespace `merge_state`, key

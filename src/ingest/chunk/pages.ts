@@ -1,6 +1,6 @@
-import type { Scope } from '../domain/types';
-import type { IngestDeps } from './deps';
-import type { PageRange } from './loaders/types';
+import type { Scope } from '../../domain/types';
+import type { IngestDeps } from '../deps';
+import type { PageRange } from '../loaders/types';
 
 /** The page ranges of a PDF document's text (KV namespace `pages`, key = document id), for chunk pages. */
 

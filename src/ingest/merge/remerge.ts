@@ -1,7 +1,7 @@
-import type { Scope } from '../domain/types';
-import { summaryPolicy } from './deletion';
-import type { IngestDeps } from './deps';
-import { readExtractions } from './extract/cache';
+import type { Scope } from '../../domain/types';
+import { summaryPolicy } from '../deletion';
+import type { IngestDeps } from '../deps';
+import { readExtractions } from '../extract/cache';
 import { affectedEntityIds, type Contribution } from './merge';
 import { mergeIntoGraph } from './merge-stage';
 import { writeChunkLinks } from './chunk-links';

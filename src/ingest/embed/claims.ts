@@ -1,12 +1,12 @@
-import { scopeKey } from '../domain/ids';
-import type { Scope, VectorKind } from '../domain/types';
+import { scopeKey } from '../../domain/ids';
+import type { Scope, VectorKind } from '../../domain/types';
 
 /**
  * The records documents in flight are about to merge. A document claims the entities and relationships each of
  * its chunks names as soon as an extraction pass finds them, and gives the claim up once its merge has written
  * and summarised them and queued their texts (or once it stops). The embedding queue holds a record's embedding while documents that
  * claimed it before it was queued still have to merge it: their merges change its text, and it is embedded
- * once, with the text of the last (./embed-queue.ts).
+ * once, with the text of the last (./queue.ts).
  */
 
 export class MergeClaim {

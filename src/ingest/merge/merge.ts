@@ -1,15 +1,15 @@
-import { isChunkOf } from '../domain/ids';
-import type { EntityRecord, RelationshipRecord, Scope } from '../domain/types';
-import { filterInSlices, mapInSlices, TimeSlicer } from '../domain/turns';
-import type { GraphChange } from '../graph/events';
-import type { Stores } from '../store/ports';
+import { isChunkOf } from '../../domain/ids';
+import type { EntityRecord, RelationshipRecord, Scope } from '../../domain/types';
+import { filterInSlices, mapInSlices, TimeSlicer } from '../../domain/turns';
+import type { GraphChange } from '../../graph/events';
+import type { Stores } from '../../store/ports';
 import { applyOverrides, statementsUnderAliases } from './aliases';
-import type { IngestDeps } from './deps';
+import type { IngestDeps } from '../deps';
 import { describeDraft, keepDescription, summaryDue } from './descriptions';
-import { statementsOf } from './describe';
+import { statementsOf } from '../extract/describe';
 import { accumulateEntity, accumulateRelationship, type Draft, rebuildEntity, rebuildRelationship } from './drafts';
 import { entityEvidence, relationEvidence, sourceStatements } from './evidence';
-import type { ParsedEntity, ParsedRelation } from './extract/parser';
+import type { ParsedEntity, ParsedRelation } from '../extract/parser';
 import { changedEntity, changedRelationship, embeddingChanged, entityText, relationshipText } from './record-diff';
 import {
   deleteStates,
@@ -23,7 +23,7 @@ import {
 import { policyFor, type SummaryPolicy } from './summary';
 import type { MergeOutcome } from './merge-outcome';
 import type { MergeStores, MergeView } from './merge-view';
-import { ALIASES_NAMESPACE, OVERRIDES_NAMESPACE } from '../graph/aliases';
+import { ALIASES_NAMESPACE, OVERRIDES_NAMESPACE } from '../../graph/aliases';
 import { applySummaries, summariseOutcome, summaryJob } from './summary-stage';
 
 export type { MergeOutcome };

@@ -1,5 +1,5 @@
-import type { ChunkRecord } from '../domain/types';
-import type { PageRange } from './loaders/types';
+import type { ChunkRecord } from '../../domain/types';
+import type { PageRange } from '../loaders/types';
 import {
   type BoundaryTier,
   type FenceIndex,
@@ -12,7 +12,7 @@ import {
   safeCut,
 } from './text-layout';
 import { type Anchors, anchorCuts } from './anchors';
-import { countTokens, type TokenLayout, tokenLayout } from '../llm/tokens';
+import { countTokens, type TokenLayout, tokenLayout } from '../../llm/tokens';
 
 /**
  * Token chunking (docs/architecture.md §5.2): chunks of at most `chunkTokens` cl100k tokens with `overlapTokens` of

@@ -1,5 +1,5 @@
-import type { EntityRecord, RelationshipRecord } from '../domain/types';
-import { entityText, relationshipText } from '../records/embed-text';
+import type { EntityRecord, RelationshipRecord } from '../../domain/types';
+import { entityText, relationshipText } from '../../records/embed-text';
 
 export { entityText, relationshipText };
 

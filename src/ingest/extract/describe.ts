@@ -1,5 +1,5 @@
-import { relationshipId } from '../domain/ids';
-import type { ParsedEntity, ParsedRelation } from './extract/parser';
+import { relationshipId } from '../../domain/ids';
+import type { ParsedEntity, ParsedRelation } from './parser';
 
 /**
  * What one chunk says about entities and relationships (its statements), and small helpers to combine them.

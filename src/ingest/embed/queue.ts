@@ -1,9 +1,9 @@
-import { throwIfAborted } from '../domain/abort';
-import { scopeKey } from '../domain/ids';
-import type { Scope, VectorKind } from '../domain/types';
-import type { EmbeddingProvider } from '../llm/ports';
-import { type UsageContext, currentUsageContext, runInUsageContext } from '../llm/usage';
-import { type MergeClaims, mergeClaims, recordKey } from './merge-claims';
+import { throwIfAborted } from '../../domain/abort';
+import { scopeKey } from '../../domain/ids';
+import type { Scope, VectorKind } from '../../domain/types';
+import type { EmbeddingProvider } from '../../llm/ports';
+import { type UsageContext, currentUsageContext, runInUsageContext } from '../../llm/usage';
+import { type MergeClaims, mergeClaims, recordKey } from './claims';
 
 /**
  * One embedding queue per provider, shared by every document in flight (docs/architecture.md §5.6). Texts
@@ -17,7 +17,7 @@ import { type MergeClaims, mergeClaims, recordKey } from './merge-claims';
  * waits in the `now` lane and no call is out, or once it has waited REFRESH_DELAY_MS: records that many
  * documents touch in a row are embedded once per delay, not once per document.
  *
- * A record queued with `awaitClaims` while documents in flight have claimed it (./merge-claims.ts) is held until
+ * A record queued with `awaitClaims` while documents in flight have claimed it (./claims.ts) is held until
  * those documents have merged it, or for at most REFRESH_DELAY_MS: each of them queues its own text of the
  * record meanwhile, so the record is embedded once, with the text of the last. A caller that waits on the
  * record in the `now` lane without `awaitClaims` ends the hold.

@@ -1,12 +1,12 @@
-import { isOutage } from '../domain/errors';
-import { contentHash } from '../domain/ids';
-import { startInSlices } from '../domain/turns';
+import { isOutage } from '../../domain/errors';
+import { contentHash } from '../../domain/ids';
+import { startInSlices } from '../../domain/turns';
 import { statementsOf } from './describe';
-import { type CachedExtraction, extractWithCache, readExtractions } from './extract/cache';
-import type { ParsedEntity, ParsedRelation } from './extract/parser';
-import { addUsage, type Run } from './run';
-import { withSpan } from '../llm/tracing';
-import { findPromptOverride } from '../prompts/overrides';
+import { type CachedExtraction, extractWithCache, readExtractions } from './cache';
+import type { ParsedEntity, ParsedRelation } from './parser';
+import { addUsage, type Run } from '../pipeline/run';
+import { withSpan } from '../../llm/tracing';
+import { findPromptOverride } from '../../prompts/overrides';
 
 /**
  * The extraction stage: every chunk concurrently (the provider wrapper bounds concurrency process-wide),

@@ -1,5 +1,5 @@
-import { mapInSlices, TimeSlicer } from '../domain/turns';
-import type { EntityRecord, Scope } from '../domain/types';
+import { mapInSlices, TimeSlicer } from '../../domain/turns';
+import type { EntityRecord, Scope } from '../../domain/types';
 import {
   ALIASES_NAMESPACE,
   type EntityOverride,
@@ -7,13 +7,13 @@ import {
   type MergeRecord,
   OVERRIDES_NAMESPACE,
   resolveEntityAliases,
-} from '../graph/aliases';
-import type { KeyValues, KeyValueStore, Stores } from '../store/ports';
-import { type ChunkStatements, statementsOf } from './describe';
+} from '../../graph/aliases';
+import type { KeyValues, KeyValueStore, Stores } from '../../store/ports';
+import { type ChunkStatements, statementsOf } from '../extract/describe';
 import type { Draft } from './drafts';
-import { readExtractions } from './extract/cache';
-import type { ParsedEntity, ParsedRelation } from './extract/parser';
-import type { EntityLocks } from '../records/locks';
+import { readExtractions } from '../extract/cache';
+import type { ParsedEntity, ParsedRelation } from '../extract/parser';
+import type { EntityLocks } from '../../records/locks';
 import { deleteStates, entityKey, relationshipKey } from './record-state';
 
 /**

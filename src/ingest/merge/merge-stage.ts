@@ -1,12 +1,12 @@
-import type { ChunkRecord, Scope, VectorKind } from '../domain/types';
-import { isAbortError } from '../domain/abort';
-import { bumpGraphVersion } from '../llm/cache/responses';
-import type { DocumentRevision } from '../graph/events';
-import type { EmbeddingProvider } from '../llm/ports';
-import type { IngestDeps } from './deps';
-import { deleteGraphVectors, type EmbedOptions, embedGraphRecords } from './embed';
-import { embeddingQueue, type Lane, settleEmbeddingQueues } from './embed-queue';
-import { type MergeClaim, mergeClaims } from './merge-claims';
+import type { ChunkRecord, Scope, VectorKind } from '../../domain/types';
+import { isAbortError } from '../../domain/abort';
+import { bumpGraphVersion } from '../../llm/cache/responses';
+import type { DocumentRevision } from '../../graph/events';
+import type { EmbeddingProvider } from '../../llm/ports';
+import type { IngestDeps } from '../deps';
+import { deleteGraphVectors, type EmbedOptions, embedGraphRecords } from '../embed/embed';
+import { embeddingQueue, type Lane, settleEmbeddingQueues } from '../embed/queue';
+import { type MergeClaim, mergeClaims } from '../embed/claims';
 import type { Contribution, MergeOutcome } from './merge';
 import type { SummaryJob } from './merge-outcome';
 import { commitInBatch } from './merge-batch';
@@ -52,7 +52,7 @@ export interface MergeStageOptions {
    * flight have claimed: they are embedded in the background once the last of those documents has merged them.
    */
   deferRefresh?: boolean;
-  /** The document's claim on the records it merges (./merge-claims.ts), given up once their texts are queued. */
+  /** The document's claim on the records it merges (../embed/claims.ts), given up once their texts are queued. */
   claim?: MergeClaim;
   /** Of the summaries the merge found due, those to write (all when absent). */
   summaries?: (job: SummaryJob, outcome: MergeOutcome) => boolean;

@@ -1,8 +1,8 @@
-import type { ChunkRecord, Scope } from '../domain/types';
-import { bumpGraphVersion } from '../llm/cache/responses';
+import type { ChunkRecord, Scope } from '../../domain/types';
+import { bumpGraphVersion } from '../../llm/cache/responses';
 import { withAliasedEntityLock } from './aliases';
 import { linkMergedChunks, writeLinked } from './chunk-links';
-import type { IngestDeps } from './deps';
+import type { IngestDeps } from '../deps';
 import { commitMerge, type Contribution, type MergeOutcome, prefetchMerges } from './merge';
 import { MergeView } from './merge-view';
 import type { SummaryPolicy } from './summary';

@@ -1,6 +1,6 @@
-import type { EntityRecord, RelationshipRecord } from '../domain/types';
-import type { GraphChange } from '../graph/events';
-import type { TokenUsage } from '../llm/ports';
+import type { EntityRecord, RelationshipRecord } from '../../domain/types';
+import type { GraphChange } from '../../graph/events';
+import type { TokenUsage } from '../../llm/ports';
 import type { Summary } from './drafts';
 import type { SummarySubject } from './summary-prompt';
 

@@ -1,6 +1,6 @@
-import { scopeKey } from '../domain/ids';
-import type { Scope } from '../domain/types';
-import type { IngestDeps } from './deps';
+import { scopeKey } from '../../domain/ids';
+import type { Scope } from '../../domain/types';
+import type { IngestDeps } from '../deps';
 
 /**
  * Work of a workspace committed in batches, as a database commits a group of transactions: an item that arrives

@@ -1,13 +1,13 @@
-import { TimeSlicer } from '../domain/turns';
-import type { Scope } from '../domain/types';
-import type { KeyValues } from '../store/ports';
+import { TimeSlicer } from '../../domain/turns';
+import type { Scope } from '../../domain/types';
+import type { KeyValues } from '../../store/ports';
 import { type AliasedStatements, statementsUnderAliases } from './aliases';
-import { type ChunkStatements, distinctFragments, type EntityStatement } from './describe';
+import { type ChunkStatements, distinctFragments, type EntityStatement } from '../extract/describe';
 import type { EntityEvidence, RelationEvidence } from './drafts';
-import type { ParsedRelation } from './extract/parser';
-import { readExtractions } from './extract/cache';
+import type { ParsedRelation } from '../extract/parser';
+import { readExtractions } from '../extract/cache';
 
-/** What source chunks say about one record, from their statements (./describe.ts). */
+/** What source chunks say about one record, from their statements (../extract/describe.ts). */
 
 export type Statements = ReadonlyMap<string, ChunkStatements>;
 

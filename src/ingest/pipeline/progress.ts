@@ -1,5 +1,5 @@
-import type { StageName, StageStatus, TaskStats } from '../domain/types';
-import type { Logger } from '../logger';
+import type { StageName, StageStatus, TaskStats } from '../../domain/types';
+import type { Logger } from '../../logger';
 
 export type StageReporter = (update: {
   stage?: StageName;

@@ -1,7 +1,7 @@
-import { documentsOfChunks } from '../domain/ids';
-import type { EntityRecord, RelationshipRecord } from '../domain/types';
-import { distinctFragments, type EntityStatement } from './describe';
-import type { ParsedRelation } from './extract/parser';
+import { documentsOfChunks } from '../../domain/ids';
+import type { EntityRecord, RelationshipRecord } from '../../domain/types';
+import { distinctFragments, type EntityStatement } from '../extract/describe';
+import type { ParsedRelation } from '../extract/parser';
 import { addVotes, entityKey, fragmentKey, type RecordState, relationshipKey, topVote } from './record-state';
 import type { SummarySubject } from './summary-prompt';
 

@@ -1,5 +1,5 @@
-import type { ChatMessage } from '../llm/ports';
-import { TEXT_MARKER } from './extract/prompt';
+import type { ChatMessage } from '../../llm/ports';
+import { TEXT_MARKER } from '../extract/prompt';
 
 /**
  * The description summary prompt (docs/architecture.md §5.5): several description fragments of one entity or

@@ -1,6 +1,6 @@
-import type { Scope } from '../domain/types';
-import type { IngestDeps } from './deps';
-import { type GraphVectors, storeGraphVectors, type UnwrittenVectors } from './embed';
+import type { Scope } from '../../domain/types';
+import type { IngestDeps } from '../deps';
+import { type GraphVectors, storeGraphVectors, type UnwrittenVectors } from '../embed/embed';
 import { lockedBatches } from './workspace-batches';
 
 /**

@@ -1,10 +1,10 @@
-import type { ChunkRecord, EntityRecord, RelationshipRecord, Scope, VectorKind, VectorPoint } from '../domain/types';
-import { throwIfAborted } from '../domain/abort';
-import type { EmbeddingProvider } from '../llm/ports';
-import type { Stores, VectorStore } from '../store/ports';
-import { entitiesWithin, relationshipsWithin, sourceBounds } from '../store/retrieval-reads';
-import { embeddingQueue, type Lane } from './embed-queue';
-import { entityText, relationshipText } from './record-diff';
+import type { ChunkRecord, EntityRecord, RelationshipRecord, Scope, VectorKind, VectorPoint } from '../../domain/types';
+import { throwIfAborted } from '../../domain/abort';
+import type { EmbeddingProvider } from '../../llm/ports';
+import type { Stores, VectorStore } from '../../store/ports';
+import { entitiesWithin, relationshipsWithin, sourceBounds } from '../../store/retrieval-reads';
+import { embeddingQueue, type Lane } from './queue';
+import { entityText, relationshipText } from '../merge/record-diff';
 
 /**
  * Embedding (docs/architecture.md §5.6): chunks (content), entities (`name: description`) and relationships
@@ -39,7 +39,7 @@ export async function embedInto(
 }
 
 /**
- * Queues the items on the provider's embedding queue (./embed-queue.ts) a slice of EMBED_BATCH_SIZE at a time,
+ * Queues the items on the provider's embedding queue (./queue.ts) a slice of EMBED_BATCH_SIZE at a time,
  * at most `concurrency` slices outstanding, and hands each slice's points to `sink` as it is embedded, with the
  * text each vector was computed from. The bound keeps a large document from opening one store write per
  * slice at once.
@@ -113,7 +113,7 @@ export interface GraphVectors {
 /**
  * Embeds the records to re-embed; no lock is needed, nothing is written. In the `later` lane the queue may
  * hold them back to coalesce refreshes, and with `awaitClaims` until the documents in flight that name them have
- * merged them (./embed-queue.ts).
+ * merged them (./queue.ts).
  */
 export async function embedGraphRecords(
   embedder: () => EmbeddingProvider,

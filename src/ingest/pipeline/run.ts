@@ -1,9 +1,9 @@
-import type { ChunkRecord, DocumentRecord, Scope } from '../domain/types';
-import type { EmbeddingProvider, LlmProvider, TokenUsage } from '../llm/ports';
-import type { IngestDeps } from './deps';
-import type { MergeClaim } from './merge-claims';
+import type { ChunkRecord, DocumentRecord, Scope } from '../../domain/types';
+import type { EmbeddingProvider, LlmProvider, TokenUsage } from '../../llm/ports';
+import type { IngestDeps } from '../deps';
+import type { MergeClaim } from '../embed/claims';
 import type { StageReporter, ProgressTracker } from './progress';
-import type { SummaryPolicy } from './summary';
+import type { SummaryPolicy } from '../merge/summary';
 
 /** The state of one processing run, shared by the pipeline stages. */
 export interface Run {
@@ -23,7 +23,7 @@ export interface Run {
   merged: boolean;
   /** Set once the graph is known to hold nothing of the document: its merge need not read what it held. */
   outOfGraph: boolean;
-  /** The records the run's chunks name, claimed until its merge has written them (./merge-claims.ts). */
+  /** The records the run's chunks name, claimed until its merge has written them (../embed/claims.ts). */
   claim: MergeClaim;
   /** Chunks whose extraction call timed out. */
   timedOut?: Set<string>;
