@@ -3,7 +3,7 @@ import type { RedisOptions } from 'ioredis';
 import type { AppConfig } from './config/types';
 import { GraphEvents } from './graph/events';
 import { settleCacheWrites } from './llm/cache/writes';
-import { settleEmbeddingRefreshes } from './ingest/merge/merge-stage';
+import { settleEmbeddingRefreshes } from './ingest/merge';
 import type { CpuPool } from './ingest/offload/cpu-pool';
 import { WorkerCpuPool } from './ingest/offload/worker-pool';
 import { tokenEncoder } from './llm/tokens';

@@ -7,7 +7,7 @@ import { resolutionSettings } from '../graph/resolution/settings';
 import { entitiesWithin } from '../store/retrieval-reads';
 import type { IngestDeps } from './deps';
 import { embeddingQueue } from './embed/queue';
-import type { MergeOutcome } from './merge/merge';
+import type { MergeOutcome } from './merge';
 
 export interface Resolved {
   merged: number;

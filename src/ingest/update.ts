@@ -4,24 +4,27 @@ import { UnavailableError } from '../domain/errors';
 import type { ChunkRecord, DocumentRecord, Scope } from '../domain/types';
 import { cachedLlm } from '../llm/cache/responses';
 import type { DocumentRevision } from '../graph/events';
-import { forgetNamesOf } from './merge/aliases';
 import { summaryPolicy } from './deletion';
 import type { IngestDeps } from './deps';
 import { chunkItems, embedInto } from './embed/embed';
 import { type CachedExtraction, deleteExtractions, EXTRACTION_NAMESPACE, extractFresh, isReusable, readExtractions } from './extract/cache';
 import type { PageRange } from './loaders/types';
-import { affectedEntityIds, type Contribution, type MergeOutcome } from './merge/merge';
-import type { SummaryJob } from './merge/merge-outcome';
-import { mergeIntoGraph } from './merge/merge-stage';
+import {
+  type Contribution,
+  forgetNamesOf,
+  mergeIntoGraph,
+  type MergeOutcome,
+  type SummaryJob,
+  type SummaryPolicy,
+  writeChunkLinks,
+} from './merge';
 import { deletePageMap, loadPageMap, savePageMap } from './chunk/pages';
 import { buildChunks } from './pipeline';
 import { resolveDocumentEntities } from './resolve-stage';
 import { appendHistory, type UpdateAccount } from './history';
 import { emptyTally, tallyingProviders, totalCalls } from './call-tally';
-import { writeChunkLinks } from './merge/chunk-links';
 import { findPromptOverride } from '../prompts/overrides';
 import { extractionFailure, summariseExtraction } from './extract/health';
-import type { SummaryPolicy } from './merge/summary';
 
 /**
  * Replacing a completed document's content in place (docs/architecture.md §5.9). The new text is chunked;
@@ -248,13 +251,11 @@ async function writeVersion(
   const embedder = deps.providers.embedding();
   const embed = { concurrency: deps.config.ingest.embeddingConcurrency };
   const merged = await mergeIntoGraph(deps, scope, documentId, contributions, {
-    lockIds: await affectedEntityIds(stores, scope, documentId, contributions),
     policy: to.policy,
     cause: 'update',
     revision,
     embedder: () => embedder,
-    embed,
-    deferRefresh: true,
+    vectors: 'defer',
     summaries: changedRecords(from, to),
   });
   const said = new Set(contributions.flatMap((c) => c.extraction.entities.map((e) => e.id)));

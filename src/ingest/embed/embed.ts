@@ -4,7 +4,7 @@ import type { EmbeddingProvider } from '../../llm/ports';
 import type { Stores, VectorStore } from '../../store/ports';
 import { entitiesWithin, relationshipsWithin, sourceBounds } from '../../store/retrieval-reads';
 import { embeddingQueue, type Lane } from './queue';
-import { entityText, relationshipText } from '../merge/record-diff';
+import { entityText, relationshipText } from '../../records/embed-text';
 
 /**
  * Embedding (docs/architecture.md §5.6): chunks (content), entities (`name: description`) and relationships

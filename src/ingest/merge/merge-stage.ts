@@ -7,13 +7,13 @@ import type { IngestDeps } from '../deps';
 import { deleteGraphVectors, type EmbedOptions, embedGraphRecords } from '../embed/embed';
 import { embeddingQueue, type Lane, settleEmbeddingQueues } from '../embed/queue';
 import { type MergeClaim, mergeClaims } from '../embed/claims';
-import type { Contribution, MergeOutcome } from './merge';
+import { affectedEntityIds, type Contribution, type MergeOutcome } from './merge';
 import type { SummaryJob } from './merge-outcome';
 import { commitInBatch } from './merge-batch';
 import type { SummaryPolicy } from './summary';
 import { storeVectorsInBatch } from './vector-batch';
 import { applyInBatch } from './summary-batch';
-import { summariseOutcome } from './summary-stage';
+import { summariseOutcome, withSummaries } from './summary-stage';
 
 /**
  * A document's merge into the graph and its vectors, holding the entity lock only while records are read
@@ -26,36 +26,40 @@ import { summariseOutcome } from './summary-stage';
  */
 
 export interface MergeStageOptions {
-  /** The entities the merge may rewrite (affectedEntityIds). */
-  lockIds: string[];
+  /** The entities the merge may rewrite, when the caller has read them (affectedEntityIds otherwise). */
+  lockIds?: string[];
   /** The graph is known to hold nothing of the document (commitMerge). */
   outOfGraph?: boolean;
+  /** How descriptions are summarised; its signal stops the embedding of the merged records too. */
   policy: SummaryPolicy;
   /** Why the graph changed, for the change events. */
   cause: string;
   /** The content update the merge writes, named in its change events (community reports are charged to it). */
   revision?: DocumentRevision;
-  embedder: () => EmbeddingProvider;
-  embed: EmbedOptions;
-  /** Called under the lock right before the first write. */
-  onWrite?: () => void;
-  /** The document's chunk records, written with the merge, linked to what it names (outcome.counts is set). */
-  chunks?: ChunkRecord[];
-  /** Called once records are merged and summarised, before embedding. */
-  onMerged?: () => Promise<void>;
-  /** Embedding failures are logged rather than thrown (taking a document out must not depend on them). */
-  embeddingOptional?: boolean;
+  /** The embedding provider of the records (the runtime's when absent). */
+  embedder?: () => EmbeddingProvider;
   /**
-   * Records that had a vector before the merge are re-embedded in the background, in the queue's `later`
-   * lane: the document does not wait for them, and a record many documents touch is embedded once per
-   * refresh delay. New records are embedded before the merge returns, except those that other documents in
-   * flight have claimed: they are embedded in the background once the last of those documents has merged them.
+   * When the merged records are embedded. `wait`: before the merge returns. `defer`: records that had a vector
+   * before the merge are re-embedded in the background, in the queue's `later` lane, so that the document does not
+   * wait for them and a record many documents touch is embedded once per refresh delay; new records are embedded
+   * before the merge returns, except those that other documents in flight have claimed, embedded in the background
+   * once the last of those documents has merged them. `optional`: as `wait`, but a failure is logged and the records
+   * are embedded in the background (taking a document out must not depend on them).
    */
-  deferRefresh?: boolean;
-  /** The document's claim on the records it merges (../embed/claims.ts), given up once their texts are queued. */
-  claim?: MergeClaim;
+  vectors?: 'wait' | 'defer' | 'optional';
   /** Of the summaries the merge found due, those to write (all when absent). */
   summaries?: (job: SummaryJob, outcome: MergeOutcome) => boolean;
+  /** A document run's part in the merge. */
+  run?: {
+    /** The document's chunk records, written with the merge, linked to what it names (outcome.counts is set). */
+    chunks: ChunkRecord[];
+    /** The document's claim on the records it merges (../embed/claims.ts), given up once their texts are queued. */
+    claim: MergeClaim;
+    /** Called under the lock right before the first write. */
+    onWrite: () => void;
+    /** Called once records are merged and summarised, before embedding. */
+    onMerged: () => Promise<void>;
+  };
 }
 
 /** Background refreshes still writing their vectors; settled before the stores close. */
@@ -81,6 +85,7 @@ export async function mergeIntoGraph(
   options: MergeStageOptions,
 ): Promise<MergeOutcome> {
   const { stores, events, log } = deps;
+  const { policy, run } = options;
   const announce = (changes: MergeOutcome['changes']) =>
     events.publish({
       scope,
@@ -95,57 +100,57 @@ export async function mergeIntoGraph(
     announce(changes);
   };
 
-  const outcome = await commitInBatch(deps, scope, {
+  const committed = await commitInBatch(deps, scope, {
     documentId,
     contributions,
-    policy: options.policy,
-    lockIds: options.lockIds,
+    policy,
+    lockIds: options.lockIds ?? (await affectedEntityIds(stores, scope, documentId, contributions, options.outOfGraph)),
     outOfGraph: options.outOfGraph,
-    onWrite: options.onWrite,
-    chunks: options.chunks,
-    afterWrite: async (committed) => {
-      await deleteGraphVectors(stores.vectors, scope, committed);
+    onWrite: run?.onWrite,
+    chunks: run?.chunks,
+    afterWrite: async (written) => {
+      await deleteGraphVectors(stores.vectors, scope, written);
       // The batch moved the graph version on once for all its merges (./merge-batch.ts).
-      announce(committed.changes);
+      announce(written.changes);
     },
   });
 
   const keep = options.summaries;
-  if (keep) outcome.due = outcome.due.filter((job) => keep(job, outcome));
-  const summarised = await summariseOutcome(deps, scope, outcome, options.policy, (_deps, s, written, policy) =>
-    applyInBatch(deps, s, written, policy),
-  );
-  outcome.summarised = summarised.length;
-  if (summarised.length) await publish(summarised);
+  const due = keep ? { due: committed.due.filter((job) => keep(job, committed)) } : committed;
+  const made = await summariseOutcome(deps, scope, due, policy, (_deps, s, written, p) => applyInBatch(deps, s, written, p));
+  const outcome = withSummaries(committed, made);
+  if (made.changes.length) await publish(made.changes);
   if (outcome.summaryFailures.length) {
     log.warn({ document_id: documentId, failures: outcome.summaryFailures }, 'description summaries fell back to joined fragments');
   }
-  await options.onMerged?.();
+  await run?.onMerged();
 
-  const background = { deps, scope, documentId, embedder: options.embedder, embed: { ...options.embed, signal: undefined } };
+  const embedder = options.embedder ?? (() => deps.providers.embedding());
+  const embed = { concurrency: deps.config.ingest.embeddingConcurrency, signal: policy.signal };
+  const background = { deps, scope, documentId, embedder, embed: { ...embed, signal: undefined } };
   let now: Pick<MergeOutcome, 'reembed'> = outcome;
-  if (options.deferRefresh) {
+  if (options.vectors === 'defer') {
     const [fresh, old] = splitByAge(outcome);
-    const [waited, shared] = splitByClaims(scope, fresh, options.claim);
+    const [waited, shared] = splitByClaims(scope, fresh, run?.claim);
     now = waited;
     refreshInBackground(background, shared, 'now');
     refreshInBackground(background, old, 'later');
   }
-  const embedding = embedGraphRecords(options.embedder, scope, now, options.embed);
+  const embedding = embedGraphRecords(embedder, scope, now, embed);
   // Given up once this merge's texts are queued (the first slices are queued synchronously): a record held for
   // this document is sent with its text, not before it.
-  options.claim?.release();
+  run?.claim.release();
   try {
     const vectors = await embedding;
-    outcome.entityVectors = new Map(vectors.entities.map((e) => [e.point.id, e.point.vector]));
     catchUp(background, await storeVectorsInBatch(deps, scope, vectors));
+    return { ...outcome, entityVectors: new Map(vectors.entities.map((e) => [e.point.id, e.point.vector])) };
   } catch (err) {
-    if (!options.embeddingOptional || isAbortError(err)) throw err;
+    if (options.vectors !== 'optional' || isAbortError(err)) throw err;
     log.warn({ err, document_id: documentId }, 'shared records could not be re-embedded after removing a document; trying again');
     // Their texts changed with the removal: they are embedded in the background, as a refresh is.
     refreshInBackground(background, now, 'later');
+    return outcome;
   }
-  return outcome;
 }
 
 interface Background {

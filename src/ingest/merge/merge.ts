@@ -4,7 +4,6 @@ import { filterInSlices, mapInSlices, TimeSlicer } from '../../domain/turns';
 import type { GraphChange } from '../../graph/events';
 import type { Stores } from '../../store/ports';
 import { applyOverrides, statementsUnderAliases } from './aliases';
-import type { IngestDeps } from '../deps';
 import { describeDraft, keepDescription, summaryDue } from './descriptions';
 import { statementsOf } from '../extract/describe';
 import { accumulateEntity, accumulateRelationship, type Draft, rebuildEntity, rebuildRelationship } from './drafts';
@@ -24,7 +23,7 @@ import { policyFor, type SummaryPolicy } from './summary';
 import type { MergeOutcome } from './merge-outcome';
 import type { MergeStores, MergeView } from './merge-view';
 import { ALIASES_NAMESPACE, OVERRIDES_NAMESPACE } from '../../graph/aliases';
-import { applySummaries, summariseOutcome, summaryJob } from './summary-stage';
+import { summaryJob } from './summary-stage';
 
 export type { MergeOutcome };
 
@@ -41,7 +40,7 @@ export { entityText, relationshipText };
  * merged their names into, and hand-set fields are applied last (./aliases).
  * `commitMerge` makes no LLM call: the caller holds the entity lock of `affectedEntityIds` and the survivors
  * they go by (withAliasedEntityLock) only for it, and writes the summaries it found due afterwards
- * (./summary-stage.ts). `mergeDocument` does both in a row.
+ * (./summary-stage.ts).
  */
 
 export interface Contribution {
@@ -104,19 +103,6 @@ export async function prefetchMerges(
       [OVERRIDES_NAMESPACE]: entities,
     },
   });
-}
-
-/** Commit, then the summaries it found due; for callers that hold no lock or every lock involved. */
-export async function mergeDocument(
-  deps: Pick<IngestDeps, 'stores'>,
-  scope: Scope,
-  documentId: string,
-  contributions: Contribution[],
-  policy: SummaryPolicy,
-): Promise<MergeOutcome> {
-  const outcome = await commitMerge(deps, scope, documentId, contributions, policy);
-  await summariseOutcome(deps, scope, outcome, policy, applySummaries);
-  return outcome;
 }
 
 /**

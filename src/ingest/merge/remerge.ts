@@ -1,8 +1,8 @@
 import type { Scope } from '../../domain/types';
-import { summaryPolicy } from '../deletion';
 import type { IngestDeps } from '../deps';
 import { readExtractions } from '../extract/cache';
-import { affectedEntityIds, type Contribution } from './merge';
+import type { Contribution } from './merge';
+import { summaryPolicy } from './summary';
 import { mergeIntoGraph } from './merge-stage';
 import { writeChunkLinks } from './chunk-links';
 
@@ -27,11 +27,8 @@ export async function remergeDocuments(deps: IngestDeps, scope: Scope, documentI
       return extraction ? [{ chunkId: c.id, extraction }] : [];
     });
     await mergeIntoGraph(deps, scope, documentId, contributions, {
-      lockIds: await affectedEntityIds(stores, scope, documentId, contributions),
       policy: summaryPolicy(deps, doc.options?.use_llm_summarization ?? true),
       cause,
-      embedder: () => deps.providers.embedding(),
-      embed: { concurrency: deps.config.ingest.embeddingConcurrency },
     });
     await writeChunkLinks(deps, scope, documentId, chunks, contributions);
   }

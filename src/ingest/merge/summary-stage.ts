@@ -1,6 +1,7 @@
 import { scopeKey } from '../../domain/ids';
 import type { EntityRecord, RelationshipRecord, Scope } from '../../domain/types';
 import type { GraphChange } from '../../graph/events';
+import type { TokenUsage } from '../../llm/ports';
 import { isAbortError } from '../../domain/abort';
 import { startInSlices, TimeSlicer } from '../../domain/turns';
 import { withLeases } from '../../records/leases';
@@ -53,20 +54,37 @@ export function summaryJob(kind: SummaryJob['kind'], draft: Draft<{ id: string; 
   return { kind, id: draft.record.id, key, subject, summary, fragments: [...fragments], newer: [...newer], lockIds };
 }
 
-/**
- * Writes the summaries `outcome` found due, applies them with `apply`, and folds the calls, failures,
- * changes and records to re-embed into `outcome`. Returns the changes the summaries made.
- */
+/** What a document's summaries made: the calls, the failures, the changes and the records they rewrote. */
+export interface Summarised {
+  /** The changes of every round, in order (a record summarised twice is listed twice). */
+  changes: GraphChange[];
+  /** The records the summaries rewrote, as last written. */
+  entities: EntityRecord[];
+  relationships: RelationshipRecord[];
+  llm_calls: number;
+  usage: TokenUsage;
+  /** Summaries that failed and fell back to the joined fragments. */
+  failures: string[];
+}
+
+/** Writes the summaries `outcome` found due and applies them with `apply`; `outcome` is left as it is. */
 export async function summariseOutcome(
   deps: Deps,
   scope: Scope,
-  outcome: MergeOutcome,
+  outcome: Pick<MergeOutcome, 'due'>,
   policy: SummaryPolicy,
   apply: SummaryApply,
-): Promise<GraphChange[]> {
+): Promise<Summarised> {
+  const made: Summarised = {
+    changes: [],
+    entities: [],
+    relationships: [],
+    llm_calls: 0,
+    usage: { input_tokens: 0, output_tokens: 0 },
+    failures: [],
+  };
   const jobs = outcome.due;
-  outcome.due = [];
-  if (jobs.length === 0) return [];
+  if (jobs.length === 0) return made;
   const workspace = `${scopeKey(scope)}\u0000`;
   const unique = [...new Map(jobs.map((job) => [job.key, job])).values()];
   for (const job of unique) {
@@ -76,20 +94,17 @@ export async function summariseOutcome(
   const mine = unique.filter((job) => !held.has(workspace + job.key));
   const flags = new Map(mine.map((job) => [job.key, { again: false }]));
   for (const [key, flag] of flags) held.set(workspace + key, flag);
-  const made: GraphChange[] = [];
   const rounds = async () => {
     let pending = mine;
     for (let round = 0; round < MAX_ROUNDS && pending.length > 0; round++) {
       for (const job of pending) (flags.get(job.key) as { again: boolean }).again = false;
       const due = await dueNow(deps, scope, pending, policy, round === 0);
-      const written = due.length ? await writeSummaries(deps, scope, due, policy, outcome) : [];
+      const written = due.length ? await writeSummaries(deps, scope, due, policy, made) : [];
       const applied = written.length ? await apply(deps, scope, written, policy) : null;
       if (applied) {
-        const changed = new Set(outcome.changes.map((c) => c.id));
-        outcome.changes.push(...applied.changes.filter((c) => !changed.has(c.id)));
-        outcome.reembed.entities = latest(outcome.reembed.entities, applied.entities);
-        outcome.reembed.relationships = latest(outcome.reembed.relationships, applied.relationships);
-        made.push(...applied.changes);
+        made.entities = latest(made.entities, applied.entities);
+        made.relationships = latest(made.relationships, applied.relationships);
+        made.changes.push(...applied.changes);
       }
       // Applied summaries may be due again (fragments merged while they were written); so may records others merged into.
       pending = mine.filter((job) => applied?.keys.has(job.key) || flags.get(job.key)?.again);
@@ -103,6 +118,36 @@ export async function summariseOutcome(
     for (const job of mine) held.delete(workspace + job.key);
   }
   return made;
+}
+
+/**
+ * The outcome of a merge with its summaries: none left due, their calls, failures and changes added (each record's
+ * change once), the records they rewrote to be embedded as last written.
+ */
+export function withSummaries(outcome: MergeOutcome, made: Summarised): MergeOutcome {
+  const changes = [...outcome.changes];
+  const listed = new Set(changes.map((c) => c.id));
+  for (const change of made.changes) {
+    if (listed.has(change.id)) continue;
+    listed.add(change.id);
+    changes.push(change);
+  }
+  return {
+    ...outcome,
+    due: [],
+    changes,
+    reembed: {
+      entities: latest(outcome.reembed.entities, made.entities),
+      relationships: latest(outcome.reembed.relationships, made.relationships),
+    },
+    llm_calls: outcome.llm_calls + made.llm_calls,
+    usage: {
+      input_tokens: outcome.usage.input_tokens + made.usage.input_tokens,
+      output_tokens: outcome.usage.output_tokens + made.usage.output_tokens,
+    },
+    summaryFailures: [...outcome.summaryFailures, ...made.failures],
+    summarised: made.changes.length,
+  };
 }
 
 /** The lease key of a record held for summarising; entity ids are upper case, so it never names an entity's lock. */
@@ -167,28 +212,22 @@ async function dueNow(deps: Deps, scope: Scope, jobs: SummaryJob[], policy: Summ
   });
 }
 
-async function writeSummaries(
-  deps: Deps,
-  scope: Scope,
-  jobs: SummaryJob[],
-  policy: SummaryPolicy,
-  outcome: MergeOutcome,
-): Promise<Written[]> {
+async function writeSummaries(deps: Deps, scope: Scope, jobs: SummaryJob[], policy: SummaryPolicy, made: Summarised): Promise<Written[]> {
   const written: Written[] = [];
   const cached = { ...policy, llm: policy.llm && cachedLlm(policy.llm, deps.stores.kv, scope) };
   // Each job folds and counts its fragments before its call: they take their turns rather than one long stretch.
   await startInSlices(jobs, async (job) => {
     try {
       const result = await summarizeFragments(job.subject, job.summary ? [job.summary.text, ...job.fragments] : job.fragments, cached);
-      outcome.llm_calls += result.llm_calls;
-      outcome.usage.input_tokens += result.usage.input_tokens;
-      outcome.usage.output_tokens += result.usage.output_tokens;
+      made.llm_calls += result.llm_calls;
+      made.usage.input_tokens += result.usage.input_tokens;
+      made.usage.output_tokens += result.usage.output_tokens;
       // One line: descriptions are parts joined by newlines.
       const text = result.description.replace(/\s+/g, ' ').trim();
       if (text) written.push({ job, summary: { text, covered: [...(job.summary?.covered ?? []), ...job.fragments.map(fragmentKey)] } });
     } catch (err) {
       if (isAbortError(err) || policy.signal?.aborted) throw err;
-      outcome.summaryFailures.push(`${job.key}: ${(err as Error).message}`);
+      made.failures.push(`${job.key}: ${(err as Error).message}`);
     }
   });
   return written;

@@ -1,4 +1,5 @@
 import type { LlmProvider, TokenUsage } from '../../llm/ports';
+import type { IngestDeps } from '../deps';
 import { type SummarySubject, summaryPrompt } from './summary-prompt';
 import { packByWeight } from '../../domain/pack';
 import { countTokens, tokenEncoder } from '../../llm/tokens';
@@ -125,4 +126,25 @@ function truncateTokens(text: string, budget: number): string {
   if (countTokens(text) <= budget) return text;
   const enc = tokenEncoder();
   return enc.decode(enc.encode(text).slice(0, budget));
+}
+
+/** Summaries by the default LLM; without a usable one, descriptions are joined. */
+export function summaryPolicy(deps: Pick<IngestDeps, 'config' | 'providers'>, enabled: boolean, signal?: AbortSignal): SummaryPolicy {
+  let llm: LlmProvider | undefined;
+  try {
+    llm = deps.providers.llm();
+  } catch {
+    llm = undefined;
+  }
+  return {
+    llm,
+    enabled: enabled && llm !== undefined,
+    fragmentThreshold: deps.config.ingest.summaryFragmentThreshold,
+    tokenThreshold: deps.config.ingest.summaryTokenThreshold,
+    relationship: {
+      fragmentThreshold: deps.config.ingest.summaryRelationshipFragmentThreshold,
+      tokenThreshold: deps.config.ingest.summaryRelationshipTokenThreshold,
+    },
+    signal,
+  };
 }

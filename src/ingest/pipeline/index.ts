@@ -7,13 +7,11 @@ import { cachedLlm } from '../../llm/cache/responses';
 import { discardDocumentRun, removeDocumentFromGraph, summaryPolicy } from '../deletion';
 import type { IngestDeps } from '../deps';
 import { chunkItems, embedInto } from '../embed/embed';
-import type { DocumentCounts } from '../merge/chunk-links';
 import { type CachedExtraction, deleteExtractions } from '../extract/cache';
 import { extractChunks } from '../extract/stage';
 import { extractionFailure, summariseExtraction } from '../extract/health';
-import { affectedEntityIds, type Contribution, type MergeOutcome } from '../merge/merge';
+import { type Contribution, type DocumentCounts, mergeIntoGraph, type MergeOutcome } from '../merge';
 import { resolveDocumentEntities } from '../resolve-stage';
-import { mergeIntoGraph } from '../merge/merge-stage';
 import { mergeClaims } from '../embed/claims';
 import { loadPageMap } from '../chunk/pages';
 import { chunkTextOffLoop } from '../offload/chunk';
@@ -156,26 +154,25 @@ async function execute(run: Run): Promise<ProcessResult> {
 
   await progress.stage('merging', 'running');
   const contributions: Contribution[] = run.chunks.map((c) => ({ chunkId: c.id, extraction: extracted.get(c.id) as CachedExtraction }));
-  const lockIds = await affectedEntityIds(deps.stores, scope, doc.id, contributions, run.outOfGraph);
   // The chunks are written with the merge, before their vectors: a run that fails after it is rolled back.
   for (const chunk of run.chunks) chunk.embedding_model = run.embedder.model;
   const merged = await withSpan('ingest.merge', { chunks: contributions.length }, () =>
     mergeIntoGraph(deps, scope, doc.id, contributions, {
-      lockIds,
       policy: run.policy,
       cause: 'ingest',
       embedder: () => run.embedder,
-      embed: embedOptions(run),
-      deferRefresh: true,
-      claim: run.claim,
+      vectors: 'defer',
       outOfGraph: run.outOfGraph,
-      // Written with the merge, linked to what they name, under the lock it holds: not in an acquisition of their own.
-      chunks: run.chunks,
-      // Set before the writes: a merge that fails half-way is rolled back too.
-      onWrite: () => (run.merged = true),
-      onMerged: async () => {
-        await progress.stage('merging', 'completed');
-        await progress.stage('embedding', 'running');
+      run: {
+        // Written with the merge, linked to what they name, under the lock it holds: not in an acquisition of their own.
+        chunks: run.chunks,
+        claim: run.claim,
+        // Set before the writes: a merge that fails half-way is rolled back too.
+        onWrite: () => (run.merged = true),
+        onMerged: async () => {
+          await progress.stage('merging', 'completed');
+          await progress.stage('embedding', 'running');
+        },
       },
     }),
   );

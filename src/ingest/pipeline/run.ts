@@ -3,7 +3,7 @@ import type { EmbeddingProvider, LlmProvider, TokenUsage } from '../../llm/ports
 import type { IngestDeps } from '../deps';
 import type { MergeClaim } from '../embed/claims';
 import type { StageReporter, ProgressTracker } from './progress';
-import type { SummaryPolicy } from '../merge/summary';
+import type { SummaryPolicy } from '../merge';
 
 /** The state of one processing run, shared by the pipeline stages. */
 export interface Run {
