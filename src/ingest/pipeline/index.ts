@@ -1,29 +1,22 @@
-import { chunkId } from '../../domain/ids';
-import type { ChunkRecord, DocumentExtraction, Scope } from '../../domain/types';
+import type { DocumentExtraction, Scope } from '../../domain/types';
 import { isAbortError } from '../../domain/abort';
 import { isOutage } from '../../domain/errors';
 import type { TokenUsage } from '../../llm/ports';
 import { cachedLlm } from '../../llm/cache/responses';
-import { discardDocumentRun, removeDocumentFromGraph, summaryPolicy } from '../deletion';
+import { discardDocumentRun, summaryPolicy } from '../deletion';
 import type { IngestDeps } from '../deps';
-import { chunkItems, embedInto } from '../embed/embed';
-import { type CachedExtraction, deleteExtractions } from '../extract/cache';
-import { extractChunks } from '../extract/stage';
-import { extractionFailure, summariseExtraction } from '../extract/health';
-import { type Contribution, type DocumentCounts, mergeIntoGraph, type MergeOutcome } from '../merge';
-import { resolveDocumentEntities } from '../resolve-stage';
 import { mergeClaims } from '../embed/claims';
-import { loadPageMap } from '../chunk/pages';
-import { chunkTextOffLoop } from '../offload/chunk';
-import type { PageRange } from '../loaders/types';
 import { ProgressTracker, type StageReporter } from './progress';
-import { addUsage, checkCancelled, IngestCancelledError, type Run, RunSupersededError } from './run';
+import { IngestCancelledError, type Run, RunSupersededError } from './run';
+import { stages } from './stage';
+import { chunk, DocumentFailed, embed, extract, merge, resolve, type Resolved, storedChunks } from './stages';
 import { runWithUsageContext } from '../../llm/usage';
 import { withSpan } from '../../llm/tracing';
 
 export type { IngestDeps } from '../deps';
 export type { StageReporter } from './progress';
 export { savePageMap } from '../chunk/pages';
+export { buildChunks } from '../chunk/records';
 export { discardDocumentRun } from '../deletion';
 export { isAbortError, IngestCancelledError, RunSupersededError };
 
@@ -32,6 +25,11 @@ export { isAbortError, IngestCancelledError, RunSupersededError };
  * A chunk that fails extraction fails the document, which then contributes nothing to the graph; its
  * successful chunks stay cached so that `retry_chunks` only extracts the failed ones before merging.
  */
+
+/** A first run, and reprocessing: the text cut afresh, every chunk extracted (from the cache where it holds them). */
+export const FULL_RUN = stages(chunk).then(extract).then(merge).then(embed).then(resolve);
+/** A failed document's retry: its stored chunks, only the failed ones extracted again. */
+export const RETRY_CHUNKS = stages(storedChunks).then(extract).then(merge).then(embed).then(resolve);
 
 export interface ProcessOptions {
   mode: 'full' | 'retry_chunks';
@@ -117,84 +115,24 @@ async function processDocumentRun(deps: IngestDeps, scope: Scope, documentId: st
 }
 
 async function execute(run: Run): Promise<ProcessResult> {
-  const { deps, scope, doc, options, progress } = run;
-  await progress.stage('chunking', 'running');
-  const existing = options.mode === 'retry_chunks' ? await deps.stores.chunks.listByDocument(scope, doc.id) : [];
-  run.chunks = existing.length ? existing.sort((a, b) => a.index - b.index) : await chunkDocument(run);
-  progress.stats.chunks_total = run.chunks.length;
-  await progress.stage('chunking', 'completed');
-  checkCancelled(run);
-
-  await progress.stage('extraction', 'running');
-  const extracted = await extractChunks(run);
-  checkCancelled(run);
-  await deps.stores.chunks.upsertMany(scope, run.chunks);
-  const health = summariseExtraction(run.chunks, extracted, run.timedOut);
-  const failed = run.chunks.filter((c) => c.extraction_status === 'failed');
-  if (failed.length) {
-    const first = failed[0];
-    return fail(
-      run,
-      `${failed.length} of ${run.chunks.length} chunks failed extraction; first error (chunk ${first.index}): ${first.extraction_error}`,
-      health,
-    );
+  const list = run.options.mode === 'retry_chunks' ? RETRY_CHUNKS : FULL_RUN;
+  let done: Resolved;
+  try {
+    done = await list.run(run, undefined);
+  } catch (err) {
+    if (err instanceof DocumentFailed) return fail(run, err.message, err.extraction);
+    throw err;
   }
-  const unusable = extractionFailure(health);
-  if (unusable) {
-    deps.log.warn({ document_id: doc.id, workspace_id: scope.workspaceId, extraction: health }, `document failed: ${unusable}`);
-    return fail(run, unusable, health);
-  }
-  if (health.warnings.length) {
-    deps.log.warn(
-      { document_id: doc.id, workspace_id: scope.workspaceId, warnings: health.warnings.map((w) => w.code), extraction: health },
-      `document extraction warnings: ${health.warnings.map((w) => w.message).join('; ')}`,
-    );
-  }
-  await progress.stage('extraction', 'completed');
+  return complete(run, done);
+}
 
-  await progress.stage('merging', 'running');
-  const contributions: Contribution[] = run.chunks.map((c) => ({ chunkId: c.id, extraction: extracted.get(c.id) as CachedExtraction }));
-  // The chunks are written with the merge, before their vectors: a run that fails after it is rolled back.
-  for (const chunk of run.chunks) chunk.embedding_model = run.embedder.model;
-  const merged = await withSpan('ingest.merge', { chunks: contributions.length }, () =>
-    mergeIntoGraph(deps, scope, doc.id, contributions, {
-      policy: run.policy,
-      cause: 'ingest',
-      embedder: () => run.embedder,
-      vectors: 'defer',
-      outOfGraph: run.outOfGraph,
-      run: {
-        // Written with the merge, linked to what they name, under the lock it holds: not in an acquisition of their own.
-        chunks: run.chunks,
-        claim: run.claim,
-        // Set before the writes: a merge that fails half-way is rolled back too.
-        onWrite: () => (run.merged = true),
-        onMerged: async () => {
-          await progress.stage('merging', 'completed');
-          await progress.stage('embedding', 'running');
-        },
-      },
-    }),
-  );
-  run.llmCalls += merged.llm_calls;
-  addUsage(run.usage, merged.usage);
-  progress.stats.entities_found = merged.entityIds.length;
-  progress.stats.relationships_found = merged.relationshipIds.length;
-
-  await withSpan('ingest.embed', { chunks: run.chunks.length }, () =>
-    embedInto(deps.stores.vectors, scope, 'chunk', run.embedder, chunkItems(run.chunks), {
-      ...embedOptions(run),
-      onProgress: (done) => progress.within('embedding', done / Math.max(1, run.chunks.length)),
-    }),
-  );
-  // Written with the chunk links (what the document's chunks name), by the merge.
-  const linked = merged.counts ?? { entities: merged.entityIds.length, relationships: merged.relationshipIds.length };
-  const counts = await resolveAndCount(run, merged, linked);
-
+/** The document's outcome once every stage ran. */
+async function complete(run: Run, { chunks, health, counts }: Resolved): Promise<ProcessResult> {
+  const { deps, scope, doc, progress } = run;
   const now = new Date();
   const result: ProcessResult = {
     status: 'completed',
-    chunk_count: run.chunks.length,
+    chunk_count: chunks.length,
     entity_count: counts.entities,
     relationship_count: counts.relationships,
     failed_chunks: [],
@@ -218,79 +156,6 @@ async function execute(run: Run): Promise<ProcessResult> {
   });
   await progress.stage('embedding', 'completed');
   return result;
-}
-
-/** Entity resolution of what the document added; the document's counts after it. */
-async function resolveAndCount(run: Run, merged: MergeOutcome, linked: DocumentCounts): Promise<DocumentCounts> {
-  const { deps, scope, doc } = run;
-  const resolved = await resolveDocumentEntities(deps, scope, merged);
-  run.llmCalls += resolved.llm_calls;
-  addUsage(run.usage, resolved.usage);
-  if (resolved.merged === 0) return linked;
-  // Each merge recounted the documents it touched, this one among them (graph/merge.ts): no second count of the graph.
-  const stored = await deps.stores.documents.get(scope, doc.id);
-  return stored ? { entities: stored.entity_count, relationships: stored.relationship_count } : linked;
-}
-
-/**
- * A full run starts clean: earlier chunks, their vectors and graph contributions go (the graph then holds nothing
- * of the document, and its merge need not read what it held); the cache stays.
- */
-async function chunkDocument(run: Run): Promise<ChunkRecord[]> {
-  const { deps, scope, doc } = run;
-  const previous = await deps.stores.chunks.listByDocument(scope, doc.id);
-  const removed = await removeDocumentFromGraph(deps, scope, doc.id, { ...run.policy, signal: undefined }, 'reprocess');
-  run.llmCalls += removed?.llm_calls ?? 0;
-  run.outOfGraph = true;
-  if (previous.length) {
-    await deps.stores.vectors.delete(
-      scope,
-      'chunk',
-      previous.map((c) => c.id),
-    );
-    await deps.stores.chunks.deleteByDocument(scope, doc.id);
-  }
-  const chunks = await buildChunks(deps, doc.id, doc.content, await loadPageMap(deps, scope, doc.id));
-  const kept = new Set(chunks.map((c) => c.id));
-  await deleteExtractions(
-    deps.stores.kv,
-    scope,
-    previous.map((c) => c.id).filter((id) => !kept.has(id)),
-  );
-  await deps.stores.chunks.upsertMany(scope, chunks);
-  return chunks;
-}
-
-/** The chunk records of a document's text (ids by index), not yet extracted; a long text is cut off the event loop. */
-export async function buildChunks(
-  deps: Pick<IngestDeps, 'config' | 'cpu'>,
-  documentId: string,
-  content: string,
-  pages: PageRange[] | null,
-): Promise<ChunkRecord[]> {
-  const { chunkTokens, chunkOverlapTokens } = deps.config.ingest;
-  const chunks = await chunkTextOffLoop(deps.cpu, content, { chunkTokens, overlapTokens: chunkOverlapTokens, pages });
-  const now = new Date().toISOString();
-  return chunks.map((c) => ({
-    id: chunkId(documentId, c.index),
-    document_id: documentId,
-    index: c.index,
-    content: c.content,
-    tokens: c.tokens,
-    char_start: c.char_start,
-    char_end: c.char_end,
-    start_line: c.start_line,
-    end_line: c.end_line,
-    page_start: c.page_start,
-    page_end: c.page_end,
-    extraction_status: 'pending',
-    extraction_error: null,
-    entity_ids: [],
-    relationship_ids: [],
-    llm_model: null,
-    embedding_model: null,
-    created_at: now,
-  }));
 }
 
 /**
@@ -343,8 +208,4 @@ async function fail(run: Run, error: string, extraction: DocumentExtraction | nu
 
 function errorText(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
-}
-
-function embedOptions(run: Run) {
-  return { concurrency: run.deps.config.ingest.embeddingConcurrency, signal: run.options.signal };
 }
