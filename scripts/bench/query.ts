@@ -78,7 +78,7 @@ const LOAD_SLICE = 5_000;
 const slices = <T>(items: T[], size: number) =>
   Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));
 
-const embedOptions = (rt: Runtime) => ({ concurrency: rt.config.ingest.embeddingConcurrency });
+const embedOptions = (rt: Runtime) => ({ queues: rt.ingest.queues, concurrency: rt.config.ingest.embeddingConcurrency });
 
 /** Documents, then their chunks with the chunks' vectors. */
 async function writeDocuments(rt: Runtime, scope: Scope, part: CorpusPart): Promise<void> {

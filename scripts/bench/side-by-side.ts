@@ -314,7 +314,7 @@ async function runKgrag(spec: Spec, options: KgragRun): Promise<EngineReport | n
     for (let pass = 1; pass <= options.warmPasses; pass++) {
       const scratch = await benchWorkspace(rt, `side by side ${spec.corpus} ${stamp}, warm pass ${pass}`);
       await ingestCorpus(base, headersOf(scratch), spec);
-      await settleEmbeddingRefreshes();
+      await settleEmbeddingRefreshes(rt);
       await rt.stores.dropWorkspace(scratch);
     }
     server.close();
@@ -329,12 +329,12 @@ async function runKgrag(spec: Spec, options: KgragRun): Promise<EngineReport | n
   const started = performance.now();
   await ingestCorpus(base, headers, spec);
   // Every document is complete; the clock stops once the vectors refreshed in the background are written too.
-  await settleEmbeddingRefreshes();
+  await settleEmbeddingRefreshes(rt);
   const ingest_s = (performance.now() - started) / 1000;
   const cpuAfter = options.serverCpuSeconds();
   // Community reports are rebuilt in the background after the last change: their calls are the corpus's too.
   const communities = await settleCommunities(base, headers);
-  await settleEmbeddingRefreshes();
+  await settleEmbeddingRefreshes(rt);
   const peakRssIngest = process.resourceUsage().maxRSS / 1024;
   const ingested = since(before, counting);
   const graph = await rt.stores.graph.stats(scope);

@@ -310,7 +310,7 @@ async function writeVersion(
 
   const contributions: Contribution[] = to.chunks.map((c) => ({ chunkId: c.id, extraction: to.extractions.get(c.id) as CachedExtraction }));
   const embedder = deps.providers.embedding();
-  const embed = { concurrency: deps.config.ingest.embeddingConcurrency };
+  const embed = { queues: deps.ingest.queues, concurrency: deps.config.ingest.embeddingConcurrency };
   const merged = await mergeIntoGraph(deps, scope, documentId, contributions, {
     policy: to.policy,
     cause: 'update',

@@ -26,7 +26,7 @@ function sharedDocuments(count: number): string[] {
 
 /** Every entity and relationship vector is the embedding of the record as it stands, once background refreshes settle. */
 async function expectVectorsMatchRecords(f: IngestFixture): Promise<void> {
-  await settleEmbeddingRefreshes();
+  await settleEmbeddingRefreshes(f.deps);
   const { graph, vectors } = f.deps.stores;
   const embedder = f.deps.providers.embedding();
   const entities = (await graph.listEntities(f.scope, { limit: 1000, offset: 0 })).items;

@@ -81,7 +81,7 @@ describe('documents in flight naming the same records', () => {
     const docs = await Promise.all(documents.map((text) => f.addDocument(text)));
     const results = await Promise.all(docs.map((doc) => processDocument(f.deps, f.scope, doc.id, { mode: 'full' })));
     expect(results.map((r) => r.status)).toEqual(docs.map(() => 'completed'));
-    await settleEmbeddingRefreshes();
+    await settleEmbeddingRefreshes(f.deps);
 
     const { entities, relationships } = await records(f, f.scope);
     const alice = entities.find((e) => e.id === 'ALICE_SMITH');
@@ -127,7 +127,7 @@ describe('documents in flight naming the same records', () => {
     });
     const second = processDocument(f.deps, f.scope, late.id, { mode: 'full' }).finally(lateDone);
     expect((await Promise.all([first, second])).map((r) => r.status)).toEqual(['completed', 'completed']);
-    await settleEmbeddingRefreshes();
+    await settleEmbeddingRefreshes(f.deps);
 
     const { entities, relationships } = await records(f, f.scope);
     expect(entities.find((e) => e.id === 'ALICE_SMITH')?.document_ids).toHaveLength(2);
@@ -157,7 +157,7 @@ describe('documents in flight naming the same records', () => {
     };
     const results = await Promise.all([kept, failing].map((doc) => processDocument(f.deps, f.scope, doc.id, { mode: 'full' })));
     expect(results.map((r) => r.status).sort()).toEqual(['completed', 'failed']);
-    await settleEmbeddingRefreshes();
+    await settleEmbeddingRefreshes(f.deps);
     const { entities } = await records(f, f.scope);
     expect(entities.map((e) => e.id)).toContain('ALICE_SMITH');
     for (const e of entities) {

@@ -6,7 +6,7 @@ import { applySummaries, summariseOutcome, withSummaries } from '../../src/inges
 
 /** A document's merge, then the summaries it found due, for tests that hold no lock or every lock involved. */
 export async function mergeDocument(
-  deps: Pick<IngestDeps, 'stores'>,
+  deps: Pick<IngestDeps, 'stores' | 'ingest'>,
   scope: Scope,
   documentId: string,
   contributions: Contribution[],

@@ -3,7 +3,7 @@ import { throwIfAborted } from '../../domain/abort';
 import type { EmbeddingProvider } from '../../llm/ports';
 import type { Stores, VectorStore } from '../../store/ports';
 import { entitiesWithin, relationshipsWithin, sourceBounds } from '../../store/retrieval-reads';
-import { embeddingQueue, type Lane } from './queue';
+import type { EmbeddingQueues, Lane } from './queue';
 import { entityText, relationshipText } from '../../records/embed-text';
 
 /**
@@ -20,6 +20,8 @@ export interface EmbedItem {
 }
 
 export interface EmbedOptions {
+  /** The runtime's embedding queues (IngestState). */
+  queues: EmbeddingQueues;
   concurrency: number;
   signal?: AbortSignal;
   /** Called with the number of items embedded so far. */
@@ -54,7 +56,7 @@ async function embedBatches(
   lane: Lane = 'now',
   awaitClaims = false,
 ): Promise<void> {
-  const queue = embeddingQueue(embedder, options.concurrency);
+  const queue = options.queues.of(embedder, options.concurrency);
   let done = 0;
   const slices: EmbedItem[][] = [];
   for (let i = 0; i < items.length; i += EMBED_BATCH_SIZE) slices.push(items.slice(i, i + EMBED_BATCH_SIZE));

@@ -298,19 +298,22 @@ class SharedSignal {
   }
 }
 
-const queues = new Map<EmbeddingProvider, EmbeddingQueue>();
+/** The queues of the provider instances a runtime embeds with (the registry hands out one instance per provider and model). */
+export class EmbeddingQueues {
+  private readonly queues = new Map<EmbeddingProvider, EmbeddingQueue>();
 
-/** The queue of a provider instance (the registry hands out one instance per provider and model). */
-export function embeddingQueue(provider: EmbeddingProvider, concurrency: number): EmbeddingQueue {
-  let queue = queues.get(provider);
-  if (!queue) {
-    queue = new EmbeddingQueue(provider, Math.max(1, concurrency), provider.batchSize ?? DEFAULT_EMBED_BATCH_SIZE);
-    queues.set(provider, queue);
+  /** The queue of a provider instance. */
+  of(provider: EmbeddingProvider, concurrency: number): EmbeddingQueue {
+    let queue = this.queues.get(provider);
+    if (!queue) {
+      queue = new EmbeddingQueue(provider, Math.max(1, concurrency), provider.batchSize ?? DEFAULT_EMBED_BATCH_SIZE);
+      this.queues.set(provider, queue);
+    }
+    return queue;
   }
-  return queue;
-}
 
-/** Waits until every queue is empty, refreshes sent at once (before the stores close). */
-export async function settleEmbeddingQueues(): Promise<void> {
-  await Promise.all([...queues.values()].map((q) => q.settle()));
+  /** Waits until every queue is empty, refreshes sent at once (before the stores close). */
+  async settle(): Promise<void> {
+    await Promise.all([...this.queues.values()].map((q) => q.settle()));
+  }
 }

@@ -5,7 +5,7 @@ import type { DocumentRevision } from '../../graph/events';
 import type { EmbeddingProvider } from '../../llm/ports';
 import type { IngestDeps } from '../deps';
 import { deleteGraphVectors, type EmbedOptions, embedGraphRecords } from '../embed/embed';
-import { embeddingQueue, type Lane, settleEmbeddingQueues } from '../embed/queue';
+import type { Lane } from '../embed/queue';
 import { type MergeClaim, mergeClaims } from '../embed/claims';
 import { affectedEntityIds, type Contribution, type MergeOutcome } from './merge';
 import type { SummaryJob } from './merge-outcome';
@@ -62,19 +62,13 @@ export interface MergeStageOptions {
   };
 }
 
-/** Background refreshes still writing their vectors; settled before the stores close. */
 /** A background refresh that fails is tried again this many times, after a pause that doubles from REFRESH_RETRY_MS. */
 const REFRESH_RETRIES = 4;
 const REFRESH_RETRY_MS = 100;
 
-const refreshing = new Set<Promise<void>>();
-
-/** Waits until every queued embedding is embedded and every background refresh has written its vectors. */
-export async function settleEmbeddingRefreshes(): Promise<void> {
-  do {
-    await settleEmbeddingQueues();
-    await Promise.all([...refreshing]);
-  } while (refreshing.size > 0);
+/** Waits until every queued embedding of the runtime is embedded and every background refresh has written its vectors. */
+export function settleEmbeddingRefreshes(deps: Pick<IngestDeps, 'ingest'>): Promise<void> {
+  return deps.ingest.settle();
 }
 
 export async function mergeIntoGraph(
@@ -126,7 +120,7 @@ export async function mergeIntoGraph(
   await run?.onMerged();
 
   const embedder = options.embedder ?? (() => deps.providers.embedding());
-  const embed = { concurrency: deps.config.ingest.embeddingConcurrency, signal: policy.signal };
+  const embed = { queues: deps.ingest.queues, concurrency: deps.config.ingest.embeddingConcurrency, signal: policy.signal };
   const background = { deps, scope, documentId, embedder, embed: { ...embed, signal: undefined } };
   let now: Pick<MergeOutcome, 'reembed'> = outcome;
   if (options.vectors === 'defer') {
@@ -182,8 +176,8 @@ function refreshInBackground(job: Background, change: Reembed, lane: Lane, caugh
       }
       deps.log.warn({ err, document_id: documentId }, 'records could not be re-embedded; they keep their previous vectors');
     })
-    .finally(() => refreshing.delete(refresh));
-  refreshing.add(refresh);
+    .finally(() => deps.ingest.refreshes.delete(refresh));
+  deps.ingest.refreshes.add(refresh);
 }
 
 /**
@@ -193,7 +187,7 @@ function refreshInBackground(job: Background, change: Reembed, lane: Lane, caugh
  * the newer by a slower document): the last of them gives the record the vector of its final text.
  */
 function catchUp(job: Background, unwritten: Reembed): void {
-  const queue = embeddingQueue(job.embedder(), job.embed.concurrency);
+  const queue = job.deps.ingest.queues.of(job.embedder(), job.embed.concurrency);
   const idle = (kind: VectorKind) => (r: { id: string }) => !queue.has(job.scope, kind, r.id);
   const { entities, relationships } = unwritten.reembed;
   refreshInBackground(

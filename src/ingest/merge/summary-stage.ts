@@ -22,7 +22,7 @@ import { policyFor, summarizeFragments, type SummaryPolicy } from './summary';
  * applied under the lock to whatever the records are by then: a summary covering fragments a record still
  * has (and no fewer than its current summary) heads its description, followed by the fragments merged
  * since; one that no longer fits is dropped, the record keeping the description it has (still true).
- * A record is summarised by one document at a time (in a process by `held`, across instances by a lease), and whether it is due is decided from
+ * A record is summarised by one document at a time (in a runtime by its `held` records (../state.ts), across instances by a lease), and whether it is due is decided from
  * the record and merge state as stored, never from what a merge read before another summary landed: the
  * document holding a record reads it afresh before each summary and again after applying one (fragments
  * merged meanwhile may make it due again), and a document finding a record held leaves its fragments to
@@ -37,11 +37,6 @@ export interface Written {
 
 type Deps = Pick<IngestDeps, 'stores'>;
 
-/**
- * Records held by a document of this process for summarising, by workspace and record key; `again` is set by
- * a document that merged fragments into a held record, so that the holder looks at it once more.
- */
-const held = new Map<string, { again: boolean }>();
 /**
  * Rounds of one document's summaries, at most (each round reads its records afresh). A round either applies
  * summaries, each covering at least twice the fragments of the one before, or looks again at records other
@@ -69,7 +64,7 @@ export interface Summarised {
 
 /** Writes the summaries `outcome` found due and applies them with `apply`; `outcome` is left as it is. */
 export async function summariseOutcome(
-  deps: Deps,
+  deps: Pick<IngestDeps, 'stores' | 'ingest'>,
   scope: Scope,
   outcome: Pick<MergeOutcome, 'due'>,
   policy: SummaryPolicy,
@@ -85,6 +80,7 @@ export async function summariseOutcome(
   };
   const jobs = outcome.due;
   if (jobs.length === 0) return made;
+  const { held } = deps.ingest;
   const workspace = `${scopeKey(scope)}\u0000`;
   const unique = [...new Map(jobs.map((job) => [job.key, job])).values()];
   for (const job of unique) {

@@ -205,5 +205,5 @@ async function chunkDocument(run: Run): Promise<ChunkRecord[]> {
 }
 
 function embedOptions(run: Run) {
-  return { concurrency: run.deps.config.ingest.embeddingConcurrency, signal: run.options.signal };
+  return { queues: run.deps.ingest.queues, concurrency: run.deps.config.ingest.embeddingConcurrency, signal: run.options.signal };
 }

@@ -1,0 +1,31 @@
+import { EmbeddingQueues } from './embed/queue';
+
+/**
+ * What ingestion keeps between documents, one per runtime (on the ingest deps as `ingest`): the embedding queues,
+ * the background refreshes of record vectors still writing, the records held for summarising. Closed before the
+ * stores are.
+ */
+export interface IngestState {
+  /** One embedding queue per provider, shared by every document in flight (./embed/queue.ts). */
+  readonly queues: EmbeddingQueues;
+  /** Background refreshes of record vectors still writing (./merge/merge-stage.ts). */
+  readonly refreshes: Set<Promise<void>>;
+  /** Records held by a document of this runtime for summarising, by workspace and record key (./merge/summary-stage.ts). */
+  readonly held: Map<string, { again: boolean }>;
+  /** Waits until every queued embedding is embedded and every background refresh has written its vectors. */
+  settle(): Promise<void>;
+  /** Settles what is under way; the runtime calls it on shutdown, before the stores close. */
+  close(): Promise<void>;
+}
+
+export function createIngestState(): IngestState {
+  const queues = new EmbeddingQueues();
+  const refreshes = new Set<Promise<void>>();
+  const settle = async () => {
+    do {
+      await queues.settle();
+      await Promise.all([...refreshes]);
+    } while (refreshes.size > 0);
+  };
+  return { queues, refreshes, held: new Map(), settle, close: settle };
+}
