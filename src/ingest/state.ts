@@ -1,11 +1,15 @@
+import { MergeClaims } from './embed/claims';
 import { EmbeddingQueues } from './embed/queue';
 
 /**
- * What ingestion keeps between documents, one per runtime (on the ingest deps as `ingest`): the embedding queues,
- * the background refreshes of record vectors still writing, the records held for summarising. Closed before the
+ * What ingestion keeps between documents, one per runtime (on the ingest deps as `ingest`): the records documents in
+ * flight have claimed, the embedding queues, the background refreshes of record vectors still writing, the records
+ * held for summarising. Closed before the
  * stores are.
  */
 export interface IngestState {
+  /** The records the documents in flight are about to merge (./embed/claims.ts). */
+  readonly claims: MergeClaims;
   /** One embedding queue per provider, shared by every document in flight (./embed/queue.ts). */
   readonly queues: EmbeddingQueues;
   /** Background refreshes of record vectors still writing (./merge/merge-stage.ts). */
@@ -19,7 +23,8 @@ export interface IngestState {
 }
 
 export function createIngestState(): IngestState {
-  const queues = new EmbeddingQueues();
+  const claims = new MergeClaims();
+  const queues = new EmbeddingQueues(claims);
   const refreshes = new Set<Promise<void>>();
   const settle = async () => {
     do {
@@ -27,5 +32,5 @@ export function createIngestState(): IngestState {
       await Promise.all([...refreshes]);
     } while (refreshes.size > 0);
   };
-  return { queues, refreshes, held: new Map(), settle, close: settle };
+  return { claims, queues, refreshes, held: new Map(), settle, close: settle };
 }

@@ -1,7 +1,6 @@
 import type { Scope } from '../../src/domain/types';
 import { entityText, relationshipText } from '../../src/ingest/merge/merge';
 import { settleEmbeddingRefreshes } from '../../src/ingest/merge/merge-stage';
-import { mergeClaims } from '../../src/ingest/embed/claims';
 import { processDocument } from '../../src/ingest/pipeline';
 import type { EmbeddingProvider, LlmProvider } from '../../src/llm/ports';
 import { beforeLlmCalls, createIngestFixture, type IngestFixture } from './ingest-fixtures';
@@ -102,7 +101,7 @@ describe('documents in flight naming the same records', () => {
       expect({ id: hit?.id, exact: (hit?.score ?? 0) > 0.9999 }).toEqual({ id: ids[i], exact: true });
     }
     // Every run gave its claims up.
-    expect(mergeClaims.claimed(f.scope, 'entity', 'ALICE_SMITH')).toBe(false);
+    expect(f.deps.ingest.claims.claimed(f.scope, 'entity', 'ALICE_SMITH')).toBe(false);
   });
 
   test('give a record the vector of its final text when a document queues an older text after a newer one', async () => {
@@ -166,6 +165,6 @@ describe('documents in flight naming the same records', () => {
       expect({ id: hit?.id, exact: (hit?.score ?? 0) > 0.9999 }).toEqual({ id: e.id, exact: true });
     }
     expect(texts.length).toBeGreaterThan(0);
-    expect(mergeClaims.claimed(f.scope, 'entity', 'ALICE_SMITH')).toBe(false);
+    expect(f.deps.ingest.claims.claimed(f.scope, 'entity', 'ALICE_SMITH')).toBe(false);
   });
 });

@@ -86,6 +86,3 @@ export class MergeClaims {
 export function recordKey(scope: Scope, kind: VectorKind, id: string): string {
   return `${scopeKey(scope)}\u0000${kind}\u0000${id}`;
 }
-
-/** The claims of the documents in flight in this process. */
-export const mergeClaims = new MergeClaims();

@@ -3,7 +3,7 @@ import { scopeKey } from '../../domain/ids';
 import type { Scope, VectorKind } from '../../domain/types';
 import type { EmbeddingProvider } from '../../llm/ports';
 import { type UsageContext, currentUsageContext, runInUsageContext } from '../../llm/usage';
-import { type MergeClaims, mergeClaims, recordKey } from './claims';
+import { MergeClaims, recordKey } from './claims';
 
 /**
  * One embedding queue per provider, shared by every document in flight (docs/architecture.md §5.6). Texts
@@ -78,7 +78,7 @@ export class EmbeddingQueue {
     private readonly concurrency: number,
     private readonly batchSize: number,
     private readonly refreshDelayMs = REFRESH_DELAY_MS,
-    private readonly claims: MergeClaims = mergeClaims,
+    private readonly claims: MergeClaims = new MergeClaims(),
   ) {}
 
   /**
@@ -302,11 +302,20 @@ class SharedSignal {
 export class EmbeddingQueues {
   private readonly queues = new Map<EmbeddingProvider, EmbeddingQueue>();
 
+  /** `claims`: those of the documents in flight in the runtime, which hold the embedding of what they claimed. */
+  constructor(private readonly claims: MergeClaims) {}
+
   /** The queue of a provider instance. */
   of(provider: EmbeddingProvider, concurrency: number): EmbeddingQueue {
     let queue = this.queues.get(provider);
     if (!queue) {
-      queue = new EmbeddingQueue(provider, Math.max(1, concurrency), provider.batchSize ?? DEFAULT_EMBED_BATCH_SIZE);
+      queue = new EmbeddingQueue(
+        provider,
+        Math.max(1, concurrency),
+        provider.batchSize ?? DEFAULT_EMBED_BATCH_SIZE,
+        REFRESH_DELAY_MS,
+        this.claims,
+      );
       this.queues.set(provider, queue);
     }
     return queue;

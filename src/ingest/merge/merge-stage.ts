@@ -6,7 +6,7 @@ import type { EmbeddingProvider } from '../../llm/ports';
 import type { IngestDeps } from '../deps';
 import { deleteGraphVectors, type EmbedOptions, embedGraphRecords } from '../embed/embed';
 import type { Lane } from '../embed/queue';
-import { type MergeClaim, mergeClaims } from '../embed/claims';
+import type { MergeClaim, MergeClaims } from '../embed/claims';
 import { affectedEntityIds, type Contribution, type MergeOutcome } from './merge';
 import type { SummaryJob } from './merge-outcome';
 import { commitInBatch } from './merge-batch';
@@ -125,7 +125,7 @@ export async function mergeIntoGraph(
   let now: Pick<MergeOutcome, 'reembed'> = outcome;
   if (options.vectors === 'defer') {
     const [fresh, old] = splitByAge(outcome);
-    const [waited, shared] = splitByClaims(scope, fresh, run?.claim);
+    const [waited, shared] = splitByClaims(deps.ingest.claims, scope, fresh, run?.claim);
     now = waited;
     refreshInBackground(background, shared, 'now');
     refreshInBackground(background, old, 'later');
@@ -219,10 +219,10 @@ async function currentRecords(job: Background, change: Reembed): Promise<Reembed
 }
 
 /** The records no other document in flight has claimed, and those another document still has to merge. */
-function splitByClaims(scope: Scope, change: Reembed, own: MergeClaim | undefined): [Reembed, Reembed] {
+function splitByClaims(claims: MergeClaims, scope: Scope, change: Reembed, own: MergeClaim | undefined): [Reembed, Reembed] {
   const { entities, relationships } = change.reembed;
-  const claimedEntity = (e: { id: string }) => mergeClaims.claimed(scope, 'entity', e.id, own);
-  const claimedRelationship = (r: { id: string }) => mergeClaims.claimed(scope, 'relationship', r.id, own);
+  const claimedEntity = (e: { id: string }) => claims.claimed(scope, 'entity', e.id, own);
+  const claimedRelationship = (r: { id: string }) => claims.claimed(scope, 'relationship', r.id, own);
   return [
     {
       reembed: { entities: entities.filter((e) => !claimedEntity(e)), relationships: relationships.filter((r) => !claimedRelationship(r)) },

@@ -5,7 +5,6 @@ import type { TokenUsage } from '../../llm/ports';
 import { cachedLlm } from '../../llm/cache/responses';
 import { discardDocumentRun, summaryPolicy } from '../deletion';
 import type { IngestDeps } from '../deps';
-import { mergeClaims } from '../embed/claims';
 import { ProgressTracker, type StageReporter } from './progress';
 import { IngestCancelledError, type Run, RunSupersededError } from './run';
 import { stages } from './stage';
@@ -83,7 +82,7 @@ async function processDocumentRun(deps: IngestDeps, scope: Scope, documentId: st
     chunks: [],
     merged: false,
     outOfGraph: false,
-    claim: mergeClaims.claim(scope),
+    claim: deps.ingest.claims.claim(scope),
   };
   try {
     return await execute(run);
