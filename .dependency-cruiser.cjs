@@ -75,6 +75,13 @@ module.exports = {
       to: { path: '^src/http/(sse[^/]*|stream|compat-[^/]*)\\.ts$' },
     },
     {
+      name: 'merge-through-its-entry',
+      comment: 'outside src/ingest/merge/, the merge subsystem is reached through its entry, src/ingest/merge/index.ts',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/ingest/merge/' },
+      to: { path: '^src/ingest/merge/', pathNot: '^src/ingest/merge/index\\.ts$' },
+    },
+    {
       name: 'routes-without-adapters',
       comment: 'routes call services; they never reach stores or providers except through their port types',
       severity: 'error',

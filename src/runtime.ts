@@ -3,7 +3,7 @@ import type { RedisOptions } from 'ioredis';
 import type { AppConfig } from './config/types';
 import { GraphEvents } from './graph/events';
 import { settleCacheWrites } from './llm/cache/writes';
-import { settleEmbeddingRefreshes } from './ingest/merge-stage';
+import { createIngestState } from './ingest/state';
 import type { CpuPool } from './ingest/offload/cpu-pool';
 import { WorkerCpuPool } from './ingest/offload/worker-pool';
 import { tokenEncoder } from './llm/tokens';
@@ -134,12 +134,13 @@ export async function createRuntime(config: AppConfig, log: Logger, options: Run
   const cpu = options.cpu ?? new WorkerCpuPool();
   closers.push(() => cpu.close());
   // Runs after the task workers stop (closers run last first): vectors refreshed in the background are written.
-  closers.push(() => settleEmbeddingRefreshes());
+  const ingest = createIngestState();
+  closers.push(() => ingest.close());
   // Likewise: LLM answers' cache entries still waiting to be written.
   closers.push(() => settleCacheWrites());
   // What tasks and documents use; a provider registry swapped at run time (runtime.providers) lands here,
   // so the next task runs with it.
-  const host: ServiceHost = { config, stores, providers, events, log, entityLocks, cpu };
+  const host: ServiceHost = { config, stores, providers, events, log, entityLocks, cpu, ingest };
   const tasks = createTaskService(host);
   const documents = createDocumentService(host, tasks);
   let recheck: NodeJS.Timeout | undefined;
@@ -254,6 +255,7 @@ export async function createRuntime(config: AppConfig, log: Logger, options: Run
     analytics: createAnalyticsService(stores),
     redis,
     cpu,
+    ingest,
     auth,
     tenancy,
     models,

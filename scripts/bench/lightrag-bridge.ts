@@ -14,7 +14,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extractionPrompt, gleaningPrompt } from '../../src/ingest/extract/prompt';
-import { summaryPrompt } from '../../src/ingest/summary-prompt';
+import { summaryPrompt } from '../../src/ingest/merge/summary-prompt';
 import { MockEmbeddings, MockLlm } from '../../src/llm/mock';
 import type { ChatMessage } from '../../src/llm/ports';
 import { COMPLETION_MARKER, FIELD_DELIMITER } from '../../src/prompts/record-format';
@@ -22,7 +22,7 @@ import { keywordsPrompt } from '../../src/retrieval/prompts/keywords';
 
 const LIGHTRAG_DELIMITER = '<|#|>';
 const LIGHTRAG_COMPLETE = '<|COMPLETE|>';
-/** Our pipeline writes summaries of at most this many words (src/ingest/summary.ts). */
+/** Our pipeline writes summaries of at most this many words (src/ingest/merge/summary.ts). */
 const SUMMARY_MAX_WORDS = 200;
 
 export interface BridgeStats {

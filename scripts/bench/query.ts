@@ -30,7 +30,7 @@ import { parseArgs } from 'node:util';
 import { createApp } from '../../src/app';
 import { packByWeight } from '../../src/domain/pack';
 import type { Scope } from '../../src/domain/types';
-import { chunkItems, embedInto, entityItems, relationshipItems } from '../../src/ingest/embed';
+import { chunkItems, embedInto, entityItems, relationshipItems } from '../../src/ingest/embed/embed';
 import { createLogger } from '../../src/logger';
 import type { QueryMode } from '../../src/retrieval/recipes';
 import { createRuntime, type Runtime } from '../../src/runtime';
@@ -89,7 +89,7 @@ const LOAD_SLICE = 5_000;
 const slices = <T>(items: T[], size: number) =>
   Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));
 
-const embedOptions = (rt: Runtime) => ({ concurrency: rt.config.ingest.embeddingConcurrency });
+const embedOptions = (rt: Runtime) => ({ queues: rt.ingest.queues, concurrency: rt.config.ingest.embeddingConcurrency });
 
 /** Documents, then their chunks with the chunks' vectors. */
 async function writeDocuments(rt: Runtime, scope: Scope, part: CorpusPart): Promise<void> {

@@ -47,8 +47,8 @@ import { BENCH_MASTER_KEY, benchWorkspace } from './workspace';
 import { createApp } from '../../src/app';
 import { nodeFlags } from '../../src/config/node-flags';
 import { tuneHeap } from '../../src/heap';
-import { settleEmbeddingRefreshes } from '../../src/ingest/merge-stage';
-import { entityText, relationshipText } from '../../src/ingest/merge';
+import { settleEmbeddingRefreshes } from '../../src/ingest/merge/merge-stage';
+import { entityText, relationshipText } from '../../src/ingest/merge/merge';
 import type { Scope } from '../../src/domain/types';
 import { createLogger } from '../../src/logger';
 import { createRuntime } from '../../src/runtime';
@@ -312,7 +312,7 @@ async function runKgrag(spec: Spec, options: KgragRun): Promise<EngineReport | n
     for (let pass = 1; pass <= options.warmPasses; pass++) {
       const scratch = await benchWorkspace(rt, `side by side ${spec.corpus} ${stamp}, warm pass ${pass}`);
       await ingestCorpus(base, headersOf(scratch), spec);
-      await settleEmbeddingRefreshes();
+      await settleEmbeddingRefreshes(rt);
       await rt.stores.dropWorkspace(scratch);
     }
     await server.close();
@@ -326,12 +326,12 @@ async function runKgrag(spec: Spec, options: KgragRun): Promise<EngineReport | n
   const started = performance.now();
   await ingestCorpus(base, headers, spec);
   // Every document is complete; the clock stops once the vectors refreshed in the background are written too.
-  await settleEmbeddingRefreshes();
+  await settleEmbeddingRefreshes(rt);
   const ingest_s = (performance.now() - started) / 1000;
   const cpuAfter = options.serverCpuSeconds();
   // Community reports are rebuilt in the background after the last change: their calls are the corpus's too.
   const communities = await settleCommunities(base, headers);
-  await settleEmbeddingRefreshes();
+  await settleEmbeddingRefreshes(rt);
   const peakRssIngest = process.resourceUsage().maxRSS / 1024;
   const ingested = since(before, counting);
   const graph = await rt.stores.graph.stats(scope);

@@ -162,7 +162,7 @@ export interface AppConfig {
     /** Concurrent LLM calls across the whole process. */
     llmConcurrency: number;
     embeddingConcurrency: number;
-    /** Documents whose merges are committed together at most (src/ingest/merge-batch.ts); 1 commits each on its own. */
+    /** Documents whose merges are committed together at most (src/ingest/merge/merge-batch.ts); 1 commits each on its own. */
     mergeBatch: number;
     llmTimeoutMs: number;
     llmRetries: number;

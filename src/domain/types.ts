@@ -48,7 +48,7 @@ export interface DocumentWarning {
   message: string;
 }
 
-/** The extraction health of a document's chunks, summed (src/ingest/health.ts). */
+/** The extraction health of a document's chunks, summed (src/ingest/extract/health.ts). */
 export interface DocumentExtraction {
   chunks: number;
   /** Chunks with at least one grounded record. */

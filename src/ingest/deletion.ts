@@ -1,15 +1,12 @@
 import type { ChunkRecord, Scope } from '../domain/types';
-import type { LlmProvider } from '../llm/ports';
-import { forgetDocumentNames } from './aliases';
-import { writeLinked } from './chunk-links';
+import { forgetDocumentNames, mergeIntoGraph, type MergeOutcome, type SummaryPolicy, summaryPolicy, writeLinked } from './merge';
 import type { IngestDeps } from './deps';
 import { isChunkOf } from '../domain/ids';
 import { deleteExtractions } from './extract/cache';
-import type { MergeOutcome } from './merge';
-import { mergeIntoGraph } from './merge-stage';
-import { deletePageMap } from './pages';
+import { deletePageMap } from './chunk/pages';
 import { deleteHistory } from './history';
-import type { SummaryPolicy } from './summary';
+
+export { summaryPolicy };
 
 /**
  * Removing a document's data (docs/architecture.md §5): its chunks, chunk vectors, cached extractions and page map;
@@ -99,7 +96,7 @@ function unlinked(chunk: ChunkRecord): ChunkRecord {
 }
 
 /**
- * Takes a document out of the graph: a merge with no contributions (./merge-stage.ts), the vectors of the
+ * Takes a document out of the graph: a merge with no contributions (./merge/), the vectors of the
  * records it changed following; the change events published.
  */
 export async function removeDocumentFromGraph(
@@ -112,33 +109,5 @@ export async function removeDocumentFromGraph(
   const touched = await deps.stores.graph.entitiesOfDocument(scope, documentId);
   const relations = await deps.stores.graph.relationshipsOfDocument(scope, documentId);
   if (touched.length === 0 && relations.length === 0) return null;
-  return mergeIntoGraph(deps, scope, documentId, [], {
-    lockIds: touched.map((e) => e.id),
-    policy,
-    cause,
-    embedder: () => deps.providers.embedding(),
-    embed: { concurrency: deps.config.ingest.embeddingConcurrency, signal: policy.signal },
-    embeddingOptional: true,
-  });
-}
-
-/** Summaries by the default LLM; without a usable one, descriptions are joined. */
-export function summaryPolicy(deps: Pick<IngestDeps, 'config' | 'providers'>, enabled: boolean, signal?: AbortSignal): SummaryPolicy {
-  let llm: LlmProvider | undefined;
-  try {
-    llm = deps.providers.llm();
-  } catch {
-    llm = undefined;
-  }
-  return {
-    llm,
-    enabled: enabled && llm !== undefined,
-    fragmentThreshold: deps.config.ingest.summaryFragmentThreshold,
-    tokenThreshold: deps.config.ingest.summaryTokenThreshold,
-    relationship: {
-      fragmentThreshold: deps.config.ingest.summaryRelationshipFragmentThreshold,
-      tokenThreshold: deps.config.ingest.summaryRelationshipTokenThreshold,
-    },
-    signal,
-  };
+  return mergeIntoGraph(deps, scope, documentId, [], { lockIds: touched.map((e) => e.id), policy, cause, vectors: 'optional' });
 }

@@ -5,6 +5,7 @@ import type { ProviderRegistry } from '../llm/ports';
 import type { Logger } from '../logger';
 import type { Stores } from '../store/ports';
 import type { CpuPool } from './offload/cpu-pool';
+import type { IngestState } from './state';
 
 /** What the ingestion pipeline needs from the runtime. */
 export interface IngestDeps {
@@ -16,4 +17,6 @@ export interface IngestDeps {
   entityLocks: EntityLocks;
   /** Where parsing and chunking run: off the event loop that answers requests. */
   cpu: CpuPool;
+  /** What ingestion keeps between documents, one per runtime (./state.ts). */
+  ingest: IngestState;
 }

@@ -6,7 +6,6 @@ import { applyMerges, proposeMerges } from '../graph/resolution/resolve';
 import { resolutionSettings } from '../graph/resolution/settings';
 import { entitiesWithin } from '../store/retrieval-reads';
 import type { IngestDeps } from './deps';
-import { embeddingQueue } from './embed-queue';
 import type { MergeOutcome } from './merge';
 
 export interface Resolved {
@@ -67,7 +66,7 @@ async function resolve(
  * taken from the queue, waiting for the text being embedded for the index rather than sending one of their own.
  */
 export async function queuedEntityVectors(
-  deps: Pick<IngestDeps, 'providers' | 'config'>,
+  deps: Pick<IngestDeps, 'providers' | 'config' | 'ingest'>,
   scope: Scope,
   entities: EntityRecord[],
   known?: Map<string, number[]>,
@@ -115,5 +114,5 @@ function queuedEmbedding(deps: IngestDeps) {
   };
 }
 
-const queueOf = (deps: Pick<IngestDeps, 'providers' | 'config'>) =>
-  embeddingQueue(deps.providers.embedding(), deps.config.ingest.embeddingConcurrency);
+const queueOf = (deps: Pick<IngestDeps, 'providers' | 'config' | 'ingest'>) =>
+  deps.ingest.queues.of(deps.providers.embedding(), deps.config.ingest.embeddingConcurrency);

@@ -1,27 +1,32 @@
 import { randomUUID } from 'node:crypto';
 import { contentHash } from '../domain/ids';
 import { UnavailableError } from '../domain/errors';
-import type { ChunkRecord, DocumentRecord, Scope } from '../domain/types';
+import type { ChunkRecord, DocumentExtraction, DocumentRecord, Scope } from '../domain/types';
+import type { LlmProvider } from '../llm/ports';
 import { cachedLlm } from '../llm/cache/responses';
 import type { DocumentRevision } from '../graph/events';
-import { forgetNamesOf } from './aliases';
 import { summaryPolicy } from './deletion';
 import type { IngestDeps } from './deps';
-import { chunkItems, embedInto } from './embed';
+import { chunkItems, embedInto } from './embed/embed';
 import { type CachedExtraction, deleteExtractions, EXTRACTION_NAMESPACE, extractFresh, isReusable, readExtractions } from './extract/cache';
 import type { PageRange } from './loaders/types';
-import { affectedEntityIds, type Contribution, type MergeOutcome } from './merge';
-import type { SummaryJob } from './merge-outcome';
-import { mergeIntoGraph } from './merge-stage';
-import { deletePageMap, loadPageMap, savePageMap } from './pages';
-import { buildChunks } from './pipeline';
+import {
+  type Contribution,
+  forgetNamesOf,
+  mergeIntoGraph,
+  type MergeOutcome,
+  type SummaryJob,
+  type SummaryPolicy,
+  writeChunkLinks,
+} from './merge';
+import { deletePageMap, loadPageMap, savePageMap } from './chunk/pages';
+import { buildChunks } from './chunk/records';
+import { type Stage, stages } from './pipeline/stage';
 import { resolveDocumentEntities } from './resolve-stage';
 import { appendHistory, type UpdateAccount } from './history';
 import { emptyTally, tallyingProviders, totalCalls } from './call-tally';
-import { writeChunkLinks } from './chunk-links';
 import { findPromptOverride } from '../prompts/overrides';
-import { extractionFailure, summariseExtraction } from './health';
-import type { SummaryPolicy } from './summary';
+import { extractionFailure, summariseExtraction } from './extract/health';
 
 /**
  * Replacing a completed document's content in place (docs/architecture.md §5.9). The new text is chunked;
@@ -55,6 +60,127 @@ interface Version {
   policy: SummaryPolicy;
 }
 
+/** An update under way: the document, its new content and the version it replaces. */
+interface UpdateRun {
+  deps: IngestDeps;
+  scope: Scope;
+  doc: DocumentRecord;
+  input: UpdateInput;
+  llm: LlmProvider;
+  previous: Version;
+}
+
+/** The new version's chunks and extractions, and how many chunks were extracted (the others reused). */
+interface Extracted {
+  next: Version;
+  extracted: number;
+  health: DocumentExtraction;
+}
+
+interface Merged extends Extracted {
+  merged: Written;
+  /** Named in the graph changes the update writes: the community run that follows charges its report calls to it. */
+  revision: DocumentRevision;
+}
+
+interface Resolved extends Merged {
+  resolved: number;
+}
+
+/** The new text cut into chunks (with the page map given, or the stored one). */
+const chunk: Stage<UpdateRun, void, ChunkRecord[]> = {
+  name: 'chunk',
+  async run({ deps, scope, doc, input }) {
+    const pages = input.pages === undefined ? await loadPageMap(deps, scope, doc.id) : input.pages;
+    return buildChunks(deps, doc.id, input.content, pages);
+  },
+};
+
+/** A chunk whose text one of the previous chunks had reuses its extraction; the others are extracted. Nothing is written. */
+const extract: Stage<UpdateRun, ChunkRecord[], Extracted> = {
+  name: 'extract',
+  async run({ deps, scope, doc, llm, previous }, chunks) {
+    const override = findPromptOverride(deps.config.promptsDir, 'extraction', { workspaceId: scope.workspaceId, model: llm.model });
+    const reusable = new Map<string, CachedExtraction>();
+    for (const c of previous.chunks) {
+      const entry = previous.extractions.get(c.id);
+      if (c.extraction_status === 'completed' && isReusable(entry, c.content, llm, override)) reusable.set(entry.content_hash, entry);
+    }
+    const extractions = new Map<string, CachedExtraction>();
+    const fresh = chunks.filter((c) => {
+      const reused = reusable.get(contentHash(c.content));
+      if (reused) extractions.set(c.id, reused);
+      return !reused;
+    });
+    const options = {
+      enableGleaning: doc.options?.enable_gleaning ?? true,
+      maxGleaning: doc.options?.max_gleaning ?? deps.config.ingest.maxGleaning,
+      override,
+    };
+    const outcomes = await Promise.allSettled(fresh.map((c) => extractFresh(llm, c, options)));
+    outcomes.forEach((outcome, i) => {
+      if (outcome.status === 'rejected') return;
+      extractions.set(fresh[i].id, outcome.value.extraction);
+    });
+    const failed = outcomes.findIndex((o) => o.status === 'rejected');
+    if (failed >= 0) {
+      const reason = (outcomes[failed] as PromiseRejectedResult).reason as Error;
+      throw new UnavailableError(
+        `extraction of chunk ${fresh[failed].index} failed (${reason?.message ?? String(reason)}); the document keeps its previous version`,
+        'llm_provider',
+      );
+    }
+    for (const c of chunks) {
+      const extraction = extractions.get(c.id) as CachedExtraction;
+      c.extraction_status = 'completed';
+      c.llm_model = extraction.llm_model;
+    }
+    // The model failing the new text (docs/api.md §4.1) is an extraction failure: the previous version stays.
+    const health = summariseExtraction(chunks, extractions);
+    const unusable = extractionFailure(health);
+    if (unusable) {
+      deps.log.warn({ document_id: doc.id, workspace_id: scope.workspaceId, extraction: health }, `document update refused: ${unusable}`);
+      throw new UnavailableError(`${unusable}; the document keeps its previous version`, 'llm_provider');
+    }
+    const next: Version = { chunks, extractions, policy: summaryPolicy(deps, doc.options?.use_llm_summarization ?? true) };
+    return { next, extracted: fresh.length, health };
+  },
+};
+
+/** The new version written (graph merge, chunk vectors, chunks, page map); a failure restores the previous one. */
+const merge: Stage<UpdateRun, Extracted, Merged> = {
+  name: 'merge',
+  async run({ deps, scope, doc, input, previous }, extracted) {
+    const { next } = extracted;
+    const revision: DocumentRevision = { version: (doc.version ?? 1) + 1, id: randomUUID() };
+    try {
+      const merged = await writeVersion(deps, scope, doc.id, previous, next, revision);
+      if (input.pages !== undefined) {
+        if (input.pages?.length) await savePageMap(deps, scope, doc.id, input.pages);
+        else await deletePageMap(deps, scope, doc.id);
+      }
+      return { ...extracted, merged, revision };
+    } catch (err) {
+      deps.log.error({ err, document_id: doc.id }, 'document update failed while writing; restoring the previous version');
+      await writeVersion(deps, scope, doc.id, next, previous).catch((restoreErr: unknown) =>
+        deps.log.error({ err: restoreErr, document_id: doc.id }, 'restoring the previous version of a document did not finish'),
+      );
+      throw err;
+    }
+  },
+};
+
+const resolve: Stage<UpdateRun, Merged, Resolved> = {
+  name: 'resolve',
+  async run({ deps, scope }, merged) {
+    const resolved = await resolveDocumentEntities(deps, scope, merged.merged);
+    return { ...merged, resolved: resolved.checked };
+  },
+};
+
+/** An update: the new text chunked, extracted where it changed, written in place of the previous version, resolved. */
+export const UPDATE = stages(chunk).then(extract).then(merge).then(resolve);
+
 export async function updateDocumentContent(
   deps: IngestDeps,
   scope: Scope,
@@ -77,71 +203,9 @@ export async function updateDocumentContent(
     ),
     policy: summaryPolicy(deps, doc.options?.use_llm_summarization ?? true),
   };
-  const pages = input.pages === undefined ? await loadPageMap(deps, scope, doc.id) : input.pages;
-  const chunks = await buildChunks(deps, doc.id, input.content, pages);
-
-  const override = findPromptOverride(deps.config.promptsDir, 'extraction', { workspaceId: scope.workspaceId, model: llm.model });
-  const reusable = new Map<string, CachedExtraction>();
-  for (const chunk of previous.chunks) {
-    const entry = previous.extractions.get(chunk.id);
-    if (chunk.extraction_status === 'completed' && isReusable(entry, chunk.content, llm, override)) reusable.set(entry.content_hash, entry);
-  }
-  const extractions = new Map<string, CachedExtraction>();
-  const fresh = chunks.filter((chunk) => {
-    const reused = reusable.get(contentHash(chunk.content));
-    if (reused) extractions.set(chunk.id, reused);
-    return !reused;
-  });
-  const options = {
-    enableGleaning: doc.options?.enable_gleaning ?? true,
-    maxGleaning: doc.options?.max_gleaning ?? deps.config.ingest.maxGleaning,
-    override,
-  };
-  const outcomes = await Promise.allSettled(fresh.map((chunk) => extractFresh(llm, chunk, options)));
-  outcomes.forEach((outcome, i) => {
-    if (outcome.status === 'rejected') return;
-    extractions.set(fresh[i].id, outcome.value.extraction);
-  });
-  const failed = outcomes.findIndex((o) => o.status === 'rejected');
-  if (failed >= 0) {
-    const reason = (outcomes[failed] as PromiseRejectedResult).reason as Error;
-    throw new UnavailableError(
-      `extraction of chunk ${fresh[failed].index} failed (${reason?.message ?? String(reason)}); the document keeps its previous version`,
-      'llm_provider',
-    );
-  }
-  for (const chunk of chunks) {
-    const extraction = extractions.get(chunk.id) as CachedExtraction;
-    chunk.extraction_status = 'completed';
-    chunk.llm_model = extraction.llm_model;
-  }
-  // The model failing the new text (docs/api.md §4.1) is an extraction failure: the previous version stays.
-  const health = summariseExtraction(chunks, extractions);
-  const unusable = extractionFailure(health);
-  if (unusable) {
-    deps.log.warn({ document_id: doc.id, workspace_id: scope.workspaceId, extraction: health }, `document update refused: ${unusable}`);
-    throw new UnavailableError(`${unusable}; the document keeps its previous version`, 'llm_provider');
-  }
-
-  const next: Version = { chunks, extractions, policy: summaryPolicy(deps, doc.options?.use_llm_summarization ?? true) };
-  const version = (doc.version ?? 1) + 1;
-  // Named in the graph changes the update writes: the community run that follows charges its report calls to it.
-  const revision: DocumentRevision = { version, id: randomUUID() };
-  let merged: Written;
-  try {
-    merged = await writeVersion(deps, scope, doc.id, previous, next, revision);
-    if (input.pages !== undefined) {
-      if (input.pages?.length) await savePageMap(deps, scope, doc.id, input.pages);
-      else await deletePageMap(deps, scope, doc.id);
-    }
-  } catch (err) {
-    deps.log.error({ err, document_id: doc.id }, 'document update failed while writing; restoring the previous version');
-    await writeVersion(deps, scope, doc.id, next, previous).catch((restoreErr: unknown) =>
-      deps.log.error({ err: restoreErr, document_id: doc.id }, 'restoring the previous version of a document did not finish'),
-    );
-    throw err;
-  }
-  const resolved = await resolveDocumentEntities(deps, scope, merged);
+  const done = await UPDATE.run({ deps, scope, doc, input, llm, previous }, undefined);
+  const { next, merged, revision } = done;
+  const { chunks } = next;
 
   const now = new Date();
   const processingTime = now.getTime() - started;
@@ -152,11 +216,11 @@ export async function updateDocumentContent(
     ...(input.title !== undefined ? { title: input.title } : {}),
     ...(input.metadata !== undefined ? { metadata: input.metadata } : {}),
     status: 'completed',
-    extraction: health,
+    extraction: done.health,
     error: null,
     chunk_count: chunks.length,
     // The counts were written with the chunk links, and by the merges of resolution since: under the entity lock.
-    version,
+    version: revision.version,
     processed_at: now.toISOString(),
     processing_time_ms: processingTime,
     llm_model: llm.model,
@@ -166,19 +230,19 @@ export async function updateDocumentContent(
   const previousTexts = new Set(chunks.map((c) => c.content));
   const account: UpdateAccount = {
     chunks_total: chunks.length,
-    chunks_reused: chunks.length - fresh.length,
-    chunks_extracted: fresh.length,
+    chunks_reused: chunks.length - done.extracted,
+    chunks_extracted: done.extracted,
     chunks_removed: previous.chunks.filter((c) => !previousTexts.has(c.content)).length,
     llm_calls: totalCalls(tally),
     llm_calls_by_kind: { ...tally.calls },
     usage: { ...tally.usage },
     records_resummarised: merged.summarised ?? 0,
-    entities_resolved: resolved.checked,
+    entities_resolved: done.resolved,
     chunks_embedded: merged.chunksEmbedded,
     records_reembedded: merged.reembed.entities.length + merged.reembed.relationships.length,
   };
   await appendHistory(deps, scope, doc.id, {
-    version,
+    version: revision.version,
     at: now.toISOString(),
     processing_time_ms: processingTime,
     revision_id: revision.id,
@@ -246,15 +310,13 @@ async function writeVersion(
 
   const contributions: Contribution[] = to.chunks.map((c) => ({ chunkId: c.id, extraction: to.extractions.get(c.id) as CachedExtraction }));
   const embedder = deps.providers.embedding();
-  const embed = { concurrency: deps.config.ingest.embeddingConcurrency };
+  const embed = { queues: deps.ingest.queues, concurrency: deps.config.ingest.embeddingConcurrency };
   const merged = await mergeIntoGraph(deps, scope, documentId, contributions, {
-    lockIds: await affectedEntityIds(stores, scope, documentId, contributions),
     policy: to.policy,
     cause: 'update',
     revision,
     embedder: () => embedder,
-    embed,
-    deferRefresh: true,
+    vectors: 'defer',
     summaries: changedRecords(from, to),
   });
   const said = new Set(contributions.flatMap((c) => c.extraction.entities.map((e) => e.id)));

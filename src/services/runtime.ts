@@ -23,6 +23,7 @@ import type { ResolutionService } from './resolution';
 import type { TaskService } from './tasks';
 import type { TenancyService } from './tenancy';
 import type { SavedViewService } from './views';
+import type { IngestState } from '../ingest/state';
 
 /**
  * What the composition root (`src/runtime.ts`) builds and the routes use: configuration, stores and services.
@@ -58,6 +59,8 @@ export interface Runtime {
   redis: Redis | null;
   /** Worker threads for parsing and chunking, off the event loop that answers requests. */
   cpu: CpuPool;
+  /** What ingestion keeps between documents; settled on shutdown. */
+  ingest: IngestState;
   auth: AuthService;
   tenancy: TenancyService;
   /** The model catalog, provider checks and the start-up probe of the default providers. */

@@ -2,7 +2,7 @@ import { type TestApp, startTestApp } from '../helpers/app';
 import { isolatedProse } from '../fixtures/corpus';
 import { json } from '../fixtures/documents';
 import { markerFailingProviders } from '../fixtures/providers';
-import { settleEmbeddingRefreshes } from '../../src/ingest/merge-stage';
+import { settleEmbeddingRefreshes } from '../../src/ingest/merge/merge-stage';
 import { normalizeEntityId } from '../../src/domain/ids';
 import type { ChunkRecord } from '../../src/domain/types';
 
@@ -54,7 +54,7 @@ async function startRecordedApp(env: Record<string, string> = {}) {
 }
 
 async function closeApp(app: TestApp): Promise<void> {
-  await settleEmbeddingRefreshes();
+  await settleEmbeddingRefreshes(app.rt);
   await app.close();
 }
 
@@ -70,7 +70,7 @@ describe('the cost of an edit', () => {
   const calls = async (workspace: string, work: () => Promise<Response>) => {
     recorder.state.calls = [];
     const res = await work();
-    await settleEmbeddingRefreshes();
+    await settleEmbeddingRefreshes(app.rt);
     const run = await app.rt.communities.rebuild({ workspaceId: workspace });
     const byKind: Record<string, number> = {};
     for (const c of recorder.state.calls) {
@@ -164,7 +164,7 @@ describe('the cost of an edit', () => {
       expect(created.status).toBe(201);
       ids.push((await json(created)).id as string);
     }
-    await settleEmbeddingRefreshes();
+    await settleEmbeddingRefreshes(app.rt);
     await app.rt.communities.rebuild({ workspaceId: workspace });
 
     for (const [i, id] of ids.entries()) {
@@ -173,7 +173,7 @@ describe('the cost of an edit', () => {
       const res = await app.request(`/api/v1/documents/${id}`, { method: 'PUT', json: { content }, workspace });
       expect(res.status).toBe(200);
     }
-    await settleEmbeddingRefreshes();
+    await settleEmbeddingRefreshes(app.rt);
     recorder.state.calls = [];
     const run = await app.rt.communities.rebuild({ workspaceId: workspace });
     expect(run.llm_calls).toBe(recorder.state.calls.length);
@@ -206,7 +206,7 @@ describe('summaries of an edit, with entity resolution merging names', () => {
     const created = await app.request('/api/v1/documents', { method: 'POST', json: { content: text } });
     expect(created.status).toBe(201);
     const id = (await json(created)).id as string;
-    await settleEmbeddingRefreshes();
+    await settleEmbeddingRefreshes(app.rt);
     const scope = { workspaceId: app.workspace };
     const before = await app.rt.stores.chunks.listByDocument(scope, id);
     const descriptions = async () =>

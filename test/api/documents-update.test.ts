@@ -2,7 +2,7 @@ import { type TestApp, startTestApp } from '../helpers/app';
 import { isolatedProse } from '../fixtures/corpus';
 import { json, upload } from '../fixtures/documents';
 import { markerFailingProviders } from '../fixtures/providers';
-import { settleEmbeddingRefreshes } from '../../src/ingest/merge-stage';
+import { settleEmbeddingRefreshes } from '../../src/ingest/merge/merge-stage';
 import { countTokens } from '../../src/llm/tokens';
 
 /**
@@ -84,7 +84,7 @@ describe('incremental document updates', () => {
     app.rt.providers = failing.registry;
   });
   afterAll(async () => {
-    await settleEmbeddingRefreshes();
+    await settleEmbeddingRefreshes(app.rt);
     await app.close();
   });
 
@@ -128,7 +128,7 @@ describe('incremental document updates', () => {
     expect(JSON.stringify(left)).not.toContain('missing:');
     expect(left).toEqual(right);
 
-    await settleEmbeddingRefreshes();
+    await settleEmbeddingRefreshes(app.rt);
     const count = async (workspace: string, kind: 'chunk' | 'entity' | 'relationship') =>
       app.rt.stores.vectors.count({ workspaceId: workspace }, kind);
     for (const kind of ['chunk', 'entity', 'relationship'] as const) expect(await count(updated, kind)).toBe(await count(rebuilt, kind));

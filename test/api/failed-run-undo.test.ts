@@ -4,7 +4,7 @@ import type { GraphStore } from '../../src/store/ports';
 import { startTestApp, type TestApp } from '../helpers/app';
 
 /**
- * A failed run is undone as a crash is (src/ingest/pipeline.ts, src/services/tasks/runner.ts): the failed document
+ * A failed run is undone as a crash is (src/ingest/pipeline/index.ts, src/services/tasks/runner.ts): the failed document
  * keeps no chunk vectors, no share of entities or relationships and no vectors of them; shared records read again
  * as the completed documents make them, and the integrity check finds no orphan. A store error of the outage kind
  * (a pool time-out among them) puts the task back in the queue instead. Faults are injected into the app's own

@@ -3,7 +3,7 @@ import { json } from '../fixtures/documents';
 import { normalizeEntityId } from '../../src/domain/ids';
 import type { Scope } from '../../src/domain/types';
 import { resolveEntityAliases } from '../../src/graph/aliases';
-import { settleEmbeddingRefreshes } from '../../src/ingest/merge-stage';
+import { settleEmbeddingRefreshes } from '../../src/ingest/merge/merge-stage';
 
 /**
  * Entity resolution while many documents are merged at once: whatever order the merges and resolutions take,
@@ -113,13 +113,13 @@ describe('entity resolution under concurrent merges', () => {
     scope = { workspaceId: app.workspace };
   });
   afterAll(async () => {
-    await settleEmbeddingRefreshes();
+    await settleEmbeddingRefreshes(app.rt);
     await app.close();
   });
 
   it('leaves no chunk, relationship, source or vector naming a merged-away entity, and one entity per alias group', async () => {
     const created = await ingest(app);
-    await settleEmbeddingRefreshes();
+    await settleEmbeddingRefreshes(app.rt);
     expect(await integrityProblems(app, scope, created)).toEqual([]);
     expect(await staleVectors(app, scope)).toEqual([]);
 
@@ -143,13 +143,13 @@ describe('reviewed merges applied at once', () => {
     scope = { workspaceId: app.workspace };
   });
   afterAll(async () => {
-    await settleEmbeddingRefreshes();
+    await settleEmbeddingRefreshes(app.rt);
     await app.close();
   });
 
   it('keeps every merge of entities that share chunks: none writes back a chunk another one rewrote', async () => {
     const created = await ingest(app);
-    await settleEmbeddingRefreshes();
+    await settleEmbeddingRefreshes(app.rt);
     // Every chunk names a form of each group: the four merges rewrite the same chunks at the same time.
     const answers = await Promise.all(
       GROUPS.map(([target, source]) =>
@@ -162,7 +162,7 @@ describe('reviewed merges applied at once', () => {
     const bodies = await Promise.all(answers.map((r) => json(r)));
     expect(answers.map((r) => r.status)).toEqual(GROUPS.map(() => 200));
     expect(bodies.map((b) => b.applied.length)).toEqual(GROUPS.map(() => 1));
-    await settleEmbeddingRefreshes();
+    await settleEmbeddingRefreshes(app.rt);
     expect(await integrityProblems(app, scope, created)).toEqual([]);
     expect(await staleVectors(app, scope)).toEqual([]);
   });

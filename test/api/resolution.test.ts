@@ -1,7 +1,7 @@
 import { type TestApp, startTestApp } from '../helpers/app';
 import { json } from '../fixtures/documents';
 import { markerFailingProviders } from '../fixtures/providers';
-import { settleEmbeddingRefreshes } from '../../src/ingest/merge-stage';
+import { settleEmbeddingRefreshes } from '../../src/ingest/merge/merge-stage';
 import type { EmbeddingProvider, ProviderRegistry } from '../../src/llm/ports';
 
 /** Entity resolution through the API: at merge time, the dry run, applying a reviewed list, splitting an alias off. */
@@ -15,7 +15,7 @@ describe('entity resolution', () => {
     app = await startTestApp({ SERVICE_ENTITY_RESOLUTION: 'true' });
   });
   afterAll(async () => {
-    await settleEmbeddingRefreshes();
+    await settleEmbeddingRefreshes(app.rt);
     await app.close();
   });
 
@@ -165,11 +165,11 @@ describe('entity resolution', () => {
       const typos = ['Microsfot Corporation', 'Glboex Corporation', 'Initehc Corporation', 'Umbrela Corporation'];
       const text = (names: string[]) => names.map((n) => `${n} builds robots in Lisbon. ${n} employs many engineers in Lisbon.`).join(' ');
       await ingest(text(companies), ws);
-      await settleEmbeddingRefreshes();
+      await settleEmbeddingRefreshes(app.rt);
       recorder.state.calls = [];
       embedded.texts.length = 0;
       await ingest(text(typos), ws);
-      await settleEmbeddingRefreshes();
+      await settleEmbeddingRefreshes(app.rt);
 
       const asked = recorder.state.calls.filter((c) => c.task === 'resolve');
       expect(asked).toHaveLength(1);

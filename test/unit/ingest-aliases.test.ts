@@ -2,12 +2,12 @@ import type { RelationshipRecord } from '../../src/domain/types';
 import { ALIASES_NAMESPACE, MERGE_HISTORY_NAMESPACE, OVERRIDES_NAMESPACE } from '../../src/graph/aliases';
 import { renameEntity, updateEntity } from '../../src/graph/edit';
 import { mergeEntities } from '../../src/graph/merge';
-import { withAliasedEntityLock } from '../../src/ingest/aliases';
+import { withAliasedEntityLock } from '../../src/ingest/merge/aliases';
 import { deleteDocumentData } from '../../src/ingest/deletion';
 import { EXTRACTION_NAMESPACE } from '../../src/ingest/extract/cache';
 import { createEntityLocks } from '../../src/records/locks';
 import { processDocument } from '../../src/ingest/pipeline';
-import { MERGE_STATE_NAMESPACE, entityKey } from '../../src/ingest/record-state';
+import { MERGE_STATE_NAMESPACE, entityKey } from '../../src/ingest/merge/record-state';
 import { createMemoryStores } from '../../src/store/memory';
 import { createIngestFixture, type IngestFixture } from './ingest-fixtures';
 

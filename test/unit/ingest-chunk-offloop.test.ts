@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { chunkText } from '../../src/ingest/chunker';
+import { chunkText } from '../../src/ingest/chunk/chunker';
 import { chunkTextOffLoop, OFF_LOOP_MIN_CHARS } from '../../src/ingest/offload/chunk';
 import { WorkerCpuPool } from '../../src/ingest/offload/worker-pool';
 

@@ -1,5 +1,5 @@
 import { getEncoding } from 'js-tiktoken';
-import { chunkText, type TextChunk } from '../../src/ingest/chunker';
+import { chunkText, type TextChunk } from '../../src/ingest/chunk/chunker';
 import { countTokens } from '../../src/llm/tokens';
 
 const reference = getEncoding('cl100k_base');

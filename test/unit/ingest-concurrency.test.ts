@@ -4,11 +4,12 @@ import type { Scope } from '../../src/domain/types';
 import { deleteDocumentData, summaryPolicy } from '../../src/ingest/deletion';
 import { EXTRACTION_NAMESPACE } from '../../src/ingest/extract/cache';
 import { parseExtraction } from '../../src/ingest/extract/parser';
-import { commitMerge, entityText, mergeDocument, relationshipText } from '../../src/ingest/merge';
-import { applySummaries, summariseOutcome } from '../../src/ingest/summary-stage';
-import { settleEmbeddingRefreshes } from '../../src/ingest/merge-stage';
+import { commitMerge, entityText, relationshipText } from '../../src/ingest/merge/merge';
+import { mergeDocument } from './merge-document';
+import { applySummaries, summariseOutcome } from '../../src/ingest/merge/summary-stage';
+import { settleEmbeddingRefreshes } from '../../src/ingest/merge/merge-stage';
 import { processDocument } from '../../src/ingest/pipeline';
-import { MERGE_STATE_NAMESPACE } from '../../src/ingest/record-state';
+import { MERGE_STATE_NAMESPACE } from '../../src/ingest/merge/record-state';
 import { MemoryLockStore } from '../../src/store/memory';
 import { createIngestFixture, type IngestFixture } from './ingest-fixtures';
 
@@ -25,7 +26,7 @@ function sharedDocuments(count: number): string[] {
 
 /** Every entity and relationship vector is the embedding of the record as it stands, once background refreshes settle. */
 async function expectVectorsMatchRecords(f: IngestFixture): Promise<void> {
-  await settleEmbeddingRefreshes();
+  await settleEmbeddingRefreshes(f.deps);
   const { graph, vectors } = f.deps.stores;
   const embedder = f.deps.providers.embedding();
   const entities = (await graph.listEntities(f.scope, { limit: 1000, offset: 0 })).items;

@@ -1,8 +1,8 @@
 import { deleteDocumentData, deletionImpact } from '../../src/ingest/deletion';
 import { EXTRACTION_NAMESPACE } from '../../src/ingest/extract/cache';
-import { PAGES_NAMESPACE } from '../../src/ingest/pages';
+import { PAGES_NAMESPACE } from '../../src/ingest/chunk/pages';
 import { processDocument, savePageMap } from '../../src/ingest/pipeline';
-import { MERGE_STATE_NAMESPACE } from '../../src/ingest/record-state';
+import { MERGE_STATE_NAMESPACE } from '../../src/ingest/merge/record-state';
 import { createIngestFixture, type IngestFixture } from './ingest-fixtures';
 
 const DOC_A = 'Alice Smith works at Acme Corporation in Paris. Acme Corporation builds the Graph Engine.';

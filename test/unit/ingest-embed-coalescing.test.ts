@@ -1,7 +1,6 @@
 import type { Scope } from '../../src/domain/types';
-import { entityText, relationshipText } from '../../src/ingest/merge';
-import { settleEmbeddingRefreshes } from '../../src/ingest/merge-stage';
-import { mergeClaims } from '../../src/ingest/merge-claims';
+import { entityText, relationshipText } from '../../src/ingest/merge/merge';
+import { settleEmbeddingRefreshes } from '../../src/ingest/merge/merge-stage';
 import { processDocument } from '../../src/ingest/pipeline';
 import type { EmbeddingProvider, LlmProvider } from '../../src/llm/ports';
 import { beforeLlmCalls, createIngestFixture, type IngestFixture } from './ingest-fixtures';
@@ -81,7 +80,7 @@ describe('documents in flight naming the same records', () => {
     const docs = await Promise.all(documents.map((text) => f.addDocument(text)));
     const results = await Promise.all(docs.map((doc) => processDocument(f.deps, f.scope, doc.id, { mode: 'full' })));
     expect(results.map((r) => r.status)).toEqual(docs.map(() => 'completed'));
-    await settleEmbeddingRefreshes();
+    await settleEmbeddingRefreshes(f.deps);
 
     const { entities, relationships } = await records(f, f.scope);
     const alice = entities.find((e) => e.id === 'ALICE_SMITH');
@@ -102,7 +101,7 @@ describe('documents in flight naming the same records', () => {
       expect({ id: hit?.id, exact: (hit?.score ?? 0) > 0.9999 }).toEqual({ id: ids[i], exact: true });
     }
     // Every run gave its claims up.
-    expect(mergeClaims.claimed(f.scope, 'entity', 'ALICE_SMITH')).toBe(false);
+    expect(f.deps.ingest.claims.claimed(f.scope, 'entity', 'ALICE_SMITH')).toBe(false);
   });
 
   test('give a record the vector of its final text when a document queues an older text after a newer one', async () => {
@@ -127,7 +126,7 @@ describe('documents in flight naming the same records', () => {
     });
     const second = processDocument(f.deps, f.scope, late.id, { mode: 'full' }).finally(lateDone);
     expect((await Promise.all([first, second])).map((r) => r.status)).toEqual(['completed', 'completed']);
-    await settleEmbeddingRefreshes();
+    await settleEmbeddingRefreshes(f.deps);
 
     const { entities, relationships } = await records(f, f.scope);
     expect(entities.find((e) => e.id === 'ALICE_SMITH')?.document_ids).toHaveLength(2);
@@ -157,7 +156,7 @@ describe('documents in flight naming the same records', () => {
     };
     const results = await Promise.all([kept, failing].map((doc) => processDocument(f.deps, f.scope, doc.id, { mode: 'full' })));
     expect(results.map((r) => r.status).sort()).toEqual(['completed', 'failed']);
-    await settleEmbeddingRefreshes();
+    await settleEmbeddingRefreshes(f.deps);
     const { entities } = await records(f, f.scope);
     expect(entities.map((e) => e.id)).toContain('ALICE_SMITH');
     for (const e of entities) {
@@ -166,6 +165,6 @@ describe('documents in flight naming the same records', () => {
       expect({ id: hit?.id, exact: (hit?.score ?? 0) > 0.9999 }).toEqual({ id: e.id, exact: true });
     }
     expect(texts.length).toBeGreaterThan(0);
-    expect(mergeClaims.claimed(f.scope, 'entity', 'ALICE_SMITH')).toBe(false);
+    expect(f.deps.ingest.claims.claimed(f.scope, 'entity', 'ALICE_SMITH')).toBe(false);
   });
 });

@@ -1,5 +1,5 @@
-import { EmbeddingQueue } from '../../src/ingest/embed-queue';
-import { MergeClaims } from '../../src/ingest/merge-claims';
+import { EmbeddingQueue } from '../../src/ingest/embed/queue';
+import { MergeClaims } from '../../src/ingest/embed/claims';
 import type { EmbeddingProvider } from '../../src/llm/ports';
 
 const scope = { workspaceId: 'embed-queue' };

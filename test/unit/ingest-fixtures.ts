@@ -6,6 +6,7 @@ import { contentHash } from '../../src/domain/ids';
 import type { DocumentRecord, IngestOptions, Scope } from '../../src/domain/types';
 import { type GraphChange, GraphEvents } from '../../src/graph/events';
 import type { IngestDeps } from '../../src/ingest/deps';
+import { createIngestState } from '../../src/ingest/state';
 import type { ChatMessage, CompletionOptions, EmbeddingProvider, LlmProvider, ProviderRegistry } from '../../src/llm/ports';
 import { createProviderRegistry } from '../../src/llm/registry';
 import { createLogger } from '../../src/logger';
@@ -106,7 +107,16 @@ export function createIngestFixture(ingest: Partial<AppConfig['ingest']> = {}): 
   };
   events.subscribe((batch) => fixture.changes.push(...batch.changes));
   const stores = createMemoryStores();
-  fixture.deps = { config, stores, providers, events, log, entityLocks: createEntityLocks(stores.locks), cpu: new WorkerCpuPool() };
+  fixture.deps = {
+    config,
+    stores,
+    providers,
+    events,
+    log,
+    entityLocks: createEntityLocks(stores.locks),
+    cpu: new WorkerCpuPool(),
+    ingest: createIngestState(),
+  };
   return fixture;
 }
 

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { fragmentKey } from '../../src/ingest/record-state';
+import { fragmentKey } from '../../src/ingest/merge/record-state';
 
 describe('fragmentKey', () => {
   // Merge states written by earlier versions hold these keys: the remembered function must give the same ones.

@@ -1,5 +1,5 @@
 import { PDFDocument, StandardFonts } from 'pdf-lib';
-import { chunkText } from '../../src/ingest/chunker';
+import { chunkText } from '../../src/ingest/chunk/chunker';
 import { documentTypeOf, loadDocumentFile, LoadError, SUPPORTED_EXTENSIONS } from '../../src/ingest/loaders';
 import { OFF_LOOP_MIN_CHARS } from '../../src/ingest/offload/chunk';
 import { WorkerCpuPool } from '../../src/ingest/offload/worker-pool';

@@ -4,9 +4,9 @@ import { summaryPolicy } from '../../src/ingest/deletion';
 import { buildChunks } from '../../src/ingest/pipeline';
 import { EXTRACTION_NAMESPACE } from '../../src/ingest/extract/cache';
 import { parseExtraction } from '../../src/ingest/extract/parser';
-import { commitMerge, type Contribution, type MergeOutcome } from '../../src/ingest/merge';
-import { commitInBatch } from '../../src/ingest/merge-batch';
-import { MergeView } from '../../src/ingest/merge-view';
+import { commitMerge, type Contribution, type MergeOutcome } from '../../src/ingest/merge/merge';
+import { commitInBatch } from '../../src/ingest/merge/merge-batch';
+import { MergeView } from '../../src/ingest/merge/merge-view';
 import type { GraphStore } from '../../src/store/ports';
 import { createIngestFixture, type IngestFixture } from './ingest-fixtures';
 

@@ -2,8 +2,9 @@ import { chunkId } from '../../src/domain/ids';
 import { summaryPolicy } from '../../src/ingest/deletion';
 import { EXTRACTION_NAMESPACE } from '../../src/ingest/extract/cache';
 import { parseExtraction } from '../../src/ingest/extract/parser';
-import { type Contribution, mergeDocument } from '../../src/ingest/merge';
-import type { SummaryPolicy } from '../../src/ingest/summary';
+import type { Contribution } from '../../src/ingest/merge/merge';
+import { mergeDocument } from './merge-document';
+import type { SummaryPolicy } from '../../src/ingest/merge/summary';
 import { createIngestFixture, type IngestFixture } from './ingest-fixtures';
 
 /** Contributions of a document (one record text per chunk), cached as the extraction stage would. */

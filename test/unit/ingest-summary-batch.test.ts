@@ -2,10 +2,10 @@ import { chunkId } from '../../src/domain/ids';
 import { summaryPolicy } from '../../src/ingest/deletion';
 import { EXTRACTION_NAMESPACE } from '../../src/ingest/extract/cache';
 import { parseExtraction } from '../../src/ingest/extract/parser';
-import { commitMerge, type MergeOutcome } from '../../src/ingest/merge';
-import { fragmentKey } from '../../src/ingest/record-state';
-import { applyInBatch } from '../../src/ingest/summary-batch';
-import type { Written } from '../../src/ingest/summary-stage';
+import { commitMerge, type MergeOutcome } from '../../src/ingest/merge/merge';
+import { fragmentKey } from '../../src/ingest/merge/record-state';
+import { applyInBatch } from '../../src/ingest/merge/summary-batch';
+import type { Written } from '../../src/ingest/merge/summary-stage';
 import { createIngestFixture, type IngestFixture } from './ingest-fixtures';
 import { recordingLocks } from './recording-locks';
 

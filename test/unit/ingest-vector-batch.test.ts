@@ -1,7 +1,7 @@
 import type { VectorPoint } from '../../src/domain/types';
 import { entityText } from '../../src/records/embed-text';
-import type { GraphVectors } from '../../src/ingest/embed';
-import { storeVectorsInBatch } from '../../src/ingest/vector-batch';
+import type { GraphVectors } from '../../src/ingest/embed/embed';
+import { storeVectorsInBatch } from '../../src/ingest/merge/vector-batch';
 import { createMemoryStores } from '../../src/store/memory';
 import { makeEntity } from '../contract/fixtures';
 import { recordingLocks } from './recording-locks';

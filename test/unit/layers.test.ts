@@ -43,6 +43,13 @@ describe('layer rules (npm run lint:deps)', () => {
     expect(output).toMatch(/services-yield-events: src\/graph\/feed\.ts → src\/http\/stream\.ts/);
   });
 
+  it('refuse an import of the merge subsystem past its entry', () => {
+    const { output } = cruise(path.join(ROOT, 'test/fixtures/layers'));
+    expect(output).toMatch(/merge-through-its-entry: src\/ingest\/pipeline\.ts → src\/ingest\/merge\/commit\.ts/);
+    expect(output).not.toMatch(/merge-through-its-entry: src\/ingest\/pipeline\.ts → src\/ingest\/merge\/index\.ts/);
+    expect(output).not.toMatch(/merge-through-its-entry: src\/ingest\/merge\//);
+  });
+
   it('find no violation in src/', () => {
     const { status, output } = cruise(ROOT);
     expect(output).toMatch(/no dependency violations found/);

@@ -1,6 +1,6 @@
 import { TimeSlicer } from '../../src/domain/turns';
-import { distinctFragments } from '../../src/ingest/describe';
-import { distinctInSlices } from '../../src/ingest/evidence';
+import { distinctFragments } from '../../src/ingest/extract/describe';
+import { distinctInSlices } from '../../src/ingest/merge/evidence';
 import { countTokens, countTokensInSlices } from '../../src/llm/tokens';
 
 /** A slicer whose stretch is always used up: every tick gives way, the most interrupted a walk can be. */

@@ -1,6 +1,6 @@
 import type { Scope } from '../../src/domain/types';
-import { entityText, relationshipText } from '../../src/ingest/merge';
-import { settleEmbeddingRefreshes } from '../../src/ingest/merge-stage';
+import { entityText, relationshipText } from '../../src/ingest/merge/merge';
+import { settleEmbeddingRefreshes } from '../../src/ingest/merge/merge-stage';
 import { processDocument } from '../../src/ingest/pipeline';
 import type { EmbeddingProvider } from '../../src/llm/ports';
 import { checkIntegrity } from '../../src/services/integrity';
@@ -114,7 +114,7 @@ describe('records and vectors under interleaved documents', () => {
       const texts = corpus();
       const docs = await Promise.all(texts.map((text, i) => f.addDocument(text, { title: `doc ${i}`, use_llm_summarization: false })));
       const results = await Promise.all(docs.map((doc) => processDocument(f.deps, f.scope, doc.id, { mode: 'full' })));
-      await settleEmbeddingRefreshes();
+      await settleEmbeddingRefreshes(f.deps);
       expect(results.map((r) => r.status).filter((s) => s !== 'completed' && s !== 'failed')).toEqual([]);
       const completed = docs.filter((_, i) => results[i].status === 'completed');
       // The poisoned documents fail; others may fail with them (their texts were embedded in one batch), never all.
@@ -128,7 +128,7 @@ describe('records and vectors under interleaved documents', () => {
         const again = await reference.addDocument(doc.content, { title: doc.title, use_llm_summarization: false });
         expect((await processDocument(reference.deps, reference.scope, again.id, { mode: 'full' })).status).toBe('completed');
       }
-      await settleEmbeddingRefreshes();
+      await settleEmbeddingRefreshes(f.deps);
       const titles = (list: Array<{ id: string; title: string }>) => new Map(list.map((d) => [d.id, d.title]));
       const referenceDocs = (await reference.deps.stores.documents.list(reference.scope, { limit: 100, offset: 0 })).items;
       expect(await provenance(f, f.scope, titles(docs))).toEqual(await provenance(reference, reference.scope, titles(referenceDocs)));

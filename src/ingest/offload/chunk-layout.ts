@@ -1,4 +1,4 @@
-import { chunkText, type ChunkOptions, type TextChunk } from '../chunker';
+import { chunkText, type ChunkOptions, type TextChunk } from '../chunk/chunker';
 
 /**
  * Chunking split in two: a worker thread cuts the text (`chunkLayout`) and answers with the chunks' positions

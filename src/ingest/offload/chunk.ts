@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { chunkText, type ChunkOptions, type TextChunk } from '../chunker';
+import { chunkText, type ChunkOptions, type TextChunk } from '../chunk/chunker';
 import { type ChunkJob, chunksFromLayout } from './chunk-layout';
 import { type CpuPool, cpuTask } from './cpu-pool';
 

@@ -5,7 +5,7 @@ import { ALIASES_NAMESPACE, MERGE_HISTORY_NAMESPACE, type MergeRecord, resolveEn
 import { recordDistinct } from '../../graph/resolution/distinct';
 import { documentsOfChunks } from '../../domain/ids';
 import { readExtractions } from '../../ingest/extract/cache';
-import { remergeDocuments } from '../../ingest/remerge';
+import { remergeDocuments } from '../../ingest/merge';
 import type { ServiceHost } from '../tasks';
 
 export interface SplitOutcome {

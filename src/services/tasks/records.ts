@@ -6,6 +6,7 @@ import type { ProviderRegistry } from '../../llm/ports';
 import type { Logger } from '../../logger';
 import type { StageName, StageStatus, TaskRecord, TaskStats } from '../../domain/types';
 import type { CpuPool } from '../../ingest/offload/cpu-pool';
+import type { IngestState } from '../../ingest/state';
 import type { Stores } from '../../store/ports';
 
 /**
@@ -21,6 +22,8 @@ export interface ServiceHost {
   entityLocks: EntityLocks;
   /** Where parsing and chunking run: off the event loop that answers requests. */
   cpu: CpuPool;
+  /** What ingestion keeps between documents (embedding queues, background refreshes, records held for summarising). */
+  ingest: IngestState;
 }
 
 export type TaskMode = TaskRecord['mode'];

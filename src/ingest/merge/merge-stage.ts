@@ -1,0 +1,243 @@
+import type { ChunkRecord, Scope, VectorKind } from '../../domain/types';
+import { isAbortError } from '../../domain/abort';
+import { bumpGraphVersion } from '../../llm/cache/responses';
+import type { DocumentRevision } from '../../graph/events';
+import type { EmbeddingProvider } from '../../llm/ports';
+import type { IngestDeps } from '../deps';
+import { deleteGraphVectors, type EmbedOptions, embedGraphRecords } from '../embed/embed';
+import type { Lane } from '../embed/queue';
+import type { MergeClaim, MergeClaims } from '../embed/claims';
+import { affectedEntityIds, type Contribution, type MergeOutcome } from './merge';
+import type { SummaryJob } from './merge-outcome';
+import { commitInBatch } from './merge-batch';
+import type { SummaryPolicy } from './summary';
+import { storeVectorsInBatch } from './vector-batch';
+import { applyInBatch } from './summary-batch';
+import { summariseOutcome, withSummaries } from './summary-stage';
+
+/**
+ * A document's merge into the graph and its vectors, holding the entity lock only while records are read
+ * and written: (1) under the lock, the merge with descriptions joined, committed in a batch with the merges of
+ * the workspace that arrived meanwhile (./merge-batch.ts), and the vectors of removed records deleted;
+ * (2) without it, the LLM summaries found due; (3) under the lock, those that still apply, with those other
+ * documents wrote meanwhile (./summary-batch.ts); (4) without it, the changed records embedded; (5) under the
+ * lock, the vectors of the records still as embedded written, with those other documents embedded meanwhile
+ * (./vector-batch.ts). Documents sharing entities thus wait for each other's writes, never for the LLM.
+ */
+
+export interface MergeStageOptions {
+  /** The entities the merge may rewrite, when the caller has read them (affectedEntityIds otherwise). */
+  lockIds?: string[];
+  /** The graph is known to hold nothing of the document (commitMerge). */
+  outOfGraph?: boolean;
+  /** How descriptions are summarised; its signal stops the embedding of the merged records too. */
+  policy: SummaryPolicy;
+  /** Why the graph changed, for the change events. */
+  cause: string;
+  /** The content update the merge writes, named in its change events (community reports are charged to it). */
+  revision?: DocumentRevision;
+  /** The embedding provider of the records (the runtime's when absent). */
+  embedder?: () => EmbeddingProvider;
+  /**
+   * When the merged records are embedded. `wait`: before the merge returns. `defer`: records that had a vector
+   * before the merge are re-embedded in the background, in the queue's `later` lane, so that the document does not
+   * wait for them and a record many documents touch is embedded once per refresh delay; new records are embedded
+   * before the merge returns, except those that other documents in flight have claimed, embedded in the background
+   * once the last of those documents has merged them. `optional`: as `wait`, but a failure is logged and the records
+   * are embedded in the background (taking a document out must not depend on them).
+   */
+  vectors?: 'wait' | 'defer' | 'optional';
+  /** Of the summaries the merge found due, those to write (all when absent). */
+  summaries?: (job: SummaryJob, outcome: MergeOutcome) => boolean;
+  /** A document run's part in the merge. */
+  run?: {
+    /** The document's chunk records, written with the merge, linked to what it names (outcome.counts is set). */
+    chunks: ChunkRecord[];
+    /** The document's claim on the records it merges (../embed/claims.ts), given up once their texts are queued. */
+    claim: MergeClaim;
+    /** Called under the lock right before the first write. */
+    onWrite: () => void;
+    /** Called once records are merged and summarised, before embedding. */
+    onMerged: () => Promise<void>;
+  };
+}
+
+/** A background refresh that fails is tried again this many times, after a pause that doubles from REFRESH_RETRY_MS. */
+const REFRESH_RETRIES = 4;
+const REFRESH_RETRY_MS = 100;
+
+/** Waits until every queued embedding of the runtime is embedded and every background refresh has written its vectors. */
+export function settleEmbeddingRefreshes(deps: Pick<IngestDeps, 'ingest'>): Promise<void> {
+  return deps.ingest.settle();
+}
+
+export async function mergeIntoGraph(
+  deps: IngestDeps,
+  scope: Scope,
+  documentId: string,
+  contributions: Contribution[],
+  options: MergeStageOptions,
+): Promise<MergeOutcome> {
+  const { stores, events, log } = deps;
+  const { policy, run } = options;
+  const announce = (changes: MergeOutcome['changes']) =>
+    events.publish({
+      scope,
+      changes: [...changes],
+      cause: options.cause,
+      document_id: documentId,
+      ...(options.revision ? { revision: options.revision } : {}),
+    });
+  const publish = async (changes: MergeOutcome['changes']) => {
+    // Before the change is announced: a query after this merge never answers from keywords cached before it.
+    if (changes.length) await bumpGraphVersion(stores.kv, scope);
+    announce(changes);
+  };
+
+  const committed = await commitInBatch(deps, scope, {
+    documentId,
+    contributions,
+    policy,
+    lockIds: options.lockIds ?? (await affectedEntityIds(stores, scope, documentId, contributions, options.outOfGraph)),
+    outOfGraph: options.outOfGraph,
+    onWrite: run?.onWrite,
+    chunks: run?.chunks,
+    afterWrite: async (written) => {
+      await deleteGraphVectors(stores.vectors, scope, written);
+      // The batch moved the graph version on once for all its merges (./merge-batch.ts).
+      announce(written.changes);
+    },
+  });
+
+  const keep = options.summaries;
+  const due = keep ? { due: committed.due.filter((job) => keep(job, committed)) } : committed;
+  const made = await summariseOutcome(deps, scope, due, policy, (_deps, s, written, p) => applyInBatch(deps, s, written, p));
+  const outcome = withSummaries(committed, made);
+  if (made.changes.length) await publish(made.changes);
+  if (outcome.summaryFailures.length) {
+    log.warn({ document_id: documentId, failures: outcome.summaryFailures }, 'description summaries fell back to joined fragments');
+  }
+  await run?.onMerged();
+
+  const embedder = options.embedder ?? (() => deps.providers.embedding());
+  const embed = { queues: deps.ingest.queues, concurrency: deps.config.ingest.embeddingConcurrency, signal: policy.signal };
+  const background = { deps, scope, documentId, embedder, embed: { ...embed, signal: undefined } };
+  let now: Pick<MergeOutcome, 'reembed'> = outcome;
+  if (options.vectors === 'defer') {
+    const [fresh, old] = splitByAge(outcome);
+    const [waited, shared] = splitByClaims(deps.ingest.claims, scope, fresh, run?.claim);
+    now = waited;
+    refreshInBackground(background, shared, 'now');
+    refreshInBackground(background, old, 'later');
+  }
+  const embedding = embedGraphRecords(embedder, scope, now, embed);
+  // Given up once this merge's texts are queued (the first slices are queued synchronously): a record held for
+  // this document is sent with its text, not before it.
+  run?.claim.release();
+  try {
+    const vectors = await embedding;
+    catchUp(background, await storeVectorsInBatch(deps, scope, vectors));
+    return { ...outcome, entityVectors: new Map(vectors.entities.map((e) => [e.point.id, e.point.vector])) };
+  } catch (err) {
+    if (options.vectors !== 'optional' || isAbortError(err)) throw err;
+    log.warn({ err, document_id: documentId }, 'shared records could not be re-embedded after removing a document; trying again');
+    // Their texts changed with the removal: they are embedded in the background, as a refresh is.
+    refreshInBackground(background, now, 'later');
+    return outcome;
+  }
+}
+
+interface Background {
+  deps: IngestDeps;
+  scope: Scope;
+  documentId: string;
+  embedder: () => EmbeddingProvider;
+  embed: EmbedOptions;
+}
+
+/**
+ * Embeds records and writes their vectors without the document waiting (settled by settleEmbeddingRefreshes);
+ * the records changed meanwhile are caught up once (catchUp), unless this is the catch-up.
+ */
+function refreshInBackground(job: Background, change: Reembed, lane: Lane, caughtUp = false, attempt = 0): void {
+  const { deps, scope, documentId } = job;
+  if (change.reembed.entities.length === 0 && change.reembed.relationships.length === 0) return;
+  const refresh = embedGraphRecords(job.embedder, scope, change, job.embed, lane, true)
+    .then((vectors) => storeVectorsInBatch(deps, scope, vectors))
+    .then((unwritten) => (caughtUp ? undefined : catchUp(job, unwritten)))
+    .catch(async (err: unknown) => {
+      // A failed embedding (a batch shared with a text the provider refused, a provider down a moment) would
+      // leave records with the vector of an older text, or none: tried again with the records as they are by then
+      // (those deleted meanwhile dropped), each written only if it still has the text embedded (storeVectorsInBatch).
+      if (attempt < REFRESH_RETRIES && !isAbortError(err)) {
+        deps.log.warn({ err, document_id: documentId, attempt }, 'records could not be re-embedded; trying again');
+        await new Promise((resolve) => setTimeout(resolve, REFRESH_RETRY_MS * 2 ** attempt));
+        return refreshInBackground(job, await currentRecords(job, change), lane, caughtUp, attempt + 1);
+      }
+      deps.log.warn({ err, document_id: documentId }, 'records could not be re-embedded; they keep their previous vectors');
+    })
+    .finally(() => deps.ingest.refreshes.delete(refresh));
+  deps.ingest.refreshes.add(refresh);
+}
+
+/**
+ * Records whose vector was not written because they changed since they were embedded, and of which no text is
+ * queued or being embedded any more, are queued again with their text as it is now. A record with a text still in
+ * the queue is left to that text's writer, which catches it up in turn if that text is an older one (queued after
+ * the newer by a slower document): the last of them gives the record the vector of its final text.
+ */
+function catchUp(job: Background, unwritten: Reembed): void {
+  const queue = job.deps.ingest.queues.of(job.embedder(), job.embed.concurrency);
+  const idle = (kind: VectorKind) => (r: { id: string }) => !queue.has(job.scope, kind, r.id);
+  const { entities, relationships } = unwritten.reembed;
+  refreshInBackground(
+    job,
+    { reembed: { entities: entities.filter(idle('entity')), relationships: relationships.filter(idle('relationship')) } },
+    'later',
+    true,
+  );
+}
+
+type Reembed = Pick<MergeOutcome, 'reembed'>;
+
+/** The records of a change as the graph holds them now. */
+async function currentRecords(job: Background, change: Reembed): Promise<Reembed> {
+  const { graph } = job.deps.stores;
+  const { entities, relationships } = change.reembed;
+  return {
+    reembed: {
+      entities: await graph.getEntities(
+        job.scope,
+        entities.map((e) => e.id),
+      ),
+      relationships: await graph.getRelationships(
+        job.scope,
+        relationships.map((r) => r.id),
+      ),
+    },
+  };
+}
+
+/** The records no other document in flight has claimed, and those another document still has to merge. */
+function splitByClaims(claims: MergeClaims, scope: Scope, change: Reembed, own: MergeClaim | undefined): [Reembed, Reembed] {
+  const { entities, relationships } = change.reembed;
+  const claimedEntity = (e: { id: string }) => claims.claimed(scope, 'entity', e.id, own);
+  const claimedRelationship = (r: { id: string }) => claims.claimed(scope, 'relationship', r.id, own);
+  return [
+    {
+      reembed: { entities: entities.filter((e) => !claimedEntity(e)), relationships: relationships.filter((r) => !claimedRelationship(r)) },
+    },
+    { reembed: { entities: entities.filter(claimedEntity), relationships: relationships.filter(claimedRelationship) } },
+  ];
+}
+
+/** The records new to the graph, and those that had a vector before the merge. */
+function splitByAge(outcome: MergeOutcome): [Pick<MergeOutcome, 'reembed'>, Pick<MergeOutcome, 'reembed'>] {
+  const fresh = <R extends { id: string }>(records: R[]) => records.filter((r) => !outcome.existing.has(r.id));
+  const old = <R extends { id: string }>(records: R[]) => records.filter((r) => outcome.existing.has(r.id));
+  const { entities, relationships } = outcome.reembed;
+  return [
+    { reembed: { entities: fresh(entities), relationships: fresh(relationships) } },
+    { reembed: { entities: old(entities), relationships: old(relationships) } },
+  ];
+}

@@ -1,0 +1,36 @@
+import { MergeClaims } from './embed/claims';
+import { EmbeddingQueues } from './embed/queue';
+
+/**
+ * What ingestion keeps between documents, one per runtime (on the ingest deps as `ingest`): the records documents in
+ * flight have claimed, the embedding queues, the background refreshes of record vectors still writing, the records
+ * held for summarising. Closed before the
+ * stores are.
+ */
+export interface IngestState {
+  /** The records the documents in flight are about to merge (./embed/claims.ts). */
+  readonly claims: MergeClaims;
+  /** One embedding queue per provider, shared by every document in flight (./embed/queue.ts). */
+  readonly queues: EmbeddingQueues;
+  /** Background refreshes of record vectors still writing (./merge/merge-stage.ts). */
+  readonly refreshes: Set<Promise<void>>;
+  /** Records held by a document of this runtime for summarising, by workspace and record key (./merge/summary-stage.ts). */
+  readonly held: Map<string, { again: boolean }>;
+  /** Waits until every queued embedding is embedded and every background refresh has written its vectors. */
+  settle(): Promise<void>;
+  /** Settles what is under way; the runtime calls it on shutdown, before the stores close. */
+  close(): Promise<void>;
+}
+
+export function createIngestState(): IngestState {
+  const claims = new MergeClaims();
+  const queues = new EmbeddingQueues(claims);
+  const refreshes = new Set<Promise<void>>();
+  const settle = async () => {
+    do {
+      await queues.settle();
+      await Promise.all([...refreshes]);
+    } while (refreshes.size > 0);
+  };
+  return { claims, queues, refreshes, held: new Map(), settle, close: settle };
+}
