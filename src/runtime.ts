@@ -12,6 +12,7 @@ import { createGraphService } from './graph/service';
 import { createEntityLocks } from './records/locks';
 import { createLineageService } from './lineage/service';
 import { createProviderRegistry } from './llm/registry';
+import type { ProviderRegistry } from './llm/ports';
 import type { UsageRecorder } from './llm/usage';
 import { startTracing } from './llm/tracing';
 import { createQueryService, createReranker, DEFAULT_QUERY_MODE, QUERY_DEFAULTS } from './retrieval';
@@ -42,6 +43,11 @@ export interface RuntimeOptions {
   recorder?: UsageRecorder;
   /** Where CPU-heavy ingestion work runs (default: worker threads); the runtime closes it. */
   cpu?: CpuPool;
+  /**
+   * Wraps the provider registry the runtime builds (a test or benchmark counting or failing calls); every service
+   * (ingestion, query, chat, compatible APIs, graph) uses what it answers.
+   */
+  providers?: (built: ProviderRegistry) => ProviderRegistry;
 }
 
 /** How often each instance reads the stored runtime settings for changes made through another instance. */
@@ -89,7 +95,7 @@ export async function createRuntime(config: AppConfig, log: Logger, options: Run
     log,
     tenantOf: async (id) => (await stores.accounts.workspaces.get(id))?.tenant_id ?? null,
   });
-  const providers = createProviderRegistry(config, log, {
+  const built = createProviderRegistry(config, log, {
     recorder: {
       record(e) {
         costs.recorder.record(e);
@@ -97,6 +103,7 @@ export async function createRuntime(config: AppConfig, log: Logger, options: Run
       },
     },
   });
+  const providers = options.providers ? options.providers(built) : built;
   const redis = config.redisUrl
     ? // No offline queue: while Redis is down, limited requests fail fast with 503 instead of hanging.
       redisClient(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false, connectTimeout: 2_000 })
@@ -112,7 +119,7 @@ export async function createRuntime(config: AppConfig, log: Logger, options: Run
   // Entity leases last as long as task leases: a dead instance's locks and tasks come free together.
   const entityLocks = createEntityLocks(stores.locks, config.taskLeaseMs);
   const starters: Array<() => Promise<void>> = [];
-  const models = createModelService({ config, providers: () => host.providers, log });
+  const models = createModelService({ config, providers: () => providers, log });
   const settings = createSettingsService({
     config,
     records: stores.accounts.settings,
@@ -137,8 +144,7 @@ export async function createRuntime(config: AppConfig, log: Logger, options: Run
   closers.push(() => settleEmbeddingRefreshes());
   // Likewise: LLM answers' cache entries still waiting to be written.
   closers.push(() => settleCacheWrites());
-  // What tasks and documents use; a provider registry swapped at run time (runtime.providers) lands here,
-  // so the next task runs with it.
+  // What tasks and documents use.
   const host: ServiceHost = { config, stores, providers, events, log, entityLocks, cpu };
   const tasks = createTaskService(host);
   const documents = createDocumentService(host, tasks);
@@ -160,7 +166,7 @@ export async function createRuntime(config: AppConfig, log: Logger, options: Run
   });
   const communities = createCommunityService({
     stores,
-    providers: () => host.providers,
+    providers: () => providers,
     events,
     log,
     refreshMs: config.communityRefreshMs,
@@ -179,7 +185,7 @@ export async function createRuntime(config: AppConfig, log: Logger, options: Run
   const tenancy = createTenancyService({
     config,
     stores,
-    providers: () => host.providers,
+    providers: () => providers,
     log,
     stats: (scope) => graph.workspaceStats(scope),
     async stopTasks(scope) {
@@ -225,12 +231,7 @@ export async function createRuntime(config: AppConfig, log: Logger, options: Run
     config,
     log,
     stores,
-    get providers() {
-      return host.providers;
-    },
-    set providers(next) {
-      host.providers = next;
-    },
+    providers,
     events,
     graph,
     lineage: createLineageService({ stores, config }),

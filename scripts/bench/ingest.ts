@@ -155,9 +155,10 @@ async function main(): Promise<void> {
       ...(args.workers ? { WORKER_THREADS: args.workers } : {}),
     },
   });
-  const rt = await createRuntime(config, createLogger(config.logLevel));
-  const counting = countingProviders(rt.providers);
-  rt.providers = counting.registry;
+  let counting!: ReturnType<typeof countingProviders>;
+  const rt = await createRuntime(config, createLogger(config.logLevel), {
+    providers: (built) => (counting = countingProviders(built)).registry,
+  });
   const slots = watchSlots(sharedSemaphore('llm', config.ingest.llmConcurrency));
   const service = await serve(rt, createApp(rt).app);
   const base = `${service.url}/api/v1`;

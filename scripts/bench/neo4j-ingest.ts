@@ -119,9 +119,10 @@ export async function benchNeo4jIngest(neo4jUri: string, options: IngestOptions)
   const statsDriver = options.statements
     ? neo4j.driver(neo4jUri, undefined, { logging: { level: 'error', logger: () => undefined } })
     : null;
-  const rt = await createRuntime(config, createLogger(config.logLevel));
-  const counting = countingProviders(rt.providers);
-  rt.providers = counting.registry;
+  let counting!: ReturnType<typeof countingProviders>;
+  const rt = await createRuntime(config, createLogger(config.logLevel), {
+    providers: (built) => (counting = countingProviders(built)).registry,
+  });
   const service = await serve(rt, createApp(rt).app);
   const base = `${service.url}/api/v1`;
   const corpus = buildCorpus(options.documents);

@@ -51,9 +51,7 @@ async function boot(env: Record<string, string> = {}): Promise<{ rt: Runtime; ca
     },
     { cwd: process.cwd() },
   );
-  const rt = await createRuntime(config, createLogger(config.logLevel));
   const calls = { llm: 0 };
-  const inner = rt.providers;
   const wrap = (llm: LlmProvider): LlmProvider => ({
     provider: llm.provider,
     model: llm.model,
@@ -63,14 +61,14 @@ async function boot(env: Record<string, string> = {}): Promise<{ rt: Runtime; ca
     },
     stream: (messages, options) => llm.stream(messages, options),
   });
-  const registry: ProviderRegistry = {
+  const counted = (inner: ProviderRegistry): ProviderRegistry => ({
     llm: (provider, model) => wrap(inner.llm(provider, model)),
     embedding: (provider, model, dimension) => inner.embedding(provider, model, dimension),
     hasProvider: (name) => inner.hasProvider(name),
     defaultLlmProviderName: () => inner.defaultLlmProviderName(),
     check: () => inner.check(),
-  };
-  rt.providers = registry;
+  });
+  const rt = await createRuntime(config, createLogger(config.logLevel), { providers: counted });
   return { rt, calls };
 }
 

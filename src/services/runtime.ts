@@ -32,7 +32,8 @@ export interface Runtime {
   config: AppConfig;
   log: Logger;
   stores: Stores;
-  providers: ProviderRegistry;
+  /** The one provider registry every service uses (RuntimeOptions.providers wraps it). */
+  readonly providers: ProviderRegistry;
   events: GraphEvents;
   graph: GraphService;
   lineage: LineageService;

@@ -9,7 +9,7 @@ import type { AppConfig } from '../../src/config/types';
 import type { CpuPool } from '../../src/ingest/offload/cpu-pool';
 import type { UsageRecorder } from '../../src/llm/usage';
 import { createLogger } from '../../src/logger';
-import { createRuntime, type Runtime } from '../../src/runtime';
+import { createRuntime, type Runtime, type RuntimeOptions } from '../../src/runtime';
 import type { Principal, Role } from '../../src/domain/accounts';
 import { type TestRequestInit, workspaceRequest } from './request';
 
@@ -53,7 +53,7 @@ export interface TestApp {
  */
 export async function startTestApp(
   env: Record<string, string> = {},
-  options: { start?: boolean; recorder?: UsageRecorder; cpu?: CpuPool } = {},
+  options: { start?: boolean; recorder?: UsageRecorder; cpu?: CpuPool; providers?: RuntimeOptions['providers'] } = {},
 ): Promise<TestApp> {
   const base: Record<string, string> = {
     PORT: '0',
@@ -77,7 +77,11 @@ export async function startTestApp(
   if (process.env.TEST_NEO4J_URI) base.NEO4J_URI = process.env.TEST_NEO4J_URI;
   if (process.env.TEST_QDRANT_URL) base.QDRANT_URL = process.env.TEST_QDRANT_URL;
   const config = loadConfig({ ...base, ...env }, { cwd: `${__dirname}/../..`, homeDir: '/nonexistent' });
-  const rt = await createRuntime(config, createLogger(config.logLevel), { recorder: options.recorder, cpu: options.cpu });
+  const rt = await createRuntime(config, createLogger(config.logLevel), {
+    recorder: options.recorder,
+    cpu: options.cpu,
+    providers: options.providers,
+  });
   const { app, routes, drain } = createApp(rt);
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
