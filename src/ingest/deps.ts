@@ -6,7 +6,7 @@ import type { Logger } from '../logger';
 import type { Stores } from '../store/ports';
 import type { CpuPool } from './offload/cpu-pool';
 
-/** What the ingestion pipeline needs from the runtime. */
+/** What the ingestion pipeline needs from the runtime; the task and document services get the same (ServiceHost). */
 export interface IngestDeps {
   config: AppConfig;
   stores: Stores;
