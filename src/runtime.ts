@@ -2,7 +2,9 @@ import type Redis from 'ioredis';
 import type { RedisOptions } from 'ioredis';
 import type { AppConfig } from './config/types';
 import { GraphEvents } from './graph/events';
-import { settleCacheWrites } from './llm/cache/writes';
+import { createEngine } from './engine';
+import { LlmCache } from './llm/cache/responses';
+import { createCallSlots } from './llm/semaphore';
 import { settleEmbeddingRefreshes } from './ingest/merge-stage';
 import type { CpuPool } from './ingest/offload/cpu-pool';
 import { WorkerCpuPool } from './ingest/offload/worker-pool';
@@ -85,6 +87,8 @@ function createGraphEvents(config: AppConfig, redis: Redis | null, log: Logger):
  */
 export async function createRuntime(config: AppConfig, log: Logger, options: RuntimeOptions = {}): Promise<Runtime> {
   const stores = await createStores(config, log);
+  // The runtime's process state: each part owned below closes with `engine.close()`, the last owned first.
+  const engine = createEngine();
   /** Persistent mode: other instances may share the database (embedded mode is one process by nature). */
   const shared = config.storage.mode !== 'memory';
   const tracing = await startTracing(config.tracing, config.version, log);
@@ -95,7 +99,10 @@ export async function createRuntime(config: AppConfig, log: Logger, options: Run
     log,
     tenantOf: async (id) => (await stores.accounts.workspaces.get(id))?.tenant_id ?? null,
   });
+  // Every LLM call and every embedding call of this runtime's providers holds one of these slots.
+  const slots = createCallSlots({ llm: config.ingest.llmConcurrency, embedding: config.ingest.embeddingConcurrency });
   const built = createProviderRegistry(config, log, {
+    slots,
     recorder: {
       record(e) {
         costs.recorder.record(e);
@@ -109,13 +116,22 @@ export async function createRuntime(config: AppConfig, log: Logger, options: Run
       redisClient(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false, connectTimeout: 2_000 })
     : null;
   redis?.on('error', (err) => log.warn({ err: err.message }, 'redis error'));
+  // Closed last: QUIT lets commands in flight finish; a connection that is down is simply dropped.
+  if (redis) {
+    engine.own({
+      close: () =>
+        (redis.status === 'ready' ? redis.quit().then(() => undefined) : Promise.resolve(redis.disconnect())).catch(() =>
+          redis.disconnect(),
+        ),
+    });
+  }
+  engine.own(stores);
   const events = createGraphEvents(config, redis, log);
-  const closers: Array<() => Promise<void>> = [];
-  // Runs last: usage recorded by everything that stops before it is written.
-  closers.push(() => costs.close());
+  // Usage recorded by everything that stops before is written.
+  engine.own(costs);
   // Spans of everything that stops before are sent.
-  closers.push(() => tracing.shutdown());
-  closers.push(() => events.close());
+  engine.own({ close: () => tracing.shutdown() });
+  engine.own(events);
   // Entity leases last as long as task leases: a dead instance's locks and tasks come free together.
   const entityLocks = createEntityLocks(stores.locks, config.taskLeaseMs);
   const starters: Array<() => Promise<void>> = [];
@@ -130,7 +146,7 @@ export async function createRuntime(config: AppConfig, log: Logger, options: Run
   if (shared) {
     let stopFollowing = () => undefined as void;
     starters.push(async () => void (stopFollowing = settings.follow(SETTINGS_POLL_MS)));
-    closers.push(async () => stopFollowing());
+    engine.own({ close: async () => stopFollowing() });
   }
   // The cl100k tables take a good part of a second to build: at start-up, not in the first request that counts.
   starters.push(async () => void tokenEncoder());
@@ -138,14 +154,13 @@ export async function createRuntime(config: AppConfig, log: Logger, options: Run
     await models.probeDefaults();
   });
   // Parsing and chunking run in worker threads; they stop once the tasks that use them have.
-  const cpu = options.cpu ?? new WorkerCpuPool();
-  closers.push(() => cpu.close());
-  // Runs after the task workers stop (closers run last first): vectors refreshed in the background are written.
-  closers.push(() => settleEmbeddingRefreshes());
+  const cpu = engine.own(options.cpu ?? new WorkerCpuPool());
+  // Closed after the task workers stop (owned before them): vectors refreshed in the background are written.
+  engine.own({ close: () => settleEmbeddingRefreshes() });
   // Likewise: LLM answers' cache entries still waiting to be written.
-  closers.push(() => settleCacheWrites());
+  const llmCache = engine.own(new LlmCache());
   // What tasks and documents use.
-  const host: ServiceHost = { config, stores, providers, events, log, entityLocks, cpu };
+  const host: ServiceHost = { config, stores, providers, events, log, entityLocks, cpu, llmCache };
   const tasks = createTaskService(host);
   const documents = createDocumentService(host, tasks);
   let recheck: NodeJS.Timeout | undefined;
@@ -160,9 +175,11 @@ export async function createRuntime(config: AppConfig, log: Logger, options: Run
       recheck.unref();
     }
   });
-  closers.push(async () => {
-    clearTimeout(recheck);
-    await tasks.close();
+  engine.own({
+    async close() {
+      clearTimeout(recheck);
+      await tasks.close();
+    },
   });
   const communities = createCommunityService({
     stores,
@@ -172,10 +189,10 @@ export async function createRuntime(config: AppConfig, log: Logger, options: Run
     refreshMs: config.communityRefreshMs,
   });
   starters.push(async () => communities.start());
-  closers.push(() => communities.close());
+  engine.own(communities);
   const reranker = createReranker(config.rerank, log);
   const graph = createGraphService(
-    { stores, events, providers, entityLocks },
+    { stores, events, providers, entityLocks, llmCache },
     {
       streamKeepAliveMs: config.graphStream.heartbeatMs,
       cypher: config.cypher,
@@ -187,6 +204,7 @@ export async function createRuntime(config: AppConfig, log: Logger, options: Run
     stores,
     providers: () => providers,
     log,
+    llmCache,
     stats: (scope) => graph.workspaceStats(scope),
     async stopTasks(scope) {
       await tasks.cancelPending(scope);
@@ -227,6 +245,16 @@ export async function createRuntime(config: AppConfig, log: Logger, options: Run
     );
   }
 
+  // What query and chat answer with.
+  const answering = {
+    stores,
+    providers,
+    reranker,
+    llmCache,
+    noContextResponse: config.noContextResponse,
+    promptsDir: config.promptsDir,
+    log,
+  };
   const runtime: Runtime = {
     config,
     log,
@@ -235,18 +263,12 @@ export async function createRuntime(config: AppConfig, log: Logger, options: Run
     events,
     graph,
     lineage: createLineageService({ stores, config }),
-    query: withQueryDefaults(
-      createQueryService({ stores, providers, reranker, noContextResponse: config.noContextResponse, promptsDir: config.promptsDir, log }),
-      () => settings.current().query,
-    ),
-    chat: withChatDefaults(
-      createChatService({ stores, providers, reranker, noContextResponse: config.noContextResponse, promptsDir: config.promptsDir, log }),
-      () => settings.current().query,
-    ),
+    query: withQueryDefaults(createQueryService(answering), () => settings.current().query),
+    chat: withChatDefaults(createChatService(answering), () => settings.current().query),
     conversations: createConversationService(stores.conversations),
     folders: createFolderService(stores.conversations),
     views: createSavedViewService(stores.accounts.savedViews),
-    compat: createCompatService({ config, stores, providers, reranker, log, servableProviders: models.servableProviders }),
+    compat: createCompatService({ config, stores, providers, reranker, llmCache, log, servableProviders: models.servableProviders }),
     tasks,
     documents,
     integrity: createIntegrityService(stores, config.defaultWorkspaceId),
@@ -255,6 +277,8 @@ export async function createRuntime(config: AppConfig, log: Logger, options: Run
     analytics: createAnalyticsService(stores),
     redis,
     cpu,
+    slots,
+    llmCache,
     auth,
     tenancy,
     models,
@@ -265,15 +289,7 @@ export async function createRuntime(config: AppConfig, log: Logger, options: Run
     async start() {
       for (const start of starters) await start();
     },
-    async close() {
-      for (const close of closers.reverse()) await close();
-      await stores.close();
-      // QUIT lets commands in flight finish; a connection that is down is simply dropped.
-      if (redis)
-        await (redis.status === 'ready' ? redis.quit().then(() => undefined) : Promise.resolve(redis.disconnect())).catch(() =>
-          redis.disconnect(),
-        );
-    },
+    close: () => engine.close(),
   };
   return runtime;
 }

@@ -18,7 +18,6 @@ import { createLogger } from '../../src/logger';
 import { createRuntime } from '../../src/runtime';
 import { seeded } from './random';
 import { watchSlots } from './slot-timeline';
-import { sharedSemaphore } from '../../src/llm/semaphore';
 import { benchConfig, EMBEDDED, serve, SYNCHRONOUS, WITHOUT_RESOLUTION } from './service';
 
 const { values: args } = parseArgs({
@@ -159,7 +158,7 @@ async function main(): Promise<void> {
   const rt = await createRuntime(config, createLogger(config.logLevel), {
     providers: (built) => (counting = countingProviders(built)).registry,
   });
-  const slots = watchSlots(sharedSemaphore('llm', config.ingest.llmConcurrency));
+  const slots = watchSlots(rt.slots.llm);
   const service = await serve(rt, createApp(rt).app);
   const base = `${service.url}/api/v1`;
   const scope = await benchWorkspace(rt, 'bench ingest');

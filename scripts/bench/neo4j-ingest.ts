@@ -5,7 +5,6 @@ import { createRuntime } from '../../src/runtime';
 import { buildCorpus, countingProviders } from './ingest';
 import { RunProfiler } from './query';
 import { watchSlots } from './slot-timeline';
-import { sharedSemaphore } from '../../src/llm/semaphore';
 import neo4j from 'neo4j-driver';
 import { collectPlans, type PlanSummary, statementKey, timeStatements } from './neo4j-statements';
 import { benchWorkspace } from './workspace';
@@ -147,7 +146,7 @@ export async function benchNeo4jIngest(neo4jUri: string, options: IngestOptions)
     const plans = statsDriver ? collectPlans(statsDriver) : null;
     const profiler = new RunProfiler(options.profileDir ?? null);
     // Watched from here: the warm passes and warm-up documents are not part of the timeline.
-    const slots = watchSlots(sharedSemaphore('llm', config.ingest.llmConcurrency));
+    const slots = watchSlots(rt.slots.llm);
     await plans?.start();
     timer?.start();
     await profiler.start();

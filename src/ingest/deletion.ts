@@ -123,7 +123,11 @@ export async function removeDocumentFromGraph(
 }
 
 /** Summaries by the default LLM; without a usable one, descriptions are joined. */
-export function summaryPolicy(deps: Pick<IngestDeps, 'config' | 'providers'>, enabled: boolean, signal?: AbortSignal): SummaryPolicy {
+export function summaryPolicy(
+  deps: Pick<IngestDeps, 'config' | 'providers' | 'llmCache'>,
+  enabled: boolean,
+  signal?: AbortSignal,
+): SummaryPolicy {
   let llm: LlmProvider | undefined;
   try {
     llm = deps.providers.llm();
@@ -132,6 +136,7 @@ export function summaryPolicy(deps: Pick<IngestDeps, 'config' | 'providers'>, en
   }
   return {
     llm,
+    cache: deps.llmCache,
     enabled: enabled && llm !== undefined,
     fragmentThreshold: deps.config.ingest.summaryFragmentThreshold,
     tokenThreshold: deps.config.ingest.summaryTokenThreshold,

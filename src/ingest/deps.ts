@@ -1,6 +1,7 @@
 import type { EntityLocks } from '../records/locks';
 import type { AppConfig } from '../config/types';
 import type { GraphEvents } from '../graph/events';
+import type { LlmCache } from '../llm/cache/responses';
 import type { ProviderRegistry } from '../llm/ports';
 import type { Logger } from '../logger';
 import type { Stores } from '../store/ports';
@@ -14,6 +15,8 @@ export interface IngestDeps {
   events: GraphEvents;
   log: Logger;
   entityLocks: EntityLocks;
+  /** The runtime's LLM response cache (its calls in flight, its entries waiting to be written). */
+  llmCache: LlmCache;
   /** Where parsing and chunking run: off the event loop that answers requests. */
   cpu: CpuPool;
 }

@@ -3,7 +3,6 @@ import type { ChunkRecord, DocumentExtraction, Scope } from '../domain/types';
 import { isAbortError } from '../domain/abort';
 import { isOutage } from '../domain/errors';
 import type { TokenUsage } from '../llm/ports';
-import { cachedLlm } from '../llm/cache/responses';
 import { discardDocumentRun, removeDocumentFromGraph, summaryPolicy } from './deletion';
 import type { IngestDeps } from './deps';
 import { chunkItems, embedInto } from './embed';
@@ -77,7 +76,7 @@ async function processDocumentRun(deps: IngestDeps, scope: Scope, documentId: st
     scope,
     doc,
     options,
-    llm: cachedLlm(deps.providers.llm(), deps.stores.kv, scope, { log: deps.log }),
+    llm: deps.llmCache.wrap(deps.providers.llm(), deps.stores.kv, scope, { log: deps.log }),
     embedder: deps.providers.embedding(),
     policy: summaryPolicy(deps, doc.options?.use_llm_summarization ?? true, options.signal),
     progress: new ProgressTracker(options.report, deps.log),

@@ -1,3 +1,4 @@
+import type { LlmCache } from '../llm/cache/responses';
 import type { LlmProvider, TokenUsage } from '../llm/ports';
 import { type SummarySubject, summaryPrompt } from './summary-prompt';
 import { packByWeight } from '../domain/pack';
@@ -20,6 +21,8 @@ export interface SummaryThresholds {
 export interface SummaryPolicy extends SummaryThresholds {
   /** Needed when `enabled`. */
   llm?: LlmProvider;
+  /** The runtime's LLM response cache, which summary calls answer from first. */
+  cache?: LlmCache;
   enabled: boolean;
   /** Thresholds of relationships when they differ from the entities' (the fields above). */
   relationship?: SummaryThresholds;

@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { contentHash } from '../domain/ids';
 import { UnavailableError } from '../domain/errors';
 import type { ChunkRecord, DocumentRecord, Scope } from '../domain/types';
-import { cachedLlm } from '../llm/cache/responses';
 import type { DocumentRevision } from '../graph/events';
 import { forgetNamesOf } from './aliases';
 import { summaryPolicy } from './deletion';
@@ -66,7 +65,7 @@ export async function updateDocumentContent(
   const tally = emptyTally();
   deps = { ...deps, providers: tallyingProviders(deps.providers, tally) };
   const { stores } = deps;
-  const llm = cachedLlm(deps.providers.llm(), stores.kv, scope, { log: deps.log });
+  const llm = deps.llmCache.wrap(deps.providers.llm(), stores.kv, scope, { log: deps.log });
   const previousChunks = (await stores.chunks.listByDocument(scope, doc.id)).sort((a, b) => a.index - b.index);
   const previous: Version = {
     chunks: previousChunks,

@@ -7,7 +7,7 @@ import type { EmbeddingProvider, LlmProvider, ProviderRegistry } from './ports';
 import { resolveModel } from './resolve';
 import { withOutputHygiene } from './hygiene';
 import { withResilience } from './resilience';
-import { Semaphore } from './semaphore';
+import { type CallSlots, createCallSlots, Semaphore } from './semaphore';
 import type { UsageRecorder } from './usage';
 import { workspaceModels } from './workspace-models';
 
@@ -24,8 +24,8 @@ export interface RegistryLogger {
 export interface RegistryOptions {
   /** Told about every successful call (cost accounting). */
   recorder?: UsageRecorder;
-  /** Test seams; by default the process-wide semaphores are used. */
-  semaphores?: { llm?: Semaphore; embedding?: Semaphore };
+  /** The runtime's call slots (its providers share them); slots of this registry's own without. */
+  slots?: CallSlots;
   /** Reachability probe timeout. */
   checkTimeoutMs?: number;
 }
@@ -45,12 +45,13 @@ function langchain(): typeof import('./langchain') {
 export function createProviderRegistry(config: AppConfig, log?: RegistryLogger, options: RegistryOptions = {}): ProviderRegistry {
   const llms = new Map<string, LlmProvider>();
   const embeddings = new Map<string, EmbeddingProvider>();
+  const slots = options.slots ?? createCallSlots({ llm: config.ingest.llmConcurrency, embedding: config.ingest.embeddingConcurrency });
   const resilience = (kind: 'llm' | 'embedding') => ({
     concurrency: kind === 'llm' ? config.ingest.llmConcurrency : config.ingest.embeddingConcurrency,
     timeoutMs: config.ingest.llmTimeoutMs,
     retries: config.ingest.llmRetries,
     recorder: options.recorder,
-    semaphore: options.semaphores?.[kind],
+    semaphore: slots[kind],
   });
 
   // openai/ollama: streamed calls under the model's budget, with a semaphore of its own.

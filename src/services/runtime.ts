@@ -5,7 +5,9 @@ import type { GraphEvents } from '../graph/events';
 import type { GraphService } from '../graph/service';
 import type { CpuPool } from '../ingest/offload/cpu-pool';
 import type { LineageService } from '../lineage/service';
+import type { LlmCache } from '../llm/cache/responses';
 import type { ProviderRegistry } from '../llm/ports';
+import type { CallSlots } from '../llm/semaphore';
 import type { TracingStatus } from '../llm/tracing';
 import type { Logger } from '../logger';
 import type { QueryService } from '../retrieval';
@@ -59,6 +61,10 @@ export interface Runtime {
   redis: Redis | null;
   /** Worker threads for parsing and chunking, off the event loop that answers requests. */
   cpu: CpuPool;
+  /** The LLM and embedding call slots every provider of this runtime shares. */
+  slots: CallSlots;
+  /** The LLM response cache of this runtime: its calls in flight, its entries waiting to be written. */
+  llmCache: LlmCache;
   auth: AuthService;
   tenancy: TenancyService;
   /** The model catalog, provider checks and the start-up probe of the default providers. */

@@ -1,3 +1,4 @@
+import { LlmCache } from '../../src/llm/cache/responses';
 import { createEntityLocks } from '../../src/records/locks';
 import { randomUUID } from 'node:crypto';
 import { loadConfig } from '../../src/config/load';
@@ -106,7 +107,16 @@ export function createIngestFixture(ingest: Partial<AppConfig['ingest']> = {}): 
   };
   events.subscribe((batch) => fixture.changes.push(...batch.changes));
   const stores = createMemoryStores();
-  fixture.deps = { config, stores, providers, events, log, entityLocks: createEntityLocks(stores.locks), cpu: new WorkerCpuPool() };
+  fixture.deps = {
+    config,
+    stores,
+    providers,
+    events,
+    log,
+    entityLocks: createEntityLocks(stores.locks),
+    llmCache: new LlmCache(),
+    cpu: new WorkerCpuPool(),
+  };
   return fixture;
 }
 

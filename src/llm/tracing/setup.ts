@@ -1,6 +1,6 @@
 import type { TracingApi, TracingConfig } from '../../config/types';
 import { IngestionBackend } from './ingestion';
-import { type TraceBackend, setTraceBackend } from './spans';
+import { type TraceBackend, setTraceBackend, traceBackend } from './spans';
 
 /** `GET /settings/tracing` and `/health` `operational.observability` (docs/api.md §1.4). */
 export interface TracingStatus {
@@ -52,7 +52,8 @@ export async function startTracing(
   return {
     status,
     async shutdown() {
-      setTraceBackend(null);
+      // Spans find the backend through the module (./spans.ts): another runtime's, set since, stays.
+      if (traceBackend() === backend) setTraceBackend(null);
       await backend.shutdown().catch((err: Error) => onError(`trace export at shutdown failed (${err.name})`));
     },
   };
