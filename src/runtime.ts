@@ -50,6 +50,8 @@ export interface RuntimeOptions {
    * (ingestion, query, chat, compatible APIs, graph) uses what it answers.
    */
   providers?: (built: ProviderRegistry) => ProviderRegistry;
+  /** The simulated latency of the mock providers, read at each call (default: the configuration's). */
+  mockLatencyMs?: () => number;
 }
 
 /** How often each instance reads the stored runtime settings for changes made through another instance. */
@@ -89,11 +91,26 @@ export async function createRuntime(config: AppConfig, log: Logger, options: Run
   const stores = await createStores(config, log);
   // The runtime's process state: each part owned below closes with `engine.close()`, the last owned first.
   const engine = createEngine();
+  // The configuration is read-only; the settings service publishes it with the runtime settings applied, and
+  // what follows them reads it through `live.config` at each use.
+  const settings = createSettingsService({
+    config,
+    records: stores.accounts.settings,
+    log,
+    queryDefaults: { default_mode: DEFAULT_QUERY_MODE, enable_rerank: true, rerank_top_k: QUERY_DEFAULTS.rerank_top_k },
+  });
+  const live = {
+    get config() {
+      return settings.config();
+    },
+  };
   /** Persistent mode: other instances may share the database (embedded mode is one process by nature). */
   const shared = config.storage.mode !== 'memory';
   const tracing = await startTracing(config.tracing, config.version, log);
   const costs = createCostService({
-    config,
+    get config() {
+      return live.config;
+    },
     costs: stores.costs,
     locks: stores.locks,
     log,
@@ -103,6 +120,7 @@ export async function createRuntime(config: AppConfig, log: Logger, options: Run
   const slots = createCallSlots({ llm: config.ingest.llmConcurrency, embedding: config.ingest.embeddingConcurrency });
   const built = createProviderRegistry(config, log, {
     slots,
+    mockLatencyMs: options.mockLatencyMs,
     recorder: {
       record(e) {
         costs.recorder.record(e);
@@ -136,12 +154,6 @@ export async function createRuntime(config: AppConfig, log: Logger, options: Run
   const entityLocks = createEntityLocks(stores.locks, config.taskLeaseMs);
   const starters: Array<() => Promise<void>> = [];
   const models = createModelService({ config, providers: () => providers, log });
-  const settings = createSettingsService({
-    config,
-    records: stores.accounts.settings,
-    log,
-    queryDefaults: { default_mode: DEFAULT_QUERY_MODE, enable_rerank: true, rerank_top_k: QUERY_DEFAULTS.rerank_top_k },
-  });
   // Several instances on one database: a settings change another instance takes applies here within the poll.
   if (shared) {
     let stopFollowing = () => undefined as void;
@@ -160,7 +172,18 @@ export async function createRuntime(config: AppConfig, log: Logger, options: Run
   // Likewise: LLM answers' cache entries still waiting to be written.
   const llmCache = engine.own(new LlmCache());
   // What tasks and documents use.
-  const host: ServiceHost = { config, stores, providers, events, log, entityLocks, cpu, llmCache };
+  const host: ServiceHost = {
+    get config() {
+      return live.config;
+    },
+    stores,
+    providers,
+    events,
+    log,
+    entityLocks,
+    cpu,
+    llmCache,
+  };
   const tasks = createTaskService(host);
   const documents = createDocumentService(host, tasks);
   let recheck: NodeJS.Timeout | undefined;
@@ -256,7 +279,9 @@ export async function createRuntime(config: AppConfig, log: Logger, options: Run
     log,
   };
   const runtime: Runtime = {
-    config,
+    get config() {
+      return live.config;
+    },
     log,
     stores,
     providers,

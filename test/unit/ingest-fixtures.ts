@@ -172,3 +172,8 @@ export function beforeLlmCalls(f: IngestFixture, before: (messages: ChatMessage[
     },
   };
 }
+
+/** Entity resolution off for the fixture's runs (the configuration is read-only: the fixture gets another). */
+export function withoutResolution(f: IngestFixture): void {
+  f.deps = { ...f.deps, config: { ...f.deps.config, resolution: { ...f.deps.config.resolution, enabled: false } } };
+}
