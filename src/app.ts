@@ -47,6 +47,8 @@ export function createApp(rt: Runtime): { app: Koa<AppState>; openapi: Record<st
     answerClientErrors(server, rt.config.errorTypeBase);
     return server;
   }) as typeof app.listen;
+  // Spans of the work a request does go to this runtime's trace backend.
+  app.use((_ctx, next) => rt.traced(next));
   app.use(requestId());
   app.use(secureHeaders());
   app.use(corsAllowList(rt.config.corsOrigins));

@@ -310,9 +310,11 @@ export async function createRuntime(config: AppConfig, log: Logger, options: Run
     settings,
     costs,
     tracing: tracing.status,
+    traced: (fn) => tracing.run(fn),
     bootstrap,
     async start() {
-      for (const start of starters) await start();
+      // Background work started here (task workers, recomputes) exports its spans through this runtime's tracing.
+      for (const start of starters) await tracing.run(start);
     },
     close: () => engine.close(),
   };

@@ -75,6 +75,8 @@ export interface Runtime {
   costs: CostService;
   /** Where traces go (docs/api.md §1.4); the secret key is not part of it. */
   tracing: TracingStatus;
+  /** Runs `fn`, and the work it starts, with this runtime's trace backend (each request runs in it). */
+  traced<T>(fn: () => T): T;
   /** What start-up did about the first administrator (a generated password is printed once by main). */
   bootstrap: BootstrapResult;
   /** Start background work (task workers); tests may create a runtime without starting it. */

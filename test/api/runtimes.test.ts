@@ -1,5 +1,6 @@
 import { type TestApp, startTestApp } from '../helpers/app';
 import { CountingStore, ask, echoLlm } from '../fixtures/echo-llm';
+import { startReceiver } from '../fixtures/trace-receiver';
 
 describe('two runtimes in one process', () => {
   let first: TestApp;
@@ -44,5 +45,29 @@ describe('two runtimes in one process', () => {
     expect(calls).toEqual(['first', 'first', 'second']);
     await second.rt.llmCache.settle();
     expect(await kv.count(scope, 'llm_response')).toBe(2);
+  });
+});
+
+describe('two runtimes in one process, one traced', () => {
+  it("sends each runtime's spans to its own tracing backend only", async () => {
+    const receiver = await startReceiver({ otlp: 404 });
+    const traced = await startTestApp({ TRACING_PUBLIC_KEY: 'pk-runtimes', TRACING_SECRET_KEY: 'sk-runtimes', TRACING_HOST: receiver.url });
+    const untraced = await startTestApp();
+    try {
+      const query = { method: 'POST', json: { query: 'Who founded Acme?', mode: 'naive' } } as const;
+      expect((await untraced.request('/api/v1/query', query)).status).toBe(200);
+      expect((await traced.request('/api/v1/query', query)).status).toBe(200);
+      expect((await untraced.request('/api/v1/query', query)).status).toBe(200);
+    } finally {
+      await untraced.close();
+      await traced.close();
+      await receiver.close();
+    }
+    const traces = receiver.received
+      .filter((r) => r.path === '/api/public/ingestion')
+      .flatMap((r) => (JSON.parse(r.body) as { batch: Array<{ type: string; body: { name: string } }> }).batch)
+      .filter((event) => event.type === 'trace-create')
+      .map((event) => event.body.name);
+    expect(traces).toEqual(['query']);
   });
 });
