@@ -47,6 +47,8 @@ export function createApp(rt: Runtime): { app: Koa<AppState>; openapi: Record<st
     answerClientErrors(server, rt.config.errorTypeBase);
     return server;
   }) as typeof app.listen;
+  // Spans of the work a request does go to this runtime's trace backend.
+  app.use((_ctx, next) => rt.traced(next));
   app.use(requestId());
   app.use(secureHeaders());
   app.use(corsAllowList(rt.config.corsOrigins));
@@ -61,7 +63,7 @@ export function createApp(rt: Runtime): { app: Koa<AppState>; openapi: Record<st
   // The web console is public static content: served before rate limits and authentication, never on API paths.
   app.use(consoleFiles(rt.config.consoleDir));
   app.use(credentials(rt.auth, rt.log));
-  app.use(rateLimiter(rt.config.rateLimits, rt.redis));
+  app.use(rateLimiter(() => rt.config.rateLimits, rt.redis));
   app.use(admission(rt.config.admission));
   app.use(jsonBody(undefined, (path) => compatFlavourOf(path) !== null));
   app.use(async (ctx, next) => {

@@ -2,7 +2,9 @@ import type Redis from 'ioredis';
 import type { RedisOptions } from 'ioredis';
 import type { AppConfig } from './config/types';
 import { GraphEvents } from './graph/events';
-import { settleCacheWrites } from './llm/cache/writes';
+import { createEngine } from './engine';
+import { LlmCache } from './llm/cache/responses';
+import { createCallSlots } from './llm/semaphore';
 import { createIngestState } from './ingest/state';
 import type { CpuPool } from './ingest/offload/cpu-pool';
 import { WorkerCpuPool } from './ingest/offload/worker-pool';
@@ -12,6 +14,7 @@ import { createGraphService } from './graph/service';
 import { createEntityLocks } from './records/locks';
 import { createLineageService } from './lineage/service';
 import { createProviderRegistry } from './llm/registry';
+import type { ProviderRegistry } from './llm/ports';
 import type { UsageRecorder } from './llm/usage';
 import { startTracing } from './llm/tracing';
 import { createQueryService, createReranker, DEFAULT_QUERY_MODE, QUERY_DEFAULTS } from './retrieval';
@@ -42,6 +45,13 @@ export interface RuntimeOptions {
   recorder?: UsageRecorder;
   /** Where CPU-heavy ingestion work runs (default: worker threads); the runtime closes it. */
   cpu?: CpuPool;
+  /**
+   * Wraps the provider registry the runtime builds (a test or benchmark counting or failing calls); every service
+   * (ingestion, query, chat, compatible APIs, graph) uses what it answers.
+   */
+  providers?: (built: ProviderRegistry) => ProviderRegistry;
+  /** The simulated latency of the mock providers, read at each call (default: the configuration's). */
+  mockLatencyMs?: () => number;
 }
 
 /** How often each instance reads the stored runtime settings for changes made through another instance. */
@@ -79,17 +89,38 @@ function createGraphEvents(config: AppConfig, redis: Redis | null, log: Logger):
  */
 export async function createRuntime(config: AppConfig, log: Logger, options: RuntimeOptions = {}): Promise<Runtime> {
   const stores = await createStores(config, log);
+  // The runtime's process state: each part owned below closes with `engine.close()`, the last owned first.
+  const engine = createEngine();
+  // The configuration is read-only; the settings service publishes it with the runtime settings applied, and
+  // what follows them reads it through `live.config` at each use.
+  const settings = createSettingsService({
+    config,
+    records: stores.accounts.settings,
+    log,
+    queryDefaults: { default_mode: DEFAULT_QUERY_MODE, enable_rerank: true, rerank_top_k: QUERY_DEFAULTS.rerank_top_k },
+  });
+  const live = {
+    get config() {
+      return settings.config();
+    },
+  };
   /** Persistent mode: other instances may share the database (embedded mode is one process by nature). */
   const shared = config.storage.mode !== 'memory';
   const tracing = await startTracing(config.tracing, config.version, log);
   const costs = createCostService({
-    config,
+    get config() {
+      return live.config;
+    },
     costs: stores.costs,
     locks: stores.locks,
     log,
     tenantOf: async (id) => (await stores.accounts.workspaces.get(id))?.tenant_id ?? null,
   });
-  const providers = createProviderRegistry(config, log, {
+  // Every LLM call and every embedding call of this runtime's providers holds one of these slots.
+  const slots = createCallSlots({ llm: config.ingest.llmConcurrency, embedding: config.ingest.embeddingConcurrency });
+  const built = createProviderRegistry(config, log, {
+    slots,
+    mockLatencyMs: options.mockLatencyMs,
     recorder: {
       record(e) {
         costs.recorder.record(e);
@@ -97,33 +128,37 @@ export async function createRuntime(config: AppConfig, log: Logger, options: Run
       },
     },
   });
+  const providers = options.providers ? options.providers(built) : built;
   const redis = config.redisUrl
     ? // No offline queue: while Redis is down, limited requests fail fast with 503 instead of hanging.
       redisClient(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false, connectTimeout: 2_000 })
     : null;
   redis?.on('error', (err) => log.warn({ err: err.message }, 'redis error'));
+  // Closed last: QUIT lets commands in flight finish; a connection that is down is simply dropped.
+  if (redis) {
+    engine.own({
+      close: () =>
+        (redis.status === 'ready' ? redis.quit().then(() => undefined) : Promise.resolve(redis.disconnect())).catch(() =>
+          redis.disconnect(),
+        ),
+    });
+  }
+  engine.own(stores);
   const events = createGraphEvents(config, redis, log);
-  const closers: Array<() => Promise<void>> = [];
-  // Runs last: usage recorded by everything that stops before it is written.
-  closers.push(() => costs.close());
+  // Usage recorded by everything that stops before is written.
+  engine.own(costs);
   // Spans of everything that stops before are sent.
-  closers.push(() => tracing.shutdown());
-  closers.push(() => events.close());
+  engine.own({ close: () => tracing.shutdown() });
+  engine.own(events);
   // Entity leases last as long as task leases: a dead instance's locks and tasks come free together.
   const entityLocks = createEntityLocks(stores.locks, config.taskLeaseMs);
   const starters: Array<() => Promise<void>> = [];
-  const models = createModelService({ config, providers: () => host.providers, log });
-  const settings = createSettingsService({
-    config,
-    records: stores.accounts.settings,
-    log,
-    queryDefaults: { default_mode: DEFAULT_QUERY_MODE, enable_rerank: true, rerank_top_k: QUERY_DEFAULTS.rerank_top_k },
-  });
+  const models = createModelService({ config, providers: () => providers, log });
   // Several instances on one database: a settings change another instance takes applies here within the poll.
   if (shared) {
     let stopFollowing = () => undefined as void;
     starters.push(async () => void (stopFollowing = settings.follow(SETTINGS_POLL_MS)));
-    closers.push(async () => stopFollowing());
+    engine.own({ close: async () => stopFollowing() });
   }
   // The cl100k tables take a good part of a second to build: at start-up, not in the first request that counts.
   starters.push(async () => void tokenEncoder());
@@ -131,16 +166,26 @@ export async function createRuntime(config: AppConfig, log: Logger, options: Run
     await models.probeDefaults();
   });
   // Parsing and chunking run in worker threads; they stop once the tasks that use them have.
-  const cpu = options.cpu ?? new WorkerCpuPool();
-  closers.push(() => cpu.close());
-  // Runs after the task workers stop (closers run last first): vectors refreshed in the background are written.
-  const ingest = createIngestState();
-  closers.push(() => ingest.close());
+  const cpu = engine.own(options.cpu ?? new WorkerCpuPool());
+  // Closed after the task workers stop (owned before them): embedding queues settle and vectors refreshed in the
+  // background are written.
+  const ingest = engine.own(createIngestState());
   // Likewise: LLM answers' cache entries still waiting to be written.
-  closers.push(() => settleCacheWrites());
-  // What tasks and documents use; a provider registry swapped at run time (runtime.providers) lands here,
-  // so the next task runs with it.
-  const host: ServiceHost = { config, stores, providers, events, log, entityLocks, cpu, ingest };
+  const llmCache = engine.own(new LlmCache());
+  // What tasks and documents use.
+  const host: ServiceHost = {
+    get config() {
+      return live.config;
+    },
+    stores,
+    providers,
+    events,
+    log,
+    entityLocks,
+    cpu,
+    llmCache,
+    ingest,
+  };
   const tasks = createTaskService(host);
   const documents = createDocumentService(host, tasks);
   let recheck: NodeJS.Timeout | undefined;
@@ -155,22 +200,24 @@ export async function createRuntime(config: AppConfig, log: Logger, options: Run
       recheck.unref();
     }
   });
-  closers.push(async () => {
-    clearTimeout(recheck);
-    await tasks.close();
+  engine.own({
+    async close() {
+      clearTimeout(recheck);
+      await tasks.close();
+    },
   });
   const communities = createCommunityService({
     stores,
-    providers: () => host.providers,
+    providers: () => providers,
     events,
     log,
     refreshMs: config.communityRefreshMs,
   });
   starters.push(async () => communities.start());
-  closers.push(() => communities.close());
+  engine.own(communities);
   const reranker = createReranker(config.rerank, log);
   const graph = createGraphService(
-    { stores, events, providers, entityLocks },
+    { stores, events, providers, entityLocks, llmCache },
     {
       streamKeepAliveMs: config.graphStream.heartbeatMs,
       cypher: config.cypher,
@@ -180,8 +227,9 @@ export async function createRuntime(config: AppConfig, log: Logger, options: Run
   const tenancy = createTenancyService({
     config,
     stores,
-    providers: () => host.providers,
+    providers: () => providers,
     log,
+    llmCache,
     stats: (scope) => graph.workspaceStats(scope),
     async stopTasks(scope) {
       await tasks.cancelPending(scope);
@@ -222,31 +270,32 @@ export async function createRuntime(config: AppConfig, log: Logger, options: Run
     );
   }
 
+  // What query and chat answer with.
+  const answering = {
+    stores,
+    providers,
+    reranker,
+    llmCache,
+    noContextResponse: config.noContextResponse,
+    promptsDir: config.promptsDir,
+    log,
+  };
   const runtime: Runtime = {
-    config,
+    get config() {
+      return live.config;
+    },
     log,
     stores,
-    get providers() {
-      return host.providers;
-    },
-    set providers(next) {
-      host.providers = next;
-    },
+    providers,
     events,
     graph,
     lineage: createLineageService({ stores, config }),
-    query: withQueryDefaults(
-      createQueryService({ stores, providers, reranker, noContextResponse: config.noContextResponse, promptsDir: config.promptsDir, log }),
-      () => settings.current().query,
-    ),
-    chat: withChatDefaults(
-      createChatService({ stores, providers, reranker, noContextResponse: config.noContextResponse, promptsDir: config.promptsDir, log }),
-      () => settings.current().query,
-    ),
+    query: withQueryDefaults(createQueryService(answering), () => settings.current().query),
+    chat: withChatDefaults(createChatService(answering), () => settings.current().query),
     conversations: createConversationService(stores.conversations),
     folders: createFolderService(stores.conversations),
     views: createSavedViewService(stores.accounts.savedViews),
-    compat: createCompatService({ config, stores, providers, reranker, log, servableProviders: models.servableProviders }),
+    compat: createCompatService({ config, stores, providers, reranker, llmCache, log, servableProviders: models.servableProviders }),
     tasks,
     documents,
     integrity: createIntegrityService(stores, config.defaultWorkspaceId),
@@ -256,25 +305,21 @@ export async function createRuntime(config: AppConfig, log: Logger, options: Run
     redis,
     cpu,
     ingest,
+    slots,
+    llmCache,
     auth,
     tenancy,
     models,
     settings,
     costs,
     tracing: tracing.status,
+    traced: (fn) => tracing.run(fn),
     bootstrap,
     async start() {
-      for (const start of starters) await start();
+      // Background work started here (task workers, recomputes) exports its spans through this runtime's tracing.
+      for (const start of starters) await tracing.run(start);
     },
-    async close() {
-      for (const close of closers.reverse()) await close();
-      await stores.close();
-      // QUIT lets commands in flight finish; a connection that is down is simply dropped.
-      if (redis)
-        await (redis.status === 'ready' ? redis.quit().then(() => undefined) : Promise.resolve(redis.disconnect())).catch(() =>
-          redis.disconnect(),
-        );
-    },
+    close: () => engine.close(),
   };
   return runtime;
 }

@@ -19,7 +19,6 @@ import { PEOPLE as ALL_PEOPLE } from './corpus/people';
 import { loadAverage } from './host';
 import { seeded } from './random';
 import { watchSlots } from './slot-timeline';
-import { sharedSemaphore } from '../../src/llm/semaphore';
 import { benchConfig, EMBEDDED, serve, SYNCHRONOUS, WITHOUT_RESOLUTION } from './service';
 
 const { values: args } = parseArgs({
@@ -143,10 +142,11 @@ async function main(): Promise<void> {
       ...(args.workers ? { WORKER_THREADS: args.workers } : {}),
     },
   });
-  const rt = await createRuntime(config, createLogger(config.logLevel));
-  const counting = countingProviders(rt.providers);
-  rt.providers = counting.registry;
-  const slots = watchSlots(sharedSemaphore('llm', config.ingest.llmConcurrency));
+  let counting!: ReturnType<typeof countingProviders>;
+  const rt = await createRuntime(config, createLogger(config.logLevel), {
+    providers: (built) => (counting = countingProviders(built)).registry,
+  });
+  const slots = watchSlots(rt.slots.llm);
   const service = await serve(rt, createApp(rt).app);
   const base = `${service.url}/api/v1`;
   const scope = await benchWorkspace(rt, 'bench ingest');

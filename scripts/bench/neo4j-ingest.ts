@@ -5,7 +5,6 @@ import { createRuntime } from '../../src/runtime';
 import { buildCorpus, countingProviders } from './ingest';
 import { RunProfiler } from './query';
 import { watchSlots } from './slot-timeline';
-import { sharedSemaphore } from '../../src/llm/semaphore';
 import neo4j from 'neo4j-driver';
 import { collectPlans, type PlanSummary, statementKey, timeStatements } from './neo4j-statements';
 import { benchWorkspace } from './workspace';
@@ -119,9 +118,10 @@ export async function benchNeo4jIngest(neo4jUri: string, options: IngestOptions)
   const statsDriver = options.statements
     ? neo4j.driver(neo4jUri, undefined, { logging: { level: 'error', logger: () => undefined } })
     : null;
-  const rt = await createRuntime(config, createLogger(config.logLevel));
-  const counting = countingProviders(rt.providers);
-  rt.providers = counting.registry;
+  let counting!: ReturnType<typeof countingProviders>;
+  const rt = await createRuntime(config, createLogger(config.logLevel), {
+    providers: (built) => (counting = countingProviders(built)).registry,
+  });
   const service = await serve(rt, createApp(rt).app);
   const base = `${service.url}/api/v1`;
   const corpus = buildCorpus(options.documents);
@@ -146,7 +146,7 @@ export async function benchNeo4jIngest(neo4jUri: string, options: IngestOptions)
     const plans = statsDriver ? collectPlans(statsDriver) : null;
     const profiler = new RunProfiler(options.profileDir ?? null);
     // Watched from here: the warm passes and warm-up documents are not part of the timeline.
-    const slots = watchSlots(sharedSemaphore('llm', config.ingest.llmConcurrency));
+    const slots = watchSlots(rt.slots.llm);
     await plans?.start();
     timer?.start();
     await profiler.start();

@@ -50,9 +50,7 @@ const REQUEST = {
 
 async function boot(env: Record<string, string> = {}): Promise<{ rt: Runtime; calls: { llm: number } }> {
   const config = benchConfig({ fixed: { RUST_LOG: 'error', ...SYNCHRONOUS, ...env } });
-  const rt = await createRuntime(config, createLogger(config.logLevel));
   const calls = { llm: 0 };
-  const inner = rt.providers;
   const wrap = (llm: LlmProvider): LlmProvider => ({
     provider: llm.provider,
     model: llm.model,
@@ -62,14 +60,14 @@ async function boot(env: Record<string, string> = {}): Promise<{ rt: Runtime; ca
     },
     stream: (messages, options) => llm.stream(messages, options),
   });
-  const registry: ProviderRegistry = {
+  const counted = (inner: ProviderRegistry): ProviderRegistry => ({
     llm: (provider, model) => wrap(inner.llm(provider, model)),
     embedding: (provider, model, dimension) => inner.embedding(provider, model, dimension),
     hasProvider: (name) => inner.hasProvider(name),
     defaultLlmProviderName: () => inner.defaultLlmProviderName(),
     check: () => inner.check(),
-  };
-  rt.providers = registry;
+  });
+  const rt = await createRuntime(config, createLogger(config.logLevel), { providers: counted });
   return { rt, calls };
 }
 

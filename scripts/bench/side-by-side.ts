@@ -295,7 +295,8 @@ async function runKgrag(spec: Spec, options: KgragRun): Promise<EngineReport | n
       SERVICE_COMMUNITY_REFRESH_MS: undefined,
     },
   });
-  const rt = await createRuntime(config, createLogger(config.logLevel));
+  let latencyMs = spec.settings.latency_ms;
+  const rt = await createRuntime(config, createLogger(config.logLevel), { mockLatencyMs: () => latencyMs });
   const counting = countCalls(rt.providers, options.log !== undefined);
   const { app } = createApp(rt);
   const server = await serve(rt, app);
@@ -341,7 +342,7 @@ async function runKgrag(spec: Spec, options: KgragRun): Promise<EngineReport | n
   ]);
   const superseded = options.log ? await supersededTexts(rt, scope, ingested.texts ?? [], options.log) : undefined;
   // Queries are timed without simulated latency on both sides: what is left is the engine's own work.
-  rt.config.mockLatencyMs = 0;
+  latencyMs = 0;
 
   const queries: QueryRun[] = [];
   for (const mode of spec.settings.modes) {

@@ -15,7 +15,7 @@ const LAYERS = [
   ['http'],
   ['routes'],
   ['mcp'],
-  ['app.ts', 'runtime.ts', 'main.ts', 'mcp-stdio.ts', 'heap.ts', 'maintenance'],
+  ['app.ts', 'runtime.ts', 'engine.ts', 'main.ts', 'mcp-stdio.ts', 'heap.ts', 'maintenance'],
 ];
 
 /** Layer peers that never import each other. */

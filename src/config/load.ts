@@ -11,7 +11,8 @@ import { resolveQdrant } from './qdrant';
 import { resolveRerank } from './rerank';
 import { resolveStorage } from './storage';
 import { resolveTracing } from './tracing';
-import type { AppConfig, ModelCatalog } from './types';
+import { deepFreeze } from './freeze';
+import type { AppConfig, ConfigValues, ModelCatalog } from './types';
 
 export { ConfigError } from './errors';
 
@@ -246,7 +247,8 @@ export function loadConfig(env: Env = process.env, opts: LoadConfigOptions = {})
 
   if (problems.length > 0 || !catalog || !models || !storage || !rerank || !tracing) throw new ConfigError(problems);
 
-  return {
+  // Read-only from here on: what changes at run time is published by the settings service, never written into it.
+  return deepFreeze<ConfigValues>({
     version: readVersion(),
     host: vars.HOST ?? '0.0.0.0',
     port: vars.PORT ?? 8080,
@@ -348,7 +350,7 @@ export function loadConfig(env: Env = process.env, opts: LoadConfigOptions = {})
     },
     corsOrigins: originList(vars.SERVICE_CORS_ORIGINS ?? ''),
     consoleDir: vars.SERVICE_CONSOLE_DIR ? path.resolve(cwd, vars.SERVICE_CONSOLE_DIR) : path.join(packageRoot(), 'web', 'dist'),
-  };
+  });
 }
 
 /** `SERVICE_CORS_ORIGINS`: origins separated by commas, without a trailing slash. */

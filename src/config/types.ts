@@ -2,116 +2,116 @@
 import type { ShareCaps } from '../domain/shares';
 
 export interface ModelCapabilities {
-  context_length: number;
-  max_output_tokens: number;
-  supports_vision: boolean;
-  supports_function_calling: boolean;
-  supports_json_mode: boolean;
-  supports_streaming: boolean;
-  supports_system_message: boolean;
+  readonly context_length: number;
+  readonly max_output_tokens: number;
+  readonly supports_vision: boolean;
+  readonly supports_function_calling: boolean;
+  readonly supports_json_mode: boolean;
+  readonly supports_streaming: boolean;
+  readonly supports_system_message: boolean;
   /** 0 for LLMs, > 0 for embedding models. */
-  embedding_dimension: number;
+  readonly embedding_dimension: number;
   /**
    * Embedding models: the cosine similarity below which a vector hit is noise for this model (retrieval's
    * cut-off); 0.2 when absent. Hashing embeddings score related texts lower than trained models do.
    */
-  similarity_threshold?: number;
+  readonly similarity_threshold?: number;
   /** Embedding models: text put before a query (e5: "query: ") and before a stored text (e5: "passage: "). */
-  query_prefix?: string;
-  document_prefix?: string;
+  readonly query_prefix?: string;
+  readonly document_prefix?: string;
 }
 
 /** What one LLM call may spend; unset keys fall back to the provider's, then to its type's default (src/llm/budget.ts). */
 export interface CallBudget {
-  max_output_tokens?: number;
+  readonly max_output_tokens?: number;
   /** Total cap of one call. */
-  timeout_ms?: number;
+  readonly timeout_ms?: number;
   /** Longest wait for the first fragment and between two fragments. */
-  idle_timeout_ms?: number;
+  readonly idle_timeout_ms?: number;
   /** Calls to this model at once. */
-  concurrency?: number;
+  readonly concurrency?: number;
 }
 
 export interface ModelCost {
-  input_per_1k: number;
-  output_per_1k: number;
-  embedding_per_1k: number;
-  image_per_unit: number;
+  readonly input_per_1k: number;
+  readonly output_per_1k: number;
+  readonly embedding_per_1k: number;
+  readonly image_per_unit: number;
 }
 
 export interface CatalogModel {
-  name: string;
-  display_name: string;
-  model_type: 'llm' | 'embedding';
-  description: string;
-  deprecated: boolean;
-  tags: string[];
-  capabilities: ModelCapabilities;
-  cost: ModelCost;
-  budget?: CallBudget;
+  readonly name: string;
+  readonly display_name: string;
+  readonly model_type: 'llm' | 'embedding';
+  readonly description: string;
+  readonly deprecated: boolean;
+  readonly tags: readonly string[];
+  readonly capabilities: ModelCapabilities;
+  readonly cost: ModelCost;
+  readonly budget?: CallBudget;
 }
 
 /** `mock` is offline and deterministic; `openai` covers every OpenAI-compatible API; `ollama` the local runtime. */
 export type ProviderType = 'mock' | 'openai' | 'ollama';
 
 export interface CatalogProvider {
-  name: string;
-  display_name: string;
-  type: ProviderType;
-  api_base: string | null;
-  api_key_env: string | null;
+  readonly name: string;
+  readonly display_name: string;
+  readonly type: ProviderType;
+  readonly api_base: string | null;
+  readonly api_key_env: string | null;
   /** Resolved from the variable named by api_key_env at start-up; never logged. */
-  api_key: string | null;
-  enabled: boolean;
-  priority: number;
-  description: string;
-  budget?: CallBudget;
-  models: CatalogModel[];
+  readonly api_key: string | null;
+  readonly enabled: boolean;
+  readonly priority: number;
+  readonly description: string;
+  readonly budget?: CallBudget;
+  readonly models: readonly CatalogModel[];
 }
 
 export interface ModelCatalog {
   /** Where the catalog came from: a file path, or 'built-in'. */
-  source: string;
-  defaults: {
-    llm_provider: string;
-    llm_model: string;
-    embedding_provider: string;
-    embedding_model: string;
+  readonly source: string;
+  readonly defaults: {
+    readonly llm_provider: string;
+    readonly llm_model: string;
+    readonly embedding_provider: string;
+    readonly embedding_model: string;
   };
-  providers: CatalogProvider[];
+  readonly providers: readonly CatalogProvider[];
   /** Whether [defaults] named the provider of each kind; when not, the built-in rule chose it (docs/api.md §1.2). */
-  defaultsGiven: { llm: boolean; embedding: boolean };
+  readonly defaultsGiven: { llm: boolean; embedding: boolean };
 }
 
 /** Which reranker orders retrieved chunks: the offline BM25 blend, a Cohere/Jina-compatible API, or none. */
 export type RerankProvider = 'builtin' | 'cohere' | 'jina' | 'none';
 
 export interface RerankConfig {
-  provider: RerankProvider;
+  readonly provider: RerankProvider;
   /** Endpoint of the reranking API; null selects the vendor's public endpoint. */
-  url: string | null;
+  readonly url: string | null;
   /** Never logged. */
-  apiKey: string | null;
+  readonly apiKey: string | null;
   /** Null selects the vendor's default model. */
-  model: string | null;
+  readonly model: string | null;
 }
 
 export interface AuthConfig {
   /** Fail-closed authentication (docs/api.md §5.4); false opens the API. */
-  enabled: boolean;
+  readonly enabled: boolean;
   /** An open API for development and demos, announced in the log and in /health. */
-  devMode: boolean;
+  readonly devMode: boolean;
   /** Above every tenant; never logged. */
-  masterKey: string | null;
+  readonly masterKey: string | null;
   /** HS256 secret of access tokens; null: a random one per process (tokens end with the process). */
-  jwtSecret: string | null;
-  jwtIssuer: string;
-  jwtAudience: string;
-  accessTokenTtlS: number;
-  refreshTokenTtlS: number;
-  bootstrapAdmin: { username: string; password: string; email: string } | null;
+  readonly jwtSecret: string | null;
+  readonly jwtIssuer: string;
+  readonly jwtAudience: string;
+  readonly accessTokenTtlS: number;
+  readonly refreshTokenTtlS: number;
+  readonly bootstrapAdmin: { username: string; password: string; email: string } | null;
   /** Failed logins allowed per user name and per client address within the window. */
-  loginAttempts: { perUserAtAddress: number; perUser: number; perAddress: number; windowMs: number };
+  readonly loginAttempts: { perUserAtAddress: number; perUser: number; perAddress: number; windowMs: number };
 }
 
 export type TracingApi = 'auto' | 'ingestion' | 'otlp';
@@ -119,16 +119,30 @@ export type TracingApi = 'auto' | 'ingestion' | 'otlp';
 /** Trace export (docs/api.md §1.4). */
 export interface TracingConfig {
   /** Both keys are set. */
-  enabled: boolean;
-  publicKey: string | null;
+  readonly enabled: boolean;
+  readonly publicKey: string | null;
   /** Never logged or shown. */
-  secretKey: string | null;
-  baseUrl: string;
-  projectId: string | null;
-  api: TracingApi;
+  readonly secretKey: string | null;
+  readonly baseUrl: string;
+  readonly projectId: string | null;
+  readonly api: TracingApi;
 }
 
-export interface AppConfig {
+/** `T` read-only at every depth (what `deepFreeze` makes of a value at run time). */
+export type DeepReadonly<T> = T extends (...args: never[]) => unknown
+  ? T
+  : T extends object
+    ? { readonly [K in keyof T]: DeepReadonly<T[K]> }
+    : T;
+
+/**
+ * The service configuration, read-only at every depth and frozen at load (src/config/load.ts): settings that
+ * change at run time are published by the settings service (src/services/settings), never written into it.
+ */
+export type AppConfig = DeepReadonly<ConfigValues>;
+
+/** The configuration's values as `loadConfig` assembles them. */
+export interface ConfigValues {
   version: string;
   host: string;
   port: number;
@@ -251,12 +265,12 @@ export type QdrantReadConsistency = 'all' | 'majority' | 'quorum' | number;
 
 export interface QdrantConfig {
   /** One server, or nodes of one cluster: requests go to the first that answers. */
-  urls: string[];
-  apiKey: string | null;
+  readonly urls: readonly string[];
+  readonly apiKey: string | null;
   /** Applied when the service creates a collection; null: Qdrant's default. */
-  shards: number | null;
-  replicationFactor: number | null;
-  writeConsistency: number | null;
+  readonly shards: number | null;
+  readonly replicationFactor: number | null;
+  readonly writeConsistency: number | null;
   /** Per read; null: Qdrant's default (one copy). */
-  readConsistency: QdrantReadConsistency | null;
+  readonly readConsistency: QdrantReadConsistency | null;
 }

@@ -1,4 +1,5 @@
 import type { Scope, VectorKind } from '../domain/types';
+import type { LlmCache } from '../llm/cache/responses';
 import type { ProviderRegistry } from '../llm/ports';
 import type { Stores } from '../store/ports';
 import type { GraphEvents } from './events';
@@ -10,6 +11,8 @@ export interface GraphDeps {
   events: GraphEvents;
   providers: ProviderRegistry;
   entityLocks: EntityLocks;
+  /** The runtime's LLM response cache. */
+  llmCache: LlmCache;
   now?: () => string;
   /**
    * Embeds records' texts, vectors in their order; without it, graph edits call the embedding provider. Ingestion

@@ -3,7 +3,6 @@ import { contentHash } from '../domain/ids';
 import { UnavailableError } from '../domain/errors';
 import type { ChunkRecord, DocumentExtraction, DocumentRecord, Scope } from '../domain/types';
 import type { LlmProvider } from '../llm/ports';
-import { cachedLlm } from '../llm/cache/responses';
 import type { DocumentRevision } from '../graph/events';
 import { summaryPolicy } from './deletion';
 import type { IngestDeps } from './deps';
@@ -192,7 +191,7 @@ export async function updateDocumentContent(
   const tally = emptyTally();
   deps = { ...deps, providers: tallyingProviders(deps.providers, tally) };
   const { stores } = deps;
-  const llm = cachedLlm(deps.providers.llm(), stores.kv, scope, { log: deps.log });
+  const llm = deps.llmCache.wrap(deps.providers.llm(), stores.kv, scope, { log: deps.log });
   const previousChunks = (await stores.chunks.listByDocument(scope, doc.id)).sort((a, b) => a.index - b.index);
   const previous: Version = {
     chunks: previousChunks,

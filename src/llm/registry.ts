@@ -7,7 +7,7 @@ import type { EmbeddingProvider, LlmProvider, ProviderRegistry } from './ports';
 import { resolveModel } from './resolve';
 import { withOutputHygiene } from './hygiene';
 import { withResilience } from './resilience';
-import { Semaphore } from './semaphore';
+import { type CallSlots, createCallSlots, Semaphore } from './semaphore';
 import type { UsageRecorder } from './usage';
 import { workspaceModels } from './workspace-models';
 
@@ -24,8 +24,10 @@ export interface RegistryLogger {
 export interface RegistryOptions {
   /** Told about every successful call (cost accounting). */
   recorder?: UsageRecorder;
-  /** Test seams; by default the process-wide semaphores are used. */
-  semaphores?: { llm?: Semaphore; embedding?: Semaphore };
+  /** The runtime's call slots (its providers share them); slots of this registry's own without. */
+  slots?: CallSlots;
+  /** The mock providers' simulated latency, read at each call; the configuration's by default. */
+  mockLatencyMs?: () => number;
   /** Reachability probe timeout. */
   checkTimeoutMs?: number;
 }
@@ -45,12 +47,14 @@ function langchain(): typeof import('./langchain') {
 export function createProviderRegistry(config: AppConfig, log?: RegistryLogger, options: RegistryOptions = {}): ProviderRegistry {
   const llms = new Map<string, LlmProvider>();
   const embeddings = new Map<string, EmbeddingProvider>();
+  const mockLatencyMs = options.mockLatencyMs ?? (() => config.mockLatencyMs);
+  const slots = options.slots ?? createCallSlots({ llm: config.ingest.llmConcurrency, embedding: config.ingest.embeddingConcurrency });
   const resilience = (kind: 'llm' | 'embedding') => ({
     concurrency: kind === 'llm' ? config.ingest.llmConcurrency : config.ingest.embeddingConcurrency,
     timeoutMs: config.ingest.llmTimeoutMs,
     retries: config.ingest.llmRetries,
     recorder: options.recorder,
-    semaphore: options.semaphores?.[kind],
+    semaphore: slots[kind],
   });
 
   // openai/ollama: streamed calls under the model's budget, with a semaphore of its own.
@@ -73,9 +77,7 @@ export function createProviderRegistry(config: AppConfig, log?: RegistryLogger, 
       let instance = llms.get(key);
       if (!instance) {
         const raw =
-          p.type === 'mock'
-            ? new MockLlm(p.name, name, () => config.mockLatencyMs, config.mockTokenDelayMs)
-            : langchain().createLangChainLlm(p, name);
+          p.type === 'mock' ? new MockLlm(p.name, name, mockLatencyMs, config.mockTokenDelayMs) : langchain().createLangChainLlm(p, name);
         // Reasoning is taken out after the budget: its fragments keep the idle timer alive and the repetition guard sees them.
         instance = withOutputHygiene(withResilience(raw, p.type === 'mock' ? resilience('llm') : budgeted(p, name)));
         llms.set(key, instance);
@@ -91,7 +93,7 @@ export function createProviderRegistry(config: AppConfig, log?: RegistryLogger, 
       if (!instance) {
         const raw =
           p.type === 'mock'
-            ? new MockEmbeddings(p.name, name, dimension, () => config.mockLatencyMs)
+            ? new MockEmbeddings(p.name, name, dimension, mockLatencyMs)
             : langchain().createLangChainEmbeddings(p, name, dimension);
         const listed = p.models.find((m) => m.name === name)?.capabilities;
         instance = withConventions(withResilience(raw, resilience('embedding')), listed ?? {});

@@ -12,13 +12,13 @@ import type {
   TokenUsage,
 } from './ports';
 import { RepetitionGuard } from './repetition';
-import { type Semaphore, sharedSemaphore } from './semaphore';
+import { Semaphore } from './semaphore';
 import { countMessageTokens, countTokens } from './tokens';
 import { closeSpan, openSpan, withSpan } from './tracing/spans';
 import { currentUsageContext, type UsageRecorder } from './usage';
 
 /**
- * Wraps a provider with a process-wide concurrency limit, a per-attempt timeout and retries of transient
+ * Wraps a provider with a concurrency limit (its runtime's call slots), a per-attempt timeout and retries of transient
  * failures (exponential backoff with jitter). Streams hold a slot for their whole life and are retried
  * only before their first fragment. Successful calls are reported to the usage recorder.
  *
@@ -33,9 +33,9 @@ export interface ResilienceOptions {
   concurrency: number;
   timeoutMs: number;
   retries: number;
-  /** Defaults to the process-wide semaphore of the provider's kind. */
+  /** The slots of the provider's kind it shares with the runtime's other providers; one of its own (`concurrency`) without. */
   semaphore?: Semaphore;
-  /** LLMs: streamed completions under these caps, and a slot of `modelSemaphore` before the process-wide one. */
+  /** LLMs: streamed completions under these caps, and a slot of `modelSemaphore` before the shared one. */
   budget?: LlmBudget;
   modelSemaphore?: Semaphore;
   /** First backoff delay; doubles per attempt (plus up to the same again of jitter). */
@@ -94,16 +94,13 @@ export function withResilience(provider: LlmProvider | EmbeddingProvider, option
 abstract class Resilient {
   protected readonly semaphore: Semaphore;
 
-  constructor(
-    protected readonly options: ResilienceOptions,
-    kind: 'llm' | 'embedding',
-  ) {
-    this.semaphore = options.semaphore ?? sharedSemaphore(kind, options.concurrency);
+  constructor(protected readonly options: ResilienceOptions) {
+    this.semaphore = options.semaphore ?? new Semaphore(options.concurrency);
   }
 
   protected abstract get label(): { provider: string; model: string };
 
-  /** A slot of the model's semaphore (when it has one), then of the process-wide one. */
+  /** A slot of the model's semaphore (when it has one), then of the shared one. */
   protected async acquire(caller?: AbortSignal): Promise<() => void> {
     const model = this.options.modelSemaphore;
     if (!model) return this.semaphore.acquire(caller);
@@ -208,7 +205,7 @@ class ResilientLlm extends Resilient implements LlmProvider {
     private readonly inner: LlmProvider,
     options: ResilienceOptions,
   ) {
-    super(options, 'llm');
+    super(options);
   }
 
   get provider(): string {
@@ -349,7 +346,7 @@ class ResilientEmbeddings extends Resilient implements EmbeddingProvider {
     private readonly inner: EmbeddingProvider,
     options: ResilienceOptions,
   ) {
-    super(options, 'embedding');
+    super(options);
   }
 
   get provider(): string {

@@ -63,16 +63,12 @@ export class Semaphore {
   }
 }
 
-const shared = new Map<'llm' | 'embedding', Semaphore>();
+/** The call slots of one runtime: every LLM call and every embedding call of its providers holds one of its kind. */
+export interface CallSlots {
+  llm: Semaphore;
+  embedding: Semaphore;
+}
 
-/** The process-wide semaphore of a kind of call; a later caller's limit replaces the earlier one. */
-export function sharedSemaphore(kind: 'llm' | 'embedding', limit: number): Semaphore {
-  const existing = shared.get(kind);
-  if (existing) {
-    if (existing.limit !== limit) existing.setLimit(limit);
-    return existing;
-  }
-  const created = new Semaphore(limit);
-  shared.set(kind, created);
-  return created;
+export function createCallSlots(limits: { llm: number; embedding: number }): CallSlots {
+  return { llm: new Semaphore(limits.llm), embedding: new Semaphore(limits.embedding) };
 }

@@ -51,15 +51,6 @@ export class KeyedLock {
 }
 
 /**
- * Merges and deletion rebuild entity records from their sources (read, recompute, write); two documents
- * touching the same entity must not interleave, or one's sources would be lost. Keyed by entity id: a
- * relationship is only rewritten by a document that also touches both its endpoints.
- * The in-process lock comes first (it orders this process's writers without a round trip); the store's
- * leases then keep other instances sharing the database out.
- */
-const graphLock = new KeyedLock();
-
-/**
  * A lease outlives a holder that stopped renewing it (a crashed instance) by at most its duration: the task
  * lease in a running service (the composition root passes it), this long otherwise.
  */
@@ -74,21 +65,32 @@ const MAX_BACKOFF_MS = 250;
  */
 const HANDOFF_LIMIT_MS = 10_000;
 
-/** Leases are taken in the name of the process: its holders exclude each other in process (`graphLock`). */
-const instance = randomUUID();
-
 /**
- * Store leases this process holds between two of its holders, per lock store and lock key: a holder that ends
- * while another holder of this process waits for one of its keys hands that key's lease on (no round trip to
- * release it and take it again) instead of giving it back to the store. `until` is when the lease runs out if
- * not renewed (this process's clock, taken before the call that set it); `since` is when it was last taken from
- * the store.
+ * Store leases held between two holders of one set of entity locks, per lock key: a holder that ends while another
+ * holder of the same set waits for one of its keys hands that key's lease on (no round trip to release it and take
+ * it again) instead of giving it back to the store. `until` is when the lease runs out if not renewed (this
+ * process's clock, taken before the call that set it); `since` is when it was last taken from the store.
  */
-const handedLeases = new WeakMap<LockStore, Map<string, { until: number; since: number }>>();
+type HandedLeases = Map<string, { until: number; since: number }>;
 
 interface SharedLocks {
   locks: LockStore;
   leaseMs: number;
+  /** Leases are taken in the name of the set of locks: its holders exclude each other in process (`graph`). */
+  instance: string;
+  handed: HandedLeases;
+}
+
+/**
+ * Merges and deletion rebuild entity records from their sources (read, recompute, write); two documents
+ * touching the same entity must not interleave, or one's sources would be lost. Keyed by entity id: a
+ * relationship is only rewritten by a document that also touches both its endpoints.
+ * The in-process lock comes first (it orders the runtime's writers without a round trip); the store's
+ * leases then keep other instances (and other runtimes) sharing the database out.
+ */
+interface LockState {
+  graph: KeyedLock;
+  shared: SharedLocks | undefined;
 }
 
 /**
@@ -106,21 +108,27 @@ export interface EntityLocks {
   run<T>(scope: Scope, entityIds: Iterable<string>, fn: () => Promise<T>): Promise<T>;
 }
 
-/** Entity locks leased from `store` for `leaseMs` (renewed while held); with no store, this process only. */
+/**
+ * Entity locks leased from `store` for `leaseMs` (renewed while held); with no store, their holders only. Each set
+ * (one per runtime) has its own in-process lock and takes leases in a name of its own.
+ */
 export function createEntityLocks(store: LockStore | null, leaseMs = DEFAULT_LEASE_MS): EntityLocks {
-  const shared = store ? { locks: store, leaseMs } : undefined;
-  return { run: (scope, entityIds, fn) => withEntityLock(scope, entityIds, fn, shared) };
+  const state: LockState = {
+    graph: new KeyedLock(),
+    shared: store ? { locks: store, leaseMs, instance: randomUUID(), handed: new Map() } : undefined,
+  };
+  return { run: (scope, entityIds, fn) => withEntityLock(state, scope, entityIds, fn) };
 }
 
 async function withEntityLock<T>(
+  { graph, shared }: LockState,
   scope: Scope,
   entityIds: Iterable<string>,
   fn: () => Promise<T>,
-  shared: SharedLocks | undefined,
 ): Promise<T> {
   const keys = [...new Set(entityIds)].sort();
   const prefix = `${scopeKey(scope)}\u0000`;
-  const hold = await graphLock.hold(keys.map((id) => prefix + id));
+  const hold = await graph.hold(keys.map((id) => prefix + id));
   try {
     return shared && keys.length ? await withLease(shared, scope, keys, prefix, hold, fn) : await fn();
   } finally {
@@ -134,7 +142,7 @@ async function withEntityLock<T>(
  * while `fn` runs, then hands on those another holder of this process waits for and gives the rest back.
  */
 async function withLease<T>(
-  { locks, leaseMs }: SharedLocks,
+  { locks, leaseMs, instance, handed }: SharedLocks,
   scope: Scope,
   keys: string[],
   prefix: string,
@@ -142,8 +150,6 @@ async function withLease<T>(
   fn: () => Promise<T>,
 ): Promise<T> {
   const lockKeys = keys.map((id) => prefix + id);
-  let handed = handedLeases.get(locks);
-  if (!handed) handedLeases.set(locks, (handed = new Map()));
   const started = Date.now();
   const takenOver = lockKeys.map((key) => handed.get(key));
   for (const key of lockKeys) handed.delete(key);

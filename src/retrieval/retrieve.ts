@@ -1,5 +1,5 @@
 import { isAbortError, throwIfAborted } from '../domain/abort';
-import { cachedLlm } from '../llm/cache/responses';
+import type { LlmCache } from '../llm/cache/responses';
 import { embedOrUnavailable } from '../llm/embed-or-unavailable';
 import type { EmbeddingProvider } from '../llm/ports';
 import type { Stores } from '../store/ports';
@@ -32,6 +32,8 @@ export interface RetrieverDeps {
   stores: Stores;
   embedder: EmbeddingProvider;
   reranker: Reranker | null;
+  /** The runtime's LLM response cache (keyword answers). */
+  llmCache: LlmCache;
   /** Told when the model's keyword answer was cut short or unusable. */
   log?: Pick<Logger, 'warn'>;
 }
@@ -75,7 +77,7 @@ export async function retrieve(deps: RetrieverDeps, req: RetrievalRequest): Prom
 
   if (recipe.keywords) {
     const t = performance.now();
-    const llm = cachedLlm(req.llm, stores.kv, req.scope, { followGraph: true });
+    const llm = deps.llmCache.wrap(req.llm, stores.kv, req.scope, { followGraph: true });
     const extracted = await withSpan('query.keywords', {}, async (span) => {
       const found = await extractKeywords(llm, req.query, req.history, req.signal);
       span?.set({ origin: found.keywords.origin, high_level: found.keywords.high.length, low_level: found.keywords.low.length });

@@ -1,5 +1,6 @@
 import type { Scope } from '../domain/types';
 import type { EventSource } from '../domain/stream';
+import type { LlmCache } from '../llm/cache/responses';
 import type { ChatMessage, LlmProvider, ProviderRegistry } from '../llm/ports';
 import type { Stores } from '../store/ports';
 import { answerFromContext, DEFAULT_NO_CONTEXT_RESPONSE, noContextResponse, streamFromContext } from './no-context';
@@ -84,6 +85,7 @@ export interface QueryServiceDeps {
   stores: Stores;
   providers: ProviderRegistry;
   reranker: Reranker | null;
+  llmCache: LlmCache;
   /** The answer when retrieval finds nothing; the built-in one when absent. */
   noContextResponse?: string | null;
   /** Prompt overrides (src/prompts/overrides.ts). */
@@ -162,7 +164,7 @@ export function promptOf(plan: QueryPlan, context: RetrievedContext): ChatMessag
 export function createQueryService(deps: QueryServiceDeps): QueryService {
   const retrieveFor = (plan: QueryPlan, signal?: AbortSignal) =>
     retrieve(
-      { stores: deps.stores, embedder: deps.providers.embedding(), reranker: deps.reranker, log: deps.log },
+      { stores: deps.stores, embedder: deps.providers.embedding(), reranker: deps.reranker, llmCache: deps.llmCache, log: deps.log },
       { ...plan.retrieval, signal },
     );
   const debugOf = (context: RetrievedContext): QueryDebug => ({

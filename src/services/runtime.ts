@@ -5,7 +5,9 @@ import type { GraphEvents } from '../graph/events';
 import type { GraphService } from '../graph/service';
 import type { CpuPool } from '../ingest/offload/cpu-pool';
 import type { LineageService } from '../lineage/service';
+import type { LlmCache } from '../llm/cache/responses';
 import type { ProviderRegistry } from '../llm/ports';
+import type { CallSlots } from '../llm/semaphore';
 import type { TracingStatus } from '../llm/tracing';
 import type { Logger } from '../logger';
 import type { QueryService } from '../retrieval';
@@ -33,7 +35,8 @@ export interface Runtime {
   config: AppConfig;
   log: Logger;
   stores: Stores;
-  providers: ProviderRegistry;
+  /** The one provider registry every service uses (RuntimeOptions.providers wraps it). */
+  readonly providers: ProviderRegistry;
   events: GraphEvents;
   graph: GraphService;
   lineage: LineageService;
@@ -61,6 +64,10 @@ export interface Runtime {
   cpu: CpuPool;
   /** What ingestion keeps between documents; settled on shutdown. */
   ingest: IngestState;
+  /** The LLM and embedding call slots every provider of this runtime shares. */
+  slots: CallSlots;
+  /** The LLM response cache of this runtime: its calls in flight, its entries waiting to be written. */
+  llmCache: LlmCache;
   auth: AuthService;
   tenancy: TenancyService;
   /** The model catalog, provider checks and the start-up probe of the default providers. */
@@ -71,6 +78,8 @@ export interface Runtime {
   costs: CostService;
   /** Where traces go (docs/api.md §1.4); the secret key is not part of it. */
   tracing: TracingStatus;
+  /** Runs `fn`, and the work it starts, with this runtime's trace backend (each request runs in it). */
+  traced<T>(fn: () => T): T;
   /** What start-up did about the first administrator (a generated password is printed once by main). */
   bootstrap: BootstrapResult;
   /** Start background work (task workers); tests may create a runtime without starting it. */

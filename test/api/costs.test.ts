@@ -8,8 +8,10 @@ const day = (t: number) => new Date(t).toISOString().slice(0, 10);
 /** Cost accounting over HTTP (docs/api.md §4.8): the mock models priced, every call recorded and summed. */
 describe('costs and budgets', () => {
   let app: TestApp;
+  /** The mock providers' simulated latency, changed by a test. */
+  let latencyMs = 0;
   beforeAll(async () => {
-    app = await startTestApp({ SERVICE_MODELS_CONFIG: pricedCatalog() });
+    app = await startTestApp({ SERVICE_MODELS_CONFIG: pricedCatalog() }, { mockLatencyMs: () => latencyMs });
   });
   afterAll(() => app?.close());
 
@@ -217,7 +219,7 @@ describe('costs and budgets', () => {
 
   it('refuses new ingestion and queries with 402 once the budget is spent, while running work finishes', async () => {
     const workspace = await app.createWorkspace();
-    app.rt.config.mockLatencyMs = 150;
+    latencyMs = 150;
     let taskId = '';
     try {
       const queued = await ingest(workspace, 12, { async_processing: true });
@@ -248,7 +250,7 @@ describe('costs and budgets', () => {
       expect((await app.request('/api/v1/costs/summary', { workspace })).status).toBe(200);
       expect((await app.request('/api/v1/documents', { workspace })).status).toBe(200);
     } finally {
-      app.rt.config.mockLatencyMs = 0;
+      latencyMs = 0;
     }
     const task = await waitForTask(workspace, taskId, ['completed', 'failed', 'cancelled']);
     expect(task.status).toBe('completed');

@@ -41,15 +41,22 @@ const KINDS = {
 
 /** A test app on 400-token chunks whose LLM calls are recorded. */
 async function startRecordedApp(env: Record<string, string> = {}) {
-  const app = await startTestApp({
-    SERVICE_CHUNK_TOKENS: '400',
-    SERVICE_CHUNK_OVERLAP_TOKENS: '40',
-    SERVICE_ASYNC_THRESHOLD_BYTES: String(10 * 1024 * 1024),
-    ...env,
-  });
-  const recorder = markerFailingProviders(app.rt.providers, 'never-in-the-text');
-  recorder.state.failing = false;
-  app.rt.providers = recorder.registry;
+  let recorder!: ReturnType<typeof markerFailingProviders>;
+  const app = await startTestApp(
+    {
+      SERVICE_CHUNK_TOKENS: '400',
+      SERVICE_CHUNK_OVERLAP_TOKENS: '40',
+      SERVICE_ASYNC_THRESHOLD_BYTES: String(10 * 1024 * 1024),
+      ...env,
+    },
+    {
+      providers(built) {
+        recorder = markerFailingProviders(built, 'never-in-the-text');
+        recorder.state.failing = false;
+        return recorder.registry;
+      },
+    },
+  );
   return { app, recorder };
 }
 

@@ -138,9 +138,10 @@ describe('failed chunks, retry-chunks and reprocess', () => {
   let failing: ReturnType<typeof markerFailingProviders>;
 
   beforeAll(async () => {
-    app = await startTestApp({ SERVICE_LLM_RETRIES: '0', SERVICE_CHUNK_TOKENS: '60', SERVICE_CHUNK_OVERLAP_TOKENS: '0' });
-    failing = markerFailingProviders(app.rt.providers, MARKER);
-    app.rt.providers = failing.registry;
+    app = await startTestApp(
+      { SERVICE_LLM_RETRIES: '0', SERVICE_CHUNK_TOKENS: '60', SERVICE_CHUNK_OVERLAP_TOKENS: '0' },
+      { providers: (built) => (failing = markerFailingProviders(built, MARKER)).registry },
+    );
   });
   afterAll(async () => {
     await app.close();

@@ -73,15 +73,16 @@ describe('incremental document updates', () => {
 
   beforeAll(async () => {
     // Resolution off: its merges depend on the order names arrive in, and the equivalence below compares exact graphs.
-    app = await startTestApp({
-      SERVICE_LLM_RETRIES: '0',
-      SERVICE_CHUNK_TOKENS: '100',
-      SERVICE_CHUNK_OVERLAP_TOKENS: '0',
-      SERVICE_ENTITY_RESOLUTION: 'false',
-    });
-    failing = markerFailingProviders(app.rt.providers, MARKER);
+    app = await startTestApp(
+      {
+        SERVICE_LLM_RETRIES: '0',
+        SERVICE_CHUNK_TOKENS: '100',
+        SERVICE_CHUNK_OVERLAP_TOKENS: '0',
+        SERVICE_ENTITY_RESOLUTION: 'false',
+      },
+      { providers: (built) => (failing = markerFailingProviders(built, MARKER)).registry },
+    );
     failing.state.failing = false;
-    app.rt.providers = failing.registry;
   });
   afterAll(async () => {
     await settleEmbeddingRefreshes(app.rt);

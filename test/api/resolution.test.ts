@@ -10,9 +10,22 @@ describe('entity resolution', () => {
   // Several documents per test, each resolved after its merge: slower on a loaded Neo4j than the default allows.
   jest.setTimeout(120_000);
   let app: TestApp;
+  /** Every LLM call of the app, recorded (never failing), and every text it embeds. */
+  let recorder: ReturnType<typeof markerFailingProviders>;
+  let embedded: ReturnType<typeof countingEmbeddings>;
 
   beforeAll(async () => {
-    app = await startTestApp({ SERVICE_ENTITY_RESOLUTION: 'true' });
+    app = await startTestApp(
+      { SERVICE_ENTITY_RESOLUTION: 'true' },
+      {
+        providers(built) {
+          recorder = markerFailingProviders(built, 'never-in-the-text');
+          recorder.state.failing = false;
+          embedded = countingEmbeddings(recorder.registry);
+          return embedded.registry;
+        },
+      },
+    );
   });
   afterAll(async () => {
     await settleEmbeddingRefreshes(app.rt);
@@ -155,35 +168,26 @@ describe('entity resolution', () => {
 
   it("confirms a document's look-alike names in one LLM call, with the vectors its merge embedded", async () => {
     const ws = 'batched';
-    const recorder = markerFailingProviders(app.rt.providers, 'never-in-the-text');
-    recorder.state.failing = false;
-    const embedded = countingEmbeddings(recorder.registry);
-    const inner = app.rt.providers;
-    app.rt.providers = embedded.registry;
-    try {
-      const companies = ['Microsoft Corporation', 'Globex Corporation', 'Initech Corporation', 'Umbrella Corporation'];
-      const typos = ['Microsfot Corporation', 'Glboex Corporation', 'Initehc Corporation', 'Umbrela Corporation'];
-      const text = (names: string[]) => names.map((n) => `${n} builds robots in Lisbon. ${n} employs many engineers in Lisbon.`).join(' ');
-      await ingest(text(companies), ws);
-      await settleEmbeddingRefreshes(app.rt);
-      recorder.state.calls = [];
-      embedded.texts.length = 0;
-      await ingest(text(typos), ws);
-      await settleEmbeddingRefreshes(app.rt);
+    const companies = ['Microsoft Corporation', 'Globex Corporation', 'Initech Corporation', 'Umbrella Corporation'];
+    const typos = ['Microsfot Corporation', 'Glboex Corporation', 'Initehc Corporation', 'Umbrela Corporation'];
+    const text = (names: string[]) => names.map((n) => `${n} builds robots in Lisbon. ${n} employs many engineers in Lisbon.`).join(' ');
+    await ingest(text(companies), ws);
+    await settleEmbeddingRefreshes(app.rt);
+    recorder.state.calls = [];
+    embedded.texts.length = 0;
+    await ingest(text(typos), ws);
+    await settleEmbeddingRefreshes(app.rt);
 
-      const asked = recorder.state.calls.filter((c) => c.task === 'resolve');
-      expect(asked).toHaveLength(1);
-      for (const name of typos) expect(asked[0].prompt).toContain(name);
-      const ids = await entityIds(ws);
-      for (const name of companies) expect(ids).toContain(name.toUpperCase().replace(/ /g, '_'));
-      for (const name of typos) expect(ids).not.toContain(name.toUpperCase().replace(/ /g, '_'));
-      // Each entity text the document added was embedded once, for the index: resolution reused those vectors.
-      const entityTexts = embedded.texts.filter((t) => typos.some((n) => t.startsWith(`${n}:`)));
-      expect(entityTexts.length).toBeGreaterThanOrEqual(typos.length);
-      expect(new Set(entityTexts).size).toBe(entityTexts.length);
-    } finally {
-      app.rt.providers = inner;
-    }
+    const asked = recorder.state.calls.filter((c) => c.task === 'resolve');
+    expect(asked).toHaveLength(1);
+    for (const name of typos) expect(asked[0].prompt).toContain(name);
+    const ids = await entityIds(ws);
+    for (const name of companies) expect(ids).toContain(name.toUpperCase().replace(/ /g, '_'));
+    for (const name of typos) expect(ids).not.toContain(name.toUpperCase().replace(/ /g, '_'));
+    // Each entity text the document added was embedded once, for the index: resolution reused those vectors.
+    const entityTexts = embedded.texts.filter((t) => typos.some((n) => t.startsWith(`${n}:`)));
+    expect(entityTexts.length).toBeGreaterThanOrEqual(typos.length);
+    expect(new Set(entityTexts).size).toBe(entityTexts.length);
   });
 
   it('refuses bad settings and bodies', async () => {

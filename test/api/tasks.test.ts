@@ -285,8 +285,12 @@ describe('two tasks for one document', () => {
   });
 });
 
-/** Embedding calls that wait until released, then fail with their run's abort reason: a run held mid-way. */
+/**
+ * While `holding` is on, embedding calls wait until released, then fail with their run's abort reason: a run held
+ * mid-way.
+ */
 function holdEmbeddings(base: ProviderRegistry) {
+  const state = { holding: false };
   const signals: AbortSignal[] = [];
   let release!: () => void;
   const released = new Promise<void>((resolve) => (release = resolve));
@@ -302,12 +306,12 @@ function holdEmbeddings(base: ProviderRegistry) {
   });
   const registry: ProviderRegistry = {
     llm: (provider, model) => base.llm(provider, model),
-    embedding: (provider, model) => held(base.embedding(provider, model)),
+    embedding: (provider, model) => (state.holding ? held(base.embedding(provider, model)) : base.embedding(provider, model)),
     hasProvider: (name) => base.hasProvider(name),
     defaultLlmProviderName: () => base.defaultLlmProviderName(),
     check: () => base.check(),
   };
-  return { registry, signals, release };
+  return { registry, state, signals, release };
 }
 
 async function until(what: string, check: () => Promise<boolean> | boolean, timeoutMs = 20_000): Promise<void> {
@@ -320,18 +324,17 @@ async function until(what: string, check: () => Promise<boolean> | boolean, time
 
 describe('a run that lost its task lease', () => {
   it('aborts without rolling back or writing the document, leaving the result of the run that took the task over', async () => {
-    const app = await startTestApp({ SERVICE_TASK_LEASE_MS: '1000' });
-    const base = app.rt.providers;
+    let hold!: ReturnType<typeof holdEmbeddings>;
+    const app = await startTestApp({ SERVICE_TASK_LEASE_MS: '1000' }, { providers: (built) => (hold = holdEmbeddings(built)).registry });
     try {
       const scope = { workspaceId: app.workspace };
-      const hold = holdEmbeddings(base);
-      app.rt.providers = hold.registry;
+      hold.state.holding = true;
       const { id, task_id } = await json(
         await app.request('/api/v1/documents', { method: 'POST', json: { content: prose('lease-lost'), async_processing: true } }),
       );
       await waitForTaskWhere(app, task_id, (t) => t.stages.embedding === 'running', 'the embedding stage');
       await until('the first run to embed', () => hold.signals.length > 0);
-      app.rt.providers = base;
+      hold.state.holding = false;
 
       // The first run's lease ran out unnoticed (a long pause): another instance claimed the task and runs it.
       const taken = await app.rt.stores.tasks.update(scope, task_id, {
@@ -366,7 +369,7 @@ describe('a run that lost its task lease', () => {
       expect((await app.rt.stores.graph.entitiesOfDocument(scope, id)).length).toBe(entities);
       expect(await app.rt.stores.tasks.get(scope, task_id)).toMatchObject({ status: 'completed', lease_owner: null });
     } finally {
-      app.rt.providers = base;
+      hold.state.holding = false;
       await app.close();
     }
   });

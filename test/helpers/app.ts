@@ -6,10 +6,8 @@ import type { RegisteredRoute } from '../../src/http/api';
 import type { Drain } from '../../src/http/drain';
 import { loadConfig } from '../../src/config/load';
 import type { AppConfig } from '../../src/config/types';
-import type { CpuPool } from '../../src/ingest/offload/cpu-pool';
-import type { UsageRecorder } from '../../src/llm/usage';
 import { createLogger } from '../../src/logger';
-import { createRuntime, type Runtime } from '../../src/runtime';
+import { createRuntime, type Runtime, type RuntimeOptions } from '../../src/runtime';
 import type { Principal, Role } from '../../src/domain/accounts';
 import { type TestRequestInit, workspaceRequest } from './request';
 
@@ -51,10 +49,7 @@ export interface TestApp {
  * Boots the real app on 127.0.0.1 port 0 with the given environment on top of the test defaults.
  * Storage follows TEST_NEO4J_URI (persistent mode) when the test runner provides one.
  */
-export async function startTestApp(
-  env: Record<string, string> = {},
-  options: { start?: boolean; recorder?: UsageRecorder; cpu?: CpuPool } = {},
-): Promise<TestApp> {
+export async function startTestApp(env: Record<string, string> = {}, options: RuntimeOptions & { start?: boolean } = {}): Promise<TestApp> {
   const base: Record<string, string> = {
     PORT: '0',
     HOST: '127.0.0.1',
@@ -77,7 +72,8 @@ export async function startTestApp(
   if (process.env.TEST_NEO4J_URI) base.NEO4J_URI = process.env.TEST_NEO4J_URI;
   if (process.env.TEST_QDRANT_URL) base.QDRANT_URL = process.env.TEST_QDRANT_URL;
   const config = loadConfig({ ...base, ...env }, { cwd: `${__dirname}/../..`, homeDir: '/nonexistent' });
-  const rt = await createRuntime(config, createLogger(config.logLevel), { recorder: options.recorder, cpu: options.cpu });
+  const { start, ...runtimeOptions } = options;
+  const rt = await createRuntime(config, createLogger(config.logLevel), runtimeOptions);
   const { app, routes, drain } = createApp(rt);
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
@@ -86,7 +82,7 @@ export async function startTestApp(
   const createWorkspace = async () => (await rt.tenancy.createWorkspace(MASTER, null, { name: `test ${randomUUID().slice(0, 8)}` })).id;
   const workspace = await createWorkspace();
   // Workers start last: what the test app does first adds nothing to the time they run before the test begins.
-  if (options.start !== false) await rt.start();
+  if (start !== false) await rt.start();
   const masterKey = config.auth.masterKey ?? '';
   const credentials: Record<string, string> = masterKey ? { 'X-API-Key': masterKey } : {};
   const named = new Map<string, Promise<string>>();

@@ -1,3 +1,4 @@
+import { LlmCache } from '../../src/llm/cache/responses';
 import { GraphEvents, type GraphChangeBatch } from '../../src/graph/events';
 import type { GraphDeps } from '../../src/graph/deps';
 import { createEntityLocks } from '../../src/records/locks';
@@ -27,7 +28,7 @@ export function graphDeps(): GraphDeps & { published: GraphChangeBatch[]; embedd
   } as unknown as ProviderRegistry;
   let minute = 0;
   const now = () => new Date(Date.parse('2024-05-01T00:00:00.000Z') + minute++ * 60_000).toISOString();
-  return { stores, events, providers, entityLocks: createEntityLocks(stores.locks), now, published, embedded };
+  return { stores, events, providers, entityLocks: createEntityLocks(stores.locks), llmCache: new LlmCache(), now, published, embedded };
 }
 
 export const scope: Scope = { workspaceId: 'ws-graph' };

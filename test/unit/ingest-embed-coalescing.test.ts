@@ -3,7 +3,7 @@ import { entityText, relationshipText } from '../../src/ingest/merge/merge';
 import { settleEmbeddingRefreshes } from '../../src/ingest/merge/merge-stage';
 import { processDocument } from '../../src/ingest/pipeline';
 import type { EmbeddingProvider, LlmProvider } from '../../src/llm/ports';
-import { beforeLlmCalls, createIngestFixture, type IngestFixture } from './ingest-fixtures';
+import { beforeLlmCalls, createIngestFixture, type IngestFixture, withoutResolution } from './ingest-fixtures';
 
 const PEOPLE = ['Bruno Diaz', 'Carla Gomez', 'Dario Fo', 'Elena Ruiz', 'Franco Neri', 'Greta Lind'];
 
@@ -17,7 +17,7 @@ const documents = PEOPLE.map((p, i) => `Alice Smith met ${p} at Acme Corporation
  */
 function instrument(f: IngestFixture, documentsInFlight: number): { texts: string[] } {
   // Without resolution's merges (which re-embed the survivors they write): these texts are the documents' merges'.
-  f.deps.config.resolution.enabled = false;
+  withoutResolution(f);
   const texts: string[] = [];
   const inner = f.deps.providers.embedding();
   const embedder: EmbeddingProvider = {

@@ -1,5 +1,4 @@
-import { settleCacheWrites } from '../../src/llm/cache/writes';
-import { LLM_CACHE_NAMESPACE, cachedLlm } from '../../src/llm/cache/responses';
+import { LLM_CACHE_NAMESPACE, LlmCache } from '../../src/llm/cache/responses';
 import { type CachedExtraction, EXTRACTION_NAMESPACE, extractWithCache } from '../../src/ingest/extract/cache';
 import { extractChunk } from '../../src/ingest/extract/extract';
 import { parseExtraction } from '../../src/ingest/extract/parser';
@@ -199,7 +198,8 @@ describe('extractWithCache', () => {
 
   test('keeps the answers once, in the response cache: the chunk entry holds the parsed records and the pass count', async () => {
     const kv = new MemoryKeyValueStore();
-    const llm = cachedLlm(scriptedLlm(answers), kv, scope);
+    const cache = new LlmCache();
+    const llm = cache.wrap(scriptedLlm(answers), kv, scope);
     const chunk = { id: 'doc-chunk-0', content: 'Alice reports to Bob.' };
     const fresh = await extractWithCache(kv, scope, llm, chunk, { enableGleaning: true, maxGleaning: 1 });
     expect(fresh.llm_calls).toBe(2);
@@ -210,7 +210,7 @@ describe('extractWithCache', () => {
     expect(JSON.stringify(entry)).not.toContain('<|COMPLETE|>');
     expect(entry?.entities.map((e) => e.id)).toEqual(['ALICE']);
     expect(entry?.relations.map((r) => r.id)).toEqual(['ALICE|BOB']);
-    await settleCacheWrites();
+    await cache.settle();
     expect(await kv.count(scope, LLM_CACHE_NAMESPACE)).toBe(2);
     expect(extractionMetadata(entry)).toMatchObject({ extraction_passes: 2, gleaning_passes: 1, entity_count: 1 });
 

@@ -1,3 +1,4 @@
+import { LlmCache } from '../../src/llm/cache/responses';
 import { createEntityLocks } from '../../src/records/locks';
 import { randomUUID } from 'node:crypto';
 import { loadConfig } from '../../src/config/load';
@@ -114,6 +115,7 @@ export function createIngestFixture(ingest: Partial<AppConfig['ingest']> = {}): 
     events,
     log,
     entityLocks: createEntityLocks(stores.locks),
+    llmCache: new LlmCache(),
     cpu: new WorkerCpuPool(),
     ingest: createIngestState(),
   };
@@ -171,4 +173,9 @@ export function beforeLlmCalls(f: IngestFixture, before: (messages: ChatMessage[
       },
     },
   };
+}
+
+/** Entity resolution off for the fixture's runs (the configuration is read-only: the fixture gets another). */
+export function withoutResolution(f: IngestFixture): void {
+  f.deps = { ...f.deps, config: { ...f.deps.config, resolution: { ...f.deps.config.resolution, enabled: false } } };
 }

@@ -1,3 +1,4 @@
+import { LlmCache } from '../../src/llm/cache/responses';
 import { MockEmbeddings } from '../../src/llm/mock';
 import { createBuiltinReranker, QUERY_MODES, RECIPES, retrieve } from '../../src/retrieval';
 import type { RetrievalRequest } from '../../src/retrieval';
@@ -41,7 +42,8 @@ function request(overrides: Partial<RetrievalRequest> = {}): RetrievalRequest {
   };
 }
 
-const run = (req: RetrievalRequest, reranker = createBuiltinReranker()) => retrieve({ stores, embedder, reranker }, req);
+const run = (req: RetrievalRequest, reranker = createBuiltinReranker()) =>
+  retrieve({ stores, embedder, reranker, llmCache: new LlmCache() }, req);
 
 describe('query recipes', () => {
   it('defines exactly the six modes, bypass without retrieval and only mix fusing', () => {
@@ -205,11 +207,13 @@ describe('retrieve', () => {
     const strict = Object.assign(new CountingEmbeddings(), { similarityThreshold: 0.999 });
     const lenient = Object.assign(new CountingEmbeddings(), { similarityThreshold: -1 });
     const naive = request({ mode: 'naive', query: 'Acme Corporation headquarters' });
-    expect((await retrieve({ stores, embedder: strict, reranker: null }, naive)).chunks).toEqual([]);
-    expect((await retrieve({ stores, embedder: lenient, reranker: null }, naive)).chunks).toHaveLength(
+    expect((await retrieve({ stores, embedder: strict, reranker: null, llmCache: new LlmCache() }, naive)).chunks).toEqual([]);
+    expect((await retrieve({ stores, embedder: lenient, reranker: null, llmCache: new LlmCache() }, naive)).chunks).toHaveLength(
       DOCUMENTS.flatMap((d) => d.chunks).length,
     );
-    expect((await retrieve({ stores, embedder: lenient, reranker: null }, { ...naive, minSimilarity: 0.999 })).chunks).toEqual([]);
+    expect(
+      (await retrieve({ stores, embedder: lenient, reranker: null, llmCache: new LlmCache() }, { ...naive, minSimilarity: 0.999 })).chunks,
+    ).toEqual([]);
   });
 
   it('keeps each context section within its token budget', async () => {
@@ -275,7 +279,7 @@ describe('global retrieval once there are communities', () => {
       JSON.stringify({ high_level_keywords: ['museum art located in Paris'], low_level_keywords: ['x'] }),
     );
     const ctx = await retrieve(
-      { stores: communityStores, embedder, reranker: null },
+      { stores: communityStores, embedder, reranker: null, llmCache: new LlmCache() },
       request({ scope: withCommunities, mode: 'global', query: 'Which museums are there?', llm, minSimilarity: -1 }),
     );
     expect(ctx.globalSource).toBe('communities');

@@ -5,7 +5,7 @@ import { processDocument } from '../../src/ingest/pipeline';
 import type { EmbeddingProvider } from '../../src/llm/ports';
 import { checkIntegrity } from '../../src/services/integrity';
 import { seededRandom } from '../contract/fixtures';
-import { beforeLlmCalls, createIngestFixture, type IngestFixture } from './ingest-fixtures';
+import { beforeLlmCalls, createIngestFixture, type IngestFixture, withoutResolution } from './ingest-fixtures';
 
 /**
  * Documents naming the same records run side by side in orders a seeded scheduler picks: every LLM call,
@@ -38,7 +38,7 @@ const turns = async (n: number) => {
 function interleave(f: IngestFixture, seed: number): void {
   const random = seededRandom(seed);
   const yieldSome = () => turns(Math.floor(random() * 12));
-  f.deps.config.resolution.enabled = false;
+  withoutResolution(f);
   beforeLlmCalls(f, yieldSome);
   const embeddingOf = f.deps.providers.embedding.bind(f.deps.providers);
   f.deps = {
@@ -123,7 +123,7 @@ describe('records and vectors under interleaved documents', () => {
 
       // The same completed documents ingested one at a time, with nothing else in the workspace.
       const reference = createIngestFixture();
-      reference.deps.config.resolution.enabled = false;
+      withoutResolution(reference);
       for (const doc of completed) {
         const again = await reference.addDocument(doc.content, { title: doc.title, use_llm_summarization: false });
         expect((await processDocument(reference.deps, reference.scope, again.id, { mode: 'full' })).status).toBe('completed');

@@ -11,7 +11,6 @@ import {
   type ResolutionSubject,
 } from '../../prompts/entity-resolution';
 import type { GraphDeps } from '../deps';
-import { cachedLlm } from '../../llm/cache/responses';
 
 /**
  * The LLM's confirmation of candidate pairs in the review band: RESOLUTION_BATCH pairs a call (task `resolve`),
@@ -34,7 +33,7 @@ export async function confirmPairs(
   run: { llm_calls: number; usage: TokenUsage },
 ): Promise<boolean[]> {
   const provider = deps.providers.llm();
-  const llm = cachedLlm(provider, deps.stores.kv, scope);
+  const llm = deps.llmCache.wrap(provider, deps.stores.kv, scope);
   const subjects = pairs.map(([a, b]): [ResolutionSubject, ResolutionSubject] => [subject(a), subject(b)]);
   const keys = subjects.map(([a, b]) => verdictKey(provider.provider, provider.model, a, b));
   const known = await deps.stores.kv.getMany<Verdict>(scope, VERDICT_NAMESPACE, [...new Set(keys)]);

@@ -6,7 +6,7 @@ import type { AppState } from '../context';
  * CORS for an allow-list of browser origins (SERVICE_CORS_ORIGINS); off when the list is empty, so that no
  * cross-origin page can read an answer. A request from another origin gets no CORS headers.
  */
-export function corsAllowList(origins: string[]): Middleware<AppState> {
+export function corsAllowList(origins: readonly string[]): Middleware<AppState> {
   if (origins.length === 0) return (_ctx, next) => next();
   const allowed = new Set(origins);
   return cors({

@@ -22,15 +22,16 @@ export function rateCategory(method: string, path: string): RateCategory | null 
  * Per-category limits keyed by API key or client address. Counters live in Redis when configured
  * so that several instances share them, else in process memory.
  */
-export function rateLimiter(limits: AppConfig['rateLimits'], redis: Redis | null): Middleware<AppState> {
+export function rateLimiter(limits: () => AppConfig['rateLimits'], redis: Redis | null): Middleware<AppState> {
   const memory = new Map();
   let limiters = new Map<RateCategory, Middleware<AppState>>();
   let builtFor = '';
-  // The limits may change while the service runs (PATCH /settings writes into `limits`): rebuilt on change.
+  // The limits may change while the service runs (PATCH /settings publishes new ones): rebuilt on change.
   const current = () => {
-    const key = JSON.stringify(limits);
+    const now = limits();
+    const key = JSON.stringify(now);
     if (key !== builtFor) {
-      limiters = buildLimiters(limits, redis, memory);
+      limiters = buildLimiters(now, redis, memory);
       builtFor = key;
     }
     return limiters;

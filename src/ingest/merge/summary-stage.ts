@@ -5,7 +5,6 @@ import type { TokenUsage } from '../../llm/ports';
 import { isAbortError } from '../../domain/abort';
 import { startInSlices, TimeSlicer } from '../../domain/turns';
 import { withLeases } from '../../records/leases';
-import { cachedLlm } from '../../llm/cache/responses';
 import type { IngestDeps } from '../deps';
 import { duePrefix, summaryDue, withSummary } from './descriptions';
 import { currentParts, type Draft, rebuildEntity, rebuildRelationship, type Summary } from './drafts';
@@ -210,7 +209,7 @@ async function dueNow(deps: Deps, scope: Scope, jobs: SummaryJob[], policy: Summ
 
 async function writeSummaries(deps: Deps, scope: Scope, jobs: SummaryJob[], policy: SummaryPolicy, made: Summarised): Promise<Written[]> {
   const written: Written[] = [];
-  const cached = { ...policy, llm: policy.llm && cachedLlm(policy.llm, deps.stores.kv, scope) };
+  const cached = { ...policy, llm: policy.llm && (policy.cache ? policy.cache.wrap(policy.llm, deps.stores.kv, scope) : policy.llm) };
   // Each job folds and counts its fragments before its call: they take their turns rather than one long stretch.
   await startInSlices(jobs, async (job) => {
     try {

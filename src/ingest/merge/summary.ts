@@ -1,3 +1,4 @@
+import type { LlmCache } from '../../llm/cache/responses';
 import type { LlmProvider, TokenUsage } from '../../llm/ports';
 import type { IngestDeps } from '../deps';
 import { type SummarySubject, summaryPrompt } from './summary-prompt';
@@ -21,6 +22,8 @@ export interface SummaryThresholds {
 export interface SummaryPolicy extends SummaryThresholds {
   /** Needed when `enabled`. */
   llm?: LlmProvider;
+  /** The runtime's LLM response cache, which summary calls answer from first. */
+  cache?: LlmCache;
   enabled: boolean;
   /** Thresholds of relationships when they differ from the entities' (the fields above). */
   relationship?: SummaryThresholds;
@@ -129,7 +132,11 @@ function truncateTokens(text: string, budget: number): string {
 }
 
 /** Summaries by the default LLM; without a usable one, descriptions are joined. */
-export function summaryPolicy(deps: Pick<IngestDeps, 'config' | 'providers'>, enabled: boolean, signal?: AbortSignal): SummaryPolicy {
+export function summaryPolicy(
+  deps: Pick<IngestDeps, 'config' | 'providers' | 'llmCache'>,
+  enabled: boolean,
+  signal?: AbortSignal,
+): SummaryPolicy {
   let llm: LlmProvider | undefined;
   try {
     llm = deps.providers.llm();
@@ -138,6 +145,7 @@ export function summaryPolicy(deps: Pick<IngestDeps, 'config' | 'providers'>, en
   }
   return {
     llm,
+    cache: deps.llmCache,
     enabled: enabled && llm !== undefined,
     fragmentThreshold: deps.config.ingest.summaryFragmentThreshold,
     tokenThreshold: deps.config.ingest.summaryTokenThreshold,

@@ -2,7 +2,6 @@ import type { DocumentExtraction, Scope } from '../../domain/types';
 import { isAbortError } from '../../domain/abort';
 import { isOutage } from '../../domain/errors';
 import type { TokenUsage } from '../../llm/ports';
-import { cachedLlm } from '../../llm/cache/responses';
 import { discardDocumentRun, summaryPolicy } from '../deletion';
 import type { IngestDeps } from '../deps';
 import { ProgressTracker, type StageReporter } from './progress';
@@ -72,7 +71,7 @@ async function processDocumentRun(deps: IngestDeps, scope: Scope, documentId: st
     scope,
     doc,
     options,
-    llm: cachedLlm(deps.providers.llm(), deps.stores.kv, scope, { log: deps.log }),
+    llm: deps.llmCache.wrap(deps.providers.llm(), deps.stores.kv, scope, { log: deps.log }),
     embedder: deps.providers.embedding(),
     policy: summaryPolicy(deps, doc.options?.use_llm_summarization ?? true, options.signal),
     progress: new ProgressTracker(options.report, deps.log),

@@ -4,7 +4,7 @@ import type { Scope } from '../../domain/types';
 import type { ChatMessage, Completion, CompletionOptions, FinishReason, LlmProvider, TokenUsage } from '../ports';
 import type { Logger } from '../../logger';
 import type { KeyValueStore } from '../../store/ports';
-import { writeBehind } from './writes';
+import { CacheWrites } from './writes';
 
 /**
  * LLM responses cached per workspace (KV namespace `llm_response`), keyed by provider, model, prompt and the
@@ -39,7 +39,6 @@ export interface LlmCacheOptions {
 }
 
 const NO_USAGE: TokenUsage = { input_tokens: 0, output_tokens: 0 };
-const inFlight = new Map<string, Promise<Completion>>();
 
 export function llmCacheKey(
   llm: Pick<LlmProvider, 'provider' | 'model'>,
@@ -59,51 +58,72 @@ export function llmCacheKey(
     .digest('base64url');
 }
 
-/** `llm` answering from the workspace's response cache first; streams are never cached. */
-export function cachedLlm(llm: LlmProvider, kv: KeyValueStore, scope: Scope, options: LlmCacheOptions = {}): LlmProvider {
-  const complete = async (messages: ChatMessage[], callOptions?: CompletionOptions): Promise<Completion> => {
-    const key = llmCacheKey(llm, messages, callOptions);
-    const found = await kv.getMany<CachedCompletion | GraphVersion>(
-      scope,
-      LLM_CACHE_NAMESPACE,
-      options.followGraph ? [key, GRAPH_VERSION_KEY] : [key],
-    );
-    const hit = found.get(key) as CachedCompletion | undefined;
-    const version = options.followGraph ? ((found.get(GRAPH_VERSION_KEY) as GraphVersion | undefined)?.version ?? '') : undefined;
-    if (hit && hit.graph_version === version) return { ...finished(hit), text: hit.text, usage: { ...NO_USAGE }, cached: true };
+/**
+ * The response cache of one runtime: its calls in flight and the entries waiting to be written are its own, and
+ * `close` writes what waits.
+ */
+export class LlmCache {
+  private readonly inFlight = new Map<string, Promise<Completion>>();
 
-    const flightKey = `${scopeKey(scope)}\u0000${key}\u0000${version ?? ''}`;
-    const pending = inFlight.get(flightKey);
-    if (pending) return pending.then((c) => ({ ...finished(c), text: c.text, usage: { ...NO_USAGE }, cached: true }));
-    const call = llm.complete(messages, callOptions);
-    inFlight.set(flightKey, call);
-    const done = () => {
-      if (inFlight.get(flightKey) === call) inFlight.delete(flightKey);
-    };
-    let out: Completion;
-    try {
-      out = await call;
-    } catch (err) {
-      done();
-      throw err;
-    }
-    // A generation cut by the clock says how busy the machine was, not what the model answers: not kept.
-    if (out.finish_reason === 'timeout') {
-      done();
+  constructor(private readonly writes = new CacheWrites()) {}
+
+  /** Writes every entry still waiting and waits for the writes (before a workspace's data is dropped). */
+  settle(): Promise<void> {
+    return this.writes.settle();
+  }
+
+  close(): Promise<void> {
+    return this.settle();
+  }
+
+  /** `llm` answering from the workspace's response cache first; streams are never cached. */
+  wrap(llm: LlmProvider, kv: KeyValueStore, scope: Scope, options: LlmCacheOptions = {}): LlmProvider {
+    const { inFlight, writes } = this;
+    const complete = async (messages: ChatMessage[], callOptions?: CompletionOptions): Promise<Completion> => {
+      const key = llmCacheKey(llm, messages, callOptions);
+      const found = await kv.getMany<CachedCompletion | GraphVersion>(
+        scope,
+        LLM_CACHE_NAMESPACE,
+        options.followGraph ? [key, GRAPH_VERSION_KEY] : [key],
+      );
+      const hit = found.get(key) as CachedCompletion | undefined;
+      const version = options.followGraph ? ((found.get(GRAPH_VERSION_KEY) as GraphVersion | undefined)?.version ?? '') : undefined;
+      if (hit && hit.graph_version === version) return { ...finished(hit), text: hit.text, usage: { ...NO_USAGE }, cached: true };
+
+      const flightKey = `${scopeKey(scope)}\u0000${key}\u0000${version ?? ''}`;
+      const pending = inFlight.get(flightKey);
+      if (pending) return pending.then((c) => ({ ...finished(c), text: c.text, usage: { ...NO_USAGE }, cached: true }));
+      const call = llm.complete(messages, callOptions);
+      inFlight.set(flightKey, call);
+      const done = () => {
+        if (inFlight.get(flightKey) === call) inFlight.delete(flightKey);
+      };
+      let out: Completion;
+      try {
+        out = await call;
+      } catch (err) {
+        done();
+        throw err;
+      }
+      // A generation cut by the clock says how busy the machine was, not what the model answers: not kept.
+      if (out.finish_reason === 'timeout') {
+        done();
+        return out;
+      }
+      const entry: CachedCompletion = {
+        text: out.text,
+        usage: out.usage,
+        ...finished(out),
+        ...(version !== undefined ? { graph_version: version } : {}),
+      };
+      void writes
+        .writeBehind(kv, scope, LLM_CACHE_NAMESPACE, key, entry)
+        .catch((err: unknown) => options.log?.warn({ err }, 'an LLM answer could not be cached'))
+        .finally(done);
       return out;
-    }
-    const entry: CachedCompletion = {
-      text: out.text,
-      usage: out.usage,
-      ...finished(out),
-      ...(version !== undefined ? { graph_version: version } : {}),
     };
-    void writeBehind(kv, scope, LLM_CACHE_NAMESPACE, key, entry)
-      .catch((err: unknown) => options.log?.warn({ err }, 'an LLM answer could not be cached'))
-      .finally(done);
-    return out;
-  };
-  return { provider: llm.provider, model: llm.model, complete, stream: (m, o) => llm.stream(m, o) };
+    return { provider: llm.provider, model: llm.model, complete, stream: (m, o) => llm.stream(m, o) };
+  }
 }
 
 function finished(c: { finish_reason?: FinishReason }): { finish_reason?: FinishReason } {

@@ -1,6 +1,6 @@
 import type { TracingApi, TracingConfig } from '../../config/types';
 import { IngestionBackend } from './ingestion';
-import { type TraceBackend, setTraceBackend } from './spans';
+import { type TraceBackend, runWithTraceBackend } from './spans';
 
 /** `GET /settings/tracing` and `/health` `operational.observability` (docs/api.md §1.4). */
 export interface TracingStatus {
@@ -9,6 +9,15 @@ export interface TracingStatus {
   api: TracingApi;
   api_resolved: 'otlp' | 'ingestion' | null;
   project_id: string | null;
+}
+
+/** One runtime's tracing: its status, and its backend for the work it runs. */
+export interface Tracing {
+  status: TracingStatus;
+  /** Runs `fn`, and the work it starts, with this runtime's backend exporting its spans. */
+  run<T>(fn: () => T): T;
+  /** Sends what is batched and stops exporting. */
+  shutdown(): Promise<void>;
 }
 
 export interface TracingLogger {
@@ -22,11 +31,7 @@ const PROBE_TIMEOUT_MS = 3_000;
  * Start-up: with `auto`, one probe of the OTLP endpoint (404 selects the legacy ingestion API, anything else OTLP);
  * the project id from `GET /api/public/projects` when not configured. Neither ever stops the service.
  */
-export async function startTracing(
-  config: TracingConfig,
-  version: string,
-  log: TracingLogger,
-): Promise<{ status: TracingStatus; shutdown: () => Promise<void> }> {
+export async function startTracing(config: TracingConfig, version: string, log: TracingLogger): Promise<Tracing> {
   const status: TracingStatus = {
     export_active: config.enabled,
     base_url: config.baseUrl,
@@ -34,7 +39,9 @@ export async function startTracing(
     api_resolved: null,
     project_id: config.projectId,
   };
-  if (!config.enabled || !config.publicKey || !config.secretKey) return { status, shutdown: async () => undefined };
+  if (!config.enabled || !config.publicKey || !config.secretKey) {
+    return { status, run: (fn) => runWithTraceBackend(null, fn), shutdown: async () => undefined };
+  }
   const authorization = `Basic ${Buffer.from(`${config.publicKey}:${config.secretKey}`).toString('base64')}`;
   const resolved = config.api === 'auto' ? await probe(config.baseUrl, authorization, log) : config.api;
   status.api_resolved = resolved;
@@ -44,15 +51,14 @@ export async function startTracing(
     resolved === 'otlp'
       ? otlp(config.baseUrl, authorization, version, onError)
       : new IngestionBackend({ baseUrl: config.baseUrl, authorization, onError });
-  setTraceBackend(backend);
   log.info(
     { base_url: config.baseUrl, api: config.api, api_resolved: resolved, project_id: status.project_id },
     `traces are exported to ${config.baseUrl} (${resolved})`,
   );
   return {
     status,
+    run: (fn) => runWithTraceBackend(backend, fn),
     async shutdown() {
-      setTraceBackend(null);
       await backend.shutdown().catch((err: Error) => onError(`trace export at shutdown failed (${err.name})`));
     },
   };

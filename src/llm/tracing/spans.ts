@@ -3,7 +3,8 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 /**
  * Spans of the service's own work (docs/api.md §1.4): ingestion (document, chunk extraction, merge, embedding) and
  * queries (keywords, retrieval steps, rerank, generation), and a generation record per LLM call. Code opens spans
- * with `withSpan`; the backend in place (none, OTLP or the ingestion API) exports them. Nothing here ever throws
+ * with `withSpan`; the backend of the runtime the work runs for (none, OTLP or the ingestion API) exports them:
+ * each runtime runs its requests and its background work with `runWithTraceBackend`. Nothing here ever throws
  * into the traced work.
  */
 
@@ -31,14 +32,15 @@ export interface TraceBackend {
 }
 
 const current = new AsyncLocalStorage<SpanHandle>();
-let backend: TraceBackend | null = null;
+const backends = new AsyncLocalStorage<TraceBackend | null>();
 
-export function setTraceBackend(next: TraceBackend | null): void {
-  backend = next;
+/** Runs `fn`, and the work it starts, with `backend` exporting its spans (none with null). */
+export function runWithTraceBackend<T>(backend: TraceBackend | null, fn: () => T): T {
+  return backends.run(backend, fn);
 }
 
-export function traceBackend(): TraceBackend | null {
-  return backend;
+function traceBackend(): TraceBackend | null {
+  return backends.getStore() ?? null;
 }
 
 function safely<T>(fn: () => T): T | undefined {
@@ -56,7 +58,7 @@ export async function withSpan<T>(
   work: (span: SpanHandle | null) => Promise<T>,
   kind: SpanKind = 'span',
 ): Promise<T> {
-  const active = backend;
+  const active = traceBackend();
   if (!active) return work(null);
   const span = safely(() => active.start(name, kind, current.getStore() ?? null, attributes));
   if (!span) return work(null);
@@ -94,7 +96,7 @@ export function plainAttributes(attributes: SpanAttributes): Record<string, stri
 
 /** A span ended by the caller (a stream's life), a child of the current one; null without a backend. */
 export function openSpan(name: string, attributes: SpanAttributes, kind: SpanKind = 'span'): SpanHandle | null {
-  const active = backend;
+  const active = traceBackend();
   if (!active) return null;
   return safely(() => active.start(name, kind, current.getStore() ?? null, attributes)) ?? null;
 }

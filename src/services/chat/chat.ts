@@ -1,6 +1,7 @@
 import { newId } from '../../domain/ids';
 import type { ConversationRecord, MessageRecord, Scope } from '../../domain/types';
 import type { EventSource } from '../../domain/stream';
+import type { LlmCache } from '../../llm/cache/responses';
 import type { ChatMessage, ProviderRegistry } from '../../llm/ports';
 import {
   type DocumentFilter,
@@ -74,6 +75,7 @@ export interface ChatServiceDeps {
   stores: Stores;
   providers: ProviderRegistry;
   reranker: Reranker | null;
+  llmCache: LlmCache;
   /** The answer when retrieval finds nothing; the built-in one when absent. */
   noContextResponse?: string | null;
   /** Prompt overrides (src/prompts/overrides.ts). */
@@ -158,7 +160,10 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
   }
 
   const retrieveFor = (turn: Turn, signal?: AbortSignal) =>
-    retrieve({ stores, embedder: deps.providers.embedding(), reranker: deps.reranker, log: deps.log }, { ...turn.plan.retrieval, signal });
+    retrieve(
+      { stores, embedder: deps.providers.embedding(), reranker: deps.reranker, llmCache: deps.llmCache, log: deps.log },
+      { ...turn.plan.retrieval, signal },
+    );
 
   const generationOptions = (plan: QueryPlan, signal?: AbortSignal) => ({
     task: 'chat' as const,

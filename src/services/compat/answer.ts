@@ -1,6 +1,7 @@
 import type { AppConfig } from '../../config/types';
 import { InvalidInputError } from '../../domain/errors';
 import type { Scope } from '../../domain/types';
+import type { LlmCache } from '../../llm/cache/responses';
 import type { LlmProvider, ProviderRegistry } from '../../llm/ports';
 import { countTokens } from '../../llm/tokens';
 import {
@@ -85,6 +86,7 @@ export interface AnswerDeps {
   stores: Stores;
   providers: ProviderRegistry;
   reranker: Reranker | null;
+  llmCache: LlmCache;
   loaded: LoadedModels;
   log?: Pick<Logger, 'warn'>;
 }
@@ -143,7 +145,7 @@ function prepareRag(deps: AnswerDeps, scope: Scope, ref: ModelRef, req: TurnRequ
     model: ref,
     async *run(signal) {
       const context = await retrieve(
-        { stores: deps.stores, embedder: deps.providers.embedding(), reranker: deps.reranker, log: deps.log },
+        { stores: deps.stores, embedder: deps.providers.embedding(), reranker: deps.reranker, llmCache: deps.llmCache, log: deps.log },
         { ...plan.retrieval, signal },
       );
       const loadedAt = performance.now();

@@ -2,6 +2,7 @@ import type { Logger } from '../../logger';
 import type { AppConfig } from '../../config/types';
 import type { Scope } from '../../domain/types';
 import { findModel } from '../../llm/catalog-view';
+import type { LlmCache } from '../../llm/cache/responses';
 import type { ProviderRegistry } from '../../llm/ports';
 import { QUERY_DEFAULTS, type Reranker } from '../../retrieval';
 import type { Stores } from '../../store/ports';
@@ -24,6 +25,7 @@ export interface CompatServiceDeps {
   stores: Stores;
   providers: ProviderRegistry;
   reranker: Reranker | null;
+  llmCache: LlmCache;
   log?: Pick<Logger, 'warn'>;
   /** The providers that answer now: the listings show only the models this instance can serve. */
   servableProviders: () => Promise<Set<string>>;

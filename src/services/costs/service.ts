@@ -14,6 +14,7 @@ import { type Estimate, estimateIngestion } from './estimate';
 import { catalogModel, categoryOf, operationOf, priceOf, roundUsd } from './pricing';
 
 export interface CostDeps {
+  /** Read at each use: estimates follow the runtime settings of the moment. */
   config: AppConfig;
   costs: CostStore;
   log: Logger;
@@ -121,7 +122,7 @@ const scopeKey = (scope: Scope) => `${scope.tenantId ?? ''}/${scope.workspaceId}
  * usage record of its workspace, keeps the workspace's budget and refuses new work once it is spent.
  */
 export function createCostService(deps: CostDeps) {
-  const { config, costs, log } = deps;
+  const { costs, log } = deps;
   const now = deps.now ?? (() => new Date());
   const pending = new Map<string, { scope: Scope; records: UsageRecord[] }>();
   let flushing: Promise<void> = Promise.resolve();
@@ -146,7 +147,7 @@ export function createCostService(deps: CostDeps) {
       kind: e.kind,
       input_tokens: e.input_tokens,
       output_tokens: e.output_tokens,
-      cost_usd: priceOf(config.catalog, e),
+      cost_usd: priceOf(deps.config.catalog, e),
       created_at: (e.at ?? now()).toISOString(),
       document_id: e.document_id ?? null,
       query_id: e.query_id ?? null,
@@ -288,11 +289,14 @@ export function createCostService(deps: CostDeps) {
     const scoped = workspaceModels();
     const fallback =
       kind === 'llm'
-        ? { provider: scoped?.llm_provider ?? config.llm.provider, model: scoped?.llm_model ?? config.llm.model }
-        : { provider: scoped?.embedding_provider ?? config.embedding.provider, model: scoped?.embedding_model ?? config.embedding.model };
-    if (requested === undefined) return { ...fallback, found: catalogModel(config.catalog, fallback.provider, fallback.model) };
+        ? { provider: scoped?.llm_provider ?? deps.config.llm.provider, model: scoped?.llm_model ?? deps.config.llm.model }
+        : {
+            provider: scoped?.embedding_provider ?? deps.config.embedding.provider,
+            model: scoped?.embedding_model ?? deps.config.embedding.model,
+          };
+    if (requested === undefined) return { ...fallback, found: catalogModel(deps.config.catalog, fallback.provider, fallback.model) };
     const slash = requested.indexOf('/');
-    const candidates = config.catalog.providers.flatMap((p) =>
+    const candidates = deps.config.catalog.providers.flatMap((p) =>
       p.models.filter((m) => m.model_type === kind).map((m) => ({ provider: p.name, model: m.name, found: m })),
     );
     const match =
@@ -319,7 +323,7 @@ export function createCostService(deps: CostDeps) {
     if (model !== undefined) return resolveModel('llm', 'model', `${provider}/${model}`);
     const current = resolveModel('llm', 'provider', undefined);
     if (current.provider === provider) return current;
-    const first = config.catalog.providers.find((p) => p.name === provider)?.models.find((m) => m.model_type === 'llm');
+    const first = deps.config.catalog.providers.find((p) => p.name === provider)?.models.find((m) => m.model_type === 'llm');
     if (!first)
       throw InvalidInputError.field(
         'provider',
@@ -339,7 +343,7 @@ export function createCostService(deps: CostDeps) {
 
     /** Prices of every catalog model (docs/api.md §4.8). */
     pricing(): PricingItem[] {
-      return config.catalog.providers.flatMap((p) =>
+      return deps.config.catalog.providers.flatMap((p) =>
         p.models.map((m) => {
           const input = m.model_type === 'embedding' ? m.cost.embedding_per_1k : m.cost.input_per_1k;
           const output = m.model_type === 'llm' ? { output_cost_per_1k_tokens: m.cost.output_per_1k } : {};
@@ -370,7 +374,7 @@ export function createCostService(deps: CostDeps) {
       const edgeQuake = request.model !== undefined || request.provider !== undefined;
       const llm = edgeQuake ? resolveEdgeQuakeModel(request.model, request.provider) : resolveModel('llm', 'llm_model', request.llm_model);
       const embedding = resolveModel('embedding', 'embedding_model', request.embedding_model);
-      const estimate = estimateIngestion(config, request.content_length, {
+      const estimate = estimateIngestion(deps.config, request.content_length, {
         llm: { input_per_1k: llm.found?.cost.input_per_1k ?? 0, output_per_1k: llm.found?.cost.output_per_1k ?? 0 },
         embedding: { per_1k: embedding.found?.cost.embedding_per_1k ?? 0 },
       });

@@ -1,3 +1,4 @@
+import { deepFreeze } from '../../config/freeze';
 import type { AppConfig } from '../../config/types';
 import type { Scope } from '../../domain/types';
 import { ConflictError, InvalidInputError } from '../../domain/errors';
@@ -13,15 +14,20 @@ export { settingsSchema, settingsPatchSchema, type RuntimeSettings, type Setting
 
 /**
  * Runtime settings (docs/api.md §4.11): start from the environment, then what an operator stored (it outlives
- * restarts: a `(:Settings)` node in persistent mode), and apply at once. The ingest pipeline and the rate
- * limiter read the live configuration object this service writes into; queries and chat get their defaults
- * through `withQueryDefaults`.
+ * restarts: a `(:Settings)` node in persistent mode), and apply at once. The configuration itself is read-only:
+ * the service publishes a new one, the environment's with the settings applied (`config()`), to readers that read
+ * it at each use (the ingest pipeline and the cost estimates through the runtime's getter, the rate limiter) or
+ * subscribe to it; queries and chat get their defaults through `withQueryDefaults`.
  */
 
 const RECORD_ID = 'service';
 
 export interface SettingsService {
   current(): RuntimeSettings;
+  /** The live configuration: the environment's with the current settings applied (read-only, replaced on change). */
+  config(): AppConfig;
+  /** Calls `listener` with each configuration published from now on; answers the function that stops it. */
+  subscribe(listener: (config: AppConfig) => void): () => void;
   /** Reads the stored settings (start-up) and applies them over the environment's. */
   load(): Promise<RuntimeSettings>;
   /** Validates the whole result, stores it, then applies it; a refused change changes nothing. */
@@ -52,21 +58,26 @@ export function settingsOf(config: AppConfig, query: RuntimeSettings['query']): 
   };
 }
 
-function apply(config: AppConfig, s: RuntimeSettings): void {
-  Object.assign(config.ingest, {
-    chunkTokens: s.ingest.chunk_tokens,
-    chunkOverlapTokens: s.ingest.chunk_overlap_tokens,
-    maxGleaning: s.ingest.max_gleaning,
-    summaryFragmentThreshold: s.ingest.summary_entity_fragments,
-    summaryTokenThreshold: s.ingest.summary_entity_tokens,
-    summaryRelationshipFragmentThreshold: s.ingest.summary_relationship_fragments,
-    summaryRelationshipTokenThreshold: s.ingest.summary_relationship_tokens,
-  });
-  Object.assign(config.rateLimits, {
-    windowMs: s.rate_limits.window_ms,
-    upload: s.rate_limits.upload,
-    query: s.rate_limits.query,
-    graph: s.rate_limits.graph,
+/** The environment's configuration with the settings applied: a new read-only object, `config` left as it is. */
+export function withSettings(config: AppConfig, s: RuntimeSettings): AppConfig {
+  return deepFreeze({
+    ...config,
+    ingest: {
+      ...config.ingest,
+      chunkTokens: s.ingest.chunk_tokens,
+      chunkOverlapTokens: s.ingest.chunk_overlap_tokens,
+      maxGleaning: s.ingest.max_gleaning,
+      summaryFragmentThreshold: s.ingest.summary_entity_fragments,
+      summaryTokenThreshold: s.ingest.summary_entity_tokens,
+      summaryRelationshipFragmentThreshold: s.ingest.summary_relationship_fragments,
+      summaryRelationshipTokenThreshold: s.ingest.summary_relationship_tokens,
+    },
+    rateLimits: {
+      windowMs: s.rate_limits.window_ms,
+      upload: s.rate_limits.upload,
+      query: s.rate_limits.query,
+      graph: s.rate_limits.graph,
+    },
   });
 }
 
@@ -105,6 +116,14 @@ export function createSettingsService(deps: {
   let seen: string | null = null;
   /** Changes apply one after the other: each merges into what the previous one left. */
   const changes = new KeyedLock();
+  let live = config;
+  const listeners = new Set<(config: AppConfig) => void>();
+
+  function apply(next: RuntimeSettings): void {
+    settings = next;
+    live = withSettings(config, next);
+    for (const listener of listeners) listener(live);
+  }
 
   /** Applies a stored record's values over the environment's; false (and nothing changes) when they are not valid. */
   function applyStored(values_json: string): boolean {
@@ -121,8 +140,7 @@ export function createSettingsService(deps: {
       return false;
     }
     stored = parsed.data;
-    settings = next;
-    apply(config, settings);
+    apply(next);
     return true;
   }
 
@@ -154,6 +172,13 @@ export function createSettingsService(deps: {
   return {
     current: () => structuredClone(settings),
 
+    config: () => live,
+
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => void listeners.delete(listener);
+    },
+
     async load() {
       const record = await records.get(RECORD_ID);
       if (record) applyStored(record.values_json);
@@ -178,8 +203,7 @@ export function createSettingsService(deps: {
           if (!(await store(previous, text))) continue;
           seen = text;
           stored = nextStored;
-          settings = next;
-          apply(config, settings);
+          apply(next);
           log.info({ settings: patch }, 'runtime settings changed');
           return structuredClone(settings);
         }

@@ -1,30 +1,9 @@
-import type { EntityLocks } from '../../records/locks';
 import { randomUUID } from 'node:crypto';
-import type { AppConfig } from '../../config/types';
-import type { GraphEvents } from '../../graph/events';
-import type { ProviderRegistry } from '../../llm/ports';
-import type { Logger } from '../../logger';
 import type { StageName, StageStatus, TaskRecord, TaskStats } from '../../domain/types';
-import type { CpuPool } from '../../ingest/offload/cpu-pool';
-import type { IngestState } from '../../ingest/state';
-import type { Stores } from '../../store/ports';
+import type { IngestDeps } from '../../ingest/deps';
 
-/**
- * What the task and document services need from the composition root. Read through a getter at each use,
- * so a runtime whose providers are swapped (tests, settings changes) is seen by the next task.
- */
-export interface ServiceHost {
-  config: AppConfig;
-  stores: Stores;
-  providers: ProviderRegistry;
-  events: GraphEvents;
-  log: Logger;
-  entityLocks: EntityLocks;
-  /** Where parsing and chunking run: off the event loop that answers requests. */
-  cpu: CpuPool;
-  /** What ingestion keeps between documents (embedding queues, background refreshes, records held for summarising). */
-  ingest: IngestState;
-}
+/** What the task and document services need from the composition root: what the ingestion pipeline needs. */
+export type ServiceHost = IngestDeps;
 
 export type TaskMode = TaskRecord['mode'];
 

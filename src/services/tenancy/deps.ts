@@ -1,6 +1,7 @@
 import type { AppConfig } from '../../config/types';
 import type { WorkspaceStats } from '../../graph/workspace-stats';
 import type { Scope, TaskRecord } from '../../domain/types';
+import type { LlmCache } from '../../llm/cache/responses';
 import type { ProviderRegistry } from '../../llm/ports';
 import type { Logger } from '../../logger';
 import type { Stores } from '../../store/ports';
@@ -10,6 +11,8 @@ export interface TenancyDeps {
   stores: Stores;
   providers: () => ProviderRegistry;
   log: Logger;
+  /** The runtime's LLM response cache: its waiting entries are written before a workspace's data goes. */
+  llmCache: LlmCache;
   /** The §4.9 statistics of a workspace. */
   stats(scope: Scope): Promise<WorkspaceStatsBody>;
   /** Stops a workspace's queued and running tasks before its data goes. */

@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import type { Principal, TenantRecord, WorkspaceRecord } from '../../domain/accounts';
 import { ConflictError, ForbiddenError, MalformedRequestError, NotFoundError, stillThere } from '../../domain/errors';
 import type { Page, Scope } from '../../domain/types';
-import { settleCacheWrites } from '../../llm/cache/writes';
 import { isOperator, reachesTenant } from '../auth/access';
 import type { TenancyDeps, WorkspaceStatsBody } from './deps';
 import { type ModelChoice, resolveModels, sameEmbedding } from './models';
@@ -139,7 +138,7 @@ export function createTenancyService(deps: TenancyDeps) {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     // Cache entries of the tasks that just ended are written now, not into the dropped workspace later.
-    await settleCacheWrites();
+    await deps.llmCache.settle();
     await deps.stores.dropWorkspace(scope);
     await accounts.metricsSnapshots.deleteWhere({ workspace_id: workspace.id });
     await accounts.savedViews.deleteWhere({ workspace_id: workspace.id });
