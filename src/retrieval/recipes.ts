@@ -35,6 +35,11 @@ export interface RetrievalRecipe {
    * question's nearest chunks from the whole store (on the handbook: no passage more, answer words within 0.004).
    */
   followingChunks: boolean;
+  /**
+   * The best chunk that no longer fits whole is cut to the tokens left and kept last, so that the chunks fill
+   * their budget (naive: its context is chunks alone, and the answer often lies in the next-ranked one).
+   */
+  cutLastChunk: boolean;
   /** How graph-derived chunks and vector chunks combine when both exist. */
   fuse: 'none' | 'rrf';
   /** No retrieval at all: the LLM answers alone. */
@@ -50,12 +55,13 @@ const none: RetrievalRecipe = {
   graphExpansion: false,
   graphChunkRanking: 'similarity',
   followingChunks: false,
+  cutLastChunk: false,
   fuse: 'none',
   llmOnly: false,
 };
 
 export const RECIPES: Readonly<Record<QueryMode, RetrievalRecipe>> = {
-  naive: { ...none, chunkVectorSearch: true },
+  naive: { ...none, chunkVectorSearch: true, cutLastChunk: true },
   local: { ...none, keywords: true, entitySearch: 'low', graphExpansion: true, followingChunks: true },
   global: { ...none, keywords: true, relationshipSearch: 'high', communitySearch: true, graphExpansion: true, followingChunks: true },
   hybrid: {

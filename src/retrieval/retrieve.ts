@@ -186,10 +186,13 @@ export async function retrieve(deps: RetrieverDeps, req: RetrievalRequest): Prom
   const budget = req.budget ?? DEFAULT_BUDGET;
   const reports = reportsWithin(result.communities, Math.min(budget.relationships, budget.total) / 4);
   result.communities = reports.kept;
-  const budgeted = applyTokenBudget(selection.entities, selection.relationships, chunks, {
-    ...budget,
-    total: Math.max(0, budget.total - reports.tokens),
-  });
+  const budgeted = applyTokenBudget(
+    selection.entities,
+    selection.relationships,
+    chunks,
+    { ...budget, total: Math.max(0, budget.total - reports.tokens) },
+    recipe.cutLastChunk,
+  );
   result.entities = budgeted.entities;
   result.relationships = budgeted.relationships;
   result.chunks = budgeted.chunks;

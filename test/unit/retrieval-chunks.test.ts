@@ -1,6 +1,8 @@
 import type { ChunkRecord } from '../../src/domain/types';
 import { MockEmbeddings } from '../../src/llm/mock';
+import { countTokens } from '../../src/llm/tokens';
 import { applyTokenBudget } from '../../src/retrieval/budget';
+import { chunkHeading } from '../../src/retrieval/prompts/context';
 import { chunksOfSelection } from '../../src/retrieval/steps/chunks';
 import type { GraphSelection } from '../../src/retrieval/steps/expand';
 import { DEFAULT_BUDGET, type ScoredChunk } from '../../src/retrieval/types';
@@ -135,5 +137,62 @@ describe('token budget', () => {
       total: 1000,
     });
     expect(kept.chunks.map((c) => c.record.id)).toEqual(['a', 'b']);
+  });
+
+  describe('cutting the last chunk', () => {
+    const lines = Array.from({ length: 120 }, (_, i) => `line ${i} says something about internationalization`);
+    const text = lines.join('\n');
+    const long: ScoredChunk = {
+      record: {
+        id: 'long',
+        content: text,
+        tokens: countTokens(text),
+        char_start: 100,
+        char_end: 100 + text.length,
+        start_line: 10,
+        end_line: 129,
+      } as ChunkRecord,
+      score: 0.5,
+    };
+    const budget = { entities: 0, relationships: 0, chunks: 1000, total: 1000 };
+
+    it('cuts the best chunk passed over to the tokens left, at a word end, and keeps it last', () => {
+      const kept = applyTokenBudget([], [], [chunk('a', 300), long, chunk('b', 200)], budget, true);
+      expect(kept.chunks.map((c) => c.record.id)).toEqual(['a', 'b', 'long']);
+      const cut = kept.chunks[2].record;
+      expect(text.startsWith(cut.content)).toBe(true);
+      expect(text[cut.content.length]).toMatch(/\s/);
+      expect(cut.tokens).toBe(countTokens(cut.content));
+      expect(kept.tokens.chunks).toBeLessThanOrEqual(budget.chunks);
+      // Of the 1000 tokens, less than a line's worth is left unused.
+      expect(kept.tokens.chunks).toBeGreaterThan(budget.chunks - 12);
+      expect(cut.end_line).toBe(10 + cut.content.split('\n').length - 1);
+      expect(cut.char_end).toBe(100 + cut.content.length);
+    });
+
+    it('counts the headings as the context writes them when it cuts, so that the chunks stay within the budget', () => {
+      const origin = { title: '1.3. The Inner Workings of the Project', file_path: 'text://5ab64de2-7ba8-4b4f-9e95-2a726e36abb0' };
+      const placed = (c: ScoredChunk): ScoredChunk => ({ ...c, record: { ...c.record, start_line: 269, end_line: 303 }, origin });
+      const kept = applyTokenBudget([], [], [placed(chunk('a', 300)), placed(long)], budget, true);
+      expect(kept.chunks.map((c) => c.record.id)).toEqual(['a', 'long']);
+      const written = kept.chunks.reduce((sum, c) => sum + c.record.tokens + countTokens(`[1] ${chunkHeading(c.record, origin)}`), 0);
+      expect(countTokens(chunkHeading(kept.chunks[0].record, origin))).toBeGreaterThan(40);
+      expect(kept.tokens.chunks).toBe(written);
+      expect(written).toBeLessThanOrEqual(budget.chunks);
+      expect(written).toBeGreaterThan(budget.chunks - 12);
+    });
+
+    it('keeps a whole chunk only where its heading as written fits, not the estimate', () => {
+      const origin = { title: '1.3. The Inner Workings of the Project', file_path: 'text://5ab64de2-7ba8-4b4f-9e95-2a726e36abb0' };
+      const placed = (id: string): ScoredChunk => ({ ...chunk(id, 460), origin });
+      // 2 × (460 + 36 estimated) fit in 1000; with headings of over 40 tokens the second does not.
+      expect(applyTokenBudget([], [], [placed('a'), placed('b')], budget).chunks).toHaveLength(2);
+      expect(applyTokenBudget([], [], [placed('a'), placed('b')], budget, true).chunks.map((c) => c.record.id)).toEqual(['a']);
+    });
+
+    it('keeps whole chunks only by default, and cuts none when the tokens left are too few to be worth it', () => {
+      expect(applyTokenBudget([], [], [chunk('a', 300), long], budget).chunks.map((c) => c.record.id)).toEqual(['a']);
+      expect(applyTokenBudget([], [], [chunk('a', 920), long], budget, true).chunks.map((c) => c.record.id)).toEqual(['a']);
+    });
   });
 });

@@ -59,6 +59,10 @@ describe('query recipes', () => {
     expect(QUERY_MODES.filter((m) => RECIPES[m].followingChunks)).toEqual(graphOnly);
     expect(graphOnly.every((m) => RECIPES[m].graphChunkRanking === 'similarity')).toBe(true);
   });
+
+  it('cuts the last chunk to fill the budget in naive alone, whose context is chunks only', () => {
+    expect(QUERY_MODES.filter((m) => RECIPES[m].cutLastChunk)).toEqual(['naive']);
+  });
 });
 
 describe('retrieve', () => {
