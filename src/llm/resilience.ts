@@ -91,14 +91,28 @@ export function withResilience(provider: LlmProvider | EmbeddingProvider, option
   return new ResilientLlm(provider, options);
 }
 
-abstract class Resilient {
+/** Retries, timeouts and slots around a provider `inner`, which answers for its name and model. */
+abstract class Resilient<P extends LlmProvider | EmbeddingProvider> {
   protected readonly semaphore: Semaphore;
 
-  constructor(protected readonly options: ResilienceOptions) {
+  constructor(
+    protected readonly inner: P,
+    protected readonly options: ResilienceOptions,
+  ) {
     this.semaphore = options.semaphore ?? new Semaphore(options.concurrency);
   }
 
-  protected abstract get label(): { provider: string; model: string };
+  get provider(): string {
+    return this.inner.provider;
+  }
+
+  get model(): string {
+    return this.inner.model;
+  }
+
+  protected get label(): { provider: string; model: string } {
+    return { provider: this.inner.provider, model: this.inner.model };
+  }
 
   /** A slot of the model's semaphore (when it has one), then of the shared one. */
   protected async acquire(caller?: AbortSignal): Promise<() => void> {
@@ -200,26 +214,7 @@ abstract class Resilient {
   }
 }
 
-class ResilientLlm extends Resilient implements LlmProvider {
-  constructor(
-    private readonly inner: LlmProvider,
-    options: ResilienceOptions,
-  ) {
-    super(options);
-  }
-
-  get provider(): string {
-    return this.inner.provider;
-  }
-
-  get model(): string {
-    return this.inner.model;
-  }
-
-  protected get label() {
-    return { provider: this.inner.provider, model: this.inner.model };
-  }
-
+class ResilientLlm extends Resilient<LlmProvider> implements LlmProvider {
   async complete(messages: ChatMessage[], options: CompletionOptions = {}): Promise<Completion> {
     // One generation record per call (retries included), with its token counts.
     return withSpan(
@@ -341,32 +336,13 @@ function reachedCap(usage: TokenUsage, options: CompletionOptions): FinishReason
   return options.maxTokens !== undefined && options.maxTokens >= 0 && usage.output_tokens >= options.maxTokens ? 'length' : 'stop';
 }
 
-class ResilientEmbeddings extends Resilient implements EmbeddingProvider {
-  constructor(
-    private readonly inner: EmbeddingProvider,
-    options: ResilienceOptions,
-  ) {
-    super(options);
-  }
-
-  get provider(): string {
-    return this.inner.provider;
-  }
-
-  get model(): string {
-    return this.inner.model;
-  }
-
+class ResilientEmbeddings extends Resilient<EmbeddingProvider> implements EmbeddingProvider {
   get dimension(): number {
     return this.inner.dimension;
   }
 
   get batchSize(): number | undefined {
     return this.inner.batchSize;
-  }
-
-  protected get label() {
-    return { provider: this.inner.provider, model: this.inner.model };
   }
 
   async embed(texts: string[], signal?: AbortSignal): Promise<number[][]> {

@@ -90,8 +90,14 @@ export function createAnalyticsService(stores: Pick<Stores, 'analytics' | 'graph
     }
     throw new NotFoundError(`entity '${raw}' not found`);
   };
-  const fill = <T extends { id: string }>(items: T[], found: Map<string, EntityRef>) =>
-    items.map((item) => ({ ...(found.get(item.id) ?? { id: item.id, name: item.id, entity_type: '' }), ...item }));
+  /** Each item with its entity's name and type (its id as name when the entity is gone). */
+  const withRefs = async <T extends { id: string }>(scope: Scope, items: T[]) => {
+    const found = await refs(
+      scope,
+      items.map((item) => item.id),
+    );
+    return items.map((item) => ({ ...(found.get(item.id) ?? { id: item.id, name: item.id, entity_type: '' }), ...item }));
+  };
 
   return {
     async shortestPaths(scope, q) {
@@ -106,11 +112,7 @@ export function createAnalyticsService(stores: Pick<Stores, 'analytics' | 'graph
         stores.analytics.neighbourhood(scope, entity.id, { hops: q.hops, types: q.types, limit: q.limit }),
         'the neighbourhood',
       );
-      const found = await refs(
-        scope,
-        near.map((n) => n.id),
-      );
-      return { entity, neighbours: fill(near, found) };
+      return { entity, neighbours: await withRefs(scope, near) };
     },
     async topEntities(scope, q) {
       if (q.metric === 'degree') {
@@ -119,13 +121,7 @@ export function createAnalyticsService(stores: Pick<Stores, 'analytics' | 'graph
           metric: q.metric,
           approximate: false,
           truncated: false,
-          entities: fill(
-            top,
-            await refs(
-              scope,
-              top.map((t) => t.id),
-            ),
-          ),
+          entities: await withRefs(scope, top),
         };
       }
       const snapshot = await bounded(stores.analytics.snapshot(scope, ANALYTICS_MAX_NODES), 'loading the graph');
@@ -136,13 +132,7 @@ export function createAnalyticsService(stores: Pick<Stores, 'analytics' | 'graph
         metric: q.metric,
         approximate: approximate || snapshot.truncated,
         truncated: snapshot.truncated,
-        entities: fill(
-          top,
-          await refs(
-            scope,
-            top.map((t) => t.id),
-          ),
-        ),
+        entities: await withRefs(scope, top),
       };
     },
     async coMentioned(scope, q) {
@@ -150,13 +140,7 @@ export function createAnalyticsService(stores: Pick<Stores, 'analytics' | 'graph
       const list = await bounded(stores.analytics.coMentioned(scope, entity.id, q.limit), 'the co-mention search');
       return {
         entity,
-        entities: fill(
-          list,
-          await refs(
-            scope,
-            list.map((e) => e.id),
-          ),
-        ),
+        entities: await withRefs(scope, list),
       };
     },
     async communityBridges(scope, q) {
@@ -204,13 +188,7 @@ export function createAnalyticsService(stores: Pick<Stores, 'analytics' | 'graph
       return {
         communities: communities.length,
         pairs: topPairs,
-        entities: fill(
-          topEntities,
-          await refs(
-            scope,
-            topEntities.map((e) => e.id),
-          ),
-        ),
+        entities: await withRefs(scope, topEntities),
       };
     },
     async sharedDocuments(scope, q) {

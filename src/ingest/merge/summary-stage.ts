@@ -148,15 +148,8 @@ export function withSummaries(outcome: MergeOutcome, made: Summarised): MergeOut
 /** The lease key of a record held for summarising; entity ids are upper case, so it never names an entity's lock. */
 const summaryLeaseKey = (key: string): string => `summary:${key}`;
 
-/**
- * The jobs still due according to the stored records and merge states, with the parts a summary reads: the
- * fragments the description shows, or all those merged since the summary when it shows only the newest.
- * A summary covers the fragments as they stood after the merge at which it became due, not those other
- * documents merged before it is written: in the `first` round, those the job's own merge saw; in later
- * rounds (records that other documents merged into meanwhile, one fragment each as a rule), the fewest
- * with which it is due. The rest wait for the next round, as they would have waited for their own merge.
- */
-async function dueNow(deps: Deps, scope: Scope, jobs: SummaryJob[], policy: SummaryPolicy, first: boolean): Promise<SummaryJob[]> {
+/** The records of the jobs (by id; gone ones missing) and their merge states (by key), read at once. */
+async function readJobs(deps: Deps, scope: Scope, jobs: SummaryJob[]) {
   const { graph, kv } = deps.stores;
   const ids = (kind: SummaryJob['kind']) => jobs.filter((job) => job.kind === kind).map((job) => job.id);
   const [entities, relationships, states] = await Promise.all([
@@ -169,6 +162,19 @@ async function dueNow(deps: Deps, scope: Scope, jobs: SummaryJob[], policy: Summ
     ),
   ]);
   const records = new Map<string, EntityRecord | RelationshipRecord>([...entities, ...relationships].map((r) => [r.id, r]));
+  return { records, states };
+}
+
+/**
+ * The jobs still due according to the stored records and merge states, with the parts a summary reads: the
+ * fragments the description shows, or all those merged since the summary when it shows only the newest.
+ * A summary covers the fragments as they stood after the merge at which it became due, not those other
+ * documents merged before it is written: in the `first` round, those the job's own merge saw; in later
+ * rounds (records that other documents merged into meanwhile, one fragment each as a rule), the fewest
+ * with which it is due. The rest wait for the next round, as they would have waited for their own merge.
+ */
+async function dueNow(deps: Deps, scope: Scope, jobs: SummaryJob[], policy: SummaryPolicy, first: boolean): Promise<SummaryJob[]> {
+  const { records, states } = await readJobs(deps, scope, jobs);
   const due: SummaryJob[] = [];
   /** Fragments (covered and newer) the merge of a first-round job saw. */
   const merged = new Map<string, number>();
@@ -293,17 +299,11 @@ export const applySummaries: SummaryApply = async (deps, scope, written, policy)
 export async function applySummaryGroups(deps: Deps, scope: Scope, groups: SummaryGroup[]): Promise<Applied[]> {
   const { graph, kv } = deps.stores;
   const all = groups.flatMap((g) => g.written);
-  const ids = (kind: SummaryJob['kind']) => all.filter((w) => w.job.kind === kind).map((w) => w.job.id);
-  const [entities, relationships, states] = await Promise.all([
-    graph.getEntities(scope, ids('entity')),
-    graph.getRelationships(scope, ids('relationship')),
-    readStates(
-      kv,
-      scope,
-      all.map((w) => w.job.key),
-    ),
-  ]);
-  const records = new Map<string, EntityRecord | RelationshipRecord>([...entities, ...relationships].map((r) => [r.id, r]));
+  const { records, states } = await readJobs(
+    deps,
+    scope,
+    all.map((w) => w.job),
+  );
   const now = new Date().toISOString();
   const statesToWrite: Array<[string, RecordState]> = [];
   const slicer = new TimeSlicer();

@@ -1,3 +1,4 @@
+import type { DeletionImpact } from '../../ingest/deletion';
 import type { HistoryEntry, UpdateAccount } from '../../ingest/history';
 import type { DocumentRecord } from '../../domain/types';
 import type { CreateOutcome, IngestRequest, UpdateResult } from '../../services/documents';
@@ -156,18 +157,7 @@ export function requestFromForm(fields: UploadFields | BatchFields, raw: Record<
 }
 
 /** What deleting a document would do, with EdgeQuake's names beside the spec's. */
-export function presentDeletionImpact(
-  impact: {
-    document_id: string;
-    entities_affected: number;
-    entities_to_delete: number;
-    entities_to_update: number;
-    relationships_affected: number;
-    relationships_to_delete: number;
-    relationships_to_update: number;
-  },
-  chunkCount: number,
-) {
+export function presentDeletionImpact(impact: DeletionImpact, chunkCount: number) {
   return {
     ...impact,
     entity_count: impact.entities_affected,

@@ -18,9 +18,9 @@ import {
   VOID,
   get,
   i32,
+  kernelInstances,
+  kernelModule,
   leb,
-  name,
-  section,
   set,
   vec,
   wasm,
@@ -198,34 +198,12 @@ function body(l: Locals): number[] {
 const scanBody = body(localsOf(5, false));
 const gatherBody = body(localsOf(6, true));
 
-const moduleBytes = new Uint8Array([
-  ...[0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00],
-  ...section(
-    1,
-    vec([
-      [0x60, ...vec([[I32], [I32], [I32], [I32], [I32]]), 0x00],
-      [0x60, ...vec([[I32], [I32], [I32], [I32], [I32], [I32]]), 0x00],
-    ]),
-  ),
-  ...section(2, vec([[...name('env'), ...name('memory'), 0x02, 0x00, 0x01]])),
-  ...section(3, vec([[0x00], [0x01]])),
-  ...section(
-    7,
-    vec([
-      [...name('scan'), 0x00, 0x00],
-      [...name('gather'), 0x00, 0x01],
-    ]),
-  ),
-  ...section(
-    10,
-    vec([
-      [...leb(scanBody.length), ...scanBody],
-      [...leb(gatherBody.length), ...gatherBody],
-    ]),
-  ),
-]);
-
-let compiled: object | null = null;
+const instantiate = kernelInstances(
+  kernelModule([
+    { name: 'scan', params: 5, body: scanBody },
+    { name: 'gather', params: 6, body: gatherBody },
+  ]),
+);
 
 export type ScanFunction = (rows: number, count: number, strideBytes: number, query: number, out: number) => void;
 export type GatherFunction = (rows: number, ids: number, count: number, strideBytes: number, query: number, out: number) => void;
@@ -244,7 +222,6 @@ export function kernelMemory(pages = 1): WasmMemory {
 
 /** The kernel bound to a memory; byte offsets passed to it are offsets into that memory. */
 export function dotKernel(memory: WasmMemory): Kernel {
-  compiled ??= new wasm.Module(moduleBytes);
-  const { exports } = new wasm.Instance(compiled, { env: { memory } });
+  const exports = instantiate(memory);
   return { scan: exports.scan as ScanFunction, gather: exports.gather as GatherFunction };
 }

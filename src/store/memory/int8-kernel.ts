@@ -16,12 +16,11 @@ import {
   VOID,
   get,
   i32,
+  kernelInstances,
+  kernelModule,
   leb,
-  name,
-  section,
   set,
   vec,
-  wasm,
   type WasmMemory,
 } from './wasm-bytes';
 
@@ -190,16 +189,7 @@ const scanBody = [
   END,
 ];
 
-const moduleBytes = new Uint8Array([
-  ...[0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00],
-  ...section(1, vec([[0x60, ...vec([[I32], [I32], [I32], [I32], [I32], [I32]]), 0x00]])),
-  ...section(2, vec([[...name('env'), ...name('memory'), 0x02, 0x00, 0x01]])),
-  ...section(3, vec([[0x00]])),
-  ...section(7, vec([[...name('scan'), 0x00, 0x00]])),
-  ...section(10, vec([[...leb(scanBody.length), ...scanBody]])),
-]);
-
-let compiled: object | null = null;
+const instantiate = kernelInstances(kernelModule([{ name: 'scan', params: 6, body: scanBody }]));
 
 /**
  * out[r] = (out[r] + Σ over the pairs of rows[r][j] · wj + rows[r][k] · wk) · scales[r], for r < rows (a
@@ -211,6 +201,5 @@ export type Int8ScanFunction = (block: number, pairs: number, pairCount: number,
 
 /** The kernel bound to a memory; byte offsets passed to it are offsets into that memory. */
 export function int8Kernel(memory: WasmMemory): Int8ScanFunction {
-  compiled ??= new wasm.Module(moduleBytes);
-  return new wasm.Instance(compiled, { env: { memory } }).exports.scan as Int8ScanFunction;
+  return instantiate(memory).scan as Int8ScanFunction;
 }

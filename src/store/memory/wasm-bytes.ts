@@ -1,6 +1,6 @@
 /**
  * What the hand-written WebAssembly kernels (./dot-kernel.ts, ./int8-kernel.ts) are assembled from: opcodes,
- * LEB128 numbers, sections, and the part of the WebAssembly API the kernels use.
+ * LEB128 numbers, sections, the module around their functions, and the part of the WebAssembly API they use.
  */
 
 export const LOCAL_GET = 0x20;
@@ -74,3 +74,31 @@ interface WasmApi {
   validate(bytes: Uint8Array): boolean;
 }
 export const wasm = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
+
+/** A function of a kernel: its export name, its number of i32 parameters (it returns nothing) and its body. */
+export interface KernelFunction {
+  name: string;
+  params: number;
+  body: number[];
+}
+
+/** A module that imports its memory as `env.memory` and exports the functions, each with a type of its own. */
+export function kernelModule(functions: KernelFunction[]): Uint8Array {
+  return new Uint8Array([
+    ...[0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00],
+    ...section(1, vec(functions.map((f) => [0x60, ...vec(new Array<number[]>(f.params).fill([I32])), 0x00]))),
+    ...section(2, vec([[...name('env'), ...name('memory'), 0x02, 0x00, 0x01]])),
+    ...section(3, vec(functions.map((_, index) => leb(index)))),
+    ...section(7, vec(functions.map((f, index) => [...name(f.name), 0x00, ...leb(index)]))),
+    ...section(10, vec(functions.map((f) => [...leb(f.body.length), ...f.body]))),
+  ]);
+}
+
+/** Instances of a module over a memory each; the module is compiled at the first. */
+export function kernelInstances(bytes: Uint8Array): (memory: WasmMemory) => Record<string, unknown> {
+  let compiled: object | null = null;
+  return (memory) => {
+    compiled ??= new wasm.Module(bytes);
+    return new wasm.Instance(compiled, { env: { memory } }).exports;
+  };
+}
