@@ -761,6 +761,8 @@ function printReport(spec: Spec, reports: Record<string, EngineReport>): void {
 function kgragScript(): string[] {
   if (args['from-source']) return [...process.execArgv, __filename];
   const out = path.join(BUILD, 'js');
+  // tsc leaves the output of files that no longer exist, which Node would load in place of a moved module.
+  fs.rmSync(out, { recursive: true, force: true });
   execFileSync(
     process.execPath,
     [require.resolve('typescript/bin/tsc'), '-p', path.join(ROOT, 'tsconfig.json'), '--outDir', out, '--sourceMap', 'false'],
