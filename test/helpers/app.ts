@@ -20,7 +20,8 @@ const MASTER: Principal = { kind: 'master', id: 'master', tenantId: null, role: 
 export interface TestApp {
   url: string;
   rt: Runtime;
-  config: AppConfig;
+  /** The configuration in force: the environment's with the runtime settings applied (`rt.config`). */
+  readonly config: AppConfig;
   /** A fresh workspace (created in the default tenant), so test files never see each other's data. */
   workspace: string;
   /** The route table of the app (what the router serves and the OpenAPI document lists). */
@@ -95,7 +96,9 @@ export async function startTestApp(env: Record<string, string> = {}, options: Ru
   return {
     url,
     rt,
-    config,
+    get config() {
+      return rt.config;
+    },
     workspace,
     masterKey,
     routes,
