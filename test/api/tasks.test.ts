@@ -176,6 +176,40 @@ describe('start-up recovery', () => {
   });
 });
 
+describe('start-up recovery beside a worker', () => {
+  it('leaves a document that its run finishes while the recovery looks at it', async () => {
+    const app = await startTestApp({}, { start: false });
+    try {
+      const scope = { workspaceId: app.workspace };
+      const { id, task_id } = await json(
+        await app.request('/api/v1/documents', { method: 'POST', json: { content: prose('finished-meanwhile'), async_processing: true } }),
+      );
+      // The recovery lists the documents in processing; right after, the run ends as a worker ends it: the
+      // document's outcome first, then its task's.
+      const documents = app.rt.stores.documents;
+      const list = documents.list.bind(documents);
+      documents.list = async (at, query) => {
+        const page = await list(at, query);
+        if (query.status === 'processing' && page.items.some((d) => d.id === id)) {
+          const now = new Date().toISOString();
+          await documents.update(scope, id, { status: 'completed', processed_at: now, updated_at: now });
+          await app.rt.stores.tasks.update(scope, task_id, { status: 'completed', finished_at: now, updated_at: now });
+        }
+        return page;
+      };
+      try {
+        expect(await app.rt.documents.recoverStuckEverywhere()).toMatchObject({ recovered: 0 });
+      } finally {
+        documents.list = list;
+      }
+      expect(await app.rt.stores.documents.get(scope, id)).toMatchObject({ status: 'completed', task_id });
+      expect((await app.rt.stores.tasks.list(scope, { limit: 10, offset: 0 })).total).toBe(1);
+    } finally {
+      await app.close();
+    }
+  });
+});
+
 describe('start-up recovery beside an admission', () => {
   it('leaves a document whose task is not written yet, and queues it once a lease has passed without it', async () => {
     const app = await startTestApp({ SERVICE_TASK_LEASE_MS: '1000' }, { start: false });

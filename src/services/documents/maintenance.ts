@@ -111,12 +111,15 @@ export async function recoverStuckEverywhere(host: ServiceHost, tasks: TaskServi
       const task = doc.task_id ? await tasks.find(scope, doc.task_id) : null;
       if (task?.status !== 'cancelled') stuck.push(doc);
       else if (!(await tasks.isLive(scope, task.id))) {
-        await host.stores.documents.update(scope, doc.id, {
-          status: 'failed',
-          error: CANCELLED_REASON,
-          updated_at: new Date().toISOString(),
+        const marked = await unlessMovedOn(host, scope, doc, async () => {
+          await host.stores.documents.update(scope, doc.id, {
+            status: 'failed',
+            error: CANCELLED_REASON,
+            updated_at: new Date().toISOString(),
+          });
+          return true;
         });
-        cancelled += 1;
+        if (marked) cancelled += 1;
       }
     }
     const queued = await requeue(host, tasks, scope, stuck);
@@ -146,8 +149,11 @@ async function undoFailedLeftovers(host: ServiceHost, tasks: TaskService, scope:
     ]);
     const linked = own.some((c) => c.entity_ids.length > 0 || c.relationship_ids.length > 0 || c.embedding_model !== null);
     if (entities.length === 0 && relationships.length === 0 && !linked) continue;
-    await underDocumentLock(host, scope, doc.id, () => discardDocumentRun(host, scope, doc.id, { removeChunks: false }));
-    undone += 1;
+    const discarded = await unlessMovedOn(host, scope, doc, async () => {
+      await discardDocumentRun(host, scope, doc.id, { removeChunks: false });
+      return true;
+    });
+    if (discarded) undone += 1;
   }
   return undone;
 }
@@ -164,9 +170,24 @@ async function requeue(
     const holder = await holderOf(host, tasks, scope, doc);
     if (holder === 'admission') admitting += 1;
     if (holder !== 'none') continue;
-    taskIds.push((await tasks.enqueue(scope, doc.id, 'full')).id);
+    const task = await unlessMovedOn(host, scope, doc, () => tasks.enqueue(scope, doc.id, 'full'));
+    if (task) taskIds.push(task.id);
   }
   return { count: taskIds.length, task_ids: taskIds, admitting };
+}
+
+/**
+ * Does `fn` under the document's lock, unless the document moved on since `seen` was read (another status, or
+ * another task): a worker, here or on another instance, may have finished it meanwhile. A run writes its document's
+ * outcome before its task's, so a task found not live and then a document still as seen means nothing holds it.
+ * Null when the document moved on.
+ */
+async function unlessMovedOn<T>(host: ServiceHost, scope: Scope, seen: DocumentRecord, fn: () => Promise<T>): Promise<T | null> {
+  return underDocumentLock(host, scope, seen.id, async () => {
+    const now = await host.stores.documents.get(scope, seen.id);
+    if (!now || now.status !== seen.status || now.task_id !== seen.task_id) return null;
+    return fn();
+  });
 }
 
 /**
