@@ -20,6 +20,11 @@ const DOCUMENTS = 4;
 let app: TestApp;
 type Client = (path: string, init?: TestRequestInit) => Promise<Response>;
 const held: AbortController[] = [];
+/**
+ * The responses of admitted subscribers, kept: fetch cancels the body of a response that is garbage collected
+ * unread, which closes its connection and frees its slot for the next subscriber.
+ */
+const open: Response[] = [];
 
 beforeAll(async () => {
   app = await startTestApp({
@@ -87,6 +92,7 @@ test("one tenant's stream subscribers take its share only: the other tenant's in
     const controller = new AbortController();
     held.push(controller);
     const res = await greedy.client('/api/v1/graph/stream', { headers: { Accept: 'text/event-stream' }, signal: controller.signal });
+    if (res.status === 200) open.push(res);
     return { status: res.status, retryAfter: res.headers.get('retry-after'), body: res.status === 200 ? null : await res.text() };
   });
   const otherWork = Array.from({ length: 12 }, async (_, i) => {
@@ -119,9 +125,11 @@ test("one tenant's stream subscribers take its share only: the other tenant's in
   expect(finished.map((t) => t.status)).toEqual(tasks.map(() => 'completed'));
   const controller = new AbortController();
   held.push(controller);
-  expect(
-    record(await other.client('/api/v1/graph/stream', { headers: { Accept: 'text/event-stream' }, signal: controller.signal })).status,
-  ).toBe(200);
+  const subscribed = record(
+    await other.client('/api/v1/graph/stream', { headers: { Accept: 'text/event-stream' }, signal: controller.signal }),
+  );
+  open.push(subscribed);
+  expect(subscribed.status).toBe(200);
 
   expect(statuses.filter((s) => s === 401)).toEqual([]);
   expect([...answered.map((a) => a.status), ...statuses]).not.toContain(401);
