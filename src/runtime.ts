@@ -25,6 +25,7 @@ import { createCompatService } from './services/compat';
 import { createCostService } from './services/costs';
 import { createDocumentService } from './services/documents';
 import { createIntegrityService } from './services/integrity';
+import { LlmHealth } from './services/llm-health';
 import { createModelService } from './services/models';
 import { createSettingsService, withChatDefaults, withQueryDefaults } from './services/settings';
 import { createResolutionService } from './services/resolution';
@@ -154,6 +155,8 @@ export async function createRuntime(config: AppConfig, log: Logger, options: Run
   const entityLocks = createEntityLocks(stores.locks, config.taskLeaseMs);
   const starters: Array<() => Promise<void>> = [];
   const models = createModelService({ config, providers: () => providers, log });
+  // What the probes report of the default provider; a check under way is waited for on close.
+  const llmHealth = engine.own(new LlmHealth(providers));
   // Several instances on one database: a settings change another instance takes applies here within the poll.
   if (shared) {
     let stopFollowing = () => undefined as void;
@@ -310,6 +313,7 @@ export async function createRuntime(config: AppConfig, log: Logger, options: Run
     auth,
     tenancy,
     models,
+    llmHealth,
     settings,
     costs,
     tracing: tracing.status,

@@ -7,7 +7,7 @@ import { type EntityListQuery, type RelationshipListQuery, entityDetail, listEnt
 import { type GraphQuery, exploreGraph, graphStats } from './explore';
 import { degreesOf, entityExists, graphNode, neighborhood, popularLabels, searchLabels, searchNodes } from './lookup';
 import { type MergeInput, mergeEntities } from './merge';
-import { type GraphStreamQuery, graphFeed } from './stream';
+import { BatchResolutions, type GraphStreamQuery, graphFeed } from './stream';
 import { workspaceStats } from './workspace-stats';
 
 export interface GraphSettings {
@@ -27,6 +27,8 @@ const DEFAULT_SETTINGS: GraphSettings = {
 /** Graph exploration, the live graph stream, analyst edits and workspace statistics, over the store ports. */
 export function createGraphService(deps: GraphDeps, settings: GraphSettings = DEFAULT_SETTINGS) {
   const { stores } = deps;
+  // Change batches read for the stream's subscribers, shared by all of them.
+  const resolutions = new BatchResolutions();
   return {
     settings,
     cypher: (input: { query: string; params: Record<string, unknown> }) => runAnalystCypher(stores, settings.cypher, input),
@@ -35,7 +37,7 @@ export function createGraphService(deps: GraphDeps, settings: GraphSettings = DE
     listEntities: (scope: Scope, query: EntityListQuery) => listEntities(stores, scope, query),
     listRelationships: (scope: Scope, query: RelationshipListQuery) => listRelationships(stores, scope, query),
     entityDetail: (scope: Scope, id: string) => entityDetail(stores, scope, id),
-    stream: (scope: Scope, query: GraphStreamQuery) => graphFeed(deps, scope, query, settings.stream),
+    stream: (scope: Scope, query: GraphStreamQuery) => graphFeed(deps, scope, query, settings.stream, resolutions),
     updateEntity: async (scope: Scope, id: string, patch: EntityPatch) => {
       const entity = await updateEntity(deps, scope, id, patch);
       return entityDetail(stores, scope, entity.id);

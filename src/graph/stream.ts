@@ -70,20 +70,27 @@ export function snapshotEvents(view: GraphView, batchSize: number): Event[] {
   return events;
 }
 
-/** Resolutions shared by every subscriber of an instance: each batch is read from the store once. */
 const RESOLVED_KEPT = 64;
-const resolutions = new Map<string, Promise<ResolvedBatch>>();
 
-function resolveBatch(graph: GraphStore, entry: GraphChangeEntry): Promise<ResolvedBatch> {
-  const key = `${topicOf(entry.batch.scope)}|${entry.id}`;
-  let resolved = resolutions.get(key);
-  if (!resolved) {
-    resolved = readBatch(graph, entry.batch.scope, entry.batch.changes);
-    resolutions.set(key, resolved);
-    resolved.catch(() => resolutions.delete(key));
-    if (resolutions.size > RESOLVED_KEPT) resolutions.delete(resolutions.keys().next().value as string);
+/**
+ * The change batches read for the subscribers of one graph service (createGraphService), shared by all of them:
+ * each batch is read from the store once. The last RESOLVED_KEPT are kept.
+ */
+export class BatchResolutions {
+  private readonly resolutions = new Map<string, Promise<ResolvedBatch>>();
+
+  resolve(graph: GraphStore, entry: GraphChangeEntry): Promise<ResolvedBatch> {
+    const { resolutions } = this;
+    const key = `${topicOf(entry.batch.scope)}|${entry.id}`;
+    let resolved = resolutions.get(key);
+    if (!resolved) {
+      resolved = readBatch(graph, entry.batch.scope, entry.batch.changes);
+      resolutions.set(key, resolved);
+      resolved.catch(() => resolutions.delete(key));
+      if (resolutions.size > RESOLVED_KEPT) resolutions.delete(resolutions.keys().next().value as string);
+    }
+    return resolved;
   }
-  return resolved;
 }
 
 async function readBatch(graph: GraphStore, scope: Scope, changes: GraphChange[]): Promise<ResolvedBatch> {
@@ -171,7 +178,13 @@ async function readSnapshot(graph: GraphStore, scope: Scope, query: GraphStreamQ
  * `dropped` event. Everything up to the snapshot happens before the first event, so a bad start node or a
  * malformed last event id fails before the stream opens (an ordinary 404 or 422).
  */
-export function graphFeed(deps: GraphDeps, scope: Scope, query: GraphStreamQuery, settings: GraphStreamSettings): GraphFeed {
+export function graphFeed(
+  deps: GraphDeps,
+  scope: Scope,
+  query: GraphStreamQuery,
+  settings: GraphStreamSettings,
+  resolutions: BatchResolutions,
+): GraphFeed {
   // The stream's position: the id a heartbeat (or `resumed`, `dropped`) carries, from which a client can resume.
   let cursor = '';
   const heartbeat = (): GraphStreamEvent => ({ id: cursor, event: { type: 'heartbeat', at: new Date().toISOString() } });
@@ -243,7 +256,7 @@ export function graphFeed(deps: GraphDeps, scope: Scope, query: GraphStreamQuery
         }
         const { entry, replay } = queue.shift() as { entry: GraphChangeEntry; replay: boolean };
         const skipThrough = resumed && resume?.within?.id === entry.id ? resume.within.index : -1;
-        const resolved = await resolveBatch(deps.stores.graph, entry);
+        const resolved = await resolutions.resolve(deps.stores.graph, entry);
         if (view) view.replaying = replay && resumed;
         const decisions = view
           ? view.decide(entry.batch.changes, resolved)

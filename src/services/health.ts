@@ -1,36 +1,5 @@
 import type { Runtime } from './runtime';
 
-const LLM_CHECK_TTL_MS = 5_000;
-
-interface LlmCheck {
-  at: number;
-  ok: boolean;
-  provider: string;
-  refreshing: Promise<boolean> | null;
-}
-
-const llmChecks = new WeakMap<Runtime, LlmCheck>();
-
-async function checkLlm(rt: Runtime, provider: string): Promise<boolean> {
-  const results = await rt.providers.check().catch(() => []);
-  const ok = results.some((r) => r.name === provider && r.status === 'healthy');
-  llmChecks.set(rt, { at: Date.now(), ok, provider, refreshing: null });
-  return ok;
-}
-
-/**
- * Whether the default provider answers. Only the first check of a provider is waited for; after that a probe
- * answers with the last result and a check older than LLM_CHECK_TTL_MS is redone in the background, so a probe
- * never waits on a provider busy with ingestion.
- */
-async function defaultLlmHealthy(rt: Runtime): Promise<boolean> {
-  const provider = rt.providers.defaultLlmProviderName();
-  const last = llmChecks.get(rt);
-  if (!last || last.provider !== provider) return checkLlm(rt, provider);
-  if (Date.now() - last.at >= LLM_CHECK_TTL_MS && !last.refreshing) last.refreshing = checkLlm(rt, provider);
-  return last.ok;
-}
-
 const REDIS_PING_TIMEOUT_MS = 1_000;
 
 /** Redis holds the shared rate-limit counters when configured; undefined when it is not. */
@@ -48,12 +17,12 @@ async function redisHealthy(rt: Runtime): Promise<boolean | undefined> {
 
 /**
  * The components `/ready` and `/health` report: the stores and Redis checked live (the stores over a connection
- * of their own, not the pool ingestion uses), the provider from its last check (`defaultLlmHealthy`).
+ * of their own, not the pool ingestion uses), the provider from its last check (LlmHealth).
  */
 export async function checkComponents(rt: Runtime) {
   const [stores, llm, redis] = await Promise.all([
     rt.stores.health().catch(() => ({ kv_storage: false, vector_storage: false, graph_storage: false })),
-    defaultLlmHealthy(rt),
+    rt.llmHealth.healthy(),
     redisHealthy(rt),
   ]);
   return { ...stores, llm_provider: llm, ...(redis === undefined ? {} : { rate_limit_store: redis }) };

@@ -18,6 +18,7 @@ import type { CommunityService } from './communities';
 import type { CompatService } from './compat';
 import type { CostService } from './costs';
 import type { DocumentService } from './documents';
+import type { LlmHealth } from './llm-health';
 import type { IntegrityService } from './integrity';
 import type { ModelService } from './models';
 import type { SettingsService } from './settings';
@@ -70,6 +71,8 @@ export interface Runtime {
   llmCache: LlmCache;
   auth: AuthService;
   tenancy: TenancyService;
+  /** The last check of the default LLM provider that `/ready` and `/health` report. */
+  llmHealth: LlmHealth;
   /** The model catalog, provider checks and the start-up probe of the default providers. */
   models: ModelService;
   /** Runtime settings (GET/PATCH /settings). */

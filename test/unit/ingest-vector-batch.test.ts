@@ -1,6 +1,7 @@
 import type { VectorPoint } from '../../src/domain/types';
 import { entityText } from '../../src/records/embed-text';
 import type { GraphVectors } from '../../src/ingest/embed/embed';
+import { createIngestState } from '../../src/ingest/state';
 import { storeVectorsInBatch } from '../../src/ingest/merge/vector-batch';
 import { createMemoryStores } from '../../src/store/memory';
 import { makeEntity } from '../contract/fixtures';
@@ -18,7 +19,7 @@ function setup() {
     upserts.push(points.map((p) => p.id));
     return upsert(s, kind, points);
   };
-  return { deps: { stores, entityLocks }, stores, scope, held, upserts };
+  return { deps: { stores, entityLocks, ingest: createIngestState() }, stores, scope, held, upserts };
 }
 
 function vectorsOf(id: string, text: string, value: number): GraphVectors {
@@ -81,5 +82,44 @@ describe('graph-record vectors written in batches', () => {
     failing = false;
     await storeVectorsInBatch(deps, scope, vectorsOf('ALICE', entityText(alice), 0.3));
     expect(await stores.vectors.count(scope, 'entity')).toBe(1);
+  });
+
+  test("two runtimes over one set of stores keep their batches apart: one's writes never wait in the other's", async () => {
+    const { deps, stores, scope, held } = setup();
+    const records = ['ALICE', 'BOB', 'CAROL'].map((id) => makeEntity(id, { document_ids: ['doc-1'] }));
+    await stores.graph.upsertEntities(scope, records);
+    const other = recordingLocks();
+    const second = { stores, entityLocks: other.locks, ingest: createIngestState() };
+
+    await Promise.all([
+      storeVectorsInBatch(deps, scope, vectorsOf('ALICE', entityText(records[0]), 0.1)),
+      storeVectorsInBatch(second, scope, vectorsOf('BOB', entityText(records[1]), 0.2)),
+      storeVectorsInBatch(deps, scope, vectorsOf('CAROL', entityText(records[2]), 0.3)),
+    ]);
+
+    expect(held).toEqual([['ALICE'], ['CAROL']]);
+    expect(other.held).toEqual([['BOB']]);
+  });
+
+  test('closing the ingest state waits for the batches still being written', async () => {
+    const { deps, stores, scope } = setup();
+    const alice = makeEntity('ALICE', { document_ids: ['doc-1'] });
+    await stores.graph.upsertEntities(scope, [alice]);
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const upsert = stores.vectors.upsert.bind(stores.vectors);
+    stores.vectors.upsert = async (s, kind, points) => {
+      await gate;
+      return upsert(s, kind, points);
+    };
+    const written = storeVectorsInBatch(deps, scope, vectorsOf('ALICE', entityText(alice), 0.1));
+    let closed = false;
+    const closing = deps.ingest.close().then(() => (closed = true));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(closed).toBe(false);
+    release();
+    await closing;
+    expect(await stores.vectors.count(scope, 'entity')).toBe(1);
+    await written;
   });
 });

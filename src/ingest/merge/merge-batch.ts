@@ -6,7 +6,7 @@ import type { IngestDeps } from '../deps';
 import { commitMerge, type Contribution, type MergeOutcome, prefetchMerges } from './merge';
 import { MergeView } from './merge-view';
 import type { SummaryPolicy } from './summary';
-import { WorkspaceBatches } from './workspace-batches';
+import type { BatchKind } from '../batches';
 
 /**
  * Merges committed in batches, as a database commits a group of transactions. A document's merge that arrives
@@ -44,11 +44,11 @@ interface Waiting extends MergeRequest {
   reject: (err: unknown) => void;
 }
 
-const batches = new WorkspaceBatches<IngestDeps, Waiting>(
-  (deps) => deps.stores,
-  commitBatch,
-  (deps, waiting) => batchLength(waiting, deps.config.ingest.mergeBatch),
-);
+/** Merges wait in the runtime's queues (`deps.ingest.batches`). */
+const MERGES: BatchKind<IngestDeps, Waiting> = {
+  commit: commitBatch,
+  take: (deps, waiting) => batchLength(waiting, deps.config.ingest.mergeBatch),
+};
 
 /**
  * Commits the merge in the next batch of its workspace, or on its own under its entity lock with batches of one;
@@ -64,7 +64,7 @@ export function commitInBatch(deps: IngestDeps, scope: Scope, request: MergeRequ
       await request.afterWrite(outcome);
       return outcome;
     });
-  return new Promise((resolve, reject) => batches.add(deps, scope, { ...request, resolve, reject }));
+  return new Promise((resolve, reject) => deps.ingest.batches.of(MERGES).add(deps, scope, { ...request, resolve, reject }));
 }
 
 function batchLength(queue: Waiting[], documents: number): number {

@@ -15,7 +15,7 @@ const inBatch = lockedBatches<SummaryGroup, Applied>((group) => group.written.fl
 
 /** Applies a document's summaries (applySummaries) in the next batch of its workspace; resolves with what changed. */
 export function applyInBatch(
-  deps: Pick<IngestDeps, 'stores' | 'entityLocks'>,
+  deps: Pick<IngestDeps, 'stores' | 'entityLocks' | 'ingest'>,
   scope: Scope,
   written: Written[],
   policy: SummaryPolicy,

@@ -39,7 +39,7 @@ const NONE: UnwrittenVectors = { reembed: { entities: [], relationships: [] } };
  * written, with the records whose vector was not written as they are now.
  */
 export function storeVectorsInBatch(
-  deps: Pick<IngestDeps, 'stores' | 'entityLocks'>,
+  deps: Pick<IngestDeps, 'stores' | 'entityLocks' | 'ingest'>,
   scope: Scope,
   vectors: GraphVectors,
 ): Promise<UnwrittenVectors> {
