@@ -1,19 +1,15 @@
 import {
-  BLOCK,
-  BR,
-  BR_IF,
   END,
   I32,
   I32_ADD,
-  I32_GE_U,
+  I32_LOAD,
   I32_MUL,
   I32_SHL,
   LOCAL_TEE,
-  LOOP,
   SIMD,
   V128,
   V128_LOAD,
-  VOID,
+  countedLoop,
   get,
   i32,
   kernelInstances,
@@ -43,7 +39,6 @@ export const BLOCK_ROWS = 4096;
 /** Bytes of one pair of the query: two column offsets and the two weights packed as an i32. */
 export const PAIR_BYTES = 12;
 
-const I32_LOAD = 0x28;
 const V128_STORE = [SIMD, 0x0b];
 const I8X16_SHUFFLE = [SIMD, 0x0d];
 const I32X4_SPLAT = [SIMD, 0x11];
@@ -94,30 +89,6 @@ const scaleFour = (offset: number) => [
   ...F32X4_MUL,
   ...V128_STORE,
   ...memarg(offset),
-];
-
-/** for (counter = 0; counter < limit; counter += step) body: a block around a loop that leaves it at the limit. */
-const countedLoop = (counter: number, limit: number, step: number, body: number[]) => [
-  ...i32(0),
-  ...set(counter),
-  BLOCK,
-  VOID,
-  LOOP,
-  VOID,
-  ...get(counter),
-  ...get(limit),
-  I32_GE_U,
-  BR_IF,
-  1,
-  ...body,
-  ...get(counter),
-  ...i32(step),
-  I32_ADD,
-  ...set(counter),
-  BR,
-  0,
-  END,
-  END,
 ];
 
 /** The bytes of 16 rows of the column whose address is in local `address`, into local `target`. */
