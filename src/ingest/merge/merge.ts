@@ -170,6 +170,7 @@ export async function commitMerge(
   for (const [chunkId, said] of read.statements) statements.set(chunkId, said);
 
   const now = new Date().toISOString();
+  const common = { others, states, now, slicer };
   const { drafts: entityDrafts, removed: goneEntities } = await draftRecords(entityIds, {
     key: entityKey,
     old: oldEntity,
@@ -178,10 +179,7 @@ export async function commitMerge(
     evidence: (id, sources) => entityEvidence(statements, id, sources, slicer),
     accumulate: accumulateEntity,
     rebuilt: rebuildEntity,
-    others,
-    states,
-    now,
-    slicer,
+    ...common,
   });
   const removedEntities = goneEntities.map((e) => e.id);
   const { drafts: relationDrafts, removed: removedRelations } = await draftRecords(relationIds, {
@@ -192,10 +190,7 @@ export async function commitMerge(
     evidence: (id, sources) => relationEvidence(statements, id, sources, slicer),
     accumulate: accumulateRelationship,
     rebuilt: rebuildRelationship,
-    others,
-    states,
-    now,
-    slicer,
+    ...common,
   });
 
   const relationPolicy = policyFor(policy, 'relationship');
