@@ -6,7 +6,6 @@ import {
   I32_LOAD,
   I32_LT_U,
   I32_MUL,
-  I32_SHL,
   LOCAL_TEE,
   LOOP,
   SIMD,
@@ -22,6 +21,7 @@ import {
   leb,
   set,
   vec,
+  wordAddress,
   wasm,
   type WasmMemory,
 } from './wasm-bytes';
@@ -97,20 +97,7 @@ function body(l: Locals): number[] {
   const rowAddress =
     l.ids === null
       ? [...get(l.rows), ...get(l.row), ...get(l.stride), I32_MUL, I32_ADD]
-      : [
-          ...get(l.rows),
-          ...get(l.ids),
-          ...get(l.row),
-          ...i32(2),
-          I32_SHL,
-          I32_ADD,
-          I32_LOAD,
-          0x02,
-          0x00,
-          ...get(l.stride),
-          I32_MUL,
-          I32_ADD,
-        ];
+      : [...get(l.rows), ...wordAddress(l.ids, l.row), I32_LOAD, 0x02, 0x00, ...get(l.stride), I32_MUL, I32_ADD];
   return [
     ...vec([
       [3, I32],
@@ -146,11 +133,7 @@ function body(l: Locals): number[] {
       0,
       END,
       // out[row] = the four lanes of (a0 + a1) + (a2 + a3), summed
-      ...get(l.out),
-      ...get(l.row),
-      ...i32(2),
-      I32_SHL,
-      I32_ADD,
+      ...wordAddress(l.out, l.row),
       ...get(a0),
       ...get(a1),
       ...F32X4_ADD,

@@ -17,6 +17,7 @@ import {
   leb,
   set,
   vec,
+  wordAddress,
   type WasmMemory,
 } from './wasm-bytes';
 
@@ -101,11 +102,7 @@ const pairRows = [
   ...loadRows(COL_K, B),
   ...interleave(INTERLEAVE_LOW, LO),
   ...interleave(INTERLEAVE_HIGH, HI),
-  ...get(OUT),
-  ...get(R),
-  ...i32(2),
-  I32_SHL,
-  I32_ADD,
+  ...wordAddress(OUT, R),
   ...set(SCORES),
   ...addDot(LO, I16X8_EXTEND_LOW_I8X16_S, 0),
   ...addDot(LO, I16X8_EXTEND_HIGH_I8X16_S, 16),

@@ -63,6 +63,9 @@ export const get = (local: number) => [LOCAL_GET, local];
 export const set = (local: number) => [LOCAL_SET, local];
 export const i32 = (value: number) => [I32_CONST, ...sleb(value)];
 
+/** base + 4 · index, both locals: the address of the index-th i32 or f32 of the array at base. */
+export const wordAddress = (base: number, index: number) => [...get(base), ...get(index), ...i32(2), I32_SHL, I32_ADD];
+
 /** for (counter = 0; counter < limit; counter += step) body: a block around a loop that leaves it at the limit. */
 export const countedLoop = (counter: number, limit: number, step: number, body: number[]) => [
   ...i32(0),
