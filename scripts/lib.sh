@@ -207,6 +207,23 @@ unpack_checked() {
   mv "$tmp" "$2"
 }
 
+# install_shipped ARCHIVE BIN LISTED WHAT VAR: the executable BIN, unpacked from the xz file ARCHIVE of the shared
+# folder unless it already has the SHA-256 that the SHA256SUMS beside ARCHIVE lists for LISTED; WHAT names it in
+# the log, VAR is the environment variable that points at the shared folder (named when ARCHIVE is missing).
+install_shipped() {
+  local want sums
+  sums="$(dirname "$1")/SHA256SUMS"
+  [[ -f "$sums" ]] || die "$sums is missing (the shared folder must sit beside the repository, or set $5)"
+  want="$(sum_listed "$sums" "$3")"
+  if [[ -x "$2" && "$(sum_of "$2")" == "$want" ]]; then
+    log "$4 is up to date ($2)"
+    return 0
+  fi
+  [[ -f "$1" ]] || die "$1 is missing (the shared folder must sit beside the repository, or set $5)"
+  log "unpacking $(basename "$1") into $(dirname "$2") ..."
+  unpack_checked "$1" "$2" "$want" "$4"
+}
+
 as_root() {
   if [[ $EUID -eq 0 ]]; then "$@"; else sudo "$@"; fi
 }

@@ -63,12 +63,7 @@ python312() {
 }
 
 install_ollama() {
-  local want
-  want="$(sum_listed "$SHARED/SHA256SUMS" 'ollama (unpacked)')"
-  if [[ -x "$BIN" && "$(sum_of "$BIN")" == "$want" ]]; then return 0; fi
-  [[ -f "$SHARED/$ARCHIVE_NAME" ]] || die "$SHARED/$ARCHIVE_NAME is missing (the shared folder must sit beside the repository, or set OLLAMA_SHARED)"
-  log "unpacking $ARCHIVE_NAME ..."
-  unpack_checked "$SHARED/$ARCHIVE_NAME" "$BIN" "$want" Ollama
+  install_shipped "$SHARED/$ARCHIVE_NAME" "$BIN" 'ollama (unpacked)' Ollama OLLAMA_SHARED
 }
 
 wheel_of() { compgen -G "$WHEELS/$(echo "${1%%==*}" | tr '-' '_')-${1##*==}-*.whl" | head -n 1; }

@@ -34,22 +34,10 @@ run_files "${QDRANT_RUN_DIR:-$ROOT/build/qdrant}" qdrant
 TMPFILE="$RUN_DIR/storage-dir"
 
 cmd_install() {
-  [[ -f "$SHARED/$ARCHIVE_NAME" ]] || die "$SHARED/$ARCHIVE_NAME is missing (the shared folder must sit beside the repository, or set QDRANT_SHARED)"
-  local want
-  want="$(sum_listed "$SHARED/SHA256SUMS" 'qdrant (unpacked)')"
-  if [[ -x "$BIN" && "$(sum_of "$BIN")" == "$want" ]]; then
-    log "binary is up to date ($BIN)"
-    return 0
-  fi
   mkdir -p "$BIN_DIR"
   exec 9>"$BIN_DIR/.install.lock"
   flock 9
-  if [[ -x "$BIN" && "$(sum_of "$BIN")" == "$want" ]]; then
-    flock -u 9
-    return 0
-  fi
-  log "unpacking $ARCHIVE_NAME into $BIN_DIR ..."
-  unpack_checked "$SHARED/$ARCHIVE_NAME" "$BIN" "$want" binary
+  install_shipped "$SHARED/$ARCHIVE_NAME" "$BIN" 'qdrant (unpacked)' binary QDRANT_SHARED
   flock -u 9
 }
 

@@ -22,22 +22,26 @@ async function embedAll(
 }
 
 /** The caller writes the points once every other check has passed, so a failed embedding writes nothing. */
-export async function embedEntities(deps: GraphDeps, scope: Scope, entities: EntityRecord[]): Promise<VectorPoint[]> {
-  const vectors = await embedAll(
-    deps,
-    scope,
-    'entity',
-    entities.map((e) => ({ id: e.id, text: entityText(e) })),
-  );
-  return entities.map((e, i) => ({ id: e.id, vector: vectors[i], document_ids: e.document_ids }));
+export function embedEntities(deps: GraphDeps, scope: Scope, entities: EntityRecord[]): Promise<VectorPoint[]> {
+  return embedPoints(deps, scope, 'entity', entities, entityText);
 }
 
-export async function embedRelationships(deps: GraphDeps, scope: Scope, relationships: RelationshipRecord[]): Promise<VectorPoint[]> {
+export function embedRelationships(deps: GraphDeps, scope: Scope, relationships: RelationshipRecord[]): Promise<VectorPoint[]> {
+  return embedPoints(deps, scope, 'relationship', relationships, relationshipText);
+}
+
+async function embedPoints<R extends EntityRecord | RelationshipRecord>(
+  deps: GraphDeps,
+  scope: Scope,
+  kind: VectorKind,
+  records: R[],
+  textOf: (record: R) => string,
+): Promise<VectorPoint[]> {
   const vectors = await embedAll(
     deps,
     scope,
-    'relationship',
-    relationships.map((r) => ({ id: r.id, text: relationshipText(r) })),
+    kind,
+    records.map((r) => ({ id: r.id, text: textOf(r) })),
   );
-  return relationships.map((r, i) => ({ id: r.id, vector: vectors[i], document_ids: r.document_ids }));
+  return records.map((r, i) => ({ id: r.id, vector: vectors[i], document_ids: r.document_ids }));
 }

@@ -9,8 +9,24 @@ import type { EntityRecord, RelationshipRecord } from '../domain/types';
  */
 export const DOCUMENT_IDS_SHOWN = 20;
 
-function shownDocuments(ids: string[]): { document_ids: string[]; document_count: number } {
-  return { document_ids: ids.length > DOCUMENT_IDS_SHOWN ? ids.slice(0, DOCUMENT_IDS_SHOWN) : ids, document_count: ids.length };
+/** The fields every graph shape ends with: where the record comes from and when it was written. */
+interface Provenance {
+  source_count: number;
+  document_ids: string[];
+  document_count: number;
+  created_at: string;
+  updated_at: string;
+}
+
+function provenance(record: EntityRecord | RelationshipRecord): Provenance {
+  const ids = record.document_ids;
+  return {
+    source_count: record.source_chunk_ids.length,
+    document_ids: ids.length > DOCUMENT_IDS_SHOWN ? ids.slice(0, DOCUMENT_IDS_SHOWN) : ids,
+    document_count: ids.length,
+    created_at: record.created_at,
+    updated_at: record.updated_at,
+  };
 }
 
 export interface GraphNode {
@@ -23,12 +39,7 @@ export interface GraphNode {
   properties: {
     name: string;
     entity_type: string;
-    source_count: number;
-    document_ids: string[];
-    document_count: number;
-    created_at: string;
-    updated_at: string;
-  };
+  } & Provenance;
 }
 
 export interface GraphEdge {
@@ -40,28 +51,18 @@ export interface GraphEdge {
   properties: {
     keywords: string[];
     description: string;
-    source_count: number;
-    document_ids: string[];
-    document_count: number;
-    created_at: string;
-    updated_at: string;
-  };
+  } & Provenance;
 }
 
-export interface EntityItem {
+export interface EntityItem extends Provenance {
   id: string;
   name: string;
   entity_type: string;
   description: string;
   degree: number;
-  source_count: number;
-  document_ids: string[];
-  document_count: number;
-  created_at: string;
-  updated_at: string;
 }
 
-export interface RelationshipItem {
+export interface RelationshipItem extends Provenance {
   id: string;
   source: string;
   target: string;
@@ -70,11 +71,6 @@ export interface RelationshipItem {
   keywords: string[];
   description: string;
   weight: number;
-  source_count: number;
-  document_ids: string[];
-  document_count: number;
-  created_at: string;
-  updated_at: string;
 }
 
 export function toGraphNode(entity: EntityRecord, degree: number): GraphNode {
@@ -87,10 +83,7 @@ export function toGraphNode(entity: EntityRecord, degree: number): GraphNode {
     properties: {
       name: entity.name,
       entity_type: entity.entity_type,
-      source_count: entity.source_chunk_ids.length,
-      ...shownDocuments(entity.document_ids),
-      created_at: entity.created_at,
-      updated_at: entity.updated_at,
+      ...provenance(entity),
     },
   };
 }
@@ -105,10 +98,7 @@ export function toGraphEdge(relationship: RelationshipRecord): GraphEdge {
     properties: {
       keywords: relationship.keywords,
       description: relationship.description,
-      source_count: relationship.source_chunk_ids.length,
-      ...shownDocuments(relationship.document_ids),
-      created_at: relationship.created_at,
-      updated_at: relationship.updated_at,
+      ...provenance(relationship),
     },
   };
 }
@@ -120,10 +110,7 @@ export function toEntityItem(entity: EntityRecord, degree: number): EntityItem {
     entity_type: entity.entity_type,
     description: entity.description,
     degree,
-    source_count: entity.source_chunk_ids.length,
-    ...shownDocuments(entity.document_ids),
-    created_at: entity.created_at,
-    updated_at: entity.updated_at,
+    ...provenance(entity),
   };
 }
 
@@ -138,9 +125,6 @@ export function toRelationshipItem(relationship: RelationshipRecord): Relationsh
     keywords: relationship.keywords,
     description: relationship.description,
     weight: relationship.weight,
-    source_count: relationship.source_chunk_ids.length,
-    ...shownDocuments(relationship.document_ids),
-    created_at: relationship.created_at,
-    updated_at: relationship.updated_at,
+    ...provenance(relationship),
   };
 }

@@ -11,6 +11,7 @@ export {
   type QueryPlan,
   type QueryResult,
   type QueryService,
+  type QueryServiceDeps,
 } from './service';
 export { generate, streamGeneration, modelFailure, type Generation, type GenerationOptions } from './generate';
 export { queryStats, streamStats, type QueryStats } from './stats';

@@ -46,13 +46,16 @@ export async function entityEvidence(
 
 const FOLD_BATCH = 64;
 
-/** `distinctFragments(fragments)`, folded a batch at a time, yielding whenever the slicer's stretch is used up. */
-export async function distinctInSlices(fragments: string[], slicer: TimeSlicer): Promise<string[]> {
+/**
+ * `distinctFragments(fragments)`, folded `batch` fragments at a time, yielding whenever the slicer's stretch is
+ * used up.
+ */
+export async function distinctInSlices(fragments: string[], slicer: TimeSlicer, batch = FOLD_BATCH): Promise<string[]> {
   const seen = new Set<string>();
   const out: string[] = [];
-  for (let at = 0; at < fragments.length; at += FOLD_BATCH) {
+  for (let at = 0; at < fragments.length; at += batch) {
     await slicer.tick();
-    out.push(...distinctFragments(fragments.slice(at, at + FOLD_BATCH), seen));
+    out.push(...distinctFragments(fragments.slice(at, at + batch), seen));
   }
   return out;
 }

@@ -16,6 +16,7 @@ import {
   MERGE_STATE_NAMESPACE,
   readStates,
   recordFingerprint,
+  type RecordState,
   relationshipKey,
   writeStates,
 } from './record-state';
@@ -169,37 +170,28 @@ export async function commitMerge(
   for (const [chunkId, said] of read.statements) statements.set(chunkId, said);
 
   const now = new Date().toISOString();
-  const entityDrafts: Array<Draft<EntityRecord>> = [];
-  const removedEntities: string[] = [];
-  for (const id of entityIds) {
-    await slicer.tick();
-    const old = oldEntity.get(id);
-    const own = ownEntities.get(id) ?? [];
-    const state = states.get(entityKey(id));
-    if (!rebuildEntities.has(id))
-      entityDrafts.push(accumulateEntity(id, await entityEvidence(statements, id, own, slicer), old, state, now));
-    else {
-      const sources = [...others(old?.source_chunk_ids ?? []), ...own];
-      if (sources.length) entityDrafts.push(rebuildEntity(id, await entityEvidence(statements, id, sources, slicer), old, state, now));
-      else removedEntities.push(id);
-    }
-  }
-  const relationDrafts: Array<Draft<RelationshipRecord>> = [];
-  const removedRelations: RelationshipRecord[] = [];
-  for (const id of relationIds) {
-    await slicer.tick();
-    const old = oldRelation.get(id);
-    const own = ownRelations.get(id) ?? [];
-    const state = states.get(relationshipKey(id));
-    if (!rebuildRelations.has(id))
-      relationDrafts.push(accumulateRelationship(id, await relationEvidence(statements, id, own, slicer), old, state, now));
-    else {
-      const sources = [...others(old?.source_chunk_ids ?? []), ...own];
-      if (sources.length)
-        relationDrafts.push(rebuildRelationship(id, await relationEvidence(statements, id, sources, slicer), old, state, now));
-      else if (old) removedRelations.push(old);
-    }
-  }
+  const common = { others, states, now, slicer };
+  const { drafts: entityDrafts, removed: goneEntities } = await draftRecords(entityIds, {
+    key: entityKey,
+    old: oldEntity,
+    own: ownEntities,
+    rebuild: rebuildEntities,
+    evidence: (id, sources) => entityEvidence(statements, id, sources, slicer),
+    accumulate: accumulateEntity,
+    rebuilt: rebuildEntity,
+    ...common,
+  });
+  const removedEntities = goneEntities.map((e) => e.id);
+  const { drafts: relationDrafts, removed: removedRelations } = await draftRecords(relationIds, {
+    key: relationshipKey,
+    old: oldRelation,
+    own: ownRelations,
+    rebuild: rebuildRelations,
+    evidence: (id, sources) => relationEvidence(statements, id, sources, slicer),
+    accumulate: accumulateRelationship,
+    rebuilt: rebuildRelationship,
+    ...common,
+  });
 
   const relationPolicy = policyFor(policy, 'relationship');
   await mapInSlices(entityDrafts, (draft) => describeDraft(draft, policy), slicer);
@@ -290,6 +282,45 @@ export async function commitMerge(
     usage: { input_tokens: 0, output_tokens: 0 },
     summaryFailures: [],
   };
+}
+
+/** How the records of one kind are drafted: their state keys, stored records, own sources and draft builders. */
+interface DraftKind<R extends EntityRecord | RelationshipRecord, E> {
+  key: (id: string) => string;
+  old: Map<string, R>;
+  own: Map<string, string[]>;
+  /** Ids to rebuild from all their sources; the others are extended with the document's own. */
+  rebuild: Set<string>;
+  evidence: (id: string, sources: string[]) => Promise<E>;
+  accumulate: (id: string, ev: E, old: R | undefined, state: RecordState | undefined, now: string) => Draft<R>;
+  rebuilt: (id: string, ev: E, old: R | undefined, state: RecordState | undefined, now: string) => Draft<R>;
+  /** The sources of other documents among a record's. */
+  others: (sources: string[]) => string[];
+  states: Map<string, RecordState>;
+  now: string;
+  slicer: TimeSlicer;
+}
+
+/** The drafts of these records, and the stored ones a rebuild leaves without sources (to delete). */
+async function draftRecords<R extends EntityRecord | RelationshipRecord, E>(
+  ids: string[],
+  kind: DraftKind<R, E>,
+): Promise<{ drafts: Array<Draft<R>>; removed: R[] }> {
+  const drafts: Array<Draft<R>> = [];
+  const removed: R[] = [];
+  for (const id of ids) {
+    await kind.slicer.tick();
+    const old = kind.old.get(id);
+    const own = kind.own.get(id) ?? [];
+    const state = kind.states.get(kind.key(id));
+    if (!kind.rebuild.has(id)) drafts.push(kind.accumulate(id, await kind.evidence(id, own), old, state, kind.now));
+    else {
+      const sources = [...kind.others(old?.source_chunk_ids ?? []), ...own];
+      if (sources.length) drafts.push(kind.rebuilt(id, await kind.evidence(id, sources), old, state, kind.now));
+      else if (old) removed.push(old);
+    }
+  }
+  return { drafts, removed };
 }
 
 function push(map: Map<string, string[]>, key: string, value: string): void {

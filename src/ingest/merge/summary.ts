@@ -4,8 +4,9 @@ import type { IngestDeps } from '../deps';
 import { type SummarySubject, summaryPrompt } from './summary-prompt';
 import { packByWeight } from '../../domain/pack';
 import { countTokens, tokenEncoder } from '../../llm/tokens';
-import { distinctFragments, severalDistinct } from '../extract/describe';
+import { severalDistinct } from '../extract/describe';
 import { mapInSlices, TimeSlicer } from '../../domain/turns';
+import { distinctInSlices } from './evidence';
 
 /**
  * Descriptions from fragments: joined as they are, or, past the fragment or token threshold and when
@@ -70,7 +71,7 @@ export async function summarizeFragments(subject: SummarySubject, all: string[],
   const usage = { input_tokens: 0, output_tokens: 0 };
   // A record named in thousands of chunks has thousands of fragments: folding and counting them yields the loop.
   const slicer = new TimeSlicer();
-  const fragments = await distinctInSlices(all, slicer);
+  const fragments = await distinctInSlices(all, slicer, FOLD_BATCH);
   if (fragments.length <= 1) return { description: fragments[0] ?? '', summarised: false, llm_calls: 0, usage };
   const budget = Math.max(64, policy.maxInputTokens ?? DEFAULT_MAX_INPUT_TOKENS);
   let calls = 0;
@@ -98,17 +99,8 @@ export async function summarizeFragments(subject: SummarySubject, all: string[],
   return { description, summarised: true, llm_calls: calls, usage };
 }
 
+/** Fragments folded between two turns of the event loop. */
 const FOLD_BATCH = 256;
-
-async function distinctInSlices(all: string[], slicer: TimeSlicer): Promise<string[]> {
-  const seen = new Set<string>();
-  const out: string[] = [];
-  for (let at = 0; at < all.length; at += FOLD_BATCH) {
-    await slicer.tick();
-    out.push(...distinctFragments(all.slice(at, at + FOLD_BATCH), seen));
-  }
-  return out;
-}
 
 /** Consecutive fragments grouped so that each group's joined text stays within the budget. */
 function packGroups(fragments: string[], budget: number): string[][] {

@@ -1,8 +1,7 @@
 import { newId } from '../../domain/ids';
 import type { ConversationRecord, MessageRecord, Scope } from '../../domain/types';
 import type { EventSource } from '../../domain/stream';
-import type { LlmCache } from '../../llm/cache/responses';
-import type { ChatMessage, ProviderRegistry } from '../../llm/ports';
+import type { ChatMessage } from '../../llm/ports';
 import {
   type DocumentFilter,
   answerFromContext,
@@ -13,16 +12,14 @@ import {
   promptOf,
   type QueryMode,
   type QueryPlan,
+  type QueryServiceDeps,
   type QuerySource,
   type QueryStats,
   queryStats,
-  type Reranker,
   retrieve,
   type RetrievedContext,
   streamFromContext,
 } from '../../retrieval';
-import type { Stores } from '../../store/ports';
-import type { Logger } from '../../logger';
 import { findConversation, newConversation, titleOf } from './conversations';
 
 /** A chat turn as the API takes it (docs/api.md §4.4), with the optional retrieval and model settings of /query. */
@@ -71,17 +68,8 @@ export type ChatEvent =
       llm_model: string;
     };
 
-export interface ChatServiceDeps {
-  stores: Stores;
-  providers: ProviderRegistry;
-  reranker: Reranker | null;
-  llmCache: LlmCache;
-  /** The answer when retrieval finds nothing; the built-in one when absent. */
-  noContextResponse?: string | null;
-  /** Prompt overrides (src/prompts/overrides.ts). */
-  promptsDir?: string | null;
-  log?: Pick<Logger, 'warn'>;
-}
+/** A chat turn is answered by the same parts as a query. */
+export type ChatServiceDeps = QueryServiceDeps;
 
 export interface ChatService {
   /** Answers one turn and stores both messages. */

@@ -1,19 +1,15 @@
 import {
-  BLOCK,
-  BR,
-  BR_IF,
   END,
   I32,
   I32_ADD,
-  I32_GE_U,
+  I32_LOAD,
   I32_MUL,
   I32_SHL,
   LOCAL_TEE,
-  LOOP,
   SIMD,
   V128,
   V128_LOAD,
-  VOID,
+  countedLoop,
   get,
   i32,
   kernelInstances,
@@ -21,6 +17,7 @@ import {
   leb,
   set,
   vec,
+  wordAddress,
   type WasmMemory,
 } from './wasm-bytes';
 
@@ -43,7 +40,6 @@ export const BLOCK_ROWS = 4096;
 /** Bytes of one pair of the query: two column offsets and the two weights packed as an i32. */
 export const PAIR_BYTES = 12;
 
-const I32_LOAD = 0x28;
 const V128_STORE = [SIMD, 0x0b];
 const I8X16_SHUFFLE = [SIMD, 0x0d];
 const I32X4_SPLAT = [SIMD, 0x11];
@@ -96,30 +92,6 @@ const scaleFour = (offset: number) => [
   ...memarg(offset),
 ];
 
-/** for (counter = 0; counter < limit; counter += step) body: a block around a loop that leaves it at the limit. */
-const countedLoop = (counter: number, limit: number, step: number, body: number[]) => [
-  ...i32(0),
-  ...set(counter),
-  BLOCK,
-  VOID,
-  LOOP,
-  VOID,
-  ...get(counter),
-  ...get(limit),
-  I32_GE_U,
-  BR_IF,
-  1,
-  ...body,
-  ...get(counter),
-  ...i32(step),
-  I32_ADD,
-  ...set(counter),
-  BR,
-  0,
-  END,
-  END,
-];
-
 /** The bytes of 16 rows of the column whose address is in local `address`, into local `target`. */
 const loadRows = (address: number, target: number) => [...get(address), ...get(R), I32_ADD, ...V128_LOAD, ...memarg(0), ...set(target)];
 const interleave = (lanes: number[], target: number) => [...get(A), ...get(B), ...I8X16_SHUFFLE, ...lanes, ...set(target)];
@@ -130,11 +102,7 @@ const pairRows = [
   ...loadRows(COL_K, B),
   ...interleave(INTERLEAVE_LOW, LO),
   ...interleave(INTERLEAVE_HIGH, HI),
-  ...get(OUT),
-  ...get(R),
-  ...i32(2),
-  I32_SHL,
-  I32_ADD,
+  ...wordAddress(OUT, R),
   ...set(SCORES),
   ...addDot(LO, I16X8_EXTEND_LOW_I8X16_S, 0),
   ...addDot(LO, I16X8_EXTEND_HIGH_I8X16_S, 16),

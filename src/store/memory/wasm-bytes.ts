@@ -7,6 +7,7 @@ export const LOCAL_GET = 0x20;
 export const LOCAL_SET = 0x21;
 export const LOCAL_TEE = 0x22;
 export const I32_CONST = 0x41;
+export const I32_LOAD = 0x28;
 export const I32_ADD = 0x6a;
 export const I32_MUL = 0x6c;
 export const I32_SHL = 0x74;
@@ -61,6 +62,33 @@ export function name(text: string): number[] {
 export const get = (local: number) => [LOCAL_GET, local];
 export const set = (local: number) => [LOCAL_SET, local];
 export const i32 = (value: number) => [I32_CONST, ...sleb(value)];
+
+/** base + 4 · index, both locals: the address of the index-th i32 or f32 of the array at base. */
+export const wordAddress = (base: number, index: number) => [...get(base), ...get(index), ...i32(2), I32_SHL, I32_ADD];
+
+/** for (counter = 0; counter < limit; counter += step) body: a block around a loop that leaves it at the limit. */
+export const countedLoop = (counter: number, limit: number, step: number, body: number[]) => [
+  ...i32(0),
+  ...set(counter),
+  BLOCK,
+  VOID,
+  LOOP,
+  VOID,
+  ...get(counter),
+  ...get(limit),
+  I32_GE_U,
+  BR_IF,
+  1,
+  ...body,
+  ...get(counter),
+  ...i32(step),
+  I32_ADD,
+  ...set(counter),
+  BR,
+  0,
+  END,
+  END,
+];
 
 /** The part of the WebAssembly API used here (TypeScript's Node typings do not declare it). */
 export interface WasmMemory {

@@ -26,10 +26,18 @@ function scored<R extends { id: string }>(hits: Hit[], decodeOne: (hit: Hit) => 
     .sort((a, b) => b.score - a.score || (a.record.id < b.record.id ? -1 : a.record.id > b.record.id ? 1 : 0));
 }
 
-/** The latest sources each record keeps (retrieval/*-hits slice the lists by them). */
-function sourceParams(options: SearchOptions): { sources: unknown; document_sources: unknown } {
+/**
+ * The parameters retrieval/entity-hits and retrieval/relationship-hits share: how many expanded records to keep,
+ * the seeds' least score on Neo4j's scale, and the latest sources each record keeps (they slice the lists by them).
+ */
+function hitParams(options: SearchOptions & { keep?: number }): Record<string, unknown> {
   const bounds = sourceBounds(options.sources, options.filter?.documentIds !== undefined);
-  return { sources: int(bounds.chunks), document_sources: int(bounds.documents) };
+  return {
+    keep: options.keep === undefined ? null : int(options.keep),
+    min_score: (options.minScore + 1) / 2,
+    sources: int(bounds.chunks),
+    document_sources: int(bounds.documents),
+  };
 }
 
 function degreesFrom(value: unknown): Map<string, number> {
@@ -80,9 +88,7 @@ export class Neo4jRetrievalReads implements RetrievalReads {
   async entityHits(scope: Scope, vector: number[], topK: number, options: SearchOptions & AroundOptions): Promise<EntityHits> {
     const row = await this.searchRow(scope, 'entity', vector, topK, options, 'retrieval/entity-hits', {
       around: options.around,
-      keep: options.keep === undefined ? null : int(options.keep),
-      min_score: (options.minScore + 1) / 2,
-      ...sourceParams(options),
+      ...hitParams(options),
     });
     if (!row) return { hits: [], relationships: [], degrees: new Map() };
     return {
@@ -95,9 +101,7 @@ export class Neo4jRetrievalReads implements RetrievalReads {
   async relationshipHits(scope: Scope, vector: number[], topK: number, options: SearchOptions & EndsOptions): Promise<RelationshipHits> {
     const row = await this.searchRow(scope, 'relationship', vector, topK, options, 'retrieval/relationship-hits', {
       ends: options.ends,
-      keep: options.keep === undefined ? null : int(options.keep),
-      min_score: (options.minScore + 1) / 2,
-      ...sourceParams(options),
+      ...hitParams(options),
     });
     if (!row) return { hits: [], entities: [], degrees: new Map() };
     return {
