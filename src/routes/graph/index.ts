@@ -217,35 +217,23 @@ export function graphRoutes(api: Api, rt: Runtime): void {
     },
   );
 
-  api.route(
-    {
-      method: 'patch',
-      path: '/graph/entities/:id',
-      tag,
-      summary: "Correct an entity's description or type",
-      params: entityParamsSchema,
-      body: entityPatchSchema,
-      responses: { 200: { description: 'The updated entity', schema: entityDetailSchema } },
-    },
-    async (ctx, { params, body }) => {
-      ctx.body = await rt.graph.updateEntity(ctx.state.scope, params.id, body);
-    },
-  );
-
-  api.route(
-    {
-      method: 'put',
-      path: '/graph/entities/:id',
-      tag,
-      summary: 'Same as PATCH (the method EdgeQuake clients use)',
-      params: entityParamsSchema,
-      body: entityPatchSchema,
-      responses: { 200: { description: 'The updated entity', schema: entityDetailSchema } },
-    },
-    async (ctx, { params, body }) => {
-      ctx.body = await rt.graph.updateEntity(ctx.state.scope, params.id, body);
-    },
-  );
+  // PUT is the method EdgeQuake clients use; both correct the entity in place.
+  for (const method of ['patch', 'put'] as const) {
+    api.route(
+      {
+        method,
+        path: '/graph/entities/:id',
+        tag,
+        summary: method === 'patch' ? "Correct an entity's description or type" : 'Same as PATCH (the method EdgeQuake clients use)',
+        params: entityParamsSchema,
+        body: entityPatchSchema,
+        responses: { 200: { description: 'The updated entity', schema: entityDetailSchema } },
+      },
+      async (ctx, { params, body }) => {
+        ctx.body = await rt.graph.updateEntity(ctx.state.scope, params.id, body);
+      },
+    );
+  }
 
   api.route(
     {
