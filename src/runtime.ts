@@ -262,8 +262,8 @@ export async function createRuntime(config: AppConfig, log: Logger, options: Run
     await tenancy.ensureDefaultTenant();
     bootstrap = await auth.bootstrap();
   } catch (err) {
-    await stores.close().catch(() => undefined);
-    redis?.disconnect();
+    // Everything owned so far (worker threads, caches, the change feed, stores, Redis) closes, not only the stores.
+    await engine.close().catch((closeErr: unknown) => log.warn({ err: closeErr }, 'closing after a failed start failed'));
     throw err;
   }
   if (auth.open) {
