@@ -8,7 +8,9 @@
  * through this project's mock provider via scripts/bench/lightrag-bridge.ts), the same simulated latency per call,
  * LLM concurrency 8, the same 256-dim hashing embedding at concurrency 4 in batches of 64, 8 documents in flight,
  * cl100k tokens (LightRAG gets the encoding from js-tiktoken's ranks: tiktoken cannot download it here), and the
- * same query budget (20 entities, 20 relationships, 20 chunks; 4,000 / 4,000 / 12,000 tokens; no reranking).
+ * same query budget (20 entities, 20 relationships, 20 chunks; 4,000 / 4,000 / 12,000 tokens). kgrag's queries run
+ * at its defaults, the built-in reranker on, and again with reranking off (rows named so); LightRAG's with
+ * enable_rerank off, which is what its default does when no rerank model is configured (it warns and ranks nothing).
  * Chunking (1200 tokens, 100 overlap), one gleaning pass and the similarity cut-off (0.2) are both engines'
  * defaults. `kgrag` is the service at its defaults (entity resolution on, community reports rebuilt in the
  * background); `kgrag-no-resolution` the same with SERVICE_ENTITY_RESOLUTION=false.
@@ -88,6 +90,8 @@ const BUILD = path.join(ROOT, 'build', 'side-by-side');
 const VENV = path.join(ROOT, 'build', 'lightrag-venv');
 const LIGHTRAG_VERSION = '1.5.7';
 const MODES = ['naive', 'local', 'global', 'hybrid', 'mix'];
+/** kgrag's queries with its reranker off (a non-default setting): their mode, with this after it. */
+const RERANK_OFF = ', reranking off';
 const ENGINES = ['kgrag', 'kgrag-no-resolution', 'kgrag-neo4j', 'lightrag'];
 /** Column names: what each engine is, and the setting it changes from the defaults. */
 const LABELS: Record<string, string> = {
@@ -115,14 +119,16 @@ const SETTINGS_NOTE = [
     `LLM concurrency ${SETTINGS.llm_concurrency}, ${SETTINGS.documents_in_flight} documents in flight, cl100k tokens, ` +
     `1200-token chunks with 100 overlap, one gleaning pass, similarity cut-off 0.2; queries for the context only at ` +
     `${SETTINGS.top_k} entities / ${SETTINGS.top_k} relationships / ${SETTINGS.chunk_top_k} chunks and ` +
-    `${SETTINGS.budget.entities} / ${SETTINGS.budget.relationships} / ${SETTINGS.budget.total} tokens, no reranking`,
+    `${SETTINGS.budget.entities} / ${SETTINGS.budget.relationships} / ${SETTINGS.budget.total} tokens`,
   `kgrag: defaults but WORKER_THREADS=${SETTINGS.documents_in_flight} (default 48) and the mock latency; ` +
     'SERVICE_LLM_CONCURRENCY and SERVICE_EMBEDDING_CONCURRENCY as above are its defaults, and so are entity ' +
-    'resolution (on) and community reports rebuilt 10 s after the last change',
+    'resolution (on), community reports rebuilt 10 s after the last change and the built-in reranker (BM25 blended ' +
+    `with the vector score; the rows '${RERANK_OFF.slice(2)}' turn it off)`,
   `LightRAG: defaults but llm_model_max_async ${SETTINGS.llm_concurrency} (default 4), embedding_func_max_async ` +
     `${SETTINGS.embedding_concurrency} (8), embedding_batch_num ${SETTINGS.embedding_batch} (10), max_parallel_insert ` +
     `${SETTINGS.documents_in_flight} (3), tokenizer cl100k (o200k), query top_k ${SETTINGS.top_k} (40) and token budgets ` +
-    `${SETTINGS.budget.entities} / ${SETTINGS.budget.relationships} / ${SETTINGS.budget.total} (6000 / 8000 / 30000)`,
+    `${SETTINGS.budget.entities} / ${SETTINGS.budget.relationships} / ${SETTINGS.budget.total} (6000 / 8000 / 30000), ` +
+    'enable_rerank off (on, which with no rerank model configured warns and ranks nothing)',
 ];
 
 interface Question {
@@ -345,29 +351,33 @@ async function runKgrag(spec: Spec, options: KgragRun): Promise<EngineReport | n
   latencyMs = 0;
 
   const queries: QueryRun[] = [];
-  for (const mode of spec.settings.modes) {
-    for (const q of spec.questions) {
-      const t = performance.now();
-      const res = await fetch(`${base}/query`, {
-        method: 'POST',
-        headers,
-        body: JSON.stringify({
-          query: q.question,
-          mode,
-          context_only: true,
-          enable_rerank: false,
-          max_entities: spec.settings.top_k,
-          max_relationships: spec.settings.top_k,
-          max_chunks: spec.settings.chunk_top_k,
-        }),
-      });
-      const body = (await res.json()) as { context?: string; detail?: string };
-      if (res.status !== 200) throw new Error(`query answered ${res.status}: ${body.detail}`);
-      queries.push({ mode, id: q.id, ms: performance.now() - t, context: body.context ?? '' });
+  // At the defaults (the built-in reranker on), then again with reranking off: rows of their own, named.
+  let keywordCalls = 0;
+  for (const rerank of [true, false]) {
+    for (const mode of spec.settings.modes) {
+      for (const q of spec.questions) {
+        const t = performance.now();
+        const res = await fetch(`${base}/query`, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify({
+            query: q.question,
+            mode,
+            context_only: true,
+            ...(rerank ? {} : { enable_rerank: false }),
+            max_entities: spec.settings.top_k,
+            max_relationships: spec.settings.top_k,
+            max_chunks: spec.settings.chunk_top_k,
+          }),
+        });
+        const body = (await res.json()) as { context?: string; detail?: string };
+        if (res.status !== 200) throw new Error(`query answered ${res.status}: ${body.detail}`);
+        queries.push({ mode: rerank ? mode : `${mode}${RERANK_OFF}`, id: q.id, ms: performance.now() - t, context: body.context ?? '' });
+      }
     }
+    if (rerank) keywordCalls = (since(before, counting).llmCalls.keywords ?? 0) - (ingested.llmCalls.keywords ?? 0);
   }
   const chunks = await rt.stores.chunks.count(scope);
-  const answered = since(before, counting);
   if (options.neo4jUri) await rt.stores.dropWorkspace(scope);
   await server.close();
   return {
@@ -379,7 +389,7 @@ async function runKgrag(spec: Spec, options: KgragRun): Promise<EngineReport | n
     peak_rss_ingest_mb: peakRssIngest,
     peak_rss_mb: process.resourceUsage().maxRSS / 1024,
     calls: ingested.llmCalls,
-    keyword_calls_queries: (answered.llmCalls.keywords ?? 0) - (ingested.llmCalls.keywords ?? 0),
+    keyword_calls_queries: keywordCalls,
     embedding_calls: ingested.embeddingCalls,
     texts_embedded: ingested.textsEmbedded,
     superseded_texts: superseded,
@@ -734,6 +744,15 @@ function printReport(spec: Spec, reports: Record<string, EngineReport>): void {
           return r ? `${r.words.toFixed(3)} / ${r.passages.toFixed(3)}` : '-';
         }),
       ],
+    ]),
+    // kgrag's queries again with its reranker off; engines that did not run them show '-'.
+    ...spec.settings.modes.map((mode): [string, ...string[]] => [
+      `${mode}${RERANK_OFF}: recall, words / passage`,
+      ...engines.map((e) => {
+        if (!reports[e].queries.some((q) => q.mode === `${mode}${RERANK_OFF}`)) return '-';
+        const r = recall(spec, reports[e], `${mode}${RERANK_OFF}`);
+        return `${r.words.toFixed(3)} / ${r.passages.toFixed(3)}`;
+      }),
     ]),
   ];
   const widths = [
