@@ -116,8 +116,9 @@ describe('the cost of an edit', () => {
     expect(update.run.charged).toEqual([{ document_id: id, version: 2, llm_calls: update.run.llm_calls }]);
     expect(account.llm_calls_by_kind.community_report).toBe(update.run.llm_calls);
     expect(account.llm_calls_by_kind.community_report).toBeGreaterThan(0);
-    // That run rewrote only the reports of communities whose members or descriptions the edit changed.
-    expect(update.run.llm_calls).toBe(update.run.reports_generated);
+    // That run rewrote only the reports of communities whose members or descriptions the edit changed, small ones
+    // several to a call.
+    expect(update.run.llm_calls).toBeLessThanOrEqual(update.run.reports_generated);
     expect(update.run.reports_reused).toBeGreaterThan(0);
     const was = new Map(communitiesBefore.map((c) => [c.members, c]));
     const rewritten = (await communitiesOf(app, edited)).filter((c) => !communitiesBefore.some((b) => b.hash === c.hash));
@@ -184,7 +185,7 @@ describe('the cost of an edit', () => {
     recorder.state.calls = [];
     const run = await app.rt.communities.rebuild({ workspaceId: workspace });
     expect(run.llm_calls).toBe(recorder.state.calls.length);
-    expect(run.llm_calls).toBeGreaterThan(1);
+    expect(run.llm_calls).toBeGreaterThan(0);
     expect(run.charged?.map((c) => [c.document_id, c.version])).toEqual(ids.map((id) => [id, 2]));
     const shares = run.charged?.map((c) => c.llm_calls) ?? [];
     expect(Math.max(...shares) - Math.min(...shares)).toBeLessThanOrEqual(1);

@@ -2,7 +2,15 @@ import { createHash } from 'node:crypto';
 import type { CommunityRecord, CommunityRunSummary } from '../../domain/communities';
 import type { EntityRecord, RelationshipRecord, Scope } from '../../domain/types';
 import type { EmbeddingProvider, LlmProvider } from '../../llm/ports';
-import { COMMUNITY_REPORT_PROMPT_VERSION, type CommunityReport, parseReport, reportPrompt } from '../../prompts/community-report';
+import {
+  batchReportPrompt,
+  COMMUNITY_REPORT_PROMPT_VERSION,
+  type CommunityReport,
+  parseReport,
+  parseReports,
+  type ReportMembers,
+  reportPrompt,
+} from '../../prompts/community-report';
 import type { GraphSnapshot, Stores } from '../../store/ports';
 import { type DetectedCommunity, detectCommunities } from './detect';
 
@@ -12,6 +20,12 @@ export const MAX_COMMUNITY_NODES = 200_000;
 export const REPORT_ENTITIES = 25;
 export const REPORT_RELATIONSHIPS = 40;
 const REPORT_CONCURRENCY = 4;
+/**
+ * Small communities share a report prompt: at most this many in one, with no more lines (members and
+ * relationships) together than one community's prompt can show.
+ */
+export const REPORTS_PER_CALL = 6;
+const BATCH_LINES = REPORT_ENTITIES + REPORT_RELATIONSHIPS;
 const FETCH_BATCH = 1_000;
 
 export interface CommunityBuildDeps {
@@ -27,7 +41,10 @@ interface Pending {
   hash: string;
   /** The hash as runs before the order-free one wrote it (their reports are kept when only the order differs). */
   orderedHash: string;
+  /** The prompt of this community alone (its content hash is taken from it). */
   messages: ReturnType<typeof reportPrompt>;
+  /** What the prompt shows of it, for a prompt shared with other communities. */
+  members: ReportMembers;
   entities: EntityRecord[];
 }
 
@@ -101,20 +118,27 @@ export async function buildCommunities(deps: CommunityBuildDeps, scope: Scope): 
       .slice(0, REPORT_ENTITIES)
       .map((id) => entities.get(id) as EntityRecord);
     const rels = (edgesOf.get(detected.id) ?? []).map((e) => relationships.get(e.id)).filter((r): r is RelationshipRecord => !!r);
-    const messages = reportPrompt(
-      shown.map((e) => ({ name: e.name, entity_type: e.entity_type, description: e.description })),
-      rels.map((r) => ({
+    const members: ReportMembers = {
+      entities: shown.map((e) => ({ name: e.name, entity_type: e.entity_type, description: e.description })),
+      relations: rels.map((r) => ({
         source: entities.get(r.source)?.name ?? r.source,
         target: entities.get(r.target)?.name ?? r.target,
         description: r.description,
       })),
-    );
-    return { detected, ...contentHashes(detected, messages[1].content), messages, entities: shown };
+    };
+    const messages = reportPrompt(members.entities, members.relations);
+    return { detected, ...contentHashes(detected, messages[1].content), messages, members, entities: shown };
   });
 
-  let generated = 0;
+  const keptOf = (p: Pending) => previous.get(p.hash) ?? previous.get(p.orderedHash);
+  const fresh = pending.filter((p) => !keptOf(p));
+  const written = new Map<Pending, CommunityReport>();
+  await pool(reportBatches(fresh), REPORT_CONCURRENCY, async (batch) => {
+    const reports = await writeReports(deps.llm, batch, deps.signal);
+    batch.forEach((p, i) => written.set(p, reports[i]));
+  });
   const stamp = now();
-  const records = await pool(pending, REPORT_CONCURRENCY, async (p): Promise<CommunityRecord> => {
+  const records = pending.map((p): CommunityRecord => {
     const base = {
       id: p.detected.id,
       level: p.detected.level,
@@ -123,10 +147,9 @@ export async function buildCommunities(deps: CommunityBuildDeps, scope: Scope): 
       size: p.detected.member_ids.length,
       content_hash: p.hash,
     };
-    const kept = previous.get(p.hash) ?? previous.get(p.orderedHash);
+    const kept = keptOf(p);
     if (kept) return { ...kept, ...base, updated_at: kept.updated_at };
-    const report = await writeReport(deps.llm, p, deps.signal);
-    generated++;
+    const report = written.get(p) as CommunityReport;
     return {
       ...base,
       title: report.title,
@@ -139,6 +162,7 @@ export async function buildCommunities(deps: CommunityBuildDeps, scope: Scope): 
       updated_at: stamp,
     };
   });
+  const generated = fresh.length;
 
   const unembedded = records.filter((r) => r.embedding.length === 0);
   for (let i = 0; i < unembedded.length; i += 64) {
@@ -180,6 +204,43 @@ function contentHashes(detected: DetectedCommunity, prompt: string): { hash: str
 /** The text a report is searched by (embedding and keywords). */
 export function reportText(c: Pick<CommunityRecord, 'title' | 'summary'>): string {
   return `${c.title}: ${c.summary}`;
+}
+
+/**
+ * The communities to report on, grouped into prompts: smallest first, each group as many as fit in
+ * REPORTS_PER_CALL and BATCH_LINES; a community as large as that goes alone. The same graph gives the same groups.
+ */
+function reportBatches(fresh: Pending[]): Pending[][] {
+  const lines = (p: Pending) => p.members.entities.length + p.members.relations.length;
+  const sorted = [...fresh].sort((a, b) => lines(a) - lines(b) || compare(a.detected.id, b.detected.id));
+  const batches: Pending[][] = [];
+  let batch: Pending[] = [];
+  let used = 0;
+  for (const p of sorted) {
+    if (batch.length > 0 && (batch.length >= REPORTS_PER_CALL || used + lines(p) > BATCH_LINES)) {
+      batches.push(batch);
+      batch = [];
+      used = 0;
+    }
+    batch.push(p);
+    used += lines(p);
+  }
+  if (batch.length > 0) batches.push(batch);
+  return batches;
+}
+
+/**
+ * The reports of one group, in its order: one call for the group; a community the answer gives no usable report
+ * for is asked again alone (a model that cannot write several reports at once still writes each one).
+ */
+async function writeReports(llm: LlmProvider, batch: Pending[], signal?: AbortSignal): Promise<CommunityReport[]> {
+  if (batch.length === 1) return [await writeReport(llm, batch[0], signal)];
+  const messages = batchReportPrompt(batch.map((p) => p.members));
+  const answer = await llm.complete(messages, { task: 'community_report', temperature: 0, json: true, signal });
+  const parsed = parseReports(answer.text, batch.length);
+  const reports: CommunityReport[] = [];
+  for (const [i, p] of batch.entries()) reports.push(parsed[i] ?? (await writeReport(llm, p, signal)));
+  return reports;
 }
 
 async function writeReport(llm: LlmProvider, p: Pending, signal?: AbortSignal): Promise<CommunityReport> {
