@@ -133,8 +133,9 @@ export async function buildCommunities(deps: CommunityBuildDeps, scope: Scope): 
   const keptOf = (p: Pending) => previous.get(p.hash) ?? previous.get(p.orderedHash);
   const fresh = pending.filter((p) => !keptOf(p));
   const written = new Map<Pending, CommunityReport>();
+  const sharing = { on: true };
   await pool(reportBatches(fresh), REPORT_CONCURRENCY, async (batch) => {
-    const reports = await writeReports(deps.llm, batch, deps.signal);
+    const reports = await writeReports(deps.llm, batch, sharing, deps.signal);
     batch.forEach((p, i) => written.set(p, reports[i]));
   });
   const stamp = now();
@@ -231,14 +232,23 @@ function reportBatches(fresh: Pending[]): Pending[][] {
 
 /**
  * The reports of one group, in its order: one call for the group; a community the answer gives no usable report
- * for is asked again alone (a model that cannot write several reports at once still writes each one).
+ * for is asked again alone (a model that cannot write several reports at once still writes each one). An answer
+ * with no usable report at all turns sharing off for the rest of the run: that model is asked one community a call.
  */
-async function writeReports(llm: LlmProvider, batch: Pending[], signal?: AbortSignal): Promise<CommunityReport[]> {
-  if (batch.length === 1) return [await writeReport(llm, batch[0], signal)];
-  const messages = batchReportPrompt(batch.map((p) => p.members));
-  const answer = await llm.complete(messages, { task: 'community_report', temperature: 0, json: true, signal });
-  const parsed = parseReports(answer.text, batch.length);
+async function writeReports(
+  llm: LlmProvider,
+  batch: Pending[],
+  sharing: { on: boolean },
+  signal?: AbortSignal,
+): Promise<CommunityReport[]> {
   const reports: CommunityReport[] = [];
+  let parsed: Array<CommunityReport | null> = [];
+  if (batch.length > 1 && sharing.on) {
+    const messages = batchReportPrompt(batch.map((p) => p.members));
+    const answer = await llm.complete(messages, { task: 'community_report', temperature: 0, json: true, signal });
+    parsed = parseReports(answer.text, batch.length);
+    if (parsed.every((r) => r === null)) sharing.on = false;
+  }
   for (const [i, p] of batch.entries()) reports.push(parsed[i] ?? (await writeReport(llm, p, signal)));
   return reports;
 }
