@@ -64,24 +64,31 @@ describe('a report prompt for several communities', () => {
   });
 });
 
-/** Counts report calls, and answers a prompt of several communities with prose when told to. */
+/**
+ * Counts report calls; when told to, answers a prompt of several communities with prose, or with its reports
+ * numbered in order but written about the communities in reverse order.
+ */
 class ReportLlm extends MockLlm {
   calls: number[] = [];
-  constructor(private readonly batches: 'answered' | 'refused') {
+  constructor(private readonly batches: 'answered' | 'refused' | 'shuffled') {
     super();
   }
   override async complete(messages: ChatMessage[], options: CompletionOptions = {}): Promise<Completion> {
     const batch = parseBatchReportText(messages[messages.length - 1].content.split(REPORT_TEXT_MARKER)[1] ?? '');
     if (options.task === 'community_report') this.calls.push(batch?.length ?? 1);
-    if (batch && this.batches === 'refused') return { ...(await super.complete(messages, options)), text: 'Sorry, one at a time.' };
-    return super.complete(messages, options);
+    const answer = await super.complete(messages, options);
+    if (!batch || this.batches === 'answered') return answer;
+    if (this.batches === 'refused') return { ...answer, text: 'Sorry, one at a time.' };
+    const { reports } = JSON.parse(answer.text) as { reports: Array<Record<string, unknown>> };
+    const reversed = reports.map((r, i) => ({ ...reports[reports.length - 1 - i], community: i + 1 }));
+    return { ...answer, text: JSON.stringify({ reports: reversed }) };
   }
 }
 
 describe('community reports of small communities', () => {
   const scope = { workspaceId: 'reports' };
 
-  async function build(batches: 'answered' | 'refused') {
+  async function build(batches: 'answered' | 'refused' | 'shuffled') {
     const stores = createMemoryStores();
     await plantClusters(stores, scope, 48, 3);
     const llm = new ReportLlm(batches);
@@ -119,5 +126,14 @@ describe('community reports of small communities', () => {
     // The same reports as when the shared prompts were answered.
     const titles = (list: typeof communities) => new Map(list.map((c) => [c.id, c.title]));
     expect(titles(communities)).toEqual(titles(answered.communities));
+  });
+
+  it('asks again alone for a community whose shared report names none of its members', async () => {
+    const answered = await build('answered');
+    const { llm, communities } = await build('shuffled');
+    const titles = (list: typeof communities) => new Map(list.map((c) => [c.id, c.title]));
+    expect(titles(communities)).toEqual(titles(answered.communities));
+    // Each shared prompt's middle report (odd counts) stays with its own community; every other one is asked again.
+    expect(llm.calls.length).toBeGreaterThan(answered.llm.calls.length);
   });
 });

@@ -232,7 +232,8 @@ function reportBatches(fresh: Pending[]): Pending[][] {
 
 /**
  * The reports of one group, in its order: one call for the group; a community the answer gives no usable report
- * for is asked again alone (a model that cannot write several reports at once still writes each one). An answer
+ * for, or one that names none of its members (a report that went to the wrong community), is asked again alone (a
+ * model that cannot write several reports at once still writes each one). An answer
  * with no usable report at all turns sharing off for the rest of the run: that model is asked one community a call.
  */
 async function writeReports(
@@ -246,11 +247,17 @@ async function writeReports(
   if (batch.length > 1 && sharing.on) {
     const messages = batchReportPrompt(batch.map((p) => p.members));
     const answer = await llm.complete(messages, { task: 'community_report', temperature: 0, json: true, signal });
-    parsed = parseReports(answer.text, batch.length);
+    parsed = parseReports(answer.text, batch.length).map((r, i) => (r && namesAMember(r, batch[i]) ? r : null));
     if (parsed.every((r) => r === null)) sharing.on = false;
   }
   for (const [i, p] of batch.entries()) reports.push(parsed[i] ?? (await writeReport(llm, p, signal)));
   return reports;
+}
+
+/** Whether a report's title or summary names one of the members its community's prompt showed. */
+function namesAMember(report: CommunityReport, p: Pending): boolean {
+  const said = `${report.title}\n${report.summary}`.toLowerCase();
+  return p.members.entities.some((e) => e.name.trim() !== '' && said.includes(e.name.trim().toLowerCase()));
 }
 
 async function writeReport(llm: LlmProvider, p: Pending, signal?: AbortSignal): Promise<CommunityReport> {
