@@ -135,69 +135,46 @@ export interface AppliedMerges {
 /** Tries of a merge whose entities another merge took meanwhile: each follows the aliases that merge left. */
 const MERGE_ATTEMPTS = 3;
 
-type Merge = Pick<MergeProposal, 'source_id' | 'target_id' | 'reason'> & { score?: number };
-type MergeResult = { applied: AppliedMerges['applied'][number] } | { skipped: AppliedMerges['skipped'][number] };
-
-/**
- * Applies merges (source into target), following earlier merges of the same run and concurrent ones. Merges that
- * name no entity of an earlier one run side by side, in waves: their locks, writes and embeddings overlap (and the
- * embedding queue batches their texts), while a merge that names an entity of an earlier one waits for it. The
- * results keep the order of `merges`.
- */
-export async function applyMerges(deps: GraphDeps, scope: Scope, merges: Merge[], cause = 'resolution'): Promise<AppliedMerges> {
-  const results = new Array<MergeResult>(merges.length);
-  for (const wave of mergeWaves(merges)) {
-    // Every merge of a wave ends before a failure is thrown: none is left running behind the caller.
-    const settled = await Promise.allSettled(wave.map(async (i) => (results[i] = await applyMerge(deps, scope, merges[i], cause))));
-    const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
-    if (failed) throw failed.reason;
-  }
+/** Applies merges (source into target) one by one, following earlier merges of the same run and concurrent ones. */
+export async function applyMerges(
+  deps: GraphDeps,
+  scope: Scope,
+  merges: Array<Pick<MergeProposal, 'source_id' | 'target_id' | 'reason'> & { score?: number }>,
+  cause = 'resolution',
+): Promise<AppliedMerges> {
   const out: AppliedMerges = { applied: [], skipped: [] };
-  for (const r of results) {
-    if ('applied' in r) out.applied.push(r.applied);
-    else out.skipped.push(r.skipped);
+  for (const m of merges) {
+    const skip = (reason: string) => out.skipped.push({ source_id: m.source_id, target_id: m.target_id, reason });
+    for (let attempt = 1; ; attempt++) {
+      const [source, target] = await Promise.all([
+        resolveEntityAlias(deps.stores.kv, scope, normalizeEntityId(m.source_id)),
+        resolveEntityAlias(deps.stores.kv, scope, normalizeEntityId(m.target_id)),
+      ]);
+      if (source === target) {
+        skip('already one entity');
+        break;
+      }
+      const present = new Set((await deps.stores.graph.getEntities(scope, [source, target])).map((e) => e.id));
+      if (!present.has(source) || !present.has(target)) {
+        skip(`entity not found: ${[source, target].filter((id) => !present.has(id)).join(', ')}`);
+        break;
+      }
+      try {
+        await mergeEntities(deps, scope, {
+          sourceIds: [source],
+          targetId: target,
+          reason: `entity resolution: ${m.reason}${m.score === undefined ? '' : ` (score ${m.score})`}`,
+          cause,
+        });
+        out.applied.push({ source_id: source, target_id: target });
+        break;
+      } catch (err) {
+        // Another merge took one of the two between the check and the lock: follow it.
+        if (!(err instanceof NotFoundError) || attempt >= MERGE_ATTEMPTS) throw err;
+      }
+    }
   }
   return out;
-}
-
-/** Indexes of `merges` in waves: each merge in the wave after the last one holding a merge that names its entities. */
-function mergeWaves(merges: Merge[]): number[][] {
-  const waves: number[][] = [];
-  const lastWave = new Map<string, number>();
-  merges.forEach((m, i) => {
-    const ids = [normalizeEntityId(m.source_id), normalizeEntityId(m.target_id)];
-    const wave = Math.max(...ids.map((id) => lastWave.get(id) ?? -1)) + 1;
-    (waves[wave] ??= []).push(i);
-    for (const id of ids) lastWave.set(id, wave);
-  });
-  return waves;
-}
-
-async function applyMerge(deps: GraphDeps, scope: Scope, m: Merge, cause: string): Promise<MergeResult> {
-  const skip = (reason: string): MergeResult => ({ skipped: { source_id: m.source_id, target_id: m.target_id, reason } });
-  for (let attempt = 1; ; attempt++) {
-    const [source, target] = await Promise.all([
-      resolveEntityAlias(deps.stores.kv, scope, normalizeEntityId(m.source_id)),
-      resolveEntityAlias(deps.stores.kv, scope, normalizeEntityId(m.target_id)),
-    ]);
-    if (source === target) return skip('already one entity');
-    const present = new Set((await deps.stores.graph.getEntities(scope, [source, target])).map((e) => e.id));
-    if (!present.has(source) || !present.has(target)) {
-      return skip(`entity not found: ${[source, target].filter((id) => !present.has(id)).join(', ')}`);
-    }
-    try {
-      await mergeEntities(deps, scope, {
-        sourceIds: [source],
-        targetId: target,
-        reason: `entity resolution: ${m.reason}${m.score === undefined ? '' : ` (score ${m.score})`}`,
-        cause,
-      });
-      return { applied: { source_id: source, target_id: target } };
-    } catch (err) {
-      // Another merge took one of the two between the check and the lock: follow it.
-      if (!(err instanceof NotFoundError) || attempt >= MERGE_ATTEMPTS) throw err;
-    }
-  }
 }
 
 /**
