@@ -1,4 +1,7 @@
 import { EmbeddingQueue } from '../../src/ingest/embed/queue';
+
+/** A window no test reaches unless it says so. */
+const WIDE = { merges: 1000, deadlineMs: 60_000 };
 import { MergeClaims } from '../../src/ingest/embed/claims';
 import type { EmbeddingProvider } from '../../src/llm/ports';
 
@@ -51,9 +54,11 @@ describe('the shared embedding queue', () => {
     expect(calls).toEqual([['Acme']]);
   });
 
-  it('holds refreshes back while texts that callers wait on are queued, and embeds each refreshed record once', async () => {
+  it('holds refreshes back while a document is in flight, embeds each refreshed record once, and sends it once none is', async () => {
     const { provider, calls, releaseAll } = gatedProvider();
-    const queue = new EmbeddingQueue(provider, 1, 64, 60_000);
+    const claims = new MergeClaims();
+    const queue = new EmbeddingQueue(provider, 1, 64, WIDE, claims);
+    const inFlight = claims.claim(scope);
     const waitedOn = queue.embed(scope, 'chunk', [{ id: 'c1', text: 'a chunk' }]);
     const refreshes = ['Acme: one', 'Acme: one, two', 'Acme: one, two, three'].map((text) =>
       queue.embed(scope, 'entity', [{ id: 'ACME', text }], undefined, 'later'),
@@ -61,14 +66,50 @@ describe('the shared embedding queue', () => {
     const more = queue.embed(scope, 'chunk', [{ id: 'c2', text: 'another chunk' }]);
     await releaseAll();
     await Promise.all([waitedOn, more]);
+    expect(calls).toEqual([['a chunk'], ['another chunk']]);
+    inFlight.release();
+    await releaseAll();
     const results = await Promise.all(refreshes);
     expect(calls).toEqual([['a chunk'], ['another chunk'], ['Acme: one, two, three']]);
     expect(results.map(([r]) => r.text)).toEqual(Array(3).fill('Acme: one, two, three'));
   });
 
+  it('sends a refresh with the texts waited on when no document is in flight', async () => {
+    const { provider, calls, releaseAll } = gatedProvider();
+    const queue = new EmbeddingQueue(provider, 1, 64, WIDE);
+    const busy = queue.embed(scope, 'chunk', [{ id: 'c1', text: 'a chunk' }]);
+    const refresh = queue.embed(scope, 'entity', [{ id: 'ACME', text: 'Acme' }], undefined, 'later');
+    const more = queue.embed(scope, 'chunk', [{ id: 'c2', text: 'another chunk' }]);
+    await releaseAll();
+    await Promise.all([busy, refresh, more]);
+    expect(calls).toEqual([['a chunk'], ['another chunk', 'Acme']]);
+  });
+
+  it('sends a refresh once so many documents have merged since it was queued, while a call is still out', async () => {
+    const { provider, calls, releaseAll } = gatedProvider();
+    const claims = new MergeClaims();
+    const queue = new EmbeddingQueue(provider, 2, 64, { merges: 2, deadlineMs: 60_000 }, claims);
+    // A document still in flight: without the window the refresh would wait for it.
+    claims.claim(scope);
+    const busy = queue.embed(scope, 'chunk', [{ id: 'c1', text: 'a chunk' }]);
+    const refresh = queue.embed(scope, 'entity', [{ id: 'ACME', text: 'Acme' }], undefined, 'later');
+    await new Promise((r) => setImmediate(r));
+    claims.claim(scope).release();
+    await new Promise((r) => setImmediate(r));
+    expect(calls).toEqual([['a chunk']]);
+    claims.claim(scope).release();
+    await new Promise((r) => setImmediate(r));
+    // Sent beside the call still out: the window has passed.
+    expect(calls).toEqual([['a chunk'], ['Acme']]);
+    await releaseAll();
+    await Promise.all([busy, refresh]);
+  });
+
   it('sends held refreshes at once when settled', async () => {
     const { provider, calls, releaseAll } = gatedProvider();
-    const queue = new EmbeddingQueue(provider, 1, 64, 60_000);
+    const claims = new MergeClaims();
+    const queue = new EmbeddingQueue(provider, 1, 64, WIDE, claims);
+    claims.claim(scope);
     const busy = queue.embed(scope, 'chunk', [{ id: 'c1', text: 'a chunk' }]);
     const refresh = queue.embed(scope, 'entity', [{ id: 'ACME', text: 'Acme' }], undefined, 'later');
     const settled = queue.settle();
@@ -115,7 +156,7 @@ describe('the shared embedding queue', () => {
     it('holds a claimed record until the claiming document has merged it: coalesced embeddings hold the latest text', async () => {
       const { provider, calls, releaseAll } = gatedProvider();
       const claims = new MergeClaims();
-      const queue = new EmbeddingQueue(provider, 1, 64, 60_000, claims);
+      const queue = new EmbeddingQueue(provider, 1, 64, WIDE, claims);
       const other = claims.claim(scope);
       other.add('entity', ['ACME']);
       const first = queue.embed(scope, 'entity', [{ id: 'ACME', text: 'Acme: first document' }], undefined, 'now', true);
@@ -141,7 +182,7 @@ describe('the shared embedding queue', () => {
     it('waits for no claim opened after the record was queued', async () => {
       const { provider, calls, releaseAll } = gatedProvider();
       const claims = new MergeClaims();
-      const queue = new EmbeddingQueue(provider, 1, 64, 60_000, claims);
+      const queue = new EmbeddingQueue(provider, 1, 64, WIDE, claims);
       const embedded = queue.embed(scope, 'entity', [{ id: 'ACME', text: 'Acme' }], undefined, 'now', true);
       claims.claim(scope).add('entity', ['ACME']);
       await releaseAll();
@@ -152,7 +193,7 @@ describe('the shared embedding queue', () => {
     it('holds no record another workspace has claimed, nor a record of another kind', async () => {
       const { provider, calls, releaseAll } = gatedProvider();
       const claims = new MergeClaims();
-      const queue = new EmbeddingQueue(provider, 1, 64, 60_000, claims);
+      const queue = new EmbeddingQueue(provider, 1, 64, WIDE, claims);
       claims.claim({ workspaceId: 'elsewhere' }).add('entity', ['ACME']);
       claims.claim(scope).add('relationship', ['ACME']);
       const embedded = queue.embed(scope, 'entity', [{ id: 'ACME', text: 'Acme' }], undefined, 'now', true);
@@ -161,10 +202,25 @@ describe('the shared embedding queue', () => {
       expect(calls).toEqual([['Acme']]);
     });
 
-    it('ends a hold after the refresh delay when the claim is never given up', async () => {
+    it('ends a hold once so many other documents have merged, however long that took', async () => {
       const { provider, calls, releaseAll } = gatedProvider();
       const claims = new MergeClaims();
-      const queue = new EmbeddingQueue(provider, 1, 64, 30, claims);
+      const queue = new EmbeddingQueue(provider, 1, 64, { merges: 2, deadlineMs: 60_000 }, claims);
+      claims.claim(scope).add('entity', ['ACME']);
+      const embedded = queue.embed(scope, 'entity', [{ id: 'ACME', text: 'Acme' }], undefined, 'now', true);
+      claims.claim(scope).release();
+      await releaseAll();
+      expect(calls).toEqual([]);
+      claims.claim(scope).release();
+      await releaseAll();
+      expect((await embedded)[0].text).toBe('Acme');
+      expect(calls).toEqual([['Acme']]);
+    });
+
+    it('ends a hold at the deadline when the claim is never given up and no document merges', async () => {
+      const { provider, calls, releaseAll } = gatedProvider();
+      const claims = new MergeClaims();
+      const queue = new EmbeddingQueue(provider, 1, 64, { merges: 1000, deadlineMs: 30 }, claims);
       claims.claim(scope).add('entity', ['ACME']);
       const embedded = queue.embed(scope, 'entity', [{ id: 'ACME', text: 'Acme' }], undefined, 'now', true);
       await releaseAll();
@@ -178,7 +234,7 @@ describe('the shared embedding queue', () => {
     it('ends a hold when a caller waits on the record, and when the queue is settled', async () => {
       const { provider, calls, releaseAll } = gatedProvider();
       const claims = new MergeClaims();
-      const queue = new EmbeddingQueue(provider, 1, 64, 60_000, claims);
+      const queue = new EmbeddingQueue(provider, 1, 64, WIDE, claims);
       claims.claim(scope).add('entity', ['ACME', 'GLOBEX']);
       const held = queue.embed(scope, 'entity', [{ id: 'ACME', text: 'Acme' }], undefined, 'now', true);
       const waitedOn = queue.embed(scope, 'entity', [{ id: 'ACME', text: 'Acme, needed now' }]);

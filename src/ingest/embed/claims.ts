@@ -45,14 +45,38 @@ export class MergeClaim {
     for (const key of this.keys) this.registry.drop(key, this);
     this.keys.clear();
     this.end();
+    this.registry.released();
   }
 }
 
 export class MergeClaims {
   private readonly holders = new Map<string, Set<MergeClaim>>();
+  private readonly listeners = new Set<() => void>();
+  private given = 0;
+  private opened = 0;
+
+  /**
+   * Claims given up so far in the runtime: one a document merged (or stopped). The embedding queue counts its
+   * refresh window in these, so that how often a record is re-embedded follows the documents, not the clock.
+   */
+  get releases(): number {
+    return this.given;
+  }
+
+  /** Calls `listener` after each claim given up; returns the unsubscribe. */
+  onRelease(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
 
   claim(scope: Scope): MergeClaim {
+    this.opened++;
     return new MergeClaim(this, scope);
+  }
+
+  /** Claims open now: documents in flight that have not merged yet. */
+  get open(): number {
+    return this.opened - this.given;
   }
 
   /** The claims open on a record now. */
@@ -71,6 +95,12 @@ export class MergeClaims {
     const set = this.holders.get(key);
     if (set) set.add(claim);
     else this.holders.set(key, new Set([claim]));
+  }
+
+  /** @internal */
+  released(): void {
+    this.given++;
+    for (const listener of this.listeners) listener();
   }
 
   /** @internal */

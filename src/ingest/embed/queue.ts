@@ -13,21 +13,32 @@ import { MergeClaims, recordKey } from './claims';
  * batch size, so the documents in flight share calls too; a partial batch waits while another call is out.
  *
  * Two lanes: `now` for texts a caller waits on (chunks, records new to the graph), `later` for refreshes of
- * records that already have a vector (their old one still serves queries). A refresh is sent once nothing
- * waits in the `now` lane and no call is out, or once it has waited REFRESH_DELAY_MS: records that many
- * documents touch in a row are embedded once per delay, not once per document.
+ * records that already have a vector (their old one still serves queries). A refresh is sent once no document
+ * is in flight (no claim open: nothing would change the record again soon), or once REFRESH_WINDOW.merges
+ * documents have merged since it was queued: records that many documents touch in a row are embedded once per so
+ * many documents. Both are counted in documents, not in time or in the queue's idle moments, so that a loaded
+ * machine (slower documents, a queue idle more often) re-embeds as much as an idle one.
  *
  * A record queued with `awaitClaims` while documents in flight have claimed it (./claims.ts) is held until
- * those documents have merged it, or for at most REFRESH_DELAY_MS: each of them queues its own text of the
- * record meanwhile, so the record is embedded once, with the text of the last. A caller that waits on the
- * record in the `now` lane without `awaitClaims` ends the hold.
+ * those documents have merged it, or until REFRESH_WINDOW.merges other documents have: each of them queues its own
+ * text of the record meanwhile, so the record is embedded once, with the text of the last. A caller that waits on
+ * the record in the `now` lane without `awaitClaims` ends the hold.
+ *
+ * REFRESH_WINDOW.deadlineMs bounds both in time, for documents in flight that merge nothing for that long (liveness
+ * only: it is reached when documents stall, not when a machine is busy).
  *
  * A call holds the texts of one workspace only, and runs in the usage context of its first text's caller: its cost
  * is that workspace's.
  */
 
 export const DEFAULT_EMBED_BATCH_SIZE = 64;
-export const REFRESH_DELAY_MS = 3000;
+
+/** How long refreshes and claimed records wait, counted in documents merged, with a deadline in time (see above). */
+export interface RefreshWindow {
+  merges: number;
+  deadlineMs: number;
+}
+export const REFRESH_WINDOW: RefreshWindow = { merges: 16, deadlineMs: 30_000 };
 
 export type Lane = 'now' | 'later';
 
@@ -55,7 +66,9 @@ interface Entry {
   usage: UsageContext;
   text: string;
   lane: Lane;
+  /** When it was queued: Date.now() and the runtime's claims given up by then. */
   since: number;
+  sinceReleases: number;
   waiters: Waiter[];
   result?: Promise<Embedded>;
   /** While being embedded: the call's shared signal, which later joiners hold on to as well. */
@@ -72,14 +85,27 @@ export class EmbeddingQueue {
   private timer: NodeJS.Timeout | null = null;
   private draining = 0;
   private idleWaiters: Array<() => void> = [];
+  /** Entries held for claims, with what ends their hold. */
+  private readonly holds = new Map<Entry, () => void>();
 
   constructor(
     private readonly provider: EmbeddingProvider,
     private readonly concurrency: number,
     private readonly batchSize: number,
-    private readonly refreshDelayMs = REFRESH_DELAY_MS,
+    private readonly window: RefreshWindow = REFRESH_WINDOW,
     private readonly claims: MergeClaims = new MergeClaims(),
-  ) {}
+  ) {
+    // The queue's clock: each document merged may make refreshes due and end holds.
+    claims.onRelease(() => {
+      for (const [entry, end] of this.holds) if (this.windowPassed(entry)) end();
+      if (this.later.size > 0) this.pump();
+    });
+  }
+
+  /** Whether REFRESH_WINDOW has passed for an entry: so many documents merged since it was queued, or the deadline. */
+  private windowPassed(entry: Entry): boolean {
+    return this.claims.releases - entry.sinceReleases >= this.window.merges || Date.now() - entry.since >= this.window.deadlineMs;
+  }
 
   /**
    * Embeds the texts of one kind of record in a workspace; resolves in the order given. With `awaitClaims`, records
@@ -138,7 +164,16 @@ export class EmbeddingQueue {
       const waiter = { resolve, reject, signal };
       const entry = this.now.get(key) ?? this.later.get(key);
       if (!entry) {
-        const created: Entry = { key, ...owner, text, lane, since: Date.now(), waiters: [waiter], held: false };
+        const created: Entry = {
+          key,
+          ...owner,
+          text,
+          lane,
+          since: Date.now(),
+          sinceReleases: this.claims.releases,
+          waiters: [waiter],
+          held: false,
+        };
         (lane === 'now' ? this.now : this.later).set(key, created);
         if (awaitClaims) this.holdForClaims(created);
         return;
@@ -154,19 +189,21 @@ export class EmbeddingQueue {
     });
   }
 
-  /** Holds a new entry while claims opened before it are open, for at most the refresh delay. */
+  /** Holds a new entry while claims opened before it are open, for at most the refresh window. */
   private holdForClaims(entry: Entry): void {
     const claimants = this.claims.claimants(entry.key);
     if (claimants.length === 0) return;
     entry.held = true;
     const end = () => {
       clearTimeout(timer);
+      this.holds.delete(entry);
       if (!entry.held) return;
       entry.held = false;
       this.pump();
     };
-    const timer = setTimeout(end, this.refreshDelayMs);
+    const timer = setTimeout(end, this.window.deadlineMs);
     timer.unref();
+    this.holds.set(entry, end);
     void Promise.all(claimants.map((c) => c.done)).then(end);
   }
 
@@ -203,22 +240,21 @@ export class EmbeddingQueue {
       }
     };
     take(this.now.values(), () => true);
-    // Held records wait for documents, not for a slot: they keep no refresh back.
-    const quiet = this.active === 0 && ![...this.now.values()].some((e) => !e.held);
-    const due = Date.now() - this.refreshDelayMs;
-    take(this.later.values(), (e) => this.draining > 0 || quiet || e.since <= due);
+    // No document left to merge: nothing would coalesce with them any more.
+    const settled = this.claims.open === 0;
+    take(this.later.values(), (e) => this.draining > 0 || settled || this.windowPassed(e));
     if (batch.length === 0) return batch;
     // A partial batch waits while a call is out: what arrives meanwhile joins it.
     const full = batch.length >= this.batchSize;
-    const forced = this.draining > 0 || batch.some((e) => e.lane === 'later' && e.since <= due);
+    const forced = this.draining > 0 || batch.some((e) => e.lane === 'later' && this.windowPassed(e));
     return full || forced || this.active === 0 ? batch : [];
   }
 
-  /** Wakes the queue when its oldest refresh comes due. */
+  /** Wakes the queue at its oldest refresh's deadline (documents merging wake it before that). */
   private schedule(): void {
     if (this.timer || this.later.size === 0) return;
     const oldest = this.later.values().next().value as Entry;
-    const wait = Math.max(0, oldest.since + this.refreshDelayMs - Date.now());
+    const wait = Math.max(0, oldest.since + this.window.deadlineMs - Date.now());
     this.timer = setTimeout(() => {
       this.timer = null;
       this.pump();
@@ -313,7 +349,7 @@ export class EmbeddingQueues {
         provider,
         Math.max(1, concurrency),
         provider.batchSize ?? DEFAULT_EMBED_BATCH_SIZE,
-        REFRESH_DELAY_MS,
+        REFRESH_WINDOW,
         this.claims,
       );
       this.queues.set(provider, queue);

@@ -41,7 +41,7 @@ export interface MergeStageOptions {
   /**
    * When the merged records are embedded. `wait`: before the merge returns. `defer`: records that had a vector
    * before the merge are re-embedded in the background, in the queue's `later` lane, so that the document does not
-   * wait for them and a record many documents touch is embedded once per refresh delay; new records are embedded
+   * wait for them and a record many documents touch is embedded once per refresh window (so many documents merged); new records are embedded
    * before the merge returns, except those that other documents in flight have claimed, embedded in the background
    * once the last of those documents has merged them. `optional`: as `wait`, but a failure is logged and the records
    * are embedded in the background (taking a document out must not depend on them).
