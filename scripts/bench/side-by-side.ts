@@ -1,19 +1,21 @@
 /**
  * kgrag and LightRAG side by side: `npx tsx scripts/bench/side-by-side.ts [--corpus handbook,bench] [--documents 100]
- * [--latency 200] [--engines kgrag,kgrag-no-resolution,kgrag-neo4j,lightrag] [--warm-passes 1] [--log-embedded]
+ * [--latency 200] [--engines kgrag,kgrag-no-resolution,kgrag-8-in-flight,kgrag-neo4j,lightrag] [--warm-passes 1]
+ * [--log-embedded]
  * [--from-source]`.
  *
  * Each engine runs at its own defaults except for the settings both are given alike, so that they do the same
  * work with the same means (printed above every table): the same mock answers (LightRAG's LLM function answers
  * through this project's mock provider via scripts/bench/lightrag-bridge.ts), the same simulated latency per call,
- * LLM concurrency 8, the same 256-dim hashing embedding at concurrency 4 in batches of 64, 8 documents in flight,
+ * LLM concurrency 8, the same 256-dim hashing embedding at concurrency 4 in batches of 64,
  * cl100k tokens (LightRAG gets the encoding from js-tiktoken's ranks: tiktoken cannot download it here), and the
  * same query budget (20 entities, 20 relationships, 20 chunks; 4,000 / 4,000 / 12,000 tokens). kgrag's queries run
  * at its defaults, the built-in reranker on, and again with reranking off (rows named so); LightRAG's with
  * enable_rerank off, which is what its default does when no rerank model is configured (it warns and ranks nothing).
  * Chunking (1200 tokens, 100 overlap), one gleaning pass and the similarity cut-off (0.2) are both engines'
  * defaults. `kgrag` is the service at its defaults (entity resolution on, community reports rebuilt in the
- * background); `kgrag-no-resolution` the same with SERVICE_ENTITY_RESOLUTION=false.
+ * background, 48 documents in flight); `kgrag-no-resolution` the same with SERVICE_ENTITY_RESOLUTION=false;
+ * `kgrag-8-in-flight` with WORKER_THREADS=8, as many documents in flight as LightRAG is given (its default is 3).
  *
  * kgrag's processes run tsc-compiled JavaScript with MALLOC_ARENA_MAX=2, as `npm start` runs the service.
  *
@@ -69,7 +71,7 @@ const { values: args } = parseArgs({
     corpus: { type: 'string', default: 'handbook,bench' },
     documents: { type: 'string', default: '100' },
     latency: { type: 'string', default: '200' },
-    engines: { type: 'string', default: 'kgrag,kgrag-no-resolution,lightrag' },
+    engines: { type: 'string', default: 'kgrag,kgrag-no-resolution,kgrag-8-in-flight,lightrag' },
     // kgrag-neo4j: whole ingests of the corpus before the timed one, so that a fresh Neo4j's JVM has compiled its code.
     'warm-passes': { type: 'string', default: '1' },
     // kgrag's texts embedded more than once or for a record version replaced since, written beside its report.
@@ -80,6 +82,8 @@ const { values: args } = parseArgs({
     // Internal: one engine's run in a child process, with entity resolution on or off.
     child: { type: 'string' },
     resolution: { type: 'string', default: 'on' },
+    // Internal: documents in flight, the service's default when empty.
+    'in-flight': { type: 'string', default: '' },
     input: { type: 'string' },
     output: { type: 'string' },
   },
@@ -92,11 +96,12 @@ const LIGHTRAG_VERSION = '1.5.7';
 const MODES = ['naive', 'local', 'global', 'hybrid', 'mix'];
 /** kgrag's queries with its reranker off (a non-default setting): their mode, with this after it. */
 const RERANK_OFF = ', reranking off';
-const ENGINES = ['kgrag', 'kgrag-no-resolution', 'kgrag-neo4j', 'lightrag'];
+const ENGINES = ['kgrag', 'kgrag-no-resolution', 'kgrag-8-in-flight', 'kgrag-neo4j', 'lightrag'];
 /** Column names: what each engine is, and the setting it changes from the defaults. */
 const LABELS: Record<string, string> = {
   kgrag: 'kgrag',
   'kgrag-no-resolution': 'kgrag, resolution off',
+  'kgrag-8-in-flight': 'kgrag, 8 documents in flight',
   'kgrag-neo4j': 'kgrag on Neo4j',
   lightrag: `LightRAG ${LIGHTRAG_VERSION}`,
 };
@@ -112,16 +117,19 @@ const SETTINGS = {
   budget: { entities: 4000, relationships: 4000, total: 12000 },
   modes: MODES,
 };
+/** kgrag's own number of documents in flight at the LLM concurrency above (the service's default). */
+const SERVICE_IN_FLIGHT = benchConfig({ fixed: { SERVICE_LLM_CONCURRENCY: String(SETTINGS.llm_concurrency) } }).workerThreads;
 /** What the script sets on each side, against that engine's defaults; printed above every table. */
 const SETTINGS_NOTE = [
   `both: ${SETTINGS.latency_ms} ms per LLM or embedding call during ingestion (none during queries), mock LLM answers, ` +
     `256-dim hashing embedding in batches of ${SETTINGS.embedding_batch} at concurrency ${SETTINGS.embedding_concurrency}, ` +
-    `LLM concurrency ${SETTINGS.llm_concurrency}, ${SETTINGS.documents_in_flight} documents in flight, cl100k tokens, ` +
+    `LLM concurrency ${SETTINGS.llm_concurrency}, cl100k tokens, ` +
     `1200-token chunks with 100 overlap, one gleaning pass, similarity cut-off 0.2; queries for the context only at ` +
     `${SETTINGS.top_k} entities / ${SETTINGS.top_k} relationships / ${SETTINGS.chunk_top_k} chunks and ` +
     `${SETTINGS.budget.entities} / ${SETTINGS.budget.relationships} / ${SETTINGS.budget.total} tokens`,
-  `kgrag: defaults but WORKER_THREADS=${SETTINGS.documents_in_flight} (default 48) and the mock latency; ` +
-    'SERVICE_LLM_CONCURRENCY and SERVICE_EMBEDDING_CONCURRENCY as above are its defaults, and so are entity ' +
+  'kgrag: defaults but the mock latency; SERVICE_LLM_CONCURRENCY and SERVICE_EMBEDDING_CONCURRENCY as above ' +
+    `are its defaults, and so are ${SERVICE_IN_FLIGHT} documents in flight (the column '${LABELS['kgrag-8-in-flight']}' ` +
+    `sets WORKER_THREADS=${SETTINGS.documents_in_flight}, as many as LightRAG is given), entity ` +
     'resolution (on), community reports rebuilt 10 s after the last change and the built-in reranker (BM25 blended ' +
     `with the vector score; the rows '${RERANK_OFF.slice(2)}' turn it off)`,
   `LightRAG: defaults but llm_model_max_async ${SETTINGS.llm_concurrency} (default 4), embedding_func_max_async ` +
@@ -276,6 +284,8 @@ interface KgragRun {
   serverCpuSeconds: () => number | null;
   /** Entity resolution, on by default. */
   resolution: boolean;
+  /** Documents in flight (WORKER_THREADS); the service's default when absent. */
+  inFlight?: number;
   log?: string;
 }
 
@@ -283,10 +293,7 @@ async function runKgrag(spec: Spec, options: KgragRun): Promise<EngineReport | n
   // As src/main.ts does for the service.
   tuneHeap(nodeFlags());
   const config = benchConfig({
-    defaults: {
-      // As many documents in flight as LightRAG gets (the service's default is six per LLM slot).
-      WORKER_THREADS: String(spec.settings.documents_in_flight),
-    },
+    defaults: options.inFlight ? { WORKER_THREADS: String(options.inFlight) } : {},
     inherit: true,
     fixed: {
       ...EMBEDDED,
@@ -816,6 +823,7 @@ async function main(): Promise<void> {
       warmPasses: args.child === 'warm' ? Number(args['warm-passes']) : undefined,
       serverCpuSeconds: Number.isInteger(pid) ? () => processCpuSeconds(pid, clockTicks()) : () => null,
       resolution: args.resolution !== 'off',
+      inFlight: args['in-flight'] ? Number(args['in-flight']) : undefined,
       log: args['log-embedded'] ? `${args.output}.superseded.txt` : undefined,
     });
     if (report) fs.writeFileSync(args.output as string, JSON.stringify(report));
@@ -850,7 +858,8 @@ async function main(): Promise<void> {
         if (engine === 'kgrag-neo4j' && Number(args['warm-passes']) > 0)
           await child('warm', ['--warm-passes', String(args['warm-passes'])]);
         const resolution = ['--resolution', engine === 'kgrag-no-resolution' ? 'off' : 'on'];
-        await child('kgrag', ['--output', output, ...resolution, ...log]);
+        const inFlight = engine === 'kgrag-8-in-flight' ? ['--in-flight', String(SETTINGS.documents_in_flight)] : [];
+        await child('kgrag', ['--output', output, ...resolution, ...inFlight, ...log]);
         reports[LABELS[engine]] = JSON.parse(fs.readFileSync(output, 'utf8')) as EngineReport;
       }
       if (engines.includes('lightrag')) reports[LABELS.lightrag] = await runLightRag(spec, input);
