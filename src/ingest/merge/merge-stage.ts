@@ -41,10 +41,10 @@ export interface MergeStageOptions {
   /**
    * When the merged records are embedded. `wait`: before the merge returns. `defer`: records that had a vector
    * before the merge are re-embedded in the background, in the queue's `later` lane, so that the document does not
-   * wait for them and a record many documents touch is embedded once per refresh window (so many documents merged); new records are embedded
-   * before the merge returns, except those that other documents in flight have claimed, embedded in the background
-   * once the last of those documents has merged them. `optional`: as `wait`, but a failure is logged and the records
-   * are embedded in the background (taking a document out must not depend on them).
+   * wait for them and a record many documents touch is embedded once per refresh window (so many documents merged);
+   * new records are embedded before the merge returns, except those that other documents in flight have claimed,
+   * embedded in the background once the last of those documents has merged them. `optional`: as `wait`, but a
+   * failure is logged and the records are embedded in the background (taking a document out must not depend on them).
    */
   vectors?: 'wait' | 'defer' | 'optional';
   /** Of the summaries the merge found due, those to write (all when absent). */
@@ -64,15 +64,15 @@ export interface MergeStageOptions {
 
 /** A background refresh that fails is tried again this many times, after a pause that doubles from REFRESH_RETRY_MS. */
 const REFRESH_RETRIES = 4;
+const REFRESH_RETRY_MS = 100;
 /**
  * How many times in a row a record whose vector could not be written (its text changed while it was embedded) is
- * queued again. Each round follows a change made meanwhile; a bound, so that a record that changes without end
- * cannot keep the queue busy. One round left records of a loaded ingest without any vector (8 to 21 of 480
- * relationships at 48 documents in flight and load average 9): the text left in the queue for them was one a
- * document had queued after a newer one, and its writer was itself a catch-up.
+ * queued again. Each round follows a change made meanwhile; the bound keeps a record that changes without end from
+ * keeping the queue busy. A catch-up's own write fails too when the text left for it in the queue is one a document
+ * queued after a newer one: with one round, such records kept no vector (docs/benchmarks.md, generated corpus at two
+ * loads).
  */
 const CATCH_UP_ROUNDS = 4;
-const REFRESH_RETRY_MS = 100;
 
 /** Waits until every queued embedding of the runtime is embedded and every background refresh has written its vectors. */
 export function settleEmbeddingRefreshes(deps: Pick<IngestDeps, 'ingest'>): Promise<void> {
