@@ -96,12 +96,18 @@ cmd_start() {
   [[ -n "$(haproxy_bin)" ]] || cmd_install
   mkdir -p "$RUN_DIR"
   rm -f "$PIDFILE" "$URLFILE"
-  ((port != 0)) || port="$(free_port)"
-  write_config "$port" "${server[@]}"
-  "$(haproxy_bin)" -c -q -f "$CONFIG" >&2 || die "the configuration $CONFIG is not valid"
-  : >"$LOG"
-  # -D daemonizes; its own log (warnings: servers going down and up) goes to stdout, kept in $LOG.
-  "$(haproxy_bin)" -D -p "$PIDFILE" -f "$CONFIG" >>"$LOG" 2>&1 || die "haproxy failed to start; see $LOG"
+  # A port picked here can be taken by another process before haproxy binds it: pick again, up to three times.
+  local tries=1 chosen=$((port == 0))
+  while :; do
+    ((chosen == 0)) || port="$(free_port)"
+    write_config "$port" "${server[@]}"
+    "$(haproxy_bin)" -c -q -f "$CONFIG" >&2 || die "the configuration $CONFIG is not valid"
+    : >"$LOG"
+    # -D daemonizes; its own log (warnings: servers going down and up) goes to stdout, kept in $LOG.
+    "$(haproxy_bin)" -D -p "$PIDFILE" -f "$CONFIG" >>"$LOG" 2>&1 && break
+    ((chosen == 1 && tries < 3)) || die "haproxy failed to start on port $port: $(tail -n 5 "$LOG" | tr '\n' ' ')"
+    tries=$((tries + 1))
+  done
   poll "${HAPROXY_START_TIMEOUT:-20}" 0.1 listening "$port" || give_up
   ready_at "http://127.0.0.1:$port" "ready (pid $(running_pid), ${#server[@]} servers, config $CONFIG)"
 }
