@@ -26,9 +26,10 @@ export async function resolveDocumentEntities(
   deps: IngestDeps,
   scope: Scope,
   outcome: Pick<MergeOutcome, 'entityIds' | 'changes' | 'entityVectors'>,
+  asked?: () => void,
 ): Promise<Resolved> {
   try {
-    return await resolve(deps, scope, outcome);
+    return await resolve(deps, scope, outcome, asked);
   } catch (err) {
     deps.log.warn({ err }, 'entity resolution failed; the document is merged without it');
     return { merged: 0, checked: 0, llm_calls: 0, usage: { input_tokens: 0, output_tokens: 0 } };
@@ -39,6 +40,7 @@ async function resolve(
   deps: IngestDeps,
   scope: Scope,
   outcome: Pick<MergeOutcome, 'entityIds' | 'changes' | 'entityVectors'>,
+  asked?: () => void,
 ): Promise<Resolved> {
   const none = { merged: 0, checked: 0, llm_calls: 0, usage: { input_tokens: 0, output_tokens: 0 } };
   // Their names only: the chunk and document ids of a hub (thousands) are not read.
@@ -54,6 +56,12 @@ async function resolve(
   const run = await proposeMerges(deps, scope, fresh, settings, {
     confirm: true,
     vectors: (entities) => queuedEntityVectors(deps, scope, entities, outcome.entityVectors),
+    // In calls shared with the other documents in flight of the workspace; this one no longer holds theirs back.
+    ask: (llm, pairs) => {
+      const answers = deps.ingest.verdicts.ask(scope, llm, pairs);
+      asked?.();
+      return answers;
+    },
   });
   const accepted = run.proposals.filter((p) => p.decision === 'merge' || p.decision === 'confirmed');
   const merged = (await applyMerges({ ...deps, embedRecords: queuedEmbedding(deps) }, scope, accepted)).applied.length;

@@ -1,18 +1,21 @@
 import { MergeClaims } from './embed/claims';
 import { EmbeddingQueues } from './embed/queue';
 import { RuntimeBatches } from './batches';
+import { VerdictQueue } from './verdict-queue';
 
 /**
  * What ingestion keeps between documents, one per runtime (on the ingest deps as `ingest`): the records documents in
- * flight have claimed, the embedding queues, the merges, summaries and vectors waiting for their workspace's batch,
- * the background refreshes of record vectors still writing, the records held for summarising. Closed before the
- * stores are.
+ * flight have claimed, the embedding queues, resolution's shared confirmation calls, the merges, summaries and
+ * vectors waiting for their workspace's batch, the background refreshes of record vectors still writing, the records
+ * held for summarising. Closed before the stores are.
  */
 export interface IngestState {
   /** The records the documents in flight are about to merge (./embed/claims.ts). */
   readonly claims: MergeClaims;
   /** One embedding queue per provider, shared by every document in flight (./embed/queue.ts). */
   readonly queues: EmbeddingQueues;
+  /** Entity resolution's confirmation calls, shared by the documents in flight of a workspace (./verdict-queue.ts). */
+  readonly verdicts: VerdictQueue;
   /** The merges, summaries and vectors of each workspace waiting for the batch committing before them (./batches.ts). */
   readonly batches: RuntimeBatches;
   /** Background refreshes of record vectors still writing (./merge/merge-stage.ts). */
@@ -29,6 +32,7 @@ export function createIngestState(): IngestState {
   const claims = new MergeClaims();
   const queues = new EmbeddingQueues(claims);
   const batches = new RuntimeBatches();
+  const verdicts = new VerdictQueue(claims);
   const refreshes = new Set<Promise<void>>();
   const settle = async () => {
     do {
@@ -43,5 +47,5 @@ export function createIngestState(): IngestState {
       await settle();
     } while (batches.busy);
   };
-  return { claims, queues, batches, refreshes, held: new Map(), settle, close };
+  return { claims, queues, verdicts, batches, refreshes, held: new Map(), settle, close };
 }

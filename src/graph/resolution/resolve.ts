@@ -6,7 +6,7 @@ import type { TokenUsage } from '../../llm/ports';
 import { resolveEntityAlias } from '../aliases';
 import type { GraphDeps } from '../deps';
 import { mergeEntities } from '../merge';
-import { confirmPairs } from './confirm';
+import { type AskPairs, confirmPairs } from './confirm';
 import { distinctFrom } from './distinct';
 import { lookupName } from './name-index';
 import type { ResolutionSettings } from './settings';
@@ -53,6 +53,8 @@ export interface ProposeOptions {
    * vector index, so that resolution embeds nothing of its own.
    */
   vectors: (entities: EntityRecord[]) => Promise<number[][]>;
+  /** Who asks the LLM about the pairs in the review band (./confirm.ts; by default this run's calls, at once). */
+  ask?: AskPairs;
 }
 
 /**
@@ -118,6 +120,7 @@ export async function proposeMerges(
     scope,
     review.map((r) => r.pair),
     run,
+    options.ask,
   );
   review.forEach(({ proposal }, i) => {
     const same = verdicts[i];

@@ -82,6 +82,7 @@ async function processDocumentRun(deps: IngestDeps, scope: Scope, documentId: st
     merged: false,
     outOfGraph: false,
     claim: deps.ingest.claims.claim(scope),
+    resolving: deps.ingest.verdicts.expect(scope),
   };
   try {
     return await execute(run);
@@ -109,6 +110,7 @@ async function processDocumentRun(deps: IngestDeps, scope: Scope, documentId: st
     return fail(run, reason);
   } finally {
     run.claim.release();
+    run.resolving();
   }
 }
 

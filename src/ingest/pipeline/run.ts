@@ -25,6 +25,11 @@ export interface Run {
   outOfGraph: boolean;
   /** The records the run's chunks name, claimed until its merge has written them (../embed/claims.ts). */
   claim: MergeClaim;
+  /**
+   * Called once the run has asked resolution's shared calls about its pairs or passed resolution (or stopped): the
+   * pairs other documents have waiting stop waiting for it (../verdict-queue.ts).
+   */
+  resolving: () => void;
   /** Chunks whose extraction call timed out. */
   timedOut?: Set<string>;
 }

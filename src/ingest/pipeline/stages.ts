@@ -156,7 +156,12 @@ export const resolve: Stage<Run, Merged, Resolved> = {
     const { deps, scope, doc } = run;
     // Written with the chunk links (what the document's chunks name), by the merge.
     const linked = outcome.counts ?? { entities: outcome.entityIds.length, relationships: outcome.relationshipIds.length };
-    const resolved = await resolveDocumentEntities(deps, scope, outcome);
+    let resolved;
+    try {
+      resolved = await resolveDocumentEntities(deps, scope, outcome, run.resolving);
+    } finally {
+      run.resolving();
+    }
     run.llmCalls += resolved.llm_calls;
     addUsage(run.usage, resolved.usage);
     if (resolved.merged === 0) return { chunks, health, counts: linked };
