@@ -121,10 +121,15 @@ async function quality(): Promise<void> {
       touched.map((e, j) => ({ id: e.id, vector: vectors[j], document_ids: e.document_ids })),
     );
     const t = performance.now();
-    await resolveDocumentEntities(deps, scope, {
-      entityIds: touched.map((e) => e.id),
-      changes: added.map((e) => ({ kind: 'node_added' as const, id: e.id })),
-    });
+    await resolveDocumentEntities(
+      deps,
+      scope,
+      {
+        entityIds: touched.map((e) => e.id),
+        changes: added.map((e) => ({ kind: 'node_added' as const, id: e.id })),
+      },
+      { documentId: docId },
+    );
     resolveMs += performance.now() - t;
   }
   const wall = performance.now() - started;

@@ -1,7 +1,7 @@
 import { ConflictError, InvalidInputError, NotFoundError } from '../domain/errors';
 import { bumpGraphVersion } from '../llm/cache/responses';
 import { documentsOfChunks, normalizeEntityId, relationshipId } from '../domain/ids';
-import type { ChunkRecord, EntityRecord, RelationshipRecord, Scope } from '../domain/types';
+import type { ChunkRecord, EntityRecord, RelationshipRecord, Scope, VectorPoint } from '../domain/types';
 import type { GraphStore, Stores } from '../store/ports';
 import { OVERRIDES_NAMESPACE, moveOverride, recordMerge, recordOverride } from './aliases';
 import { absorbEntities, combineRelationships, union } from './combine';
@@ -19,6 +19,12 @@ export interface MergeInput {
   newTarget?: EntityRecord;
   /** Published as the change cause: `merge` or `rename`. */
   cause?: string;
+  /**
+   * `embed` (the default): the survivor and the rewritten relationships are embedded before anything is written.
+   * `carry`: they take the vectors of the records they replace (`stale` in the outcome), so that the merge waits
+   * for no embedding; the caller re-embeds them. A record with no vector to carry is embedded as with `embed`.
+   */
+  vectors?: 'embed' | 'carry';
 }
 
 export interface MergeOutcome {
@@ -30,6 +36,8 @@ export interface MergeOutcome {
   relationships_merged: number;
   /** Relationships between two merged entities, dropped as self-loops. */
   self_loops_dropped: number;
+  /** With `vectors: 'carry'`: the records written with a vector of an earlier text, to be embedded again. */
+  stale: { entities: EntityRecord[]; relationships: RelationshipRecord[] };
 }
 
 interface RelationshipPlan {
@@ -192,10 +200,13 @@ async function mergeLocked(deps: GraphDeps, scope: Scope, input: MergeInput, tar
   const survivor = absorbEntities(target, sources, now);
   const plan = await planRelationships(graph, scope, absorbed, targetId, now);
   const upserts = [...plan.upserts.values()];
-  const [entityPoints, relationshipPoints] = await Promise.all([
-    embedEntities(deps, scope, [survivor]),
-    embedRelationships(deps, scope, upserts),
+  const carried = input.vectors === 'carry' ? await carriedPoints(deps, scope, survivor, sourceIds, plan) : null;
+  const [entityEmbedded, relationshipEmbedded] = await Promise.all([
+    embedEntities(deps, scope, carried ? carried.uncarried.entities : [survivor]),
+    embedRelationships(deps, scope, carried ? carried.uncarried.relationships : upserts),
   ]);
+  const entityPoints = [...(carried?.entities ?? []), ...entityEmbedded];
+  const relationshipPoints = [...(carried?.relationships ?? []), ...relationshipEmbedded];
 
   await graph.upsertEntities(scope, [survivor]);
   await graph.upsertRelationships(scope, upserts);
@@ -233,5 +244,54 @@ async function mergeLocked(deps: GraphDeps, scope: Scope, input: MergeInput, tar
     relationships_moved: plan.renamed.size - plan.selfLoops,
     relationships_merged: plan.merged,
     self_loops_dropped: plan.selfLoops,
+    stale: carried?.stale ?? { entities: [], relationships: [] },
   };
+}
+
+interface Carried {
+  entities: VectorPoint[];
+  relationships: VectorPoint[];
+  /** The records given a carried vector. */
+  stale: MergeOutcome['stale'];
+  /** Those with no vector to carry. */
+  uncarried: MergeOutcome['stale'];
+}
+
+/**
+ * The survivor keeps its vector (or takes an absorbed entity's); a rewritten relationship keeps the vector of the
+ * relationship stored under its id, or takes one of a relationship rewritten into it.
+ */
+async function carriedPoints(
+  deps: GraphDeps,
+  scope: Scope,
+  survivor: EntityRecord,
+  sourceIds: string[],
+  plan: RelationshipPlan,
+): Promise<Carried> {
+  const { vectors } = deps.stores;
+  const [entityVectors, relationshipVectors] = await Promise.all([
+    vectors.vectorsOf(scope, 'entity', [survivor.id, ...sourceIds]),
+    vectors.vectorsOf(scope, 'relationship', union([...plan.upserts.keys()], [...plan.renamed.keys()])),
+  ]);
+  const out: Carried = {
+    entities: [],
+    relationships: [],
+    stale: { entities: [], relationships: [] },
+    uncarried: { entities: [], relationships: [] },
+  };
+  const entityVector = [survivor.id, ...sourceIds].map((id) => entityVectors.get(id)).find((v) => v !== undefined);
+  if (entityVector) {
+    out.entities.push({ id: survivor.id, vector: entityVector, document_ids: survivor.document_ids });
+    out.stale.entities.push(survivor);
+  } else out.uncarried.entities.push(survivor);
+  const renamedInto = new Map<string, string[]>();
+  for (const [from, to] of plan.renamed) if (to) renamedInto.set(to, [...(renamedInto.get(to) ?? []), from]);
+  for (const r of plan.upserts.values()) {
+    const vector = [r.id, ...(renamedInto.get(r.id) ?? [])].map((id) => relationshipVectors.get(id)).find((v) => v !== undefined);
+    if (vector) {
+      out.relationships.push({ id: r.id, vector, document_ids: r.document_ids });
+      out.stale.relationships.push(r);
+    } else out.uncarried.relationships.push(r);
+  }
+  return out;
 }

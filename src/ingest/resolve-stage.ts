@@ -6,7 +6,7 @@ import { applyMerges, proposeMerges } from '../graph/resolution/resolve';
 import { resolutionSettings } from '../graph/resolution/settings';
 import { entitiesWithin } from '../store/retrieval-reads';
 import type { IngestDeps } from './deps';
-import type { MergeOutcome } from './merge';
+import { type MergeOutcome, refreshCarriedVectors } from './merge';
 
 export interface Resolved {
   merged: number;
@@ -14,6 +14,12 @@ export interface Resolved {
   checked: number;
   llm_calls: number;
   usage: TokenUsage;
+}
+
+export interface ResolveOptions {
+  documentId: string;
+  /** Called once the document's pairs are queued for the LLM (../verdict-queue.ts). */
+  asked?: () => void;
 }
 
 /**
@@ -26,10 +32,10 @@ export async function resolveDocumentEntities(
   deps: IngestDeps,
   scope: Scope,
   outcome: Pick<MergeOutcome, 'entityIds' | 'changes' | 'entityVectors'>,
-  asked?: () => void,
+  options: ResolveOptions,
 ): Promise<Resolved> {
   try {
-    return await resolve(deps, scope, outcome, asked);
+    return await resolve(deps, scope, outcome, options);
   } catch (err) {
     deps.log.warn({ err }, 'entity resolution failed; the document is merged without it');
     return { merged: 0, checked: 0, llm_calls: 0, usage: { input_tokens: 0, output_tokens: 0 } };
@@ -40,7 +46,7 @@ async function resolve(
   deps: IngestDeps,
   scope: Scope,
   outcome: Pick<MergeOutcome, 'entityIds' | 'changes' | 'entityVectors'>,
-  asked?: () => void,
+  { documentId, asked }: ResolveOptions,
 ): Promise<Resolved> {
   const none = { merged: 0, checked: 0, llm_calls: 0, usage: { input_tokens: 0, output_tokens: 0 } };
   // Their names only: the chunk and document ids of a hub (thousands) are not read.
@@ -64,7 +70,11 @@ async function resolve(
     },
   });
   const accepted = run.proposals.filter((p) => p.decision === 'merge' || p.decision === 'confirmed');
-  const merged = (await applyMerges({ ...deps, embedRecords: queuedEmbedding(deps) }, scope, accepted)).applied.length;
+  // The merges carry the vectors of the records they replace and wait for no embedding; the survivors and rewritten
+  // relationships are embedded again in the background, as refreshes.
+  const applied = await applyMerges({ ...deps, embedRecords: queuedEmbedding(deps) }, scope, accepted, 'resolution', 'carry');
+  refreshCarriedVectors(deps, scope, documentId, applied.stale);
+  const merged = applied.applied.length;
   return { merged, checked: fresh.length, llm_calls: run.llm_calls, usage: run.usage };
 }
 

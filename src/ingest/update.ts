@@ -171,8 +171,8 @@ const merge: Stage<UpdateRun, Extracted, Merged> = {
 
 const resolve: Stage<UpdateRun, Merged, Resolved> = {
   name: 'resolve',
-  async run({ deps, scope }, merged) {
-    const resolved = await resolveDocumentEntities(deps, scope, merged.merged);
+  async run({ deps, scope, doc }, merged) {
+    const resolved = await resolveDocumentEntities(deps, scope, merged.merged, { documentId: doc.id });
     return { ...merged, resolved: resolved.checked };
   },
 };

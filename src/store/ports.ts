@@ -196,6 +196,11 @@ export interface VectorStore {
    */
   search(scope: Scope, kind: VectorKind, vector: number[], topK: number, filter?: VectorFilter): Promise<VectorHit[]>;
   delete(scope: Scope, kind: VectorKind, ids: string[]): Promise<void>;
+  /**
+   * The stored vectors of the records that have one, by record id (as stored: a store may keep them normalised,
+   * which cosine similarity does not see). For carrying a record's vector to the id it is renamed to.
+   */
+  vectorsOf(scope: Scope, kind: VectorKind, ids: string[]): Promise<Map<string, number[]>>;
   count(scope: Scope, kind: VectorKind): Promise<number>;
   /** The record ids of every point of a kind in the workspace (integrity checks). */
   ids(scope: Scope, kind: VectorKind): Promise<string[]>;

@@ -163,6 +163,27 @@ export function vectorStoreContract(name: string, makeStores: StoresFactory, cle
       expect(await vectors().ids(scope, 'chunk')).toEqual([]);
     });
 
+    it('reads back the stored vectors of the records that have one: the same direction, carried to another id', async () => {
+      const [scope, other] = [ctx.scope(), ctx.scope()];
+      const points = randomPoints(21, 4, 12);
+      await vectors().upsert(scope, 'relationship', points);
+      await vectors().upsert(other, 'relationship', [{ ...points[3], id: 'p-9' }]);
+      const read = await vectors().vectorsOf(scope, 'relationship', ['p-0', 'p-2', 'p-9', 'missing']);
+      expect([...read.keys()].sort()).toEqual(['p-0', 'p-2']);
+      for (const id of ['p-0', 'p-2']) {
+        const stored = points.find((p) => p.id === id) as VectorPoint;
+        expect(read.get(id)).toHaveLength(12);
+        expect(cosine(read.get(id) as number[], stored.vector)).toBeCloseTo(1, 5);
+      }
+      expect((await vectors().vectorsOf(scope, 'entity', ['p-0'])).size).toBe(0);
+      expect((await vectors().vectorsOf(scope, 'relationship', [])).size).toBe(0);
+      // Written under a new id, the read vector ranks as the original did.
+      await vectors().upsert(scope, 'relationship', [{ id: 'p-0-renamed', vector: read.get('p-0') as number[], document_ids: ['doc-0'] }]);
+      const hits = await vectors().search(scope, 'relationship', points[0].vector, 2);
+      expect(hits.map((h) => h.id).sort()).toEqual(['p-0', 'p-0-renamed']);
+      expect(hits[1].score).toBeCloseTo(1, 4);
+    });
+
     it('keeps workspaces apart: another workspace neither finds nor deletes the vectors', async () => {
       const [a, b] = [ctx.scope(), ctx.scope()];
       const points = randomPoints(17, 10, 8);

@@ -116,6 +116,38 @@ describe('mergeEntities', () => {
     expect(await documents.get(scope, 'doc-2')).toMatchObject({ entity_count: 2, relationship_count: 1 });
   });
 
+  it('with carried vectors, embeds nothing: the survivor and rewritten relationships keep the vectors they replace, listed as stale', async () => {
+    const deps = graphDeps();
+    await seed(deps);
+    const { vectors } = deps.stores;
+    const before = await vectors.vectorsOf(scope, 'relationship', ['ALICE|CAROL', 'ALICE_SMITH|BOB']);
+    const survivorBefore = (await vectors.vectorsOf(scope, 'entity', ['ALICE_SMITH'])).get('ALICE_SMITH') as number[];
+    const outcome = await mergeEntities(deps, scope, { sourceIds: ['ALICE'], targetId: 'ALICE_SMITH', vectors: 'carry' });
+    expect(deps.embedded).toEqual([]);
+    expect(outcome.stale.entities.map((e) => e.id)).toEqual(['ALICE_SMITH']);
+    expect(outcome.stale.entities[0].description).toBe('Researcher at Acme\nA researcher');
+    expect(outcome.stale.relationships.map((r) => r.id).sort()).toEqual(['ALICE_SMITH|BOB', 'ALICE_SMITH|CAROL']);
+    const after = await vectors.vectorsOf(scope, 'relationship', ['ALICE|CAROL', 'ALICE_SMITH|CAROL', 'ALICE_SMITH|BOB']);
+    expect([...after.keys()].sort()).toEqual(['ALICE_SMITH|BOB', 'ALICE_SMITH|CAROL']);
+    expect(after.get('ALICE_SMITH|CAROL')).toEqual(before.get('ALICE|CAROL'));
+    expect(after.get('ALICE_SMITH|BOB')).toEqual(before.get('ALICE_SMITH|BOB'));
+    expect((await vectors.vectorsOf(scope, 'entity', ['ALICE_SMITH'])).get('ALICE_SMITH')).toEqual(survivorBefore);
+    expect(await vectors.ids(scope, 'entity')).not.toContain('ALICE');
+    // The survivor's point now serves both documents.
+    expect((await vectors.search(scope, 'entity', survivorBefore, 1, { documentIds: ['doc-2'] }))[0]?.id).toBe('ALICE_SMITH');
+  });
+
+  it('with carried vectors, embeds a rewritten relationship that has no vector to carry', async () => {
+    const deps = graphDeps();
+    await seed(deps);
+    await deps.stores.vectors.delete(scope, 'relationship', ['ALICE|CAROL']);
+    const outcome = await mergeEntities(deps, scope, { sourceIds: ['ALICE'], targetId: 'ALICE_SMITH', vectors: 'carry' });
+    expect(deps.embedded).toHaveLength(1);
+    expect(deps.embedded[0]).toContain('ALICE_SMITH - CAROL');
+    expect(outcome.stale.relationships.map((r) => r.id)).toEqual(['ALICE_SMITH|BOB']);
+    expect((await deps.stores.vectors.ids(scope, 'relationship')).sort()).toEqual(['ALICE_SMITH|BOB', 'ALICE_SMITH|CAROL', 'BOB|DAVE']);
+  });
+
   it('publishes the survivor update, the removals and the rewritten edges in one batch', async () => {
     const deps = graphDeps();
     await seed(deps);

@@ -2,7 +2,10 @@ import { entityText, relationshipText } from '../../src/ingest/merge/merge';
 import { settleEmbeddingRefreshes } from '../../src/ingest/merge/merge-stage';
 import { processDocument } from '../../src/ingest/pipeline';
 import type { EmbeddingProvider } from '../../src/llm/ports';
-import { beforeLlmCalls, createIngestFixture, withoutResolution } from './ingest-fixtures';
+import { beforeLlmCalls, createIngestFixture, type IngestFixture, withoutResolution } from './ingest-fixtures';
+import { nameKey } from '../../src/domain/entity-names';
+import { MERGE_HISTORY_NAMESPACE } from '../../src/graph/aliases';
+import type { EntityRecord } from '../../src/domain/types';
 
 /**
  * Many documents in flight merge the same records while embedding calls and LLM calls take uneven times (a seeded
@@ -22,21 +25,45 @@ function seeded(seed: number): () => number {
 
 const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
+/** Every record has a vector, that of its final text; the entities. */
+async function expectFinalVectors(f: IngestFixture, inner: EmbeddingProvider): Promise<EntityRecord[]> {
+  const entities = (await f.deps.stores.graph.listEntities(f.scope, { limit: 1000, offset: 0 })).items;
+  const relationships = (await f.deps.stores.graph.listRelationships(f.scope, { limit: 1000, offset: 0 })).items;
+  const check = async (kind: 'entity' | 'relationship', id: string, text: string) => {
+    const [vector] = await inner.embed([text]);
+    const [hit] = await f.deps.stores.vectors.search(f.scope, kind, vector, 1, { ids: [id] });
+    return { kind, id, vector: hit !== undefined, final: (hit?.score ?? 0) > 0.9999 };
+  };
+  const checks = await Promise.all([
+    ...entities.map((e) => check('entity', e.id, entityText(e))),
+    ...relationships.map((r) => check('relationship', r.id, relationshipText(r))),
+  ]);
+  expect(checks.filter((c) => !c.vector || !c.final)).toEqual([]);
+  expect((await f.deps.stores.vectors.ids(f.scope, 'entity')).sort()).toEqual(entities.map((e) => e.id).sort());
+  expect((await f.deps.stores.vectors.ids(f.scope, 'relationship')).sort()).toEqual(relationships.map((r) => r.id).sort());
+  return entities;
+}
+
+/** An embedding provider that takes an uneven time per call. */
+function unevenEmbedder(inner: EmbeddingProvider, random: () => number): EmbeddingProvider {
+  return {
+    provider: inner.provider,
+    model: inner.model,
+    dimension: inner.dimension,
+    async embed(batch, signal) {
+      await pause(Math.floor(random() * 40));
+      return inner.embed(batch, signal);
+    },
+  };
+}
+
 describe('records that many documents in flight merge, with uneven call times', () => {
   test.each([1, 2, 3])('end with the vector of their final text (timing sequence %i)', async (seed) => {
     const f = createIngestFixture({ summaryFragmentThreshold: 3 });
     withoutResolution(f);
     const random = seeded(seed);
     const inner = f.deps.providers.embedding();
-    const embedder: EmbeddingProvider = {
-      provider: inner.provider,
-      model: inner.model,
-      dimension: inner.dimension,
-      async embed(batch, signal) {
-        await pause(Math.floor(random() * 40));
-        return inner.embed(batch, signal);
-      },
-    };
+    const embedder = unevenEmbedder(inner, random);
     f.deps = { ...f.deps, providers: { ...f.deps.providers, embedding: () => embedder } };
     beforeLlmCalls(f, () => pause(Math.floor(random() * 20)));
 
@@ -49,18 +76,44 @@ describe('records that many documents in flight merge, with uneven call times', 
     expect(results.filter((r) => r.status !== 'completed')).toEqual([]);
     await settleEmbeddingRefreshes(f.deps);
 
-    const entities = (await f.deps.stores.graph.listEntities(f.scope, { limit: 1000, offset: 0 })).items;
-    const relationships = (await f.deps.stores.graph.listRelationships(f.scope, { limit: 1000, offset: 0 })).items;
+    const entities = await expectFinalVectors(f, inner);
     expect(entities.length).toBeGreaterThan(PEOPLE.length);
-    const check = async (kind: 'entity' | 'relationship', id: string, text: string) => {
-      const [vector] = await inner.embed([text]);
-      const [hit] = await f.deps.stores.vectors.search(f.scope, kind, vector, 1, { ids: [id] });
-      return { kind, id, vector: hit !== undefined, final: (hit?.score ?? 0) > 0.9999 };
-    };
-    const checks = await Promise.all([
-      ...entities.map((e) => check('entity', e.id, entityText(e))),
-      ...relationships.map((r) => check('relationship', r.id, relationshipText(r))),
-    ]);
-    expect(checks.filter((c) => !c.vector || !c.final)).toEqual([]);
+  });
+});
+
+/** The same spellings with accents: entity resolution merges each pair, carrying vectors and refreshing them later. */
+const ACCENTED: Record<string, string> = { 'Bruno Diaz': 'Bruno Díaz', 'Carla Gomez': 'Carla Gómez', 'Elena Ruiz': 'Elena Ruíz' };
+
+describe('records that entity resolution merges while documents are in flight, with uneven call times', () => {
+  test.each([1, 2])('end with one entity per person and the vectors of their final texts (timing sequence %i)', async (seed) => {
+    const f = createIngestFixture({ summaryFragmentThreshold: 3 });
+    const random = seeded(seed);
+    const inner = f.deps.providers.embedding();
+    const embedder = unevenEmbedder(inner, random);
+    f.deps = { ...f.deps, providers: { ...f.deps.providers, embedding: () => embedder } };
+    beforeLlmCalls(f, () => pause(Math.floor(random() * 20)));
+
+    const spelled = (name: string, i: number) => (i % 2 === 1 ? (ACCENTED[name] ?? name) : name);
+    const texts = Array.from({ length: 48 }, (_, i) => {
+      const [a, b] = [spelled(PEOPLE[i % PEOPLE.length], i), spelled(PEOPLE[(i * 3 + 1) % PEOPLE.length], i)];
+      return `Alice Smith met ${a} and ${b} at Acme Corporation in Lisbon during week ${i + 1}. ${a} works with ${b}.`;
+    });
+    const docs = await Promise.all(texts.map((text) => f.addDocument(text)));
+    const results = await Promise.all(docs.map((doc) => processDocument(f.deps, f.scope, doc.id, { mode: 'full' })));
+    expect(results.filter((r) => r.status !== 'completed')).toEqual([]);
+    await settleEmbeddingRefreshes(f.deps);
+
+    const entities = await expectFinalVectors(f, inner);
+    const keys = entities.map((e) => nameKey(e.name));
+    expect(keys.length).toBe(new Set(keys).size);
+    for (const name of Object.keys(ACCENTED)) expect(keys).toContain(nameKey(name));
+    // Each person of the two spellings is one entity by resolution's merges (the two spellings have two ids).
+    const merged = entities.filter((e) => Object.keys(ACCENTED).some((name) => nameKey(name) === nameKey(e.name)));
+    const history = await f.deps.stores.kv.getMany(
+      f.scope,
+      MERGE_HISTORY_NAMESPACE,
+      merged.map((e) => e.id),
+    );
+    expect(history.size).toBe(Object.keys(ACCENTED).length);
   });
 });

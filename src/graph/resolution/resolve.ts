@@ -5,7 +5,7 @@ import type { EntityRecord, Scope } from '../../domain/types';
 import type { TokenUsage } from '../../llm/ports';
 import { resolveEntityAlias } from '../aliases';
 import type { GraphDeps } from '../deps';
-import { mergeEntities } from '../merge';
+import { type MergeInput, type MergeOutcome, mergeEntities } from '../merge';
 import { type AskPairs, confirmPairs } from './confirm';
 import { distinctFrom } from './distinct';
 import { lookupName } from './name-index';
@@ -133,19 +133,25 @@ export async function proposeMerges(
 export interface AppliedMerges {
   applied: Array<{ source_id: string; target_id: string }>;
   skipped: Array<{ source_id: string; target_id: string; reason: string }>;
+  /** With `vectors: 'carry'`: the records the merges wrote with a carried vector, to be embedded again. */
+  stale: MergeOutcome['stale'];
 }
 
 /** Tries of a merge whose entities another merge took meanwhile: each follows the aliases that merge left. */
 const MERGE_ATTEMPTS = 3;
 
-/** Applies merges (source into target) one by one, following earlier merges of the same run and concurrent ones. */
+/**
+ * Applies merges (source into target) one by one, following earlier merges of the same run and concurrent ones.
+ * `vectors` as in mergeEntities.
+ */
 export async function applyMerges(
   deps: GraphDeps,
   scope: Scope,
   merges: Array<Pick<MergeProposal, 'source_id' | 'target_id' | 'reason'> & { score?: number }>,
   cause = 'resolution',
+  vectors: MergeInput['vectors'] = 'embed',
 ): Promise<AppliedMerges> {
-  const out: AppliedMerges = { applied: [], skipped: [] };
+  const out: AppliedMerges = { applied: [], skipped: [], stale: { entities: [], relationships: [] } };
   for (const m of merges) {
     const skip = (reason: string) => out.skipped.push({ source_id: m.source_id, target_id: m.target_id, reason });
     for (let attempt = 1; ; attempt++) {
@@ -163,12 +169,15 @@ export async function applyMerges(
         break;
       }
       try {
-        await mergeEntities(deps, scope, {
+        const merged = await mergeEntities(deps, scope, {
           sourceIds: [source],
           targetId: target,
           reason: `entity resolution: ${m.reason}${m.score === undefined ? '' : ` (score ${m.score})`}`,
           cause,
+          vectors,
         });
+        out.stale.entities.push(...merged.stale.entities);
+        out.stale.relationships.push(...merged.stale.relationships);
         out.applied.push({ source_id: source, target_id: target });
         break;
       } catch (err) {

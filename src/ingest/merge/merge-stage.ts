@@ -164,6 +164,24 @@ interface Background {
 }
 
 /**
+ * Re-embeds records written with the vector of an earlier text (entity resolution's merges carry vectors to the
+ * survivor and the rewritten relationships) in the background, as a refresh: the `later` lane, records deleted
+ * meanwhile left out, each written only if it still has the text embedded.
+ */
+export function refreshCarriedVectors(deps: IngestDeps, scope: Scope, documentId: string, records: Reembed['reembed']): void {
+  const embedder = () => deps.providers.embedding();
+  const embed = { queues: deps.ingest.queues, concurrency: deps.config.ingest.embeddingConcurrency, signal: undefined };
+  const job: Background = { deps, scope, documentId, embedder, embed };
+  const fetched = currentRecords(job, { reembed: records }).then((current) => refreshInBackground(job, current, 'later'));
+  const tracked = fetched
+    .catch((err: unknown) =>
+      deps.log.warn({ err, document_id: documentId }, 'records could not be re-embedded; they keep their previous vectors'),
+    )
+    .finally(() => deps.ingest.refreshes.delete(tracked));
+  deps.ingest.refreshes.add(tracked);
+}
+
+/**
  * Embeds records and writes their vectors without the document waiting (settled by settleEmbeddingRefreshes);
  * the records changed meanwhile are caught up (catchUp), for at most CATCH_UP_ROUNDS rounds in a row.
  */

@@ -158,7 +158,7 @@ export const resolve: Stage<Run, Merged, Resolved> = {
     const linked = outcome.counts ?? { entities: outcome.entityIds.length, relationships: outcome.relationshipIds.length };
     let resolved;
     try {
-      resolved = await resolveDocumentEntities(deps, scope, outcome, run.resolving);
+      resolved = await resolveDocumentEntities(deps, scope, outcome, { documentId: doc.id, asked: run.resolving });
     } finally {
       run.resolving();
     }

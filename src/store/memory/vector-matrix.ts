@@ -81,6 +81,13 @@ export class VectorMatrix {
     return [...this.ids];
   }
 
+  /** The stored (normalised) vector of a record, or null. */
+  vectorOf(id: string): number[] | null {
+    const row = this.rowById.get(id);
+    if (row === undefined) return null;
+    return Array.from(this.rows.subarray(row * this.stride, row * this.stride + this.dimension));
+  }
+
   upsert(point: VectorPoint): void {
     let row = this.rowById.get(point.id);
     if (row === undefined) {

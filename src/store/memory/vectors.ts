@@ -93,6 +93,16 @@ export class MemoryVectorStore implements VectorStore {
     if (matrix) for (const id of ids) matrix.delete(id);
   }
 
+  async vectorsOf(scope: Scope, kind: VectorKind, ids: string[]): Promise<Map<string, number[]>> {
+    const matrix = this.workspaces.find(scope)?.get(kind);
+    const out = new Map<string, number[]>();
+    for (const id of matrix ? ids : []) {
+      const vector = matrix?.vectorOf(id);
+      if (vector) out.set(id, vector);
+    }
+    return out;
+  }
+
   async count(scope: Scope, kind: VectorKind): Promise<number> {
     return this.workspaces.find(scope)?.get(kind)?.count ?? 0;
   }

@@ -270,6 +270,12 @@ export class Neo4jVectorStore implements VectorStore {
     return num(row?.total);
   }
 
+  async vectorsOf(scope: Scope, kind: VectorKind, ids: string[]): Promise<Map<string, number[]>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.db.readRows('vectors/get', { ...scopeParams(scope), ids }, { LABEL: VECTOR_LABELS[kind] });
+    return new Map(rows.filter((row) => Array.isArray(row.vector)).map((row) => [String(row.id), (row.vector as unknown[]).map(Number)]));
+  }
+
   async ids(scope: Scope, kind: VectorKind): Promise<string[]> {
     const rows = await this.db.readRows('vectors/ids', scopeParams(scope), { LABEL: VECTOR_LABELS[kind] });
     return rows.map((row) => String(row.id));

@@ -245,6 +245,29 @@ export class QdrantVectorStore implements VectorStore {
     });
   }
 
+  async vectorsOf(scope: Scope, kind: VectorKind, ids: string[]): Promise<Map<string, number[]>> {
+    const out = new Map<string, number[]>();
+    if (ids.length === 0) return out;
+    await this.call(async () => {
+      const points = ids.map((id) => pointId(scope, kind, id));
+      for (const { name } of await this.collections(kind)) {
+        for (let i = 0; i < points.length; i += BATCH) {
+          const found = await this.client.retrieve(name, {
+            ids: points.slice(i, i + BATCH),
+            with_payload: ['record_id'],
+            with_vector: true,
+            ...this.reads(),
+          });
+          for (const p of found) {
+            const id = (p.payload as Partial<Payload> | null)?.record_id;
+            if (typeof id === 'string' && Array.isArray(p.vector)) out.set(id, p.vector as number[]);
+          }
+        }
+      }
+    });
+    return out;
+  }
+
   async count(scope: Scope, kind: VectorKind): Promise<number> {
     return this.call(async () => {
       let total = 0;
