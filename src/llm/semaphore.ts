@@ -1,9 +1,22 @@
 import { abortReason } from '../domain/abort';
 
-/** A FIFO counting semaphore. `acquire` resolves to a release function; waiting honours an AbortSignal. */
+/**
+ * A counting semaphore. `acquire` resolves to a release function; waiting honours an AbortSignal. Waiters are served
+ * by rank, higher first, and in arrival order within a rank; a waiter passed over by AGING_LIMIT later arrivals of
+ * a higher rank is passed over no more (so a steady stream of higher ranks cannot starve a lower one).
+ */
+export const AGING_LIMIT = 64;
+
+interface Waiter {
+  grant: () => void;
+  rank: number;
+  /** Later arrivals served before it. */
+  passed: number;
+}
+
 export class Semaphore {
   private active = 0;
-  private readonly queue: Array<{ grant: () => void }> = [];
+  private readonly queue: Waiter[] = [];
 
   constructor(private max: number) {
     this.setLimit(max);
@@ -27,15 +40,17 @@ export class Semaphore {
     this.drain();
   }
 
-  acquire(signal?: AbortSignal): Promise<() => void> {
+  acquire(signal?: AbortSignal, rank = 0): Promise<() => void> {
     if (signal?.aborted) return Promise.reject(abortReason(signal));
     return new Promise((resolve, reject) => {
-      const entry = {
+      const entry: Waiter = {
         grant: () => {
           signal?.removeEventListener('abort', onAbort);
           this.active++;
           resolve(this.releaser());
         },
+        rank,
+        passed: 0,
       };
       const onAbort = () => {
         const i = this.queue.indexOf(entry);
@@ -43,9 +58,17 @@ export class Semaphore {
         reject(abortReason(signal!));
       };
       signal?.addEventListener('abort', onAbort, { once: true });
-      this.queue.push(entry);
+      this.enqueue(entry);
       this.drain();
     });
+  }
+
+  /** Behind every waiter of its rank or higher and every waiter passed over AGING_LIMIT times. */
+  private enqueue(entry: Waiter): void {
+    let at = this.queue.length;
+    while (at > 0 && this.queue[at - 1].rank < entry.rank && this.queue[at - 1].passed < AGING_LIMIT) at--;
+    for (let i = at; i < this.queue.length; i++) this.queue[i].passed++;
+    this.queue.splice(at, 0, entry);
   }
 
   private releaser(): () => void {

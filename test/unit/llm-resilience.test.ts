@@ -1,7 +1,7 @@
 import { sleep } from '../../src/domain/abort';
 import type { ChatMessage, Completion, CompletionOptions, EmbeddingProvider, LlmProvider, TokenUsage } from '../../src/llm/ports';
 import { ProviderTimeoutError, isTransient, withResilience } from '../../src/llm/resilience';
-import { Semaphore } from '../../src/llm/semaphore';
+import { AGING_LIMIT, Semaphore } from '../../src/llm/semaphore';
 import { runWithUsageContext, type UsageEvent } from '../../src/llm/usage';
 
 const USAGE: TokenUsage = { input_tokens: 3, output_tokens: 2 };
@@ -105,6 +105,42 @@ describe('withResilience concurrency', () => {
     release();
     await Promise.all(waiters);
     expect(order).toEqual([1, 2, 3]);
+  });
+
+  test('the semaphore grants higher ranks first, in arrival order within a rank', async () => {
+    const semaphore = new Semaphore(1);
+    const release = await semaphore.acquire();
+    const order: string[] = [];
+    const ask = (name: string, rank: number) => semaphore.acquire(undefined, rank).then((r) => (order.push(name), r()));
+    const waiters = [ask('extract 1', 0), ask('glean 1', 1), ask('extract 2', 0), ask('summary', 2), ask('glean 2', 1)];
+    release();
+    await Promise.all(waiters);
+    expect(order).toEqual(['summary', 'glean 1', 'glean 2', 'extract 1', 'extract 2']);
+  });
+
+  test('a waiter passed over by AGING_LIMIT higher ranks is passed over no more', async () => {
+    const semaphore = new Semaphore(1);
+    const release = await semaphore.acquire();
+    const order: string[] = [];
+    const ask = (name: string, rank: number) => semaphore.acquire(undefined, rank).then((r) => (order.push(name), r()));
+    const waiters = [ask('low', 0)];
+    for (let i = 0; i < AGING_LIMIT + 2; i++) waiters.push(ask(`high ${i}`, 1));
+    release();
+    await Promise.all(waiters);
+    expect(order.indexOf('low')).toBe(AGING_LIMIT);
+  });
+
+  test('calls wait for a slot by their task: a question before a summary, a summary before the next extraction', async () => {
+    const semaphore = new Semaphore(1);
+    const fake = new FakeLlm();
+    const llm = withResilience(fake, options({ concurrency: 1, semaphore }));
+    const order: string[] = [];
+    const release = await semaphore.acquire();
+    const call = (task: 'extract' | 'glean' | 'summarize' | 'keywords') => llm.complete(MESSAGES, { task }).then(() => order.push(task));
+    const calls = [call('extract'), call('glean'), call('summarize'), call('keywords')];
+    release();
+    await Promise.all(calls);
+    expect(order).toEqual(['keywords', 'summarize', 'glean', 'extract']);
   });
 });
 
