@@ -19,12 +19,6 @@ export interface MergeInput {
   newTarget?: EntityRecord;
   /** Published as the change cause: `merge` or `rename`. */
   cause?: string;
-  /**
-   * `embed` (the default): the survivor and the rewritten relationships are embedded before anything is written.
-   * `carry`: they take the vectors of the records they replace (`stale` in the outcome), so that the merge waits
-   * for no embedding; the caller re-embeds them. A record with no vector to carry is embedded as with `embed`.
-   */
-  vectors?: 'embed' | 'carry';
 }
 
 export interface MergeOutcome {
@@ -36,8 +30,12 @@ export interface MergeOutcome {
   relationships_merged: number;
   /** Relationships between two merged entities, dropped as self-loops. */
   self_loops_dropped: number;
-  /** With `vectors: 'carry'`: the records written with a vector of an earlier text, to be embedded again. */
-  stale: { entities: EntityRecord[]; relationships: RelationshipRecord[] };
+}
+
+/** Records written with the vector of an earlier text, to be embedded again. */
+export interface StaleRecords {
+  entities: EntityRecord[];
+  relationships: RelationshipRecord[];
 }
 
 interface RelationshipPlan {
@@ -141,6 +139,28 @@ function mergeChanges(targetId: string, isNew: boolean, sourceIds: string[], pla
  * and the changes published. Everything that can fail on input or embedding fails before the first write.
  */
 export async function mergeEntities(deps: GraphDeps, scope: Scope, input: MergeInput): Promise<MergeOutcome> {
+  return (await merge(deps, scope, input, false)).outcome;
+}
+
+/**
+ * mergeEntities, waiting for no embedding: the survivor and the rewritten relationships take the vectors of the
+ * records they replace, and come back as `stale` for the caller to embed again (a record with no vector to carry
+ * is embedded first, as mergeEntities does).
+ */
+export function mergeEntitiesCarryingVectors(
+  deps: GraphDeps,
+  scope: Scope,
+  input: MergeInput,
+): Promise<{ outcome: MergeOutcome; stale: StaleRecords }> {
+  return merge(deps, scope, input, true);
+}
+
+async function merge(
+  deps: GraphDeps,
+  scope: Scope,
+  input: MergeInput,
+  carry: boolean,
+): Promise<{ outcome: MergeOutcome; stale: StaleRecords }> {
   const targetId = input.newTarget?.id ?? normalizeEntityId(input.targetId);
   const sourceIds = union(input.sourceIds.map(normalizeEntityId));
   if (!targetId) throw new InvalidInputError([{ field: 'target_id', message: 'must name an entity' }]);
@@ -148,7 +168,9 @@ export async function mergeEntities(deps: GraphDeps, scope: Scope, input: MergeI
   if (sourceIds.includes(targetId)) {
     throw new InvalidInputError([{ field: 'source_ids', message: `must not contain the target '${targetId}'` }]);
   }
-  return withRelatedLock(deps, scope, [targetId, ...sourceIds], sourceIds, () => mergeLocked(deps, scope, input, targetId, sourceIds));
+  return withRelatedLock(deps, scope, [targetId, ...sourceIds], sourceIds, () =>
+    mergeLocked(deps, scope, input, targetId, sourceIds, carry),
+  );
 }
 
 /** Attempts before the lock keeps the set it holds; each retry means a relationship of an absorbed entity appeared meanwhile. */
@@ -183,7 +205,14 @@ export async function withRelatedLock<T>(
   }
 }
 
-async function mergeLocked(deps: GraphDeps, scope: Scope, input: MergeInput, targetId: string, sourceIds: string[]): Promise<MergeOutcome> {
+async function mergeLocked(
+  deps: GraphDeps,
+  scope: Scope,
+  input: MergeInput,
+  targetId: string,
+  sourceIds: string[],
+  carry: boolean,
+): Promise<{ outcome: MergeOutcome; stale: StaleRecords }> {
   const { graph, chunks, vectors, kv } = deps.stores;
   const stored = await graph.getEntity(scope, targetId);
   if (input.newTarget && stored) throw new ConflictError(`entity '${targetId}' already exists`, targetId, { existing_id: targetId });
@@ -200,7 +229,7 @@ async function mergeLocked(deps: GraphDeps, scope: Scope, input: MergeInput, tar
   const survivor = absorbEntities(target, sources, now);
   const plan = await planRelationships(graph, scope, absorbed, targetId, now);
   const upserts = [...plan.upserts.values()];
-  const carried = input.vectors === 'carry' ? await carriedPoints(deps, scope, survivor, sourceIds, plan) : null;
+  const carried = carry ? await carriedPoints(deps, scope, survivor, sourceIds, plan) : null;
   const [entityEmbedded, relationshipEmbedded] = await Promise.all([
     embedEntities(deps, scope, carried ? carried.uncarried.entities : [survivor]),
     embedRelationships(deps, scope, carried ? carried.uncarried.relationships : upserts),
@@ -238,23 +267,23 @@ async function mergeLocked(deps: GraphDeps, scope: Scope, input: MergeInput, tar
   await bumpGraphVersion(kv, scope);
   deps.events.publish({ scope, changes: mergeChanges(targetId, Boolean(input.newTarget), sourceIds, plan), cause: input.cause ?? 'merge' });
 
-  return {
+  const outcome: MergeOutcome = {
     entity: survivor,
     merged_from: sourceIds,
     relationships_moved: plan.renamed.size - plan.selfLoops,
     relationships_merged: plan.merged,
     self_loops_dropped: plan.selfLoops,
-    stale: carried?.stale ?? { entities: [], relationships: [] },
   };
+  return { outcome, stale: carried?.stale ?? { entities: [], relationships: [] } };
 }
 
 interface Carried {
   entities: VectorPoint[];
   relationships: VectorPoint[];
   /** The records given a carried vector. */
-  stale: MergeOutcome['stale'];
+  stale: StaleRecords;
   /** Those with no vector to carry. */
-  uncarried: MergeOutcome['stale'];
+  uncarried: StaleRecords;
 }
 
 /**

@@ -2,6 +2,7 @@ import type { EntityRecord, Scope, VectorKind } from '../domain/types';
 import { entityText } from '../records/embed-text';
 import type { TokenUsage } from '../llm/ports';
 import { indexEntities } from '../graph/resolution/name-index';
+import type { StaleRecords } from '../graph/merge';
 import { applyMerges, proposeMerges } from '../graph/resolution/resolve';
 import { resolutionSettings } from '../graph/resolution/settings';
 import { entitiesWithin } from '../store/retrieval-reads';
@@ -72,9 +73,9 @@ async function resolve(
   const accepted = run.proposals.filter((p) => p.decision === 'merge' || p.decision === 'confirmed');
   // The merges carry the vectors of the records they replace and wait for no embedding; the survivors and rewritten
   // relationships are embedded again in the background, as refreshes.
-  const applied = await applyMerges({ ...deps, embedRecords: queuedEmbedding(deps) }, scope, accepted, 'resolution', 'carry');
-  refreshCarriedVectors(deps, scope, documentId, applied.stale);
-  const merged = applied.applied.length;
+  const stale: StaleRecords = { entities: [], relationships: [] };
+  const merged = (await applyMerges({ ...deps, embedRecords: queuedEmbedding(deps) }, scope, accepted, 'resolution', stale)).applied.length;
+  refreshCarriedVectors(deps, scope, documentId, stale);
   return { merged, checked: fresh.length, llm_calls: run.llm_calls, usage: run.usage };
 }
 

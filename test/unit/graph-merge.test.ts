@@ -1,6 +1,6 @@
 import { ALIASES_NAMESPACE, MERGE_HISTORY_NAMESPACE, OVERRIDES_NAMESPACE, resolveEntityAlias } from '../../src/graph/aliases';
 import { renameEntity, updateEntity } from '../../src/graph/edit';
-import { mergeEntities } from '../../src/graph/merge';
+import { mergeEntities, mergeEntitiesCarryingVectors } from '../../src/graph/merge';
 import type { GraphDeps } from '../../src/graph/deps';
 import { makeChunk, makeDocument, makeEntity, makeRelationship } from '../contract/fixtures';
 import { graphDeps, otherScope, scope } from './graph-fixtures';
@@ -122,8 +122,9 @@ describe('mergeEntities', () => {
     const { vectors } = deps.stores;
     const before = await vectors.vectorsOf(scope, 'relationship', ['ALICE|CAROL', 'ALICE_SMITH|BOB']);
     const survivorBefore = (await vectors.vectorsOf(scope, 'entity', ['ALICE_SMITH'])).get('ALICE_SMITH') as number[];
-    const outcome = await mergeEntities(deps, scope, { sourceIds: ['ALICE'], targetId: 'ALICE_SMITH', vectors: 'carry' });
+    const outcome = await mergeEntitiesCarryingVectors(deps, scope, { sourceIds: ['ALICE'], targetId: 'ALICE_SMITH' });
     expect(deps.embedded).toEqual([]);
+    expect(outcome.outcome).toMatchObject({ merged_from: ['ALICE'], relationships_moved: 2 });
     expect(outcome.stale.entities.map((e) => e.id)).toEqual(['ALICE_SMITH']);
     expect(outcome.stale.entities[0].description).toBe('Researcher at Acme\nA researcher');
     expect(outcome.stale.relationships.map((r) => r.id).sort()).toEqual(['ALICE_SMITH|BOB', 'ALICE_SMITH|CAROL']);
@@ -141,7 +142,7 @@ describe('mergeEntities', () => {
     const deps = graphDeps();
     await seed(deps);
     await deps.stores.vectors.delete(scope, 'relationship', ['ALICE|CAROL']);
-    const outcome = await mergeEntities(deps, scope, { sourceIds: ['ALICE'], targetId: 'ALICE_SMITH', vectors: 'carry' });
+    const outcome = await mergeEntitiesCarryingVectors(deps, scope, { sourceIds: ['ALICE'], targetId: 'ALICE_SMITH' });
     expect(deps.embedded).toHaveLength(1);
     expect(deps.embedded[0]).toContain('ALICE_SMITH - CAROL');
     expect(outcome.stale.relationships.map((r) => r.id)).toEqual(['ALICE_SMITH|BOB']);

@@ -5,7 +5,7 @@ import type { EntityRecord, Scope } from '../../domain/types';
 import type { TokenUsage } from '../../llm/ports';
 import { resolveEntityAlias } from '../aliases';
 import type { GraphDeps } from '../deps';
-import { type MergeInput, type MergeOutcome, mergeEntities } from '../merge';
+import { mergeEntities, mergeEntitiesCarryingVectors, type StaleRecords } from '../merge';
 import { type AskPairs, confirmPairs } from './confirm';
 import { distinctFrom } from './distinct';
 import { lookupName } from './name-index';
@@ -133,8 +133,6 @@ export async function proposeMerges(
 export interface AppliedMerges {
   applied: Array<{ source_id: string; target_id: string }>;
   skipped: Array<{ source_id: string; target_id: string; reason: string }>;
-  /** With `vectors: 'carry'`: the records the merges wrote with a carried vector, to be embedded again. */
-  stale: MergeOutcome['stale'];
 }
 
 /** Tries of a merge whose entities another merge took meanwhile: each follows the aliases that merge left. */
@@ -142,16 +140,16 @@ const MERGE_ATTEMPTS = 3;
 
 /**
  * Applies merges (source into target) one by one, following earlier merges of the same run and concurrent ones.
- * `vectors` as in mergeEntities.
+ * With `stale`, the merges carry vectors (mergeEntitiesCarryingVectors) and the records to embed again are added to it.
  */
 export async function applyMerges(
   deps: GraphDeps,
   scope: Scope,
   merges: Array<Pick<MergeProposal, 'source_id' | 'target_id' | 'reason'> & { score?: number }>,
   cause = 'resolution',
-  vectors: MergeInput['vectors'] = 'embed',
+  stale?: StaleRecords,
 ): Promise<AppliedMerges> {
-  const out: AppliedMerges = { applied: [], skipped: [], stale: { entities: [], relationships: [] } };
+  const out: AppliedMerges = { applied: [], skipped: [] };
   for (const m of merges) {
     const skip = (reason: string) => out.skipped.push({ source_id: m.source_id, target_id: m.target_id, reason });
     for (let attempt = 1; ; attempt++) {
@@ -169,15 +167,17 @@ export async function applyMerges(
         break;
       }
       try {
-        const merged = await mergeEntities(deps, scope, {
+        const input = {
           sourceIds: [source],
           targetId: target,
           reason: `entity resolution: ${m.reason}${m.score === undefined ? '' : ` (score ${m.score})`}`,
           cause,
-          vectors,
-        });
-        out.stale.entities.push(...merged.stale.entities);
-        out.stale.relationships.push(...merged.stale.relationships);
+        };
+        if (stale) {
+          const merged = await mergeEntitiesCarryingVectors(deps, scope, input);
+          stale.entities.push(...merged.stale.entities);
+          stale.relationships.push(...merged.stale.relationships);
+        } else await mergeEntities(deps, scope, input);
         out.applied.push({ source_id: source, target_id: target });
         break;
       } catch (err) {
