@@ -57,25 +57,33 @@ function unevenEmbedder(inner: EmbeddingProvider, random: () => number): Embeddi
   };
 }
 
+/**
+ * Ingests documents naming two of PEOPLE each (`spelled` gives each name's spelling in document i) with uneven call
+ * times from `seed`, all in flight at once, and waits until every vector is written; returns the embedder behind the
+ * uneven one.
+ */
+async function ingestUnevenly(f: IngestFixture, seed: number, documents: number, spelled = (name: string, _i: number) => name) {
+  const random = seeded(seed);
+  const inner = f.deps.providers.embedding();
+  const embedder = unevenEmbedder(inner, random);
+  f.deps = { ...f.deps, providers: { ...f.deps.providers, embedding: () => embedder } };
+  beforeLlmCalls(f, () => pause(Math.floor(random() * 20)));
+  const texts = Array.from({ length: documents }, (_, i) => {
+    const [a, b] = [spelled(PEOPLE[i % PEOPLE.length], i), spelled(PEOPLE[(i * 3 + 1) % PEOPLE.length], i)];
+    return `Alice Smith met ${a} and ${b} at Acme Corporation in Lisbon during week ${i + 1}. ${a} works with ${b}.`;
+  });
+  const docs = await Promise.all(texts.map((text) => f.addDocument(text)));
+  const results = await Promise.all(docs.map((doc) => processDocument(f.deps, f.scope, doc.id, { mode: 'full' })));
+  expect(results.filter((r) => r.status !== 'completed')).toEqual([]);
+  await settleEmbeddingRefreshes(f.deps);
+  return inner;
+}
+
 describe('records that many documents in flight merge, with uneven call times', () => {
   test.each([1, 2, 3])('end with the vector of their final text (timing sequence %i)', async (seed) => {
     const f = createIngestFixture({ summaryFragmentThreshold: 3 });
     withoutResolution(f);
-    const random = seeded(seed);
-    const inner = f.deps.providers.embedding();
-    const embedder = unevenEmbedder(inner, random);
-    f.deps = { ...f.deps, providers: { ...f.deps.providers, embedding: () => embedder } };
-    beforeLlmCalls(f, () => pause(Math.floor(random() * 20)));
-
-    const texts = Array.from({ length: DOCUMENTS }, (_, i) => {
-      const [a, b] = [PEOPLE[i % PEOPLE.length], PEOPLE[(i * 3 + 1) % PEOPLE.length]];
-      return `Alice Smith met ${a} and ${b} at Acme Corporation in Lisbon during week ${i + 1}. ${a} works with ${b}.`;
-    });
-    const docs = await Promise.all(texts.map((text) => f.addDocument(text)));
-    const results = await Promise.all(docs.map((doc) => processDocument(f.deps, f.scope, doc.id, { mode: 'full' })));
-    expect(results.filter((r) => r.status !== 'completed')).toEqual([]);
-    await settleEmbeddingRefreshes(f.deps);
-
+    const inner = await ingestUnevenly(f, seed, DOCUMENTS);
     const entities = await expectFinalVectors(f, inner);
     expect(entities.length).toBeGreaterThan(PEOPLE.length);
   });
@@ -87,21 +95,8 @@ const ACCENTED: Record<string, string> = { 'Bruno Diaz': 'Bruno Díaz', 'Carla G
 describe('records that entity resolution merges while documents are in flight, with uneven call times', () => {
   test.each([1, 2])('end with one entity per person and the vectors of their final texts (timing sequence %i)', async (seed) => {
     const f = createIngestFixture({ summaryFragmentThreshold: 3 });
-    const random = seeded(seed);
-    const inner = f.deps.providers.embedding();
-    const embedder = unevenEmbedder(inner, random);
-    f.deps = { ...f.deps, providers: { ...f.deps.providers, embedding: () => embedder } };
-    beforeLlmCalls(f, () => pause(Math.floor(random() * 20)));
-
     const spelled = (name: string, i: number) => (i % 2 === 1 ? (ACCENTED[name] ?? name) : name);
-    const texts = Array.from({ length: 48 }, (_, i) => {
-      const [a, b] = [spelled(PEOPLE[i % PEOPLE.length], i), spelled(PEOPLE[(i * 3 + 1) % PEOPLE.length], i)];
-      return `Alice Smith met ${a} and ${b} at Acme Corporation in Lisbon during week ${i + 1}. ${a} works with ${b}.`;
-    });
-    const docs = await Promise.all(texts.map((text) => f.addDocument(text)));
-    const results = await Promise.all(docs.map((doc) => processDocument(f.deps, f.scope, doc.id, { mode: 'full' })));
-    expect(results.filter((r) => r.status !== 'completed')).toEqual([]);
-    await settleEmbeddingRefreshes(f.deps);
+    const inner = await ingestUnevenly(f, seed, 48, spelled);
 
     const entities = await expectFinalVectors(f, inner);
     const keys = entities.map((e) => nameKey(e.name));
