@@ -127,9 +127,9 @@ export async function mergeIntoGraph(
   }
   await run?.onMerged();
 
-  const embedder = options.embedder ?? (() => deps.providers.embedding());
-  const embed = { queues: deps.ingest.queues, concurrency: deps.config.ingest.embeddingConcurrency, signal: policy.signal };
-  const background = { deps, scope, documentId, embedder, embed: { ...embed, signal: undefined } };
+  const background = backgroundJob(deps, scope, documentId, options.embedder);
+  const { embedder } = background;
+  const embed = { ...background.embed, signal: policy.signal };
   let now: Pick<MergeOutcome, 'reembed'> = outcome;
   if (options.vectors === 'defer') {
     const [fresh, old] = splitByAge(outcome);
@@ -163,15 +163,19 @@ interface Background {
   embed: EmbedOptions;
 }
 
+/** Background work for a document: the embedding queue's, with no signal (it outlives the document's run). */
+function backgroundJob(deps: IngestDeps, scope: Scope, documentId: string, embedder?: () => EmbeddingProvider): Background {
+  const embed = { queues: deps.ingest.queues, concurrency: deps.config.ingest.embeddingConcurrency, signal: undefined };
+  return { deps, scope, documentId, embedder: embedder ?? (() => deps.providers.embedding()), embed };
+}
+
 /**
  * Re-embeds records written with the vector of an earlier text (entity resolution's merges carry vectors to the
  * survivor and the rewritten relationships) in the background, as a refresh: the `later` lane, records deleted
  * meanwhile left out, each written only if it still has the text embedded.
  */
 export function refreshCarriedVectors(deps: IngestDeps, scope: Scope, documentId: string, records: Reembed['reembed']): void {
-  const embedder = () => deps.providers.embedding();
-  const embed = { queues: deps.ingest.queues, concurrency: deps.config.ingest.embeddingConcurrency, signal: undefined };
-  const job: Background = { deps, scope, documentId, embedder, embed };
+  const job = backgroundJob(deps, scope, documentId);
   const fetched = currentRecords(job, { reembed: records }).then((current) => refreshInBackground(job, current, 'later'));
   const tracked = fetched
     .catch((err: unknown) =>
