@@ -10,6 +10,8 @@
  * The mock provider reads exactly these lines, so the real parser runs in every mode.
  */
 
+import { countTokens } from '../llm/tokens';
+
 export const COMMUNITY_REPORT_PROMPT_VERSION = 1;
 export const REPORT_TEXT_MARKER = '---TEXT---';
 const DELIMITER = '<|>';
@@ -62,11 +64,35 @@ function flat(text: string): string {
   return text.replace(/\s+/g, ' ').replace(/<\|>/g, ' ').trim();
 }
 
+function entityLine(e: ReportEntity): string {
+  return ['entity', flat(e.name), flat(e.entity_type), flat(e.description)].join(DELIMITER);
+}
+
+function relationLine(r: ReportRelation): string {
+  return ['relation', flat(r.source), flat(r.target), flat(r.description)].join(DELIMITER);
+}
+
 function memberLines({ entities, relations }: ReportMembers): string[] {
-  return [
-    ...entities.map((e) => ['entity', flat(e.name), flat(e.entity_type), flat(e.description)].join(DELIMITER)),
-    ...relations.map((r) => ['relation', flat(r.source), flat(r.target), flat(r.description)].join(DELIMITER)),
-  ];
+  return [...entities.map(entityLine), ...relations.map(relationLine)];
+}
+
+/**
+ * The members whose lines fit in `maxTokens` (cl100k, line breaks included), and how many tokens they take. Lines
+ * are dropped from the end of the lists (the least connected entities, the lightest relationships), the two lists
+ * giving way in proportion to their lengths; one entity is always kept.
+ */
+export function fitMembers(members: ReportMembers, maxTokens: number): { members: ReportMembers; tokens: number } {
+  const entityTokens = members.entities.map((e) => countTokens(entityLine(e)) + 1);
+  const relationTokens = members.relations.map((r) => countTokens(relationLine(r)) + 1);
+  let tokens = [...entityTokens, ...relationTokens].reduce((a, b) => a + b, 0);
+  let e = entityTokens.length;
+  let r = relationTokens.length;
+  while (tokens > maxTokens && e + r > 1) {
+    // Relationships go first while they are the larger share of what is left (and once one entity is left).
+    if (r > 0 && (e <= 1 || r * entityTokens.length >= e * relationTokens.length)) tokens -= relationTokens[--r];
+    else tokens -= entityTokens[--e];
+  }
+  return { members: { entities: members.entities.slice(0, e), relations: members.relations.slice(0, r) }, tokens };
 }
 
 function sizeLine({ entities, relations }: ReportMembers): string {

@@ -188,7 +188,10 @@ export function communityStoreContract(name: string, makeStores: StoresFactory, 
       expect(adjustedRand(truth, members)).toBeGreaterThanOrEqual(0.9);
       expect(first.communities).toBe(found.length);
       expect(first.reports_generated).toBe(found.length);
-      expect(llm.reports).toBe(found.length);
+      // Communities share report calls: at least one call, never more than one per community.
+      const calls = llm.reports;
+      expect(calls).toBeGreaterThan(0);
+      expect(calls).toBeLessThanOrEqual(found.length);
       for (const c of found) {
         expect(c.title).toMatch(/^Community of /);
         expect(c.summary.length).toBeGreaterThan(0);
@@ -198,14 +201,14 @@ export function communityStoreContract(name: string, makeStores: StoresFactory, 
       // Nothing changed: every report is kept, no LLM call.
       const again = await buildCommunities(deps, scope);
       expect(again).toMatchObject({ reports_generated: 0, reports_reused: found.length });
-      expect(llm.reports).toBe(found.length);
+      expect(llm.reports).toBe(calls);
 
       // One entity of group 0 gets a new description: only its community's report is rewritten.
       const target = await stores.graph.getEntity(scope, 'C0_N0');
       await stores.graph.upsertEntities(scope, [{ ...target!, description: 'Member 0 of group 0, now its chair.' }]);
       const changed = await buildCommunities(deps, scope);
       expect(changed).toMatchObject({ reports_generated: 1, reports_reused: found.length - 1 });
-      expect(llm.reports).toBe(found.length + 1);
+      expect(llm.reports).toBe(calls + 1);
 
       // A relationship of group 1 weighs more: its line moves up in the prompt, but the members, what describes
       // them and the relationships shown stay the same: every report is kept.
@@ -216,7 +219,7 @@ export function communityStoreContract(name: string, makeStores: StoresFactory, 
       await stores.graph.upsertRelationships(scope, [{ ...lastShown, weight: lastShown.weight + 0.5 }]);
       const reweighted = await buildCommunities(deps, scope);
       expect(reweighted).toMatchObject({ reports_generated: 0, reports_reused: found.length });
-      expect(llm.reports).toBe(found.length + 1);
+      expect(llm.reports).toBe(calls + 1);
     });
   });
 }

@@ -1,15 +1,19 @@
-import { buildCommunities, REPORTS_PER_CALL } from '../../src/graph/communities/build';
+import { buildCommunities, CALL_TOKENS, REPORT_TOKENS, REPORTS_PER_CALL } from '../../src/graph/communities/build';
+import { countTokens } from '../../src/llm/tokens';
 import { MockEmbeddings, MockLlm } from '../../src/llm/mock';
 import type { ChatMessage, CompletionOptions, Completion } from '../../src/llm/ports';
 import {
   batchReportPrompt,
+  fitMembers,
   parseBatchReportText,
   parseReports,
   REPORT_TEXT_MARKER,
   type ReportMembers,
 } from '../../src/prompts/community-report';
+import type { Scope } from '../../src/domain/types';
 import { createMemoryStores } from '../../src/store/memory';
-import { plantClusters } from '../contract/communities.contract';
+import type { Stores } from '../../src/store/ports';
+import { makeEntity, makeRelationship } from '../contract/fixtures';
 
 /** Small communities share a report prompt (src/graph/communities/build.ts, src/prompts/community-report.ts). */
 
@@ -64,6 +68,40 @@ describe('a report prompt for several communities', () => {
   });
 });
 
+describe('what a report prompt shows of a large community', () => {
+  const line = (i: number) => `Member ${i} has a long description. `.repeat(20);
+  const large: ReportMembers = {
+    entities: Array.from({ length: 25 }, (_, i) => ({ name: `E${i}`, entity_type: 'PERSON', description: line(i) })),
+    relations: Array.from({ length: 40 }, (_, i) => ({ source: `E${i % 25}`, target: `E${(i + 1) % 25}`, description: line(i) })),
+  };
+
+  it('keeps every line that fits, and says how many tokens they take', () => {
+    const small = members('Alpha');
+    const { members: kept, tokens } = fitMembers(small, REPORT_TOKENS);
+    expect(kept).toEqual(small);
+    const text = batchReportPrompt([small])[1].content;
+    const lines = text.split('\n').filter((l) => /^(entity|relation)<\|>/.test(l));
+    expect(tokens).toBe(lines.reduce((sum, l) => sum + countTokens(l) + 1, 0));
+  });
+
+  it('drops the least connected members and the lightest relationships, in proportion, to fit the budget', () => {
+    const { members: kept, tokens } = fitMembers(large, 2_000);
+    expect(tokens).toBeLessThanOrEqual(2_000);
+    // The first of each list are kept, the last left out; both lists shrink by about the same share.
+    expect(kept.entities).toEqual(large.entities.slice(0, kept.entities.length));
+    expect(kept.relations).toEqual(large.relations.slice(0, kept.relations.length));
+    expect(kept.entities.length).toBeLessThan(25);
+    expect(kept.relations.length).toBeLessThan(40);
+    expect(Math.abs(kept.entities.length / 25 - kept.relations.length / 40)).toBeLessThan(0.1);
+    // One more line of either list would not have fitted.
+    expect(fitMembers(large, tokens).members).toEqual(kept);
+  });
+
+  it('keeps one entity whatever the budget', () => {
+    expect(fitMembers(large, 1).members).toEqual({ entities: [large.entities[0]], relations: [] });
+  });
+});
+
 /**
  * Counts report calls; when told to, answers a prompt of several communities with prose, or with its reports
  * numbered in order but written about the communities in reverse order.
@@ -85,12 +123,26 @@ class ReportLlm extends MockLlm {
   }
 }
 
+/** `clusters` groups of `size` entities, each related to every other of its group, and no relationship between groups. */
+async function plantGroups(stores: Stores, scope: Scope, clusters: number, size: number, description = (k: number) => `Group ${k}.`) {
+  const entities = [];
+  const relationships = [];
+  for (let k = 0; k < clusters; k++) {
+    for (let i = 0; i < size; i++) {
+      entities.push(makeEntity(`C${k}_N${i}`, { description: `Member ${i} of group ${k}. ${description(k)}` }));
+      for (let j = 0; j < i; j++) relationships.push(makeRelationship(`C${k}_N${j}`, `C${k}_N${i}`, { description: description(k) }));
+    }
+  }
+  await stores.graph.upsertEntities(scope, entities);
+  await stores.graph.upsertRelationships(scope, relationships);
+}
+
 describe('community reports of small communities', () => {
   const scope = { workspaceId: 'reports' };
 
   async function build(batches: 'answered' | 'refused' | 'shuffled') {
     const stores = createMemoryStores();
-    await plantClusters(stores, scope, 48, 3);
+    await plantGroups(stores, scope, 60, 3);
     const llm = new ReportLlm(batches);
     const run = await buildCommunities({ stores, llm, embedder: new MockEmbeddings() }, scope);
     return { llm, run, communities: await stores.communities.all(scope) };
@@ -126,6 +178,32 @@ describe('community reports of small communities', () => {
     // The same reports as when the shared prompts were answered.
     const titles = (list: typeof communities) => new Map(list.map((c) => [c.id, c.title]));
     expect(titles(communities)).toEqual(titles(answered.communities));
+  });
+
+  it('shows each large community up to its token budget, and puts several in one call up to the call budget', async () => {
+    const stores = createMemoryStores();
+    await plantGroups(stores, scope, 6, 30, (k) => `Group ${k} meets weekly to plan the harbour festival and its fireworks. `.repeat(8));
+    const llm = new ReportLlm('answered');
+    const prompts: string[] = [];
+    const complete = llm.complete.bind(llm);
+    llm.complete = async (messages, options) => {
+      prompts.push(messages[messages.length - 1].content);
+      return complete(messages, options);
+    };
+    const run = await buildCommunities({ stores, llm, embedder: new MockEmbeddings() }, scope);
+    expect(run.reports_generated).toBe(6);
+    const linesOf = (prompt: string) => prompt.split('\n').filter((l) => /^(entity|relation)<\|>/.test(l));
+    for (const prompt of prompts) {
+      const sections = prompt.split(/^### Community \d+$/m).slice(1);
+      for (const section of sections) {
+        expect(linesOf(section).reduce((sum, l) => sum + countTokens(l) + 1, 0)).toBeLessThanOrEqual(REPORT_TOKENS);
+      }
+      expect(linesOf(prompt).reduce((sum, l) => sum + countTokens(l) + 1, 0)).toBeLessThanOrEqual(CALL_TOKENS);
+    }
+    // Each group alone would fill far more than its budget: its prompt leaves out members and relationships.
+    expect(linesOf(prompts[0]).length).toBeLessThan(2 * (30 + 40));
+    expect(llm.calls.length).toBeLessThan(6);
+    expect(Math.max(...llm.calls)).toBeGreaterThan(1);
   });
 
   it('asks again alone for a community whose shared report names none of its members', async () => {

@@ -175,6 +175,31 @@ describe('chunkText', () => {
     expect(holding('four')).toMatchObject({ end_line: 5, page_start: 2, page_end: 2 });
   });
 
+  test('a text of up to five windows takes the fewest chunks full windows would: its last anchors give way', () => {
+    const size = 400;
+    const overlap = 40;
+    let texts = 0;
+    for (const step of [3, 5, 7, 13]) {
+      const paragraphs = Array.from({ length: 60 }, (_, n) =>
+        Array.from({ length: 2 + ((n * step) % 17) }, (_, i) => `Member ${n} of team ${i} wrote part ${n * 31 + i} of the report.`).join(
+          ' ',
+        ),
+      );
+      for (let count = 2; count <= paragraphs.length; count++) {
+        const text = paragraphs.slice(0, count).join('\n\n');
+        const n = countTokens(text);
+        const fewest = n <= size ? 1 : 1 + Math.ceil((n - size) / (size - overlap));
+        if (fewest > 5) break;
+        const chunks = chunkText(text, { chunkTokens: size, overlapTokens: overlap });
+        expectWellFormed(text, chunks, size);
+        // With step 13 and 13 paragraphs, ending every chunk on an anchor takes 6 chunks where 5 do.
+        expect(chunks.length).toBe(fewest);
+        texts++;
+      }
+    }
+    expect(texts).toBeGreaterThan(40);
+  });
+
   test('an edit changes the chunks that hold it and few others: chunk ends fall on anchors of the text', () => {
     // Paragraphs of 30 to 250 tokens, ~50 chunks of 400 tokens.
     const paragraphs = Array.from({ length: 150 }, (_, n) =>

@@ -6,6 +6,7 @@ import {
   batchReportPrompt,
   COMMUNITY_REPORT_PROMPT_VERSION,
   type CommunityReport,
+  fitMembers,
   parseReport,
   parseReports,
   type ReportMembers,
@@ -19,13 +20,18 @@ export const MAX_COMMUNITY_NODES = 200_000;
 /** What one report prompt shows of its community: the most connected members and the heaviest relationships. */
 export const REPORT_ENTITIES = 25;
 export const REPORT_RELATIONSHIPS = 40;
+/**
+ * Of those, what fits in this many tokens: a large community's prompt is about as long as a summary call's input, and
+ * the lines left out are its least connected members and lightest relationships.
+ */
+export const REPORT_TOKENS = 6_000;
 const REPORT_CONCURRENCY = 4;
 /**
- * Small communities share a report prompt: at most this many in one, with no more lines (members and
- * relationships) together than one community's prompt can show.
+ * Communities share a report prompt: at most this many in one, and no more member lines together than
+ * CALL_TOKENS (three of the largest communities, or many small ones). The answer is one short report per community.
  */
-export const REPORTS_PER_CALL = 6;
-const BATCH_LINES = REPORT_ENTITIES + REPORT_RELATIONSHIPS;
+export const REPORTS_PER_CALL = 10;
+export const CALL_TOKENS = 12_000;
 const FETCH_BATCH = 1_000;
 
 export interface CommunityBuildDeps {
@@ -45,6 +51,8 @@ interface Pending {
   messages: ReturnType<typeof reportPrompt>;
   /** What the prompt shows of it, for a prompt shared with other communities. */
   members: ReportMembers;
+  /** Tokens of its member lines. */
+  tokens: number;
   entities: EntityRecord[];
 }
 
@@ -118,16 +126,26 @@ export async function buildCommunities(deps: CommunityBuildDeps, scope: Scope): 
       .slice(0, REPORT_ENTITIES)
       .map((id) => entities.get(id) as EntityRecord);
     const rels = (edgesOf.get(detected.id) ?? []).map((e) => relationships.get(e.id)).filter((r): r is RelationshipRecord => !!r);
-    const members: ReportMembers = {
-      entities: shown.map((e) => ({ name: e.name, entity_type: e.entity_type, description: e.description })),
-      relations: rels.map((r) => ({
-        source: entities.get(r.source)?.name ?? r.source,
-        target: entities.get(r.target)?.name ?? r.target,
-        description: r.description,
-      })),
-    };
+    const { members, tokens } = fitMembers(
+      {
+        entities: shown.map((e) => ({ name: e.name, entity_type: e.entity_type, description: e.description })),
+        relations: rels.map((r) => ({
+          source: entities.get(r.source)?.name ?? r.source,
+          target: entities.get(r.target)?.name ?? r.target,
+          description: r.description,
+        })),
+      },
+      REPORT_TOKENS,
+    );
     const messages = reportPrompt(members.entities, members.relations);
-    return { detected, ...contentHashes(detected, messages[1].content), messages, members, entities: shown };
+    return {
+      detected,
+      ...contentHashes(detected, messages[1].content),
+      messages,
+      members,
+      tokens,
+      entities: shown.slice(0, members.entities.length),
+    };
   });
 
   const keptOf = (p: Pending) => previous.get(p.hash) ?? previous.get(p.orderedHash);
@@ -209,22 +227,21 @@ export function reportText(c: Pick<CommunityRecord, 'title' | 'summary'>): strin
 
 /**
  * The communities to report on, grouped into prompts: smallest first, each group as many as fit in
- * REPORTS_PER_CALL and BATCH_LINES; a community as large as that goes alone. The same graph gives the same groups.
+ * REPORTS_PER_CALL and CALL_TOKENS. The same graph gives the same groups.
  */
 function reportBatches(fresh: Pending[]): Pending[][] {
-  const lines = (p: Pending) => p.members.entities.length + p.members.relations.length;
-  const sorted = [...fresh].sort((a, b) => lines(a) - lines(b) || compare(a.detected.id, b.detected.id));
+  const sorted = [...fresh].sort((a, b) => a.tokens - b.tokens || compare(a.detected.id, b.detected.id));
   const batches: Pending[][] = [];
   let batch: Pending[] = [];
   let used = 0;
   for (const p of sorted) {
-    if (batch.length > 0 && (batch.length >= REPORTS_PER_CALL || used + lines(p) > BATCH_LINES)) {
+    if (batch.length > 0 && (batch.length >= REPORTS_PER_CALL || used + p.tokens > CALL_TOKENS)) {
       batches.push(batch);
       batch = [];
       used = 0;
     }
     batch.push(p);
-    used += lines(p);
+    used += p.tokens;
   }
   if (batch.length > 0) batches.push(batch);
   return batches;
