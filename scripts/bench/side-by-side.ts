@@ -53,6 +53,7 @@ import { nodeFlags } from '../../src/config/node-flags';
 import { tuneHeap } from '../../src/heap';
 import { settleEmbeddingRefreshes } from '../../src/ingest/merge/merge-stage';
 import { entityText, relationshipText } from '../../src/ingest/merge/merge';
+import { reportText } from '../../src/graph/communities/build';
 import type { Scope } from '../../src/domain/types';
 import { createLogger } from '../../src/logger';
 import { createRuntime } from '../../src/runtime';
@@ -460,8 +461,9 @@ async function ingestCorpus(base: string, headers: Record<string, string>, spec:
 }
 
 /**
- * The texts embedded during ingestion that are not the final text of a chunk or record (an earlier version of a
- * record, embedded before another document changed it), or that were embedded more than once; written to `file`.
+ * The texts embedded during ingestion that are not the final text of a chunk, record or community report (an earlier
+ * version of a record, embedded before another document changed it), or that were embedded more than once; written
+ * to `file`.
  */
 async function supersededTexts(
   rt: Awaited<ReturnType<typeof createRuntime>>,
@@ -475,6 +477,7 @@ async function supersededTexts(
     ...chunks.flat().map((c) => c.content),
     ...(await rt.stores.graph.listEntities(scope, all)).items.map(entityText),
     ...(await rt.stores.graph.listRelationships(scope, all)).items.map(relationshipText),
+    ...(await rt.stores.communities.all(scope)).map(reportText),
   ]);
   const seen = new Set<string>();
   const extra = texts.filter((t) => {

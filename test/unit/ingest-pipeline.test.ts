@@ -13,7 +13,8 @@ const PARAGRAPHS = [
 const TEXT = PARAGRAPHS.join('\n\n');
 
 function fixture(): IngestFixture {
-  return createIngestFixture({ chunkTokens: 40, chunkOverlapTokens: 0 });
+  // One paragraph a chunk: each paragraph is 21 to 26 tokens, a window of 30 holds one and not two.
+  return createIngestFixture({ chunkTokens: 30, chunkOverlapTokens: 0 });
 }
 
 async function workspaceCounts(f: IngestFixture) {
@@ -187,6 +188,23 @@ describe('processDocument', () => {
       entityVectors: retried.entity_count,
     });
     expect(await links()).toEqual(Array(4).fill([true, true, f.deps.providers.embedding().model]));
+  });
+
+  test('a chunk vector that fails while resolution runs fails the document, and no vector is left behind', async () => {
+    const f = fixture();
+    const doc = await f.addDocument(TEXT);
+    // Only the chunk that starts with the third paragraph: its records are embedded by the merge.
+    f.failEmbeddingWhen = (texts) => texts.some((t) => t.startsWith('The Zebra Project started'));
+    const result = await processDocument(f.deps, f.scope, doc.id, { mode: 'full' });
+    expect(result).toMatchObject({ status: 'failed', entity_count: 0 });
+    expect(result.error).toBe('processing failed: injected embedding failure');
+    expect(await workspaceCounts(f)).toMatchObject({
+      entities: 0,
+      relationships: 0,
+      chunkVectors: 0,
+      entityVectors: 0,
+      relationshipVectors: 0,
+    });
   });
 
   test('reprocessing a completed document reuses cached extractions and leaves the graph as it was', async () => {

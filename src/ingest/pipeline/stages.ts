@@ -29,6 +29,8 @@ export interface Merged {
   chunks: ChunkRecord[];
   health: DocumentExtraction;
   outcome: MergeOutcome;
+  /** The chunk vectors being written (stage `embed`), awaited by stage `resolve`, which runs meanwhile. */
+  chunkVectors?: Promise<void>;
 }
 
 /** The document's counts once its entities are resolved. */
@@ -133,35 +135,49 @@ export const merge: Stage<Run, Extracted, Merged> = {
   },
 };
 
-/** The chunk vectors (those of the records the merge wrote were written by it). */
+/**
+ * The chunk vectors (those of the records the merge wrote were written by it), started here and awaited by stage
+ * `resolve`: nothing in resolution waits for them.
+ */
 export const embed: Stage<Run, Merged, Merged> = {
   name: 'embed',
   async run(run, merged) {
     const { deps, scope, progress } = run;
     const { chunks } = merged;
-    await withSpan('ingest.embed', { chunks: chunks.length }, () =>
+    const chunkVectors = withSpan('ingest.embed', { chunks: chunks.length }, () =>
       embedInto(deps.stores.vectors, scope, 'chunk', run.embedder, chunkItems(chunks), {
         ...embedOptions(run),
         onProgress: (done) => progress.within('embedding', done / Math.max(1, chunks.length)),
       }),
-    );
-    return merged;
+    ).then(() => undefined);
+    // Awaited by stage `resolve`; a failure is not unhandled meanwhile.
+    chunkVectors.catch(() => undefined);
+    return { ...merged, chunkVectors };
   },
 };
 
-/** Entity resolution of what the document added; the document's counts after it. */
+/**
+ * Entity resolution of what the document added, while the chunk vectors are written; the document's counts after
+ * it. The chunk vectors are written when the stage ends, even when resolution fails: a run rolled back after it
+ * leaves no vector behind.
+ */
 export const resolve: Stage<Run, Merged, Resolved> = {
   name: 'resolve',
-  async run(run, { chunks, health, outcome }) {
+  async run(run, { chunks, health, outcome, chunkVectors }) {
     const { deps, scope, doc } = run;
     // Written with the chunk links (what the document's chunks name), by the merge.
     const linked = outcome.counts ?? { entities: outcome.entityIds.length, relationships: outcome.relationshipIds.length };
-    let resolved;
-    try {
-      resolved = await resolveDocumentEntities(deps, scope, outcome, { documentId: doc.id, asked: run.resolving });
-    } finally {
-      run.resolving();
-    }
+    const resolving = (async () => {
+      try {
+        return await resolveDocumentEntities(deps, scope, outcome, { documentId: doc.id, asked: run.resolving });
+      } finally {
+        run.resolving();
+      }
+    })();
+    const [resolvedOr, vectors] = await Promise.allSettled([resolving, chunkVectors]);
+    if (resolvedOr.status === 'rejected') throw resolvedOr.reason;
+    if (vectors.status === 'rejected') throw vectors.reason;
+    const resolved = resolvedOr.value;
     run.llmCalls += resolved.llm_calls;
     addUsage(run.usage, resolved.usage);
     if (resolved.merged === 0) return { chunks, health, counts: linked };
