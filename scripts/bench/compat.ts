@@ -12,7 +12,7 @@ import { createLogger } from '../../src/logger';
 import { createRuntime } from '../../src/runtime';
 import { loadCorpus } from './query';
 import { buildCorpus } from './query-corpus';
-import { benchConfig, serve, WITHOUT_RESOLUTION } from './service';
+import { benchConfig, serve } from './service';
 
 interface Path {
   name: string;
@@ -83,7 +83,7 @@ async function main(): Promise<void> {
   const chunks = Number(values.chunks);
   const requests = Number(values.requests);
   const warmup = Number(values.warmup);
-  const config = benchConfig({ defaults: WITHOUT_RESOLUTION, fixed: { RUST_LOG: 'warn' } });
+  const config = benchConfig({ fixed: { RUST_LOG: 'warn' } });
   const rt = await createRuntime(config, createLogger(config.logLevel));
   const corpus = buildCorpus(chunks);
   const scope = await benchWorkspace(rt, 'bench compat');

@@ -26,7 +26,7 @@ import {
 import { loadAverage } from './host';
 import { seeded } from './random';
 import { BENCH_MASTER_KEY, benchWorkspace } from './workspace';
-import { benchConfig, serve, WITHOUT_RESOLUTION } from './service';
+import { benchConfig, serve } from './service';
 
 const ROOT = path.resolve(__dirname, '../..');
 const SIZES = (process.argv[2] ?? '1000x3000,5000x15000,10000x30000').split(',').map((s) => s.split('x').map(Number) as [number, number]);
@@ -91,7 +91,7 @@ function bundleSize(): { raw: number; gzip: number; files: number; entryGzip: nu
 async function main() {
   const build = spawnSync('node', ['scripts/web/console.mjs', 'build'], { cwd: ROOT, stdio: 'inherit' });
   if (build.status !== 0) process.exit(build.status ?? 1);
-  const config = benchConfig({ defaults: WITHOUT_RESOLUTION });
+  const config = benchConfig();
   const rt = await createRuntime(config, createLogger(config.logLevel));
   const { app } = createApp(rt);
   const { url, close } = await serve(rt, app, { start: false });

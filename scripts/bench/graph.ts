@@ -10,7 +10,7 @@ import type { EntityRecord, RelationshipRecord, Scope } from '../../src/domain/t
 import { createLogger } from '../../src/logger';
 import { createRuntime } from '../../src/runtime';
 import { seeded } from './random';
-import { benchConfig, serve, WITHOUT_RESOLUTION } from './service';
+import { benchConfig, serve } from './service';
 import { skewedRelationships, syntheticEntityId, syntheticRelationship } from './synthetic';
 
 const NODES = Number(process.argv[2] ?? 50_000);
@@ -67,7 +67,7 @@ async function time(url: string, workspace: string): Promise<{ p50: number; p95:
 }
 
 async function main() {
-  const config = benchConfig({ defaults: WITHOUT_RESOLUTION });
+  const config = benchConfig();
   const rt = await createRuntime(config, createLogger(config.logLevel));
   const scope: Scope = await benchWorkspace(rt, 'bench graph');
   const built = performance.now();

@@ -19,7 +19,7 @@ import { PEOPLE as ALL_PEOPLE } from './corpus/people';
 import { loadAverage } from './host';
 import { seeded } from './random';
 import { watchSlots } from './slot-timeline';
-import { benchConfig, EMBEDDED, serve, SYNCHRONOUS, WITHOUT_RESOLUTION } from './service';
+import { benchConfig, EMBEDDED, serve, SYNCHRONOUS } from './service';
 
 const { values: args } = parseArgs({
   // Imported by other benchmarks for its corpus: their arguments are not ours.
@@ -132,7 +132,6 @@ async function main(): Promise<void> {
   // As src/main.ts does for the service.
   tuneHeap(nodeFlags());
   const config = benchConfig({
-    defaults: WITHOUT_RESOLUTION,
     inherit: true,
     fixed: {
       ...EMBEDDED,
@@ -206,6 +205,7 @@ async function main(): Promise<void> {
     ['simulated latency per call', `${LATENCY_MS} ms`],
     ['load average at the end (1 / 5 / 15 min)', loadAverage(1, ' / ')],
     ['LLM description summaries', args['no-summaries'] ? 'off' : 'on'],
+    ['entity resolution (SERVICE_ENTITY_RESOLUTION)', config.resolution.enabled ? 'on (the default)' : 'off'],
     [
       'workers / LLM concurrency / embedding concurrency',
       `${config.workerThreads} / ${concurrency} / ${config.ingest.embeddingConcurrency}`,

@@ -8,7 +8,7 @@ import { watchSlots } from './slot-timeline';
 import neo4j from 'neo4j-driver';
 import { collectPlans, type PlanSummary, statementKey, timeStatements } from './neo4j-statements';
 import { benchWorkspace } from './workspace';
-import { benchConfig, serve, SYNCHRONOUS, WITHOUT_RESOLUTION } from './service';
+import { benchConfig, serve, SYNCHRONOUS } from './service';
 
 export interface IngestOptions {
   documents: number;
@@ -102,7 +102,6 @@ async function ingestAll(base: string, workspace: string, documents: Document[])
  */
 export async function benchNeo4jIngest(neo4jUri: string, options: IngestOptions): Promise<Array<[string, string]>> {
   const config = benchConfig({
-    defaults: WITHOUT_RESOLUTION,
     inherit: true,
     fixed: {
       DATABASE_URL: undefined,
@@ -179,6 +178,7 @@ export async function benchNeo4jIngest(neo4jUri: string, options: IngestOptions)
       ['LLM calls / embedding calls', `${llmCalls} / ${counting.embeddingCalls() - warmupEmbeddings}`],
       ['simulated latency per call', `${options.latencyMs} ms`],
       ['workers / LLM concurrency', `${config.workerThreads} / ${concurrency}`],
+      ['entity resolution (SERVICE_ENTITY_RESOLUTION)', config.resolution.enabled ? 'on (the default)' : 'off'],
       ['warm passes of the corpus, then warm-up documents (not timed)', `${options.warmPasses}, then ${options.warmup}`],
       ['wall time', `${(wallMs / 1000).toFixed(2)} s`],
       ['documents per minute', ((corpus.length / wallMs) * 60_000).toFixed(1)],

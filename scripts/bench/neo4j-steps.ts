@@ -21,7 +21,7 @@ import { profileStatement, statementKey, timeStatements } from './neo4j-statemen
 import { benchWorkspace } from './workspace';
 import { loadCorpus } from './query';
 import { buildCorpus } from './query-corpus';
-import { benchConfig, serve, WITHOUT_RESOLUTION } from './service';
+import { benchConfig, serve } from './service';
 
 const { values } = parseArgs({
   options: {
@@ -59,7 +59,6 @@ async function main(): Promise<void> {
   // a stack trace for every statement it runs).
   process.setSourceMapsEnabled(false);
   const config = benchConfig({
-    defaults: WITHOUT_RESOLUTION,
     inherit: true,
     fixed: { RUST_LOG: 'error', SERVICE_AUTH_ENABLED: 'false' },
   });

@@ -35,7 +35,7 @@ import { benchWorkspace } from './workspace';
 import { type BenchNeo4j, startBenchNeo4j } from './neo4j-server';
 import { loadCorpus, loadGeneratedCorpus, type LoadedCorpus, type ModeResult, RunProfiler, spawnLoad } from './query';
 import { buildCorpus as buildQueryCorpus, questionsAbout } from './query-corpus';
-import { benchConfig, listen, WITHOUT_RESOLUTION } from './service';
+import { benchConfig, listen } from './service';
 
 const ENTITY_TARGET_PER_SECOND = 5_000;
 
@@ -204,7 +204,6 @@ async function main(): Promise<void> {
     }
     if (!parts.has('query') && !parts.has('entities')) return;
     const config = benchConfig({
-      defaults: WITHOUT_RESOLUTION,
       inherit: true,
       fixed: { NEO4J_URI: neo4j.uri, RUST_LOG: 'error', SERVICE_AUTH_ENABLED: 'false' },
     });

@@ -36,7 +36,7 @@ import type { QueryMode } from '../../src/retrieval/recipes';
 import { createRuntime, type Runtime } from '../../src/runtime';
 import { buildCorpus, CHUNKS_PER_DOCUMENT, type Corpus, type CorpusPart, generateCorpus, questionsAbout } from './query-corpus';
 import { loadAverage } from './host';
-import { benchConfig, serve, WITHOUT_RESOLUTION } from './service';
+import { benchConfig, serve } from './service';
 import { BENCH_MASTER_KEY } from './workspace';
 
 const MODES = ['naive', 'local', 'global', 'hybrid', 'mix'] as const;
@@ -418,7 +418,7 @@ async function benchSize(
   size: number,
   args: { requests: number; concurrency: number[]; warmup: number; modes: string[]; questions: number; profileDir: string | null },
 ): Promise<SizeRun> {
-  const config = benchConfig({ defaults: WITHOUT_RESOLUTION, inherit: true, fixed: { RUST_LOG: 'error' } });
+  const config = benchConfig({ inherit: true, fixed: { RUST_LOG: 'error' } });
   const rt = await createRuntime(config, createLogger('error'));
   const service = await serve(rt, createApp(rt).app, { start: false });
   const { url } = service;

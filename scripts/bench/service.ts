@@ -23,9 +23,6 @@ export function runAsBuilt(): void {
 
 type Env = Record<string, string | undefined>;
 
-/** Resolution has its own benches (resolution.ts, resolution-scale.ts); the figures of the others are taken without it. */
-export const WITHOUT_RESOLUTION: Env = { SERVICE_ENTITY_RESOLUTION: 'false' };
-
 /** The stores of the environment set aside: the service runs embedded. */
 export const EMBEDDED: Env = { DATABASE_URL: undefined, NEO4J_URI: undefined };
 
