@@ -14,8 +14,9 @@ export interface SlotTimeline {
 export function watchSlots(semaphore: Semaphore): SlotTimeline {
   const spans: Array<[number, number]> = [];
   const acquire = semaphore.acquire.bind(semaphore);
-  semaphore.acquire = async (signal?: AbortSignal) => {
-    const release = await acquire(signal);
+  semaphore.acquire = async (signal?: AbortSignal, rank?: number) => {
+    // The rank passed on: slots are granted by task (src/llm/tasks.ts), as in the service.
+    const release = await acquire(signal, rank);
     const granted = performance.now();
     let done = false;
     return () => {
