@@ -31,7 +31,8 @@ describe('cost estimate against measured ingestion', () => {
     expect(doc.status).toBe('completed');
     const summary = await json(await app.request('/api/v1/costs/summary', { workspace }));
 
-    expect(estimate.estimated_chunks).toBe(doc.chunk_count);
+    // The estimate counts tokens from the length (CHARS_PER_TOKEN): a chunk more or less than the text takes.
+    expect(Math.abs(estimate.estimated_chunks - doc.chunk_count)).toBeLessThanOrEqual(1);
     const measured = summary.total_cost_usd;
     expect(measured).toBeGreaterThan(0);
     expect(Math.abs(estimate.estimated_cost_usd.total - measured) / measured).toBeLessThan(0.15);
