@@ -31,6 +31,26 @@ async function workspaceCounts(f: IngestFixture) {
   };
 }
 
+/**
+ * A full run of TEXT with the embedding calls `failing` names failing: the document fails with the injected error,
+ * and the graph and the vector index keep nothing of it.
+ */
+async function ingestFailingEmbeddings(f: IngestFixture, failing: (texts: string[]) => boolean) {
+  const doc = await f.addDocument(TEXT);
+  f.failEmbeddingWhen = failing;
+  const result = await processDocument(f.deps, f.scope, doc.id, { mode: 'full' });
+  expect(result).toMatchObject({ status: 'failed', entity_count: 0 });
+  expect(result.error).toBe('processing failed: injected embedding failure');
+  expect(await workspaceCounts(f)).toMatchObject({
+    entities: 0,
+    relationships: 0,
+    chunkVectors: 0,
+    entityVectors: 0,
+    relationshipVectors: 0,
+  });
+  return { doc, result };
+}
+
 describe('processDocument', () => {
   test('chunks, extracts, merges and embeds a document, reporting stages and progress', async () => {
     const f = fixture();
@@ -153,21 +173,10 @@ describe('processDocument', () => {
 
   test('a failure after the merge fails the document, takes its graph data out, and retry_chunks completes it', async () => {
     const f = fixture();
-    const doc = await f.addDocument(TEXT);
-    f.failEmbeddingWhen = (texts) => texts.some((t) => t.includes('Zebra Project'));
-    const result = await processDocument(f.deps, f.scope, doc.id, { mode: 'full' });
-    expect(result).toMatchObject({ status: 'failed', failed_chunks: [], entity_count: 0 });
-    expect(result.error).toBe('processing failed: injected embedding failure');
+    const { doc, result } = await ingestFailingEmbeddings(f, (texts) => texts.some((t) => t.includes('Zebra Project')));
+    expect(result).toMatchObject({ failed_chunks: [] });
     expect(await f.deps.stores.documents.get(f.scope, doc.id)).toMatchObject({ status: 'failed', error: result.error });
-    expect(await workspaceCounts(f)).toMatchObject({
-      entities: 0,
-      relationships: 0,
-      chunkVectors: 0,
-      entityVectors: 0,
-      relationshipVectors: 0,
-      chunks: 4,
-      cached: 4,
-    });
+    expect(await workspaceCounts(f)).toMatchObject({ chunks: 4, cached: 4 });
     // The chunks were written linked with the merge; kept for the retry, they name nothing and claim no vector.
     const links = async () =>
       (await f.deps.stores.chunks.listByDocument(f.scope, doc.id)).map((c) => [
@@ -191,20 +200,8 @@ describe('processDocument', () => {
   });
 
   test('a chunk vector that fails while resolution runs fails the document, and no vector is left behind', async () => {
-    const f = fixture();
-    const doc = await f.addDocument(TEXT);
     // Only the chunk that starts with the third paragraph: its records are embedded by the merge.
-    f.failEmbeddingWhen = (texts) => texts.some((t) => t.startsWith('The Zebra Project started'));
-    const result = await processDocument(f.deps, f.scope, doc.id, { mode: 'full' });
-    expect(result).toMatchObject({ status: 'failed', entity_count: 0 });
-    expect(result.error).toBe('processing failed: injected embedding failure');
-    expect(await workspaceCounts(f)).toMatchObject({
-      entities: 0,
-      relationships: 0,
-      chunkVectors: 0,
-      entityVectors: 0,
-      relationshipVectors: 0,
-    });
+    await ingestFailingEmbeddings(fixture(), (texts) => texts.some((t) => t.startsWith('The Zebra Project started')));
   });
 
   test('reprocessing a completed document reuses cached extractions and leaves the graph as it was', async () => {
