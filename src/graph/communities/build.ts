@@ -21,14 +21,14 @@ export const MAX_COMMUNITY_NODES = 200_000;
 export const REPORT_ENTITIES = 25;
 export const REPORT_RELATIONSHIPS = 40;
 /**
- * Of those, what fits in this many tokens: a large community's prompt is about as long as a summary call's input, and
- * the lines left out are its least connected members and lightest relationships.
+ * Of those, what fits in this many tokens (cl100k): the lines left out are the least connected members and the
+ * lightest relationships. At 4,000, `global` retrieval lost passages on the handbook corpus (docs/benchmarks.md).
  */
 export const REPORT_TOKENS = 6_000;
 const REPORT_CONCURRENCY = 4;
 /**
  * Communities share a report prompt: at most this many in one, and no more member lines together than
- * CALL_TOKENS (three of the largest communities, or many small ones). The answer is one short report per community.
+ * CALL_TOKENS (two of the largest communities, or many small ones). The answer is one short report per community.
  */
 export const REPORTS_PER_CALL = 10;
 export const CALL_TOKENS = 12_000;
