@@ -190,10 +190,10 @@ function anchorIn({ positions, tokens }: Anchors, from: number, to: number): num
  * Where a chunk starting at token t0 with `budget` tokens should end (exclusive char offset, > start): at a
  * boundary at or after token `earliest`, else at the limit.
  */
-function chooseCut({ text, starts, fences }: Layout, t0: number, budget: number, earliest = t0 + 1): number {
+function chooseCut({ text, starts, fences }: Layout, t0: number, budget: number, earliest?: number): number {
   const s = starts[t0];
   const last = Math.min(t0 + budget, starts.length - 1);
-  const atLeast = Math.max(s + 1, starts[Math.min(earliest, last)]);
+  const atLeast = earliest === undefined ? s + 1 : Math.max(s + 1, starts[Math.min(earliest, last)]);
   let limit = safeCut(text, starts[last]);
   if (limit <= s) limit = starts[last];
   if (limit >= text.length) return text.length;
@@ -243,8 +243,9 @@ function skipBlankPieces({ text, tokens }: Layout, t0: number): number {
  * Token index of the next chunk's start: `overlap` tokens before the token holding the cut (so nothing
  * between two chunks is skipped), moved back to the start of its piece; always after the current start.
  */
-function nextStart({ starts, tokens }: Layout, t0: number, end: number, overlap: number): number {
-  const tEnd = lowerBound(starts, end + 1) - 1;
+function nextStart(layout: Layout, t0: number, end: number, overlap: number): number {
+  const { starts, tokens } = layout;
+  const tEnd = tokenAt(layout, end);
   let next = tEnd - overlap > t0 ? tEnd - overlap : tEnd;
   const pieceFirstToken = tokens.pieceTokens[lowerBound(tokens.pieceStarts, starts[next] + 1) - 1];
   if (starts[pieceFirstToken] > starts[t0]) next = pieceFirstToken;
