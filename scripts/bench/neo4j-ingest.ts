@@ -2,6 +2,8 @@ import { performance } from 'node:perf_hooks';
 import { createApp } from '../../src/app';
 import { createLogger } from '../../src/logger';
 import { createRuntime } from '../../src/runtime';
+import path from 'node:path';
+import { handbookSections } from './corpus/handbook';
 import { buildCorpus, countingProviders } from './ingest';
 import { RunProfiler } from './query';
 import { watchSlots } from './slot-timeline';
@@ -11,6 +13,8 @@ import { benchWorkspace } from './workspace';
 import { benchConfig, serve, SYNCHRONOUS } from './service';
 
 export interface IngestOptions {
+  /** `generated`: the corpus of scripts/bench/ingest.ts cut into `documents`; `handbook`: the 24 handbook sections. */
+  corpus: 'generated' | 'handbook';
   documents: number;
   latencyMs: number;
   /** Documents ingested into a scratch workspace first, so Neo4j has planned and compiled the write queries. */
@@ -123,7 +127,10 @@ export async function benchNeo4jIngest(neo4jUri: string, options: IngestOptions)
   });
   const service = await serve(rt, createApp(rt).app);
   const base = `${service.url}/api/v1`;
-  const corpus = buildCorpus(options.documents);
+  const corpus =
+    options.corpus === 'handbook'
+      ? handbookSections(path.resolve(__dirname, '../../build')).map(({ title, content }) => ({ title, content }))
+      : buildCorpus(options.documents);
   const warmupScope = await benchWorkspace(rt, `${options.workspace}-warmup`);
   const scope = await benchWorkspace(rt, options.workspace);
   try {
@@ -171,6 +178,7 @@ export async function benchNeo4jIngest(neo4jUri: string, options: IngestOptions)
     await rt.stores.dropWorkspace(warmupScope);
     await rt.stores.dropWorkspace(scope);
     return [
+      ['corpus', options.corpus === 'handbook' ? "the handbook's 24 sections" : 'generated (scripts/bench/ingest.ts)'],
       ['documents (completed / failed)', `${corpus.length} (${completed} / ${failed})`],
       ['bytes', `${bytes} (${(bytes / 1024 / 1024).toFixed(2)} MB)`],
       ['chunks', String(chunks)],

@@ -1,6 +1,6 @@
 /**
  * Persistent-mode benchmark: `npx tsx scripts/bench/neo4j.ts [--parts ingest,query,entities] [--latency 200]
- * [--documents 220] [--warmup-documents 40] [--warm-passes 0] [--workers N] [--chunks 10000] [--requests 300]
+ * [--corpus generated|handbook] [--documents 220] [--warmup-documents 40] [--warm-passes 0] [--workers N] [--chunks 10000] [--requests 300]
  * [--concurrency 1] [--entities 20000] [--batch 1000] [--workspace ID] [--keep] [--statements] [--stream [--write-graph]]
  * [--questions 64] [--cpu-profile DIR]`. `--questions N` asks N distinct questions in turn instead of the corpus's 64 (not
  * with `--stream`). `--cpu-profile` writes a CPU profile of the service's main thread for the timed ingest and
@@ -12,8 +12,9 @@
  * machine.
  * Runs on NEO4J_URI when given, else starts its own Neo4j 5.26 with scripts/neo4j/neo4j.sh (full JIT) and stops
  * it at the end. Prints three tables:
- *   ingest    the corpus of scripts/bench/ingest.ts through the HTTP API with the mock provider at a simulated
- *             latency: documents per minute, chunks per second, wall time against the LLM-bound floor; with
+ *   ingest    the corpus of scripts/bench/ingest.ts (`--corpus handbook`: the handbook's 24 sections of
+ *             scripts/bench/side-by-side.ts, all of them the warm-up as well) through the HTTP API with the mock
+ *             provider at a simulated latency: documents per minute, chunks per second, wall time against the LLM-bound floor; with
  *             `--statements`, the Cypher statements per document and the busiest of them; `--warm-passes N` first
  *             ingests the whole corpus N times into scratch workspaces, so the figures are those of a server that
  *             has run for a while (a fresh JVM spends most of Neo4j's CPU in its first passes compiling Neo4j);
@@ -43,6 +44,7 @@ const { values } = parseArgs({
   options: {
     parts: { type: 'string', default: 'ingest,query,entities' },
     latency: { type: 'string', default: '200' },
+    corpus: { type: 'string', default: 'generated' },
     documents: { type: 'string', default: '220' },
     'warmup-documents': { type: 'string', default: '40' },
     'warm-passes': { type: 'string', default: '0' },
@@ -65,6 +67,11 @@ const { values } = parseArgs({
   },
 });
 const parts = new Set(values.parts.split(','));
+
+function ingestCorpus(name: string): 'generated' | 'handbook' {
+  if (name === 'generated' || name === 'handbook') return name;
+  throw new Error(`unknown corpus '${name}': generated, handbook`);
+}
 
 function printRows(title: string, rows: Array<[string, string]>): void {
   const width = Math.max(...rows.map(([k]) => k.length));
@@ -190,6 +197,7 @@ async function main(): Promise<void> {
   try {
     if (parts.has('ingest')) {
       const rows = await benchNeo4jIngest(neo4j.uri, {
+        corpus: ingestCorpus(values.corpus),
         documents: Number(values.documents),
         latencyMs: Number(values.latency),
         warmup: Number(values['warmup-documents']),
