@@ -110,16 +110,10 @@ async function rewriteChunks(chunks: ChunkRecord[], absorbed: Set<string>, survi
   return changed;
 }
 
-/** Documents' entity and relationship counts follow the merged graph. */
+/** Documents' entity and relationship counts follow the merged graph: counted and written, not read. */
 export async function recountDocuments(stores: Stores, scope: Scope, documentIds: string[]): Promise<void> {
-  for (const documentId of documentIds) {
-    if (!(await stores.documents.get(scope, documentId))) continue;
-    const [entities, relationships] = await Promise.all([
-      stores.graph.entitiesOfDocument(scope, documentId),
-      stores.graph.relationshipsOfDocument(scope, documentId),
-    ]);
-    await stores.documents.update(scope, documentId, { entity_count: entities.length, relationship_count: relationships.length });
-  }
+  if (documentIds.length === 0) return;
+  await stores.documents.setGraphCounts(scope, await stores.graph.countsOfDocuments(scope, documentIds));
 }
 
 /** Survivor first, then the old edges and nodes going, then the rewritten edges arriving. */

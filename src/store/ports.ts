@@ -64,6 +64,8 @@ export interface DocumentQuery {
 export interface DocumentStore {
   insert(scope: Scope, doc: DocumentRecord): Promise<void>;
   update(scope: Scope, id: string, patch: Partial<DocumentRecord>): Promise<DocumentRecord | null>;
+  /** Sets the entity and relationship counts of the documents that exist among those given; nothing is read back. */
+  setGraphCounts(scope: Scope, counts: Map<string, DocumentGraphCounts>): Promise<void>;
   get(scope: Scope, id: string): Promise<DocumentRecord | null>;
   /** Titles and file paths of the documents among `ids` that exist (without their content): what sources cite. */
   titles(scope: Scope, ids: string[]): Promise<Map<string, DocumentTitle>>;
@@ -121,6 +123,11 @@ export interface SourceBounds {
   documents: number;
 }
 
+export interface DocumentGraphCounts {
+  entities: number;
+  relationships: number;
+}
+
 export interface GraphStore {
   getEntity(scope: Scope, id: string): Promise<EntityRecord | null>;
   getEntities(scope: Scope, ids: string[]): Promise<EntityRecord[]>;
@@ -144,6 +151,8 @@ export interface GraphStore {
   /** Entities and relationships that list the document among their sources. */
   entitiesOfDocument(scope: Scope, documentId: string): Promise<EntityRecord[]>;
   relationshipsOfDocument(scope: Scope, documentId: string): Promise<RelationshipRecord[]>;
+  /** How many of each entitiesOfDocument and relationshipsOfDocument would return, per document asked for. */
+  countsOfDocuments(scope: Scope, documentIds: string[]): Promise<Map<string, DocumentGraphCounts>>;
   listEntities(scope: Scope, query: EntityQuery): Promise<Page<EntityRecord>>;
   listRelationships(scope: Scope, query: RelationshipQuery): Promise<Page<RelationshipRecord>>;
   /** Degree over the whole workspace graph. */

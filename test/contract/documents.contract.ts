@@ -62,6 +62,25 @@ export function documentStoreContract(name: string, makeStores: StoresFactory, c
       expect(await documents().update(scope, 'missing', { status: 'failed' })).toBeNull();
     });
 
+    it('sets the graph counts of the documents that exist, and nothing else of them', async () => {
+      const scope = ctx.scope();
+      const [a, b] = [makeDocument({ entity_count: 1, relationship_count: 1 }), makeDocument()];
+      await documents().insert(scope, a);
+      await documents().insert(scope, b);
+      await documents().setGraphCounts(
+        scope,
+        new Map([
+          [a.id, { entities: 7, relationships: 3 }],
+          ['missing', { entities: 2, relationships: 2 }],
+        ]),
+      );
+      expect(await documents().get(scope, a.id)).toEqual({ ...a, entity_count: 7, relationship_count: 3 });
+      expect(await documents().get(scope, b.id)).toEqual(b);
+      expect(await documents().get(scope, 'missing')).toBeNull();
+      await documents().setGraphCounts(scope, new Map());
+      expect(await documents().get(scope, a.id)).toEqual({ ...a, entity_count: 7, relationship_count: 3 });
+    });
+
     it('finds a document by content hash, following hash updates', async () => {
       const scope = ctx.scope();
       const doc = makeDocument({ content_hash: 'sha256:first' });

@@ -222,6 +222,23 @@ export function graphStoreContract(name: string, makeStores: StoresFactory, clea
         expect(ids(await graph().relationshipsOfDocument(scope, 'doc-2'))).toEqual([relationships[1].id]);
         expect(ids(await graph().entitiesOfDocument(scope, 'doc-1'))).toEqual(['ALICE', 'BOB']);
       });
+
+      it('counts the entities and relationships of documents as entitiesOfDocument and relationshipsOfDocument find them', async () => {
+        const { scope, entities, relationships } = await seeded();
+        await graph().upsertRelationships(scope, [{ ...relationships[2], document_ids: ['doc-1'] }]);
+        await graph().upsertEntities(scope, [{ ...entities[0], document_ids: ['doc-1', 'doc-2'] }]);
+        const asked = ['doc-1', 'doc-2', 'doc-3', 'doc-none', 'doc-2'];
+        const counts = await graph().countsOfDocuments(scope, asked);
+        for (const id of asked) {
+          expect(counts.get(id)).toEqual({
+            entities: (await graph().entitiesOfDocument(scope, id)).length,
+            relationships: (await graph().relationshipsOfDocument(scope, id)).length,
+          });
+        }
+        expect(counts.get('doc-none')).toEqual({ entities: 0, relationships: 0 });
+        expect(counts.get('doc-2')?.entities).toBeGreaterThan(0);
+        expect(await graph().countsOfDocuments(scope, [])).toEqual(new Map());
+      });
     });
 
     describe('listing', () => {

@@ -79,14 +79,22 @@ function needsWrite(list: string[], ids: string[]): boolean {
 
 /** Ids indexed under a name's lookup terms, the most terms shared first. */
 export async function lookupName(kv: KeyValueStore, scope: Scope, name: string, limit: number): Promise<string[]> {
-  const lists = await kv.getMany<string[]>(scope, NAME_INDEX_NAMESPACE, lookupTerms(name));
-  const hits = new Map<string, number>();
-  for (const [term, ids] of lists) {
-    const weight = term.startsWith('k:') || term.startsWith('i:') ? 3 : 1;
-    for (const id of ids) hits.set(id, (hits.get(id) ?? 0) + weight);
-  }
-  return [...hits.entries()]
-    .sort((a, b) => b[1] - a[1])
-    .slice(0, limit)
-    .map(([id]) => id);
+  return (await lookupNames(kv, scope, [name], limit))[0];
+}
+
+/** lookupName for several names, their terms read at once: the ids of each name in its place. */
+export async function lookupNames(kv: KeyValueStore, scope: Scope, names: string[], limit: number): Promise<string[][]> {
+  const terms = names.map(lookupTerms);
+  const lists = await kv.getMany<string[]>(scope, NAME_INDEX_NAMESPACE, [...new Set(terms.flat())]);
+  return terms.map((own) => {
+    const hits = new Map<string, number>();
+    for (const term of own) {
+      const weight = term.startsWith('k:') || term.startsWith('i:') ? 3 : 1;
+      for (const id of lists.get(term) ?? []) hits.set(id, (hits.get(id) ?? 0) + weight);
+    }
+    return [...hits.entries()]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, limit)
+      .map(([id]) => id);
+  });
 }

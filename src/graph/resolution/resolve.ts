@@ -1,5 +1,6 @@
 import { nameKey, namesDistinct, nameSimilarity, typesCompatible } from '../../domain/entity-names';
 import { NotFoundError } from '../../domain/errors';
+import { cosine } from '../../domain/vector';
 import { normalizeEntityId } from '../../domain/ids';
 import type { EntityRecord, Scope } from '../../domain/types';
 import type { TokenUsage } from '../../llm/ports';
@@ -7,8 +8,8 @@ import { resolveEntityAlias } from '../aliases';
 import type { GraphDeps } from '../deps';
 import { mergeEntities, mergeEntitiesCarryingVectors, type StaleRecords } from '../merge';
 import { type AskPairs, confirmPairs } from './confirm';
-import { distinctFrom } from './distinct';
-import { lookupName } from './name-index';
+import { distinctFromEach } from './distinct';
+import { lookupNames } from './name-index';
 import type { ResolutionSettings } from './settings';
 
 /**
@@ -44,6 +45,8 @@ export interface ProposalRun {
 
 const NAME_CANDIDATES = 20;
 const VECTOR_CANDIDATES = 8;
+/** Nearest-neighbour searches of one run in flight at once. */
+const NEAR_SEARCHES_AT_ONCE = 4;
 
 export interface ProposeOptions {
   /** Ask the LLM about the pairs in the review band (else they are `unconfirmed`). */
@@ -70,23 +73,21 @@ export async function proposeMerges(
 ): Promise<ProposalRun> {
   const run: ProposalRun = { proposals: [], llm_calls: 0, usage: { input_tokens: 0, output_tokens: 0 } };
   if (entities.length === 0) return run;
-  const { stores } = deps;
   const vectors = await options.vectors(entities);
+  const candidates = await readCandidates(deps, scope, entities, vectors);
   const seen = new Set<string>();
   const review: Array<{ proposal: MergeProposal; pair: [EntityRecord, EntityRecord] }> = [];
   for (const [i, entity] of entities.entries()) {
-    const named = (await lookupName(stores.kv, scope, entity.name, NAME_CANDIDATES)).filter((id) => id !== entity.id);
-    const near = await stores.vectors.search(scope, 'entity', vectors[i], VECTOR_CANDIDATES);
-    const scored = named.length ? await stores.vectors.search(scope, 'entity', vectors[i], named.length, { ids: named }) : [];
-    const similarity = new Map([...near, ...scored].map((h) => [h.id, h.score]));
-    const ids = [...new Set([...named, ...near.map((h) => h.id)])].filter((id) => id !== entity.id);
+    const { ids, similarity } = candidates.found[i];
     if (ids.length === 0) continue;
-    const distinct = await distinctFrom(stores.kv, scope, entity.id);
-    const candidates = (await stores.graph.getEntities(scope, ids)).filter(
-      (c) => !distinct.has(c.id) && typesCompatible(entity.entity_type, c.entity_type) && !namesDistinct(entity.name, c.name),
-    );
+    const distinct = candidates.distinct.get(entity.id);
+    const compatible = ids.flatMap((id) => {
+      const c = candidates.records.get(id);
+      if (!c || distinct?.has(c.id) || !typesCompatible(entity.entity_type, c.entity_type) || namesDistinct(entity.name, c.name)) return [];
+      return [c];
+    });
     let best: { candidate: EntityRecord; score: number; name: number; embedding: number | null } | null = null;
-    for (const candidate of candidates) {
+    for (const candidate of compatible) {
       const name = nameSimilarity(entity.name, candidate.name);
       const embedding = similarity.get(candidate.id) ?? null;
       const score = combinedScore(name, embedding);
@@ -128,6 +129,65 @@ export async function proposeMerges(
     proposal.reason = `${proposal.reason}; ${same ? 'confirmed' : 'rejected'} by the LLM`;
   });
   return run;
+}
+
+/** Each entity's candidates (in their order: by name, then the nearest vectors), with what scores and filters them. */
+interface Candidates {
+  found: Array<{ ids: string[]; similarity: Map<string, number> }>;
+  /** The candidates' records (names, types, sources), read once for all the entities. */
+  records: Map<string, EntityRecord>;
+  distinct: Map<string, Set<string>>;
+}
+
+/**
+ * The candidates of every entity of a run, read in a few statements whatever their number: the name index and the
+ * analysts' splits at once, the nearest vectors a few searches at a time, the name candidates' vectors at once
+ * (scored here by cosine, as a search would score them), then the records of all of them at once.
+ */
+async function readCandidates(deps: GraphDeps, scope: Scope, entities: EntityRecord[], vectors: number[][]): Promise<Candidates> {
+  const { stores } = deps;
+  const [names, distinct, near] = await Promise.all([
+    lookupNames(
+      stores.kv,
+      scope,
+      entities.map((e) => e.name),
+      NAME_CANDIDATES,
+    ),
+    distinctFromEach(
+      stores.kv,
+      scope,
+      entities.map((e) => e.id),
+    ),
+    mapLimit(entities, NEAR_SEARCHES_AT_ONCE, (_, i) => stores.vectors.search(scope, 'entity', vectors[i], VECTOR_CANDIDATES)),
+  ]);
+  const named = names.map((ids, i) => ids.filter((id) => id !== entities[i].id));
+  const stored = await stores.vectors.vectorsOf(scope, 'entity', [...new Set(named.flat())]);
+  const found = entities.map((entity, i) => {
+    const similarity = new Map(near[i].map((h) => [h.id, h.score]));
+    for (const id of named[i]) {
+      const vector = stored.get(id);
+      if (vector) similarity.set(id, cosine(vectors[i], vector));
+    }
+    const ids = [...new Set([...named[i], ...near[i].map((h) => h.id)])].filter((id) => id !== entity.id);
+    return { ids, similarity };
+  });
+  const wanted = [...new Set(found.flatMap((f) => f.ids))];
+  const records = new Map((await stores.graph.getEntities(scope, wanted)).map((e) => [e.id, e]));
+  return { found, records, distinct };
+}
+
+/** `fn` over `items`, at most `limit` at a time; the results in the items' order. */
+async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i], i);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return out;
 }
 
 export interface AppliedMerges {

@@ -1,5 +1,5 @@
 import type { DocumentRecord, DocumentStatus, Page, Scope } from '../../domain/types';
-import type { DocumentQuery, DocumentStore, DocumentTitle } from '../ports';
+import type { DocumentGraphCounts, DocumentQuery, DocumentStore, DocumentTitle } from '../ports';
 import { applyPatch, compareIds, copyDocument, pageOf } from './records';
 import { WorkspaceStates } from './workspaces';
 
@@ -70,6 +70,10 @@ export class MemoryDocumentStore implements DocumentStore {
     state.byId.set(stored.id, stored);
     this.indexHash(state, stored);
     state.newestFirst = null;
+  }
+
+  async setGraphCounts(scope: Scope, counts: Map<string, DocumentGraphCounts>): Promise<void> {
+    for (const [id, c] of counts) await this.update(scope, id, { entity_count: c.entities, relationship_count: c.relationships });
   }
 
   async update(scope: Scope, id: string, patch: Partial<DocumentRecord>): Promise<DocumentRecord | null> {

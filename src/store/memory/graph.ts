@@ -1,6 +1,6 @@
 import { MultiUndirectedGraph } from 'graphology';
 import type { EntityRecord, Page, RelationshipRecord, Scope } from '../../domain/types';
-import type { EntityQuery, GraphStats, GraphStore, RelationshipQuery, SourceBounds } from '../ports';
+import type { DocumentGraphCounts, EntityQuery, GraphStats, GraphStore, RelationshipQuery, SourceBounds } from '../ports';
 import { withinFirst } from '../around-order';
 import { DocumentIndex, OrderedIds, Tally } from './ordered-ids';
 import { boundedEntity, boundedRelationship, compareIds, copyEntity, copyRelationship, pageOf } from './records';
@@ -234,6 +234,16 @@ export class MemoryGraphStore implements GraphStore {
     const ws = this.workspaces.find(scope);
     if (!ws) return [];
     return ws.relationshipsByDocument.of(documentId).map((id) => copyRelationship(ws.relationship(id)));
+  }
+
+  async countsOfDocuments(scope: Scope, documentIds: string[]): Promise<Map<string, DocumentGraphCounts>> {
+    const ws = this.workspaces.find(scope);
+    return new Map(
+      documentIds.map((id) => [
+        id,
+        { entities: ws?.entitiesByDocument.of(id).length ?? 0, relationships: ws?.relationshipsByDocument.of(id).length ?? 0 },
+      ]),
+    );
   }
 
   /** Ordered by id. */

@@ -1,8 +1,8 @@
 import type { DocumentRecord, DocumentStatus, Page, Scope } from '../../domain/types';
-import type { DocumentQuery, DocumentStore, DocumentTitle } from '../ports';
+import type { DocumentGraphCounts, DocumentQuery, DocumentStore, DocumentTitle } from '../ports';
 import { type Neo4jClient, scopeParams } from './client';
 import { DOCUMENT_FIELDS, decode, encode, encodePatch } from './codecs';
-import { count, num } from './values';
+import { count, int, num } from './values';
 
 type DocumentFilter = Omit<DocumentQuery, 'limit' | 'offset'>;
 
@@ -46,6 +46,12 @@ export class Neo4jDocumentStore implements DocumentStore {
       patch: encodePatch(DOCUMENT_FIELDS, patch),
     });
     return rows.length ? decode(DOCUMENT_FIELDS, rows[0].document) : null;
+  }
+
+  async setGraphCounts(scope: Scope, counts: Map<string, DocumentGraphCounts>): Promise<void> {
+    if (counts.size === 0) return;
+    const rows = [...counts].map(([id, c]) => ({ id, entities: int(c.entities), relationships: int(c.relationships) }));
+    await this.db.writeRows('documents/set-graph-counts', { ...scopeParams(scope), rows });
   }
 
   async get(scope: Scope, id: string): Promise<DocumentRecord | null> {

@@ -1,5 +1,5 @@
 import type { EntityRecord, Page, RelationshipRecord, Scope } from '../../domain/types';
-import type { EntityQuery, GraphStats, GraphStore, RelationshipQuery, SourceBounds } from '../ports';
+import type { DocumentGraphCounts, EntityQuery, GraphStats, GraphStore, RelationshipQuery, SourceBounds } from '../ports';
 import { type CypherTransaction, type Neo4jClient, type Row, scopeParams } from './client';
 import { ENTITY_FIELDS, RELATIONSHIP_FIELDS, decode, decodeRelationship, encode } from './codecs';
 import { entityTypeLabel, lookupsFor, relationTypeName } from './graph-names';
@@ -135,6 +135,13 @@ export class Neo4jGraphStore implements GraphStore {
   async relationshipsOfDocument(scope: Scope, documentId: string): Promise<RelationshipRecord[]> {
     const params = { ...scopeParams(scope), document_id: documentId };
     return relationshipsFrom(await this.db.readRows('relationships/of-document', params));
+  }
+
+  async countsOfDocuments(scope: Scope, documentIds: string[]): Promise<Map<string, DocumentGraphCounts>> {
+    const ids = [...new Set(documentIds)];
+    if (ids.length === 0) return new Map();
+    const rows = await this.db.readRows('graph/document-counts', { ...scopeParams(scope), document_ids: ids });
+    return new Map(rows.map((row) => [String(row.document_id), { entities: num(row.entities), relationships: num(row.relationships) }]));
   }
 
   async listEntities(scope: Scope, query: EntityQuery): Promise<Page<EntityRecord>> {

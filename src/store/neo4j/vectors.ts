@@ -257,9 +257,16 @@ export class Neo4jVectorStore implements VectorStore {
     return total;
   }
 
-  /** Writes of this process make the workspace's count stale at once (other instances' writes after SIZE_TTL_MS). */
+  /**
+   * A write of this process makes a workspace's count stale at once while it is small enough for exact search (a
+   * write can move it to the index). Past that, the counts only size the index's first fetch, which widens by
+   * itself when short: they are kept until SIZE_TTL_MS, else ingestion would count the vectors before every search.
+   */
   private forget(scope: Scope, kind: VectorKind): void {
-    this.sizes.delete(`${kind}\u0000${scopeKey(scope)}`);
+    const key = `${kind}\u0000${scopeKey(scope)}`;
+    const known = this.sizes.get(key);
+    if (known && known.total > this.exactSearchLimit) return;
+    this.sizes.delete(key);
     this.sizes.delete(kind);
   }
 
