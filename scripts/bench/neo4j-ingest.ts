@@ -45,7 +45,7 @@ function statementRows(timer: ReturnType<typeof timeStatements>, documents: numb
     ['statements per document (all)', (calls / documents).toFixed(1)],
     ['parameters sent / records received per document (as JSON)', `${kb(total('sent'))} / ${kb(total('received'))}`],
   ];
-  for (const t of timings.slice(0, 15)) {
+  for (const t of timings.slice(0, 30)) {
     rows.push([
       `  ${statementKey(t.text).slice(0, 90)}`,
       `${(t.count / documents).toFixed(2)} per document, ${(t.ms / t.count).toFixed(1)} ms each, ${(t.ms / documents).toFixed(1)} ms per document, ${kb(t.sent)} / ${kb(t.received)}`,
