@@ -1,6 +1,7 @@
 import { nameKey, namesDistinct, nameSimilarity, typesCompatible } from '../../domain/entity-names';
 import { NotFoundError } from '../../domain/errors';
 import { cosine } from '../../domain/vector';
+import { searchMany } from '../../store/vector-search';
 import { normalizeEntityId } from '../../domain/ids';
 import type { EntityRecord, Scope } from '../../domain/types';
 import type { TokenUsage } from '../../llm/ports';
@@ -45,8 +46,6 @@ export interface ProposalRun {
 
 const NAME_CANDIDATES = 20;
 const VECTOR_CANDIDATES = 8;
-/** Nearest-neighbour searches of one run in flight at once. */
-const NEAR_SEARCHES_AT_ONCE = 4;
 
 export interface ProposeOptions {
   /** Ask the LLM about the pairs in the review band (else they are `unconfirmed`). */
@@ -141,7 +140,7 @@ interface Candidates {
 
 /**
  * The candidates of every entity of a run, read in a few statements whatever their number: the name index and the
- * analysts' splits at once, the nearest vectors a few searches at a time, the name candidates' vectors at once
+ * analysts' splits at once, the nearest vectors in one scan or a few index searches at a time, the name candidates' vectors at once
  * (scored here by cosine, as a search would score them), then the records of all of them at once.
  */
 async function readCandidates(deps: GraphDeps, scope: Scope, entities: EntityRecord[], vectors: number[][]): Promise<Candidates> {
@@ -158,7 +157,7 @@ async function readCandidates(deps: GraphDeps, scope: Scope, entities: EntityRec
       scope,
       entities.map((e) => e.id),
     ),
-    mapLimit(entities, NEAR_SEARCHES_AT_ONCE, (_, i) => stores.vectors.search(scope, 'entity', vectors[i], VECTOR_CANDIDATES)),
+    searchMany(stores.vectors, scope, 'entity', vectors, VECTOR_CANDIDATES),
   ]);
   const named = names.map((ids, i) => ids.filter((id) => id !== entities[i].id));
   const stored = await stores.vectors.vectorsOf(scope, 'entity', [...new Set(named.flat())]);
@@ -174,20 +173,6 @@ async function readCandidates(deps: GraphDeps, scope: Scope, entities: EntityRec
   const wanted = [...new Set(found.flatMap((f) => f.ids))];
   const records = new Map((await stores.graph.getEntities(scope, wanted)).map((e) => [e.id, e]));
   return { found, records, distinct };
-}
-
-/** `fn` over `items`, at most `limit` at a time; the results in the items' order. */
-async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
-  const out = new Array<R>(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i], i);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return out;
 }
 
 export interface AppliedMerges {

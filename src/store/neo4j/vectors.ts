@@ -2,6 +2,7 @@ import { performance } from 'node:perf_hooks';
 import { scopeKey } from '../../domain/ids';
 import type { Scope, VectorHit, VectorKind, VectorPoint } from '../../domain/types';
 import type { VectorFilter, VectorStore } from '../ports';
+import { searchEach } from '../vector-search';
 import { type Neo4jClient, type Row, scopeParams } from './client';
 import { cypherTemplate, cypherText } from './cypher';
 import { count, int, num } from './values';
@@ -31,6 +32,8 @@ const OVERFETCH = 4;
 /** How long the vector counts that choose between exact search and the index are trusted (they only steer speed). */
 const SIZE_TTL_MS = 10_000;
 const MAX_FETCH = 10_000;
+/** Index searches of one searchMany in flight at once. */
+const SEARCHES_AT_ONCE = 4;
 const BATCH = 500;
 
 const VECTOR_KINDS = Object.keys(VECTOR_LABELS) as VectorKind[];
@@ -174,6 +177,26 @@ export class Neo4jVectorStore implements VectorStore {
 
   async search(scope: Scope, kind: VectorKind, vector: number[], topK: number, filter?: VectorFilter): Promise<VectorHit[]> {
     return hitsFrom((await this.searchJoined(scope, kind, vector, topK, filter, null)) ?? []);
+  }
+
+  /**
+   * Unfiltered searches of several vectors: one scan of the workspace for all of them where `search` would scan
+   * it for each (a workspace at or under the exact-search size, or too small a share of the index); otherwise
+   * each asks the index, a few at a time.
+   */
+  async searchMany(scope: Scope, kind: VectorKind, vectors: number[][], topK: number): Promise<VectorHit[][]> {
+    const k = Math.floor(topK);
+    const dimension = vectors[0]?.length ?? 0;
+    if (k <= 0 || dimension === 0) return vectors.map(() => []);
+    const odd = vectors.some((v) => v.length !== dimension);
+    const params = { ...scopeParams(scope), dimension: int(dimension), property: vectorProperty(dimension), top_k: count(k) };
+    const label = { LABEL: VECTOR_LABELS[kind] };
+    const indexed = dimension === this.indexedDimension && (await this.firstFetch(scope, kind, k, params, label)) !== null;
+    if (odd || indexed) return searchEach(vectors, SEARCHES_AT_ONCE, (vector) => this.search(scope, kind, vector, k));
+    const rows = await this.db.readRows('vectors/search-exact-many', { ...params, queries: vectors, norms: vectors.map(norm) }, label);
+    const out: VectorHit[][] = vectors.map(() => []);
+    for (const row of rows) out[num(row.at)] = hitsFrom(row.hits as Row[]);
+    return out;
   }
 
   /**
