@@ -50,15 +50,15 @@ interface RelationshipPlan {
   selfLoops: number;
 }
 
-/** Rewrites every relationship of the absorbed entities onto the survivor, folding duplicates. */
+/** Rewrites every relationship of the absorbed entities (`touching`) onto the survivor, folding duplicates. */
 async function planRelationships(
   graph: GraphStore,
   scope: Scope,
+  touching: RelationshipRecord[],
   absorbed: Set<string>,
   survivorId: string,
   now: string,
 ): Promise<RelationshipPlan> {
-  const touching = await graph.relationshipsOf(scope, [...absorbed]);
   const plan: RelationshipPlan = { upserts: new Map(), existing: new Set(), renamed: new Map(), touching, merged: 0, selfLoops: 0 };
   const remap = (id: string) => (absorbed.has(id) ? survivorId : id);
   for (const r of touching) {
@@ -162,8 +162,8 @@ async function merge(
   if (sourceIds.includes(targetId)) {
     throw new InvalidInputError([{ field: 'source_ids', message: `must not contain the target '${targetId}'` }]);
   }
-  return withRelatedLock(deps, scope, [targetId, ...sourceIds], sourceIds, () =>
-    mergeLocked(deps, scope, input, targetId, sourceIds, carry),
+  return withRelatedLock(deps, scope, [targetId, ...sourceIds], sourceIds, (touching) =>
+    mergeLocked(deps, scope, input, targetId, sourceIds, carry, touching),
   );
 }
 
@@ -181,18 +181,21 @@ export async function withRelatedLock<T>(
   scope: Scope,
   ids: string[],
   sourceIds: string[],
-  fn: () => Promise<T>,
+  fn: (touching: RelationshipRecord[]) => Promise<T>,
 ): Promise<T> {
   const { graph } = deps.stores;
-  const related = async (held: string[]) =>
-    union(held, ...(await graph.relationshipsOf(scope, sourceIds)).map((r) => [r.source, r.target]));
-  let wanted = await related(ids);
+  const related = async (held: string[]) => {
+    const touching = await graph.relationshipsOf(scope, sourceIds);
+    return { touching, ids: union(held, ...touching.map((r) => [r.source, r.target])) };
+  };
+  let wanted = (await related(ids)).ids;
   for (let attempt = 1; ; attempt++) {
     const held = wanted;
     const outcome = await deps.entityLocks.run(scope, held, async (): Promise<{ done: T } | { retry: string[] }> => {
       const now = await related(held);
-      if (attempt < LOCK_ATTEMPTS && now.length > held.length) return { retry: now };
-      return { done: await fn() };
+      if (attempt < LOCK_ATTEMPTS && now.ids.length > held.length) return { retry: now.ids };
+      // Read under the lock: the relationships of the absorbed entities, as `fn` finds them.
+      return { done: await fn(now.touching) };
     });
     if ('done' in outcome) return outcome.done;
     wanted = outcome.retry;
@@ -206,12 +209,14 @@ async function mergeLocked(
   targetId: string,
   sourceIds: string[],
   carry: boolean,
+  touching: RelationshipRecord[],
 ): Promise<{ outcome: MergeOutcome; stale: StaleRecords }> {
   const { graph, chunks, vectors, kv } = deps.stores;
-  const stored = await graph.getEntity(scope, targetId);
+  const read = await graph.getEntities(scope, [targetId, ...sourceIds]);
+  const stored = read.find((e) => e.id === targetId) ?? null;
   if (input.newTarget && stored) throw new ConflictError(`entity '${targetId}' already exists`, targetId, { existing_id: targetId });
   const target = input.newTarget ?? stored;
-  const sources = await graph.getEntities(scope, sourceIds);
+  const sources = read.filter((e) => e.id !== targetId);
   const found = new Set(sources.map((s) => s.id));
   const missing = [...(target ? [] : [targetId]), ...sourceIds.filter((id) => !found.has(id))];
   if (!target || missing.length > 0) {
@@ -221,7 +226,7 @@ async function mergeLocked(
   const now = nowOf(deps);
   const absorbed = new Set(sourceIds);
   const survivor = absorbEntities(target, sources, now);
-  const plan = await planRelationships(graph, scope, absorbed, targetId, now);
+  const plan = await planRelationships(graph, scope, touching, absorbed, targetId, now);
   const upserts = [...plan.upserts.values()];
   const carried = carry ? await carriedPoints(deps, scope, survivor, sourceIds, plan) : null;
   const [entityEmbedded, relationshipEmbedded] = await Promise.all([

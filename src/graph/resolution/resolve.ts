@@ -1,6 +1,7 @@
 import { nameKey, namesDistinct, nameSimilarity, typesCompatible } from '../../domain/entity-names';
 import { NotFoundError } from '../../domain/errors';
 import { cosine } from '../../domain/vector';
+import { entitiesWithin } from '../../store/retrieval-reads';
 import { searchMany } from '../../store/vector-search';
 import { normalizeEntityId } from '../../domain/ids';
 import type { EntityRecord, Scope } from '../../domain/types';
@@ -46,6 +47,7 @@ export interface ProposalRun {
 
 const NAME_CANDIDATES = 20;
 const VECTOR_CANDIDATES = 8;
+const NO_SOURCES = { chunks: 0, documents: 0 };
 
 export interface ProposeOptions {
   /** Ask the LLM about the pairs in the review band (else they are `unconfirmed`). */
@@ -206,7 +208,8 @@ export async function applyMerges(
         skip('already one entity');
         break;
       }
-      const present = new Set((await deps.stores.graph.getEntities(scope, [source, target])).map((e) => e.id));
+      // Whether both are there: their names only, not a hub's sources.
+      const present = new Set((await entitiesWithin(deps.stores.graph, scope, [source, target], NO_SOURCES)).map((e) => e.id));
       if (!present.has(source) || !present.has(target)) {
         skip(`entity not found: ${[source, target].filter((id) => !present.has(id)).join(', ')}`);
         break;
