@@ -70,12 +70,12 @@ export async function deleteEntity(deps: GraphDeps, scope: Scope, rawId: string)
     const affected = union(entity.source_chunk_ids, ...touching.map((r) => r.source_chunk_ids));
     const documentIds = union(entity.document_ids, ...touching.map((r) => r.document_ids), documentsOfChunks(affected));
     await deps.entityLocks.run(scope, documentIds.map(documentLinksLockKey), async () => {
-      const changed = (await chunks.getMany(scope, affected)).map((chunk) => ({
+      const changed = (await chunks.linksOf(scope, affected)).map((chunk) => ({
         ...chunk,
         entity_ids: chunk.entity_ids.filter((e) => e !== id),
         relationship_ids: chunk.relationship_ids.filter((r) => !relationshipIds.has(r)),
       }));
-      await chunks.upsertMany(scope, changed);
+      await chunks.setLinks(scope, changed);
       await recountDocuments(deps.stores, scope, documentIds);
     });
     await vectors.delete(scope, 'entity', [id]);

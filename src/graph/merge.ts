@@ -1,8 +1,8 @@
 import { ConflictError, InvalidInputError, NotFoundError } from '../domain/errors';
 import { bumpGraphVersion } from '../llm/cache/responses';
 import { documentsOfChunks, normalizeEntityId, relationshipId } from '../domain/ids';
-import type { ChunkRecord, EntityRecord, RelationshipRecord, Scope, VectorPoint } from '../domain/types';
-import type { GraphStore, Stores } from '../store/ports';
+import type { EntityRecord, RelationshipRecord, Scope, VectorPoint } from '../domain/types';
+import type { ChunkLinks, GraphStore, Stores } from '../store/ports';
 import { OVERRIDES_NAMESPACE, moveOverride, recordMerge, recordOverride } from './aliases';
 import { absorbEntities, combineRelationships, union } from './combine';
 import { type GraphDeps, nowOf } from './deps';
@@ -88,8 +88,8 @@ async function planRelationships(
  * Chunk records point at the survivor and at the rewritten relationships; only changed chunks are written. An
  * entity named all over a large document has thousands: they are rewritten in stretches that give way to I/O.
  */
-async function rewriteChunks(chunks: ChunkRecord[], absorbed: Set<string>, survivorId: string, renamed: Map<string, string | null>) {
-  const changed: ChunkRecord[] = [];
+async function rewriteChunks(chunks: ChunkLinks[], absorbed: Set<string>, survivorId: string, renamed: Map<string, string | null>) {
+  const changed: ChunkLinks[] = [];
   const slicer = new TimeSlicer();
   for (const chunk of chunks) {
     await slicer.tick();
@@ -244,8 +244,7 @@ async function mergeLocked(
   const documentIds = union(survivor.document_ids, ...plan.touching.map((r) => r.document_ids), documentsOfChunks(affectedChunks));
   // Chunk records and counts are shared with merges of other entities the same chunks name: read and written under the documents' keys.
   await deps.entityLocks.run(scope, documentIds.map(documentLinksLockKey), async () => {
-    const changedChunks = await rewriteChunks(await chunks.getMany(scope, affectedChunks), absorbed, targetId, plan.renamed);
-    await chunks.upsertMany(scope, changedChunks);
+    await chunks.setLinks(scope, await rewriteChunks(await chunks.linksOf(scope, affectedChunks), absorbed, targetId, plan.renamed));
     await recountDocuments(deps.stores, scope, documentIds);
   });
   await vectors.delete(scope, 'entity', sourceIds);

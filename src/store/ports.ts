@@ -81,6 +81,10 @@ export interface ChunkStore {
   upsertMany(scope: Scope, chunks: ChunkRecord[]): Promise<void>;
   get(scope: Scope, id: string): Promise<ChunkRecord | null>;
   getMany(scope: Scope, ids: string[]): Promise<ChunkRecord[]>;
+  /** What the chunks among `ids` that exist name, in the order asked for: getMany without their text. */
+  linksOf(scope: Scope, ids: string[]): Promise<ChunkLinks[]>;
+  /** Replaces what existing chunks name (their entity and relationship ids), nothing else of them; unknown ids are skipped. */
+  setLinks(scope: Scope, links: ChunkLinks[]): Promise<void>;
   listByDocument(scope: Scope, documentId: string): Promise<ChunkRecord[]>;
   /** Deletes the document's chunks but those in `keep` (none by default); the number deleted. */
   deleteByDocument(scope: Scope, documentId: string, keep?: readonly string[]): Promise<number>;
@@ -88,6 +92,8 @@ export interface ChunkStore {
   /** Every chunk of the workspace by id, with its document and whether it names any record (integrity checks). */
   refs(scope: Scope): Promise<ChunkRef[]>;
 }
+
+export type ChunkLinks = Pick<ChunkRecord, 'id' | 'document_id' | 'entity_ids' | 'relationship_ids'>;
 
 export interface ChunkRef {
   id: string;

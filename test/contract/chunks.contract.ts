@@ -16,6 +16,28 @@ export function chunkStoreContract(name: string, makeStores: StoresFactory, clea
       expect(await chunks().getMany(scope, [])).toEqual([]);
     });
 
+    it('reads and replaces what chunks name without their text, skipping unknown ids', async () => {
+      const scope = ctx.scope();
+      const batch = [0, 1, 2].map((i) => makeChunk('doc-a', i, { entity_ids: [`E${i}`], relationship_ids: [`E${i}|X`] }));
+      await chunks().upsertMany(scope, batch);
+      const links = (c: (typeof batch)[number]) => ({
+        id: c.id,
+        document_id: c.document_id,
+        entity_ids: c.entity_ids,
+        relationship_ids: c.relationship_ids,
+      });
+      expect(await chunks().linksOf(scope, [batch[2].id, 'missing', batch[0].id])).toEqual([links(batch[2]), links(batch[0])]);
+      expect(await chunks().linksOf(scope, [])).toEqual([]);
+      const given = { ...links(batch[1]), entity_ids: ['A', 'B'], relationship_ids: [] };
+      await chunks().setLinks(scope, [given, { ...given, id: 'missing' }]);
+      given.entity_ids.push('C');
+      expect(await chunks().get(scope, batch[1].id)).toEqual({ ...batch[1], entity_ids: ['A', 'B'], relationship_ids: [] });
+      expect(await chunks().getMany(scope, [batch[0].id, batch[2].id])).toEqual([batch[0], batch[2]]);
+      expect(await chunks().get(scope, 'missing')).toBeNull();
+      expect(await chunks().count(scope)).toBe(3);
+      await chunks().setLinks(scope, []);
+    });
+
     it('replaces a chunk upserted again under the same id', async () => {
       const scope = ctx.scope();
       await chunks().upsertMany(scope, [makeChunk('doc-a', 0)]);

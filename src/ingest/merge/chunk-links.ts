@@ -76,11 +76,7 @@ export async function writeLinked(deps: Pick<IngestDeps, 'stores' | 'entityLocks
         scope,
         linked.flatMap((l) => l.chunks),
       );
-      await Promise.all(
-        linked.map(({ documentId, counts }) =>
-          documents.update(scope, documentId, { entity_count: counts.entities, relationship_count: counts.relationships }),
-        ),
-      );
+      await documents.setGraphCounts(scope, new Map(linked.map(({ documentId, counts }) => [documentId, counts])));
     },
   );
 }

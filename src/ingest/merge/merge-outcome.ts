@@ -1,3 +1,4 @@
+import type { DocumentGraphCounts } from '../../store/ports';
 import type { EntityRecord, RelationshipRecord } from '../../domain/types';
 import type { GraphChange } from '../../graph/events';
 import type { TokenUsage } from '../../llm/ports';
@@ -44,7 +45,5 @@ export interface MergeOutcome {
   entityVectors?: Map<string, number[]>;
 }
 
-export interface DocumentCounts {
-  entities: number;
-  relationships: number;
-}
+/** A document's entity and relationship counts, as the stores write them. */
+export type DocumentCounts = DocumentGraphCounts;

@@ -1,5 +1,5 @@
 import type { ChunkRecord, Scope } from '../../domain/types';
-import type { ChunkRef, ChunkStore } from '../ports';
+import type { ChunkLinks, ChunkRef, ChunkStore } from '../ports';
 import { copyChunk } from './records';
 import { WorkspaceStates } from './workspaces';
 
@@ -40,6 +40,23 @@ export class MemoryChunkStore implements ChunkStore {
       if (chunk) found.push(copyChunk(chunk));
     }
     return found;
+  }
+
+  async linksOf(scope: Scope, ids: string[]): Promise<ChunkLinks[]> {
+    return (await this.getMany(scope, ids)).map(({ id, document_id, entity_ids, relationship_ids }) => ({
+      id,
+      document_id,
+      entity_ids,
+      relationship_ids,
+    }));
+  }
+
+  async setLinks(scope: Scope, links: ChunkLinks[]): Promise<void> {
+    const state = this.workspaces.find(scope);
+    for (const link of state ? links : []) {
+      const chunk = state?.byId.get(link.id);
+      if (chunk) state?.byId.set(link.id, { ...chunk, entity_ids: [...link.entity_ids], relationship_ids: [...link.relationship_ids] });
+    }
   }
 
   /** Ordered by chunk index. */

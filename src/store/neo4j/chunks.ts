@@ -1,5 +1,5 @@
 import type { ChunkRecord, Scope } from '../../domain/types';
-import type { ChunkRef, ChunkStore } from '../ports';
+import type { ChunkLinks, ChunkRef, ChunkStore } from '../ports';
 import { type Neo4jClient, scopeParams } from './client';
 import { CHUNK_FIELDS, decode, encode } from './codecs';
 import { num } from './values';
@@ -33,6 +33,28 @@ export class Neo4jChunkStore implements ChunkStore {
     if (ids.length === 0) return [];
     const rows = await this.db.readRows('chunks/get-many', { ...scopeParams(scope), ids });
     return rows.map((row) => decode(CHUNK_FIELDS, row.chunk));
+  }
+
+  async linksOf(scope: Scope, ids: string[]): Promise<ChunkLinks[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.db.readRows('chunks/links', { ...scopeParams(scope), ids });
+    return rows.map((row) => ({
+      id: String(row.id),
+      document_id: String(row.document_id),
+      entity_ids: ((row.entity_ids as unknown[] | null) ?? []).map(String),
+      relationship_ids: ((row.relationship_ids as unknown[] | null) ?? []).map(String),
+    }));
+  }
+
+  async setLinks(scope: Scope, links: ChunkLinks[]): Promise<void> {
+    if (links.length === 0) return;
+    const params = scopeParams(scope);
+    await this.db.write(async (tx) => {
+      for (let i = 0; i < links.length; i += BATCH) {
+        const rows = links.slice(i, i + BATCH).map((l) => ({ id: l.id, entity_ids: l.entity_ids, relationship_ids: l.relationship_ids }));
+        await tx.run('chunks/set-links', { ...params, rows });
+      }
+    });
   }
 
   async listByDocument(scope: Scope, documentId: string): Promise<ChunkRecord[]> {
