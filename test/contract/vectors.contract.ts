@@ -47,11 +47,11 @@ export function vectorStoreContract(name: string, makeStores: StoresFactory, cle
       }
     });
 
-    it('searches several vectors at once as it searches each, a zero vector and an empty workspace included', async () => {
+    it('searches several vectors at once as it searches each, an empty workspace included', async () => {
       const scope = ctx.scope();
       const points = randomPoints(11, 120, 16);
       const random = seededRandom(12);
-      const queries = [...Array.from({ length: 6 }, () => randomVector(random, 16)), new Array<number>(16).fill(0)];
+      const queries = Array.from({ length: 6 }, () => randomVector(random, 16));
       expect(await searchMany(vectors(), scope, 'entity', queries, 5)).toEqual(queries.map(() => []));
       await vectors().upsert(scope, 'entity', points);
       const many = await searchMany(vectors(), scope, 'entity', queries, 5);
@@ -60,7 +60,7 @@ export function vectorStoreContract(name: string, makeStores: StoresFactory, cle
         const one = await vectors().search(scope, 'entity', query, 5);
         expect(many[i].map((h) => h.id)).toEqual(one.map((h) => h.id));
         many[i].forEach((hit, j) => expect(hit.score).toBeCloseTo(one[j].score, 6));
-        if (i < 6) expectSameHits(many[i], bruteForce(points, query, 5));
+        expectSameHits(many[i], bruteForce(points, query, 5));
       }
       expect(await searchMany(vectors(), scope, 'entity', [], 5)).toEqual([]);
     });
