@@ -298,42 +298,54 @@ function paragraph(n: number): string {
   return text;
 }
 
-/** LLM calls of an incremental update against a full ingest of the same new text. */
+/** LLM calls of an incremental update against a full ingest of the same new text: at the defaults, then resolution off. */
 async function update(): Promise<void> {
   const chunks = Number(args.chunks);
-  const { rt, calls } = await boot({ SERVICE_CHUNK_TOKENS: '100', SERVICE_CHUNK_OVERLAP_TOKENS: '0', SERVICE_ENTITY_RESOLUTION: 'false' });
   const numbers = Array.from({ length: chunks }, (_, i) => i);
   const edited = numbers.map((n) => paragraph(n % 10 === 3 ? n + 10_000 : n)).join('\n\n');
-  const scope: Scope = { workspaceId: 'bench-update' };
-  const created = await rt.documents.createFromText(scope, numbers.map(paragraph).join('\n\n'), REQUEST);
-  calls.llm = 0;
-  let started = performance.now();
-  const result = await rt.documents.update(scope, created.doc.id, { content: edited });
-  const updateMs = performance.now() - started;
-  const updateCalls = calls.llm;
-  calls.llm = 0;
-  started = performance.now();
-  await rt.documents.createFromText({ workspaceId: 'bench-update-full' }, edited, REQUEST);
-  const fullMs = performance.now() - started;
+  const settings: Array<{ name: string; env: Record<string, string> }> = [
+    { name: 'defaults (resolution on)', env: {} },
+    { name: 'resolution off', env: { SERVICE_ENTITY_RESOLUTION: 'false' } },
+  ];
+  const rows: Array<Record<string, string | number>> = [];
+  for (const { name, env } of settings) {
+    const { rt, calls } = await boot({ SERVICE_CHUNK_TOKENS: '100', SERVICE_CHUNK_OVERLAP_TOKENS: '0', ...env });
+    const scope: Scope = { workspaceId: 'bench-update' };
+    const created = await rt.documents.createFromText(scope, numbers.map(paragraph).join('\n\n'), REQUEST);
+    calls.llm = 0;
+    let started = performance.now();
+    const result = await rt.documents.update(scope, created.doc.id, { content: edited });
+    const updateMs = performance.now() - started;
+    const updateCalls = calls.llm;
+    calls.llm = 0;
+    started = performance.now();
+    await rt.documents.createFromText({ workspaceId: 'bench-update-full' }, edited, REQUEST);
+    const fullMs = performance.now() - started;
+    const share = `${((100 * updateCalls) / Math.max(1, calls.llm)).toFixed(1)} %`;
+    rows.push(
+      {
+        settings: name,
+        run: 'update (PUT /documents/:id)',
+        chunks: result.chunks_total,
+        extracted: result.chunks_extracted,
+        'LLM calls': updateCalls,
+        ms: updateMs.toFixed(0),
+        'update / full calls': share,
+      },
+      {
+        settings: name,
+        run: 'full ingest of the new text',
+        chunks: result.chunks_total,
+        extracted: result.chunks_total,
+        'LLM calls': calls.llm,
+        ms: fullMs.toFixed(0),
+        'update / full calls': '',
+      },
+    );
+    await rt.close();
+  }
   console.log(`\nIncremental update: ${chunks}-chunk document, every tenth paragraph rewritten (mock provider)\n`);
-  table([
-    {
-      run: 'update (PUT /documents/:id)',
-      chunks: result.chunks_total,
-      extracted: result.chunks_extracted,
-      'LLM calls': updateCalls,
-      ms: updateMs.toFixed(0),
-    },
-    {
-      run: 'full ingest of the new text',
-      chunks: result.chunks_total,
-      extracted: result.chunks_total,
-      'LLM calls': calls.llm,
-      ms: fullMs.toFixed(0),
-    },
-  ]);
-  console.log(`\nupdate / full: ${((100 * updateCalls) / Math.max(1, calls.llm)).toFixed(1)} % of the LLM calls`);
-  await rt.close();
+  table(rows);
 }
 
 async function main(): Promise<void> {
