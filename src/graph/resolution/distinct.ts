@@ -7,11 +7,7 @@ import type { KeyValueStore } from '../../store/ports';
  */
 export const DISTINCT_NAMESPACE = 'entity_distinct';
 
-export async function distinctFrom(kv: KeyValueStore, scope: Scope, id: string): Promise<Set<string>> {
-  return new Set((await kv.get<string[]>(scope, DISTINCT_NAMESPACE, id)) ?? []);
-}
-
-/** distinctFrom for several entities, read at once (an entity kept apart from none is missing). */
+/** The ids each of the entities must not merge with, read at once (an entity kept apart from none is missing). */
 export async function distinctFromEach(kv: KeyValueStore, scope: Scope, ids: string[]): Promise<Map<string, Set<string>>> {
   const lists = ids.length ? await kv.getMany<string[]>(scope, DISTINCT_NAMESPACE, [...new Set(ids)]) : new Map<string, string[]>();
   return new Map([...lists].map(([id, list]) => [id, new Set(list)]));
