@@ -61,32 +61,42 @@ export async function mergeHistoryOf(kv: KeyValueStore, scope: Scope, id: string
   return (await kv.get<MergeRecord[]>(scope, MERGE_HISTORY_NAMESPACE, id)) ?? [];
 }
 
+/** One merge to record: `survivor` absorbed `absorbed`. */
+export interface RecordedMerge {
+  survivor: string;
+  absorbed: string[];
+  record: MergeRecord;
+}
+
 /**
- * Records that `survivor` absorbed `absorbed`: their histories move to the survivor, and every id they ever
- * stood for (themselves and what they had absorbed) now aliases the survivor directly.
+ * Records merges (of distinct entities) in a few writes whatever their number: the absorbed entities' histories
+ * move to their survivor, and every id they ever stood for (themselves and what they had absorbed) now aliases
+ * the survivor directly.
  */
-export async function recordMerge(
-  kv: KeyValueStore,
-  scope: Scope,
-  survivor: string,
-  absorbed: string[],
-  record: MergeRecord,
-): Promise<void> {
-  const histories = await kv.getMany<MergeRecord[]>(scope, MERGE_HISTORY_NAMESPACE, [survivor, ...absorbed]);
-  const history = [...(histories.get(survivor) ?? [])];
-  const formerIds = new Set(absorbed);
-  for (const id of absorbed) {
-    for (const earlier of histories.get(id) ?? []) {
-      history.push(earlier);
-      for (const former of earlier.merged_from) formerIds.add(former);
+export async function recordMerges(kv: KeyValueStore, scope: Scope, merges: RecordedMerge[]): Promise<void> {
+  if (merges.length === 0) return;
+  const survivors = merges.map((m) => m.survivor);
+  const absorbed = merges.flatMap((m) => m.absorbed);
+  const histories = await kv.getMany<MergeRecord[]>(scope, MERGE_HISTORY_NAMESPACE, [...survivors, ...absorbed]);
+  const aliases: Array<[string, string]> = [];
+  const merged: Array<[string, MergeRecord[]]> = [];
+  for (const { survivor, absorbed: ids, record } of merges) {
+    const history = [...(histories.get(survivor) ?? [])];
+    const formerIds = new Set(ids);
+    for (const id of ids) {
+      for (const earlier of histories.get(id) ?? []) {
+        history.push(earlier);
+        for (const former of earlier.merged_from) formerIds.add(former);
+      }
     }
+    history.push(record);
+    history.sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
+    for (const id of formerIds) if (!survivors.includes(id)) aliases.push([id, survivor]);
+    merged.push([survivor, history]);
   }
-  history.push(record);
-  history.sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
-  formerIds.delete(survivor);
-  for (const id of formerIds) await kv.set(scope, ALIASES_NAMESPACE, id, survivor);
-  await kv.delete(scope, ALIASES_NAMESPACE, [survivor]);
-  await kv.set(scope, MERGE_HISTORY_NAMESPACE, survivor, history);
+  await kv.setMany(scope, ALIASES_NAMESPACE, aliases);
+  await kv.delete(scope, ALIASES_NAMESPACE, survivors);
+  await kv.setMany(scope, MERGE_HISTORY_NAMESPACE, merged);
   await kv.delete(scope, MERGE_HISTORY_NAMESPACE, absorbed);
 }
 

@@ -1,15 +1,16 @@
 import { ConflictError, InvalidInputError, NotFoundError } from '../domain/errors';
 import { bumpGraphVersion } from '../llm/cache/responses';
-import { documentsOfChunks, normalizeEntityId, relationshipId } from '../domain/ids';
-import type { EntityRecord, RelationshipRecord, Scope, VectorPoint } from '../domain/types';
-import type { ChunkLinks, GraphStore, Stores } from '../store/ports';
-import { OVERRIDES_NAMESPACE, moveOverride, recordMerge, recordOverride } from './aliases';
-import { absorbEntities, combineRelationships, union } from './combine';
+import { documentsOfChunks, normalizeEntityId } from '../domain/ids';
+import type { EntityRecord, RelationshipRecord, Scope } from '../domain/types';
+import type { Stores } from '../store/ports';
+import { OVERRIDES_NAMESPACE, moveOverride, recordMerges, recordOverride } from './aliases';
+import { absorbEntities, union } from './combine';
 import { type GraphDeps, nowOf } from './deps';
 import { embedEntities, embedRelationships } from './embed';
-import type { GraphChange } from './events';
+import { carriedPoints, mergeChanges, planRelationships, rewriteChunks, type StaleRecords } from './merge-plan';
 import { documentLinksLockKey } from '../records/locks';
-import { TimeSlicer } from '../domain/turns';
+
+export type { StaleRecords } from './merge-plan';
 
 export interface MergeInput {
   sourceIds: string[];
@@ -32,82 +33,11 @@ export interface MergeOutcome {
   self_loops_dropped: number;
 }
 
-/** Records written with the vector of an earlier text, to be embedded again. */
-export interface StaleRecords {
-  entities: EntityRecord[];
-  relationships: RelationshipRecord[];
-}
-
-interface RelationshipPlan {
-  /** Relationships to write, keyed by their (new) id. */
-  upserts: Map<string, RelationshipRecord>;
-  /** Ids that existed before the merge among `upserts`. */
-  existing: Set<string>;
-  /** Every relationship touching an absorbed entity: old id -> new id, or null when dropped as a self-loop. */
-  renamed: Map<string, string | null>;
-  touching: RelationshipRecord[];
-  merged: number;
-  selfLoops: number;
-}
-
-/** Rewrites every relationship of the absorbed entities (`touching`) onto the survivor, folding duplicates. */
-async function planRelationships(
-  graph: GraphStore,
-  scope: Scope,
-  touching: RelationshipRecord[],
-  absorbed: Set<string>,
-  survivorId: string,
-  now: string,
-): Promise<RelationshipPlan> {
-  const plan: RelationshipPlan = { upserts: new Map(), existing: new Set(), renamed: new Map(), touching, merged: 0, selfLoops: 0 };
-  const remap = (id: string) => (absorbed.has(id) ? survivorId : id);
-  for (const r of touching) {
-    const [a, b] = [remap(r.source), remap(r.target)];
-    if (a === b) {
-      plan.renamed.set(r.id, null);
-      plan.selfLoops++;
-      continue;
-    }
-    const [id, source, target] = relationshipId(a, b);
-    plan.renamed.set(r.id, id);
-    const rewritten: RelationshipRecord = { ...r, id, source, target, updated_at: now };
-    const earlier = plan.upserts.get(id);
-    if (earlier) plan.merged++;
-    plan.upserts.set(id, earlier ? combineRelationships(earlier, rewritten, now) : rewritten);
-  }
-  for (const stored of await graph.getRelationships(scope, [...plan.upserts.keys()])) {
-    if (plan.renamed.has(stored.id)) continue;
-    plan.existing.add(stored.id);
-    plan.merged++;
-    plan.upserts.set(stored.id, combineRelationships(stored, plan.upserts.get(stored.id) as RelationshipRecord, now));
-  }
-  return plan;
-}
-
-/**
- * Chunk records point at the survivor and at the rewritten relationships; only changed chunks are written. An
- * entity named all over a large document has thousands: they are rewritten in stretches that give way to I/O.
- */
-async function rewriteChunks(chunks: ChunkLinks[], absorbed: Set<string>, survivorId: string, renamed: Map<string, string | null>) {
-  const changed: ChunkLinks[] = [];
-  const slicer = new TimeSlicer();
-  for (const chunk of chunks) {
-    await slicer.tick();
-    const entityIds = union(chunk.entity_ids.map((id) => (absorbed.has(id) ? survivorId : id)));
-    const relationshipIds = union(
-      chunk.relationship_ids.flatMap((id) => {
-        const next = renamed.has(id) ? renamed.get(id) : id;
-        return next ? [next] : [];
-      }),
-    );
-    const same =
-      entityIds.length === chunk.entity_ids.length &&
-      entityIds.every((id, i) => id === chunk.entity_ids[i]) &&
-      relationshipIds.length === chunk.relationship_ids.length &&
-      relationshipIds.every((id, i) => id === chunk.relationship_ids[i]);
-    if (!same) changed.push({ ...chunk, entity_ids: entityIds, relationship_ids: relationshipIds });
-  }
-  return changed;
+/** A survivor and the entities it absorbs (normalised ids; no entity in two groups of one call). */
+export interface MergeGroup {
+  targetId: string;
+  sourceIds: string[];
+  reason: string;
 }
 
 /** Documents' entity and relationship counts follow the merged graph: counted and written, not read. */
@@ -116,45 +46,12 @@ export async function recountDocuments(stores: Stores, scope: Scope, documentIds
   await stores.documents.setGraphCounts(scope, await stores.graph.countsOfDocuments(scope, documentIds));
 }
 
-/** Survivor first, then the old edges and nodes going, then the rewritten edges arriving. */
-function mergeChanges(targetId: string, isNew: boolean, sourceIds: string[], plan: RelationshipPlan): GraphChange[] {
-  const changes: GraphChange[] = [{ kind: isNew ? 'node_added' : 'node_updated', id: targetId }];
-  for (const r of plan.touching) changes.push({ kind: 'edge_removed', id: r.id, source: r.source, target: r.target });
-  for (const id of sourceIds) changes.push({ kind: 'node_removed', id });
-  for (const r of plan.upserts.values()) {
-    changes.push({ kind: plan.existing.has(r.id) ? 'edge_updated' : 'edge_added', id: r.id, source: r.source, target: r.target });
-  }
-  return changes;
-}
-
 /**
  * Folds entities into a survivor: sources and documents united, relationships rewritten (duplicates merged,
  * self-loops dropped), chunk records, vectors and document counts updated, a merge record and aliases kept,
  * and the changes published. Everything that can fail on input or embedding fails before the first write.
  */
 export async function mergeEntities(deps: GraphDeps, scope: Scope, input: MergeInput): Promise<MergeOutcome> {
-  return (await merge(deps, scope, input, false)).outcome;
-}
-
-/**
- * mergeEntities, waiting for no embedding: the survivor and the rewritten relationships take the vectors of the
- * records they replace, and come back as `stale` for the caller to embed again (a record with no vector to carry
- * is embedded first, as mergeEntities does).
- */
-export function mergeEntitiesCarryingVectors(
-  deps: GraphDeps,
-  scope: Scope,
-  input: MergeInput,
-): Promise<{ outcome: MergeOutcome; stale: StaleRecords }> {
-  return merge(deps, scope, input, true);
-}
-
-async function merge(
-  deps: GraphDeps,
-  scope: Scope,
-  input: MergeInput,
-  carry: boolean,
-): Promise<{ outcome: MergeOutcome; stale: StaleRecords }> {
   const targetId = input.newTarget?.id ?? normalizeEntityId(input.targetId);
   const sourceIds = union(input.sourceIds.map(normalizeEntityId));
   if (!targetId) throw new InvalidInputError([{ field: 'target_id', message: 'must name an entity' }]);
@@ -162,9 +59,40 @@ async function merge(
   if (sourceIds.includes(targetId)) {
     throw new InvalidInputError([{ field: 'source_ids', message: `must not contain the target '${targetId}'` }]);
   }
-  return withRelatedLock(deps, scope, [targetId, ...sourceIds], sourceIds, (touching) =>
-    mergeLocked(deps, scope, input, targetId, sourceIds, carry, touching),
+  const group: MergeGroup = { targetId, sourceIds, reason: input.reason?.trim() || 'merged by an analyst' };
+  const done = await withRelatedLock(deps, scope, [targetId, ...sourceIds], sourceIds, (touching) =>
+    mergeLocked(deps, scope, [group], touching, { carry: false, cause: input.cause ?? 'merge', newTarget: input.newTarget }),
   );
+  if (done.missing.length > 0) {
+    throw new NotFoundError(`entities not found in workspace '${scope.workspaceId}': ${done.missing[0].ids.join(', ')}`);
+  }
+  return done.outcome as MergeOutcome;
+}
+
+export interface GroupsMerged {
+  merged: MergeGroup[];
+  /** Groups left alone: an entity of theirs (`ids`) was not found under the lock, merged or deleted meanwhile. */
+  missing: Array<{ group: MergeGroup; ids: string[] }>;
+  /** Survivors and rewritten relationships written with a carried vector, to embed again. */
+  stale: StaleRecords;
+}
+
+/**
+ * Several merges under one lock and in one set of writes. With `carry`, waiting for no embedding: survivors and
+ * rewritten relationships take the vectors of the records they replace and come back as `stale` for the caller
+ * to embed again (a record with no vector to carry is embedded first, as mergeEntities does). Groups whose
+ * entities are gone by the time the lock is held are left out and returned as `missing`.
+ */
+export async function mergeGroups(
+  deps: GraphDeps,
+  scope: Scope,
+  groups: MergeGroup[],
+  options: { cause: string; carry: boolean },
+): Promise<GroupsMerged> {
+  const ids = union(...groups.map((g) => [g.targetId, ...g.sourceIds]));
+  const sourceIds = groups.flatMap((g) => g.sourceIds);
+  const done = await withRelatedLock(deps, scope, ids, sourceIds, (touching) => mergeLocked(deps, scope, groups, touching, options));
+  return { merged: done.merged, missing: done.missing, stale: done.stale };
 }
 
 /** Attempts before the lock keeps the set it holds; each retry means a relationship of an absorbed entity appeared meanwhile. */
@@ -202,123 +130,105 @@ export async function withRelatedLock<T>(
   }
 }
 
+interface LockedOptions {
+  carry: boolean;
+  cause: string;
+  /** A rename (one group): the survivor record, not stored yet. */
+  newTarget?: EntityRecord;
+}
+
+interface LockedOutcome extends GroupsMerged {
+  /** The first group's outcome (the only group of an analyst's merge), when it merged. */
+  outcome?: MergeOutcome;
+}
+
 async function mergeLocked(
   deps: GraphDeps,
   scope: Scope,
-  input: MergeInput,
-  targetId: string,
-  sourceIds: string[],
-  carry: boolean,
-  touching: RelationshipRecord[],
-): Promise<{ outcome: MergeOutcome; stale: StaleRecords }> {
+  groups: MergeGroup[],
+  touchingAll: RelationshipRecord[],
+  { carry, cause, newTarget }: LockedOptions,
+): Promise<LockedOutcome> {
   const { graph, chunks, vectors, kv } = deps.stores;
-  const read = await graph.getEntities(scope, [targetId, ...sourceIds]);
-  const stored = read.find((e) => e.id === targetId) ?? null;
-  if (input.newTarget && stored) throw new ConflictError(`entity '${targetId}' already exists`, targetId, { existing_id: targetId });
-  const target = input.newTarget ?? stored;
-  const sources = read.filter((e) => e.id !== targetId);
-  const found = new Set(sources.map((s) => s.id));
-  const missing = [...(target ? [] : [targetId]), ...sourceIds.filter((id) => !found.has(id))];
-  if (!target || missing.length > 0) {
-    throw new NotFoundError(`entities not found in workspace '${scope.workspaceId}': ${missing.join(', ')}`);
+  const read = new Map((await graph.getEntities(scope, union(...groups.map((g) => [g.targetId, ...g.sourceIds])))).map((e) => [e.id, e]));
+  if (newTarget && read.has(newTarget.id))
+    throw new ConflictError(`entity '${newTarget.id}' already exists`, newTarget.id, { existing_id: newTarget.id });
+  const done: LockedOutcome = { merged: [], missing: [], stale: { entities: [], relationships: [] } };
+  const targetOf = (g: MergeGroup) => newTarget ?? read.get(g.targetId);
+  for (const g of groups) {
+    const absent = [...(targetOf(g) ? [] : [g.targetId]), ...g.sourceIds.filter((id) => !read.has(id))];
+    if (absent.length) done.missing.push({ group: g, ids: absent });
+    else done.merged.push(g);
   }
+  if (done.merged.length === 0) return done;
 
   const now = nowOf(deps);
-  const absorbed = new Set(sourceIds);
-  const survivor = absorbEntities(target, sources, now);
-  const plan = await planRelationships(graph, scope, touching, absorbed, targetId, now);
+  const remap = new Map(done.merged.flatMap((g) => g.sourceIds.map((id) => [id, g.targetId])));
+  const absorbedIds = [...remap.keys()];
+  const survivors = done.merged.map((g) => {
+    const absorbed = g.sourceIds.map((id) => read.get(id) as EntityRecord);
+    return { survivor: absorbEntities(targetOf(g) as EntityRecord, absorbed, now), sourceIds: g.sourceIds, absorbed };
+  });
+  const touching = touchingAll.filter((r) => remap.has(r.source) || remap.has(r.target));
+  const plan = await planRelationships(graph, scope, touching, remap, now);
   const upserts = [...plan.upserts.values()];
-  const carried = carry ? await carriedPoints(deps, scope, survivor, sourceIds, plan) : null;
+  const carried = carry ? await carriedPoints(vectors, scope, survivors, plan) : null;
   const [entityEmbedded, relationshipEmbedded] = await Promise.all([
-    embedEntities(deps, scope, carried ? carried.uncarried.entities : [survivor]),
+    embedEntities(deps, scope, carried ? carried.uncarried.entities : survivors.map((s) => s.survivor)),
     embedRelationships(deps, scope, carried ? carried.uncarried.relationships : upserts),
   ]);
-  const entityPoints = [...(carried?.entities ?? []), ...entityEmbedded];
-  const relationshipPoints = [...(carried?.relationships ?? []), ...relationshipEmbedded];
 
-  await graph.upsertEntities(scope, [survivor]);
+  await graph.upsertEntities(
+    scope,
+    survivors.map((s) => s.survivor),
+  );
   await graph.upsertRelationships(scope, upserts);
   await graph.deleteRelationships(scope, [...plan.renamed.keys()]);
-  await graph.deleteEntities(scope, sourceIds);
-  const affectedChunks = union(...sources.map((s) => s.source_chunk_ids), ...plan.touching.map((r) => r.source_chunk_ids));
-  const documentIds = union(survivor.document_ids, ...plan.touching.map((r) => r.document_ids), documentsOfChunks(affectedChunks));
+  await graph.deleteEntities(scope, absorbedIds);
+  const affectedChunks = union(
+    ...survivors.flatMap((s) => s.absorbed.map((e) => e.source_chunk_ids)),
+    ...touching.map((r) => r.source_chunk_ids),
+  );
+  const documentIds = union(
+    ...survivors.map((s) => s.survivor.document_ids),
+    ...touching.map((r) => r.document_ids),
+    documentsOfChunks(affectedChunks),
+  );
   // Chunk records and counts are shared with merges of other entities the same chunks name: read and written under the documents' keys.
   await deps.entityLocks.run(scope, documentIds.map(documentLinksLockKey), async () => {
-    await chunks.setLinks(scope, await rewriteChunks(await chunks.linksOf(scope, affectedChunks), absorbed, targetId, plan.renamed));
+    await chunks.setLinks(scope, await rewriteChunks(await chunks.linksOf(scope, affectedChunks), remap, plan.renamed));
     await recountDocuments(deps.stores, scope, documentIds);
   });
-  await vectors.delete(scope, 'entity', sourceIds);
-  await vectors.upsert(scope, 'entity', entityPoints);
+  await vectors.delete(scope, 'entity', absorbedIds);
+  await vectors.upsert(scope, 'entity', [...(carried?.entities ?? []), ...entityEmbedded]);
   await vectors.delete(scope, 'relationship', [...plan.renamed.keys()]);
-  await vectors.upsert(scope, 'relationship', relationshipPoints);
-  await recordMerge(kv, scope, targetId, sourceIds, {
-    date: now,
-    merged_from: sourceIds,
-    reason: input.reason?.trim() || 'merged by an analyst',
-  });
-  if (input.newTarget) {
-    await moveOverride(kv, scope, sourceIds[0], targetId);
-    await recordOverride(kv, scope, targetId, { name: survivor.name }, now);
+  await vectors.upsert(scope, 'relationship', [...(carried?.relationships ?? []), ...relationshipEmbedded]);
+  await recordMerges(
+    kv,
+    scope,
+    done.merged.map((g) => ({
+      survivor: g.targetId,
+      absorbed: g.sourceIds,
+      record: { date: now, merged_from: g.sourceIds, reason: g.reason },
+    })),
+  );
+  if (newTarget) {
+    await moveOverride(kv, scope, done.merged[0].sourceIds[0], newTarget.id);
+    await recordOverride(kv, scope, newTarget.id, { name: newTarget.name }, now);
   } else {
-    await kv.delete(scope, OVERRIDES_NAMESPACE, sourceIds);
+    await kv.delete(scope, OVERRIDES_NAMESPACE, absorbedIds);
   }
   await bumpGraphVersion(kv, scope);
-  deps.events.publish({ scope, changes: mergeChanges(targetId, Boolean(input.newTarget), sourceIds, plan), cause: input.cause ?? 'merge' });
+  const changed = survivors.map((s) => ({ id: s.survivor.id, isNew: Boolean(newTarget) }));
+  deps.events.publish({ scope, changes: mergeChanges(changed, absorbedIds, plan), cause });
 
-  const outcome: MergeOutcome = {
-    entity: survivor,
-    merged_from: sourceIds,
+  done.stale = carried?.stale ?? done.stale;
+  done.outcome = {
+    entity: survivors[0].survivor,
+    merged_from: survivors[0].sourceIds,
     relationships_moved: plan.renamed.size - plan.selfLoops,
     relationships_merged: plan.merged,
     self_loops_dropped: plan.selfLoops,
   };
-  return { outcome, stale: carried?.stale ?? { entities: [], relationships: [] } };
-}
-
-interface Carried {
-  entities: VectorPoint[];
-  relationships: VectorPoint[];
-  /** The records given a carried vector. */
-  stale: StaleRecords;
-  /** Those with no vector to carry. */
-  uncarried: StaleRecords;
-}
-
-/**
- * The survivor keeps its vector (or takes an absorbed entity's); a rewritten relationship keeps the vector of the
- * relationship stored under its id, or takes one of a relationship rewritten into it.
- */
-async function carriedPoints(
-  deps: GraphDeps,
-  scope: Scope,
-  survivor: EntityRecord,
-  sourceIds: string[],
-  plan: RelationshipPlan,
-): Promise<Carried> {
-  const { vectors } = deps.stores;
-  const [entityVectors, relationshipVectors] = await Promise.all([
-    vectors.vectorsOf(scope, 'entity', [survivor.id, ...sourceIds]),
-    vectors.vectorsOf(scope, 'relationship', union([...plan.upserts.keys()], [...plan.renamed.keys()])),
-  ]);
-  const out: Carried = {
-    entities: [],
-    relationships: [],
-    stale: { entities: [], relationships: [] },
-    uncarried: { entities: [], relationships: [] },
-  };
-  const entityVector = [survivor.id, ...sourceIds].map((id) => entityVectors.get(id)).find((v) => v !== undefined);
-  if (entityVector) {
-    out.entities.push({ id: survivor.id, vector: entityVector, document_ids: survivor.document_ids });
-    out.stale.entities.push(survivor);
-  } else out.uncarried.entities.push(survivor);
-  const renamedInto = new Map<string, string[]>();
-  for (const [from, to] of plan.renamed) if (to) renamedInto.set(to, [...(renamedInto.get(to) ?? []), from]);
-  for (const r of plan.upserts.values()) {
-    const vector = [r.id, ...(renamedInto.get(r.id) ?? [])].map((id) => relationshipVectors.get(id)).find((v) => v !== undefined);
-    if (vector) {
-      out.relationships.push({ id: r.id, vector, document_ids: r.document_ids });
-      out.stale.relationships.push(r);
-    } else out.uncarried.relationships.push(r);
-  }
-  return out;
+  return done;
 }

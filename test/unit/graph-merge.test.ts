@@ -1,7 +1,8 @@
 import { ALIASES_NAMESPACE, MERGE_HISTORY_NAMESPACE, OVERRIDES_NAMESPACE, resolveEntityAlias } from '../../src/graph/aliases';
 import { renameEntity, updateEntity } from '../../src/graph/edit';
-import { mergeEntities, mergeEntitiesCarryingVectors } from '../../src/graph/merge';
+import { mergeEntities, mergeGroups } from '../../src/graph/merge';
 import type { GraphDeps } from '../../src/graph/deps';
+import { applyMerges } from '../../src/graph/resolution/resolve';
 import { makeChunk, makeDocument, makeEntity, makeRelationship } from '../contract/fixtures';
 import { graphDeps, otherScope, scope } from './graph-fixtures';
 
@@ -122,9 +123,12 @@ describe('mergeEntities', () => {
     const { vectors } = deps.stores;
     const before = await vectors.vectorsOf(scope, 'relationship', ['ALICE|CAROL', 'ALICE_SMITH|BOB']);
     const survivorBefore = (await vectors.vectorsOf(scope, 'entity', ['ALICE_SMITH'])).get('ALICE_SMITH') as number[];
-    const outcome = await mergeEntitiesCarryingVectors(deps, scope, { sourceIds: ['ALICE'], targetId: 'ALICE_SMITH' });
+    const outcome = await mergeGroups(deps, scope, [{ sourceIds: ['ALICE'], targetId: 'ALICE_SMITH', reason: 'same person' }], {
+      cause: 'merge',
+      carry: true,
+    });
     expect(deps.embedded).toEqual([]);
-    expect(outcome.outcome).toMatchObject({ merged_from: ['ALICE'], relationships_moved: 2 });
+    expect(outcome).toMatchObject({ merged: [{ targetId: 'ALICE_SMITH', sourceIds: ['ALICE'] }], missing: [] });
     expect(outcome.stale.entities.map((e) => e.id)).toEqual(['ALICE_SMITH']);
     expect(outcome.stale.entities[0].description).toBe('Researcher at Acme\nA researcher');
     expect(outcome.stale.relationships.map((r) => r.id).sort()).toEqual(['ALICE_SMITH|BOB', 'ALICE_SMITH|CAROL']);
@@ -142,7 +146,10 @@ describe('mergeEntities', () => {
     const deps = graphDeps();
     await seed(deps);
     await deps.stores.vectors.delete(scope, 'relationship', ['ALICE|CAROL']);
-    const outcome = await mergeEntitiesCarryingVectors(deps, scope, { sourceIds: ['ALICE'], targetId: 'ALICE_SMITH' });
+    const outcome = await mergeGroups(deps, scope, [{ sourceIds: ['ALICE'], targetId: 'ALICE_SMITH', reason: 'same person' }], {
+      cause: 'merge',
+      carry: true,
+    });
     expect(deps.embedded).toHaveLength(1);
     expect(deps.embedded[0]).toContain('ALICE_SMITH - CAROL');
     expect(outcome.stale.relationships.map((r) => r.id)).toEqual(['ALICE_SMITH|BOB']);
@@ -194,6 +201,74 @@ describe('mergeEntities', () => {
     const history = await kv.get<Array<{ merged_from: string[] }>>(scope, MERGE_HISTORY_NAMESPACE, 'CAROL');
     expect(history?.map((h) => h.merged_from)).toEqual([['ALICE'], ['ALICE_SMITH']]);
     expect(await kv.get(scope, MERGE_HISTORY_NAMESPACE, 'ALICE_SMITH')).toBeNull();
+  });
+});
+
+describe('mergeGroups', () => {
+  it('merges several groups in one batch: an edge between two absorbed entities joins the two survivors', async () => {
+    const deps = graphDeps();
+    await seed(deps);
+    const done = await mergeGroups(
+      deps,
+      scope,
+      [
+        { sourceIds: ['ALICE'], targetId: 'ALICE_SMITH', reason: 'same person' },
+        { sourceIds: ['CAROL'], targetId: 'DAVE', reason: 'same person' },
+        { sourceIds: ['NOBODY'], targetId: 'BOB', reason: 'gone' },
+      ],
+      { cause: 'resolution', carry: true },
+    );
+    expect(done.merged.map((g) => g.targetId)).toEqual(['ALICE_SMITH', 'DAVE']);
+    expect(done.missing).toEqual([{ group: expect.objectContaining({ targetId: 'BOB' }), ids: ['NOBODY'] }]);
+    const { graph, chunks, kv, documents } = deps.stores;
+    expect((await graph.listEntities(scope, { limit: 10, offset: 0 })).items.map((e) => e.id)).toEqual(['ALICE_SMITH', 'BOB', 'DAVE']);
+    const relationships = (await graph.listRelationships(scope, { limit: 100, offset: 0 })).items;
+    expect(relationships.map((r) => r.id)).toEqual(['ALICE_SMITH|BOB', 'ALICE_SMITH|DAVE', 'BOB|DAVE']);
+    expect((await chunks.getMany(scope, ['doc-2-chunk-0']))[0]).toMatchObject({
+      entity_ids: ['ALICE_SMITH', 'DAVE'],
+      relationship_ids: ['ALICE_SMITH|DAVE'],
+    });
+    expect(await kv.getMany(scope, ALIASES_NAMESPACE, ['ALICE', 'CAROL'])).toEqual(
+      new Map([
+        ['ALICE', 'ALICE_SMITH'],
+        ['CAROL', 'DAVE'],
+      ]),
+    );
+    expect(await kv.get(scope, MERGE_HISTORY_NAMESPACE, 'DAVE')).toEqual([
+      { date: expect.any(String), merged_from: ['CAROL'], reason: 'same person' },
+    ]);
+    expect(await documents.get(scope, 'doc-2')).toMatchObject({ entity_count: 2, relationship_count: 1 });
+    expect(deps.published).toHaveLength(1);
+    expect(deps.published[0].changes.filter((c) => c.kind === 'node_removed').map((c) => c.id)).toEqual(['ALICE', 'CAROL']);
+  });
+});
+
+describe('applyMerges', () => {
+  it('applies a call as if one merge after the other: chains follow, repeats and unknown ids are skipped', async () => {
+    const deps = graphDeps();
+    await seed(deps);
+    const reason = 'same name';
+    const out = await applyMerges(deps, scope, [
+      { source_id: 'ALICE', target_id: 'ALICE_SMITH', reason },
+      { source_id: 'ALICE_SMITH', target_id: 'CAROL', reason },
+      { source_id: 'alice', target_id: 'CAROL', reason },
+      { source_id: 'NOBODY', target_id: 'DAVE', reason },
+    ]);
+    expect(out.applied).toEqual([
+      { source_id: 'ALICE', target_id: 'ALICE_SMITH' },
+      { source_id: 'ALICE_SMITH', target_id: 'CAROL' },
+    ]);
+    expect(out.skipped).toEqual([
+      { source_id: 'alice', target_id: 'CAROL', reason: 'already one entity' },
+      { source_id: 'NOBODY', target_id: 'DAVE', reason: 'entity not found: NOBODY' },
+    ]);
+    const { graph, kv } = deps.stores;
+    expect(await graph.getEntity(scope, 'CAROL')).toMatchObject({ document_ids: expect.arrayContaining(['doc-1', 'doc-2']) });
+    expect(await resolveEntityAlias(kv, scope, 'ALICE')).toBe('CAROL');
+    expect(await resolveEntityAlias(kv, scope, 'ALICE_SMITH')).toBe('CAROL');
+    const relationships = (await graph.listRelationships(scope, { limit: 100, offset: 0 })).items;
+    expect(relationships.map((r) => r.id)).toEqual(['BOB|CAROL', 'BOB|DAVE']);
+    expect(deps.published).toHaveLength(1);
   });
 });
 

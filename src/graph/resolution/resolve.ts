@@ -1,14 +1,13 @@
 import { nameKey, namesDistinct, nameSimilarity, typesCompatible } from '../../domain/entity-names';
-import { NotFoundError } from '../../domain/errors';
 import { cosine } from '../../domain/vector';
 import { entitiesWithin } from '../../store/retrieval-reads';
 import { searchMany } from '../../store/vector-search';
 import { normalizeEntityId } from '../../domain/ids';
 import type { EntityRecord, Scope } from '../../domain/types';
 import type { TokenUsage } from '../../llm/ports';
-import { resolveEntityAlias } from '../aliases';
+import { resolveEntityAliases } from '../aliases';
 import type { GraphDeps } from '../deps';
-import { mergeEntities, mergeEntitiesCarryingVectors, type StaleRecords } from '../merge';
+import { type MergeGroup, mergeGroups, type StaleRecords } from '../merge';
 import { type AskPairs, confirmPairs } from './confirm';
 import { distinctFromEach } from './distinct';
 import { lookupNames } from './name-index';
@@ -185,56 +184,87 @@ export interface AppliedMerges {
 /** Tries of a merge whose entities another merge took meanwhile: each follows the aliases that merge left. */
 const MERGE_ATTEMPTS = 3;
 
+type MergeRequest = Pick<MergeProposal, 'source_id' | 'target_id' | 'reason'> & { score?: number };
+
 /**
- * Applies merges (source into target) one by one, following earlier merges of the same run and concurrent ones.
- * With `stale`, the merges carry vectors (mergeEntitiesCarryingVectors) and the records to embed again are added to it.
+ * Applies merges (source into target) as if one by one, following earlier merges of the same call and concurrent
+ * ones, but all of them under one lock and in one set of writes (mergeGroups). With `stale`, the
+ * merges carry vectors and the records to embed again are added to it; without, they are embedded first.
  */
 export async function applyMerges(
   deps: GraphDeps,
   scope: Scope,
-  merges: Array<Pick<MergeProposal, 'source_id' | 'target_id' | 'reason'> & { score?: number }>,
+  merges: MergeRequest[],
   cause = 'resolution',
   stale?: StaleRecords,
 ): Promise<AppliedMerges> {
   const out: AppliedMerges = { applied: [], skipped: [] };
-  for (const m of merges) {
-    const skip = (reason: string) => out.skipped.push({ source_id: m.source_id, target_id: m.target_id, reason });
-    for (let attempt = 1; ; attempt++) {
-      const [source, target] = await Promise.all([
-        resolveEntityAlias(deps.stores.kv, scope, normalizeEntityId(m.source_id)),
-        resolveEntityAlias(deps.stores.kv, scope, normalizeEntityId(m.target_id)),
-      ]);
-      if (source === target) {
-        skip('already one entity');
-        break;
-      }
-      // Whether both are there: their names only, not a hub's sources.
-      const present = new Set((await entitiesWithin(deps.stores.graph, scope, [source, target], NO_SOURCES)).map((e) => e.id));
-      if (!present.has(source) || !present.has(target)) {
-        skip(`entity not found: ${[source, target].filter((id) => !present.has(id)).join(', ')}`);
-        break;
-      }
-      try {
-        const input = {
-          sourceIds: [source],
-          targetId: target,
-          reason: `entity resolution: ${m.reason}${m.score === undefined ? '' : ` (score ${m.score})`}`,
-          cause,
-        };
-        if (stale) {
-          const merged = await mergeEntitiesCarryingVectors(deps, scope, input);
-          stale.entities.push(...merged.stale.entities);
-          stale.relationships.push(...merged.stale.relationships);
-        } else await mergeEntities(deps, scope, input);
-        out.applied.push({ source_id: source, target_id: target });
-        break;
-      } catch (err) {
-        // Another merge took one of the two between the check and the lock: follow it.
-        if (!(err instanceof NotFoundError) || attempt >= MERGE_ATTEMPTS) throw err;
-      }
+  const skip = (m: MergeRequest, reason: string) => out.skipped.push({ source_id: m.source_id, target_id: m.target_id, reason });
+  let pending = merges;
+  for (let attempt = 1; pending.length > 0; attempt++) {
+    const live = await resolveEntityAliases(
+      deps.stores.kv,
+      scope,
+      pending.flatMap((m) => [normalizeEntityId(m.source_id), normalizeEntityId(m.target_id)]),
+    );
+    // Whether they are there: their names only, not a hub's sources.
+    const present = new Set((await entitiesWithin(deps.stores.graph, scope, [...new Set(live.values())], NO_SOURCES)).map((e) => e.id));
+    const planned = groupMerges(pending, (id) => live.get(normalizeEntityId(id)) as string, present, skip);
+    if (planned.groups.length === 0) break;
+    const done = await mergeGroups(deps, scope, planned.groups, { cause, carry: Boolean(stale) });
+    if (stale) {
+      stale.entities.push(...done.stale.entities);
+      stale.relationships.push(...done.stale.relationships);
+    }
+    const merged = new Set(done.merged.map((g) => g.targetId));
+    pending = [];
+    for (const { request, pair, group } of planned.members) {
+      if (merged.has(group)) out.applied.push({ source_id: pair[0], target_id: pair[1] });
+      // Another merge took one of its entities between the check and the lock: follow it.
+      else if (attempt < MERGE_ATTEMPTS) pending.push(request);
+      else skip(request, `entity not found: ${done.missing.find((g) => g.group.targetId === group)?.ids.join(', ')}`);
     }
   }
   return out;
+}
+
+/**
+ * The merges of a call folded into groups, one per survivor, in their order: a merge whose entities an earlier
+ * one already joined is skipped, one whose source survived an earlier merge carries that merge's entities along.
+ */
+function groupMerges(
+  merges: MergeRequest[],
+  liveId: (id: string) => string,
+  present: Set<string>,
+  skip: (m: MergeRequest, reason: string) => void,
+) {
+  const into = new Map<string, string>();
+  const find = (id: string): string => {
+    let at = id;
+    while (into.has(at)) at = into.get(at) as string;
+    return at;
+  };
+  const accepted: Array<{ request: MergeRequest; pair: [string, string] }> = [];
+  for (const m of merges) {
+    const [source, target] = [find(liveId(m.source_id)), find(liveId(m.target_id))];
+    const absent = [source, target].filter((id) => !present.has(id));
+    if (source === target) skip(m, 'already one entity');
+    else if (absent.length) skip(m, `entity not found: ${absent.join(', ')}`);
+    else {
+      into.set(source, target);
+      accepted.push({ request: m, pair: [source, target] });
+    }
+  }
+  const groups = new Map<string, MergeGroup>();
+  for (const { request, pair } of accepted) {
+    const root = find(pair[1]);
+    const group = groups.get(root) ?? { targetId: root, sourceIds: [], reason: '' };
+    group.sourceIds.push(pair[0]);
+    const reason = `entity resolution: ${request.reason}${request.score === undefined ? '' : ` (score ${request.score})`}`;
+    group.reason = group.reason ? `${group.reason}; ${reason}` : reason;
+    groups.set(root, group);
+  }
+  return { groups: [...groups.values()], members: accepted.map((a) => ({ ...a, group: find(a.pair[1]) })) };
 }
 
 /**
