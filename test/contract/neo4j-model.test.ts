@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import neo4j, { type Driver } from 'neo4j-driver';
 import { createLogger } from '../../src/logger';
 import { createNeo4jStores, Neo4jClient } from '../../src/store/neo4j';
-import { loadMigrations } from '../../src/store/neo4j/cypher';
+import { cypherTemplate, cypherText, loadMigrations } from '../../src/store/neo4j/cypher';
 import { Neo4jVectorStore } from '../../src/store/neo4j/vectors';
 import type { VectorHit } from '../../src/domain/types';
 import type { Stores } from '../../src/store/ports';
@@ -242,6 +242,33 @@ describe('neo4j: native vector indexes', () => {
     }
   });
 
+  it('searches several vectors through the index in one statement, each answered as search answers it', async () => {
+    const db = new Neo4jClient(settings);
+    try {
+      const dimension = 9;
+      const store = new Neo4jVectorStore(db, dimension, 20, Infinity);
+      await store.ensureIndexes();
+      const scope = workspace();
+      const points = randomPoints(52, 'm', 60, dimension);
+      await store.upsert(scope, 'entity', points);
+      const queries = [
+        points[4].vector,
+        randomPoints(53, 'q', 1, dimension)[0].vector,
+        new Array<number>(dimension).fill(0),
+        points[59].vector,
+      ];
+      const single = await Promise.all(queries.map((q) => store.search(scope, 'entity', q, 6)));
+      let many: VectorHit[][] = [];
+      // The zero vector, which the index cannot rank, is searched on its own (exactly).
+      expect(await statementKinds(async () => (many = await store.searchMany(scope, 'entity', queries, 6)))).toEqual(['index', 'exact']);
+      expect(many.map((hits) => hits.map((h) => h.id))).toEqual(single.map((hits) => hits.map((h) => h.id)));
+      many.forEach((hits, i) => hits.forEach((hit, j) => expect(hit.score).toBeCloseTo(single[i][j].score, 6)));
+      expect(many[0][0]).toEqual({ id: 'm-4', score: expect.closeTo(1, 5) });
+    } finally {
+      await db.close();
+    }
+  });
+
   it('rebuilds an index in one pass with the same answers, and searches exactly while the index is missing', async () => {
     const db = new Neo4jClient(settings);
     try {
@@ -301,15 +328,25 @@ describe('neo4j: native vector indexes', () => {
 
   /** What each vector search statement run while `act` ran was: an index search or an exact scan. */
   async function statementKinds(act: () => Promise<unknown>): Promise<string[]> {
-    const runs = jest.spyOn(Neo4jClient.prototype, 'readText');
+    const texts = jest.spyOn(Neo4jClient.prototype, 'readText');
+    const files = jest.spyOn(Neo4jClient.prototype, 'readRows');
     try {
       await act();
-      return runs.mock.calls
-        .map(([text]) => text)
+      const run = [
+        ...texts.mock.calls.map(([text], i) => ({ text, order: texts.mock.invocationCallOrder[i] })),
+        ...files.mock.calls.map(([name, , ids], i) => ({
+          text: ids ? cypherTemplate(name, ids) : cypherText(name),
+          order: files.mock.invocationCallOrder[i],
+        })),
+      ];
+      return run
+        .sort((a, b) => a.order - b.order)
+        .map(({ text }) => text)
         .filter((text) => text.includes('vector.similarity.cosine') || text.includes('db.index.vector.queryNodes'))
         .map((text) => (text.includes('db.index.vector.queryNodes') ? 'index' : 'exact'));
     } finally {
-      runs.mockRestore();
+      texts.mockRestore();
+      files.mockRestore();
     }
   }
 
