@@ -23,6 +23,12 @@ const MAX_DIMENSION = 4096;
  */
 const EXACT_SEARCH_LIMIT = 1_000;
 /**
+ * searchMany scans a workspace for all its queries at once up to this many vectors, and asks the index above: the
+ * scan scores every query against every vector (~18 µs a pair), so past ~150 vectors an index search per query
+ * costs less, and the handful of nearest candidates searchMany serves does not need them exact.
+ */
+const SCAN_MANY_LIMIT = 150;
+/**
  * The index is shared by all workspaces: ask it for this many times more than needed over the workspace's share
  * of the indexed vectors, and four times more again when filtering ate it. The margin also keeps the approximate
  * top k close to the exact one: at 10,000 chunks, as written, chunks' recall@60 is 0.957 at 3 times and 0.976 at 4
@@ -180,9 +186,8 @@ export class Neo4jVectorStore implements VectorStore {
   }
 
   /**
-   * Unfiltered searches of several vectors: one scan of the workspace for all of them where `search` would scan
-   * it for each (a workspace at or under the exact-search size, or too small a share of the index); otherwise
-   * each asks the index, a few at a time.
+   * Unfiltered searches of several vectors: one scan of the workspace for all of them while it holds at most
+   * SCAN_MANY_LIMIT vectors, or is too small a share of the index; otherwise one statement asks the index for each.
    */
   async searchMany(scope: Scope, kind: VectorKind, vectors: number[][], topK: number): Promise<VectorHit[][]> {
     const k = Math.floor(topK);
@@ -191,7 +196,8 @@ export class Neo4jVectorStore implements VectorStore {
     const odd = vectors.some((v) => v.length !== dimension);
     const params = { ...scopeParams(scope), dimension: int(dimension), property: vectorProperty(dimension), top_k: count(k) };
     const label = { LABEL: VECTOR_LABELS[kind] };
-    const first = dimension === this.indexedDimension ? await this.firstFetch(scope, kind, k, params, label) : null;
+    const scanLimit = Math.min(this.exactSearchLimit, SCAN_MANY_LIMIT);
+    const first = dimension === this.indexedDimension ? await this.firstFetch(scope, kind, k, params, label, scanLimit) : null;
     if (odd) return searchEach(vectors, SEARCHES_AT_ONCE, (vector) => this.search(scope, kind, vector, k));
     if (first !== null) return this.searchIndexMany(scope, kind, vectors, k, first, params);
     const rows = await this.db.readRows('vectors/search-exact-many', { ...params, queries: vectors, norms: vectors.map(norm) }, label);
@@ -296,9 +302,16 @@ export class Neo4jVectorStore implements VectorStore {
    * How many candidates to ask the index for first, or null when the workspace's vectors cost less to scan: a few of
    * them, or so small a share of the index that fishing k out of it would take more candidates than they number.
    */
-  private async firstFetch(scope: Scope, kind: VectorKind, k: number, params: Row, label: Record<string, string>): Promise<number | null> {
+  private async firstFetch(
+    scope: Scope,
+    kind: VectorKind,
+    k: number,
+    params: Row,
+    label: Record<string, string>,
+    scanLimit = this.exactSearchLimit,
+  ): Promise<number | null> {
     const mine = await this.size(scope, kind, () => this.db.readRows('vectors/count', params, label));
-    if (mine <= this.exactSearchLimit) return null;
+    if (mine <= scanLimit) return null;
     const all = await this.size(null, kind, () => this.db.readRows('schema/vector-index-size', {}, label));
     const first = Math.ceil((k * OVERFETCH * Math.max(all, mine)) / mine);
     return first < mine * this.fetchPerScanned ? first : null;
