@@ -91,6 +91,7 @@ export async function mergeGroups(
 ): Promise<GroupsMerged> {
   const ids = union(...groups.map((g) => [g.targetId, ...g.sourceIds]));
   const sourceIds = groups.flatMap((g) => g.sourceIds);
+  if (ids.length !== groups.length + sourceIds.length) throw new Error('merge groups must not share an entity');
   const done = await withRelatedLock(deps, scope, ids, sourceIds, (touching) => mergeLocked(deps, scope, groups, touching, options));
   return { merged: done.merged, missing: done.missing, stale: done.stale };
 }

@@ -241,6 +241,17 @@ describe('mergeGroups', () => {
     expect(deps.published).toHaveLength(1);
     expect(deps.published[0].changes.filter((c) => c.kind === 'node_removed').map((c) => c.id)).toEqual(['ALICE', 'CAROL']);
   });
+
+  it('refuses groups that share an entity before taking any lock', async () => {
+    const deps = graphDeps();
+    await seed(deps);
+    const groups = [
+      { sourceIds: ['ALICE'], targetId: 'ALICE_SMITH', reason: 'same person' },
+      { sourceIds: ['ALICE_SMITH'], targetId: 'CAROL', reason: 'same person' },
+    ];
+    await expect(mergeGroups(deps, scope, groups, { cause: 'resolution', carry: true })).rejects.toThrow('must not share an entity');
+    expect(deps.published).toHaveLength(0);
+  });
 });
 
 describe('applyMerges', () => {
