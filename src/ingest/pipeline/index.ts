@@ -130,32 +130,33 @@ async function execute(run: Run): Promise<ProcessResult> {
 async function complete(run: Run, { chunks, health, counts }: Resolved): Promise<ProcessResult> {
   const { deps, scope, doc, progress } = run;
   const now = new Date();
-  const result: ProcessResult = {
+  const processingMs = now.getTime() - run.started;
+  await ensureOwned(run);
+  // The counts were written with the chunk links, and by the merges of resolution since (under the entity lock):
+  // read back with this write.
+  const stored = await deps.stores.documents.update(scope, doc.id, {
     status: 'completed',
     chunk_count: chunks.length,
-    entity_count: counts.entities,
-    relationship_count: counts.relationships,
-    failed_chunks: [],
-    error: null,
-    processing_time_ms: now.getTime() - run.started,
-    llm_calls: run.llmCalls,
-    usage: run.usage,
-  };
-  await ensureOwned(run);
-  await deps.stores.documents.update(scope, doc.id, {
-    status: 'completed',
-    chunk_count: result.chunk_count,
-    // The counts were written with the chunk links, and by the merges of resolution since: under the entity lock.
     error: null,
     processed_at: now.toISOString(),
-    processing_time_ms: result.processing_time_ms,
+    processing_time_ms: processingMs,
     llm_model: run.llm.model,
     embedding_model: run.embedder.model,
     extraction: health,
     updated_at: now.toISOString(),
   });
   await progress.stage('embedding', 'completed');
-  return result;
+  return {
+    status: 'completed',
+    chunk_count: chunks.length,
+    entity_count: stored?.entity_count ?? counts.entities,
+    relationship_count: stored?.relationship_count ?? counts.relationships,
+    failed_chunks: [],
+    error: null,
+    processing_time_ms: processingMs,
+    llm_calls: run.llmCalls,
+    usage: run.usage,
+  };
 }
 
 /**

@@ -33,10 +33,11 @@ export interface Merged {
   chunkVectors?: Promise<void>;
 }
 
-/** The document's counts once its entities are resolved. */
+/** The document once its entities are resolved. */
 export interface Resolved {
   chunks: ChunkRecord[];
   health: DocumentExtraction;
+  /** Its counts as its merge wrote them; resolution's merges may have changed the stored ones since. */
   counts: DocumentCounts;
 }
 
@@ -157,8 +158,7 @@ export const embed: Stage<Run, Merged, Merged> = {
 };
 
 /**
- * Entity resolution of what the document added, while the chunk vectors are written; the document's counts after
- * it. The chunk vectors are written when the stage ends, even when resolution fails: a run rolled back after it
+ * Entity resolution of what the document added, while the chunk vectors are written. The chunk vectors are written when the stage ends, even when resolution fails: a run rolled back after it
  * leaves no vector behind.
  */
 export const resolve: Stage<Run, Merged, Resolved> = {
@@ -180,10 +180,9 @@ export const resolve: Stage<Run, Merged, Resolved> = {
     const resolved = resolvedOr.value;
     run.llmCalls += resolved.llm_calls;
     addUsage(run.usage, resolved.usage);
-    if (resolved.merged === 0) return { chunks, health, counts: linked };
-    // Each merge recounted the documents it touched, this one among them (graph/merge.ts): no second count of the graph.
-    const stored = await deps.stores.documents.get(scope, doc.id);
-    return { chunks, health, counts: stored ? { entities: stored.entity_count, relationships: stored.relationship_count } : linked };
+    // Each merge recounted the documents it touched, this one among them (graph/merge.ts): the completion's write
+    // reads the counts back, no second count of the graph and no read of the document here.
+    return { chunks, health, counts: linked };
   },
 };
 
