@@ -8,6 +8,7 @@ import { buildCorpus, countingProviders } from './ingest';
 import { RunProfiler } from './query';
 import { watchSlots } from './slot-timeline';
 import neo4j from 'neo4j-driver';
+import { profileRows, recordNeo4j } from './neo4j-profile';
 import { collectPlans, type PlanSummary, statementKey, timeStatements } from './neo4j-statements';
 import { benchWorkspace } from './workspace';
 import { benchConfig, serve, SYNCHRONOUS } from './service';
@@ -33,6 +34,8 @@ export interface IngestOptions {
   statements?: boolean;
   /** Where a CPU profile of the service's main thread during the timed ingest goes; none without it. */
   profileDir?: string;
+  /** Where a Java Flight Recorder recording of Neo4j during the timed ingest goes, with the process it records. */
+  neo4jProfile?: { dir: string; pid: number };
 }
 
 /** The statements of the timed ingest that took the most time in all, per document. */
@@ -133,6 +136,10 @@ export async function benchNeo4jIngest(neo4jUri: string, options: IngestOptions)
       : buildCorpus(options.documents);
   const warmupScope = await benchWorkspace(rt, `${options.workspace}-warmup`);
   const scope = await benchWorkspace(rt, options.workspace);
+  // Recording from before the warm-up: starting the flight recorder slows the JVM for seconds (it was ×4.2 to ×4.6
+  // started just before the timed ingest, ×2.5 from before the warm-up); the timed ingest's samples are sorted.
+  const recording = options.neo4jProfile ? recordNeo4j(options.neo4jProfile.pid, options.neo4jProfile.dir) : null;
+  await recording?.start();
   try {
     for (let pass = 1; pass <= options.warmPasses; pass++) {
       const passScope = await benchWorkspace(rt, `${options.workspace}-pass-${pass}`);
@@ -156,10 +163,11 @@ export async function benchNeo4jIngest(neo4jUri: string, options: IngestOptions)
     await plans?.start();
     timer?.start();
     await profiler.start();
-    const started = performance.now();
+    const [started, startedAt] = [performance.now(), Date.now()];
     await ingestAll(base, scope.workspaceId, corpus);
     const ended = performance.now();
     const wallMs = ended - started;
+    const neo4jProfile = await recording?.stop(startedAt, startedAt + wallMs);
     await profiler.stop('ingest');
     timer?.stop();
     const planned = await plans?.stop();
@@ -195,6 +203,7 @@ export async function benchNeo4jIngest(neo4jUri: string, options: IngestOptions)
       ['wall / floor', (wallMs / floorMs).toFixed(2)],
       ...slots.rows(started, ended),
       ['CPU during the run: service (Node) / Neo4j', `${((nodeUsed.user + nodeUsed.system) / 1e6).toFixed(1)} s / ${neo4jUsed}`],
+      ...(neo4jProfile ? profileRows(neo4jProfile) : []),
       ...(planned ? planRows(planned, corpus.length) : []),
       ...(timer ? statementRows(timer, corpus.length) : []),
     ];

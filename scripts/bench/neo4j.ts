@@ -2,9 +2,10 @@
  * Persistent-mode benchmark: `npx tsx scripts/bench/neo4j.ts [--parts ingest,query,entities] [--latency 200]
  * [--corpus generated|handbook] [--documents 220] [--warmup-documents 40] [--warm-passes 0] [--workers N] [--chunks 10000] [--requests 300]
  * [--concurrency 1] [--entities 20000] [--batch 1000] [--workspace ID] [--keep] [--statements] [--stream [--write-graph]]
- * [--questions 64] [--cpu-profile DIR]`. `--questions N` asks N distinct questions in turn instead of the corpus's 64 (not
+ * [--questions 64] [--cpu-profile DIR] [--neo4j-profile DIR]`. `--questions N` asks N distinct questions in turn instead of the corpus's 64 (not
  * with `--stream`). `--cpu-profile` writes a CPU profile of the service's main thread for the timed ingest and
- * each measured query run. `--stream` writes the query corpus as it is generated, for sizes that do not fit in memory at once; with
+ * each measured query run. `--neo4j-profile` records the local Neo4j with the JDK's flight recorder during the
+ * timed ingest and prints where its execution samples fall (./neo4j-profile.ts). `--stream` writes the query corpus as it is generated, for sizes that do not fit in memory at once; with
  * `--workspace`, `--write-graph` writes only its graph there (after a load that stopped once the documents and chunks
  * were written), from where each kind's vectors end. `--workspace` queries a workspace an earlier run loaded with the
  * same `--chunks`
@@ -64,6 +65,7 @@ const { values } = parseArgs({
     stream: { type: 'boolean', default: false },
     'write-graph': { type: 'boolean', default: false },
     'cpu-profile': { type: 'string' },
+    'neo4j-profile': { type: 'string' },
   },
 });
 const parts = new Set(values.parts.split(','));
@@ -71,6 +73,14 @@ const parts = new Set(values.parts.split(','));
 function ingestCorpus(name: string): 'generated' | 'handbook' {
   if (name === 'generated' || name === 'handbook') return name;
   throw new Error(`unknown corpus '${name}': generated, handbook`);
+}
+
+/** `--neo4j-profile DIR` records the local Neo4j (started here, or NEO4J_PID) with the JDK's flight recorder. */
+function neo4jProfileOf(pid: number | null): { dir: string; pid: number } | undefined {
+  const dir = values['neo4j-profile'];
+  if (!dir) return undefined;
+  if (pid === null) throw new Error('--neo4j-profile needs a local Neo4j: one started by the bench, or NEO4J_PID');
+  return { dir, pid };
 }
 
 function printRows(title: string, rows: Array<[string, string]>): void {
@@ -207,6 +217,7 @@ async function main(): Promise<void> {
         workspace: `bench-ingest-${stamp}`,
         statements: values.statements,
         profileDir: values['cpu-profile'],
+        neo4jProfile: neo4jProfileOf(neo4j.pid),
       });
       printRows('ingest benchmark (Neo4j stores, mock provider)', rows);
     }
