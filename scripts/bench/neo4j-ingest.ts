@@ -8,7 +8,7 @@ import { buildCorpus, countingProviders } from './ingest';
 import { RunProfiler } from './query';
 import { watchSlots } from './slot-timeline';
 import neo4j from 'neo4j-driver';
-import { profileRows, recordNeo4j } from './neo4j-profile';
+import { planLogRows, profileRows, readPlanLog, recordNeo4j } from './neo4j-profile';
 import { collectPlans, type PlanSummary, statementKey, timeStatements } from './neo4j-statements';
 import { benchWorkspace } from './workspace';
 import { benchConfig, serve, SYNCHRONOUS } from './service';
@@ -34,8 +34,11 @@ export interface IngestOptions {
   statements?: boolean;
   /** Where a CPU profile of the service's main thread during the timed ingest goes; none without it. */
   profileDir?: string;
-  /** Where a Java Flight Recorder recording of Neo4j during the timed ingest goes, with the process it records. */
-  neo4jProfile?: { dir: string; pid: number };
+  /**
+   * Where a Java Flight Recorder recording of Neo4j during the timed ingest goes, with the process it records and
+   * the plan log that process writes (when the bench started it).
+   */
+  neo4jProfile?: { dir: string; pid: number; planLog?: string };
 }
 
 /** The statements of the timed ingest that took the most time in all, per document. */
@@ -168,6 +171,8 @@ export async function benchNeo4jIngest(neo4jUri: string, options: IngestOptions)
     const ended = performance.now();
     const wallMs = ended - started;
     const neo4jProfile = await recording?.stop(startedAt, startedAt + wallMs);
+    const planLog = options.neo4jProfile?.planLog;
+    const neo4jPlans = planLog ? await readPlanLog(planLog, startedAt, startedAt + wallMs) : null;
     await profiler.stop('ingest');
     timer?.stop();
     const planned = await plans?.stop();
@@ -204,6 +209,7 @@ export async function benchNeo4jIngest(neo4jUri: string, options: IngestOptions)
       ...slots.rows(started, ended),
       ['CPU during the run: service (Node) / Neo4j', `${((nodeUsed.user + nodeUsed.system) / 1e6).toFixed(1)} s / ${neo4jUsed}`],
       ...(neo4jProfile ? profileRows(neo4jProfile) : []),
+      ...(neo4jPlans ? planLogRows(neo4jPlans) : []),
       ...(planned ? planRows(planned, corpus.length) : []),
       ...(timer ? statementRows(timer, corpus.length) : []),
     ];

@@ -9,18 +9,21 @@ import path from 'node:path';
  * JFR.start`, the JDK's `profile` settings), its execution samples read back with the JDK's `jfr` tool and each
  * put in the first bin whose frames it holds. The bins follow what a statement does on the server: planning it,
  * executing it (index seeks, record reads and writes), the vector index's Lucene searches, other Lucene work (index
- * writes, full-text), cosine computed in Cypher, committing, and the Bolt and Netty layers. Every sample of a
- * statement's thread also holds Bolt's frames below the statement's own, hence the order of the bins.
+ * writes, full-text), cosine computed in Cypher, the query router's parsing, committing, and the Bolt and Netty
+ * layers. Every sample of a statement's thread also holds Bolt's frames below the statement's own, hence the order
+ * of the bins.
  */
 
 const BINS: Array<[string, RegExp]> = [
   ['cosine computed in Cypher (vector.similarity.*)', /CypherFunctions\.vectorSimilarity/],
   ['Lucene: vector index searches', /lucene\/util\/hnsw\/HnswGraphSearcher|KnnVectorQuery|HnswVectorsReader\.search/],
   ['Lucene: other (index writes, merges, full-text)', /org\/apache\/lucene\//],
-  [
-    'planning statements (plan cache misses and replans)',
-    /cypher\/internal\/(compiler|planner|frontend|ast|rewriting|logical|parser|ir|physicalplanning)\/|CypherCurrentCompiler/,
-  ],
+  // Cypher's compile path (parsing, planning, building the runtime's plan), entered only when no plan is cached
+  // or the cached one is stale. Not the compiler's packages: a running statement's stack holds
+  // CypherCurrentCompiler$CypherExecutableQuery.innerExecute, and those samples are execution.
+  ['planning statements (plan cache misses and replans)', /cypher\/internal\/ExecutionEngine\.getOrCompile/],
+  // The query router parses a statement to learn its target database when its own cache does not hold it.
+  ['parsing statements in the query router (its cache misses)', /router\/impl\/query\/QueryProcessorImpl\.prepareQueryForCache/],
   ['committing transactions', /KernelTransactionImplementation\.commit|TransactionImpl\.commit/],
   [
     'executing statements (index seeks, record reads and writes)',
@@ -106,5 +109,59 @@ export function profileRows(profile: Neo4jProfile): Array<[string, string]> {
   return [
     ['Neo4j execution samples during the timed run (Java Flight Recorder)', `${profile.samples} (${profile.file})`],
     ...profile.bins.map(([bin, n]): [string, string] => [`  ${bin}`, `${share(n)} (${n})`]),
+  ];
+}
+
+/** What Neo4j planned between `from` and `to` (epoch ms), from its plan log (NEO4J_PLAN_LOG, PlanLog.java). */
+export interface PlanLogSummary {
+  /** Logical plans made because none was cached for the statement and its parameter shape: the planner proper. */
+  firstPlans: number;
+  /** Logical plans made again because the cached one was stale (the counts it was made from have drifted). */
+  replans: number;
+  /** Statements by executable-cache misses and replans (each one compiled again), most first. */
+  top: Array<{ text: string; first: number; stale: number }>;
+  file: string;
+}
+
+/** Our statements as sent, without the replan prefix and the comments that open each file, on one line. */
+function statementHead(text: string): string {
+  return text
+    .replace(/^CYPHER replan=skip\s*/, '')
+    .replace(/\/\/.*?(?= (UNWIND|MATCH|OPTIONAL|MERGE|CREATE|CALL|WITH|RETURN)\b)/g, '')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .slice(0, 90);
+}
+
+export async function readPlanLog(file: string, from: number, to: number): Promise<PlanLogSummary> {
+  const summary: PlanLogSummary = { firstPlans: 0, replans: 0, top: [], file };
+  const byText = new Map<string, { text: string; first: number; stale: number }>();
+  const lines = readline.createInterface({ input: fs.createReadStream(file), crlfDelay: Infinity });
+  for await (const line of lines) {
+    const [at, cache, event, , , statement] = line.split('\t');
+    if (Number(at) < from || Number(at) > to) continue;
+    if (cache === 'logical_plan') {
+      if (event === 'miss') summary.firstPlans++;
+      else summary.replans++;
+      continue;
+    }
+    const text = statementHead(statement ?? '');
+    const entry = byText.get(text) ?? { text, first: 0, stale: 0 };
+    if (event === 'miss') entry.first++;
+    else entry.stale++;
+    byText.set(text, entry);
+  }
+  summary.top = [...byText.values()].sort((a, b) => b.first + b.stale - (a.first + a.stale)).slice(0, 8);
+  return summary;
+}
+
+/** Rows for a benchmark's table. */
+export function planLogRows(plans: PlanLogSummary): Array<[string, string]> {
+  return [
+    [
+      'statements planned during the timed run (plan log)',
+      `${plans.firstPlans + plans.replans}: ${plans.firstPlans} first plans of a statement and parameter shape, ${plans.replans} stale plans made again (${plans.file})`,
+    ],
+    ...plans.top.map((t): [string, string] => [`  ${t.text}`, `${t.first} first, ${t.stale} stale`]),
   ];
 }

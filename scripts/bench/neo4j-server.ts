@@ -34,9 +34,10 @@ export const clockTicks = () => Number(execFileSync('getconf', ['CLK_TCK'], { en
 /**
  * The Neo4j a benchmark runs on: NEO4J_URI when given (NEO4J_PID for its CPU), else a fresh instance from scripts/neo4j/neo4j.sh on a
  * free port with its own data directory, the full JIT and a heap and page cache that hold the corpus
- * (NEO4J_JIT, NEO4J_HEAP and NEO4J_PAGECACHE override them).
+ * (NEO4J_JIT, NEO4J_HEAP and NEO4J_PAGECACHE override them). `planLog`: a file the fresh instance writes the
+ * statements it plans to (NEO4J_PLAN_LOG, scripts/neo4j/README.md).
  */
-export function startBenchNeo4j(): BenchNeo4j {
+export function startBenchNeo4j(options: { planLog?: string } = {}): BenchNeo4j {
   if (process.env.NEO4J_URI) {
     // NEO4J_PID names the process of a local server, whose CPU is then measured too.
     const pid = Number(process.env.NEO4J_PID ?? NaN);
@@ -55,7 +56,12 @@ export function startBenchNeo4j(): BenchNeo4j {
     NEO4J_HEAP: process.env.NEO4J_HEAP ?? '2g',
     NEO4J_PAGECACHE: process.env.NEO4J_PAGECACHE ?? '1g',
   };
-  const env = { ...process.env, ...settings, NEO4J_RUN_DIR: path.join(work, 'run') };
+  const env = {
+    ...process.env,
+    ...settings,
+    NEO4J_RUN_DIR: path.join(work, 'run'),
+    ...(options.planLog ? { NEO4J_PLAN_LOG: path.resolve(options.planLog) } : {}),
+  };
   const run = (...args: string[]) =>
     execFileSync('bash', [LAUNCHER, ...args], { env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
   const uri = run('start', '--port', '0', '--data', path.join(work, 'data')).trim().split('\n').pop() as string;

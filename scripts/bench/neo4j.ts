@@ -5,7 +5,8 @@
  * [--questions 64] [--cpu-profile DIR] [--neo4j-profile DIR]`. `--questions N` asks N distinct questions in turn instead of the corpus's 64 (not
  * with `--stream`). `--cpu-profile` writes a CPU profile of the service's main thread for the timed ingest and
  * each measured query run. `--neo4j-profile` records the local Neo4j with the JDK's flight recorder during the
- * timed ingest and prints where its execution samples fall (./neo4j-profile.ts). `--stream` writes the query corpus as it is generated, for sizes that do not fit in memory at once; with
+ * timed ingest and prints where its execution samples fall (./neo4j-profile.ts); a Neo4j the bench starts then also
+ * logs the statements it plans, and the bench prints how many it planned during the timed ingest. `--stream` writes the query corpus as it is generated, for sizes that do not fit in memory at once; with
  * `--workspace`, `--write-graph` writes only its graph there (after a load that stopped once the documents and chunks
  * were written), from where each kind's vectors end. `--workspace` queries a workspace an earlier run loaded with the
  * same `--chunks`
@@ -24,7 +25,9 @@
  *   entities  batched GraphStore.upsertEntities (one transaction per batch): entities per second.
  * Every part warms Neo4j up before it starts timing.
  */
+import fs from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { createApp } from '../../src/app';
@@ -75,12 +78,23 @@ function ingestCorpus(name: string): 'generated' | 'handbook' {
   throw new Error(`unknown corpus '${name}': generated, handbook`);
 }
 
-/** `--neo4j-profile DIR` records the local Neo4j (started here, or NEO4J_PID) with the JDK's flight recorder. */
-function neo4jProfileOf(pid: number | null): { dir: string; pid: number } | undefined {
+/**
+ * `--neo4j-profile DIR` records the local Neo4j (started here, or NEO4J_PID) with the JDK's flight recorder; one
+ * started here also writes the statements it plans to DIR (its plan log).
+ */
+function neo4jProfileOf(pid: number | null, planLog: string | undefined): { dir: string; pid: number; planLog?: string } | undefined {
   const dir = values['neo4j-profile'];
   if (!dir) return undefined;
   if (pid === null) throw new Error('--neo4j-profile needs a local Neo4j: one started by the bench, or NEO4J_PID');
-  return { dir, pid };
+  return { dir, pid, ...(planLog ? { planLog } : {}) };
+}
+
+/** The plan log of a Neo4j the bench starts under `--neo4j-profile DIR`. */
+function planLogPath(): string | undefined {
+  const dir = values['neo4j-profile'];
+  if (!dir || process.env.NEO4J_URI) return undefined;
+  fs.mkdirSync(dir, { recursive: true });
+  return path.join(dir, `neo4j-plans-${new Date().toISOString().replace(/[:.]/g, '-')}.log`);
 }
 
 function printRows(title: string, rows: Array<[string, string]>): void {
@@ -191,7 +205,8 @@ async function main(): Promise<void> {
   // As `node dist/main.js` runs: stack traces without source maps (tsx turns them on, and the Neo4j driver captures
   // a stack trace for every statement it runs).
   process.setSourceMapsEnabled(false);
-  const neo4j = startBenchNeo4j();
+  const planLog = planLogPath();
+  const neo4j = startBenchNeo4j({ planLog });
   const stopOnSignal = () => {
     neo4j.stop();
     process.exit(130);
@@ -217,7 +232,7 @@ async function main(): Promise<void> {
         workspace: `bench-ingest-${stamp}`,
         statements: values.statements,
         profileDir: values['cpu-profile'],
-        neo4jProfile: neo4jProfileOf(neo4j.pid),
+        neo4jProfile: neo4jProfileOf(neo4j.pid, planLog),
       });
       printRows('ingest benchmark (Neo4j stores, mock provider)', rows);
     }

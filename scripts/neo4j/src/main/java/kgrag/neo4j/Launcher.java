@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicReference;
 
+import org.neo4j.configuration.GraphDatabaseInternalSettings;
 import org.neo4j.configuration.GraphDatabaseSettings;
 import org.neo4j.configuration.connectors.BoltConnector;
 import org.neo4j.configuration.connectors.BoltConnectorInternalSettings;
@@ -27,6 +28,7 @@ import org.neo4j.internal.helpers.HostnamePort;
 import org.neo4j.kernel.internal.GraphDatabaseAPI;
 import org.neo4j.logging.Level;
 import org.neo4j.logging.log4j.Log4jLogProvider;
+import org.neo4j.monitoring.Monitors;
 
 /**
  * Starts an embedded Neo4j 5.26 community DBMS with Bolt on 127.0.0.1 and auth disabled, for tests.
@@ -38,7 +40,8 @@ import org.neo4j.logging.log4j.Log4jLogProvider;
  * --port 0 (the default) picks a free port. --data is the Neo4j home directory (store files go to
  * DIR/data, Neo4j's own debug log to DIR/logs). --conf loads an extra neo4j.conf-style file for anything else.
  * Once Bolt accepts connections it prints exactly one line {@code NEO4J_READY bolt://127.0.0.1:PORT} on stdout.
- * SIGTERM / SIGINT shut the DBMS down cleanly and print {@code NEO4J_STOPPED}.
+ * SIGTERM / SIGINT shut the DBMS down cleanly and print {@code NEO4J_STOPPED}. With NEO4J_PLAN_LOG naming a file,
+ * the statements Cypher plans are written to it ({@link PlanLog}).
  */
 public final class Launcher {
     private Launcher() {}
@@ -78,6 +81,8 @@ public final class Launcher {
         }
         home = home.toAbsolutePath().normalize();
         Files.createDirectories(home);
+        String planLogEnv = System.getenv("NEO4J_PLAN_LOG");
+        Path planLog = planLogEnv == null || planLogEnv.isEmpty() ? null : Path.of(planLogEnv).toAbsolutePath();
 
         long t0 = System.nanoTime();
         // Registered before build() so that a SIGTERM during startup also shuts down cleanly.
@@ -110,7 +115,7 @@ public final class Launcher {
                 }
             }
             try {
-                dbms = builder(home, port, pageCache, conf).build();
+                dbms = builder(home, port, pageCache, conf, planLog != null).build();
             } catch (RuntimeException e) {
                 // Someone grabbed the free port between the probe and Bolt's bind: try another one.
                 if (!pickPort || attempt >= 3 || !causedBy(e, PortBindException.class)) {
@@ -131,6 +136,9 @@ public final class Launcher {
             }
         }
 
+        if (planLog != null) {
+            PlanLog.install(((GraphDatabaseAPI) db).getDependencyResolver().resolveDependency(Monitors.class), planLog);
+        }
         HostnamePort bound = ((GraphDatabaseAPI) db).getDependencyResolver()
                 .resolveDependency(ConnectorPortRegister.class)
                 .getLocalAddress(ConnectorType.BOLT);
@@ -153,7 +161,7 @@ public final class Launcher {
         stopped.await();
     }
 
-    private static DatabaseManagementServiceBuilder builder(Path home, int port, long pageCache, Path conf) {
+    private static DatabaseManagementServiceBuilder builder(Path home, int port, long pageCache, Path conf, boolean cacheMonitors) {
         DatabaseManagementServiceBuilder builder = new DatabaseManagementServiceBuilder(home)
                 .setUserLogProvider(new Log4jLogProvider(System.out, Level.INFO))
                 .setConfig(GraphDatabaseSettings.auth_enabled, false)
@@ -172,6 +180,9 @@ public final class Launcher {
                 // Bolt otherwise waits 5 s per connector (bolt + bolt-local) for connections on shutdown.
                 .setConfig(BoltConnectorInternalSettings.connection_shutdown_wait_time, Duration.ofMillis(500))
                 .setConfig(BoltConnectorInternalSettings.thread_pool_shutdown_wait_time, Duration.ofMillis(500));
+        if (cacheMonitors) {
+            builder.setConfig(GraphDatabaseInternalSettings.cypher_enable_query_cache_monitors, true);
+        }
         if (conf != null) {
             builder.loadPropertiesFromFile(conf);
         }
