@@ -135,7 +135,10 @@ export interface PlanSummary {
   /** Time in the compile phase (a plan-cache lookup when the plan is cached), summed over every invocation. */
   compileMs: number;
   executeMs: number;
-  /** Invocations that compiled for over 5 ms, among the first 100 Neo4j keeps of each statement: fresh plans. */
+  /**
+   * Invocations over 5 ms in the compile phase, among the first 100 Neo4j keeps of each statement: fresh plans, and
+   * lookups that waited (for the CPU, or for another session planning the same statement).
+   */
   plans: number;
   planMs: number;
   /** Statements by time in the compile phase, most first. */
