@@ -29,6 +29,20 @@ describe('the entity name index', () => {
     expect(await lookupName(kv, scope, 'Acme Corp', 5)).toContain('ACME');
   });
 
+  test('finds a misspelling in the first four letters by its consonants in order', async () => {
+    const { kv, scope, locks } = setup();
+    await indexEntities(kv, locks, scope, [
+      { id: 'GLOBEX', name: 'Globex Corporation' },
+      { id: 'KUBERNETES', name: 'Kubernetes' },
+    ]);
+    // No word, prefix or normalised name in common: "glbo" against "glob", "kubr" against "kube".
+    expect(await lookupName(kv, scope, 'Glboex Corp.', 5)).toEqual(['GLOBEX']);
+    expect(await lookupName(kv, scope, 'Kubrenetes', 5)).toEqual(['KUBERNETES']);
+    // A candidate only: resolution's name similarity decides ("Gelbux" is no misspelling of Globex to it).
+    expect(await lookupName(kv, scope, 'Gelbux', 5)).toEqual(['GLOBEX']);
+    expect(await lookupName(kv, scope, 'Galaxy', 5)).toEqual([]);
+  });
+
   test('names indexed already take no lock and write nothing', async () => {
     const { kv, scope, locks, held, writes } = setup();
     const entities = [

@@ -6,8 +6,10 @@ import type { EntityLocks } from '../../records/locks';
 /**
  * The entity name index of resolution (KV namespace `entity_name_index`): term -> ids of the entities whose name
  * has it, newest last, at most TERM_LIMIT per term. Terms: the normalised name (`k:`), the initials of a name of
- * several words (`i:`), each word of three letters or more (`w:`) and the first four letters (`p:`), so that a
- * name finds its look-alikes, acronyms and misspellings by a few key reads, never by a scan. Ids of entities
+ * several words (`i:`), each word of three letters or more (`w:`), the first four letters (`p:`) and the consonants
+ * in order, each run of one written once (`c:`, three or more: "Glboex" and "Globex" are both `glbx`), so that a name
+ * finds its look-alikes, acronyms and misspellings by a few key reads, never by a scan. The consonants catch a
+ * misspelling in the first four letters (a swapped, missing or doubled vowel), which no other term shares. Ids of entities
  * deleted since stay until the term is written again; readers drop the ids they cannot load.
  */
 
@@ -23,7 +25,14 @@ export function indexTerms(name: string): string[] {
   const initials = initialsOf(name);
   if (initials) terms.add(`i:${initials}`);
   for (const w of nameWords(name)) if (w.length >= 3) terms.add(`w:${w}`);
+  const consonants = consonantsOf(compact);
+  if (consonants.length >= 3) terms.add(`c:${consonants}`);
   return [...terms];
+}
+
+/** The consonants of a normalised name in order, a letter repeated in a row written once ("globex" -> "glbx"). */
+function consonantsOf(compact: string): string {
+  return compact.replace(/[aeiouy]/g, '').replace(/(.)\1+/g, '$1');
 }
 
 /** The terms to read for a name: its own, plus the names its initials or its acronym may stand for. */

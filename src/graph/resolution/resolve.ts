@@ -1,7 +1,6 @@
 import { nameKey, namesDistinct, nameSimilarity, typesCompatible } from '../../domain/entity-names';
 import { cosine } from '../../domain/vector';
 import { entitiesWithin } from '../../store/retrieval-reads';
-import { searchMany } from '../../store/vector-search';
 import { normalizeEntityId } from '../../domain/ids';
 import type { EntityRecord, Scope } from '../../domain/types';
 import type { TokenUsage } from '../../llm/ports';
@@ -45,7 +44,6 @@ export interface ProposalRun {
 }
 
 const NAME_CANDIDATES = 20;
-const VECTOR_CANDIDATES = 8;
 const NO_SOURCES = { chunks: 0, documents: 0 };
 
 export interface ProposeOptions {
@@ -131,7 +129,7 @@ export async function proposeMerges(
   return run;
 }
 
-/** Each entity's candidates (in their order: by name, then the nearest vectors), with what scores and filters them. */
+/** Each entity's candidates (from the name index, the most terms shared first), with what scores and filters them. */
 interface Candidates {
   found: Array<{ ids: string[]; similarity: Map<string, number> }>;
   /** The candidates' records (names, types, sources), read once for all the entities. */
@@ -141,12 +139,16 @@ interface Candidates {
 
 /**
  * The candidates of every entity of a run, read in a few statements whatever their number: the name index and the
- * analysts' splits at once, the nearest vectors in one scan or a few index searches at a time, the name candidates' vectors at once
- * (scored here by cosine, as a search would score them), then the records of all of them at once.
+ * analysts' splits at once, the name candidates' vectors at once (scored here by cosine), then the records of all
+ * of them at once. Candidates come from the name index only: a pair scores at most 0.6 of its name similarity and
+ * 0.3 of its embedding similarity (combinedScore), so a candidate whose name is not like the entity's (below about
+ * two thirds) never reaches the review band, and the index's terms find the names that are (misspellings
+ * included). The vector index is not searched: on the handbook it found no merge the names did not (the
+ * resolution test set merged the same pairs), and in Neo4j its searches were the costliest statement of an ingest.
  */
 async function readCandidates(deps: GraphDeps, scope: Scope, entities: EntityRecord[], vectors: number[][]): Promise<Candidates> {
   const { stores } = deps;
-  const [names, distinct, near] = await Promise.all([
+  const [names, distinct] = await Promise.all([
     lookupNames(
       stores.kv,
       scope,
@@ -158,18 +160,16 @@ async function readCandidates(deps: GraphDeps, scope: Scope, entities: EntityRec
       scope,
       entities.map((e) => e.id),
     ),
-    searchMany(stores.vectors, scope, 'entity', vectors, VECTOR_CANDIDATES),
   ]);
   const named = names.map((ids, i) => ids.filter((id) => id !== entities[i].id));
   const stored = await stores.vectors.vectorsOf(scope, 'entity', [...new Set(named.flat())]);
-  const found = entities.map((entity, i) => {
-    const similarity = new Map(near[i].map((h) => [h.id, h.score]));
+  const found = entities.map((_entity, i) => {
+    const similarity = new Map<string, number>();
     for (const id of named[i]) {
       const vector = stored.get(id);
       if (vector) similarity.set(id, cosine(vectors[i], vector));
     }
-    const ids = [...new Set([...named[i], ...near[i].map((h) => h.id)])].filter((id) => id !== entity.id);
-    return { ids, similarity };
+    return { ids: named[i], similarity };
   });
   const wanted = [...new Set(found.flatMap((f) => f.ids))];
   const records = new Map((await stores.graph.getEntities(scope, wanted)).map((e) => [e.id, e]));
