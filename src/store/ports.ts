@@ -210,11 +210,6 @@ export interface VectorStore {
    * points (scoring known candidates against a query).
    */
   search(scope: Scope, kind: VectorKind, vector: number[], topK: number, filter?: VectorFilter): Promise<VectorHit[]>;
-  /**
-   * `search` for several query vectors at once, unfiltered: the hits of each in its place. A store that scans
-   * may read each stored vector once for all of them; without it, see searchEach (../store/vector-search.ts).
-   */
-  searchMany?(scope: Scope, kind: VectorKind, vectors: number[][], topK: number): Promise<VectorHit[][]>;
   delete(scope: Scope, kind: VectorKind, ids: string[]): Promise<void>;
   /**
    * The stored vectors of the records that have one, by record id (as stored: a store may keep them normalised,

@@ -242,33 +242,6 @@ describe('neo4j: native vector indexes', () => {
     }
   });
 
-  it('searches several vectors through the index in one statement, each answered as search answers it', async () => {
-    const db = new Neo4jClient(settings);
-    try {
-      const dimension = 9;
-      const store = new Neo4jVectorStore(db, dimension, 20, Infinity);
-      await store.ensureIndexes();
-      const scope = workspace();
-      const points = randomPoints(52, 'm', 60, dimension);
-      await store.upsert(scope, 'entity', points);
-      const queries = [
-        points[4].vector,
-        randomPoints(53, 'q', 1, dimension)[0].vector,
-        new Array<number>(dimension).fill(0),
-        points[59].vector,
-      ];
-      const single = await Promise.all(queries.map((q) => store.search(scope, 'entity', q, 6)));
-      let many: VectorHit[][] = [];
-      // The zero vector, which the index cannot rank, is searched on its own (exactly).
-      expect(await statementKinds(async () => (many = await store.searchMany(scope, 'entity', queries, 6)))).toEqual(['index', 'exact']);
-      expect(many.map((hits) => hits.map((h) => h.id))).toEqual(single.map((hits) => hits.map((h) => h.id)));
-      many.forEach((hits, i) => hits.forEach((hit, j) => expect(hit.score).toBeCloseTo(single[i][j].score, 6)));
-      expect(many[0][0]).toEqual({ id: 'm-4', score: expect.closeTo(1, 5) });
-    } finally {
-      await db.close();
-    }
-  });
-
   it('rebuilds an index in one pass with the same answers, and searches exactly while the index is missing', async () => {
     const db = new Neo4jClient(settings);
     try {

@@ -1,5 +1,4 @@
 import type { VectorHit, VectorPoint } from '../../src/domain/types';
-import { searchMany } from '../../src/store/vector-search';
 import { cosine, seededRandom } from './fixtures';
 import { type StoresCleanup, type StoresFactory, useStores } from './harness';
 
@@ -45,24 +44,6 @@ export function vectorStoreContract(name: string, makeStores: StoresFactory, cle
         const query = randomVector(random, 23);
         expectSameHits(await vectors().search(scope, 'chunk', query, 10), bruteForce(points, query, 10));
       }
-    });
-
-    it('searches several vectors at once as it searches each, an empty workspace included', async () => {
-      const scope = ctx.scope();
-      const points = randomPoints(11, 120, 16);
-      const random = seededRandom(12);
-      const queries = Array.from({ length: 6 }, () => randomVector(random, 16));
-      expect(await searchMany(vectors(), scope, 'entity', queries, 5)).toEqual(queries.map(() => []));
-      await vectors().upsert(scope, 'entity', points);
-      const many = await searchMany(vectors(), scope, 'entity', queries, 5);
-      expect(many).toHaveLength(queries.length);
-      for (const [i, query] of queries.entries()) {
-        const one = await vectors().search(scope, 'entity', query, 5);
-        expect(many[i].map((h) => h.id)).toEqual(one.map((h) => h.id));
-        many[i].forEach((hit, j) => expect(hit.score).toBeCloseTo(one[j].score, 6));
-        expectSameHits(many[i], bruteForce(points, query, 5));
-      }
-      expect(await searchMany(vectors(), scope, 'entity', [], 5)).toEqual([]);
     });
 
     it('compares directions, not lengths: a scaled copy of a stored vector scores 1', async () => {

@@ -2,7 +2,6 @@ import { performance } from 'node:perf_hooks';
 import { scopeKey } from '../../domain/ids';
 import type { Scope, VectorHit, VectorKind, VectorPoint } from '../../domain/types';
 import type { VectorFilter, VectorStore } from '../ports';
-import { searchEach } from '../vector-search';
 import { type Neo4jClient, type Row, scopeParams } from './client';
 import { cypherTemplate, cypherText } from './cypher';
 import { count, int, num } from './values';
@@ -23,12 +22,6 @@ const MAX_DIMENSION = 4096;
  */
 const EXACT_SEARCH_LIMIT = 1_000;
 /**
- * searchMany scans a workspace for all its queries at once up to this many vectors, and asks the index above: the
- * scan scores every query against every vector (~18 µs a pair), so past ~150 vectors an index search per query
- * costs less, and the handful of nearest candidates searchMany serves does not need them exact.
- */
-const SCAN_MANY_LIMIT = 150;
-/**
  * The index is shared by all workspaces: ask it for this many times more than needed over the workspace's share
  * of the indexed vectors, and four times more again when filtering ate it. The margin also keeps the approximate
  * top k close to the exact one: at 10,000 chunks, as written, chunks' recall@60 is 0.957 at 3 times and 0.976 at 4
@@ -38,8 +31,6 @@ const OVERFETCH = 4;
 /** How long the vector counts that choose between exact search and the index are trusted (they only steer speed). */
 const SIZE_TTL_MS = 10_000;
 const MAX_FETCH = 10_000;
-/** Index searches of one searchMany in flight at once. */
-const SEARCHES_AT_ONCE = 4;
 const BATCH = 500;
 
 const VECTOR_KINDS = Object.keys(VECTOR_LABELS) as VectorKind[];
@@ -186,67 +177,6 @@ export class Neo4jVectorStore implements VectorStore {
   }
 
   /**
-   * Unfiltered searches of several vectors: one scan of the workspace for all of them while it holds at most
-   * SCAN_MANY_LIMIT vectors, or is too small a share of the index; otherwise one statement asks the index for each.
-   */
-  async searchMany(scope: Scope, kind: VectorKind, vectors: number[][], topK: number): Promise<VectorHit[][]> {
-    const k = Math.floor(topK);
-    const dimension = vectors[0]?.length ?? 0;
-    if (k <= 0 || dimension === 0) return vectors.map(() => []);
-    const odd = vectors.some((v) => v.length !== dimension);
-    const params = { ...scopeParams(scope), dimension: int(dimension), property: vectorProperty(dimension), top_k: count(k) };
-    const label = { LABEL: VECTOR_LABELS[kind] };
-    const scanLimit = Math.min(this.exactSearchLimit, SCAN_MANY_LIMIT);
-    const first = dimension === this.indexedDimension ? await this.firstFetch(scope, kind, k, params, label, scanLimit) : null;
-    if (odd) return searchEach(vectors, SEARCHES_AT_ONCE, (vector) => this.search(scope, kind, vector, k));
-    if (first !== null) return this.searchIndexMany(scope, kind, vectors, k, first, params);
-    const rows = await this.db.readRows('vectors/search-exact-many', { ...params, queries: vectors, norms: vectors.map(norm) }, label);
-    const out: VectorHit[][] = vectors.map(() => []);
-    for (const row of rows) out[num(row.at)] = hitsFrom(row.hits as Row[]);
-    return out;
-  }
-
-  /**
-   * searchMany through the index: every query in one statement, widened (four times the candidates) for those that
-   * found fewer than `k` of the workspace's vectors. A zero query vector (which the index cannot rank), and any
-   * query while the index is being rebuilt, is searched on its own as `search` would.
-   */
-  private async searchIndexMany(scope: Scope, kind: VectorKind, vectors: number[][], k: number, first: number, params: Row) {
-    const out: VectorHit[][] = vectors.map(() => []);
-    const index = vectorIndexName(kind, vectors[0].length);
-    let pending = [...vectors.keys()].filter((i) => norm(vectors[i]) > 0);
-    const answered = new Set<number>();
-    try {
-      for (let fetch = Math.min(MAX_FETCH, first); pending.length > 0 && fetch <= MAX_FETCH; fetch *= 4) {
-        const rows = await this.db.readRows('vectors/search-index-many', {
-          ...params,
-          index,
-          fetch: count(Math.min(MAX_FETCH, fetch)),
-          queries: pending.map((i) => vectors[i]),
-        });
-        const short: number[] = [];
-        for (const row of rows) {
-          const i = pending[num(row.at)];
-          out[i] = hitsFrom(row.hits as Row[]);
-          if (num(row.searched) >= k) answered.add(i);
-          else short.push(i);
-        }
-        pending = fetch >= MAX_FETCH ? [] : short;
-      }
-    } catch (err) {
-      if (!isIndexUnavailable(err)) throw err;
-    }
-    const rest = [...vectors.keys()].filter((i) => !answered.has(i));
-    const hits = await searchEach(
-      rest.map((i) => vectors[i]),
-      SEARCHES_AT_ONCE,
-      (vector) => this.search(scope, kind, vector, k),
-    );
-    rest.forEach((i, j) => (out[i] = hits[j]));
-    return out;
-  }
-
-  /**
    * The search statement that fits (exact, by ids, or the index widened until it yields `topK`), each returning
    * `id, score` rows best first; with `join`, run as a subquery followed by that cypher/ file, which reads those
    * rows and returns one row whose `searched` counts them. Null when there is nothing to search.
@@ -302,16 +232,9 @@ export class Neo4jVectorStore implements VectorStore {
    * How many candidates to ask the index for first, or null when the workspace's vectors cost less to scan: a few of
    * them, or so small a share of the index that fishing k out of it would take more candidates than they number.
    */
-  private async firstFetch(
-    scope: Scope,
-    kind: VectorKind,
-    k: number,
-    params: Row,
-    label: Record<string, string>,
-    scanLimit = this.exactSearchLimit,
-  ): Promise<number | null> {
+  private async firstFetch(scope: Scope, kind: VectorKind, k: number, params: Row, label: Record<string, string>): Promise<number | null> {
     const mine = await this.size(scope, kind, () => this.db.readRows('vectors/count', params, label));
-    if (mine <= scanLimit) return null;
+    if (mine <= this.exactSearchLimit) return null;
     const all = await this.size(null, kind, () => this.db.readRows('schema/vector-index-size', {}, label));
     const first = Math.ceil((k * OVERFETCH * Math.max(all, mine)) / mine);
     return first < mine * this.fetchPerScanned ? first : null;
