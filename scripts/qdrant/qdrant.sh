@@ -41,9 +41,11 @@ cmd_install() {
   flock -u 9
 }
 
-# Qdrant (pid $1) answers GET /readyz on port $2 (0), not yet (1), or it has exited (2).
+# Qdrant (pid $1) answers GET /readyz on port $2 (0), not yet (1), or it has exited or could not bind a port (2: a
+# cluster node whose REST port was taken runs on without it).
 ready() {
   kill -0 "$1" 2>/dev/null || return 2
+  ! grep -qi 'address already in use' "$LOG" 2>/dev/null || return 2
   http_ok "$2" /readyz
 }
 
@@ -91,8 +93,10 @@ cmd_start() {
       ready_at "http://127.0.0.1:$p" "ready (pid $pid, storage $data, log $LOG)"
       return 0
     fi
-    kill -0 "$pid" 2>/dev/null && break
+    # A port taken between free_port and the bind: Qdrant logs it, and a cluster node may keep running without its
+    # REST server, so it is stopped and the next attempt takes other ports (those given with --port are kept: give up).
     if ((port != 0)) || ! grep -qi 'address already in use' "$LOG" 2>/dev/null; then break; fi
+    kill -KILL "$pid" 2>/dev/null || true
     log "port $p or $grpc was taken; retrying with other free ports"
   done
   give_up
