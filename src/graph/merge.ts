@@ -75,12 +75,15 @@ export interface GroupsMerged {
   missing: Array<{ group: MergeGroup; ids: string[] }>;
   /** Survivors and rewritten relationships written with a carried vector, to embed again. */
   stale: StaleRecords;
+  /** With `carry`: survivors and rewritten relationships written with no vector (none to carry), to embed. */
+  unembedded: StaleRecords;
 }
 
 /**
  * Several merges under one lock and in one set of writes. With `carry`, waiting for no embedding: survivors and
  * rewritten relationships take the vectors of the records they replace and come back as `stale` for the caller
- * to embed again (a record with no vector to carry is embedded first, as mergeEntities does). Groups whose
+ * to embed again; those with no vector to carry are written without one and come back as `unembedded`, for the
+ * caller to embed. Without, every record is embedded before the first write, as mergeEntities does. Groups whose
  * entities are gone by the time the lock is held are left out and returned as `missing`.
  */
 export async function mergeGroups(
@@ -93,7 +96,7 @@ export async function mergeGroups(
   const sourceIds = groups.flatMap((g) => g.sourceIds);
   if (ids.length !== groups.length + sourceIds.length) throw new Error('merge groups must not share an entity');
   const done = await withRelatedLock(deps, scope, ids, sourceIds, (touching) => mergeLocked(deps, scope, groups, touching, options));
-  return { merged: done.merged, missing: done.missing, stale: done.stale };
+  return { merged: done.merged, missing: done.missing, stale: done.stale, unembedded: done.unembedded };
 }
 
 /** Attempts before the lock keeps the set it holds; each retry means a relationship of an absorbed entity appeared meanwhile. */
@@ -154,7 +157,12 @@ async function mergeLocked(
   const read = new Map((await graph.getEntities(scope, union(...groups.map((g) => [g.targetId, ...g.sourceIds])))).map((e) => [e.id, e]));
   if (newTarget && read.has(newTarget.id))
     throw new ConflictError(`entity '${newTarget.id}' already exists`, newTarget.id, { existing_id: newTarget.id });
-  const done: LockedOutcome = { merged: [], missing: [], stale: { entities: [], relationships: [] } };
+  const done: LockedOutcome = {
+    merged: [],
+    missing: [],
+    stale: { entities: [], relationships: [] },
+    unembedded: { entities: [], relationships: [] },
+  };
   const targetOf = (g: MergeGroup) => newTarget ?? read.get(g.targetId);
   for (const g of groups) {
     const absent = [...(targetOf(g) ? [] : [g.targetId]), ...g.sourceIds.filter((id) => !read.has(id))];
@@ -173,11 +181,18 @@ async function mergeLocked(
   const touching = touchingAll.filter((r) => remap.has(r.source) || remap.has(r.target));
   const plan = await planRelationships(graph, scope, touching, remap, now);
   const upserts = [...plan.upserts.values()];
+  // Carrying, nothing is embedded under the lock: what has no vector to carry is left to the caller.
   const carried = carry ? await carriedPoints(vectors, scope, survivors, plan) : null;
-  const [entityEmbedded, relationshipEmbedded] = await Promise.all([
-    embedEntities(deps, scope, carried ? carried.uncarried.entities : survivors.map((s) => s.survivor)),
-    embedRelationships(deps, scope, carried ? carried.uncarried.relationships : upserts),
-  ]);
+  const [entityEmbedded, relationshipEmbedded] = carried
+    ? [[], []]
+    : await Promise.all([
+        embedEntities(
+          deps,
+          scope,
+          survivors.map((s) => s.survivor),
+        ),
+        embedRelationships(deps, scope, upserts),
+      ]);
 
   await graph.upsertEntities(
     scope,
@@ -224,6 +239,7 @@ async function mergeLocked(
   deps.events.publish({ scope, changes: mergeChanges(changed, absorbedIds, plan), cause });
 
   done.stale = carried?.stale ?? done.stale;
+  done.unembedded = carried?.uncarried ?? done.unembedded;
   done.outcome = {
     entity: survivors[0].survivor,
     merged_from: survivors[0].sourceIds,

@@ -142,7 +142,7 @@ describe('mergeEntities', () => {
     expect((await vectors.search(scope, 'entity', survivorBefore, 1, { documentIds: ['doc-2'] }))[0]?.id).toBe('ALICE_SMITH');
   });
 
-  it('with carried vectors, embeds a rewritten relationship that has no vector to carry', async () => {
+  it('with carried vectors, writes a rewritten relationship that has no vector to carry without one, listed as unembedded', async () => {
     const deps = graphDeps();
     await seed(deps);
     await deps.stores.vectors.delete(scope, 'relationship', ['ALICE|CAROL']);
@@ -150,10 +150,12 @@ describe('mergeEntities', () => {
       cause: 'merge',
       carry: true,
     });
-    expect(deps.embedded).toHaveLength(1);
-    expect(deps.embedded[0]).toContain('ALICE_SMITH - CAROL');
+    expect(deps.embedded).toEqual([]);
     expect(outcome.stale.relationships.map((r) => r.id)).toEqual(['ALICE_SMITH|BOB']);
-    expect((await deps.stores.vectors.ids(scope, 'relationship')).sort()).toEqual(['ALICE_SMITH|BOB', 'ALICE_SMITH|CAROL', 'BOB|DAVE']);
+    expect(outcome.unembedded.relationships.map((r) => r.id)).toEqual(['ALICE_SMITH|CAROL']);
+    expect(outcome.unembedded.entities).toEqual([]);
+    expect((await deps.stores.graph.getRelationships(scope, ['ALICE_SMITH|CAROL'])).map((r) => r.source)).toEqual(['ALICE_SMITH']);
+    expect((await deps.stores.vectors.ids(scope, 'relationship')).sort()).toEqual(['ALICE_SMITH|BOB', 'BOB|DAVE']);
   });
 
   it('publishes the survivor update, the removals and the rewritten edges in one batch', async () => {

@@ -2,8 +2,8 @@ import type { Scope } from '../../src/domain/types';
 import { entityText, relationshipText } from '../../src/ingest/merge/merge';
 import { settleEmbeddingRefreshes } from '../../src/ingest/merge/merge-stage';
 import { processDocument } from '../../src/ingest/pipeline';
-import type { EmbeddingProvider, LlmProvider } from '../../src/llm/ports';
-import { beforeLlmCalls, createIngestFixture, type IngestFixture, withoutResolution } from './ingest-fixtures';
+import type { LlmProvider } from '../../src/llm/ports';
+import { beforeLlmCalls, createIngestFixture, type IngestFixture, recordEmbeddedTexts, withoutResolution } from './ingest-fixtures';
 
 const PEOPLE = ['Bruno Diaz', 'Carla Gomez', 'Dario Fo', 'Elena Ruiz', 'Franco Neri', 'Greta Lind'];
 
@@ -19,16 +19,7 @@ function instrument(f: IngestFixture, documentsInFlight: number): { texts: strin
   // Without resolution's merges (which re-embed the survivors they write): these texts are the documents' merges'.
   withoutResolution(f);
   const texts: string[] = [];
-  const inner = f.deps.providers.embedding();
-  const embedder: EmbeddingProvider = {
-    provider: inner.provider,
-    model: inner.model,
-    dimension: inner.dimension,
-    embed(batch, signal) {
-      texts.push(...batch);
-      return inner.embed(batch, signal);
-    },
-  };
+  recordEmbeddedTexts(f, texts);
   const barriers = new Map<string, { waiting: Array<() => void> }>();
   const barrier = (task: string) => {
     const b = barriers.get(task) ?? { waiting: [] };
@@ -43,7 +34,6 @@ function instrument(f: IngestFixture, documentsInFlight: number): { texts: strin
     ...f.deps,
     providers: {
       ...f.deps.providers,
-      embedding: () => embedder,
       llm: (provider, model) => {
         const llm = llmOf(provider, model);
         const gated: LlmProvider = {

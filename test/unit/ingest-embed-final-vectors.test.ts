@@ -2,7 +2,7 @@ import { entityText, relationshipText } from '../../src/ingest/merge/merge';
 import { settleEmbeddingRefreshes } from '../../src/ingest/merge/merge-stage';
 import { processDocument } from '../../src/ingest/pipeline';
 import type { EmbeddingProvider } from '../../src/llm/ports';
-import { beforeLlmCalls, createIngestFixture, type IngestFixture, withoutResolution } from './ingest-fixtures';
+import { beforeLlmCalls, createIngestFixture, type IngestFixture, recordEmbeddedTexts, withoutResolution } from './ingest-fixtures';
 import { nameKey } from '../../src/domain/entity-names';
 import { MERGE_HISTORY_NAMESPACE } from '../../src/graph/aliases';
 import type { EntityRecord } from '../../src/domain/types';
@@ -110,5 +110,31 @@ describe('records that entity resolution merges while documents are in flight, w
       merged.map((e) => e.id),
     );
     expect(history.size).toBe(Object.keys(ACCENTED).length);
+  });
+});
+
+describe('the relationships of an entity that resolution merges into another', () => {
+  it('are embedded once, naming the survivor: their text before the merge is never embedded', async () => {
+    const f = createIngestFixture();
+    const texts: string[] = [];
+    const inner = recordEmbeddedTexts(f, texts);
+    for (const text of [
+      'Bruno Diaz works with Carla Gomez at Acme Corporation in Lisbon.',
+      'Bruno Díaz met Hugo Sala at Initech Corporation in Porto.',
+    ]) {
+      const doc = await f.addDocument(text);
+      expect((await processDocument(f.deps, f.scope, doc.id, { mode: 'full' })).status).toBe('completed');
+    }
+    await settleEmbeddingRefreshes(f.deps);
+
+    const history = await f.deps.stores.kv.get(f.scope, MERGE_HISTORY_NAMESPACE, 'BRUNO_DIAZ');
+    expect(history).toEqual([expect.objectContaining({ merged_from: ['BRUNO_DÍAZ'] })]);
+    const relationships = (await f.deps.stores.graph.listRelationships(f.scope, { limit: 100, offset: 0 })).items;
+    expect(relationships.map((r) => r.id)).toEqual(expect.arrayContaining(['BRUNO_DIAZ|HUGO_SALA']));
+    // Relationship texts name their endpoints' ids on their second line.
+    const naming = (id: string) => texts.filter((t) => t.split('\n')[1]?.split(' - ').includes(id));
+    expect(naming('BRUNO_DÍAZ')).toEqual([]);
+    expect(naming('BRUNO_DIAZ').filter((t) => t.includes('HUGO_SALA'))).toHaveLength(1);
+    await expectFinalVectors(f, inner);
   });
 });

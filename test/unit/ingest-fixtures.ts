@@ -175,6 +175,22 @@ export function beforeLlmCalls(f: IngestFixture, before: (messages: ChatMessage[
   };
 }
 
+/** Records every text the fixture's runs embed, from now on, in `texts`; returns the provider behind the recorder. */
+export function recordEmbeddedTexts(f: IngestFixture, texts: string[]): EmbeddingProvider {
+  const inner = f.deps.providers.embedding();
+  const recording: EmbeddingProvider = {
+    provider: inner.provider,
+    model: inner.model,
+    dimension: inner.dimension,
+    embed(batch, signal) {
+      texts.push(...batch);
+      return inner.embed(batch, signal);
+    },
+  };
+  f.deps = { ...f.deps, providers: { ...f.deps.providers, embedding: () => recording } };
+  return inner;
+}
+
 /** Entity resolution off for the fixture's runs (the configuration is read-only: the fixture gets another). */
 export function withoutResolution(f: IngestFixture): void {
   f.deps = { ...f.deps, config: { ...f.deps.config, resolution: { ...f.deps.config.resolution, enabled: false } } };

@@ -14,12 +14,12 @@ import type { ResolutionSettings } from './settings';
 
 /**
  * Entity resolution (docs/architecture.md §5.10), from cheap to costly: candidates come from the name index
- * (normalised name, initials, words, prefix) and the entity vector index (name + description), both read by key
- * or nearest-neighbour search, never by a scan; a candidate of an incompatible type, one kept apart by an analyst
- * and one whose name cannot be the same thing (two acronyms, different numbers: `namesDistinct`) is dropped; the
- * score is the name similarity, weighed with the embedding similarity unless the names are equal in normalised
- * form or as an acronym. At or above `merge_score` the pair merges; from `review_score` the LLM is asked, the
- * pairs of a run in batches (./confirm.ts, task `resolve`).
+ * (normalised name, initials, words, prefix, consonants), read by key, never by a scan; a candidate of an
+ * incompatible type, one kept apart by an analyst, one whose name cannot be the same thing (two acronyms, different
+ * numbers: `namesDistinct`) and one too unlike by name to reach the review score is dropped; the score is the name
+ * similarity, weighed with the similarity of the entities' vectors (name + description) unless the names are equal
+ * in normalised form or as an acronym. At or above `merge_score` the pair merges; from `review_score` the LLM is
+ * asked, the pairs of a run in batches (./confirm.ts, task `resolve`).
  */
 
 export interface MergeProposal {
@@ -51,16 +51,24 @@ export interface ProposeOptions {
   confirm: boolean;
   /**
    * The entities' vectors (of `entityText`), in their order: those the embedding queue computed for the entity
-   * vector index, so that resolution embeds nothing of its own.
+   * vector index, so that resolution embeds nothing of its own. Asked only for the entities with a candidate whose
+   * score an embedding can decide.
    */
   vectors: (entities: EntityRecord[]) => Promise<number[][]>;
+  /**
+   * Called once the names are read, before any vector: the entities a merge of this run may touch (those with a
+   * candidate that can reach the review score, and those candidates). The others take part in no merge of the run.
+   */
+  onCandidates?: (entityIds: Set<string>) => void;
   /** Who asks the LLM about the pairs in the review band (./confirm.ts; by default this run's calls, at once). */
   ask?: AskPairs;
 }
 
 /**
  * The best merge candidate of each entity, scored; with `confirm`, the LLM decides those in the review band
- * (else they are `unconfirmed`). Each pair is proposed once.
+ * (else they are `unconfirmed`). Each pair is proposed once. The names decide first: a candidate that cannot reach
+ * the review score even with identical embeddings is dropped before any vector is read, and an entity whose
+ * remaining candidates all score by name alone (equal names, acronyms) needs no vector.
  */
 export async function proposeMerges(
   deps: GraphDeps,
@@ -70,24 +78,17 @@ export async function proposeMerges(
   options: ProposeOptions,
 ): Promise<ProposalRun> {
   const run: ProposalRun = { proposals: [], llm_calls: 0, usage: { input_tokens: 0, output_tokens: 0 } };
-  if (entities.length === 0) return run;
-  const vectors = await options.vectors(entities);
-  const candidates = await readCandidates(deps, scope, entities, vectors);
+  const candidates = entities.length ? await readCandidates(deps, scope, entities, settings) : [];
+  options.onCandidates?.(
+    new Set(entities.flatMap((e, i) => (candidates[i].length ? [e.id, ...candidates[i].map((c) => c.candidate.id)] : []))),
+  );
+  const similarity = await embeddingSimilarity(deps, scope, entities, candidates, options);
   const seen = new Set<string>();
   const review: Array<{ proposal: MergeProposal; pair: [EntityRecord, EntityRecord] }> = [];
   for (const [i, entity] of entities.entries()) {
-    const { ids, similarity } = candidates.found[i];
-    if (ids.length === 0) continue;
-    const distinct = candidates.distinct.get(entity.id);
-    const compatible = ids.flatMap((id) => {
-      const c = candidates.records.get(id);
-      if (!c || distinct?.has(c.id) || !typesCompatible(entity.entity_type, c.entity_type) || namesDistinct(entity.name, c.name)) return [];
-      return [c];
-    });
     let best: { candidate: EntityRecord; score: number; name: number; embedding: number | null } | null = null;
-    for (const candidate of compatible) {
-      const name = nameSimilarity(entity.name, candidate.name);
-      const embedding = similarity.get(candidate.id) ?? null;
+    for (const { candidate, name } of candidates[i]) {
+      const embedding = similarity[i]?.get(candidate.id) ?? null;
       const score = combinedScore(name, embedding);
       if (!best || score > best.score) best = { candidate, score, name, embedding };
     }
@@ -129,24 +130,29 @@ export async function proposeMerges(
   return run;
 }
 
-/** Each entity's candidates (from the name index, the most terms shared first), with what scores and filters them. */
-interface Candidates {
-  found: Array<{ ids: string[]; similarity: Map<string, number> }>;
-  /** The candidates' records (names, types, sources), read once for all the entities. */
-  records: Map<string, EntityRecord>;
-  distinct: Map<string, Set<string>>;
+/** A candidate of an entity that can reach the review score, with its name similarity. */
+interface Candidate {
+  candidate: EntityRecord;
+  name: number;
 }
 
 /**
- * The candidates of every entity of a run, read in a few statements whatever their number: the name index and the
- * analysts' splits at once, the name candidates' vectors at once (scored here by cosine), then the records of all
- * of them at once. Candidates come from the name index only: a pair scores at most 0.6 of its name similarity and
- * 0.3 of its embedding similarity (combinedScore), so a candidate whose name is not like the entity's (below about
- * two thirds) never reaches the review band, and the index's terms find the names that are (misspellings
- * included). The vector index is not searched: on the handbook it found no merge the names did not (the
- * resolution test set merged the same pairs), and in Neo4j its searches were the costliest statement of an ingest.
+ * The candidates of every entity of a run that can reach the review score, read in a few statements whatever their
+ * number: the name index and the analysts' splits at once, then the records of all of them at once. Candidates come
+ * from the name index only: a pair scores at most 0.6 of its name similarity and 0.3 of its embedding similarity
+ * (combinedScore), so a candidate whose name is not like the entity's (below about two thirds) never reaches the
+ * review band, and the index's terms find the names that are (misspellings included). The vector index is not
+ * searched: on the handbook it found no merge the names did not (the resolution test set merged the same pairs),
+ * and in Neo4j its searches were the costliest statement of an ingest. Dropped: a candidate of an incompatible type,
+ * one kept apart by an analyst, one whose name cannot be the same thing (namesDistinct), and one below the review
+ * score even with identical embeddings.
  */
-async function readCandidates(deps: GraphDeps, scope: Scope, entities: EntityRecord[], vectors: number[][]): Promise<Candidates> {
+async function readCandidates(
+  deps: GraphDeps,
+  scope: Scope,
+  entities: EntityRecord[],
+  settings: ResolutionSettings,
+): Promise<Candidate[][]> {
   const { stores } = deps;
   const [names, distinct] = await Promise.all([
     lookupNames(
@@ -162,18 +168,52 @@ async function readCandidates(deps: GraphDeps, scope: Scope, entities: EntityRec
     ),
   ]);
   const named = names.map((ids, i) => ids.filter((id) => id !== entities[i].id));
-  const stored = await stores.vectors.vectorsOf(scope, 'entity', [...new Set(named.flat())]);
-  const found = entities.map((_entity, i) => {
+  const records = new Map((await stores.graph.getEntities(scope, [...new Set(named.flat())])).map((e) => [e.id, e]));
+  return entities.map((entity, i) =>
+    named[i].flatMap((id) => {
+      const c = records.get(id);
+      if (
+        !c ||
+        distinct.get(entity.id)?.has(c.id) ||
+        !typesCompatible(entity.entity_type, c.entity_type) ||
+        namesDistinct(entity.name, c.name)
+      ) {
+        return [];
+      }
+      const name = nameSimilarity(entity.name, c.name);
+      return combinedScore(name, 1) >= settings.review_score ? [{ candidate: c, name }] : [];
+    }),
+  );
+}
+
+/**
+ * The cosine similarity of each entity's vector with its candidates' stored vectors, for the entities with a
+ * candidate scored by name and embedding (combinedScore): the others' vectors are not asked for.
+ */
+async function embeddingSimilarity(
+  deps: GraphDeps,
+  scope: Scope,
+  entities: EntityRecord[],
+  candidates: Candidate[][],
+  options: ProposeOptions,
+): Promise<Array<Map<string, number> | undefined>> {
+  const weighed = (i: number) => candidates[i].filter((c) => !byNameAlone(c.name));
+  const needed = entities.flatMap((_e, i) => (weighed(i).length ? [i] : []));
+  if (needed.length === 0) return [];
+  const [vectors, stored] = await Promise.all([
+    options.vectors(needed.map((i) => entities[i])),
+    deps.stores.vectors.vectorsOf(scope, 'entity', [...new Set(needed.flatMap((i) => weighed(i).map((c) => c.candidate.id)))]),
+  ]);
+  const out: Array<Map<string, number> | undefined> = [];
+  needed.forEach((i, j) => {
     const similarity = new Map<string, number>();
-    for (const id of named[i]) {
-      const vector = stored.get(id);
-      if (vector) similarity.set(id, cosine(vectors[i], vector));
+    for (const { candidate } of weighed(i)) {
+      const vector = stored.get(candidate.id);
+      if (vector) similarity.set(candidate.id, cosine(vectors[j], vector));
     }
-    return { ids: named[i], similarity };
+    out[i] = similarity;
   });
-  const wanted = [...new Set(found.flatMap((f) => f.ids))];
-  const records = new Map((await stores.graph.getEntities(scope, wanted)).map((e) => [e.id, e]));
-  return { found, records, distinct };
+  return out;
 }
 
 export interface AppliedMerges {
@@ -186,17 +226,23 @@ const MERGE_ATTEMPTS = 3;
 
 type MergeRequest = Pick<MergeProposal, 'source_id' | 'target_id' | 'reason'> & { score?: number };
 
+/** What merges that carry vectors leave to embed: records written with a carried vector, and with none. */
+export interface LeftToEmbed {
+  stale: StaleRecords;
+  unembedded: StaleRecords;
+}
+
 /**
  * Applies merges (source into target) as if one by one, following earlier merges of the same call and concurrent
- * ones, but all of them under one lock and in one set of writes (mergeGroups). With `stale`, the
- * merges carry vectors and the records to embed again are added to it; without, they are embedded first.
+ * ones, but all of them under one lock and in one set of writes (mergeGroups). With `left`, the merges carry
+ * vectors and embed nothing: the records to embed (again) are added to it; without, they are embedded first.
  */
 export async function applyMerges(
   deps: GraphDeps,
   scope: Scope,
   merges: MergeRequest[],
   cause = 'resolution',
-  stale?: StaleRecords,
+  left?: LeftToEmbed,
 ): Promise<AppliedMerges> {
   const out: AppliedMerges = { applied: [], skipped: [] };
   const skip = (m: MergeRequest, reason: string) => out.skipped.push({ source_id: m.source_id, target_id: m.target_id, reason });
@@ -211,10 +257,12 @@ export async function applyMerges(
     const present = new Set((await entitiesWithin(deps.stores.graph, scope, [...new Set(live.values())], NO_SOURCES)).map((e) => e.id));
     const planned = groupMerges(pending, (id) => live.get(normalizeEntityId(id)) as string, present, skip);
     if (planned.groups.length === 0) break;
-    const done = await mergeGroups(deps, scope, planned.groups, { cause, carry: Boolean(stale) });
-    if (stale) {
-      stale.entities.push(...done.stale.entities);
-      stale.relationships.push(...done.stale.relationships);
+    const done = await mergeGroups(deps, scope, planned.groups, { cause, carry: Boolean(left) });
+    if (left) {
+      left.stale.entities.push(...done.stale.entities);
+      left.stale.relationships.push(...done.stale.relationships);
+      left.unembedded.entities.push(...done.unembedded.entities);
+      left.unembedded.relationships.push(...done.unembedded.relationships);
     }
     const merged = new Set(done.merged.map((g) => g.targetId));
     pending = [];
@@ -273,9 +321,12 @@ function groupMerges(
  * merges names that merely look alike.
  */
 export function combinedScore(name: number, embedding: number | null): number {
-  if (name >= 0.95) return name;
+  if (byNameAlone(name)) return name;
   return 0.6 * name + 0.3 * Math.max(0, embedding ?? 0.5);
 }
+
+/** Names this alike (equal in normalised form, an acronym of the other) score by name alone. */
+const byNameAlone = (name: number) => name >= 0.95;
 
 /** [absorbed, survivor]: the entity with more sources survives, else the older, else the smaller id. */
 function survivorOrder(a: EntityRecord, b: EntityRecord): [EntityRecord, EntityRecord] {

@@ -2,7 +2,7 @@
  * The merge subsystem (docs/architecture.md §5.5): a document's extractions merged into the graph, its records'
  * descriptions summarised and their vectors written. Modules outside this folder import this entry only.
  */
-export { type MergeStageOptions, mergeIntoGraph, refreshCarriedVectors, settleEmbeddingRefreshes } from './merge-stage';
+export { embedRecordsNow, type MergeStageOptions, mergeIntoGraph, refreshCarriedVectors, settleEmbeddingRefreshes } from './merge-stage';
 export { type Contribution, type MergeOutcome } from './merge';
 export type { SummaryJob } from './merge-outcome';
 export { summaryPolicy, type SummaryPolicy } from './summary';

@@ -43,6 +43,8 @@ export interface MergeOutcome {
   counts?: DocumentCounts;
   /** Vectors of the entities the merge embedded before it returned (set by the merge stage), for entity resolution. */
   entityVectors?: Map<string, number[]>;
+  /** Relationships new to the graph left unembedded for entity resolution (merge stage option `holdForResolution`). */
+  held?: RelationshipRecord[];
 }
 
 /** A document's entity and relationship counts, as the stores write them. */

@@ -1,10 +1,10 @@
-import type { ChunkRecord, Scope, VectorKind } from '../../domain/types';
+import type { ChunkRecord, RelationshipRecord, Scope, VectorKind } from '../../domain/types';
 import { isAbortError } from '../../domain/abort';
 import { bumpGraphVersion } from '../../llm/cache/responses';
 import type { DocumentRevision } from '../../graph/events';
 import type { EmbeddingProvider } from '../../llm/ports';
 import type { IngestDeps } from '../deps';
-import { deleteGraphVectors, type EmbedOptions, embedGraphRecords } from '../embed/embed';
+import { deleteGraphVectors, type EmbedOptions, embedGraphRecords, type GraphVectors } from '../embed/embed';
 import type { Lane } from '../embed/queue';
 import type { MergeClaim, MergeClaims } from '../embed/claims';
 import { affectedEntityIds, type Contribution, type MergeOutcome } from './merge';
@@ -47,6 +47,12 @@ export interface MergeStageOptions {
    * failure is logged and the records are embedded in the background (taking a document out must not depend on them).
    */
   vectors?: 'wait' | 'defer' | 'optional';
+  /**
+   * With `defer`: the relationships new to the graph that have an endpoint new to it are not embedded here but left
+   * in the outcome (`held`), for entity resolution to embed once it has merged what it merges (stage `resolve`,
+   * ../resolve-stage.ts): a merge of that endpoint rewrites them, and their text before it would be embedded in vain.
+   */
+  holdForResolution?: boolean;
   /** Of the summaries the merge found due, those to write (all when absent). */
   summaries?: (job: SummaryJob, outcome: MergeOutcome) => boolean;
   /** A document run's part in the merge. */
@@ -128,24 +134,23 @@ export async function mergeIntoGraph(
   await run?.onMerged();
 
   const background = backgroundJob(deps, scope, documentId, options.embedder);
-  const { embedder } = background;
   const embed = { ...background.embed, signal: policy.signal };
   let now: Pick<MergeOutcome, 'reembed'> = outcome;
+  let held: RelationshipRecord[] = [];
   if (options.vectors === 'defer') {
     const [fresh, old] = splitByAge(outcome);
     const [waited, shared] = splitByClaims(deps.ingest.claims, scope, fresh, run?.claim);
-    now = waited;
+    [now, held] = options.holdForResolution ? splitByNewEndpoints(outcome, waited) : [waited, []];
     refreshInBackground(background, shared, 'now');
     refreshInBackground(background, old, 'later');
   }
-  const embedding = embedGraphRecords(embedder, scope, now, embed);
+  const embedding = embedAndStore(background, now, embed);
   // Given up once this merge's texts are queued (the first slices are queued synchronously): a record held for
   // this document is sent with its text, not before it.
   run?.claim.release();
   try {
     const vectors = await embedding;
-    catchUp(background, await storeVectorsInBatch(deps, scope, vectors), 1);
-    return { ...outcome, entityVectors: new Map(vectors.entities.map((e) => [e.point.id, e.point.vector])) };
+    return { ...outcome, entityVectors: new Map(vectors.entities.map((e) => [e.point.id, e.point.vector])), held };
   } catch (err) {
     if (options.vectors !== 'optional' || isAbortError(err)) throw err;
     log.warn({ err, document_id: documentId }, 'shared records could not be re-embedded after removing a document; trying again');
@@ -153,6 +158,30 @@ export async function mergeIntoGraph(
     refreshInBackground(background, now, 'later');
     return outcome;
   }
+}
+
+/** Embeds records (the `now` lane) and writes their vectors; those changed meanwhile are caught up in the background. */
+async function embedAndStore(job: Background, change: Reembed, embed: EmbedOptions): Promise<GraphVectors> {
+  const vectors = await embedGraphRecords(job.embedder, job.scope, change, embed);
+  catchUp(job, await storeVectorsInBatch(job.deps, job.scope, vectors), 1);
+  return vectors;
+}
+
+/**
+ * Records embedded (the `now` lane) and their vectors written, each only if it still has the text embedded: the
+ * relationships a merge held for entity resolution (`holdForResolution`), and the records resolution's merges wrote
+ * with no vector. Resolves once their vectors are written.
+ */
+export async function embedRecordsNow(
+  deps: IngestDeps,
+  scope: Scope,
+  documentId: string,
+  records: Reembed['reembed'],
+  signal?: AbortSignal,
+): Promise<void> {
+  if (records.entities.length === 0 && records.relationships.length === 0) return;
+  const job = backgroundJob(deps, scope, documentId);
+  await embedAndStore(job, { reembed: records }, { ...job.embed, signal });
 }
 
 interface Background {
@@ -260,6 +289,14 @@ function splitByClaims(claims: MergeClaims, scope: Scope, change: Reembed, own: 
     },
     { reembed: { entities: entities.filter(claimedEntity), relationships: relationships.filter(claimedRelationship) } },
   ];
+}
+
+/** Of the records new to the graph, those the merge embeds, and the relationships with an endpoint new to it. */
+function splitByNewEndpoints(outcome: MergeOutcome, fresh: Reembed): [Reembed, RelationshipRecord[]] {
+  const added = new Set(outcome.changes.filter((c) => c.kind === 'node_added').map((c) => c.id));
+  const held = (r: RelationshipRecord) => added.has(r.source) || added.has(r.target);
+  const { entities, relationships } = fresh.reembed;
+  return [{ reembed: { entities, relationships: relationships.filter((r) => !held(r)) } }, relationships.filter(held)];
 }
 
 /** The records new to the graph, and those that had a vector before the merge. */

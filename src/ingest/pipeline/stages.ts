@@ -9,6 +9,7 @@ import { extractionFailure, summariseExtraction } from '../extract/health';
 import { extractChunks } from '../extract/stage';
 import { type Contribution, type DocumentCounts, mergeIntoGraph, type MergeOutcome } from '../merge';
 import { resolveDocumentEntities } from '../resolve-stage';
+import { type ResolutionSettings, resolutionSettings } from '../../graph/resolution/settings';
 import { addUsage, checkCancelled, type Run } from './run';
 import type { Stage } from './stage';
 
@@ -31,6 +32,8 @@ export interface Merged {
   outcome: MergeOutcome;
   /** The chunk vectors being written (stage `embed`), awaited by stage `resolve`, which runs meanwhile. */
   chunkVectors?: Promise<void>;
+  /** The workspace's resolution settings, read before the merge (it holds relationships back for resolution). */
+  resolution: ResolutionSettings;
 }
 
 /** The document once its entities are resolved. */
@@ -108,12 +111,14 @@ export const merge: Stage<Run, Extracted, Merged> = {
     const contributions: Contribution[] = chunks.map((c) => ({ chunkId: c.id, extraction: extractions.get(c.id) as CachedExtraction }));
     // The chunks are written with the merge, before their vectors: a run that fails after it is rolled back.
     for (const c of chunks) c.embedding_model = run.embedder.model;
+    const resolution = await resolutionSettings(deps.stores.kv, scope, deps.config.resolution);
     const outcome = await withSpan('ingest.merge', { chunks: contributions.length }, () =>
       mergeIntoGraph(deps, scope, doc.id, contributions, {
         policy: run.policy,
         cause: 'ingest',
         embedder: () => run.embedder,
         vectors: 'defer',
+        holdForResolution: resolution.enabled,
         outOfGraph: run.outOfGraph,
         run: {
           // Written with the merge, linked to what they name, under the lock it holds: not in an acquisition of their own.
@@ -132,7 +137,7 @@ export const merge: Stage<Run, Extracted, Merged> = {
     addUsage(run.usage, outcome.usage);
     progress.stats.entities_found = outcome.entityIds.length;
     progress.stats.relationships_found = outcome.relationshipIds.length;
-    return { chunks, health, outcome };
+    return { chunks, health, outcome, resolution };
   },
 };
 
@@ -163,13 +168,18 @@ export const embed: Stage<Run, Merged, Merged> = {
  */
 export const resolve: Stage<Run, Merged, Resolved> = {
   name: 'resolve',
-  async run(run, { chunks, health, outcome, chunkVectors }) {
+  async run(run, { chunks, health, outcome, chunkVectors, resolution }) {
     const { deps, scope, doc } = run;
     // Written with the chunk links (what the document's chunks name), by the merge.
     const linked = outcome.counts ?? { entities: outcome.entityIds.length, relationships: outcome.relationshipIds.length };
     const resolving = (async () => {
       try {
-        return await resolveDocumentEntities(deps, scope, outcome, { documentId: doc.id, asked: run.resolving });
+        return await resolveDocumentEntities(deps, scope, outcome, {
+          documentId: doc.id,
+          asked: run.resolving,
+          settings: resolution,
+          signal: run.options.signal,
+        });
       } finally {
         run.resolving();
       }
