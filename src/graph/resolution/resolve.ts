@@ -56,6 +56,11 @@ export interface ProposeOptions {
    */
   vectors: (entities: EntityRecord[]) => Promise<number[][]>;
   /**
+   * Weigh every candidate's embedding similarity, those scored by name alone too (evidence for a reviewer); without
+   * it, the vectors of an entity whose candidates all score by name alone are not read.
+   */
+  allSimilarities?: boolean;
+  /**
    * Called once the names are read, before any vector: the entities a merge of this run may touch (those with a
    * candidate that can reach the review score, and those candidates). The others take part in no merge of the run.
    */
@@ -188,7 +193,8 @@ async function readCandidates(
 
 /**
  * The cosine similarity of each entity's vector with its candidates' stored vectors, for the entities with a
- * candidate scored by name and embedding (combinedScore): the others' vectors are not asked for.
+ * candidate scored by name and embedding (combinedScore), or with any candidate (`allSimilarities`): the others'
+ * vectors are not asked for.
  */
 async function embeddingSimilarity(
   deps: GraphDeps,
@@ -197,7 +203,7 @@ async function embeddingSimilarity(
   candidates: Candidate[][],
   options: ProposeOptions,
 ): Promise<Array<Map<string, number> | undefined>> {
-  const weighed = (i: number) => candidates[i].filter((c) => !byNameAlone(c.name));
+  const weighed = (i: number) => candidates[i].filter((c) => options.allSimilarities || !byNameAlone(c.name));
   const needed = entities.flatMap((_e, i) => (weighed(i).length ? [i] : []));
   if (needed.length === 0) return [];
   const [vectors, stored] = await Promise.all([

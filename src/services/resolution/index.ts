@@ -50,6 +50,8 @@ export function createResolutionService(host: ServiceHost) {
       const run = await proposeMerges(host, scope, entities, settings, {
         confirm: input.confirm,
         vectors: (listed) => queuedEntityVectors(host, scope, listed),
+        // The review queue shows both similarities of every pair.
+        allSimilarities: true,
       });
       return { proposals: run.proposals, examined: entities.length, llm_calls: run.llm_calls };
     },
