@@ -2,14 +2,16 @@ import { abortReason } from '../domain/abort';
 
 /**
  * A counting semaphore. `acquire` resolves to a release function; waiting honours an AbortSignal. Waiters are served
- * by rank, higher first, and in arrival order within a rank; a waiter passed over by AGING_LIMIT later arrivals of
- * a higher rank is passed over no more (so a steady stream of higher ranks cannot starve a lower one).
+ * by rank, higher first, then by order, lower first (./call-order.ts), and in arrival order within both; a waiter
+ * passed over by AGING_LIMIT later arrivals is passed over no more (so a steady stream of higher ranks or earlier
+ * orders cannot starve it).
  */
 export const AGING_LIMIT = 64;
 
 interface Waiter {
   grant: () => void;
   rank: number;
+  order: number;
   /** Later arrivals served before it. */
   passed: number;
 }
@@ -40,7 +42,7 @@ export class Semaphore {
     this.drain();
   }
 
-  acquire(signal?: AbortSignal, rank = 0): Promise<() => void> {
+  acquire(signal?: AbortSignal, rank = 0, order = Number.POSITIVE_INFINITY): Promise<() => void> {
     if (signal?.aborted) return Promise.reject(abortReason(signal));
     return new Promise((resolve, reject) => {
       const entry: Waiter = {
@@ -50,6 +52,7 @@ export class Semaphore {
           resolve(this.releaser());
         },
         rank,
+        order,
         passed: 0,
       };
       const onAbort = () => {
@@ -63,10 +66,10 @@ export class Semaphore {
     });
   }
 
-  /** Behind every waiter of its rank or higher and every waiter passed over AGING_LIMIT times. */
+  /** Behind every waiter served before it or as soon (rank, then order) and every waiter passed over AGING_LIMIT times. */
   private enqueue(entry: Waiter): void {
     let at = this.queue.length;
-    while (at > 0 && this.queue[at - 1].rank < entry.rank && this.queue[at - 1].passed < AGING_LIMIT) at--;
+    while (at > 0 && servedBefore(entry, this.queue[at - 1]) && this.queue[at - 1].passed < AGING_LIMIT) at--;
     for (let i = at; i < this.queue.length; i++) this.queue[i].passed++;
     this.queue.splice(at, 0, entry);
   }
@@ -85,6 +88,8 @@ export class Semaphore {
     while (this.active < this.max && this.queue.length > 0) this.queue.shift()!.grant();
   }
 }
+
+const servedBefore = (a: Waiter, b: Waiter) => a.rank > b.rank || (a.rank === b.rank && a.order < b.order);
 
 /** The call slots of one runtime: every LLM call and every embedding call of its providers holds one of its kind. */
 export interface CallSlots {
