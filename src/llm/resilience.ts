@@ -13,7 +13,6 @@ import type {
 } from './ports';
 import { RepetitionGuard } from './repetition';
 import { Semaphore } from './semaphore';
-import { callOrder } from './call-order';
 import { taskRank } from './tasks';
 import { countMessageTokens, countTokens } from './tokens';
 import { closeSpan, openSpan, withSpan } from './tracing/spans';
@@ -116,13 +115,13 @@ abstract class Resilient<P extends LlmProvider | EmbeddingProvider> {
     return { provider: this.inner.provider, model: this.inner.model };
   }
 
-  /** A slot of the model's semaphore (when it has one), then of the shared one; `rank` and `order` as in ./semaphore.ts. */
-  protected async acquire(caller?: AbortSignal, rank = 0, order?: number): Promise<() => void> {
+  /** A slot of the model's semaphore (when it has one), then of the shared one; `rank` as in ./tasks.ts. */
+  protected async acquire(caller?: AbortSignal, rank = 0): Promise<() => void> {
     const model = this.options.modelSemaphore;
-    if (!model) return this.semaphore.acquire(caller, rank, order);
-    const releaseModel = await model.acquire(caller, rank, order);
+    if (!model) return this.semaphore.acquire(caller, rank);
+    const releaseModel = await model.acquire(caller, rank);
     try {
-      const releaseShared = await this.semaphore.acquire(caller, rank, order);
+      const releaseShared = await this.semaphore.acquire(caller, rank);
       return () => {
         releaseShared();
         releaseModel();
@@ -134,9 +133,9 @@ abstract class Resilient<P extends LlmProvider | EmbeddingProvider> {
   }
 
   /** One slot, one timeout per attempt; retries after backoff outside the slot. */
-  protected async run<T>(fn: (signal: AbortSignal) => Promise<T>, caller?: AbortSignal, rank = 0, order?: number): Promise<T> {
+  protected async run<T>(fn: (signal: AbortSignal) => Promise<T>, caller?: AbortSignal, rank = 0): Promise<T> {
     for (let attempt = 0; ; attempt++) {
-      const release = await this.acquire(caller, rank, order);
+      const release = await this.acquire(caller, rank);
       let failure: unknown;
       const attemptSignal = this.attemptSignal(caller);
       try {
@@ -225,12 +224,7 @@ class ResilientLlm extends Resilient<LlmProvider> implements LlmProvider {
       async (span) => {
         const result = this.options.budget
           ? await this.collect(messages, this.capped(options))
-          : await this.run(
-              (signal) => this.inner.complete(messages, { ...options, signal }),
-              options.signal,
-              taskRank(options.task),
-              callOrder(),
-            );
+          : await this.run((signal) => this.inner.complete(messages, { ...options, signal }), options.signal, taskRank(options.task));
         span?.generation({ model: this.inner.model, input_tokens: result.usage.input_tokens, output_tokens: result.usage.output_tokens });
         if (result.finish_reason) span?.set({ finish_reason: result.finish_reason });
         // A streamed completion was recorded when its stream ended.
@@ -292,7 +286,7 @@ class ResilientLlm extends Resilient<LlmProvider> implements LlmProvider {
   ): AsyncGenerator<string, StreamEnd, void> {
     const caller = options.signal;
     for (let attempt = 0; ; attempt++) {
-      const release = await this.acquire(caller, taskRank(options.task), callOrder());
+      const release = await this.acquire(caller, taskRank(options.task));
       const attemptSignal = this.attemptSignal(caller);
       const source = this.inner.stream(messages, { ...options, signal: attemptSignal.signal });
       const guard = this.options.budget ? new RepetitionGuard() : null;

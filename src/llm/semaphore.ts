@@ -2,16 +2,14 @@ import { abortReason } from '../domain/abort';
 
 /**
  * A counting semaphore. `acquire` resolves to a release function; waiting honours an AbortSignal. Waiters are served
- * by rank, higher first, then by order, lower first (./call-order.ts), and in arrival order within both; a waiter
- * passed over by AGING_LIMIT later arrivals is passed over no more (so a steady stream of higher ranks or earlier
- * orders cannot starve it).
+ * by rank, higher first, and in arrival order within a rank; a waiter passed over by AGING_LIMIT later arrivals of
+ * a higher rank is passed over no more (so a steady stream of higher ranks cannot starve a lower one).
  */
 export const AGING_LIMIT = 64;
 
 interface Waiter {
   grant: () => void;
   rank: number;
-  order: number;
   /** Later arrivals served before it. */
   passed: number;
 }
@@ -42,7 +40,7 @@ export class Semaphore {
     this.drain();
   }
 
-  acquire(signal?: AbortSignal, rank = 0, order = Number.POSITIVE_INFINITY): Promise<() => void> {
+  acquire(signal?: AbortSignal, rank = 0): Promise<() => void> {
     if (signal?.aborted) return Promise.reject(abortReason(signal));
     return new Promise((resolve, reject) => {
       const entry: Waiter = {
@@ -52,7 +50,6 @@ export class Semaphore {
           resolve(this.releaser());
         },
         rank,
-        order,
         passed: 0,
       };
       const onAbort = () => {
@@ -66,10 +63,10 @@ export class Semaphore {
     });
   }
 
-  /** Behind every waiter served before it or as soon (rank, then order) and every waiter passed over AGING_LIMIT times. */
+  /** Behind every waiter of its rank or higher and every waiter passed over AGING_LIMIT times. */
   private enqueue(entry: Waiter): void {
     let at = this.queue.length;
-    while (at > 0 && servedBefore(entry, this.queue[at - 1]) && this.queue[at - 1].passed < AGING_LIMIT) at--;
+    while (at > 0 && this.queue[at - 1].rank < entry.rank && this.queue[at - 1].passed < AGING_LIMIT) at--;
     for (let i = at; i < this.queue.length; i++) this.queue[i].passed++;
     this.queue.splice(at, 0, entry);
   }
@@ -88,8 +85,6 @@ export class Semaphore {
     while (this.active < this.max && this.queue.length > 0) this.queue.shift()!.grant();
   }
 }
-
-const servedBefore = (a: Waiter, b: Waiter) => a.rank > b.rank || (a.rank === b.rank && a.order < b.order);
 
 /** The call slots of one runtime: every LLM call and every embedding call of its providers holds one of its kind. */
 export interface CallSlots {

@@ -1,7 +1,6 @@
 import { sleep } from '../../src/domain/abort';
 import type { ChatMessage, Completion, CompletionOptions, EmbeddingProvider, LlmProvider, TokenUsage } from '../../src/llm/ports';
 import { ProviderTimeoutError, isTransient, withResilience } from '../../src/llm/resilience';
-import { inCallOrder } from '../../src/llm/call-order';
 import { AGING_LIMIT, Semaphore } from '../../src/llm/semaphore';
 import { runWithUsageContext, type UsageEvent } from '../../src/llm/usage';
 
@@ -142,43 +141,6 @@ describe('withResilience concurrency', () => {
     release();
     await Promise.all(calls);
     expect(order).toEqual(['keywords', 'summarize', 'glean', 'extract']);
-  });
-
-  test('within a rank, the semaphore grants the lower order first, and arrivals without one last', async () => {
-    const semaphore = new Semaphore(1);
-    const release = await semaphore.acquire();
-    const order: string[] = [];
-    const ask = (name: string, rank: number, at?: number) => semaphore.acquire(undefined, rank, at).then((r) => (order.push(name), r()));
-    const waiters = [ask('report', 0), ask('extract of run 2', 0, 2), ask('extract of run 1', 0, 1), ask('glean of run 2', 1, 2)];
-    waiters.push(ask('extract of run 1 again', 0, 1));
-    release();
-    await Promise.all(waiters);
-    expect(order).toEqual(['glean of run 2', 'extract of run 1', 'extract of run 1 again', 'extract of run 2', 'report']);
-  });
-
-  test('the calls of a document run started earlier get a slot first, within their task', async () => {
-    const semaphore = new Semaphore(1);
-    const llm = withResilience(new FakeLlm(), options({ concurrency: 1, semaphore }));
-    const order: string[] = [];
-    const release = await semaphore.acquire();
-    const opens: Array<() => void> = [];
-    const runs = ['run 1', 'run 2'].map((name) =>
-      inCallOrder(async () => {
-        await new Promise<void>((open) => opens.push(open));
-        await llm.complete(MESSAGES, { task: 'extract' });
-        order.push(name);
-      }),
-    );
-    const settled = () => new Promise((resolve) => setImmediate(resolve));
-    // The later run's call waits first.
-    opens[1]();
-    await settled();
-    opens[0]();
-    await settled();
-    expect(semaphore.waiting).toBe(2);
-    release();
-    await Promise.all(runs);
-    expect(order).toEqual(['run 1', 'run 2']);
   });
 });
 

@@ -9,7 +9,6 @@ import { IngestCancelledError, type Run, RunSupersededError } from './run';
 import { stages } from './stage';
 import { chunk, DocumentFailed, embed, extract, merge, resolve, type Resolved, storedChunks } from './stages';
 import { runWithUsageContext } from '../../llm/usage';
-import { inCallOrder } from '../../llm/call-order';
 import { withSpan } from '../../llm/tracing';
 
 export type { IngestDeps } from '../deps';
@@ -57,12 +56,9 @@ export interface ProcessResult {
 export function processDocument(deps: IngestDeps, scope: Scope, documentId: string, options: ProcessOptions): Promise<ProcessResult> {
   // Every provider call of the run is the document's cost (docs/api.md §4.8).
   const usage = { workspace_id: scope.workspaceId, tenant_id: scope.tenantId, document_id: documentId };
-  // Its LLM calls are served after those of the runs started before it, within their task's rank (llm/call-order.ts).
   return runWithUsageContext(usage, () =>
-    inCallOrder(() =>
-      withSpan('ingest.document', { document_id: documentId, workspace_id: scope.workspaceId, mode: options.mode }, () =>
-        processDocumentRun(deps, scope, documentId, options),
-      ),
+    withSpan('ingest.document', { document_id: documentId, workspace_id: scope.workspaceId, mode: options.mode }, () =>
+      processDocumentRun(deps, scope, documentId, options),
     ),
   );
 }
