@@ -45,7 +45,7 @@ async function editInPlace(
   return deps.entityLocks.run(scope, [id], async () => {
     const now = nowOf(deps);
     const { entity, override } = edit(await requireEntity(deps, scope, rawId), now);
-    const points = await embedEntities(deps, scope, [entity]);
+    const points = await embedEntities(deps, [entity]);
     await deps.stores.graph.upsertEntities(scope, [entity]);
     await deps.stores.vectors.upsert(scope, 'entity', points);
     await recordOverride(deps.stores.kv, scope, entity.id, override, now);

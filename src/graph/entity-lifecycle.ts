@@ -42,7 +42,7 @@ export async function createEntity(deps: GraphDeps, scope: Scope, input: EntityI
       created_at: now,
       updated_at: now,
     };
-    const points = await embedEntities(deps, scope, [entity]);
+    const points = await embedEntities(deps, [entity]);
     await deps.stores.graph.upsertEntities(scope, [entity]);
     await deps.stores.vectors.upsert(scope, 'entity', points);
     await recordOverride(deps.stores.kv, scope, id, { name, entity_type: entityType, description }, now);

@@ -188,10 +188,9 @@ async function mergeLocked(
     : await Promise.all([
         embedEntities(
           deps,
-          scope,
           survivors.map((s) => s.survivor),
         ),
-        embedRelationships(deps, scope, upserts),
+        embedRelationships(deps, upserts),
       ]);
 
   await graph.upsertEntities(

@@ -141,10 +141,14 @@ async function resolve(
   // relationships that carried one are embedded again in the background, as refreshes; those that had none to carry
   // (the relationships the merge held among them) are embedded before the document completes.
   const left: LeftToEmbed = { stale: { entities: [], relationships: [] }, unembedded: { entities: [], relationships: [] } };
-  const merged = (await applyMerges(deps, scope, accepted, 'resolution', left)).applied.length;
-  refreshCarriedVectors(deps, scope, documentId, left.stale);
-  held.add(left.unembedded);
-  return { merged, checked: fresh.length, llm_calls: run.llm_calls, usage: run.usage };
+  try {
+    const merged = (await applyMerges(deps, scope, accepted, 'resolution', left)).applied.length;
+    return { merged, checked: fresh.length, llm_calls: run.llm_calls, usage: run.usage };
+  } finally {
+    // Also what the merges that were written before one failed left to embed.
+    refreshCarriedVectors(deps, scope, documentId, left.stale);
+    held.add(left.unembedded);
+  }
 }
 
 /**
