@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createBuiltinReranker, createHttpReranker, createReranker } from '../../src/retrieval';
 import { bm25Scores, minMax, termStats } from '../../src/retrieval/rerank/bm25';
+import { proximityScorer } from '../../src/retrieval/rerank/proximity';
 import { loadConfig } from '../../src/config/load';
 import { createLogger } from '../../src/logger';
 
@@ -36,6 +37,35 @@ describe('bm25Scores', () => {
   });
 });
 
+describe('proximityScorer', () => {
+  const terms = ['ada', 'berlin', 'graphs'];
+  const weights = [1, 1, 2];
+  const score = proximityScorer(terms, weights);
+
+  it('is the weighted share of the query terms that one passage holds together', () => {
+    expect(score('Ada moved to BERLIN to work on graphs.')).toBe(1);
+    expect(score('Ada moved to Berlin.')).toBe(0.5);
+    expect(score('Graphs.')).toBe(0.5);
+    expect(score('Nothing here.')).toBe(0);
+  });
+
+  it('does not add up terms that are far apart', () => {
+    const apart = `Ada moved to Berlin. ${'filler words '.repeat(20)}Graphs are studied elsewhere.`;
+    expect(proximityScorer(terms, weights, 100)(apart)).toBe(0.5);
+    expect(proximityScorer(terms, weights, 1000)(apart)).toBe(1);
+  });
+
+  it('counts whole words only, in any script', () => {
+    expect(score('Adamant berliners like paragraphs')).toBe(0);
+    expect(proximityScorer(['zürich', 'see'], [1, 1])('ZÜRICH liegt am Zürichsee')).toBe(0.5);
+  });
+
+  it('gives 0 to every text when no term weighs anything', () => {
+    expect(proximityScorer(['ada'], [0])('Ada')).toBe(0);
+    expect(proximityScorer([], [])('Ada')).toBe(0);
+  });
+});
+
 describe('built-in reranker', () => {
   const candidates = [
     { text: 'Paris museums open late on Fridays.', score: 0.9 },
@@ -47,6 +77,26 @@ describe('built-in reranker', () => {
     const ranked = await createBuiltinReranker().rerank('Where is Acme headquartered in Berlin?', candidates, 2);
     expect(ranked.map((r) => r.index)).toEqual([1, 0]);
     expect(ranked[0].score).toBeGreaterThan(ranked[1].score);
+  });
+
+  it('puts the candidate that names the query terms together above one that names them apart', async () => {
+    const filler = 'The archive lists many unrelated entries about weather and trains. '.repeat(4);
+    const together = { text: `${filler}Ada Lovelace joined Acme in Berlin to lead the work on graphs. ${filler}`, score: 0.5 };
+    const apart = { text: `Ada Lovelace left. ${filler}Acme in Berlin. ${filler}The work on graphs.`, score: 0.5 };
+    const unrelated = { text: filler, score: 0.5 };
+    const ranked = await createBuiltinReranker().rerank(
+      'Which company did Ada Lovelace join in Berlin to work on graphs?',
+      [apart, together, unrelated],
+      1,
+    );
+    expect(ranked.map((r) => r.index)).toEqual([1]);
+    // BM25 alone puts the shorter one first: the same terms, the same counts.
+    const bm25Only = await createBuiltinReranker(0.5, 0).rerank(
+      'Which company did Ada Lovelace join in Berlin to work on graphs?',
+      [apart, together, unrelated],
+      2,
+    );
+    expect(bm25Only[0].index).toBe(0);
   });
 
   it('returns nothing for no candidates', async () => {

@@ -13,15 +13,10 @@ export interface TermStats {
  * BM25 of each document for the (distinct) query terms, with idf computed over the documents given: the
  * candidates of one query are the collection.
  */
-export function bm25Scores(terms: readonly string[], documents: readonly TermStats[]): number[] {
+export function bm25Scores(terms: readonly string[], documents: readonly TermStats[], idf = idfOf(terms, documents)): number[] {
   const n = documents.length;
   if (n === 0) return [];
   const averageLength = documents.reduce((sum, d) => sum + d.length, 0) / n || 1;
-  const idf = terms.map((_, t) => {
-    let containing = 0;
-    for (const d of documents) if (d.counts[t] > 0) containing++;
-    return Math.log(1 + (n - containing + 0.5) / (containing + 0.5));
-  });
   return documents.map((d) => {
     const lengthNorm = BM25_K1 * (1 - BM25_B + (BM25_B * d.length) / averageLength);
     let score = 0;
@@ -30,6 +25,16 @@ export function bm25Scores(terms: readonly string[], documents: readonly TermSta
       if (f > 0) score += idf[t] * ((f * (BM25_K1 + 1)) / (f + lengthNorm));
     }
     return score;
+  });
+}
+
+/** BM25's inverse document frequency of each query term, over the documents given. */
+export function idfOf(terms: readonly string[], documents: readonly TermStats[]): number[] {
+  const n = documents.length;
+  return terms.map((_, t) => {
+    let containing = 0;
+    for (const d of documents) if (d.counts[t] > 0) containing++;
+    return Math.log(1 + (n - containing + 0.5) / (containing + 0.5));
   });
 }
 
