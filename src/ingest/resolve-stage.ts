@@ -7,7 +7,7 @@ import { applyMerges, type LeftToEmbed, proposeMerges } from '../graph/resolutio
 import { type ResolutionSettings, resolutionSettings } from '../graph/resolution/settings';
 import { entitiesWithin } from '../store/retrieval-reads';
 import type { IngestDeps } from './deps';
-import { embedRecordsNow, type MergeOutcome, refreshCarriedVectors } from './merge';
+import { embedRecordsNow, entitiesAdded, type MergeOutcome, refreshCarriedVectors } from './merge';
 
 export interface Resolved {
   merged: number;
@@ -120,7 +120,7 @@ async function resolve(
   await indexEntities(deps.stores.kv, deps.entityLocks, scope, touched);
   const settings = given.settings ?? (await resolutionSettings(deps.stores.kv, scope, deps.config.resolution));
   if (!settings.enabled) return none;
-  const added = new Set(outcome.changes.filter((c) => c.kind === 'node_added').map((c) => c.id));
+  const added = entitiesAdded(outcome);
   const fresh = await deps.stores.graph.getEntities(
     scope,
     touched.filter((e) => added.has(e.id)).map((e) => e.id),

@@ -4,7 +4,7 @@
  */
 export { embedRecordsNow, type MergeStageOptions, mergeIntoGraph, refreshCarriedVectors, settleEmbeddingRefreshes } from './merge-stage';
 export { type Contribution, type MergeOutcome } from './merge';
-export type { SummaryJob } from './merge-outcome';
+export { entitiesAdded, type SummaryJob } from './merge-outcome';
 export { summaryPolicy, type SummaryPolicy } from './summary';
 export { forgetDocumentNames, forgetNamesOf } from './aliases';
 export { type DocumentCounts, writeChunkLinks, writeLinked } from './chunk-links';

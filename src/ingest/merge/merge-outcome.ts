@@ -49,3 +49,8 @@ export interface MergeOutcome {
 
 /** A document's entity and relationship counts, as the stores write them. */
 export type DocumentCounts = DocumentGraphCounts;
+
+/** Ids of the entities the merge added to the graph (new to it, not updated). */
+export function entitiesAdded(outcome: Pick<MergeOutcome, 'changes'>): Set<string> {
+  return new Set(outcome.changes.filter((c) => c.kind === 'node_added').map((c) => c.id));
+}

@@ -8,7 +8,7 @@ import { deleteGraphVectors, type EmbedOptions, embedGraphRecords, type GraphVec
 import type { Lane } from '../embed/queue';
 import type { MergeClaim, MergeClaims } from '../embed/claims';
 import { affectedEntityIds, type Contribution, type MergeOutcome } from './merge';
-import type { SummaryJob } from './merge-outcome';
+import { entitiesAdded, type SummaryJob } from './merge-outcome';
 import { commitInBatch } from './merge-batch';
 import type { SummaryPolicy } from './summary';
 import { storeVectorsInBatch } from './vector-batch';
@@ -293,7 +293,7 @@ function splitByClaims(claims: MergeClaims, scope: Scope, change: Reembed, own: 
 
 /** Of the records new to the graph, those the merge embeds, and the relationships with an endpoint new to it. */
 function splitByNewEndpoints(outcome: MergeOutcome, fresh: Reembed): [Reembed, RelationshipRecord[]] {
-  const added = new Set(outcome.changes.filter((c) => c.kind === 'node_added').map((c) => c.id));
+  const added = entitiesAdded(outcome);
   const held = (r: RelationshipRecord) => added.has(r.source) || added.has(r.target);
   const { entities, relationships } = fresh.reembed;
   return [{ reembed: { entities, relationships: relationships.filter((r) => !held(r)) } }, relationships.filter(held)];
