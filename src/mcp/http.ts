@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
-import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { Middleware } from 'koa';
 import type { Principal } from '../domain/accounts';
 import { UnauthenticatedError } from '../domain/errors';
@@ -11,7 +10,6 @@ import type { AppContext, AppState } from '../http/context';
 import { Problem } from '../http/problem';
 import type { Runtime } from '../services/runtime';
 import type { Caller } from './context';
-import { createMcpServer } from './server';
 
 export const MCP_PATH = '/mcp';
 const METHODS = ['GET', 'POST', 'DELETE'];
@@ -29,6 +27,23 @@ interface Session {
 }
 
 const ownerOf = (p: Principal) => `${p.kind}:${p.id}`;
+
+/**
+ * The MCP SDK and our server on it, loaded with the first MCP request: about 13 MB of an instance's memory (the SDK,
+ * its schema validator and HTTP adapter) that an instance no MCP client talks to never spends.
+ */
+const loadMcp = (() => {
+  let loading: ReturnType<typeof load> | null = null;
+  async function load() {
+    const [{ StreamableHTTPServerTransport }, { isInitializeRequest }, { createMcpServer }] = await Promise.all([
+      import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
+      import('@modelcontextprotocol/sdk/types.js'),
+      import('./server'),
+    ]);
+    return { StreamableHTTPServerTransport, isInitializeRequest, createMcpServer };
+  }
+  return () => (loading ??= load());
+})();
 
 function header(ctx: AppContext, name: string): string | null {
   const value = ctx.get(name).trim();
@@ -54,6 +69,7 @@ export function mcpEndpoint(rt: Runtime): Middleware<AppState> {
       const oldest = [...sessions.values()].sort((a, b) => a.lastSeen - b.lastSeen)[0];
       await oldest.server.close();
     }
+    const { createMcpServer, StreamableHTTPServerTransport } = await loadMcp();
     const server = createMcpServer(rt);
     const session: Session = {
       server,
@@ -92,7 +108,7 @@ export function mcpEndpoint(rt: Runtime): Middleware<AppState> {
       session = sessions.get(sessionId);
       if (!session || session.owner !== owner)
         throw new Problem(404, `MCP session '${sessionId.slice(0, 64)}' is not open; initialise a new one`);
-    } else if (ctx.method === 'POST' && isInitializeRequest(body)) {
+    } else if (ctx.method === 'POST' && (await loadMcp()).isInitializeRequest(body)) {
       session = await open(c, owner);
     } else {
       throw new Problem(400, 'send an initialize request first, then the Mcp-Session-Id header it answers with');
