@@ -153,8 +153,8 @@ async function resolve(
 
 /**
  * Entity vectors for resolution, embedded by nothing but the embedding queue: those the merge computed for the
- * vector index (`known`), the others (records other documents in flight also merge, embedded once they have)
- * taken from the queue, waiting for the text being embedded for the index rather than sending one of their own.
+ * vector index (`known`), the others taken from the queue, joining a text of theirs already queued or being
+ * embedded for the index rather than sending one of their own.
  */
 export async function queuedEntityVectors(
   deps: Pick<IngestDeps, 'providers' | 'config' | 'ingest'>,
@@ -170,7 +170,6 @@ export async function queuedEntityVectors(
         missing.map((e) => ({ id: e.id, text: entityText(e) })),
         undefined,
         'now',
-        true,
       )
     : [];
   const embedded = new Map(missing.map((e, i) => [e.id, queued[i].vector]));

@@ -4,13 +4,13 @@ import { RuntimeBatches } from './batches';
 import { VerdictQueue } from './verdict-queue';
 
 /**
- * What ingestion keeps between documents, one per runtime (on the ingest deps as `ingest`): the records documents in
- * flight have claimed, the embedding queues, resolution's shared confirmation calls, the merges, summaries and
+ * What ingestion keeps between documents, one per runtime (on the ingest deps as `ingest`): the documents in flight,
+ * the embedding queues, resolution's shared confirmation calls, the merges, summaries and
  * vectors waiting for their workspace's batch, the background refreshes of record vectors still writing, the records
  * held for summarising. Closed before the stores are.
  */
 export interface IngestState {
-  /** The records the documents in flight are about to merge (./embed/claims.ts). */
+  /** The documents in flight, counted (./embed/claims.ts). */
   readonly claims: MergeClaims;
   /** One embedding queue per provider, shared by every document in flight (./embed/queue.ts). */
   readonly queues: EmbeddingQueues;

@@ -64,7 +64,7 @@ async function records(f: IngestFixture, scope: Scope) {
 }
 
 describe('documents in flight naming the same records', () => {
-  test('embed each record once, with the text it has after the last of them merged', async () => {
+  test('embed each record once with the text it has after the last of them merged, and a shared one once more when new', async () => {
     const f = createIngestFixture();
     const { texts } = instrument(f, documents.length);
     const docs = await Promise.all(documents.map((text) => f.addDocument(text)));
@@ -75,13 +75,29 @@ describe('documents in flight naming the same records', () => {
     const { entities, relationships } = await records(f, f.scope);
     const alice = entities.find((e) => e.id === 'ALICE_SMITH');
     expect(alice?.document_ids).toHaveLength(documents.length);
-    // One text per chunk and per record, the record's final one: none embedded again after another document changed it.
+    // One text per chunk and per record, the record's final one, none twice; and a record every document names
+    // (Alice Smith, Acme Corporation, Lisbon and the relationships between them) at most once more, as the first
+    // document to merge created it: a record new to the graph is embedded as soon as a batch goes, and the changes
+    // the other documents make to it go as one refresh.
     const finalTexts = [...entities.map(entityText), ...relationships.map(relationshipText)];
     const chunks = new Set(documents);
     const seen = new Set<string>();
     const again = texts.filter((t) => seen.has(t) || !seen.add(t));
-    expect({ again, replaced: texts.filter((t) => !chunks.has(t) && !finalTexts.includes(t)) }).toEqual({ again: [], replaced: [] });
-    expect(texts).toHaveLength(documents.length + finalTexts.length);
+    const replaced = texts.filter((t) => !chunks.has(t) && !finalTexts.includes(t));
+    expect(again).toEqual([]);
+    const shared = [
+      'Alice Smith:',
+      'Acme Corporation:',
+      'Lisbon:',
+      'ACME_CORPORATION - ALICE_SMITH',
+      'ACME_CORPORATION - LISBON',
+      'ALICE_SMITH - LISBON',
+    ];
+    const recordOf = (t: string) => shared.find((name) => t.includes(name));
+    for (const t of replaced)
+      expect({ shared: recordOf(t) !== undefined, weeks: t.match(/during week/g)?.length }).toEqual({ shared: true, weeks: 1 });
+    expect(new Set(replaced.map(recordOf)).size).toBe(replaced.length);
+    expect(texts).toHaveLength(documents.length + finalTexts.length + replaced.length);
 
     const embedder = f.deps.providers.embedding();
     const kinds = [...entities.map(() => 'entity' as const), ...relationships.map(() => 'relationship' as const)];
@@ -90,8 +106,8 @@ describe('documents in flight naming the same records', () => {
       const [hit] = await f.deps.stores.vectors.search(f.scope, kinds[i], vector, 1);
       expect({ id: hit?.id, exact: (hit?.score ?? 0) > 0.9999 }).toEqual({ id: ids[i], exact: true });
     }
-    // Every run gave its claims up.
-    expect(f.deps.ingest.claims.claimed(f.scope, 'entity', 'ALICE_SMITH')).toBe(false);
+    // Every run gave its claim up.
+    expect(f.deps.ingest.claims.open).toBe(0);
   });
 
   test('give a record the vector of its final text when a document queues an older text after a newer one', async () => {
@@ -155,6 +171,6 @@ describe('documents in flight naming the same records', () => {
       expect({ id: hit?.id, exact: (hit?.score ?? 0) > 0.9999 }).toEqual({ id: e.id, exact: true });
     }
     expect(texts.length).toBeGreaterThan(0);
-    expect(f.deps.ingest.claims.claimed(f.scope, 'entity', 'ALICE_SMITH')).toBe(false);
+    expect(f.deps.ingest.claims.open).toBe(0);
   });
 });

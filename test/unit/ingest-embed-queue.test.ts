@@ -58,7 +58,7 @@ describe('the shared embedding queue', () => {
     const { provider, calls, releaseAll } = gatedProvider();
     const claims = new MergeClaims();
     const queue = new EmbeddingQueue(provider, 1, 64, WIDE, claims);
-    const inFlight = claims.claim(scope);
+    const inFlight = claims.claim();
     const waitedOn = queue.embed(scope, 'chunk', [{ id: 'c1', text: 'a chunk' }]);
     const refreshes = ['Acme: one', 'Acme: one, two', 'Acme: one, two, three'].map((text) =>
       queue.embed(scope, 'entity', [{ id: 'ACME', text }], undefined, 'later'),
@@ -90,14 +90,14 @@ describe('the shared embedding queue', () => {
     const claims = new MergeClaims();
     const queue = new EmbeddingQueue(provider, 2, 64, { merges: 2, deadlineMs: 60_000 }, claims);
     // A document still in flight: without the window the refresh would wait for it.
-    claims.claim(scope);
+    claims.claim();
     const busy = queue.embed(scope, 'chunk', [{ id: 'c1', text: 'a chunk' }]);
     const refresh = queue.embed(scope, 'entity', [{ id: 'ACME', text: 'Acme' }], undefined, 'later');
     await new Promise((r) => setImmediate(r));
-    claims.claim(scope).release();
+    claims.claim().release();
     await new Promise((r) => setImmediate(r));
     expect(calls).toEqual([['a chunk']]);
-    claims.claim(scope).release();
+    claims.claim().release();
     await new Promise((r) => setImmediate(r));
     // Sent beside the call still out: the window has passed.
     expect(calls).toEqual([['a chunk'], ['Acme']]);
@@ -109,7 +109,7 @@ describe('the shared embedding queue', () => {
     const { provider, calls, releaseAll } = gatedProvider();
     const claims = new MergeClaims();
     const queue = new EmbeddingQueue(provider, 1, 64, WIDE, claims);
-    claims.claim(scope);
+    claims.claim();
     const busy = queue.embed(scope, 'chunk', [{ id: 'c1', text: 'a chunk' }]);
     const refresh = queue.embed(scope, 'entity', [{ id: 'ACME', text: 'Acme' }], undefined, 'later');
     const settled = queue.settle();
@@ -152,100 +152,25 @@ describe('the shared embedding queue', () => {
     expect(seen[0]?.aborted).toBe(true);
   });
 
-  describe('with records claimed by documents in flight', () => {
-    it('holds a claimed record until the claiming document has merged it: coalesced embeddings hold the latest text', async () => {
-      const { provider, calls, releaseAll } = gatedProvider();
-      const claims = new MergeClaims();
-      const queue = new EmbeddingQueue(provider, 1, 64, WIDE, claims);
-      const other = claims.claim(scope);
-      other.add('entity', ['ACME']);
-      const first = queue.embed(scope, 'entity', [{ id: 'ACME', text: 'Acme: first document' }], undefined, 'now', true);
-      await releaseAll();
-      expect(calls).toEqual([]);
-      // The other document merges the record, queues its text and gives its claim up.
-      const second = queue.embed(
-        scope,
-        'entity',
-        [{ id: 'ACME', text: 'Acme: first document\nsecond document' }],
-        undefined,
-        'later',
-        true,
-      );
-      other.release();
-      await releaseAll();
-      const [[a], [b]] = await Promise.all([first, second]);
-      expect(calls).toEqual([['Acme: first document\nsecond document']]);
-      expect(a.text).toBe('Acme: first document\nsecond document');
-      expect(b).toEqual(a);
-    });
-
-    it('waits for no claim opened after the record was queued', async () => {
-      const { provider, calls, releaseAll } = gatedProvider();
-      const claims = new MergeClaims();
-      const queue = new EmbeddingQueue(provider, 1, 64, WIDE, claims);
-      const embedded = queue.embed(scope, 'entity', [{ id: 'ACME', text: 'Acme' }], undefined, 'now', true);
-      claims.claim(scope).add('entity', ['ACME']);
-      await releaseAll();
-      expect((await embedded)[0].text).toBe('Acme');
-      expect(calls).toEqual([['Acme']]);
-    });
-
-    it('holds no record another workspace has claimed, nor a record of another kind', async () => {
-      const { provider, calls, releaseAll } = gatedProvider();
-      const claims = new MergeClaims();
-      const queue = new EmbeddingQueue(provider, 1, 64, WIDE, claims);
-      claims.claim({ workspaceId: 'elsewhere' }).add('entity', ['ACME']);
-      claims.claim(scope).add('relationship', ['ACME']);
-      const embedded = queue.embed(scope, 'entity', [{ id: 'ACME', text: 'Acme' }], undefined, 'now', true);
-      await releaseAll();
-      await embedded;
-      expect(calls).toEqual([['Acme']]);
-    });
-
-    it('ends a hold once so many other documents have merged, however long that took', async () => {
-      const { provider, calls, releaseAll } = gatedProvider();
-      const claims = new MergeClaims();
-      const queue = new EmbeddingQueue(provider, 1, 64, { merges: 2, deadlineMs: 60_000 }, claims);
-      claims.claim(scope).add('entity', ['ACME']);
-      const embedded = queue.embed(scope, 'entity', [{ id: 'ACME', text: 'Acme' }], undefined, 'now', true);
-      claims.claim(scope).release();
-      await releaseAll();
-      expect(calls).toEqual([]);
-      claims.claim(scope).release();
-      await releaseAll();
-      expect((await embedded)[0].text).toBe('Acme');
-      expect(calls).toEqual([['Acme']]);
-    });
-
-    it('ends a hold at the deadline when the claim is never given up and no document merges', async () => {
-      const { provider, calls, releaseAll } = gatedProvider();
-      const claims = new MergeClaims();
-      const queue = new EmbeddingQueue(provider, 1, 64, { merges: 1000, deadlineMs: 30 }, claims);
-      claims.claim(scope).add('entity', ['ACME']);
-      const embedded = queue.embed(scope, 'entity', [{ id: 'ACME', text: 'Acme' }], undefined, 'now', true);
-      await releaseAll();
-      expect(calls).toEqual([]);
-      await new Promise((r) => setTimeout(r, 60));
-      await releaseAll();
-      expect((await embedded)[0].text).toBe('Acme');
-      expect(calls).toEqual([['Acme']]);
-    });
-
-    it('ends a hold when a caller waits on the record, and when the queue is settled', async () => {
-      const { provider, calls, releaseAll } = gatedProvider();
-      const claims = new MergeClaims();
-      const queue = new EmbeddingQueue(provider, 1, 64, WIDE, claims);
-      claims.claim(scope).add('entity', ['ACME', 'GLOBEX']);
-      const held = queue.embed(scope, 'entity', [{ id: 'ACME', text: 'Acme' }], undefined, 'now', true);
-      const waitedOn = queue.embed(scope, 'entity', [{ id: 'ACME', text: 'Acme, needed now' }]);
-      await releaseAll();
-      expect((await held)[0].text).toBe('Acme, needed now');
-      expect(await waitedOn).toEqual(await held);
-      const other = queue.embed(scope, 'entity', [{ id: 'GLOBEX', text: 'Globex' }], undefined, 'later', true);
-      const settled = queue.settle();
-      await releaseAll();
-      await Promise.all([other, settled]);
-      expect(calls).toEqual([['Acme, needed now'], ['Globex']]);
-    });
+  it('embeds a record new to the graph at once while documents are in flight, and their changes to it as one refresh', async () => {
+    const { provider, calls, releaseAll } = gatedProvider();
+    const claims = new MergeClaims();
+    const queue = new EmbeddingQueue(provider, 1, 64, { merges: 2, deadlineMs: 60_000 }, claims);
+    const [first, second, third] = [claims.claim(), claims.claim(), claims.claim()];
+    const created = queue.embed(scope, 'entity', [{ id: 'ACME', text: 'Acme' }]);
+    first.release();
+    await releaseAll();
+    expect((await created)[0].text).toBe('Acme');
+    // Two documents in flight change it in turn: one text, the last, once two documents have merged since the first.
+    const changed = queue.embed(scope, 'entity', [{ id: 'ACME', text: 'Acme\nsecond' }], undefined, 'later');
+    second.release();
+    const again = queue.embed(scope, 'entity', [{ id: 'ACME', text: 'Acme\nsecond\nthird' }], undefined, 'later');
+    await releaseAll();
+    expect(calls).toEqual([['Acme']]);
+    third.release();
+    await releaseAll();
+    const [[a], [b]] = await Promise.all([changed, again]);
+    expect(calls).toEqual([['Acme'], ['Acme\nsecond\nthird']]);
+    expect(b).toEqual(a);
   });
 });

@@ -111,10 +111,10 @@ describe('VerdictQueue', () => {
     const { llm, calls } = judge();
     const left = queue.expect(A);
     const waiting = ask(queue, A, llm, 'd1', pairs('alpha', 2));
-    for (let i = 0; i < 2; i++) claims.claim(A).release();
+    for (let i = 0; i < 2; i++) claims.claim().release();
     await tick();
     expect(calls).toHaveLength(0);
-    claims.claim(A).release();
+    claims.claim().release();
     expect((await waiting).verdicts).toEqual(expected(2));
     left();
   });

@@ -54,7 +54,6 @@ async function embedBatches(
   options: EmbedOptions,
   sink: (points: VectorPoint[], texts: string[]) => Promise<void> | void,
   lane: Lane = 'now',
-  awaitClaims = false,
 ): Promise<void> {
   const queue = options.queues.of(embedder, options.concurrency);
   let done = 0;
@@ -64,7 +63,7 @@ async function embedBatches(
   const worker = async () => {
     while (next < slices.length) {
       const slice = slices[next++];
-      const embedded = await queue.embed(scope, kind, slice, options.signal, lane, awaitClaims);
+      const embedded = await queue.embed(scope, kind, slice, options.signal, lane);
       throwIfAborted(options.signal);
       await sink(
         slice.map((item, i) => ({ id: item.id, vector: embedded[i].vector, document_ids: item.document_ids })),
@@ -114,8 +113,7 @@ export interface GraphVectors {
 
 /**
  * Embeds the records to re-embed; no lock is needed, nothing is written. In the `later` lane the queue may
- * hold them back to coalesce refreshes, and with `awaitClaims` until the documents in flight that name them have
- * merged them (./queue.ts).
+ * hold them back to coalesce refreshes (./queue.ts).
  */
 export async function embedGraphRecords(
   embedder: () => EmbeddingProvider,
@@ -123,7 +121,6 @@ export async function embedGraphRecords(
   change: Pick<GraphVectorChange, 'reembed'>,
   options: EmbedOptions,
   lane: Lane = 'now',
-  awaitClaims = false,
 ): Promise<GraphVectors> {
   const { entities, relationships } = change.reembed;
   const lockIds = new Set([...entities.map((e) => e.id), ...relationships.flatMap((r) => [r.source, r.target])]);
@@ -141,7 +138,6 @@ export async function embedGraphRecords(
         points.forEach((point, i) => into.push({ point, text: texts[i] }));
       },
       lane,
-      awaitClaims,
     );
   await Promise.all([
     collect('entity', entityItems(entities), out.entities),

@@ -19,13 +19,12 @@ import { MergeClaims, recordKey } from './claims';
  * many documents. Both are counted in documents, not in time or in the queue's idle moments, so that a loaded
  * machine (slower documents, a queue idle more often) re-embeds as much as an idle one.
  *
- * A record queued with `awaitClaims` while documents in flight have claimed it (./claims.ts) is held until
- * those documents have merged it, or until REFRESH_WINDOW.merges other documents have: each of them queues its own
- * text of the record meanwhile, so the record is embedded once, with the text of the last. A caller that waits on
- * the record in the `now` lane without `awaitClaims` ends the hold.
+ * Texts in the `now` lane are not held: a record new to the graph is embedded as soon as a batch goes, and the
+ * documents that change it after are refreshes. (Holding it until the documents in flight that named it had merged
+ * it made the count of texts follow the machine's load: ./claims.ts.)
  *
- * REFRESH_WINDOW.deadlineMs bounds both in time, for documents in flight that merge nothing for that long (liveness
- * only: it is reached when documents stall, not when a machine is busy).
+ * REFRESH_WINDOW.deadlineMs bounds the window in time, for documents in flight that merge nothing for that long
+ * (liveness only: it is reached when documents stall, not when a machine is busy).
  *
  * A call holds the texts of one workspace only, and runs in the usage context of its first text's caller: its cost
  * is that workspace's.
@@ -33,7 +32,10 @@ import { MergeClaims, recordKey } from './claims';
 
 export const DEFAULT_EMBED_BATCH_SIZE = 64;
 
-/** How long refreshes and claimed records wait, counted in documents merged, with a deadline in time (see above). */
+/** Records whose last embedded text the queue remembers (./merge-stage.ts catches up only the others). */
+export const LAST_TEXTS_KEPT = 20_000;
+
+/** How long refreshes wait, counted in documents merged, with a deadline in time (see above). */
 export interface RefreshWindow {
   merges: number;
   deadlineMs: number;
@@ -73,8 +75,6 @@ interface Entry {
   result?: Promise<Embedded>;
   /** While being embedded: the call's shared signal, which later joiners hold on to as well. */
   call?: SharedSignal;
-  /** Held until the documents that claimed the record when it was queued have merged it. */
-  held: boolean;
 }
 
 export class EmbeddingQueue {
@@ -85,8 +85,8 @@ export class EmbeddingQueue {
   private timer: NodeJS.Timeout | null = null;
   private draining = 0;
   private idleWaiters: Array<() => void> = [];
-  /** Entries held for claims, with what ends their hold. */
-  private readonly holds = new Map<Entry, () => void>();
+  /** The text each record was last embedded with, least recently embedded first (references, not copies). */
+  private readonly lastTexts = new Map<string, string>();
 
   constructor(
     private readonly provider: EmbeddingProvider,
@@ -95,9 +95,8 @@ export class EmbeddingQueue {
     private readonly window: RefreshWindow = REFRESH_WINDOW,
     private readonly claims: MergeClaims = new MergeClaims(),
   ) {
-    // The queue's clock: each document merged may make refreshes due and end holds.
+    // The queue's clock: each document merged may make refreshes due.
     claims.onRelease(() => {
-      for (const [entry, end] of this.holds) if (this.windowPassed(entry)) end();
       if (this.later.size > 0) this.pump();
     });
   }
@@ -107,23 +106,13 @@ export class EmbeddingQueue {
     return this.claims.releases - entry.sinceReleases >= this.window.merges || Date.now() - entry.since >= this.window.deadlineMs;
   }
 
-  /**
-   * Embeds the texts of one kind of record in a workspace; resolves in the order given. With `awaitClaims`, records
-   * that documents in flight have claimed are held until those documents have merged them.
-   */
-  embed(
-    scope: Scope,
-    kind: VectorKind,
-    items: QueuedText[],
-    signal?: AbortSignal,
-    lane: Lane = 'now',
-    awaitClaims = false,
-  ): Promise<Embedded[]> {
+  /** Embeds the texts of one kind of record in a workspace; resolves in the order given. */
+  embed(scope: Scope, kind: VectorKind, items: QueuedText[], signal?: AbortSignal, lane: Lane = 'now'): Promise<Embedded[]> {
     throwIfAborted(signal);
     const workspace = `${scopeKey(scope)}\u0000`;
     const usage: UsageContext = { ...currentUsageContext(), workspace_id: scope.workspaceId, tenant_id: scope.tenantId };
     const all = Promise.all(
-      items.map((item) => this.enqueue({ workspace, usage }, recordKey(scope, kind, item.id), item.text, { signal, lane, awaitClaims })),
+      items.map((item) => this.enqueue({ workspace, usage }, recordKey(scope, kind, item.id), item.text, { signal, lane })),
     );
     this.pump();
     return all;
@@ -133,6 +122,11 @@ export class EmbeddingQueue {
   has(scope: Scope, kind: VectorKind, id: string): boolean {
     const key = recordKey(scope, kind, id);
     return this.now.has(key) || this.later.has(key) || this.running.has(key);
+  }
+
+  /** Whether the record's last embedding (among the last LAST_TEXTS_KEPT records embedded) was of this text. */
+  embeddedLast(scope: Scope, kind: VectorKind, id: string, text: string): boolean {
+    return this.lastTexts.get(recordKey(scope, kind, id)) === text;
   }
 
   /** Resolves once nothing is queued or being embedded, refreshes sent at once meanwhile. */
@@ -152,9 +146,9 @@ export class EmbeddingQueue {
     owner: Pick<Entry, 'workspace' | 'usage'>,
     key: string,
     text: string,
-    request: { signal?: AbortSignal; lane: Lane; awaitClaims: boolean },
+    request: { signal?: AbortSignal; lane: Lane },
   ): Promise<Embedded> {
-    const { signal, lane, awaitClaims } = request;
+    const { signal, lane } = request;
     const inFlight = this.running.get(key);
     if (inFlight?.text === text && inFlight.result) {
       inFlight.call?.hold(signal);
@@ -172,39 +166,18 @@ export class EmbeddingQueue {
           since: Date.now(),
           sinceReleases: this.claims.releases,
           waiters: [waiter],
-          held: false,
         };
         (lane === 'now' ? this.now : this.later).set(key, created);
-        if (awaitClaims) this.holdForClaims(created);
         return;
       }
       entry.text = text;
       entry.waiters.push(waiter);
-      if (lane === 'now' && !awaitClaims) entry.held = false;
       if (lane === 'now' && entry.lane === 'later') {
         this.later.delete(key);
         entry.lane = 'now';
         this.now.set(key, entry);
       }
     });
-  }
-
-  /** Holds a new entry while claims opened before it are open, for at most the refresh window. */
-  private holdForClaims(entry: Entry): void {
-    const claimants = this.claims.claimants(entry.key);
-    if (claimants.length === 0) return;
-    entry.held = true;
-    const end = () => {
-      clearTimeout(timer);
-      this.holds.delete(entry);
-      if (!entry.held) return;
-      entry.held = false;
-      this.pump();
-    };
-    const timer = setTimeout(end, this.window.deadlineMs);
-    timer.unref();
-    this.holds.set(entry, end);
-    void Promise.all(claimants.map((c) => c.done)).then(end);
   }
 
   /**
@@ -236,7 +209,7 @@ export class EmbeddingQueue {
       for (const entry of entries) {
         if (batch.length >= this.batchSize) return;
         if (batch.length > 0 && entry.workspace !== batch[0].workspace) continue;
-        if (!this.running.has(entry.key) && (!entry.held || this.draining > 0) && eligible(entry)) batch.push(entry);
+        if (!this.running.has(entry.key) && eligible(entry)) batch.push(entry);
       }
     };
     take(this.now.values(), () => true);
@@ -288,8 +261,14 @@ export class EmbeddingQueue {
     try {
       const vectors = await call;
       batch.forEach((entry, i) => {
+        this.lastTexts.delete(entry.key);
+        this.lastTexts.set(entry.key, entry.text);
         for (const w of entry.waiters) w.resolve({ vector: vectors[i], text: entry.text });
       });
+      for (const key of this.lastTexts.keys()) {
+        if (this.lastTexts.size <= LAST_TEXTS_KEPT) break;
+        this.lastTexts.delete(key);
+      }
     } catch (err) {
       for (const entry of batch) for (const w of entry.waiters) w.reject(err);
     } finally {
@@ -338,7 +317,7 @@ class SharedSignal {
 export class EmbeddingQueues {
   private readonly queues = new Map<EmbeddingProvider, EmbeddingQueue>();
 
-  /** `claims`: those of the documents in flight in the runtime, which hold the embedding of what they claimed. */
+  /** `claims`: those of the documents in flight in the runtime, the clock of the refresh window. */
   constructor(private readonly claims: MergeClaims) {}
 
   /** The queue of a provider instance. */

@@ -14,8 +14,6 @@ export interface ExtractOptions extends ExtractionPromptOptions {
   maxGleaning: number;
   enableGleaning: boolean;
   signal?: AbortSignal;
-  /** Told what each pass found, as soon as it is parsed. */
-  onPass?: (found: { entities: ParsedEntity[]; relations: ParsedRelation[] }) => void;
 }
 
 export interface ChunkExtraction {
@@ -65,7 +63,6 @@ export async function extractChunk(llm: LlmProvider, chunk: { content: string },
     const parsed = parseExtraction(completion.text);
     for (const [reason, n] of Object.entries(parsed.dropped_by_reason)) countDrop(drops, reason as keyof DropCounts, n);
     const grounded = groundRecords(parsed, grounding, drops);
-    options.onPass?.(grounded);
     health.passes++;
     health.records_parsed += parsed.records;
     if (!completion.text.trim()) health.empty_outputs++;

@@ -3,7 +3,6 @@ import { contentHash } from '../../domain/ids';
 import { startInSlices } from '../../domain/turns';
 import { statementsOf } from './describe';
 import { type CachedExtraction, extractWithCache, readExtractions } from './cache';
-import type { ParsedEntity, ParsedRelation } from './parser';
 import { addUsage, type Run } from '../pipeline/run';
 import { withSpan } from '../../llm/tracing';
 import { findPromptOverride } from '../../prompts/overrides';
@@ -24,14 +23,7 @@ export async function extractChunks(run: Run): Promise<Map<string, CachedExtract
   const entities = new Set<string>();
   const relations = new Set<string>();
   const total = Math.max(1, run.chunks.length);
-  // What a chunk names is claimed from its first pass on: the merge it leads to changes those records.
-  const claim = (found: { entities: ParsedEntity[]; relations: ParsedRelation[] }) => {
-    const said = statementsOf(found);
-    run.claim.add('entity', said.entities.keys());
-    run.claim.add('relationship', said.relations.keys());
-  };
   const record = (chunkId: string, extraction: CachedExtraction) => {
-    claim(extraction);
     results.set(chunkId, extraction);
     const said = statementsOf(extraction);
     for (const id of said.entities.keys()) entities.add(id);
@@ -56,7 +48,6 @@ export async function extractChunks(run: Run): Promise<Map<string, CachedExtract
     enableGleaning: doc.options?.enable_gleaning ?? true,
     maxGleaning: doc.options?.max_gleaning ?? deps.config.ingest.maxGleaning,
     signal: options.signal,
-    onPass: claim,
     override: findPromptOverride(deps.config.promptsDir, 'extraction', { workspaceId: scope.workspaceId, model: run.llm.model }),
   };
   // Thousands of chunks start here at once: each one's synchronous start (cache key, prompt) gets its turn.

@@ -1,12 +1,13 @@
 import type { ChunkRecord, RelationshipRecord, Scope, VectorKind } from '../../domain/types';
 import { isAbortError } from '../../domain/abort';
 import { bumpGraphVersion } from '../../llm/cache/responses';
+import { entityText, relationshipText } from '../../records/embed-text';
 import type { DocumentRevision } from '../../graph/events';
 import type { EmbeddingProvider } from '../../llm/ports';
 import type { IngestDeps } from '../deps';
 import { deleteGraphVectors, type EmbedOptions, embedGraphRecords, type GraphVectors } from '../embed/embed';
 import type { Lane } from '../embed/queue';
-import type { MergeClaim, MergeClaims } from '../embed/claims';
+import type { MergeClaim } from '../embed/claims';
 import { affectedEntityIds, type Contribution, type MergeOutcome } from './merge';
 import { entitiesAdded, type SummaryJob } from './merge-outcome';
 import { commitInBatch } from './merge-batch';
@@ -42,8 +43,7 @@ export interface MergeStageOptions {
    * When the merged records are embedded. `wait`: before the merge returns. `defer`: records that had a vector
    * before the merge are re-embedded in the background, in the queue's `later` lane, so that the document does not
    * wait for them and a record many documents touch is embedded once per refresh window (so many documents merged);
-   * new records are embedded before the merge returns, except those that other documents in flight have claimed,
-   * embedded in the background once the last of those documents has merged them. `optional`: as `wait`, but a
+   * new records are embedded before the merge returns. `optional`: as `wait`, but a
    * failure is logged and the records are embedded in the background (taking a document out must not depend on them).
    */
   vectors?: 'wait' | 'defer' | 'optional';
@@ -59,7 +59,7 @@ export interface MergeStageOptions {
   run?: {
     /** The document's chunk records, written with the merge, linked to what it names (outcome.counts is set). */
     chunks: ChunkRecord[];
-    /** The document's claim on the records it merges (../embed/claims.ts), given up once their texts are queued. */
+    /** The document's claim (../embed/claims.ts): open while it is in flight, given up once its texts are queued. */
     claim: MergeClaim;
     /** Called under the lock right before the first write. */
     onWrite: () => void;
@@ -139,14 +139,12 @@ export async function mergeIntoGraph(
   let held: RelationshipRecord[] = [];
   if (options.vectors === 'defer') {
     const [fresh, old] = splitByAge(outcome);
-    const [waited, shared] = splitByClaims(deps.ingest.claims, scope, fresh, run?.claim);
-    [now, held] = options.holdForResolution ? splitByNewEndpoints(outcome, waited) : [waited, []];
-    refreshInBackground(background, shared, 'now');
+    [now, held] = options.holdForResolution ? splitByNewEndpoints(outcome, fresh) : [fresh, []];
     refreshInBackground(background, old, 'later');
   }
   const embedding = embedAndStore(background, now, embed);
-  // Given up once this merge's texts are queued (the first slices are queued synchronously): a record held for
-  // this document is sent with its text, not before it.
+  // Given up once this merge's texts are queued (the first slices are queued synchronously): the refresh window
+  // counts this document from then on.
   run?.claim.release();
   try {
     const vectors = await embedding;
@@ -221,7 +219,7 @@ export function refreshCarriedVectors(deps: IngestDeps, scope: Scope, documentId
 function refreshInBackground(job: Background, change: Reembed, lane: Lane, round = 0, attempt = 0): void {
   const { deps, scope, documentId } = job;
   if (change.reembed.entities.length === 0 && change.reembed.relationships.length === 0) return;
-  const refresh = embedGraphRecords(job.embedder, scope, change, job.embed, lane, true)
+  const refresh = embedGraphRecords(job.embedder, scope, change, job.embed, lane)
     .then((vectors) => storeVectorsInBatch(deps, scope, vectors))
     .then((unwritten) => (round >= CATCH_UP_ROUNDS ? undefined : catchUp(job, unwritten, round + 1)))
     .catch(async (err: unknown) => {
@@ -243,16 +241,23 @@ function refreshInBackground(job: Background, change: Reembed, lane: Lane, round
  * Records whose vector was not written because they changed since they were embedded, and of which no text is
  * queued or being embedded any more, are queued again with their text as it is now. A record with a text still in
  * the queue is left to that text's writer, which catches it up in turn if that text is an older one (queued after
- * the newer by a slower document): the last of them gives the record the vector of its final text. `round`: how
- * many catch-ups led to this one.
+ * the newer by a slower document): the last of them gives the record the vector of its final text. So is a record
+ * last embedded with the text it has now: that embedding's writer writes it. `round`: how many catch-ups led to
+ * this one.
  */
 function catchUp(job: Background, unwritten: Reembed, round: number): void {
   const queue = job.deps.ingest.queues.of(job.embedder(), job.embed.concurrency);
-  const idle = (kind: VectorKind) => (r: { id: string }) => !queue.has(job.scope, kind, r.id);
+  const { scope } = job;
+  const left = (kind: VectorKind, id: string, text: string) => !queue.has(scope, kind, id) && !queue.embeddedLast(scope, kind, id, text);
   const { entities, relationships } = unwritten.reembed;
   refreshInBackground(
     job,
-    { reembed: { entities: entities.filter(idle('entity')), relationships: relationships.filter(idle('relationship')) } },
+    {
+      reembed: {
+        entities: entities.filter((e) => left('entity', e.id, entityText(e))),
+        relationships: relationships.filter((r) => left('relationship', r.id, relationshipText(r))),
+      },
+    },
     'later',
     round,
   );
@@ -276,19 +281,6 @@ async function currentRecords(job: Background, change: Reembed): Promise<Reembed
       ),
     },
   };
-}
-
-/** The records no other document in flight has claimed, and those another document still has to merge. */
-function splitByClaims(claims: MergeClaims, scope: Scope, change: Reembed, own: MergeClaim | undefined): [Reembed, Reembed] {
-  const { entities, relationships } = change.reembed;
-  const claimedEntity = (e: { id: string }) => claims.claimed(scope, 'entity', e.id, own);
-  const claimedRelationship = (r: { id: string }) => claims.claimed(scope, 'relationship', r.id, own);
-  return [
-    {
-      reembed: { entities: entities.filter((e) => !claimedEntity(e)), relationships: relationships.filter((r) => !claimedRelationship(r)) },
-    },
-    { reembed: { entities: entities.filter(claimedEntity), relationships: relationships.filter(claimedRelationship) } },
-  ];
 }
 
 /** Of the records new to the graph, those the merge embeds, and the relationships with an endpoint new to it. */

@@ -81,7 +81,7 @@ async function processDocumentRun(deps: IngestDeps, scope: Scope, documentId: st
     chunks: [],
     merged: false,
     outOfGraph: false,
-    claim: deps.ingest.claims.claim(scope),
+    claim: deps.ingest.claims.claim(),
     resolving: deps.ingest.verdicts.expect(scope),
   };
   try {

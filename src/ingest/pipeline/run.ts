@@ -23,7 +23,7 @@ export interface Run {
   merged: boolean;
   /** Set once the graph is known to hold nothing of the document: its merge need not read what it held. */
   outOfGraph: boolean;
-  /** The records the run's chunks name, claimed until its merge has written them (../embed/claims.ts). */
+  /** The document in flight, counted until its merge has queued its texts (../embed/claims.ts). */
   claim: MergeClaim;
   /**
    * Called once the run has asked resolution's shared calls about its pairs or passed resolution (or stopped): the
