@@ -168,8 +168,6 @@ export async function queuedEntityVectors(
         scope,
         'entity',
         missing.map((e) => ({ id: e.id, text: entityText(e) })),
-        undefined,
-        'now',
       )
     : [];
   const embedded = new Map(missing.map((e, i) => [e.id, queued[i].vector]));

@@ -1,5 +1,5 @@
 import { termsOf, unique } from '../steps/terms';
-import { bm25Scores, idfOf, minMax, type TermStats } from './bm25';
+import { bm25Scores, idfOf, minMax } from './bm25';
 import { proximityScorer } from './proximity';
 import type { RerankCandidate, Reranker, RerankResult } from './types';
 import { cachedTermStats } from './word-counts';
@@ -23,7 +23,8 @@ export function createBuiltinReranker(lexicalWeight = LEXICAL_WEIGHT, proximityW
       const stats = candidates.map((c) => cachedTermStats(c.text, terms, c.tokens));
       const idf = idfOf(terms, stats);
       const bm25 = minMax(bm25Scores(terms, stats, idf));
-      const proximity = proximityWeight > 0 ? minMax(proximityScores(terms, idf, candidates, stats)) : bm25.map(() => 0);
+      const passage = proximityScorer(terms, idf);
+      const proximity = proximityWeight > 0 ? minMax(candidates.map((c, i) => passage(c.text, stats[i].counts))) : bm25.map(() => 0);
       const retrieval = minMax(candidates.map((c) => c.score));
       return candidates
         .map((_, index) => {
@@ -34,24 +35,4 @@ export function createBuiltinReranker(lexicalWeight = LEXICAL_WEIGHT, proximityW
         .slice(0, topK);
     },
   };
-}
-
-/**
- * Each candidate's proximity score. A text that holds at most one of the terms is not read again: its one passage
- * is that term.
- */
-function proximityScores(
-  terms: readonly string[],
-  idf: readonly number[],
-  candidates: readonly RerankCandidate[],
-  stats: readonly TermStats[],
-): number[] {
-  const total = idf.reduce((sum, w) => sum + w, 0);
-  const passage = proximityScorer(terms, idf);
-  return candidates.map((c, i) => {
-    const present = stats[i].counts.reduce((n, count) => (count > 0 ? n + 1 : n), 0);
-    if (present === 0 || total <= 0) return 0;
-    if (present === 1) return idf[stats[i].counts.findIndex((count) => count > 0)] / total;
-    return passage(c.text);
-  });
 }

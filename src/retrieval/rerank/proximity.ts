@@ -9,9 +9,14 @@ export const PROXIMITY_WINDOW = 200;
  * query terms that occur as whole words within `window` characters of each other. BM25 counts terms anywhere in a
  * chunk; a question names several things, and the chunk that answers it names them together. The scorer gives 1
  * when one passage holds every term, 0 when the text holds none. Terms are runs of letters and digits (`termsOf`);
- * each text is read once, by one case-insensitive expression for all of them.
+ * each text is read once, by one case-insensitive expression for all of them. Given how often each term occurs in
+ * the text (`counts`, aligned with `terms`), a text holding at most one of them is not read: its passage is that term.
  */
-export function proximityScorer(terms: readonly string[], weights: readonly number[], window = PROXIMITY_WINDOW): (text: string) => number {
+export function proximityScorer(
+  terms: readonly string[],
+  weights: readonly number[],
+  window = PROXIMITY_WINDOW,
+): (text: string, counts?: readonly number[]) => number {
   const index = new Map<string, number>();
   terms.forEach((term, t) => {
     if (term.length > 0 && weights[t] > 0 && !index.has(term)) index.set(term, t);
@@ -21,7 +26,11 @@ export function proximityScorer(terms: readonly string[], weights: readonly numb
   // Longest first, so that a term is not taken for another it starts with; the look-arounds keep whole words.
   const alternatives = [...index.keys()].sort((a, b) => b.length - a.length).map(escape);
   const matcher = new RegExp(`(?<![\\p{L}\\p{N}])(?:${alternatives.join('|')})(?![\\p{L}\\p{N}])`, 'giu');
-  return (text) => {
+  return (text, counts) => {
+    if (counts) {
+      const present = [...index.values()].filter((t) => counts[t] > 0);
+      if (present.length <= 1) return present.length === 0 ? 0 : weights[present[0]] / total;
+    }
     const inWindow = new Array<number>(terms.length).fill(0);
     const at: number[] = [];
     const term: number[] = [];
